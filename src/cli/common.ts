@@ -1,0 +1,41 @@
+// Shared CLI plumbing: configuration, an open store, id arguments, errors.
+import { InvalidArgumentError } from 'commander';
+import { loadConfig, parseDatabaseUrl, type Config } from '../config.js';
+import { openStore, type Store } from '../store/store.js';
+
+export class CliError extends Error {
+  override name = 'CliError';
+}
+
+export interface StoreOptions {
+  database?: string;
+}
+
+export function configFrom(options: StoreOptions): Config {
+  const config = loadConfig();
+  if (options.database !== undefined) config.store = parseDatabaseUrl(options.database, '--database');
+  return config;
+}
+
+/** Opens and migrates the store, runs `fn`, always closes. */
+export async function withStore<T>(options: StoreOptions, fn: (store: Store, config: Config) => Promise<T>): Promise<T> {
+  const config = configFrom(options);
+  const store = openStore(config.store);
+  try {
+    await store.migrate();
+    return await fn(store, config);
+  } finally {
+    await store.close();
+  }
+}
+
+export function positiveInt(name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < 1) {
+      throw new InvalidArgumentError(`${name} must be a positive integer`);
+    }
+    return Number(value);
+  };
+}
+
+export const databaseOption = ['--database <url>', 'database file path or postgres:// URL (default: $DATABASE_URL or ./data/wallery.db)'] as const;

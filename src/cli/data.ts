@@ -1,0 +1,63 @@
+// migrate, import, export.
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { exportDataFile, importDataFile } from '../store/datafile.js';
+import { openStore } from '../store/store.js';
+import { CliError, configFrom, databaseOption, withStore, type StoreOptions } from './common.js';
+
+export function registerDataCommands(program: Command) {
+  program
+    .command('migrate')
+    .description('create or upgrade the database schema')
+    .option(...databaseOption)
+    .action(async (options: StoreOptions) => {
+      const store = openStore(configFrom(options).store);
+      try {
+        const applied = await store.migrate();
+        process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'schema is up to date\n');
+      } finally {
+        await store.close();
+      }
+    });
+
+  program
+    .command('import')
+    .description('load a data file (contract §8) keeping every id; all or nothing')
+    .argument('<file>', 'data file (JSON)')
+    .option(...databaseOption)
+    .action(async (file: string, options: StoreOptions) => {
+      let data: unknown;
+      try {
+        data = JSON.parse(await readFile(file, 'utf8'));
+      } catch (err) {
+        throw new CliError(`cannot read ${file}: ${(err as Error).message}`);
+      }
+      await withStore(options, async (store) => {
+        const started = Date.now();
+        let lastShown = 0;
+        const counts = await importDataFile(store, data, Date.now(), (done, total) => {
+          // progress only where it helps: large files, at most every 5 %
+          if (total < 10_000 || (done < total && done - lastShown < total / 20)) return;
+          lastShown = done;
+          process.stderr.write(`import: ${done}/${total} posts (${Math.round((100 * done) / total)}%)\n`);
+        });
+        const seconds = (Date.now() - started) / 1000;
+        process.stdout.write(
+          `imported ${counts.accounts} accounts, ${counts.userKeys} keys, ${counts.products} products, ` +
+            `${counts.walls} walls, ${counts.feeds} feeds, ${counts.posts} posts in ${seconds.toFixed(2)} s\n`,
+        );
+      });
+    });
+
+  program
+    .command('export')
+    .description('write the whole store as a data file that import reads back')
+    .argument('<file>', 'output file')
+    .option(...databaseOption)
+    .action(async (file: string, options: StoreOptions) => {
+      await withStore(options, async (store) => {
+        const counts = await exportDataFile(store.db, file);
+        process.stdout.write(`exported ${counts.accounts} accounts, ${counts.walls} walls, ${counts.feeds} feeds, ${counts.posts} posts to ${file}\n`);
+      });
+    });
+}

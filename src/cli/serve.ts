@@ -1,0 +1,79 @@
+// serve and start (serve with the demo data set on first start).
+import type { Command } from 'commander';
+import { parseHost, parsePort } from '../config.js';
+import { demoDataFile, DEMO_KEYS } from '../demo/demo-data.js';
+import { buildServer } from '../http/server.js';
+import { loggerOptions } from '../http/logger.js';
+import { importDataFile } from '../store/datafile.js';
+import { findKeyOwner } from '../store/keys.js';
+import { openStore, type Store } from '../store/store.js';
+import { configFrom, databaseOption, type StoreOptions } from './common.js';
+
+interface ServeOptions extends StoreOptions {
+  port?: string;
+  host?: string;
+}
+
+export function registerServeCommands(program: Command) {
+  program
+    .command('serve')
+    .description('migrate the database, then serve the API')
+    .option('--port <n>', 'port to listen on (default: $PORT or 3000)')
+    .option('--host <h>', 'address to bind (default: $HOST or 0.0.0.0)')
+    .option(...databaseOption)
+    .action((options: ServeOptions) => serve(options, false));
+
+  program
+    .command('start')
+    .description('serve, loading the demo data set into an empty database first (what `npm start` runs)')
+    .option('--port <n>', 'port to listen on (default: $PORT or 3000)')
+    .option('--host <h>', 'address to bind (default: $HOST or 0.0.0.0)')
+    .option(...databaseOption)
+    .action((options: ServeOptions) => serve(options, true));
+}
+
+async function serve(options: ServeOptions, demo: boolean) {
+  const config = configFrom(options);
+  if (options.port !== undefined) config.port = parsePort(options.port, '--port');
+  if (options.host !== undefined) config.host = parseHost(options.host, '--host');
+  const store = openStore(config.store);
+  await store.migrate();
+  if (demo) await seedDemo(store);
+
+  const app = await buildServer({ store, now: Date.now }, { logger: loggerOptions(config.logLevel) });
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const port = (app.server.address() as { port: number }).port;
+  if (demo) await printDemo(store, port);
+}
+
+async function seedDemo(store: Store) {
+  const any = await store.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+  if (any) return;
+  const counts = await importDataFile(store, demoDataFile(Date.now()), Date.now());
+  process.stdout.write(`Loaded the demo data set: ${counts.walls} walls, ${counts.posts} posts, ${counts.products} products.\n`);
+}
+
+async function printDemo(store: Store, port: number) {
+  const base = `http://localhost:${port}`;
+  const lines = ['', 'Wallery is serving the public API v2.', ''];
+  for (const demo of DEMO_KEYS) {
+    if (await findKeyOwner(store.db, demo.key)) lines.push(`  ${demo.plan.padEnd(10)} key: ${demo.key}`);
+  }
+  lines.push(
+    '',
+    'Try:',
+    `  curl '${base}/api/v2/widget/posts/${DEMO_KEYS[0]!.wallId}?user_key=${DEMO_KEYS[0]!.key}&limit=5'`,
+    `  curl '${base}/api/v2/commerce/getGalleryProductByID/${DEMO_KEYS[0]!.wallId}/${DEMO_KEYS[0]!.taggedPostId}/?user_key=${DEMO_KEYS[0]!.key}&format=xml'`,
+    '',
+  );
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

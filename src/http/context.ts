@@ -1,0 +1,26 @@
+// What every route needs: the store and a clock (injectable for tests).
+import type { Store } from '../store/store.js';
+import type { KeyOwner } from '../store/keys.js';
+import type { Format } from './envelope.js';
+
+export interface AppContext {
+  store: Store;
+  /** epoch milliseconds; tests inject a fixed or moving clock */
+  now: () => number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+  interface FastifyRequest {
+    /** response format from `format` (json when absent or invalid) */
+    format: Format;
+    /** the authenticated account, set by the v2 auth hook */
+    caller: KeyOwner;
+  }
+  interface FastifyContextConfig {
+    /** API family of a v2 route, checked against the caller's plan */
+    family?: 'widget' | 'commerce';
+  }
+}

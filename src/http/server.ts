@@ -1,0 +1,127 @@
+// The HTTP server: Fastify with the envelope-aware error, not-found and
+// method-not-allowed handling shared by every route family.
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { AppContext } from './context.js';
+import { sendError } from './envelope.js';
+import { ApiError, MESSAGES, validationMessage } from './errors.js';
+import { resolveFormat } from './format.js';
+import { redactUrl } from './redact.js';
+import { registerV2 } from './v2/index.js';
+import { registerHealth } from './health.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface ServerOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildServer(ctx: AppContext, options: ServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000 },
+    // Query and path values stay strings (the schemas' patterns decide),
+    // bodies are never coerced: `"content": 123` is an error, not "123".
+    ajv: { customOptions: { coerceTypes: false, keywords: ['x-error'], allErrors: false } },
+    return503OnClosing: true,
+    frameworkErrors: (error, request, reply) => {
+      request.format = resolveFormat(request);
+      void sendError(reply, request.format, 400, error.code === 'FST_ERR_BAD_URL' ? 'URL is malformed' : 'request is malformed');
+    },
+  });
+  app.decorate('ctx', ctx);
+  app.decorateRequest('format', 'json');
+  app.decorateRequest('caller', null as never);
+
+  // Every route is also registered in a side router so that a request the
+  // main router rejects can be told apart: known path, other method → 405.
+  const known = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000 });
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (!known.hasRoute(method as HTTPMethod, route.url)) known.on(method as HTTPMethod, route.url, () => undefined);
+    }
+  });
+
+  // Bodies are JSON whatever Content-Type says (widget embeds often send
+  // text/plain to avoid a CORS preflight); the limit is 1 MiB.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, app.getDefaultJsonParser('error', 'remove'));
+
+  app.addHook('onRequest', async (request) => {
+    request.format = resolveFormat(request);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => known.find(m, path) !== null);
+    if (allowed.length > 0) {
+      if (allowed.includes('GET')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD' as never);
+      reply.header('Allow', allowed.join(', '));
+      return sendError(reply, request.format, 405, MESSAGES.methodNotAllowed);
+    }
+    return sendError(reply, request.format, 404, MESSAGES.routeNotFound);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const format = request.format;
+    if (error instanceof ApiError) return sendError(reply, format, error.statusCode, error.message);
+    if (error.validation) {
+      const schema = request.routeOptions.schema as Record<string, unknown> | undefined;
+      return sendError(reply, format, 400, validationMessage(error.validation, error.validationContext, schema));
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(reply, format, 413, MESSAGES.tooLarge);
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return sendError(reply, format, 400, MESSAGES.bodyNotObject);
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return sendError(reply, format, 400, 'Content-Length does not match the body');
+    }
+    if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+      return sendError(reply, format, 400, MESSAGES.badJson);
+    }
+    if (isStoreUnavailable(error)) {
+      request.log.error({ err: error }, 'store unavailable');
+      return sendError(reply, format, 503, MESSAGES.unavailable);
+    }
+    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      // A client error Fastify raised that the contract does not name; keep the
+      // code family but never echo internal text.
+      return sendError(reply, format, 400, 'request is malformed');
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, format, 500, MESSAGES.internal);
+  });
+
+  await registerHealth(app);
+  await registerV2(app);
+  return app;
+}
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+  '57P01', // admin_shutdown
+  '57P02',
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+  '08000',
+  '08003',
+  '08006',
+]);
+
+function isStoreUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  if (!e) return false;
+  if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
+  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(e.message ?? '');
+}
+
+export { redactUrl };

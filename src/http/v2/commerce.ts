@@ -1,0 +1,134 @@
+// Commerce family: C1–C5.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { commerceListWall, commercePost, commerceWallInfo, postDetail } from '../../domain/mappers.js';
+import { findVisiblePost, listPosts, productsOfPost } from '../../store/posts.js';
+import { listFeeds } from '../../store/walls.js';
+import { sendEnvelope, successData, successMessage } from '../envelope.js';
+import { ApiError, MESSAGES } from '../errors.js';
+import { createPost, CREATED_MESSAGE, deleteWall, idFromDigits, listFilter, requireWall } from './shared.js';
+import {
+  CommerceListQuery,
+  CommercePost,
+  CommonQuery,
+  CreatePostBody,
+  CreatePostHeaders,
+  dataEnvelope,
+  ErrorEnvelope,
+  ListWall,
+  MessageEnvelope,
+  PostDetail,
+  WallInfo,
+  WallParams,
+  WallPostParams,
+} from './schemas.js';
+
+const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope };
+const config = { family: 'commerce' as const };
+
+export async function commerceRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/getGalleryInfo/:wall_id',
+    {
+      config,
+      schema: {
+        summary: 'C1 — gallery info with its feeds',
+        tags: ['commerce'],
+        params: WallParams,
+        querystring: CommonQuery,
+        response: { 200: dataEnvelope(Type.Array(WallInfo)), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const wall = await requireWall(request, idFromDigits(request.params.wall_id));
+      const feeds = await listFeeds(request.server.ctx.store.db, wall.id);
+      return sendEnvelope(reply, request.format, successData([commerceWallInfo(wall, feeds)]));
+    },
+  );
+
+  app.get(
+    '/getGalleryPosts/:wall_id/',
+    {
+      config,
+      schema: {
+        summary: 'C2 — posts of a gallery',
+        tags: ['commerce'],
+        params: WallParams,
+        querystring: CommerceListQuery,
+        response: { 200: dataEnvelope(Type.Array(Type.Object({ wall: ListWall, feeds: Type.Array(CommercePost) }))), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const wallId = idFromDigits(request.params.wall_id);
+      const filter = listFilter(wallId ?? 0, request.query, false);
+      const wall = await requireWall(request, wallId);
+      const posts = await listPosts(request.server.ctx.store.db, filter);
+      const data = [{ wall: commerceListWall(wall), feeds: posts.map(commercePost) }];
+      return sendEnvelope(reply, request.format, successData(data));
+    },
+  );
+
+  app.post(
+    '/createGalleryPost',
+    {
+      config,
+      schema: {
+        summary: 'C3 — create a custom post',
+        tags: ['commerce'],
+        querystring: CommonQuery,
+        headers: CreatePostHeaders,
+        body: CreatePostBody,
+        response: { 200: MessageEnvelope, ...errors, 413: ErrorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      await createPost(request);
+      return sendEnvelope(reply, request.format, successMessage(CREATED_MESSAGE));
+    },
+  );
+
+  app.get(
+    '/deleteGallery/:wall_id',
+    {
+      config,
+      schema: {
+        summary: 'C4 — delete a gallery (soft delete)',
+        tags: ['commerce'],
+        params: WallParams,
+        querystring: CommonQuery,
+        response: { 200: MessageEnvelope, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await deleteWall(request, idFromDigits(request.params.wall_id));
+      return sendEnvelope(reply, request.format, successMessage('You have successfully deleted your gallery.'));
+    },
+  );
+
+  app.get(
+    '/getGalleryProductByID/:wall_id/:post_id/',
+    {
+      config,
+      schema: {
+        summary: 'C5 — one post with its tagged products',
+        tags: ['commerce'],
+        params: WallPostParams,
+        querystring: CommonQuery,
+        response: { 200: dataEnvelope(PostDetail), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const wall = await requireWall(request, idFromDigits(request.params.wall_id));
+      const postId = idFromDigits(request.params.post_id);
+      const db = request.server.ctx.store.db;
+      const post = postId === null ? null : await findVisiblePost(db, wall.id, postId);
+      if (!post) throw new ApiError(404, MESSAGES.postNotFound);
+      const products = await productsOfPost(db, post.id);
+      const form = request.format === 'xml' ? 'long' : 'iso';
+      return sendEnvelope(reply, request.format, successData(postDetail(wall.id, post, products, form)));
+    },
+  );
+}

@@ -1,0 +1,77 @@
+// What both families do the same way: parameter reading past the schema,
+// wall lookup, the custom-post write and the soft delete.
+import type { FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import { parseDayMonthYear } from '../../domain/dates.js';
+import { mediaKindOfFile } from '../../domain/media.js';
+import { createCustomPost, type ListFilter } from '../../store/posts.js';
+import type { MediaKind } from '../../store/schema.js';
+import { findLiveWall, softDeleteWall, type WallRow } from '../../store/walls.js';
+import { ApiError, badRequest, MESSAGES } from '../errors.js';
+import { LIMIT_DEFAULT, V2_MESSAGES, type CreatePostBody, type WidgetListQuery } from './schemas.js';
+
+type ListQuery = Static<typeof WidgetListQuery>;
+
+const isTrue = (v: string | undefined) => v !== undefined && (v === '1' || v.toLowerCase() === 'true');
+
+/** Path and body ids are digit strings; one too large to exist is simply not found. */
+export function idFromDigits(digits: string | number): number | null {
+  const n = Number(digits);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** The list filter of C2/W2 (contract §4); `textFlag` is false for the commerce family. */
+export function listFilter(wallId: number, q: ListQuery, textFlag: boolean): Omit<ListFilter, 'wallId'> & { wallId: number } {
+  let createdFrom: number | null = null;
+  if (q.date_from !== undefined) {
+    createdFrom = parseDayMonthYear(q.date_from);
+    if (createdFrom === null) throw badRequest(V2_MESSAGES.date_from);
+  }
+  const media: MediaKind[] = [];
+  if (isTrue(q.include_only_image_posts)) media.push('image');
+  if (isTrue(q.include_only_video_posts)) media.push('video');
+  if (textFlag && isTrue(q.include_only_text_posts)) media.push('text');
+  return {
+    wallId,
+    limit: q.limit === undefined ? LIMIT_DEFAULT : Number(q.limit),
+    offset: q.offset === undefined ? 0 : Math.min(Number(q.offset), Number.MAX_SAFE_INTEGER),
+    createdFrom,
+    media,
+  };
+}
+
+export async function requireWall(request: FastifyRequest, wallId: number | null): Promise<WallRow> {
+  const wall = wallId === null ? null : await findLiveWall(request.server.ctx.store.db, wallId, request.caller.accountId);
+  if (!wall) throw new ApiError(404, MESSAGES.wallNotFound);
+  return wall;
+}
+
+export const CREATED_MESSAGE = 'Great! You have successfully created post.';
+
+export async function createPost(request: FastifyRequest): Promise<void> {
+  const body = request.body as Static<typeof CreatePostBody>;
+  const content = body.content ?? '';
+  const postFile = body.postFile ?? '';
+  if (content === '' && postFile === '') throw badRequest(V2_MESSAGES.contentOrFile);
+  const wall = await requireWall(request, idFromDigits(body.wallId));
+  const header = request.headers['idempotency-key'];
+  const { store, now } = request.server.ctx;
+  await createCustomPost(store.db, {
+    wallId: wall.id,
+    accountId: request.caller.accountId,
+    content,
+    postFile,
+    authorName: body.authorName ?? '',
+    authorPicture: body.authorPicture ?? '',
+    link: body.link ?? '',
+    media: mediaKindOfFile(postFile),
+    now: now(),
+    idempotencyKey: typeof header === 'string' ? header : null,
+  });
+}
+
+export async function deleteWall(request: FastifyRequest, wallId: number | null): Promise<void> {
+  const { store, now } = request.server.ctx;
+  const deleted = wallId !== null && (await softDeleteWall(store.db, wallId, request.caller.accountId, now()));
+  if (!deleted) throw new ApiError(404, MESSAGES.wallNotFound);
+}

@@ -1,0 +1,109 @@
+// Widget family: W1–W4.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { widgetListWall, widgetPost, widgetWallInfo } from '../../domain/mappers.js';
+import { listPosts } from '../../store/posts.js';
+import { listFeeds } from '../../store/walls.js';
+import { sendEnvelope, successData, successMessage } from '../envelope.js';
+import { createPost, CREATED_MESSAGE, deleteWall, idFromDigits, listFilter, requireWall } from './shared.js';
+import {
+  CommonQuery,
+  CreatePostBody,
+  CreatePostHeaders,
+  dataEnvelope,
+  ErrorEnvelope,
+  ListWall,
+  MessageEnvelope,
+  WallInfo,
+  WallParams,
+  WidgetListQuery,
+  WidgetPost,
+} from './schemas.js';
+
+const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope };
+const config = { family: 'widget' as const };
+
+export async function widgetRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/wallInfo/:wall_id',
+    {
+      config,
+      schema: {
+        summary: 'W1 — wall info with its feeds',
+        tags: ['widget'],
+        params: WallParams,
+        querystring: CommonQuery,
+        response: { 200: dataEnvelope(Type.Array(WallInfo)), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const wall = await requireWall(request, idFromDigits(request.params.wall_id));
+      const feeds = await listFeeds(request.server.ctx.store.db, wall.id);
+      const form = request.format === 'xml' ? 'long' : 'iso';
+      return sendEnvelope(reply, request.format, successData([widgetWallInfo(wall, feeds, form)]));
+    },
+  );
+
+  app.get(
+    '/posts/:wall_id',
+    {
+      config,
+      schema: {
+        summary: 'W2 — posts of a wall',
+        tags: ['widget'],
+        params: WallParams,
+        querystring: WidgetListQuery,
+        response: { 200: dataEnvelope(Type.Array(Type.Object({ wall: ListWall, posts: Type.Array(WidgetPost) }))), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const wallId = idFromDigits(request.params.wall_id);
+      const filter = listFilter(wallId ?? 0, request.query, true);
+      const wall = await requireWall(request, wallId);
+      const posts = await listPosts(request.server.ctx.store.db, filter);
+      const form = request.format === 'xml' ? 'long' : 'iso';
+      const data = [{ wall: widgetListWall(wall, form), posts: posts.map((p) => widgetPost(p, wall.profanity)) }];
+      return sendEnvelope(reply, request.format, successData(data));
+    },
+  );
+
+  app.post(
+    '/create-post',
+    {
+      config,
+      schema: {
+        summary: 'W3 — create a custom post',
+        tags: ['widget'],
+        querystring: CommonQuery,
+        headers: CreatePostHeaders,
+        body: CreatePostBody,
+        response: { 200: MessageEnvelope, ...errors, 413: ErrorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      await createPost(request);
+      return sendEnvelope(reply, request.format, successMessage(CREATED_MESSAGE));
+    },
+  );
+
+  app.get(
+    '/delete/:wall_id',
+    {
+      config,
+      schema: {
+        summary: 'W4 — delete a wall (soft delete)',
+        tags: ['widget'],
+        params: WallParams,
+        querystring: CommonQuery,
+        response: { 200: MessageEnvelope, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await deleteWall(request, idFromDigits(request.params.wall_id));
+      return sendEnvelope(reply, request.format, successMessage('You have successfully deleted your wall.'));
+    },
+  );
+}

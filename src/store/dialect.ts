@@ -1,0 +1,69 @@
+// Everything that differs between SQLite and PostgreSQL lives here; the rest
+// of the store is written once against Kysely.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type ColumnDefinitionBuilder } from 'kysely';
+import pg from 'pg';
+import type { StoreUrl } from '../config.js';
+import type { Database } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DialectHandle {
+  name: DialectName;
+  db: Kysely<Database>;
+  /** SQLite only: the raw connection, for pragmas and checkpoints */
+  sqlite?: SqliteDatabase.Database;
+}
+
+export function openDialect(url: StoreUrl): DialectHandle {
+  if (url.kind === 'sqlite') {
+    if (url.path !== ':memory:') mkdirSync(dirname(url.path), { recursive: true });
+    const sqlite = new SqliteDatabase(url.path);
+    sqlite.pragma('journal_mode = WAL');
+    // NORMAL is durable across process crashes in WAL mode (only an OS crash
+    // can lose the last transactions) and avoids an fsync per commit.
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { name: 'sqlite', db, sqlite };
+  }
+  // int8 (bigint) columns hold epoch milliseconds and ids, all well inside
+  // Number.MAX_SAFE_INTEGER; parse them as numbers like SQLite does.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+  pg.types.setTypeParser(pg.types.builtins.FLOAT8, (v) => Number(v));
+  const pool = new pg.Pool({ connectionString: url.url });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { name: 'postgres', db };
+}
+
+/** An auto-assigned integer primary key that still accepts explicit ids (import keeps ids). */
+export function idColumnType(name: DialectName): 'integer' | 'bigserial' {
+  return name === 'sqlite' ? 'integer' : 'bigserial';
+}
+
+export function idColumn(name: DialectName) {
+  return (col: ColumnDefinitionBuilder) =>
+    name === 'sqlite' ? col.primaryKey().autoIncrement() : col.primaryKey();
+}
+
+/**
+ * After rows were inserted with explicit ids, make the next generated id
+ * larger than any present. SQLite's AUTOINCREMENT already does this.
+ */
+export async function resetIdSequences(handle: DialectHandle, tables: readonly (keyof Database)[]): Promise<void> {
+  if (handle.name !== 'postgres') return;
+  for (const table of tables) {
+    await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 0) + 1, false)`.execute(
+      handle.db,
+    );
+  }
+}
+
+/** True for a unique-constraint violation in either dialect. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string } | null;
+  return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e?.code === '23505';
+}

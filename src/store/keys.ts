@@ -1,0 +1,69 @@
+// User keys: stored as SHA-256 hashes only; the plaintext is shown once.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, Plan } from './schema.js';
+
+export function hashSecret(plaintext: string): string {
+  return createHash('sha256').update(plaintext, 'utf8').digest('hex');
+}
+
+/** A new random key: `wk_` + 32 base62-ish characters (192 bits). */
+export function generateUserKey(): string {
+  return `wk_${randomBytes(24).toString('base64url')}`;
+}
+
+export function keyPrefix(plaintext: string): string {
+  return plaintext.slice(0, Math.min(8, Math.max(1, plaintext.length - 4)));
+}
+
+export interface KeyOwner {
+  accountId: number;
+  plan: Plan;
+  dailyCallLimit: number;
+}
+
+export async function findKeyOwner(db: Kysely<Database>, plaintext: string): Promise<KeyOwner | null> {
+  const hash = hashSecret(plaintext);
+  const row = await db
+    .selectFrom('user_keys')
+    .innerJoin('accounts', 'accounts.id', 'user_keys.account_id')
+    .select(['user_keys.key_hash', 'accounts.id', 'accounts.plan', 'accounts.daily_call_limit'])
+    .where('user_keys.key_hash', '=', hash)
+    .where('user_keys.revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return null;
+  // The index lookup already matched; compare again in constant time so the
+  // decision itself never depends on how many characters matched.
+  if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+  return { accountId: row.id, plan: row.plan, dailyCallLimit: row.daily_call_limit };
+}
+
+export async function insertKeyHash(
+  db: Kysely<Database>,
+  accountId: number,
+  keyHash: string,
+  prefix: string,
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('user_keys')
+    .values({ account_id: accountId, key_hash: keyHash, prefix, created_at: now, last_used_at: null, revoked_at: null })
+    .execute();
+}
+
+export async function createUserKey(db: Kysely<Database>, accountId: number, now: number): Promise<string> {
+  const key = generateUserKey();
+  await insertKeyHash(db, accountId, hashSecret(key), keyPrefix(key), now);
+  return key;
+}
+
+/** Revokes by plaintext; returns false when no active key matched. */
+export async function revokeUserKey(db: Kysely<Database>, plaintext: string, now: number): Promise<boolean> {
+  const res = await db
+    .updateTable('user_keys')
+    .set({ revoked_at: now })
+    .where('key_hash', '=', hashSecret(plaintext))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}

@@ -1,0 +1,198 @@
+// Post reads and the custom-post write.
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, MediaKind, PostsTable, ProductsTable } from './schema.js';
+import { isUniqueViolation } from './dialect.js';
+
+export type PostRow = Selectable<PostsTable> & { feed_name: string };
+
+export interface ListFilter {
+  wallId: number;
+  limit: number;
+  offset: number;
+  /** keep posts created at or after this instant */
+  createdFrom: number | null;
+  /** media kinds kept; empty keeps all */
+  media: readonly MediaKind[];
+}
+
+/** Visible posts of a wall in contract order: pinned first, newest first, larger id first. */
+export async function listPosts(db: Kysely<Database>, f: ListFilter): Promise<PostRow[]> {
+  let q = db
+    .selectFrom('posts')
+    .innerJoin('feeds', 'feeds.id', 'posts.feed_id')
+    .selectAll('posts')
+    .select('feeds.name as feed_name')
+    .where('posts.wall_id', '=', f.wallId)
+    .where('posts.hidden', '=', 0);
+  if (f.createdFrom !== null) q = q.where('posts.created_at', '>=', f.createdFrom);
+  if (f.media.length > 0 && f.media.length < 3) q = q.where('posts.media', 'in', [...f.media]);
+  return q
+    .orderBy('posts.pin', 'desc')
+    .orderBy('posts.created_at', 'desc')
+    .orderBy('posts.id', 'desc')
+    .limit(f.limit)
+    .offset(f.offset)
+    .execute();
+}
+
+export async function findVisiblePost(db: Kysely<Database>, wallId: number, postId: number): Promise<PostRow | null> {
+  const row = await db
+    .selectFrom('posts')
+    .innerJoin('feeds', 'feeds.id', 'posts.feed_id')
+    .selectAll('posts')
+    .select('feeds.name as feed_name')
+    .where('posts.id', '=', postId)
+    .where('posts.wall_id', '=', wallId)
+    .where('posts.hidden', '=', 0)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export type TaggedProduct = Selectable<ProductsTable> & { left_pct: number; top_pct: number; position: number };
+
+export async function productsOfPost(db: Kysely<Database>, postId: number): Promise<TaggedProduct[]> {
+  return db
+    .selectFrom('post_products')
+    .innerJoin('products', 'products.id', 'post_products.product_id')
+    .selectAll('products')
+    .select(['post_products.left_pct', 'post_products.top_pct', 'post_products.position'])
+    .where('post_products.post_id', '=', postId)
+    .orderBy('post_products.position')
+    .execute();
+}
+
+export interface CustomPostInput {
+  wallId: number;
+  accountId: number;
+  content: string;
+  postFile: string;
+  authorName: string;
+  authorPicture: string;
+  link: string;
+  media: MediaKind;
+  now: number;
+  idempotencyKey: string | null;
+}
+
+export const CUSTOM_FEED = { name: 'Custom', source: 'Custom', sourceType: 'post' } as const;
+export const CUSTOM_POST_TYPE = 5;
+/** How long an Idempotency-Key is remembered (contract §7). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+
+/**
+ * Creates a custom post on the wall's custom feed (made on first use). With an
+ * idempotency key, a retry within 24 h returns the first post instead of a new one.
+ * Returns the post id and whether it was created by this call.
+ */
+export async function createCustomPost(
+  db: Kysely<Database>,
+  input: CustomPostInput,
+): Promise<{ postId: number; created: boolean }> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      if (input.idempotencyKey !== null) {
+        const prior = await trx
+          .selectFrom('idempotency_keys')
+          .select(['post_id', 'created_at'])
+          .where('account_id', '=', input.accountId)
+          .where('idem_key', '=', input.idempotencyKey)
+          .executeTakeFirst();
+        if (prior && prior.created_at > input.now - IDEMPOTENCY_TTL_MS) {
+          return { postId: prior.post_id, created: false };
+        }
+        if (prior) {
+          await trx
+            .deleteFrom('idempotency_keys')
+            .where('account_id', '=', input.accountId)
+            .where('idem_key', '=', input.idempotencyKey)
+            .execute();
+        }
+      }
+      const feedId = await customFeedId(trx, input.wallId, input.now);
+      const isVideo = input.media === 'video';
+      const isImage = input.media === 'image';
+      const inserted = await trx
+        .insertInto('posts')
+        .values({
+          wall_id: input.wallId,
+          feed_id: feedId,
+          external_id: null,
+          network_name: 'Custom',
+          post_type: CUSTOM_POST_TYPE,
+          content: input.content,
+          picture: isImage ? input.postFile : '',
+          file: input.postFile,
+          file_original: '',
+          file_thumb: '',
+          media_file: isVideo ? input.postFile : '',
+          link_url: input.link,
+          author_name: input.authorName,
+          username: '',
+          user_picture: input.authorPicture,
+          score: null,
+          rating: null,
+          highlight: 0,
+          pin: 0,
+          tags: '',
+          location: '',
+          created_at: input.now,
+          updated_at: input.now,
+          media: input.media,
+          hidden: 0,
+          has_cta: 0,
+          cta_color: '',
+          cta_background: '',
+          cta_status: 0,
+          cta_url: '',
+          cta_text: '',
+          children: isImage || isVideo ? JSON.stringify([{ image: isImage ? input.postFile : '', video: isVideo ? input.postFile : '' }]) : '[]',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (input.idempotencyKey !== null) {
+        await trx
+          .insertInto('idempotency_keys')
+          .values({ account_id: input.accountId, idem_key: input.idempotencyKey, post_id: inserted.id, created_at: input.now })
+          .execute();
+      }
+      return { postId: inserted.id, created: true };
+    });
+  } catch (err) {
+    // A concurrent retry with the same key won the race (PostgreSQL); answer with its post.
+    if (input.idempotencyKey !== null && isUniqueViolation(err)) {
+      const prior = await db
+        .selectFrom('idempotency_keys')
+        .select('post_id')
+        .where('account_id', '=', input.accountId)
+        .where('idem_key', '=', input.idempotencyKey)
+        .executeTakeFirst();
+      if (prior) return { postId: prior.post_id, created: false };
+    }
+    throw err;
+  }
+}
+
+async function customFeedId(trx: Kysely<Database>, wallId: number, now: number): Promise<number> {
+  const existing = await trx
+    .selectFrom('feeds')
+    .select('id')
+    .where('wall_id', '=', wallId)
+    .where('source', '=', CUSTOM_FEED.source)
+    .where('source_type', '=', CUSTOM_FEED.sourceType)
+    .orderBy('id')
+    .executeTakeFirst();
+  if (existing) return existing.id;
+  const created = await trx
+    .insertInto('feeds')
+    .values({
+      wall_id: wallId,
+      name: CUSTOM_FEED.name,
+      source: CUSTOM_FEED.source,
+      source_type: CUSTOM_FEED.sourceType,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return created.id;
+}

@@ -1,0 +1,141 @@
+// Kysely table types. Every instant is stored as epoch milliseconds (an
+// integer in both dialects), so ordering and date filters are plain integer
+// comparisons and no dialect's date type leaks into the queries.
+import type { Generated } from 'kysely';
+
+export type Plan = 'free' | 'widget' | 'commerce' | 'enterprise';
+export type MediaKind = 'image' | 'video' | 'text';
+
+export interface AccountsTable {
+  id: Generated<number>;
+  name: string;
+  plan: Plan;
+  daily_call_limit: number;
+  created_at: number;
+}
+
+export interface UserKeysTable {
+  id: Generated<number>;
+  account_id: number;
+  /** hex SHA-256 of the plaintext key; the plaintext is never stored */
+  key_hash: string;
+  /** first characters of the key, for operators to recognise it */
+  prefix: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface WallsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  url: string;
+  profanity: number;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+export interface FeedsTable {
+  id: Generated<number>;
+  wall_id: number;
+  name: string;
+  source: string;
+  source_type: string;
+  created_at: number | null;
+  updated_at: number;
+}
+
+export interface PostsTable {
+  id: Generated<number>;
+  wall_id: number;
+  feed_id: number;
+  /** upstream id, for dedupe of ingested posts; null for imported/custom posts */
+  external_id: string | null;
+  network_name: string;
+  post_type: number;
+  content: string;
+  picture: string;
+  file: string;
+  file_original: string;
+  file_thumb: string;
+  media_file: string;
+  link_url: string;
+  author_name: string;
+  username: string;
+  user_picture: string;
+  score: number | null;
+  rating: number | null;
+  highlight: number;
+  pin: number;
+  tags: string;
+  location: string;
+  created_at: number;
+  updated_at: number;
+  media: MediaKind;
+  hidden: number;
+  /** 1 when a call-to-action is set; the cta_* columns are then meaningful */
+  has_cta: number;
+  cta_color: string;
+  cta_background: string;
+  cta_status: number;
+  cta_url: string;
+  cta_text: string;
+  /** JSON array of { image, video } */
+  children: string;
+}
+
+export interface ProductsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  sku: string;
+  price: number;
+  currency_symbol: string;
+  currency: string;
+  discount: number;
+  discount_currency_symbol: string;
+  discount_currency: string;
+  url: string;
+  image: string;
+  store_shop_name: string;
+  store_product_id: string;
+  store_product_type: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PostProductsTable {
+  post_id: number;
+  product_id: number;
+  /** tag order on the post, from 0 */
+  position: number;
+  left_pct: number;
+  top_pct: number;
+}
+
+export interface UsageDailyTable {
+  account_id: number;
+  /** UTC day as days since 1970-01-01 */
+  day: number;
+  calls: number;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: number;
+  idem_key: string;
+  post_id: number;
+  created_at: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  user_keys: UserKeysTable;
+  walls: WallsTable;
+  feeds: FeedsTable;
+  posts: PostsTable;
+  products: ProductsTable;
+  post_products: PostProductsTable;
+  usage_daily: UsageDailyTable;
+  idempotency_keys: IdempotencyKeysTable;
+}
