@@ -53,9 +53,25 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     request.format = resolveFormat(request);
   });
 
+  // Walls are embedded on other sites: browsers may read v2 answers cross-origin.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/v2/')) {
+      reply.header('Access-Control-Allow-Origin', '*');
+      reply.header('Access-Control-Expose-Headers', CORS_EXPOSED);
+    }
+  });
+
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => known.find(m, path) !== null);
+    if (allowed.length > 0 && isCorsPreflight(request.method, request.headers)) {
+      return reply
+        .code(204)
+        .header('Access-Control-Allow-Methods', allowed.join(', '))
+        .header('Access-Control-Allow-Headers', 'Content-Type, Idempotency-Key')
+        .header('Access-Control-Max-Age', '86400')
+        .send();
+    }
     if (allowed.length > 0) {
       if (allowed.includes('GET')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD' as never);
       reply.header('Allow', allowed.join(', '));
@@ -98,6 +114,13 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   await registerHealth(app);
   await registerV2(app);
   return app;
+}
+
+const CORS_EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
+
+/** A CORS preflight (not a plain OPTIONS call, which stays 405 on a known path). */
+function isCorsPreflight(method: string, headers: Record<string, unknown>): boolean {
+  return method === 'OPTIONS' && typeof headers.origin === 'string' && typeof headers['access-control-request-method'] === 'string';
 }
 
 const UNAVAILABLE_CODES = new Set([

@@ -22,9 +22,9 @@ export function openDialect(url: StoreUrl): DialectHandle {
     if (url.path !== ':memory:') mkdirSync(dirname(url.path), { recursive: true });
     const sqlite = new SqliteDatabase(url.path);
     sqlite.pragma('journal_mode = WAL');
-    // NORMAL is durable across process crashes in WAL mode (only an OS crash
-    // can lose the last transactions) and avoids an fsync per commit.
-    sqlite.pragma('synchronous = NORMAL');
+    // FULL: a commit is on disk before it is acknowledged, so an accepted post
+    // survives even a power loss (NORMAL would only survive a process crash).
+    sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });

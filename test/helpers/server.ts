@@ -1,6 +1,6 @@
 // A real Wallery server for tests: a fresh SQLite file, optionally loaded with
 // the shared sample data, listening on a real port, with an injectable clock.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -30,10 +30,29 @@ export interface TestServerOptions {
   data?: unknown;
   /** initial clock value (epoch ms); default the real time at start */
   now?: number;
+  /**
+   * Directory holding the SQLite file `wallery.db`. When given, it is used
+   * (and created if absent) instead of a fresh temporary one, and close()
+   * leaves it in place, so a second server can reopen the same store (a
+   * restart). The caller removes it. Default: a fresh temporary directory
+   * that close() removes.
+   */
+  dir?: string;
+}
+
+/** A fresh temporary directory for `startTestServer({ dir })`; remove it with `removeDir`. */
+export function makeTempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'wallery-test-'));
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'wallery-test-'));
+  const ownDir = options.dir === undefined;
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'wallery-test-'));
+  mkdirSync(dir, { recursive: true });
   const store = openStore({ kind: 'sqlite', path: join(dir, 'wallery.db') });
   await store.migrate();
   const clock = { now: options.now ?? Date.now() };
@@ -50,7 +69,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async close() {
       await app.close();
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (ownDir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
