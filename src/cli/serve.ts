@@ -4,6 +4,7 @@ import { parseHost, parsePort } from '../config.js';
 import { demoDataFile, DEMO_KEYS } from '../demo/demo-data.js';
 import { buildServer } from '../http/server.js';
 import { loggerOptions } from '../http/logger.js';
+import { ChangeBus } from '../store/changes.js';
 import { importDataFile } from '../store/datafile.js';
 import { findKeyOwner } from '../store/keys.js';
 import { openStore, type Store } from '../store/store.js';
@@ -40,7 +41,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   await store.migrate();
   if (demo) await seedDemo(store);
 
-  const app = await buildServer({ store, now: Date.now }, { logger: loggerOptions(config.logLevel) });
+  const app = await buildServer({ store, now: Date.now, changes: new ChangeBus() }, { logger: loggerOptions(config.logLevel) });
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();

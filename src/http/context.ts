@@ -1,4 +1,5 @@
 // What every route needs: the store and a clock (injectable for tests).
+import type { ChangeBus } from '../store/changes.js';
 import type { Store } from '../store/store.js';
 import type { KeyOwner } from '../store/keys.js';
 import type { Format } from './envelope.js';
@@ -7,6 +8,8 @@ export interface AppContext {
   store: Store;
   /** epoch milliseconds; tests inject a fixed or moving clock */
   now: () => number;
+  /** announce every write a reader could see (cache invalidation) */
+  changes: ChangeBus;
 }
 
 declare module 'fastify' {

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { formatIso, parseIsoInstant } from '../domain/dates.js';
+import { connectorProblem } from '../ingest/connector-settings.js';
 import { resetIdSequences, type DialectHandle } from './dialect.js';
 import { hashSecret, keyPrefix } from './keys.js';
 import type { Database, MediaKind } from './schema.js';
@@ -90,6 +91,9 @@ const FeedSchema = Type.Object({
   sourceType: Str,
   createdAt: Type.Optional(Type.Union([Str, Type.Null()])),
   updatedAt: OptStr,
+  /** ingestion setting (src/ingest/connector-settings.ts) */
+  connector: Type.Optional(Type.Union([Type.Null(), Type.Object({ kind: Type.String() })])),
+  enabled: Type.Optional(Type.Boolean()),
   posts: Type.Optional(Type.Array(PostSchema)),
 });
 
@@ -214,7 +218,7 @@ interface ImportPlan {
   keys: { account_id: number; key_hash: string; prefix: string; last_used_at: null; revoked_at: null }[];
   products: (Omit<Database['products'], 'id'> & { id: number })[];
   walls: (Omit<Database['walls'], 'id'> & { id: number })[];
-  feeds: (Omit<Database['feeds'], 'id'> & { id: number })[];
+  feeds: (Omit<Database['feeds'], 'id' | 'enabled'> & { id: number; enabled: number })[];
   posts: (Omit<Database['posts'], 'id'> & { id: number })[];
   tags: Database['post_products'][];
 }
@@ -305,6 +309,11 @@ async function planImport(db: Kysely<Database>, file: DataFile): Promise<ImportP
       if (existing.feeds.has(f.id)) throw new DataFileError(`${fpath}.id`, `feed ${f.id} already exists in the store`);
       seen.feeds.add(f.id);
       const feedCreated = f.createdAt === null || f.createdAt === undefined ? null : instant(f.createdAt, `${fpath}.createdAt`);
+      const connector = f.connector ?? null;
+      if (connector !== null) {
+        const problem = connectorProblem(connector);
+        if (problem) throw new DataFileError(`${fpath}.connector`, problem);
+      }
       plan.feeds.push({
         id: f.id,
         wall_id: w.id,
@@ -313,6 +322,8 @@ async function planImport(db: Kysely<Database>, file: DataFile): Promise<ImportP
         source_type: f.sourceType,
         created_at: feedCreated,
         updated_at: f.updatedAt === undefined ? (feedCreated ?? 0) : instant(f.updatedAt, `${fpath}.updatedAt`),
+        connector: connector === null ? null : JSON.stringify(connector),
+        enabled: f.enabled === false ? 0 : 1,
       });
       (f.posts ?? []).forEach((p, k) => {
         const ppath = `${fpath}.posts[${k}]`;
@@ -481,6 +492,8 @@ export async function exportDataFile(db: Kysely<Database>, path: string): Promis
         sourceType: f.source_type,
         createdAt: f.created_at === null ? null : formatIso(f.created_at),
         updatedAt: formatIso(f.updated_at),
+        ...(f.connector === null ? {} : { connector: JSON.parse(f.connector) as unknown }),
+        ...(f.enabled === 0 ? { enabled: false } : {}),
       };
       await write(`${j ? ',' : ''}\n${JSON.stringify(fhead).slice(0, -1)},"posts":[`);
       let after = 0;

@@ -156,6 +156,14 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
       },
     },
+    '0002_feed_connectors': {
+      async up(db: Kysely<unknown>) {
+        // connector: JSON of src/ingest/connector-settings.ts, null for feeds
+        // that are filled by import or the API only.
+        await db.schema.alterTable('feeds').addColumn('connector', 'text').execute();
+        await db.schema.alterTable('feeds').addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      },
+    },
   };
 }
 

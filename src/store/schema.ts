@@ -44,6 +44,10 @@ export interface FeedsTable {
   source_type: string;
   created_at: number | null;
   updated_at: number;
+  /** JSON of ConnectorSettings (src/ingest/connector-settings.ts); null = no ingestion */
+  connector: string | null;
+  /** 0 stops ingestion for this feed; its posts stay */
+  enabled: Generated<number>;
 }
 
 export interface PostsTable {

@@ -117,6 +117,8 @@ describe.skipIf(!hasSampleData)(`import and export (${hasSampleData ? 'sample da
       [(d) => (d.walls[3].accountId = 999), '$.walls[3].accountId'],
       [(d) => (d.products[0].accountId = 999), '$.products[0].accountId'],
       [(d) => (d.version = 2), '$.version'],
+      [(d) => (d.walls[0].feeds[0].connector = { kind: 'mastodon', instance: 'https://m.example' }), '$.walls[0].feeds[0].connector'],
+      [(d) => (d.walls[0].feeds[0].connector = { kind: 'gopher' }), '$.walls[0].feeds[0].connector'],
     ];
     for (const [mutate, path] of cases) {
       const data = loadSampleData();
@@ -132,6 +134,22 @@ describe.skipIf(!hasSampleData)(`import and export (${hasSampleData ? 'sample da
     const r = await runCli(['import', notJson, '--database', db('bad2')]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cannot read/);
+  });
+
+  it('keeps feed connector settings through a round trip', async () => {
+    const data = loadSampleData() as { walls: { feeds: Record<string, unknown>[] }[] };
+    const connector = { kind: 'mastodon', instance: 'https://m.example', hashtag: 'trail', reposts: 'unwrap' };
+    data.walls[0]!.feeds[0]!.connector = connector;
+    data.walls[0]!.feeds[1]!.enabled = false;
+    const file = join(dir, 'conn.json');
+    writeFileSync(file, JSON.stringify(data));
+    expect((await runCli(['import', file, '--database', db('conn')])).code).toBe(0);
+    const out = join(dir, 'conn-out.json');
+    expect((await runCli(['export', out, '--database', db('conn')])).code).toBe(0);
+    const exported = JSON.parse(readFileSync(out, 'utf8')) as typeof data;
+    expect(exported.walls[0]!.feeds[0]!.connector).toEqual(connector);
+    expect(exported.walls[0]!.feeds[1]!.enabled).toBe(false);
+    expect(exported.walls[0]!.feeds[2]!).not.toHaveProperty('connector');
   });
 
   it('refuses ids that the store already holds', async () => {

@@ -55,7 +55,7 @@ export async function createPost(request: FastifyRequest): Promise<void> {
   if (content === '' && postFile === '') throw badRequest(V2_MESSAGES.contentOrFile);
   const wall = await requireWall(request, idFromDigits(body.wallId));
   const header = request.headers['idempotency-key'];
-  const { store, now } = request.server.ctx;
+  const { store, now, changes } = request.server.ctx;
   await createCustomPost(store.db, {
     wallId: wall.id,
     accountId: request.caller.accountId,
@@ -68,10 +68,12 @@ export async function createPost(request: FastifyRequest): Promise<void> {
     now: now(),
     idempotencyKey: typeof header === 'string' ? header : null,
   });
+  changes.wallChanged(wall.id);
 }
 
 export async function deleteWall(request: FastifyRequest, wallId: number | null): Promise<void> {
-  const { store, now } = request.server.ctx;
+  const { store, now, changes } = request.server.ctx;
   const deleted = wallId !== null && (await softDeleteWall(store.db, wallId, request.caller.accountId, now()));
   if (!deleted) throw new ApiError(404, MESSAGES.wallNotFound);
+  changes.wallChanged(wallId);
 }
