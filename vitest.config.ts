@@ -1,13 +1,51 @@
+// Two projects run the same API suite: `sqlite` (every test) and `postgres`
+// (the store-facing suites again with WALLERY_TEST_STORE=postgres, plus the
+// multi-instance and fault tests that need PostgreSQL and Redis). Without
+// PostgreSQL or Redis the `postgres` project is skipped with one line — except
+// in CI (CI=true), where their absence must fail the run, so it stays in.
 import { defineConfig } from 'vitest/config';
+import { postgresReachable, redisReachable, TEST_PG_URL, TEST_REDIS_URL } from './test/helpers/services.js';
+
+const ci = process.env.CI === 'true' || process.env.CI === '1';
+const [pgUp, redisUp] = await Promise.all([postgresReachable(), redisReachable()]);
+const runPostgres = ci || (pgUp && redisUp);
+if (!runPostgres) {
+  const missing = [!pgUp && `PostgreSQL (${TEST_PG_URL})`, !redisUp && `Redis (${TEST_REDIS_URL})`]
+    .filter(Boolean)
+    .join(' and ');
+  console.warn(`[wallery] skipping the postgres test project: ${missing} not reachable`);
+}
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // each file gets its own databases; two workers match the 2-core machines
-    pool: 'forks',
+    pool: 'forks' as const,
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true as const,
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/scale/**'] },
+      },
+      ...(runPostgres
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'postgres',
+                include: [
+                  'test/http/**/*.test.ts',
+                  'test/store/**/*.test.ts',
+                  'test/ingest/**/*.test.ts',
+                  'test/scale/**/*.test.ts',
+                ],
+                env: { WALLERY_TEST_STORE: 'postgres' },
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

@@ -10,11 +10,63 @@ export type StoreUrl =
   | { kind: 'sqlite'; path: string }
   | { kind: 'postgres'; url: string };
 
+export interface DatabaseOptions {
+  /** PostgreSQL connections per instance */
+  poolSize: number;
+  /** PostgreSQL statement_timeout; a stuck query fails instead of hanging a request */
+  statementTimeoutMs: number;
+  /** how long to wait for a PostgreSQL connection before answering 503 */
+  connectTimeoutMs: number;
+  /** start-up attempts to reach the store before giving up (exponential backoff) */
+  connectRetries: number;
+}
+
+export const DEFAULT_DATABASE_OPTIONS: DatabaseOptions = {
+  poolSize: 10,
+  statementTimeoutMs: 10_000,
+  connectTimeoutMs: 3_000,
+  connectRetries: 8,
+};
+
 export interface Config {
   store: StoreUrl;
+  database: DatabaseOptions;
+  /** redis:// URL; holds quota counters and relays cache invalidation between instances */
+  redisUrl: string | null;
+  /** prefix of every Redis key and channel, so deployments can share one Redis */
+  redisPrefix: string;
   port: number;
   host: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+/** An integer setting within [min, max]; absent or empty → fallback. */
+export function parseIntSetting(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value.trim());
+  if (!/^\d+$/.test(value.trim()) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
+  }
+  return n;
+}
+
+export function parseRedisPrefix(value: string | undefined, name = 'REDIS_KEY_PREFIX'): string {
+  const raw = (value ?? '').trim();
+  if (raw === '') return 'wallery';
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(raw)) throw new ConfigError(`${name} must be 1 to 64 letters, digits or _ . : -`);
+  return raw;
+}
+
+export function parseRedisUrl(value: string | undefined, name = 'REDIS_URL'): string | null {
+  const raw = (value ?? '').trim();
+  if (raw === '') return null;
+  if (!/^rediss?:\/\//i.test(raw)) throw new ConfigError(`${name} must be a redis:// or rediss:// URL`);
+  try {
+    new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  return raw;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -66,6 +118,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     store: parseDatabaseUrl(env.DATABASE_URL),
+    database: {
+      poolSize: parseIntSetting(env.DATABASE_POOL_SIZE, 'DATABASE_POOL_SIZE', DEFAULT_DATABASE_OPTIONS.poolSize, 1, 1000),
+      statementTimeoutMs: parseIntSetting(
+        env.DATABASE_STATEMENT_TIMEOUT_MS,
+        'DATABASE_STATEMENT_TIMEOUT_MS',
+        DEFAULT_DATABASE_OPTIONS.statementTimeoutMs,
+        0,
+        3_600_000,
+      ),
+      connectTimeoutMs: parseIntSetting(
+        env.DATABASE_CONNECT_TIMEOUT_MS,
+        'DATABASE_CONNECT_TIMEOUT_MS',
+        DEFAULT_DATABASE_OPTIONS.connectTimeoutMs,
+        100,
+        600_000,
+      ),
+      connectRetries: parseIntSetting(
+        env.DATABASE_CONNECT_RETRIES,
+        'DATABASE_CONNECT_RETRIES',
+        DEFAULT_DATABASE_OPTIONS.connectRetries,
+        0,
+        100,
+      ),
+    },
+    redisUrl: parseRedisUrl(env.REDIS_URL),
+    redisPrefix: parseRedisPrefix(env.REDIS_KEY_PREFIX),
     port: parsePort(env.PORT),
     host: parseHost(env.HOST),
     logLevel: level as Config['logLevel'],

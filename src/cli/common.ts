@@ -20,8 +20,9 @@ export function configFrom(options: StoreOptions): Config {
 /** Opens and migrates the store, runs `fn`, always closes. */
 export async function withStore<T>(options: StoreOptions, fn: (store: Store, config: Config) => Promise<T>): Promise<T> {
   const config = configFrom(options);
-  const store = openStore(config.store);
+  const store = openStore(config.store, config.database);
   try {
+    await store.waitUntilReachable(config.database.connectRetries);
     await store.migrate();
     return await fn(store, config);
   } finally {

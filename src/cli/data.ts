@@ -11,8 +11,10 @@ export function registerDataCommands(program: Command) {
     .description('create or upgrade the database schema')
     .option(...databaseOption)
     .action(async (options: StoreOptions) => {
-      const store = openStore(configFrom(options).store);
+      const config = configFrom(options);
+      const store = openStore(config.store, config.database);
       try {
+        await store.waitUntilReachable(config.database.connectRetries);
         const applied = await store.migrate();
         process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'schema is up to date\n');
       } finally {

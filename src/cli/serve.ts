@@ -4,11 +4,15 @@ import { parseHost, parsePort } from '../config.js';
 import { demoDataFile, DEMO_KEYS } from '../demo/demo-data.js';
 import { buildServer } from '../http/server.js';
 import { loggerOptions } from '../http/logger.js';
-import { ChangeBus } from '../store/changes.js';
+import { loadIngestConfig } from '../ingest/config.js';
+import { IngestRuntime } from '../ingest/runtime.js';
 import { importDataFile } from '../store/datafile.js';
 import { findKeyOwner } from '../store/keys.js';
-import { openStore, type Store } from '../store/store.js';
+import { openRuntime } from '../runtime.js';
+import type { Store } from '../store/store.js';
 import { configFrom, databaseOption, type StoreOptions } from './common.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
 
 interface ServeOptions extends StoreOptions {
   port?: string;
@@ -37,21 +41,34 @@ async function serve(options: ServeOptions, demo: boolean) {
   const config = configFrom(options);
   if (options.port !== undefined) config.port = parsePort(options.port, '--port');
   if (options.host !== undefined) config.host = parseHost(options.host, '--host');
-  const store = openStore(config.store);
-  await store.migrate();
+  const ingestConfig = loadIngestConfig();
+  const runtime = await openRuntime(config);
+  const { store } = runtime.ctx;
   if (demo) await seedDemo(store);
 
-  const app = await buildServer({ store, now: Date.now, changes: new ChangeBus() }, { logger: loggerOptions(config.logLevel) });
+  const app = await buildServer(runtime.ctx, { logger: loggerOptions(config.logLevel) });
+  // feed ingestion in-process unless INGEST=off (`wallery worker` runs it alone)
+  const ingest = ingestConfig.enabled
+    ? new IngestRuntime({ db: store.db, changes: runtime.ctx.changes, config: ingestConfig, log: app.log.child({ component: 'ingest' }) })
+    : null;
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
+    // In-flight work gets a grace period; nothing stuck can keep a stopping
+    // instance alive.
+    setTimeout(() => {
+      app.log.error('graceful shutdown timed out; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
+    await ingest?.stop();
     await app.close();
-    await store.close();
+    await runtime.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  ingest?.start();
   const port = (app.server.address() as { port: number }).port;
   if (demo) await printDemo(store, port);
 }

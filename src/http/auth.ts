@@ -3,9 +3,8 @@
 // parameter is validated, which gives the contract's check order.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { nextUtcMidnight, utcDay } from '../domain/dates.js';
-import { findKeyOwner } from '../store/keys.js';
+import { findKeyOwner, touchUserKey } from '../store/keys.js';
 import type { Plan } from '../store/schema.js';
-import { consumeCall } from '../store/usage.js';
 import { sendError } from './envelope.js';
 import { MESSAGES } from './errors.js';
 
@@ -23,14 +22,15 @@ export function planAllows(plan: Plan, family: string): boolean {
 export async function authenticateV2(request: FastifyRequest, reply: FastifyReply) {
   const family = request.routeOptions.config.family;
   if (!family) return;
-  const { store, now } = request.server.ctx;
+  const { store, now, quota } = request.server.ctx;
   const key = (request.query as Record<string, unknown>).user_key;
   const owner = typeof key === 'string' && key !== '' ? await findKeyOwner(store.db, key) : null;
   if (!owner || !planAllows(owner.plan, family)) {
     return sendError(reply, request.format, 401, MESSAGES.unauthorized);
   }
+  await touchUserKey(store.db, owner, now());
   const at = now();
-  const decision = await consumeCall(store.db, owner.accountId, utcDay(at), owner.dailyCallLimit);
+  const decision = await quota!.consume(owner.accountId, utcDay(at), owner.dailyCallLimit);
   const reset = Math.floor(nextUtcMidnight(at) / 1000);
   reply.header('X-RateLimit-Limit', owner.dailyCallLimit);
   reply.header('X-RateLimit-Remaining', Math.max(0, owner.dailyCallLimit - decision.used));

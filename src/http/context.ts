@@ -1,4 +1,5 @@
 // What every route needs: the store and a clock (injectable for tests).
+import type { QuotaCounter } from '../quota/quota.js';
 import type { ChangeBus } from '../store/changes.js';
 import type { Store } from '../store/store.js';
 import type { KeyOwner } from '../store/keys.js';
@@ -10,6 +11,8 @@ export interface AppContext {
   now: () => number;
   /** announce every write a reader could see (cache invalidation) */
   changes: ChangeBus;
+  /** daily call counter; defaults to counting in the store */
+  quota?: QuotaCounter;
 }
 
 declare module 'fastify' {

@@ -1,13 +1,35 @@
 // Liveness and readiness probes for load balancers and orchestrators.
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+
+// Documentation (OpenAPI) and serialization; each component the probe checks
+// is one more `ok`/`down` field.
+const Probe = (description: string) =>
+  Type.Object({ status: Type.String() }, { additionalProperties: Type.String(), description });
+const LIVENESS = {
+  summary: 'Liveness: the process is up',
+  tags: ['health'],
+  response: { 200: Probe('{"status":"ok"}') },
+};
+const READINESS = {
+  summary: 'Readiness: the store (and quota backend) answer',
+  tags: ['health'],
+  response: {
+    200: Probe('ready: every component ok'),
+    503: Probe('unavailable: the component that is down says "down"'),
+  },
+};
 
 export async function registerHealth(app: FastifyInstance) {
-  app.get('/healthz', async (_request, reply) => reply.type('application/json; charset=utf-8').send({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
-    const store = await app.ctx.store.ping();
+  app.get('/healthz', { schema: LIVENESS }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send({ status: 'ok' }),
+  );
+  app.get('/readyz', { schema: READINESS }, async (_request, reply) => {
+    const [store, quota] = await Promise.all([app.ctx.store.ping(), app.ctx.quota?.ping() ?? true]);
+    const ready = store && quota;
     return reply
-      .code(store ? 200 : 503)
+      .code(ready ? 200 : 503)
       .type('application/json; charset=utf-8')
-      .send({ status: store ? 'ready' : 'unavailable', store: store ? 'ok' : 'down' });
+      .send({ status: ready ? 'ready' : 'unavailable', store: store ? 'ok' : 'down', quota: quota ? 'ok' : 'down' });
   });
 }

@@ -9,6 +9,9 @@ import { resolveFormat } from './format.js';
 import { redactUrl } from './redact.js';
 import { registerV2 } from './v2/index.js';
 import { registerHealth } from './health.js';
+import { registerManage } from './manage/index.js';
+import { registerOpenApi } from './openapi.js';
+import { StoreQuota } from '../quota/store-quota.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -30,6 +33,11 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
       void sendError(reply, request.format, 400, error.code === 'FST_ERR_BAD_URL' ? 'URL is malformed' : 'request is malformed');
     },
   });
+  if (!ctx.quota) {
+    const quota = new StoreQuota(ctx.store.db);
+    ctx.quota = quota;
+    app.addHook('onClose', () => quota.close());
+  }
   app.decorate('ctx', ctx);
   app.decorateRequest('format', 'json');
   app.decorateRequest('caller', null as never);
@@ -111,8 +119,11 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     return sendError(reply, format, 500, MESSAGES.internal);
   });
 
+  // the docs first: they collect every route registered after them
+  await registerOpenApi(app);
   await registerHealth(app);
   await registerV2(app);
+  await registerManage(app);
   return app;
 }
 
@@ -140,11 +151,15 @@ const UNAVAILABLE_CODES = new Set([
   '08006',
 ]);
 
-function isStoreUnavailable(error: unknown): boolean {
-  const e = error as { code?: string; message?: string } | null;
+/** PostgreSQL, SQLite or Redis unreachable or going away: a 503, not a 500. */
+export function isStoreUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string; name?: string } | null;
   if (!e) return false;
   if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
-  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(e.message ?? '');
+  if (e.name === 'MaxRetriesPerRequestError') return true;
+  return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|enableOfflineQueue|Connection is closed|Command timed out/i.test(
+    e.message ?? '',
+  );
 }
 
 export { redactUrl };

@@ -8,7 +8,9 @@ export type Change =
   /** posts, feeds, wall fields or product tags of this wall changed */
   | { kind: 'wall'; wallId: number }
   /** account-wide: plan, limit, keys, or products (which appear on many walls) */
-  | { kind: 'account'; accountId: number };
+  | { kind: 'account'; accountId: number }
+  /** anything may have changed (e.g. missed messages after a reconnect): drop every cache */
+  | { kind: 'all' };
 
 export class ChangeBus {
   private readonly emitter = new EventEmitter();

@@ -239,6 +239,7 @@ async function planImport(db: Kysely<Database>, file: DataFile): Promise<ImportP
   };
 
   const existing = await existingIds(db, file);
+  const slugs = new Set<string>();
   const accountKnown = (id: number) => seen.accounts.has(id) || existing.accounts.has(id);
 
   (file.accounts ?? []).forEach((a, i) => {
@@ -293,6 +294,12 @@ async function planImport(db: Kysely<Database>, file: DataFile): Promise<ImportP
     if (existing.walls.has(w.id)) throw new DataFileError(`${path}.id`, `wall ${w.id} already exists in the store`);
     if (!accountKnown(w.accountId)) throw new DataFileError(`${path}.accountId`, `no account ${w.accountId}`);
     seen.walls.add(w.id);
+    // a wall's URL slug is unique within its account (index walls_account_url)
+    const slug = `${w.accountId}/${w.url}`;
+    if (slugs.has(slug) || existing.wallSlugs.has(slug)) {
+      throw new DataFileError(`${path}.url`, `url ${JSON.stringify(w.url)} is already used by another wall of account ${w.accountId}`);
+    }
+    slugs.add(slug);
     plan.walls.push({
       id: w.id,
       account_id: w.accountId,
@@ -382,6 +389,16 @@ function postRow(p: PostIn, wallId: number, feedId: number, source: string, path
   };
 }
 
+/** `account/url` of the walls the store holds for these accounts. */
+async function existingSlugs(db: Kysely<Database>, accountIds: number[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const chunk of chunks(accountIds, 900)) {
+    const rows = await db.selectFrom('walls').select(['account_id', 'url']).where('account_id', 'in', chunk).execute();
+    for (const r of rows) out.add(`${r.account_id}/${r.url}`);
+  }
+  return out;
+}
+
 /** Ids of the file that the store already holds (import never overwrites). */
 async function existingIds(db: Kysely<Database>, file: DataFile) {
   const wanted = {
@@ -417,6 +434,7 @@ async function existingIds(db: Kysely<Database>, file: DataFile) {
     accounts: await found('accounts', [...new Set([...wanted.accounts, ...refAccounts])]),
     products: await found('products', [...new Set([...wanted.products, ...refProducts])]),
     walls: await found('walls', wanted.walls),
+    wallSlugs: await existingSlugs(db, [...new Set((file.walls ?? []).map((w) => w.accountId))]),
     feeds: await found('feeds', wanted.feeds),
     posts: await found('posts', wanted.posts),
     keyHashes,

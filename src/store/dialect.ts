@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type ColumnDefinitionBuilder } from 'kysely';
 import pg from 'pg';
-import type { StoreUrl } from '../config.js';
+import { DEFAULT_DATABASE_OPTIONS, type DatabaseOptions, type StoreUrl } from '../config.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -17,7 +17,7 @@ export interface DialectHandle {
   sqlite?: SqliteDatabase.Database;
 }
 
-export function openDialect(url: StoreUrl): DialectHandle {
+export function openDialect(url: StoreUrl, options: DatabaseOptions = DEFAULT_DATABASE_OPTIONS): DialectHandle {
   if (url.kind === 'sqlite') {
     if (url.path !== ':memory:') mkdirSync(dirname(url.path), { recursive: true });
     const sqlite = new SqliteDatabase(url.path);
@@ -34,7 +34,20 @@ export function openDialect(url: StoreUrl): DialectHandle {
   // Number.MAX_SAFE_INTEGER; parse them as numbers like SQLite does.
   pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
   pg.types.setTypeParser(pg.types.builtins.FLOAT8, (v) => Number(v));
-  const pool = new pg.Pool({ connectionString: url.url });
+  const pool = new pg.Pool({
+    connectionString: url.url,
+    max: options.poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: options.statementTimeoutMs || undefined,
+    application_name: 'wallery',
+  });
+  // A connection the server drops (restart, pg_terminate_backend) emits
+  // 'error'; unheard, that would crash the process. Idle ones are removed by
+  // the pool; one in use fails its query (the request answers 503) and is
+  // discarded on release because it is no longer queryable.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { name: 'postgres', db };
 }
@@ -66,4 +79,10 @@ export async function resetIdSequences(handle: DialectHandle, tables: readonly (
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string } | null;
   return e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e?.code === '23505';
+}
+
+/** True for a foreign-key violation in either dialect (a referenced row went away meanwhile). */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const e = err as { code?: string } | null;
+  return e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || e?.code === '23503';
 }

@@ -20,6 +20,9 @@ export interface KeyOwner {
   accountId: number;
   plan: Plan;
   dailyCallLimit: number;
+  /** the key's row, for `last_used_at` */
+  keyId?: number;
+  lastUsedAt?: number | null;
 }
 
 export async function findKeyOwner(db: Kysely<Database>, plaintext: string): Promise<KeyOwner | null> {
@@ -27,7 +30,14 @@ export async function findKeyOwner(db: Kysely<Database>, plaintext: string): Pro
   const row = await db
     .selectFrom('user_keys')
     .innerJoin('accounts', 'accounts.id', 'user_keys.account_id')
-    .select(['user_keys.key_hash', 'accounts.id', 'accounts.plan', 'accounts.daily_call_limit'])
+    .select([
+      'user_keys.key_hash',
+      'user_keys.id as key_id',
+      'user_keys.last_used_at',
+      'accounts.id',
+      'accounts.plan',
+      'accounts.daily_call_limit',
+    ])
     .where('user_keys.key_hash', '=', hash)
     .where('user_keys.revoked_at', 'is', null)
     .executeTakeFirst();
@@ -35,7 +45,29 @@ export async function findKeyOwner(db: Kysely<Database>, plaintext: string): Pro
   // The index lookup already matched; compare again in constant time so the
   // decision itself never depends on how many characters matched.
   if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-  return { accountId: row.id, plan: row.plan, dailyCallLimit: row.daily_call_limit };
+  return {
+    accountId: row.id,
+    plan: row.plan,
+    dailyCallLimit: row.daily_call_limit,
+    keyId: row.key_id,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+/** `last_used_at` is kept to the minute: at most one write per key per minute, not one per call. */
+export const KEY_LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Records that the owner's key was used at `now`, when the stored time is a minute old or more. */
+export async function touchUserKey(db: Kysely<Database>, owner: KeyOwner, now: number): Promise<void> {
+  if (owner.keyId === undefined) return;
+  const last = owner.lastUsedAt ?? null;
+  if (last !== null && now - last < KEY_LAST_USED_RESOLUTION_MS) return;
+  await db
+    .updateTable('user_keys')
+    .set({ last_used_at: now })
+    .where('id', '=', owner.keyId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - KEY_LAST_USED_RESOLUTION_MS)]))
+    .execute();
 }
 
 export async function insertKeyHash(

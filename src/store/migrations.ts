@@ -164,6 +164,82 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.alterTable('feeds').addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1)).execute();
       },
     },
+    '0003_management': {
+      async up(db: Kysely<unknown>) {
+        // Operator tokens of the management API: stored as SHA-256 only.
+        await db.schema
+          .createTable('operator_tokens')
+          .addColumn('id', id, pk)
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('prefix', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('last_used_at', 'bigint')
+          .addColumn('revoked_at', 'bigint')
+          .execute();
+
+        // One row per management write, written in the write's own transaction.
+        await db.schema
+          .createTable('audit_log')
+          .addColumn('id', id, pk)
+          .addColumn('at', 'bigint', (c) => c.notNull())
+          .addColumn('token_id', 'bigint')
+          .addColumn('token_name', 'text', (c) => c.notNull())
+          .addColumn('action', 'text', (c) => c.notNull())
+          .addColumn('target_type', 'text', (c) => c.notNull())
+          .addColumn('target_id', 'bigint')
+          .addColumn('summary', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('audit_log_target')
+          .on('audit_log')
+          .columns(['target_type', 'target_id', 'id'])
+          .execute();
+
+        // A wall's URL slug is unique within its account (deleted walls keep
+        // theirs, so a restore can never collide).
+        await db.schema.createIndex('walls_account_url').on('walls').columns(['account_id', 'url']).unique().execute();
+
+        // The moderation list: every post of a wall, newest first, hidden included.
+        await db.schema
+          .createIndex('posts_wall_created')
+          .on('posts')
+          .columns(['wall_id', 'created_at', 'id'])
+          .execute();
+      },
+    },
+    '0004_ingestion': {
+      async up(db: Kysely<unknown>) {
+        // Per-feed ingestion state (src/ingest/): the connector's cursor, the
+        // conditional GET validators, the schedule, failures, and a lease so
+        // that one poller at a time works on a feed. A row is made when a
+        // feed with a connector is first seen; it goes with its feed.
+        await db.schema
+          .createTable('feed_ingest_state')
+          .addColumn('feed_id', 'bigint', (c) => c.primaryKey().references('feeds.id').onDelete('cascade'))
+          .addColumn('cursor_json', 'text')
+          // the connector setting (feeds.connector) the cursor belongs to;
+          // another setting starts afresh, at once
+          .addColumn('cursor_for', 'text')
+          .addColumn('validators_url', 'text')
+          .addColumn('etag', 'text')
+          .addColumn('last_modified', 'text')
+          .addColumn('next_poll_at', 'bigint', (c) => c.notNull().defaultTo(0))
+          .addColumn('interval_s', 'integer', (c) => c.notNull())
+          .addColumn('consecutive_failures', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('failing', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('last_error', 'text')
+          .addColumn('last_error_at', 'bigint')
+          .addColumn('last_polled_at', 'bigint')
+          .addColumn('last_success_at', 'bigint')
+          .addColumn('last_new_posts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('last_updated_posts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('lease_owner', 'text')
+          .addColumn('lease_until', 'bigint')
+          .execute();
+        await db.schema.createIndex('feed_ingest_state_due').on('feed_ingest_state').columns(['next_poll_at', 'feed_id']).execute();
+      },
+    },
   };
 }
 

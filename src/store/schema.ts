@@ -132,6 +132,34 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+export interface OperatorTokensTable {
+  id: Generated<number>;
+  /** shown in the audit log */
+  name: string;
+  /** hex SHA-256 of the plaintext token; the plaintext is never stored */
+  token_hash: string;
+  /** first characters of the token, for operators to recognise it */
+  prefix: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  /** null for writes made with the CLI on the store directly */
+  token_id: number | null;
+  token_name: string;
+  /** e.g. `wall.update`, `posts.bulk` */
+  action: string;
+  /** account, user_key, wall, feed, post, product, operator_token */
+  target_type: string;
+  target_id: number | null;
+  /** JSON: { before, after } (and details such as the post ids of a bulk action) */
+  summary: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   user_keys: UserKeysTable;
@@ -142,4 +170,36 @@ export interface Database {
   post_products: PostProductsTable;
   usage_daily: UsageDailyTable;
   idempotency_keys: IdempotencyKeysTable;
+  operator_tokens: OperatorTokensTable;
+  audit_log: AuditLogTable;
+  feed_ingest_state: FeedIngestStateTable;
+}
+
+/** Ingestion state of a feed with a connector (src/ingest/, src/store/ingest.ts). */
+export interface FeedIngestStateTable {
+  feed_id: number;
+  /** JSON the connector returned as its cursor last time */
+  cursor_json: string | null;
+  /** the connector setting (feeds.connector JSON) that cursor and validators belong to */
+  cursor_for: string | null;
+  /** the URL the conditional GET validators belong to */
+  validators_url: string | null;
+  etag: string | null;
+  last_modified: string | null;
+  /** earliest instant of the next poll (ms) */
+  next_poll_at: Generated<number>;
+  /** current adaptive interval, seconds */
+  interval_s: number;
+  consecutive_failures: Generated<number>;
+  /** 1 after repeated failures (still polled, with backoff; never disabled) */
+  failing: Generated<number>;
+  last_error: string | null;
+  last_error_at: number | null;
+  last_polled_at: number | null;
+  last_success_at: number | null;
+  last_new_posts: Generated<number>;
+  last_updated_posts: Generated<number>;
+  /** which poller holds the feed, until when (ms) */
+  lease_owner: string | null;
+  lease_until: number | null;
 }

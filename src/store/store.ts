@@ -1,6 +1,7 @@
 // The store: one Kysely instance on SQLite or PostgreSQL, migrated on open.
 import { sql } from 'kysely';
-import type { StoreUrl } from '../config.js';
+import pRetry from 'p-retry';
+import type { DatabaseOptions, StoreUrl } from '../config.js';
 import { openDialect, type DialectHandle } from './dialect.js';
 import { migrateToLatest } from './migrations.js';
 
@@ -8,11 +9,13 @@ export interface Store extends DialectHandle {
   migrate(): Promise<string[]>;
   /** true when the store answers a trivial query */
   ping(): Promise<boolean>;
+  /** start-up: waits for the store with exponential backoff, `retries` times */
+  waitUntilReachable(retries: number): Promise<void>;
   close(): Promise<void>;
 }
 
-export function openStore(url: StoreUrl): Store {
-  const handle = openDialect(url);
+export function openStore(url: StoreUrl, options?: DatabaseOptions): Store {
+  const handle = openDialect(url, options);
   return {
     ...handle,
     migrate: () => migrateToLatest(handle.db as never, handle.name),
@@ -23,6 +26,9 @@ export function openStore(url: StoreUrl): Store {
       } catch {
         return false;
       }
+    },
+    async waitUntilReachable(retries: number) {
+      await pRetry(() => sql`select 1`.execute(handle.db), { retries, minTimeout: 250, maxTimeout: 5000 });
     },
     close: () => handle.db.destroy(),
   };

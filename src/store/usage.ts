@@ -2,6 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
+/** @see QuotaDecision in src/quota/quota.ts (same shape) */
 export interface QuotaDecision {
   allowed: boolean;
   /** calls counted today, including this one when allowed */

@@ -50,11 +50,16 @@ export async function purgeWall(db: Kysely<Database>, wallId: number): Promise<O
     const wall = await trx.selectFrom('walls').select(['deleted_at']).where('id', '=', wallId).executeTakeFirst();
     if (!wall) return 'not_found';
     if (wall.deleted_at === null) return 'not_deleted';
-    const postIds = trx.selectFrom('posts').select('id').where('wall_id', '=', wallId);
-    await trx.deleteFrom('post_products').where('post_id', 'in', postIds).execute();
-    await trx.deleteFrom('posts').where('wall_id', '=', wallId).execute();
-    await trx.deleteFrom('feeds').where('wall_id', '=', wallId).execute();
-    await trx.deleteFrom('walls').where('id', '=', wallId).execute();
+    await purgeWallRows(trx, wallId);
     return 'ok';
   });
+}
+
+/** The rows of a purge, inside the caller's transaction: tags, posts, feeds, the wall. */
+export async function purgeWallRows(trx: Kysely<Database>, wallId: number): Promise<void> {
+  const postIds = trx.selectFrom('posts').select('id').where('wall_id', '=', wallId);
+  await trx.deleteFrom('post_products').where('post_id', 'in', postIds).execute();
+  await trx.deleteFrom('posts').where('wall_id', '=', wallId).execute();
+  await trx.deleteFrom('feeds').where('wall_id', '=', wallId).execute();
+  await trx.deleteFrom('walls').where('id', '=', wallId).execute();
 }

@@ -170,9 +170,7 @@ export function listed(wall: SampleWall, options: ListOptions = {}): Located[] {
     .filter((l) => kinds.length === 0 || kinds.includes(l.post.media))
     .sort(
       (a, b) =>
-        b.post.pin - a.post.pin ||
-        Date.parse(b.post.createdAt) - Date.parse(a.post.createdAt) ||
-        b.post.id - a.post.id,
+        b.post.pin - a.post.pin || Date.parse(b.post.createdAt) - Date.parse(a.post.createdAt) || b.post.id - a.post.id,
     );
   const offset = options.offset ?? 0;
   return posts.slice(offset, offset + (options.limit ?? 100));

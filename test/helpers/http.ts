@@ -71,7 +71,8 @@ export async function call(baseUrl: string, path: string, options: CallOptions =
   let body: string | undefined;
   if (options.body !== undefined) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
   }
   const response = await fetch(baseUrl + path + queryString(options.query), {
     method: options.method ?? (options.body !== undefined ? 'POST' : 'GET'),

@@ -1,12 +1,15 @@
 // A real Wallery server for tests: a fresh SQLite file, optionally loaded with
 // the shared sample data, listening on a real port, with an injectable clock.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/http/server.js';
 import { importDataFile } from '../../src/store/datafile.js';
+import { ChangeBus } from '../../src/store/changes.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import type { StoreUrl } from '../../src/config.js';
+import { createTestDatabase, dropTestDatabase, testDatabaseUrl, testStoreKind } from './services.js';
 
 export const SAMPLE_DATA_PATH = new URL('../../../shared/fixtures/sample-data.json', import.meta.url).pathname;
 export const hasSampleData = existsSync(SAMPLE_DATA_PATH);
@@ -53,11 +56,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const ownDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'wallery-test-'));
   mkdirSync(dir, { recursive: true });
-  const store = openStore({ kind: 'sqlite', path: join(dir, 'wallery.db') });
+  const { url, drop } = await testStoreUrl(dir, ownDir);
+  const store = openStore(url);
   await store.migrate();
   const clock = { now: options.now ?? Date.now() };
   if (options.data !== undefined) await importDataFile(store, options.data, clock.now);
-  const app = await buildServer({ store, now: () => clock.now });
+  const app = await buildServer({ store, now: () => clock.now, changes: new ChangeBus() });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   return {
@@ -67,9 +71,41 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clock,
     dir,
     async close() {
+      // A client whose request body was refused before it was read (401/429
+      // on a large upload) can leave a keep-alive socket still draining when
+      // close() runs; it is not idle then, and the graceful close would wait
+      // out the keep-alive timeout. Tests have nothing in flight at close,
+      // so cut such stragglers after a moment.
+      const straggler = setTimeout(() => app.server.closeAllConnections(), 200);
       await app.close();
+      clearTimeout(straggler);
       await store.close();
+      await drop();
       if (ownDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The store of a test server: a SQLite file in `dir`, or — in the postgres
+ * test project — a PostgreSQL database whose name is kept in `dir`, so that
+ * reopening the same `dir` reopens the same database (a restart).
+ */
+async function testStoreUrl(dir: string, ownDir: boolean): Promise<{ url: StoreUrl; drop: () => Promise<void> }> {
+  if (testStoreKind() === 'sqlite')
+    return { url: { kind: 'sqlite', path: join(dir, 'wallery.db') }, drop: async () => {} };
+  const marker = join(dir, 'postgres-database');
+  let name: string;
+  if (existsSync(marker)) {
+    name = readFileSync(marker, 'utf8').trim();
+  } else {
+    name = (await createTestDatabase()).name;
+    writeFileSync(marker, name);
+  }
+  return {
+    url: { kind: 'postgres', url: testDatabaseUrl(name) },
+    drop: async () => {
+      if (ownDir) await dropTestDatabase(name);
     },
   };
 }

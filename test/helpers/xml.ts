@@ -14,10 +14,32 @@ export const XML_DECLARATION_LINE = '<?xml version="1.0" encoding="UTF-8"?>';
  * Characters XML 1.0 cannot carry at all: C0 controls other than tab, LF and
  * CR, U+FFFE, U+FFFF and unpaired surrogates.
  */
-export const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+export const XML_FORBIDDEN =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function stripXmlForbidden(text: string): string {
   return text.replace(XML_FORBIDDEN, '');
+}
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/**
+ * Strict XML 1.0 entity decoding in one pass: the five predefined entities and
+ * numeric character references. Anything else (an HTML name such as &nbsp;, a
+ * bare '&') is not well-formed XML from this server, so it throws.
+ */
+function decodeXmlText(text: string): string {
+  return text.replace(
+    /&(?:#x([0-9a-fA-F]+)|#([0-9]+)|([A-Za-z][A-Za-z0-9._-]*))?;?/g,
+    (m, hex?: string, dec?: string, name?: string) => {
+      if (!m.endsWith(';') || m === '&;') throw new Error(`bare '&' in XML text: ${JSON.stringify(text)}`);
+      if (hex !== undefined) return String.fromCodePoint(parseInt(hex, 16));
+      if (dec !== undefined) return String.fromCodePoint(parseInt(dec, 10));
+      const named = NAMED[name ?? ''];
+      if (named === undefined) throw new Error(`unknown entity &${name}; in XML text`);
+      return named;
+    },
+  );
 }
 
 const parser = new XMLParser({
@@ -27,9 +49,15 @@ const parser = new XMLParser({
   // values exactly as written: no trimming, no number/boolean parsing
   trimValues: false,
   parseTagValue: false,
-  // XML's five entities and numeric character references, no HTML names
+  // entities on, decoded strictly by XML 1.0's rules (no HTML names)
   processEntities: true,
-  htmlEntities: {},
+  entityDecoder: {
+    setExternalEntities: () => undefined,
+    addInputEntities: () => undefined,
+    reset: () => undefined,
+    setXmlVersion: () => undefined,
+    decode: decodeXmlText,
+  },
 });
 
 type RawNode = Record<string, unknown>;

@@ -41,8 +41,12 @@ describeSample('commerce family C1, C2, C5 on the sample data', () => {
     get(srv.baseUrl, `/api/v2/commerce/getGalleryInfo/${wallId}`, { user_key: key, ...query });
   const c2 = (wallId: number | string, query: Record<string, string> = {}, key: string = KEYS.ent) =>
     get(srv.baseUrl, `/api/v2/commerce/getGalleryPosts/${wallId}/`, { user_key: key, ...query });
-  const c5 = (wallId: number | string, postId: number | string, query: Record<string, string> = {}, key: string = KEYS.ent) =>
-    get(srv.baseUrl, `/api/v2/commerce/getGalleryProductByID/${wallId}/${postId}/`, { user_key: key, ...query });
+  const c5 = (
+    wallId: number | string,
+    postId: number | string,
+    query: Record<string, string> = {},
+    key: string = KEYS.ent,
+  ) => get(srv.baseUrl, `/api/v2/commerce/getGalleryProductByID/${wallId}/${postId}/`, { user_key: key, ...query });
 
   describe('C1 getGalleryInfo', () => {
     it.each([
@@ -65,7 +69,10 @@ describeSample('commerce family C1, C2, C5 on the sample data', () => {
     it('literal: commerce wallCreatedAt is DD/MM/YYYY in both formats', async () => {
       const json = (await c1(7014, {}, KEYS.com)).json() as { responseData: Record<string, unknown>[] };
       expect(json.responseData[0]?.wallCreatedAt).toBe('17/05/2022');
-      const rd = childElements((await c1(7014, { format: 'xml' }, KEYS.com)).xml().children, 'responseData')[0] as XEl[];
+      const rd = childElements(
+        (await c1(7014, { format: 'xml' }, KEYS.com)).xml().children,
+        'responseData',
+      )[0] as XEl[];
       expect(childText(rd, 'wallCreatedAt')).toBe('17/05/2022');
       expect(childText(rd, 'wallId')).toBe('7014');
     });
@@ -96,7 +103,8 @@ describeSample('commerce family C1, C2, C5 on the sample data', () => {
 
     it('literal: commerce postId is an integer and a post with no CTA has "" and 0 (17001)', async () => {
       const res = await c2(7011, { limit: '500' });
-      const items = (res.json() as { responseData: { feeds: Record<string, unknown>[] }[] }).responseData[0]?.feeds ?? [];
+      const items =
+        (res.json() as { responseData: { feeds: Record<string, unknown>[] }[] }).responseData[0]?.feeds ?? [];
       const p = items.find((x) => x.postId === 17001);
       expect(p).toMatchObject({
         postId: 17001,
@@ -136,7 +144,9 @@ describeSample('commerce family C1, C2, C5 on the sample data', () => {
       const w = (await get(srv.baseUrl, '/api/v2/widget/posts/7011', { user_key: KEYS.ent, limit: '500' })).json() as {
         responseData: { posts: { postId: string }[] }[];
       };
-      expect(c.responseData[0]?.feeds.map((p) => String(p.postId))).toEqual(w.responseData[0]?.posts.map((p) => p.postId));
+      expect(c.responseData[0]?.feeds.map((p) => String(p.postId))).toEqual(
+        w.responseData[0]?.posts.map((p) => p.postId),
+      );
     });
   });
 
@@ -156,10 +166,13 @@ describeSample('commerce family C1, C2, C5 on the sample data', () => {
       expectJsonData(await c5(wallId, postId, {}, key), postDetail(data, findPost(data, postId), 'json'));
     });
 
-    it.each(cases)('gallery %i post %i in XML: element by element, long dates, hotspot twice', async (wallId, postId, key) => {
-      const res = await c5(wallId, postId, { format: 'xml' }, key);
-      expectXmlTree(res, envelopeToXml(dataEnvelope(postDetail(data, findPost(data, postId), 'xml'))));
-    });
+    it.each(cases)(
+      'gallery %i post %i in XML: element by element, long dates, hotspot twice',
+      async (wallId, postId, key) => {
+        const res = await c5(wallId, postId, { format: 'xml' }, key);
+        expectXmlTree(res, envelopeToXml(dataEnvelope(postDetail(data, findPost(data, postId), 'xml'))));
+      },
+    );
 
     it('literal JSON of 17010: ids as strings, ids in tagging order, hotspot strings, ISO product dates', async () => {
       const body = (await c5(7011, 17010)).json() as { responseData: Record<string, unknown> };
@@ -209,10 +222,13 @@ describeSample('commerce family C1, C2, C5 on the sample data', () => {
       expectError(await c5(7011, 17016, { format }), format, 404, MSG.postNotFound);
     });
 
-    it.each(['json', 'xml'] as const)('post of another wall of the same account → 404 Post not found (%s)', async (format) => {
-      // 17001 lives on gallery 7011; asked through the account's other gallery 7012
-      expectError(await c5(7012, 17001, { format }), format, 404, MSG.postNotFound);
-    });
+    it.each(['json', 'xml'] as const)(
+      'post of another wall of the same account → 404 Post not found (%s)',
+      async (format) => {
+        // 17001 lives on gallery 7011; asked through the account's other gallery 7012
+        expectError(await c5(7012, 17001, { format }), format, 404, MSG.postNotFound);
+      },
+    );
 
     it('unknown post → 404 Post not found; unknown gallery → 404 Wall not found', async () => {
       expectError(await c5(7011, 99999), 'json', 404, MSG.postNotFound);
@@ -266,7 +282,10 @@ describeSample('commerce family C3/C4 success in both formats', () => {
   });
 
   it('C4 JSON: exact success message, then the gallery is gone', async () => {
-    expectJsonMessage(await get(srv.baseUrl, '/api/v2/commerce/deleteGallery/7014', { user_key: KEYS.com }), MSG.deletedGallery);
+    expectJsonMessage(
+      await get(srv.baseUrl, '/api/v2/commerce/deleteGallery/7014', { user_key: KEYS.com }),
+      MSG.deletedGallery,
+    );
     const after = await get(srv.baseUrl, '/api/v2/commerce/getGalleryInfo/7014', { user_key: KEYS.com });
     expectError(after, 'json', 404, MSG.wallNotFound);
   });

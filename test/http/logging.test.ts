@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/http/server.js';
 import { loggerOptions } from '../../src/http/logger.js';
 import { importDataFile } from '../../src/store/datafile.js';
+import { ChangeBus } from '../../src/store/changes.js';
 import { openStore } from '../../src/store/store.js';
 import { hasSampleData, loadSampleData, SKIP_NO_SAMPLE } from '../helpers/server.js';
 
@@ -27,7 +28,7 @@ async function serverWithLog() {
     },
   });
   const logger = { ...(loggerOptions('trace') as object), stream };
-  const app = await buildServer({ store, now: Date.now }, { logger: logger as never });
+  const app = await buildServer({ store, now: Date.now, changes: new ChangeBus() }, { logger: logger as never });
   return { app, store, lines };
 }
 

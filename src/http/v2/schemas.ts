@@ -72,7 +72,9 @@ const positiveId = (message: string) => Type.String({ pattern: '^[0-9]+$', 'x-er
 export const WallParams = Type.Object({ wall_id: positiveId(V2_MESSAGES.wallId) });
 export const WallPostParams = Type.Object({ wall_id: positiveId(V2_MESSAGES.wallId), post_id: positiveId(V2_MESSAGES.postId) });
 
-const HTTP_URL = '^[hH][tT][tT][pP][sS]?://[^\\s/?#]+(?:[/?#]\\S*)?$';
+// No whitespace and no control characters anywhere (a NUL would also be
+// unstorable in PostgreSQL).
+const HTTP_URL = '^[hH][tT][tT][pP][sS]?://[^\\s/?#\\u0000-\\u001F\\u007F]+(?:[/?#][^\\s\\u0000-\\u001F\\u007F]*)?$';
 const optionalUrl = (name: string) =>
   Type.Optional(
     Type.Union([Type.Null(), Type.Literal(''), Type.String({ maxLength: 2048, pattern: HTTP_URL })], {

@@ -48,9 +48,17 @@ export async function requireWall(request: FastifyRequest, wallId: number | null
 
 export const CREATED_MESSAGE = 'Great! You have successfully created post.';
 
+/**
+ * Text as every store can hold it, the same on SQLite and PostgreSQL: U+0000
+ * (which PostgreSQL text cannot carry) and unpaired surrogates (which are not
+ * Unicode, and which the two drivers would mangle differently) become U+FFFD.
+ */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const storable = (text: string) => text.replace(UNSTORABLE, '\uFFFD');
+
 export async function createPost(request: FastifyRequest): Promise<void> {
   const body = request.body as Static<typeof CreatePostBody>;
-  const content = body.content ?? '';
+  const content = storable(body.content ?? '');
   const postFile = body.postFile ?? '';
   if (content === '' && postFile === '') throw badRequest(V2_MESSAGES.contentOrFile);
   const wall = await requireWall(request, idFromDigits(body.wallId));
@@ -61,7 +69,7 @@ export async function createPost(request: FastifyRequest): Promise<void> {
     accountId: request.caller.accountId,
     content,
     postFile,
-    authorName: body.authorName ?? '',
+    authorName: storable(body.authorName ?? ''),
     authorPicture: body.authorPicture ?? '',
     link: body.link ?? '',
     media: mediaKindOfFile(postFile),

@@ -1,0 +1,110 @@
+// worker (ingestion only, on the schedule) and ingest --once.
+import type { Command } from 'commander';
+import { loadIngestConfig } from '../ingest/config.js';
+import { jsonLogger } from '../ingest/log.js';
+import { IngestRuntime, type PollReport } from '../ingest/runtime.js';
+import { openRuntime } from '../runtime.js';
+import { CliError, configFrom, databaseOption, positiveInt, type StoreOptions } from './common.js';
+
+interface IngestOptions extends StoreOptions {
+  once?: boolean;
+  feed?: number;
+  force?: boolean;
+}
+
+export function registerIngestCommands(program: Command) {
+  program
+    .command('worker')
+    .description('poll feeds on their schedule, without serving the API (ingestion only)')
+    .option(...databaseOption)
+    .action((options: StoreOptions) => worker(options));
+
+  program
+    .command('ingest')
+    .description('poll feeds once: --once polls the due feeds, shows progress, and exits non-zero if a feed failed')
+    .option('--once', 'poll the due feeds once and exit')
+    .option('--feed <id>', 'only this feed, due or not', positiveInt('--feed'))
+    .option('--force', 'poll every feed with a connector, due or not')
+    .option(...databaseOption)
+    .action((options: IngestOptions) => ingestOnce(options));
+}
+
+async function worker(options: StoreOptions) {
+  const config = configFrom(options);
+  const ingestConfig = loadIngestConfig();
+  const runtime = await openRuntime(config);
+  const ingest = new IngestRuntime({
+    db: runtime.ctx.store.db,
+    changes: runtime.ctx.changes,
+    config: ingestConfig,
+    log: jsonLogger(config.logLevel),
+  });
+  const shutdown = async () => {
+    await ingest.stop();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+  ingest.start();
+  process.stdout.write('wallery worker: polling feeds on their schedule (SIGINT or SIGTERM stops)\n');
+}
+
+function describe(r: PollReport): string {
+  const what = `feed ${r.feedId}${r.kind ? ` (${r.kind})` : ''}`;
+  switch (r.status) {
+    case 'ok':
+      return `${what}: ${r.inserted} new, ${r.updated} updated${r.skippedItems ? `, ${r.skippedItems} unreadable left out` : ''}`;
+    case 'not_modified':
+      return `${what}: not modified`;
+    case 'deferred':
+      return `${what}: deferred — ${r.message}`;
+    case 'skipped':
+      return `${what}: skipped — ${r.message}`;
+    case 'failed':
+      return `${what}: FAILED — ${r.message}${r.inserted + r.updated ? ` (${r.inserted} new, ${r.updated} updated before)` : ''}`;
+  }
+}
+
+async function ingestOnce(options: IngestOptions) {
+  if (!options.once) throw new CliError('ingest needs --once (`wallery worker` polls continuously)');
+  const config = configFrom(options);
+  const ingestConfig = loadIngestConfig();
+  const runtime = await openRuntime(config);
+  const ingest = new IngestRuntime({
+    db: runtime.ctx.store.db,
+    changes: runtime.ctx.changes,
+    config: ingestConfig,
+    log: jsonLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
+  });
+  let reports: PollReport[];
+  try {
+    let done = 0;
+    let total = 0;
+    reports = await ingest.runOnce({
+      feedId: options.feed,
+      force: options.force,
+      onStart: (ids) => {
+        total = ids.length;
+        process.stdout.write(total === 0 ? 'no feed is due\n' : `polling ${total} feed${total === 1 ? '' : 's'}\n`);
+      },
+      onReport: (r) => {
+        done++;
+        const line = `[${done}/${total}] ${describe(r)}\n`;
+        (r.status === 'failed' ? process.stderr : process.stdout).write(line);
+      },
+    });
+  } finally {
+    await ingest.stop();
+    await runtime.close();
+  }
+  if (options.feed !== undefined && reports[0]?.status === 'skipped' && reports[0].message !== 'another poller holds this feed') {
+    throw new CliError(`feed ${options.feed}: ${reports[0].message}`);
+  }
+  const sum = (k: 'inserted' | 'updated') => reports.reduce((n, r) => n + r[k], 0);
+  const failed = reports.filter((r) => r.status === 'failed').length;
+  if (reports.length > 0) {
+    process.stdout.write(`polled ${reports.length} feed${reports.length === 1 ? '' : 's'}: ${sum('inserted')} new, ${sum('updated')} updated, ${failed} failed\n`);
+  }
+  if (failed > 0) process.exitCode = 1;
+}

@@ -1,0 +1,179 @@
+// Accounts, their usage and their user keys.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import {
+  accountUsage,
+  createAccount,
+  createUserKey,
+  deleteAccount,
+  getAccount,
+  getUserKey,
+  listAccounts,
+  listUserKeys,
+  revokeUserKey,
+  updateAccount,
+} from '../../store/manage/accounts.js';
+import { opOf } from './auth.js';
+import { created, db, doc, num, ok, pageRequest } from './common.js';
+import {
+  AccountCreateBody,
+  AccountParams,
+  AccountPatchBody,
+  AccountRecord,
+  Created,
+  KeyParams,
+  NewUserKeyRecord,
+  Ok,
+  PageOf,
+  PageQuery,
+  responses,
+  UsageRecord,
+  UserKeyRecord,
+} from './schemas.js';
+
+export async function accountRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tag = 'manage: accounts';
+
+  app.get(
+    '/accounts',
+    {
+      schema: {
+        ...doc(tag, 'List accounts', 'Oldest first, cursor-paginated.'),
+        querystring: PageQuery,
+        response: responses({ 200: Ok(PageOf(AccountRecord), 'a page of accounts') }),
+      },
+    },
+    async (request) => ok(await listAccounts(db(request), pageRequest(request.query))),
+  );
+
+  app.post(
+    '/accounts',
+    {
+      schema: {
+        ...doc(tag, 'Create an account'),
+        body: AccountCreateBody,
+        response: responses({ 201: Created(AccountRecord, 'the new account') }),
+      },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return created(await createAccount(opOf(request), request.body));
+    },
+  );
+
+  app.get(
+    '/accounts/:accountId',
+    {
+      schema: {
+        ...doc(tag, 'Get an account'),
+        params: AccountParams,
+        response: responses({ 200: Ok(AccountRecord, 'the account') }),
+      },
+    },
+    async (request) => ok(await getAccount(db(request), num(request.params.accountId))),
+  );
+
+  app.patch(
+    '/accounts/:accountId',
+    {
+      schema: {
+        ...doc(tag, 'Change an account’s name, plan or daily call limit', 'Takes effect on the next public API call.'),
+        params: AccountParams,
+        body: AccountPatchBody,
+        response: responses({ 200: Ok(AccountRecord, 'the account after the change') }),
+      },
+    },
+    async (request) => ok(await updateAccount(opOf(request), num(request.params.accountId), request.body)),
+  );
+
+  app.delete(
+    '/accounts/:accountId',
+    {
+      schema: {
+        ...doc(
+          tag,
+          'Delete an account',
+          'Deletes the account with its keys, products and usage. Refused (409) while it still has walls, live or deleted: delete and purge them first.',
+        ),
+        params: AccountParams,
+        response: responses({ 200: Ok(AccountRecord, 'the account as it was') }),
+      },
+    },
+    async (request) => ok(await deleteAccount(opOf(request), num(request.params.accountId))),
+  );
+
+  app.get(
+    '/accounts/:accountId/usage',
+    {
+      schema: {
+        ...doc(tag, 'Calls per UTC day for the last 30 days'),
+        params: AccountParams,
+        response: responses({ 200: Ok(UsageRecord, 'the account’s usage') }),
+      },
+    },
+    async (request) => ok(await accountUsage(db(request), num(request.params.accountId), request.server.ctx.now())),
+  );
+
+  const keyTag = 'manage: user keys';
+
+  app.get(
+    '/accounts/:accountId/keys',
+    {
+      schema: {
+        ...doc(
+          keyTag,
+          'List the user keys of an account',
+          'Revoked keys included. Only a prefix of each key is known.',
+        ),
+        params: AccountParams,
+        querystring: PageQuery,
+        response: responses({ 200: Ok(PageOf(UserKeyRecord), 'a page of keys') }),
+      },
+    },
+    async (request) => ok(await listUserKeys(db(request), num(request.params.accountId), pageRequest(request.query))),
+  );
+
+  app.post(
+    '/accounts/:accountId/keys',
+    {
+      schema: {
+        ...doc(keyTag, 'Make a user key', 'The plaintext `key` is in this response only; Wallery stores its SHA-256.'),
+        params: AccountParams,
+        response: responses({ 201: Created(NewUserKeyRecord, 'the new key, with its plaintext') }),
+      },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return created(await createUserKey(opOf(request), num(request.params.accountId)));
+    },
+  );
+
+  app.get(
+    '/accounts/:accountId/keys/:keyId',
+    {
+      schema: {
+        ...doc(keyTag, 'Get a user key'),
+        params: KeyParams,
+        response: responses({ 200: Ok(UserKeyRecord, 'the key') }),
+      },
+    },
+    async (request) => ok(await getUserKey(db(request), num(request.params.accountId), num(request.params.keyId))),
+  );
+
+  app.delete(
+    '/accounts/:accountId/keys/:keyId',
+    {
+      schema: {
+        ...doc(
+          keyTag,
+          'Revoke a user key',
+          'Calls with the key are 401 from the next call on. A revoked key stays listed.',
+        ),
+        params: KeyParams,
+        response: responses({ 200: Ok(UserKeyRecord, 'the revoked key') }),
+      },
+    },
+    async (request) => ok(await revokeUserKey(opOf(request), num(request.params.accountId), num(request.params.keyId))),
+  );
+}

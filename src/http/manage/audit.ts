@@ -1,0 +1,35 @@
+// The audit log of management writes.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { listAudit } from '../../store/manage/audit.js';
+import { db, doc, ok, optNum, pageRequest } from './common.js';
+import { AuditListQuery, AuditRecord, Ok, PageOf, responses } from './schemas.js';
+
+export async function auditRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/audit',
+    {
+      schema: {
+        ...doc(
+          'manage: audit',
+          'The audit log',
+          'Every management write, newest first: who (token name, or `cli`), what, on which target, when, and the changed fields before and after.',
+        ),
+        querystring: AuditListQuery,
+        response: responses({ 200: Ok(PageOf(AuditRecord), 'a page of entries') }),
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const filter = {
+        action: q.action,
+        targetType: q.targetType,
+        targetId: optNum(q.targetId),
+        tokenName: q.tokenName,
+      };
+      return ok(await listAudit(db(request), filter, pageRequest(q)));
+    },
+  );
+}

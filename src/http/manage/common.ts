@@ -1,0 +1,37 @@
+// What the management route modules share: envelopes, paging, the
+// operation context and the OpenAPI annotations of a route.
+import type { FastifyRequest } from 'fastify';
+import type { PageRequest } from '../../store/manage/op.js';
+
+export const ok = <T>(data: T) => ({
+  responseCode: 200 as const,
+  responseStatus: 'success' as const,
+  responseData: data,
+});
+export const created = <T>(data: T) => ({
+  responseCode: 201 as const,
+  responseStatus: 'success' as const,
+  responseData: data,
+});
+
+/** `limit` and `cursor` of a validated query (strings, as every query value). */
+export function pageRequest(q: { limit?: string; cursor?: string }): PageRequest {
+  return {
+    ...(q.limit !== undefined ? { limit: Number(q.limit) } : {}),
+    ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
+  };
+}
+
+/** A validated id string (digits, at most 15 significant) as a number. */
+export const num = (digits: string) => Number(digits);
+export const optNum = (digits: string | undefined) => (digits === undefined ? undefined : Number(digits));
+
+export const db = (request: FastifyRequest) => request.server.ctx.store.db;
+
+/** OpenAPI annotations of a management route. */
+export const doc = (tag: string, summary: string, description?: string) => ({
+  tags: [tag],
+  summary,
+  ...(description ? { description } : {}),
+  security: [{ operatorToken: [] as string[] }],
+});

@@ -1,0 +1,49 @@
+// Management API v1 (`/api/manage/v1`): operator-token auth, its own error
+// handler (the v2 envelope plus fieldErrors), all-at-once validation, and
+// one module per resource.
+import type { FastifyInstance } from 'fastify';
+import { accountRoutes } from './accounts.js';
+import { auditRoutes } from './audit.js';
+import { authenticateOperator } from './auth.js';
+import { manageErrorHandler } from './errors.js';
+import { postRoutes } from './posts.js';
+import { NoQuery } from './schemas.js';
+import { productRoutes } from './products.js';
+import { validateRequest } from './validation.js';
+import { wallRoutes } from './walls.js';
+
+export const MANAGE_PREFIX = '/api/manage/v1';
+
+export async function registerManage(app: FastifyInstance) {
+  await app.register(
+    async (manage) => {
+      manage.decorateRequest('operator', null);
+      // JSON whatever Content-Type says, like v2; an empty body is no body
+      // (action routes take none), and a route that needs one says so in a 400.
+      const json = manage.getDefaultJsonParser('error', 'remove');
+      manage.removeAllContentTypeParsers();
+      manage.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+        const text = body.toString();
+        if (text.trim() === '') return done(null, undefined);
+        return json(request, text, done);
+      });
+      manage.setErrorHandler(manageErrorHandler);
+      // Validation runs in one preValidation hook (validation.ts) so that a
+      // 400 lists the bad fields of path, query and body together; Fastify's
+      // own per-part validation, which stops at the first bad part, is off.
+      manage.setValidatorCompiler(() => () => true);
+      // Unknown query parameters are refused everywhere, also on routes that take none.
+      manage.addHook('onRoute', (route) => {
+        if (route.schema && !route.schema.querystring) route.schema = { ...route.schema, querystring: NoQuery };
+      });
+      manage.addHook('onRequest', authenticateOperator);
+      manage.addHook('preValidation', validateRequest);
+      await manage.register(accountRoutes);
+      await manage.register(wallRoutes);
+      await manage.register(postRoutes);
+      await manage.register(productRoutes);
+      await manage.register(auditRoutes);
+    },
+    { prefix: MANAGE_PREFIX },
+  );
+}

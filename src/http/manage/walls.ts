@@ -1,0 +1,217 @@
+// Walls (with the soft delete of contract §7, restore and purge) and their feeds.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import {
+  createFeed,
+  createWall,
+  deleteFeed,
+  deleteWall,
+  getFeed,
+  getWall,
+  listFeeds,
+  listWalls,
+  purgeWall,
+  restoreWall,
+  updateFeed,
+  updateWall,
+} from '../../store/manage/walls.js';
+import { opOf } from './auth.js';
+import { created, db, doc, num, ok, optNum, pageRequest } from './common.js';
+import {
+  Created,
+  FeedCreateBody,
+  FeedParams,
+  FeedPatchBody,
+  FeedRecord,
+  Ok,
+  PageOf,
+  PageQuery,
+  responses,
+  WallCreateBody,
+  WallListQuery,
+  WallParams,
+  WallPatchBody,
+  WallRecord,
+} from './schemas.js';
+
+export async function wallRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tag = 'manage: walls';
+
+  app.get(
+    '/walls',
+    {
+      schema: {
+        ...doc(tag, 'List walls', 'Deleted walls included unless `state=live`.'),
+        querystring: WallListQuery,
+        response: responses({ 200: Ok(PageOf(WallRecord), 'a page of walls') }),
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const filter = { accountId: optNum(q.accountId), state: q.state };
+      return ok(await listWalls(db(request), filter, pageRequest(q)));
+    },
+  );
+
+  app.post(
+    '/walls',
+    {
+      schema: {
+        ...doc(tag, 'Create a wall', 'The URL slug must be unique within the account (409 otherwise).'),
+        body: WallCreateBody,
+        response: responses({ 201: Created(WallRecord, 'the new wall') }),
+      },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return created(await createWall(opOf(request), request.body));
+    },
+  );
+
+  app.get(
+    '/walls/:wallId',
+    {
+      schema: {
+        ...doc(tag, 'Get a wall (live or deleted)'),
+        params: WallParams,
+        response: responses({ 200: Ok(WallRecord, 'the wall') }),
+      },
+    },
+    async (request) => ok(await getWall(db(request), num(request.params.wallId))),
+  );
+
+  app.patch(
+    '/walls/:wallId',
+    {
+      schema: {
+        ...doc(tag, 'Change a wall’s name, URL slug or profanity flag'),
+        params: WallParams,
+        body: WallPatchBody,
+        response: responses({ 200: Ok(WallRecord, 'the wall after the change') }),
+      },
+    },
+    async (request) => ok(await updateWall(opOf(request), num(request.params.wallId), request.body)),
+  );
+
+  app.delete(
+    '/walls/:wallId',
+    {
+      schema: {
+        ...doc(
+          tag,
+          'Delete a wall (soft delete)',
+          'Contract §7: the wall is 404 on the public API from then on; nothing is erased until it is purged, and `restore` brings it back.',
+        ),
+        params: WallParams,
+        response: responses({ 200: Ok(WallRecord, 'the deleted wall') }),
+      },
+    },
+    async (request) => ok(await deleteWall(opOf(request), num(request.params.wallId))),
+  );
+
+  app.post(
+    '/walls/:wallId/restore',
+    {
+      schema: {
+        ...doc(tag, 'Restore a deleted wall', 'The wall and everything on it come back; 409 when it is not deleted.'),
+        params: WallParams,
+        response: responses({ 200: Ok(WallRecord, 'the restored wall') }),
+      },
+    },
+    async (request) => ok(await restoreWall(opOf(request), num(request.params.wallId))),
+  );
+
+  app.post(
+    '/walls/:wallId/purge',
+    {
+      schema: {
+        ...doc(
+          tag,
+          'Purge a deleted wall',
+          'Erases the wall with its feeds, posts and tags for good. A live wall is refused (409).',
+        ),
+        params: WallParams,
+        response: responses({ 200: Ok(WallRecord, 'the wall as it was before the purge') }),
+      },
+    },
+    async (request) => ok(await purgeWall(opOf(request), num(request.params.wallId))),
+  );
+
+  const feedTag = 'manage: feeds';
+
+  app.get(
+    '/walls/:wallId/feeds',
+    {
+      schema: {
+        ...doc(feedTag, 'List the feeds of a wall'),
+        params: WallParams,
+        querystring: PageQuery,
+        response: responses({ 200: Ok(PageOf(FeedRecord), 'a page of feeds') }),
+      },
+    },
+    async (request) => ok(await listFeeds(db(request), num(request.params.wallId), pageRequest(request.query))),
+  );
+
+  app.post(
+    '/walls/:wallId/feeds',
+    {
+      schema: {
+        ...doc(
+          feedTag,
+          'Add a feed to a wall',
+          '`connector` says what ingestion collects (see the ConnectorSettings kinds).',
+        ),
+        params: WallParams,
+        body: FeedCreateBody,
+        response: responses({ 201: Created(FeedRecord, 'the new feed') }),
+      },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return created(await createFeed(opOf(request), num(request.params.wallId), request.body));
+    },
+  );
+
+  app.get(
+    '/walls/:wallId/feeds/:feedId',
+    {
+      schema: {
+        ...doc(feedTag, 'Get a feed', 'With its ingestion state (`ingest`) once the feed is ingested.'),
+        params: FeedParams,
+        response: responses({ 200: Ok(FeedRecord, 'the feed') }),
+      },
+    },
+    async (request) => ok(await getFeed(db(request), num(request.params.feedId), num(request.params.wallId))),
+  );
+
+  app.patch(
+    '/walls/:wallId/feeds/:feedId',
+    {
+      schema: {
+        ...doc(
+          feedTag,
+          'Change a feed; enable or disable it',
+          '`enabled: false` stops ingestion for the feed; its posts stay.',
+        ),
+        params: FeedParams,
+        body: FeedPatchBody,
+        response: responses({ 200: Ok(FeedRecord, 'the feed after the change') }),
+      },
+    },
+    async (request) =>
+      ok(await updateFeed(opOf(request), num(request.params.feedId), request.body, num(request.params.wallId))),
+  );
+
+  app.delete(
+    '/walls/:wallId/feeds/:feedId',
+    {
+      schema: {
+        ...doc(feedTag, 'Delete a feed with its posts'),
+        params: FeedParams,
+        response: responses({ 200: Ok(FeedRecord, 'the feed as it was') }),
+      },
+    },
+    async (request) => ok(await deleteFeed(opOf(request), num(request.params.feedId), num(request.params.wallId))),
+  );
+}

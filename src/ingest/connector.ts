@@ -1,0 +1,246 @@
+// The one small interface every connector implements:
+//
+//   poll({ settings, cursor, http, … }) → { posts, cursor, notModified }
+//
+// A connector reads its network through `http` (a per-poll view of the
+// SSRF-guarded fetcher that adds conditional GET validators to the request
+// it marks `conditional`, and collects caching hints — Retry-After,
+// Cache-Control max-age, X-RateLimit-* — from every response) and returns
+// normalized posts plus the cursor state to hand it next time. It never
+// touches the store: the runtime fetches first, then writes in short
+// transactions.
+import type { ConnectorSettings } from './connector-settings.js';
+import { FetchError, type Fetcher, type FetchResponse } from './fetcher.js';
+import { parseMaxAge, parseRateLimitReset, parseRetryAfter } from './scheduler.js';
+
+export interface UpstreamMedia {
+  kind: 'image' | 'video';
+  /** the image, or the video (a file, stream or player URL) */
+  url: string;
+  /** preview image: the thumbnail of an image, the poster of a video ('' if none) */
+  thumb: string;
+  /** full-size original when the network serves it apart from `url` */
+  original?: string;
+}
+
+/** One upstream post, normalized. `content` is already safe HTML (see normalize.ts). */
+export interface UpstreamPost {
+  externalId: string;
+  content: string;
+  authorName: string;
+  username: string;
+  userPicture: string;
+  /** permalink of the post upstream */
+  linkUrl: string;
+  createdAt: number | null;
+  /** last upstream edit, when the network says */
+  updatedAt: number | null;
+  media: UpstreamMedia[];
+  tags: string[];
+  location?: string;
+  /** flagged sensitive upstream (content warning, NSFW, moderation labels): arrives hidden */
+  sensitive: boolean;
+  score?: number | null;
+  rating?: number | null;
+}
+
+/** Conditional GET validators of the one request a connector marks `conditional`. */
+export interface Validators {
+  url: string;
+  etag: string | null;
+  lastModified: string | null;
+}
+
+export interface ConnectorEnv {
+  bluesky: { identifier: string; appPassword: string } | null;
+  /** per-runtime memory (e.g. Bluesky sessions), never stored */
+  memory: Map<string, unknown>;
+}
+
+export interface PollInput<S extends ConnectorSettings = ConnectorSettings> {
+  settings: S;
+  /** what this connector returned as `cursor` last time (null at first, or after a reset) */
+  cursor: unknown;
+  http: PollHttp;
+  env: ConnectorEnv;
+  now: number;
+  /** most pages one poll may read (catching up after a long pause) */
+  maxPages: number;
+}
+
+export interface PollOutput {
+  posts: UpstreamPost[];
+  cursor: unknown;
+  /** the upstream answered 304: nothing changed */
+  notModified: boolean;
+  /** upstream items that could not be read and were left out */
+  skipped: number;
+}
+
+export interface Connector<S extends ConnectorSettings = ConnectorSettings> {
+  kind: S['kind'];
+  /** `networkName` of its posts and `source` of its feeds */
+  network: string;
+  /** `sourceType` of its feeds: what on the network the feed follows */
+  sourceType(settings: S): string;
+  poll(input: PollInput<S>): Promise<PollOutput>;
+}
+
+// ---------- errors ----------
+
+/** The upstream answered with an error status. */
+export class UpstreamError extends Error {
+  override name = 'UpstreamError';
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** The upstream answered, but not in the format it should (HTML instead of JSON, malformed XML, …). */
+export class UpstreamFormatError extends Error {
+  override name = 'UpstreamFormatError';
+}
+
+/** The feed's setting cannot be polled as it is (missing credentials, …). */
+export class ConnectorSetupError extends Error {
+  override name = 'ConnectorSetupError';
+}
+
+// ---------- the per-poll HTTP view ----------
+
+export interface HttpOptions {
+  accept?: string;
+  headers?: Record<string, string>;
+  /** send the stored validators if they belong to this URL, and keep the new ones */
+  conditional?: boolean;
+  method?: 'GET' | 'POST';
+  /** JSON body (POST) */
+  json?: unknown;
+}
+
+export interface HttpResult extends FetchResponse {
+  notModified: boolean;
+}
+
+export const ACCEPT_JSON = 'application/json';
+export const ACCEPT_FEED = 'application/atom+xml, application/rss+xml, application/rdf+xml;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.1';
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
+export class PollHttp {
+  /** validators to store after the poll (kept when the conditional request was not made) */
+  validators: Validators | null;
+  /** the earliest instant the upstream wants to be asked again, from its hints */
+  notBefore: number | null = null;
+  requests = 0;
+
+  constructor(
+    private readonly fetcher: Fetcher,
+    previous: Validators | null,
+    private readonly signal: AbortSignal | undefined,
+    private readonly now: () => number,
+  ) {
+    this.validators = previous;
+  }
+
+  private hint(until: number) {
+    if (this.notBefore === null || until > this.notBefore) this.notBefore = until;
+  }
+
+  async request(url: string, options: HttpOptions = {}): Promise<HttpResult> {
+    const headers: Record<string, string> = { accept: options.accept ?? ACCEPT_JSON, ...(options.headers ?? {}) };
+    const previous = options.conditional && this.validators?.url === url ? this.validators : null;
+    if (previous?.etag) headers['if-none-match'] = previous.etag;
+    if (previous?.lastModified) headers['if-modified-since'] = previous.lastModified;
+    let body: string | undefined;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['content-type'] = 'application/json';
+    }
+    this.requests++;
+    const res = await this.fetcher.fetch({ url, method: options.method ?? 'GET', headers, body, signal: this.signal });
+    const now = this.now();
+    const host = hostOf(res.url);
+
+    const rateLimitReset = parseRateLimitReset(res.headers, now);
+    if (rateLimitReset !== null && rateLimitReset > now) {
+      this.hint(rateLimitReset);
+      this.fetcher.limiter.pause(host, rateLimitReset);
+    }
+    let retryAfterMs: number | null = null;
+    if (res.status === 429 || res.status === 503) {
+      retryAfterMs = parseRetryAfter(res.headers['retry-after'], now) ?? (res.status === 429 ? 60_000 : null);
+      if (retryAfterMs !== null) {
+        this.hint(now + retryAfterMs);
+        if (res.status === 429) this.fetcher.limiter.pause(host, now + retryAfterMs);
+      }
+    }
+    if (options.conditional && (res.status === 200 || res.status === 304)) {
+      const maxAge = parseMaxAge(res.headers['cache-control']);
+      if (maxAge !== null) this.hint(now + maxAge);
+    }
+    if (res.status === 304 && previous) return { ...res, notModified: true };
+    if (res.status < 200 || res.status > 299) {
+      throw new UpstreamError(res.status, describeFailure(res), retryAfterMs);
+    }
+    if (options.conditional) {
+      const etag = res.headers.etag ?? null;
+      const lastModified = res.headers['last-modified'] ?? null;
+      this.validators = etag || lastModified ? { url, etag, lastModified } : null;
+    }
+    return { ...res, notModified: false };
+  }
+}
+
+/** A short, safe description of an error answer (never the HTML of an error page). */
+export function describeFailure(res: FetchResponse): string {
+  const where = hostOf(res.url);
+  const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim();
+  let detail = '';
+  if (/json/i.test(type) || /^\s*[{[]/.test(res.body)) {
+    try {
+      const data = JSON.parse(res.body) as Record<string, unknown>;
+      const parts = [data.error, data.message, data.error_description].filter((v) => typeof v === 'string' && v !== '') as string[];
+      detail = [...new Set(parts)].join(': ');
+    } catch {
+      detail = '';
+    }
+  } else if (/html/i.test(type) || /^\s*<(!doctype|html)/i.test(res.body)) {
+    detail = 'an HTML error page';
+  }
+  detail = detail.replace(/[^\x20-\x7e\u00a0-\uffff]/g, ' ').slice(0, 200);
+  return `HTTP ${res.status} from ${where}${detail ? ` (${detail})` : ''}`;
+}
+
+/** The body as JSON, or an UpstreamFormatError that says what came instead. */
+export function parseJson(res: FetchResponse): unknown {
+  const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim();
+  const text = res.body.replace(/^\uFEFF/, '');
+  if (/^\s*</.test(text)) {
+    throw new UpstreamFormatError(`expected JSON from ${hostOf(res.url)}, got ${type || 'markup'}${/html/i.test(type + text.slice(0, 100)) ? ' (an HTML page)' : ''}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UpstreamFormatError(`malformed JSON from ${hostOf(res.url)}`);
+  }
+}
+
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+export { FetchError };

@@ -1,0 +1,287 @@
+// From what a connector read upstream to a stored post: HTML sanitized with an
+// allowlist (content is always safe HTML), plain text for names and places,
+// media → the post's picture/file/children and its postType (contract §6),
+// hashtags → tags, and the hidden flag for sensitive or profane posts.
+import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
+import sanitizeHtml from 'sanitize-html';
+import type { MediaKind } from '../store/schema.js';
+import type { UpstreamMedia, UpstreamPost } from './connector.js';
+
+// ---------- HTML ----------
+
+const CONTENT_OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: ['p', 'br', 'a', 'b', 'strong', 'i', 'em', 'u', 's', 'del', 'blockquote', 'code', 'pre', 'ul', 'ol', 'li'],
+  // rel and target are set by the transform below (whatever upstream said)
+  allowedAttributes: { a: ['href', 'title', 'rel', 'target'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  // text of these is dropped with the tag (everything else keeps its text)
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'head', 'title'],
+  transformTags: {
+    a: (tagName, attribs) => ({
+      tagName,
+      attribs: { ...attribs, rel: 'nofollow noopener noreferrer', target: '_blank' },
+    }),
+    h1: 'p',
+    h2: 'p',
+    h3: 'p',
+    h4: 'p',
+    h5: 'p',
+    h6: 'p',
+    div: 'p',
+  },
+};
+
+/** Upstream HTML → HTML that keeps only harmless formatting and http(s)/mailto links. */
+export function sanitizeContent(html: string): string {
+  return sanitizeHtml(html, CONTENT_OPTIONS)
+    .replace(/<p>\s*<\/p>/g, '')
+    .trim();
+}
+
+const TEXT_OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [],
+  allowedAttributes: {},
+  nonTextTags: CONTENT_OPTIONS.nonTextTags,
+};
+
+const decodeEscapes = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+
+/**
+ * HTML (or entity-escaped text) → plain text: tags removed, entities decoded,
+ * whitespace collapsed. Repeated until stable, so text that only becomes a tag
+ * after decoding (`&lt;script&gt;`) is stripped as well: no markup survives.
+ */
+export function plainText(html: string, keepLines = false): string {
+  let text = html;
+  for (let i = 0; i < 4; i++) {
+    const withBreaks = text.replace(/<br\s*\/?>/gi, '\n').replace(/<\/(p|div|li|blockquote|h[1-6])>/gi, '\n');
+    const next = decodeEscapes(sanitizeHtml(withBreaks, TEXT_OPTIONS));
+    if (next === text) break;
+    text = next;
+  }
+  if (keepLines) {
+    return text
+      .split('\n')
+      .map((l) => l.replace(/[ \t\f\v\u00a0]+/g, ' ').trim())
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
+  }
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** Plain text (YouTube descriptions, Lemmy bodies) → safe HTML: escaped, line breaks kept, bare links linked. */
+export function textToHtml(text: string): string {
+  const segments: TextSegment[] = [];
+  const urlRe = /\bhttps?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'’]/g;
+  let last = 0;
+  for (const m of text.matchAll(urlRe)) {
+    segments.push({ text: text.slice(last, m.index) }, { text: m[0], href: m[0] });
+    last = m.index + m[0].length;
+  }
+  segments.push({ text: text.slice(last) });
+  return segmentsToHtml(segments);
+}
+
+export interface TextSegment {
+  text: string;
+  /** a link on this stretch of text (dropped unless http/https/mailto) */
+  href?: string;
+}
+
+/** Rich text (plain text with linked stretches, e.g. Bluesky facets) → safe HTML paragraphs. */
+export function segmentsToHtml(segments: readonly TextSegment[]): string {
+  return paragraphs(segments.map((s) => (s.href ? linkHtml(s.href, s.text) : escapeHtml(s.text))).join(''));
+}
+
+function paragraphs(html: string): string {
+  return html
+    .replace(/\r\n?/g, '\n')
+    .split(/\n{2,}/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .map((p) => `<p>${p.replace(/\n/g, '<br />')}</p>`)
+    .join('');
+}
+
+export function linkHtml(href: string, text: string): string {
+  const url = /^mailto:[^\s<>"]+$/i.test(href) ? href : httpUrl(href);
+  if (url === '') return escapeHtml(text);
+  return `<a href="${escapeHtml(url)}" rel="nofollow noopener noreferrer" target="_blank">${escapeHtml(text)}</a>`;
+}
+
+// ---------- small values ----------
+
+/** An http(s) URL as a string, or '' (anything else never reaches a client). */
+export function httpUrl(value: unknown, base?: string): string {
+  if (typeof value !== 'string' || value.trim() === '') return '';
+  try {
+    const url = new URL(value.trim(), base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : '';
+  } catch {
+    return '';
+  }
+}
+
+/** A string field of an upstream object, or ''. */
+export function str(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+}
+
+/** An upstream instant → epoch ms (UTC), or null. Zone-less ISO forms (older Lemmy) are taken as UTC. */
+export function parseInstant(value: unknown): number | null {
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  let v = value.trim();
+  const iso = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/i.exec(v);
+  if (iso) {
+    const frac = iso[3] ? iso[3].slice(0, 4) : '';
+    v = `${iso[1]}T${iso[2]}${frac}${iso[4] ?? 'Z'}`;
+  }
+  const ms = Date.parse(v);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+const TAG_RE = /(?:^|[^\p{L}\p{N}_&/#])#([\p{L}\p{N}_][\p{L}\p{N}_]{0,99})/gu;
+
+/** `#hashtags` in plain text, without the `#`. */
+export function hashtagsIn(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(TAG_RE)) if (!/^\d+$/.test(m[1]!)) out.push(m[1]!);
+  return out;
+}
+
+/** Tags for `postTags`: without `#`, no commas or blanks, each once (case-insensitively), in first-seen order. */
+export function normalizeTags(tags: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of tags) {
+    const tag = plainText(raw).replace(/^#+/, '').replace(/[,\s]+/g, '').slice(0, 100);
+    if (tag === '' || seen.has(tag.toLowerCase())) continue;
+    seen.add(tag.toLowerCase());
+    out.push(tag);
+  }
+  return out.slice(0, 50);
+}
+
+// ---------- profanity ----------
+
+let matcher: RegExpMatcher | null = null;
+
+/** obscenity's English dataset with its recommended transformers (leet speak, repeated letters, …). */
+export function isProfane(text: string): boolean {
+  matcher ??= new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
+  return matcher.hasMatch(text);
+}
+
+// ---------- the stored row ----------
+
+export interface PostFields {
+  network_name: string;
+  post_type: number;
+  content: string;
+  picture: string;
+  file: string;
+  file_original: string;
+  file_thumb: string;
+  media_file: string;
+  link_url: string;
+  author_name: string;
+  username: string;
+  user_picture: string;
+  score: number | null;
+  rating: number | null;
+  tags: string;
+  location: string;
+  created_at: number;
+  updated_at: number;
+  media: MediaKind;
+  children: string;
+}
+
+export const POST_TYPE = { text: 1, image: 2, video: 3, carousel: 4 } as const;
+
+/**
+ * Media → the fields the API shows. No media: a text post (1). One image: an
+ * image post (2) whose picture and file are the image. One video: a video post
+ * (3) whose picture is the poster, file and media file the video. Several: an
+ * image carousel (4), one child node per item, the first item as picture/file.
+ */
+export function mediaFields(media: readonly UpstreamMedia[]) {
+  const first = media[0];
+  const children = media.map((m) => (m.kind === 'image' ? { image: m.url, video: '' } : { image: m.thumb, video: m.url }));
+  if (!first) {
+    return { post_type: POST_TYPE.text, media: 'text' as MediaKind, picture: '', file: '', file_original: '', file_thumb: '', media_file: '', children: '[]' };
+  }
+  const type = media.length > 1 ? POST_TYPE.carousel : first.kind === 'image' ? POST_TYPE.image : POST_TYPE.video;
+  if (first.kind === 'image') {
+    return {
+      post_type: type,
+      media: 'image' as MediaKind,
+      picture: first.url,
+      file: first.url,
+      file_original: first.original && first.original !== first.url ? first.original : '',
+      file_thumb: first.thumb && first.thumb !== first.url ? first.thumb : '',
+      media_file: '',
+      children: JSON.stringify(children),
+    };
+  }
+  return {
+    post_type: type,
+    media: 'video' as MediaKind,
+    picture: first.thumb,
+    file: first.url,
+    file_original: first.original && first.original !== first.url ? first.original : '',
+    file_thumb: first.thumb,
+    media_file: first.url,
+    children: JSON.stringify(children),
+  };
+}
+
+/** Keeps only media with usable http(s) URLs; a video without a poster keeps '' as its image. */
+export function cleanMedia(media: readonly UpstreamMedia[]): UpstreamMedia[] {
+  const out: UpstreamMedia[] = [];
+  const seen = new Set<string>();
+  for (const m of media) {
+    const url = httpUrl(m.url);
+    if (url === '' || seen.has(url)) continue;
+    seen.add(url);
+    out.push({ kind: m.kind, url, thumb: httpUrl(m.thumb), ...(m.original ? { original: httpUrl(m.original) } : {}) });
+  }
+  return out.slice(0, 20);
+}
+
+const limit = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
+
+/** A connector's post → the stored columns (everything except ids and moderation state). */
+export function toPostFields(post: UpstreamPost, network: string, now: number): PostFields {
+  const created = post.createdAt ?? now;
+  return {
+    network_name: network,
+    ...mediaFields(cleanMedia(post.media)),
+    content: limit(post.content, 100_000),
+    link_url: httpUrl(post.linkUrl),
+    author_name: limit(plainText(post.authorName), 300),
+    username: limit(plainText(post.username), 300),
+    user_picture: httpUrl(post.userPicture),
+    score: post.score ?? null,
+    rating: post.rating ?? null,
+    tags: normalizeTags(post.tags).join(','),
+    location: limit(plainText(post.location ?? ''), 300),
+    created_at: created,
+    updated_at: Math.max(created, post.updatedAt ?? created),
+  };
+}
+
+/** Whether a new post arrives hidden: flagged sensitive upstream, or profane on a wall that filters profanity. */
+export function arrivesHidden(post: UpstreamPost, wallProfanity: boolean): boolean {
+  if (post.sensitive) return true;
+  if (!wallProfanity) return false;
+  return isProfane([plainText(post.content), plainText(post.authorName), post.tags.join(' ')].join('\n'));
+}

@@ -1,0 +1,358 @@
+// The ingestion runtime: finds due feeds, polls each through its connector
+// (fetch first, no transaction open), writes the posts in short upsert
+// transactions, then records the new cursor and schedule. Runs on a periodic
+// tick inside `serve` or `worker`, or once for `ingest --once`.
+//
+// Crash safety: posts are upserted before the cursor moves, each batch in its
+// own transaction, so a kill at any point loses nothing already stored, and
+// the next poll re-reads from the old cursor into the same (feed, upstream
+// id) rows — no duplicates. A lease on the feed's state row keeps two pollers
+// (serve + an `ingest --once`, or several instances) off the same feed.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import Bottleneck from 'bottleneck';
+import type { Kysely } from 'kysely';
+import type { ChangeBus } from '../store/changes.js';
+import {
+  claimFeed,
+  dueFeedIds,
+  ensureIngestStates,
+  loadFeedToPoll,
+  recentPostTimes,
+  recordFailure,
+  recordSuccess,
+  releaseFeed,
+  touchFeed,
+  upsertPosts,
+  type FeedToPoll,
+  type IngestedPost,
+} from '../store/ingest.js';
+import type { Database } from '../store/schema.js';
+import type { IngestConfig } from './config.js';
+import { connectorProblem, type ConnectorSettings } from './connector-settings.js';
+import { PollHttp, errorMessage, type ConnectorEnv, type UpstreamPost, type Validators } from './connector.js';
+import { createFetcher, type Fetcher, type Resolver } from './fetcher.js';
+import { arrivesHidden, toPostFields } from './normalize.js';
+import { connectorFor } from './registry.js';
+import {
+  FAILING_AFTER,
+  HostPausedError,
+  Ticker,
+  adaptiveIntervalS,
+  nextPollAfterFailure,
+  nextPollAfterSuccess,
+  type SchedulePolicy,
+} from './scheduler.js';
+
+/** The subset of a pino logger the runtime uses (Fastify's `app.log` fits). */
+export interface IngestLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+  debug(obj: object, msg?: string): void;
+}
+
+const silent: IngestLogger = { info() {}, warn() {}, error() {}, debug() {} };
+
+export interface IngestRuntimeOptions {
+  db: Kysely<Database>;
+  changes: ChangeBus;
+  config: IngestConfig;
+  log?: IngestLogger;
+  now?: () => number;
+  random?: () => number;
+  /** default: an SSRF-guarded fetcher made from `config` (closed by stop()) */
+  fetcher?: Fetcher;
+  /** for the default fetcher: resolve host names (tests map names to chosen addresses) */
+  resolve?: Resolver;
+  /** lease owner name; default host:pid:random */
+  owner?: string;
+  /** how often the tick looks for due feeds (ms, default 5000) */
+  tickMs?: number;
+  /** feeds polled at the same time (default 4) */
+  feedConcurrency?: number;
+  /** pages one poll may read (default 5) */
+  maxPages?: number;
+  /** how long a poller holds a feed (ms, default timeout × (maxPages + 5), at least 1 min); a poll is cut at 80 % of it */
+  leaseMs?: number;
+  failingAfter?: number;
+}
+
+export type PollStatus = 'ok' | 'not_modified' | 'failed' | 'deferred' | 'skipped';
+
+export interface PollReport {
+  feedId: number;
+  wallId: number | null;
+  kind: string | null;
+  status: PollStatus;
+  inserted: number;
+  updated: number;
+  /** upstream items left out because they could not be read */
+  skippedItems: number;
+  /** the error (failed), or why the feed was not polled (skipped, deferred) */
+  message: string | null;
+  nextPollAt: number | null;
+  durationMs: number;
+}
+
+const WRITE_BATCH = 50;
+
+export class IngestRuntime {
+  readonly policy: SchedulePolicy;
+  private readonly db: Kysely<Database>;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly log: IngestLogger;
+  private readonly fetcher: Fetcher;
+  private readonly ownsFetcher: boolean;
+  private readonly owner: string;
+  private readonly env: ConnectorEnv;
+  private readonly feedLimiter: Bottleneck;
+  private readonly inFlight = new Map<number, Promise<PollReport>>();
+  private readonly abort = new AbortController();
+  private ticker: Ticker | null = null;
+  private stopped = false;
+  private readonly leaseMs: number;
+  private readonly maxPages: number;
+
+  constructor(private readonly options: IngestRuntimeOptions) {
+    const { config } = options;
+    this.db = options.db;
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+    this.log = options.log ?? silent;
+    this.policy = { minIntervalS: config.minIntervalS, maxIntervalS: config.maxIntervalS, failingAfter: options.failingAfter ?? FAILING_AFTER };
+    this.ownsFetcher = options.fetcher === undefined;
+    this.fetcher =
+      options.fetcher ??
+      createFetcher({
+        allowPrivateNetworks: config.allowPrivateNetworks,
+        maxBytes: config.maxBytes,
+        timeoutMs: config.timeoutMs,
+        hostConcurrency: config.hostConcurrency,
+        resolve: options.resolve,
+        now: this.now,
+      });
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    this.env = { bluesky: config.bluesky, memory: new Map() };
+    this.feedLimiter = new Bottleneck({ maxConcurrent: options.feedConcurrency ?? 4 });
+    this.maxPages = options.maxPages ?? 5;
+    this.leaseMs = options.leaseMs ?? Math.max(60_000, config.timeoutMs * (this.maxPages + 5));
+  }
+
+  /** Polls due feeds on a periodic tick until stop(). */
+  start(): void {
+    if (this.ticker || this.stopped) return;
+    this.ticker = new Ticker(
+      this.options.tickMs ?? 5000,
+      () => this.tick(),
+      (err) => this.log.error({ err }, 'ingest tick failed'),
+    );
+    this.log.info({ owner: this.owner }, 'ingestion started');
+  }
+
+  /** Stops the tick, cancels requests in flight, waits for running polls to settle (their leases are released). */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.ticker?.stop();
+    this.abort.abort();
+    await Promise.allSettled([...this.inFlight.values()]);
+    await this.feedLimiter.stop({ dropWaitingJobs: true }).catch(() => undefined);
+    if (this.ownsFetcher) await this.fetcher.close();
+    if (this.ticker) this.log.info({}, 'ingestion stopped');
+  }
+
+  /** One tick: start polls of due feeds (not waiting for them). */
+  async tick(): Promise<void> {
+    if (this.stopped) return;
+    await ensureIngestStates(this.db, this.policy.minIntervalS);
+    const due = await dueFeedIds(this.db, this.now(), 100);
+    for (const feedId of due) {
+      if (this.inFlight.has(feedId)) continue;
+      void this.schedulePoll(feedId, false);
+    }
+  }
+
+  /**
+   * Polls due feeds once (or just `feedId`), waits for all, and reports each.
+   * `force` polls feeds that are not due yet.
+   */
+  async runOnce(
+    options: { feedId?: number; force?: boolean; onStart?: (feedIds: number[]) => void; onReport?: (r: PollReport) => void } = {},
+  ): Promise<PollReport[]> {
+    await ensureIngestStates(this.db, this.policy.minIntervalS);
+    let ids: number[];
+    if (options.feedId !== undefined) ids = [options.feedId];
+    else if (options.force) {
+      const rows = await this.db
+        .selectFrom('feeds as f')
+        .innerJoin('walls as w', 'w.id', 'f.wall_id')
+        .select('f.id')
+        .where('f.connector', 'is not', null)
+        .where('f.enabled', '=', 1)
+        .where('w.deleted_at', 'is', null)
+        .orderBy('f.id')
+        .execute();
+      ids = rows.map((r) => r.id);
+    } else ids = await dueFeedIds(this.db, this.now(), 10_000);
+    const force = options.force === true || options.feedId !== undefined;
+    options.onStart?.(ids);
+    return Promise.all(
+      ids.map(async (id) => {
+        const report = await this.schedulePoll(id, force);
+        options.onReport?.(report);
+        return report;
+      }),
+    );
+  }
+
+  private schedulePoll(feedId: number, force: boolean): Promise<PollReport> {
+    const existing = this.inFlight.get(feedId);
+    if (existing) return existing;
+    const p = this.feedLimiter
+      .schedule(() => this.pollFeed(feedId, force))
+      .catch((err: unknown): PollReport => {
+        this.log.error({ err, feedId }, 'poll crashed');
+        return { ...emptyReport(feedId), status: 'failed', message: errorMessage(err) };
+      })
+      .finally(() => this.inFlight.delete(feedId));
+    this.inFlight.set(feedId, p);
+    return p;
+  }
+
+  /** Polls one feed: claim, fetch, write, record. Never throws for upstream trouble. */
+  async pollFeed(feedId: number, force = false): Promise<PollReport> {
+    const started = this.now();
+    const report = emptyReport(feedId);
+    const done = (r: Partial<PollReport>): PollReport => ({ ...report, ...r, durationMs: Math.max(0, this.now() - started) });
+
+    if (this.stopped) return done({ status: 'skipped', message: 'ingestion is stopping' });
+    await ensureIngestStates(this.db, this.policy.minIntervalS);
+    const feed = await loadFeedToPoll(this.db, feedId);
+    if (!feed) return done({ status: 'skipped', message: `no feed ${feedId}` });
+    report.wallId = feed.wallId;
+    if (feed.connector === null) return done({ status: 'skipped', message: 'the feed has no connector' });
+    if (!feed.enabled) return done({ status: 'skipped', message: 'the feed is disabled' });
+    if (feed.wallDeleted) return done({ status: 'skipped', message: 'the wall is deleted' });
+    const state = feed.state;
+    if (!state) return done({ status: 'skipped', message: 'no ingestion state' });
+    const settingChanged = state.cursor_for !== feed.connector;
+    const now = this.now();
+    if (!force && !settingChanged && state.next_poll_at > now) return done({ status: 'skipped', message: 'not due yet', nextPollAt: state.next_poll_at });
+    if (!(await claimFeed(this.db, feedId, this.owner, now, now + this.leaseMs))) {
+      return done({ status: 'skipped', message: 'another poller holds this feed' });
+    }
+
+    let settings: ConnectorSettings | null = null;
+    let http: PollHttp | null = null;
+    let written = { inserted: 0, updated: 0 };
+    // a poll never outlives its lease: cut it well before another poller may take the feed
+    const deadline = AbortSignal.timeout(Math.floor(this.leaseMs * 0.8));
+    const signal = AbortSignal.any([this.abort.signal, deadline]);
+    try {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(feed.connector);
+      } catch {
+        throw new Error('the connector setting is not valid JSON');
+      }
+      const problem = connectorProblem(parsed);
+      if (problem) throw new Error(`the connector setting is invalid: ${problem}`);
+      settings = parsed as ConnectorSettings;
+      report.kind = settings.kind;
+      const connector = connectorFor(settings);
+
+      // 1. fetch (no transaction open)
+      const previous: Validators | null =
+        !settingChanged && state.validators_url ? { url: state.validators_url, etag: state.etag, lastModified: state.last_modified } : null;
+      http = new PollHttp(this.fetcher, previous, signal, this.now);
+      const cursor = !settingChanged && state.cursor_json ? (JSON.parse(state.cursor_json) as unknown) : null;
+      const out = await connector.poll({ settings, cursor, http, env: this.env, now, maxPages: this.maxPages });
+
+      // 2. write, in short transactions
+      const rows = this.toRows(out.posts, feed, this.now());
+      for (let i = 0; i < rows.length; i += WRITE_BATCH) {
+        if (signal.aborted) throw new Error(this.abort.signal.aborted ? 'ingestion is stopping' : 'the poll ran out of time');
+        const r = await upsertPosts(this.db, feed.wallId, feedId, rows.slice(i, i + WRITE_BATCH));
+        written = { inserted: written.inserted + r.inserted, updated: written.updated + r.updated };
+      }
+      const after = this.now();
+      const changed = written.inserted + written.updated > 0;
+      const feedTouched = await touchFeed(this.db, feedId, {
+        source: connector.network,
+        sourceType: connector.sourceType(settings),
+        updatedAt: changed ? after : null,
+      });
+
+      // 3. the new cursor and schedule
+      const intervalS = adaptiveIntervalS(this.policy, settingChanged ? null : state.interval_s, await recentPostTimes(this.db, feedId, 10), after);
+      const nextPollAt = nextPollAfterSuccess(this.policy, after, intervalS, http.notBefore);
+      const kept = await recordSuccess(this.db, feedId, this.owner, {
+        cursorJson: out.cursor === null || out.cursor === undefined ? null : JSON.stringify(out.cursor),
+        cursorFor: feed.connector,
+        validators: out.notModified ? previous : http.validators,
+        nextPollAt,
+        intervalS,
+        now: after,
+        newPosts: written.inserted,
+        updatedPosts: written.updated,
+      });
+      if (!kept) this.log.warn({ feedId }, 'lease lost during the poll; state not recorded');
+      if (changed || feedTouched) this.options.changes.wallChanged(feed.wallId);
+      const result = done({
+        status: out.notModified ? 'not_modified' : 'ok',
+        ...written,
+        skippedItems: out.skipped,
+        nextPollAt,
+      });
+      this.log.info({ feedId, kind: settings.kind, inserted: written.inserted, updated: written.updated, skipped: out.skipped, nextPollAt }, 'feed polled');
+      return result;
+    } catch (err) {
+      // whatever was written stays (and the wall's readers are told)
+      if (written.inserted + written.updated > 0) this.options.changes.wallChanged(feed.wallId);
+      const at = this.now();
+      if (err instanceof HostPausedError) {
+        await releaseFeed(this.db, feedId, this.owner, err.until);
+        return done({ status: 'deferred', message: err.message, nextPollAt: err.until, ...written });
+      }
+      if (this.abort.signal.aborted) {
+        await releaseFeed(this.db, feedId, this.owner);
+        return done({ status: 'skipped', message: 'ingestion stopped during the poll', ...written });
+      }
+      const message = deadline.aborted ? `the poll took longer than ${Math.floor(this.leaseMs * 0.8)} ms (${errorMessage(err)})` : errorMessage(err);
+      const failuresSoFar = settingChanged ? 0 : state.consecutive_failures;
+      const nextPollAt = nextPollAfterFailure(this.policy, at, failuresSoFar + 1, this.random, http?.notBefore ?? null);
+      const failures = await recordFailure(this.db, feedId, this.owner, {
+        error: message,
+        nextPollAt,
+        now: at,
+        failingAfter: this.policy.failingAfter,
+        cursorFor: feed.connector,
+      });
+      this.log.warn({ feedId, kind: settings?.kind, failures, error: message, nextPollAt }, 'feed poll failed');
+      return done({ status: 'failed', message, nextPollAt, ...written });
+    }
+  }
+
+  private toRows(posts: readonly UpstreamPost[], feed: FeedToPoll, now: number): IngestedPost[] {
+    const seen = new Set<string>();
+    const rows: IngestedPost[] = [];
+    const network = feed.connector ? connectorFor(JSON.parse(feed.connector) as ConnectorSettings).network : '';
+    for (const post of posts) {
+      const id = post.externalId.slice(0, 1000);
+      if (id === '' || seen.has(id)) continue;
+      seen.add(id);
+      try {
+        rows.push({ external_id: id, ...toPostFields(post, network, now), hidden: arrivesHidden(post, feed.wallProfanity) ? 1 : 0 });
+      } catch (err) {
+        this.log.debug({ err, feedId: feed.feedId, externalId: id }, 'upstream post left out');
+      }
+    }
+    return rows;
+  }
+}
+
+function emptyReport(feedId: number): PollReport {
+  return { feedId, wallId: null, kind: null, status: 'skipped', inserted: 0, updated: 0, skippedItems: 0, message: null, nextPollAt: null, durationMs: 0 };
+}

@@ -1,0 +1,16 @@
+// The daily call quota (contract §3) behind one interface: counted in the
+// store (default) or in Redis (several instances), same decisions either way.
+
+export interface QuotaDecision {
+  allowed: boolean;
+  /** calls counted for the account today, including this one when allowed */
+  used: number;
+}
+
+export interface QuotaCounter {
+  /** Counts one call for the account's UTC day unless `limit` is spent. */
+  consume(accountId: number, day: number, limit: number): Promise<QuotaDecision>;
+  /** true when the counter's backend answers */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

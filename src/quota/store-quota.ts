@@ -1,0 +1,135 @@
+// Quota counted in the store without a disk write per call: an instance
+// reserves calls in blocks with one atomic conditional upsert
+// (`calls + n <= limit`) and then answers from its reservation in memory.
+//
+// - Never more successes than the limit, for any number of instances on one
+//   store: every success is backed by a reserved call.
+// - Exact for one instance: it uses every call it reserved. Several instances
+//   can at worst leave a few reserved calls unused at the end of a day.
+// - Blocks shrink as the limit nears (1/16 of what is left, at most 64), so
+//   the last calls of a day are reserved one at a time.
+// - Unused reservations go back to the store on close and at the day's end,
+//   so the stored total is what was answered; counts survive restarts.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../store/schema.js';
+import type { QuotaCounter, QuotaDecision } from './quota.js';
+
+const MAX_BLOCK = 64;
+
+interface Reservation {
+  accountId: number;
+  day: number;
+  /** the stored total after our last reservation (includes `unused`) */
+  stored: number;
+  /** reserved calls not answered yet */
+  unused: number;
+}
+
+export class StoreQuota implements QuotaCounter {
+  private readonly reservations = new Map<string, Reservation>();
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private currentDay = -1;
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async consume(accountId: number, day: number, limit: number): Promise<QuotaDecision> {
+    if (limit <= 0) return { allowed: false, used: 0 };
+    if (day !== this.currentDay) await this.startDay(day);
+    const key = `${accountId}:${day}`;
+    for (;;) {
+      const r = this.reservations.get(key);
+      if (r && r.unused > 0) {
+        r.unused -= 1;
+        return { allowed: true, used: r.stored - r.unused };
+      }
+      const pending = this.inFlight.get(key);
+      if (pending) {
+        await pending;
+        continue;
+      }
+      const reserving = this.reserve(accountId, day, limit, r);
+      this.inFlight.set(key, reserving.then(() => undefined));
+      let granted: boolean;
+      try {
+        granted = await reserving;
+      } finally {
+        this.inFlight.delete(key);
+      }
+      if (!granted) return { allowed: false, used: Math.max(limit, this.reservations.get(key)?.stored ?? limit) };
+    }
+  }
+
+  /** Reserves a block; false when the limit is spent. */
+  private async reserve(accountId: number, day: number, limit: number, known?: Reservation): Promise<boolean> {
+    const key = `${accountId}:${day}`;
+    let stored = known?.stored ?? (await this.storedCalls(accountId, day));
+    for (;;) {
+      const left = limit - stored;
+      if (left <= 0) {
+        this.reservations.set(key, { accountId, day, stored, unused: 0 });
+        return false;
+      }
+      const n = Math.max(1, Math.min(MAX_BLOCK, Math.floor(left / 16)));
+      const row = await this.db
+        .insertInto('usage_daily')
+        .values({ account_id: accountId, day, calls: n })
+        .onConflict((oc) =>
+          oc
+            .columns(['account_id', 'day'])
+            .doUpdateSet({ calls: sql<number>`usage_daily.calls + ${n}` })
+            .where(sql<boolean>`usage_daily.calls + ${n} <= ${limit}`),
+        )
+        .returning('calls')
+        .executeTakeFirst();
+      if (row && Number(row.calls) <= limit) {
+        const unused = (this.reservations.get(key)?.unused ?? 0) + n;
+        this.reservations.set(key, { accountId, day, stored: Number(row.calls), unused });
+        return true;
+      }
+      // another instance reserved meanwhile: look again
+      stored = await this.storedCalls(accountId, day);
+    }
+  }
+
+  private async storedCalls(accountId: number, day: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('usage_daily')
+      .select('calls')
+      .where('account_id', '=', accountId)
+      .where('day', '=', day)
+      .executeTakeFirst();
+    return row ? Number(row.calls) : 0;
+  }
+
+  /** A new UTC day: hand back what was reserved for the old one. */
+  private async startDay(day: number): Promise<void> {
+    this.currentDay = day;
+    const old = [...this.reservations.values()].filter((r) => r.day !== day);
+    for (const r of old) this.reservations.delete(`${r.accountId}:${r.day}`);
+    await this.release(old);
+  }
+
+  private async release(reservations: Reservation[]): Promise<void> {
+    for (const r of reservations) {
+      if (r.unused <= 0) continue;
+      const unused = r.unused;
+      r.unused = 0;
+      await this.db
+        .updateTable('usage_daily')
+        .set({ calls: sql<number>`calls - ${unused}` })
+        .where('account_id', '=', r.accountId)
+        .where('day', '=', r.day)
+        .execute();
+    }
+  }
+
+  async ping() {
+    return true;
+  }
+
+  async close() {
+    const all = [...this.reservations.values()];
+    this.reservations.clear();
+    await this.release(all).catch(() => undefined);
+  }
+}

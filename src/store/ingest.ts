@@ -1,0 +1,367 @@
+// Store side of ingestion: the per-feed state (schedule, cursor, failures,
+// lease) and the post upsert. Every write is a short transaction of its own;
+// nothing here runs while an upstream request is in flight.
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, FeedIngestStateTable, MediaKind } from './schema.js';
+
+export type IngestStateRow = Selectable<FeedIngestStateTable>;
+
+/** Makes a state row, due at once, for every feed with a connector that has none. */
+export async function ensureIngestStates(db: Kysely<Database>, intervalS: number): Promise<void> {
+  await db
+    .insertInto('feed_ingest_state')
+    .columns(['feed_id', 'interval_s', 'next_poll_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('feeds')
+        .select((s) => ['feeds.id', s.cast<number>(s.val(intervalS), 'integer').as('interval_s'), s.cast<number>(s.val(0), 'bigint').as('next_poll_at')])
+        .where('feeds.connector', 'is not', null)
+        .where((w) => w.not(w.exists(w.selectFrom('feed_ingest_state as s').select('s.feed_id').whereRef('s.feed_id', '=', 'feeds.id')))),
+    )
+    .onConflict((oc) => oc.column('feed_id').doNothing())
+    .execute();
+}
+
+/**
+ * Feeds to poll now, most overdue first: enabled, with a connector, on a live
+ * wall, due (or whose connector setting changed since the cursor was made),
+ * and not leased by a poller.
+ */
+export async function dueFeedIds(db: Kysely<Database>, now: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('feed_ingest_state as s')
+    .innerJoin('feeds as f', 'f.id', 's.feed_id')
+    .innerJoin('walls as w', 'w.id', 'f.wall_id')
+    .select('s.feed_id')
+    .where('f.connector', 'is not', null)
+    .where('f.enabled', '=', 1)
+    .where('w.deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('s.next_poll_at', '<=', now), eb('s.cursor_for', 'is distinct from', eb.ref('f.connector'))]))
+    .where((eb) => eb.or([eb('s.lease_until', 'is', null), eb('s.lease_until', '<', now)]))
+    .orderBy('s.next_poll_at')
+    .orderBy('s.feed_id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.feed_id);
+}
+
+export interface FeedToPoll {
+  feedId: number;
+  wallId: number;
+  connector: string | null;
+  enabled: boolean;
+  source: string;
+  sourceType: string;
+  wallProfanity: boolean;
+  wallDeleted: boolean;
+  state: IngestStateRow | null;
+}
+
+export async function loadFeedToPoll(db: Kysely<Database>, feedId: number): Promise<FeedToPoll | null> {
+  const feed = await db
+    .selectFrom('feeds as f')
+    .innerJoin('walls as w', 'w.id', 'f.wall_id')
+    .select(['f.id', 'f.wall_id', 'f.connector', 'f.enabled', 'f.source', 'f.source_type', 'w.profanity', 'w.deleted_at'])
+    .where('f.id', '=', feedId)
+    .executeTakeFirst();
+  if (!feed) return null;
+  const state = await db.selectFrom('feed_ingest_state').selectAll().where('feed_id', '=', feedId).executeTakeFirst();
+  return {
+    feedId: feed.id,
+    wallId: feed.wall_id,
+    connector: feed.connector,
+    enabled: feed.enabled === 1,
+    source: feed.source,
+    sourceType: feed.source_type,
+    wallProfanity: feed.profanity !== 0,
+    wallDeleted: feed.deleted_at !== null,
+    state: state ?? null,
+  };
+}
+
+/**
+ * Takes the feed's lease until `until` unless another poller holds a live one.
+ * True when this poller holds it now.
+ */
+export async function claimFeed(db: Kysely<Database>, feedId: number, owner: string, now: number, until: number): Promise<boolean> {
+  const res = await db
+    .updateTable('feed_ingest_state')
+    .set({ lease_owner: owner, lease_until: until })
+    .where('feed_id', '=', feedId)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now), eb('lease_owner', '=', owner)]))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export interface SuccessPatch {
+  cursorJson: string | null;
+  cursorFor: string;
+  validators: { url: string; etag: string | null; lastModified: string | null } | null;
+  nextPollAt: number;
+  intervalS: number;
+  now: number;
+  newPosts: number;
+  updatedPosts: number;
+}
+
+/** After a good poll: new cursor and schedule, failures cleared, lease released. False if the lease was lost. */
+export async function recordSuccess(db: Kysely<Database>, feedId: number, owner: string, p: SuccessPatch): Promise<boolean> {
+  const res = await db
+    .updateTable('feed_ingest_state')
+    .set({
+      cursor_json: p.cursorJson,
+      cursor_for: p.cursorFor,
+      validators_url: p.validators?.url ?? null,
+      etag: p.validators?.etag ?? null,
+      last_modified: p.validators?.lastModified ?? null,
+      next_poll_at: p.nextPollAt,
+      interval_s: p.intervalS,
+      consecutive_failures: 0,
+      failing: 0,
+      last_polled_at: p.now,
+      last_success_at: p.now,
+      last_new_posts: p.newPosts,
+      last_updated_posts: p.updatedPosts,
+      lease_owner: null,
+      lease_until: null,
+    })
+    .where('feed_id', '=', feedId)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export interface FailurePatch {
+  error: string;
+  nextPollAt: number;
+  now: number;
+  failingAfter: number;
+  /** the connector setting the attempt was made with */
+  cursorFor: string;
+}
+
+/** After a failed poll: one more failure (failing from `failingAfter` on), the error kept, lease released. Returns the failure count. */
+export async function recordFailure(db: Kysely<Database>, feedId: number, owner: string, p: FailurePatch): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('feed_ingest_state')
+      .select(['consecutive_failures', 'failing', 'cursor_for'])
+      .where('feed_id', '=', feedId)
+      .executeTakeFirst();
+    if (!row) return 0;
+    // a different setting than the stored cursor's: the old cursor is dropped
+    const fresh = row.cursor_for !== p.cursorFor;
+    const failures = (fresh ? 0 : row.consecutive_failures) + 1;
+    await trx
+      .updateTable('feed_ingest_state')
+      .set({
+        consecutive_failures: failures,
+        failing: failures >= p.failingAfter ? 1 : row.failing,
+        last_error: p.error.slice(0, 1000),
+        last_error_at: p.now,
+        last_polled_at: p.now,
+        next_poll_at: p.nextPollAt,
+        lease_owner: null,
+        lease_until: null,
+        ...(fresh ? { cursor_json: null, cursor_for: p.cursorFor, validators_url: null, etag: null, last_modified: null } : {}),
+      })
+      .where('feed_id', '=', feedId)
+      .where('lease_owner', '=', owner)
+      .execute();
+    return failures;
+  });
+}
+
+/** Gives the lease back without touching anything else (deferred, or stopped mid-poll); optionally moves the next poll. */
+export async function releaseFeed(db: Kysely<Database>, feedId: number, owner: string, nextPollAt?: number): Promise<void> {
+  await db
+    .updateTable('feed_ingest_state')
+    .set({ lease_owner: null, lease_until: null, ...(nextPollAt !== undefined ? { next_poll_at: nextPollAt } : {}) })
+    .where('feed_id', '=', feedId)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+/** Created instants of the feed's newest posts (for the adaptive interval). */
+export async function recentPostTimes(db: Kysely<Database>, feedId: number, n: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('posts')
+    .select('created_at')
+    .where('feed_id', '=', feedId)
+    .where('external_id', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .limit(n)
+    .execute();
+  return rows.map((r) => r.created_at);
+}
+
+// ---------- posts ----------
+
+export interface IngestedPost {
+  external_id: string;
+  network_name: string;
+  post_type: number;
+  content: string;
+  picture: string;
+  file: string;
+  file_original: string;
+  file_thumb: string;
+  media_file: string;
+  link_url: string;
+  author_name: string;
+  username: string;
+  user_picture: string;
+  score: number | null;
+  rating: number | null;
+  tags: string;
+  location: string;
+  created_at: number;
+  updated_at: number;
+  media: MediaKind;
+  children: string;
+  /** only for a new post: arrives hidden (sensitive or profane) */
+  hidden: number;
+}
+
+/**
+ * The columns an upstream edit may change. Moderation state — hidden, pin,
+ * highlight, the call-to-action and product tags — and created_at are never
+ * touched by an update.
+ */
+export const UPSTREAM_COLUMNS = [
+  'network_name',
+  'post_type',
+  'content',
+  'picture',
+  'file',
+  'file_original',
+  'file_thumb',
+  'media_file',
+  'link_url',
+  'author_name',
+  'username',
+  'user_picture',
+  'score',
+  'rating',
+  'tags',
+  'location',
+  'media',
+  'children',
+] as const;
+
+/**
+ * Inserts new posts and updates changed ones, deduplicated on (feed, upstream
+ * id) by the unique index `posts_feed_external`, in one short transaction.
+ * A post whose upstream columns are all unchanged is not written at all.
+ */
+export async function upsertPosts(
+  db: Kysely<Database>,
+  wallId: number,
+  feedId: number,
+  posts: readonly IngestedPost[],
+): Promise<{ inserted: number; updated: number }> {
+  if (posts.length === 0) return { inserted: 0, updated: 0 };
+  return db.transaction().execute(async (trx) => {
+    const ids = posts.map((p) => p.external_id);
+    const before = await trx.selectFrom('posts').select('external_id').where('feed_id', '=', feedId).where('external_id', 'in', ids).execute();
+    const existed = new Set(before.map((r) => r.external_id));
+    const written = await trx
+      .insertInto('posts')
+      .values(
+        posts.map((p) => ({
+          ...p,
+          wall_id: wallId,
+          feed_id: feedId,
+          highlight: 0,
+          pin: 0,
+          has_cta: 0,
+          cta_color: '',
+          cta_background: '',
+          cta_status: 0,
+          cta_url: '',
+          cta_text: '',
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['feed_id', 'external_id'])
+          .doUpdateSet((eb) => {
+            const set: Record<string, unknown> = { updated_at: eb.ref('excluded.updated_at') };
+            for (const c of UPSTREAM_COLUMNS) set[c] = eb.ref(`excluded.${c}`);
+            return set as never;
+          })
+          .where((eb) => eb.or(UPSTREAM_COLUMNS.map((c) => eb(`posts.${c}`, 'is distinct from', eb.ref(`excluded.${c}`)))))
+      )
+      .returning(['external_id'])
+      .execute();
+    let inserted = 0;
+    let updated = 0;
+    for (const row of written) {
+      if (row.external_id !== null && existed.has(row.external_id)) updated++;
+      else inserted++;
+    }
+    return { inserted, updated };
+  });
+}
+
+/** Keeps the feed's `source`/`sourceType` naming its network, and `updatedAt` at the last poll that changed posts. */
+export async function touchFeed(
+  db: Kysely<Database>,
+  feedId: number,
+  patch: { source: string; sourceType: string; updatedAt: number | null },
+): Promise<boolean> {
+  const res = await db
+    .updateTable('feeds')
+    .set({ source: patch.source, source_type: patch.sourceType, ...(patch.updatedAt !== null ? { updated_at: patch.updatedAt } : {}) })
+    .where('id', '=', feedId)
+    .where((eb) =>
+      eb.or([
+        eb('source', '<>', patch.source),
+        eb('source_type', '<>', patch.sourceType),
+        ...(patch.updatedAt !== null ? [eb('updated_at', '<>', patch.updatedAt)] : []),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+// ---------- status (for operators: management API, CLI) ----------
+
+export interface IngestStatus {
+  feedId: number;
+  /** null: the feed has not been seen by a poller yet */
+  nextPollAt: number | null;
+  intervalS: number | null;
+  consecutiveFailures: number;
+  failing: boolean;
+  lastError: string | null;
+  lastErrorAt: number | null;
+  lastPolledAt: number | null;
+  lastSuccessAt: number | null;
+  lastNewPosts: number;
+  lastUpdatedPosts: number;
+}
+
+export function toIngestStatus(feedId: number, s: IngestStateRow | null | undefined): IngestStatus {
+  return {
+    feedId,
+    nextPollAt: s ? s.next_poll_at : null,
+    intervalS: s ? s.interval_s : null,
+    consecutiveFailures: s?.consecutive_failures ?? 0,
+    failing: s?.failing === 1,
+    lastError: s?.last_error ?? null,
+    lastErrorAt: s?.last_error_at ?? null,
+    lastPolledAt: s?.last_polled_at ?? null,
+    lastSuccessAt: s?.last_success_at ?? null,
+    lastNewPosts: s?.last_new_posts ?? 0,
+    lastUpdatedPosts: s?.last_updated_posts ?? 0,
+  };
+}
+
+/** Ingestion status of these feeds (in the order given). */
+export async function ingestStatuses(db: Kysely<Database>, feedIds: readonly number[]): Promise<IngestStatus[]> {
+  if (feedIds.length === 0) return [];
+  const rows = await db.selectFrom('feed_ingest_state').selectAll().where('feed_id', 'in', [...feedIds]).execute();
+  const byId = new Map(rows.map((r) => [r.feed_id, r]));
+  return feedIds.map((id) => toIngestStatus(id, byId.get(id)));
+}

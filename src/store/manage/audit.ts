@@ -1,0 +1,56 @@
+// The audit log: one entry per management write, newest first.
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import { decodeCursor, iso, pageLimit, pageOf, type Page, type PageRequest } from './op.js';
+
+export interface AuditRecord {
+  id: number;
+  at: string;
+  /** the operator token's name, or `cli` */
+  tokenName: string;
+  action: string;
+  targetType: string;
+  targetId: number | null;
+  /** `before` and `after` (the changed fields), plus details such as a bulk action's post ids */
+  summary: { before: unknown; after: unknown; [detail: string]: unknown };
+}
+
+export interface AuditFilter {
+  action?: string;
+  targetType?: string;
+  targetId?: number;
+  tokenName?: string;
+}
+
+export async function listAudit(
+  db: Kysely<Database>,
+  filter: AuditFilter,
+  page: PageRequest,
+): Promise<Page<AuditRecord>> {
+  const after = decodeCursor(page.cursor, 1);
+  const limit = pageLimit(page);
+  let q = db.selectFrom('audit_log').selectAll();
+  if (filter.action !== undefined) q = q.where('action', '=', filter.action);
+  if (filter.targetType !== undefined) q = q.where('target_type', '=', filter.targetType);
+  if (filter.targetId !== undefined) q = q.where('target_id', '=', filter.targetId);
+  if (filter.tokenName !== undefined) q = q.where('token_name', '=', filter.tokenName);
+  if (after) q = q.where('id', '<', after[0]!);
+  const rows = await q
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  return pageOf(
+    rows,
+    limit,
+    (r) => [r.id],
+    (r) => ({
+      id: r.id,
+      at: iso(r.at),
+      tokenName: r.token_name,
+      action: r.action,
+      targetType: r.target_type,
+      targetId: r.target_id,
+      summary: JSON.parse(r.summary) as AuditRecord['summary'],
+    }),
+  );
+}

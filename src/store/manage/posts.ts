@@ -1,0 +1,568 @@
+// Moderation: every post of a wall (hidden ones too), one-post changes,
+// atomic bulk actions and product tags. Each change is visible on the next
+// public read; the wall is announced as changed after the commit.
+import type { Kysely, Selectable } from 'kysely';
+import { parseChildren } from '../../domain/mappers.js';
+import type { Database, MediaKind, PostsTable } from '../schema.js';
+import {
+  audited,
+  decodeCursor,
+  diff,
+  invalid,
+  invalidField,
+  iso,
+  ManageError,
+  notFound,
+  pageLimit,
+  pageOf,
+  type FieldError,
+  type Op,
+  type Page,
+  type PageRequest,
+  type Tx,
+} from './op.js';
+import { requireWall } from './walls.js';
+
+export interface Cta {
+  color: string;
+  background: string;
+  status: number;
+  url: string;
+  text: string;
+}
+
+export interface TagRecord {
+  productId: number;
+  productName: string;
+  /** hotspot position in percent of the picture's width and height */
+  left: number;
+  top: number;
+  /** tag order on the post, from 0 (C5 lists products in this order) */
+  position: number;
+}
+
+export interface PostRecord {
+  id: number;
+  wallId: number;
+  feedId: number;
+  feedName: string;
+  externalId: string | null;
+  networkName: string;
+  postType: number;
+  media: MediaKind;
+  content: string;
+  picture: string;
+  file: string;
+  fileOriginal: string;
+  fileThumb: string;
+  mediaFile: string;
+  linkUrl: string;
+  authorName: string;
+  username: string;
+  userPicture: string;
+  score: number | null;
+  rating: number | null;
+  tags: string;
+  location: string;
+  children: { image: string; video: string }[];
+  createdAt: string;
+  updatedAt: string;
+  hidden: boolean;
+  pinned: boolean;
+  highlighted: boolean;
+  cta: Cta | null;
+  products: TagRecord[];
+}
+
+export type PostStatus = 'visible' | 'hidden' | 'all';
+
+export interface PostFilter {
+  status?: PostStatus;
+  feedId?: number;
+  media?: MediaKind;
+}
+
+export interface PostPatch {
+  content?: string;
+  hidden?: boolean;
+  pinned?: boolean;
+  highlighted?: boolean;
+  /** null clears the call-to-action */
+  cta?: Cta | null;
+}
+
+type PostRow = Selectable<PostsTable> & { feed_name: string };
+
+function postRecord(r: PostRow, tags: TagRecord[]): PostRecord {
+  return {
+    id: r.id,
+    wallId: r.wall_id,
+    feedId: r.feed_id,
+    feedName: r.feed_name,
+    externalId: r.external_id,
+    networkName: r.network_name,
+    postType: r.post_type,
+    media: r.media,
+    content: r.content,
+    picture: r.picture,
+    file: r.file,
+    fileOriginal: r.file_original,
+    fileThumb: r.file_thumb,
+    mediaFile: r.media_file,
+    linkUrl: r.link_url,
+    authorName: r.author_name,
+    username: r.username,
+    userPicture: r.user_picture,
+    score: r.score,
+    rating: r.rating,
+    tags: r.tags,
+    location: r.location,
+    children: parseChildren(r.children),
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+    hidden: r.hidden !== 0,
+    pinned: r.pin !== 0,
+    highlighted: r.highlight !== 0,
+    cta:
+      r.has_cta === 1
+        ? { color: r.cta_color, background: r.cta_background, status: r.cta_status, url: r.cta_url, text: r.cta_text }
+        : null,
+    products: tags,
+  };
+}
+
+function postsOfWall(db: Kysely<Database>, wallId: number) {
+  return db
+    .selectFrom('posts')
+    .innerJoin('feeds', 'feeds.id', 'posts.feed_id')
+    .selectAll('posts')
+    .select('feeds.name as feed_name')
+    .where('posts.wall_id', '=', wallId);
+}
+
+async function tagsOf(db: Kysely<Database>, postIds: number[]): Promise<Map<number, TagRecord[]>> {
+  const out = new Map<number, TagRecord[]>();
+  if (postIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('post_products')
+    .innerJoin('products', 'products.id', 'post_products.product_id')
+    .select([
+      'post_products.post_id',
+      'post_products.product_id',
+      'products.name',
+      'post_products.left_pct',
+      'post_products.top_pct',
+      'post_products.position',
+    ])
+    .where('post_products.post_id', 'in', postIds)
+    .orderBy('post_products.post_id')
+    .orderBy('post_products.position')
+    .execute();
+  for (const r of rows) {
+    const list = out.get(r.post_id) ?? [];
+    // positions are renumbered 0… here: imported data may have gaps
+    list.push({
+      productId: r.product_id,
+      productName: r.name,
+      left: r.left_pct,
+      top: r.top_pct,
+      position: list.length,
+    });
+    out.set(r.post_id, list);
+  }
+  return out;
+}
+
+/** The moderation view: newest first (then larger id first), hidden posts included unless filtered out. */
+export async function listModerationPosts(
+  db: Kysely<Database>,
+  wallId: number,
+  filter: PostFilter,
+  page: PageRequest,
+): Promise<Page<PostRecord>> {
+  await requireWall(db, wallId);
+  const after = decodeCursor(page.cursor, 2);
+  const limit = pageLimit(page);
+  let q = postsOfWall(db, wallId);
+  if (filter.status === 'visible') q = q.where('posts.hidden', '=', 0);
+  if (filter.status === 'hidden') q = q.where('posts.hidden', '<>', 0);
+  if (filter.feedId !== undefined) q = q.where('posts.feed_id', '=', filter.feedId);
+  if (filter.media !== undefined) q = q.where('posts.media', '=', filter.media);
+  if (after) {
+    const [createdAt, id] = after as [number, number];
+    q = q.where((eb) =>
+      eb.or([
+        eb('posts.created_at', '<', createdAt),
+        eb.and([eb('posts.created_at', '=', createdAt), eb('posts.id', '<', id)]),
+      ]),
+    );
+  }
+  const rows = await q
+    .orderBy('posts.created_at', 'desc')
+    .orderBy('posts.id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  const tags = await tagsOf(
+    db,
+    rows.slice(0, limit).map((r) => r.id),
+  );
+  return pageOf(
+    rows,
+    limit,
+    (r) => [r.created_at, r.id],
+    (r) => postRecord(r, tags.get(r.id) ?? []),
+  );
+}
+
+async function postRow(db: Kysely<Database>, wallId: number, postId: number): Promise<PostRow> {
+  await requireWall(db, wallId);
+  const row = await postsOfWall(db, wallId).where('posts.id', '=', postId).executeTakeFirst();
+  if (!row) throw notFound('post', postId);
+  return row;
+}
+
+async function loadPost(db: Kysely<Database>, wallId: number, postId: number): Promise<PostRecord> {
+  const row = await postRow(db, wallId, postId);
+  return postRecord(row, (await tagsOf(db, [postId])).get(postId) ?? []);
+}
+
+export const getModerationPost = loadPost;
+
+const ctaColumns = (cta: Cta | null) =>
+  cta === null
+    ? { has_cta: 0, cta_color: '', cta_background: '', cta_status: 0, cta_url: '', cta_text: '' }
+    : {
+        has_cta: 1,
+        cta_color: cta.color,
+        cta_background: cta.background,
+        cta_status: cta.status,
+        cta_url: cta.url,
+        cta_text: cta.text,
+      };
+
+/** Moderation and content edit of one post (only the fields given change). */
+export async function updatePost(op: Op, wallId: number, postId: number, patch: PostPatch): Promise<PostRecord> {
+  return audited(op, async (tx) => {
+    const before = await loadPost(tx.trx, wallId, postId);
+    await tx.trx
+      .updateTable('posts')
+      .set({
+        ...(patch.content !== undefined ? { content: patch.content, updated_at: op.now } : {}),
+        ...(patch.hidden !== undefined ? { hidden: patch.hidden ? 1 : 0 } : {}),
+        ...(patch.pinned !== undefined ? { pin: patch.pinned ? 1 : 0 } : {}),
+        ...(patch.highlighted !== undefined ? { highlight: patch.highlighted ? 1 : 0 } : {}),
+        ...(patch.cta !== undefined ? ctaColumns(patch.cta) : {}),
+      })
+      .where('id', '=', postId)
+      .execute();
+    const after = await loadPost(tx.trx, wallId, postId);
+    const { content: _c, products: _p, ...b } = before;
+    const { content: _c2, products: _p2, ...a } = after;
+    const changed = diff(b, a);
+    if (patch.content !== undefined && patch.content !== before.content) {
+      // the text itself can be long: the summary keeps its length and start
+      Object.assign(changed.before, { content: preview(before.content) });
+      Object.assign(changed.after, { content: preview(after.content) });
+    }
+    tx.audit({ action: 'post.update', targetType: 'post', targetId: postId, ...changed, details: { wallId } });
+    tx.wallChanged(wallId);
+    return after;
+  });
+}
+
+const preview = (text: string) => (text.length <= 200 ? text : `${text.slice(0, 200)}… (${text.length} characters)`);
+
+// ---------- bulk ----------
+
+export const BULK_MAX = 500;
+export const BULK_ACTIONS = [
+  'hide',
+  'unhide',
+  'pin',
+  'unpin',
+  'highlight',
+  'unhighlight',
+  'setCta',
+  'clearCta',
+] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+export interface BulkInput {
+  postIds: number[];
+  action: BulkAction;
+  /** required for setCta */
+  cta?: Cta;
+}
+
+export interface BulkResult {
+  action: BulkAction;
+  /** the posts the action applied to (each once, in request order) */
+  postIds: number[];
+  /** how many of them actually changed (the others already were in that state) */
+  changed: number;
+}
+
+/** The columns an action writes, and the same change as the API names it (for the audit log). */
+function bulkChange(input: BulkInput): {
+  set: Partial<Selectable<PostsTable>>;
+  field: 'hidden' | 'pinned' | 'highlighted' | 'cta';
+  value: unknown;
+} {
+  switch (input.action) {
+    case 'hide':
+    case 'unhide':
+      return { set: { hidden: input.action === 'hide' ? 1 : 0 }, field: 'hidden', value: input.action === 'hide' };
+    case 'pin':
+    case 'unpin':
+      return { set: { pin: input.action === 'pin' ? 1 : 0 }, field: 'pinned', value: input.action === 'pin' };
+    case 'highlight':
+    case 'unhighlight':
+      return {
+        set: { highlight: input.action === 'highlight' ? 1 : 0 },
+        field: 'highlighted',
+        value: input.action === 'highlight',
+      };
+    case 'setCta':
+      if (!input.cta) throw invalidField('cta', 'cta is required for setCta');
+      return { set: ctaColumns(input.cta), field: 'cta', value: input.cta };
+    case 'clearCta':
+      return { set: ctaColumns(null), field: 'cta', value: null };
+  }
+}
+
+type BulkState = Pick<
+  Selectable<PostsTable>,
+  | 'id'
+  | 'hidden'
+  | 'pin'
+  | 'highlight'
+  | 'has_cta'
+  | 'cta_color'
+  | 'cta_background'
+  | 'cta_status'
+  | 'cta_url'
+  | 'cta_text'
+>;
+
+function apiState(r: BulkState) {
+  return {
+    hidden: r.hidden !== 0,
+    pinned: r.pin !== 0,
+    highlighted: r.highlight !== 0,
+    cta:
+      r.has_cta === 1
+        ? { color: r.cta_color, background: r.cta_background, status: r.cta_status, url: r.cta_url, text: r.cta_text }
+        : null,
+  };
+}
+
+/**
+ * One action on up to 500 posts of a wall, all or nothing: every id is
+ * checked first, and one that is not a post of this wall changes nothing.
+ */
+export async function bulkModerate(op: Op, wallId: number, input: BulkInput): Promise<BulkResult> {
+  const { set, field, value } = bulkChange(input);
+  const ids = [...new Set(input.postIds)];
+  return audited(op, async (tx) => {
+    await requireWall(tx.trx, wallId);
+    const rows: BulkState[] = await tx.trx
+      .selectFrom('posts')
+      .select([
+        'id',
+        'hidden',
+        'pin',
+        'highlight',
+        'has_cta',
+        'cta_color',
+        'cta_background',
+        'cta_status',
+        'cta_url',
+        'cta_text',
+      ])
+      .where('wall_id', '=', wallId)
+      .where('id', 'in', ids)
+      .execute();
+    const found = new Map(rows.map((r) => [r.id, r]));
+    const problems: FieldError[] = [];
+    input.postIds.forEach((id, i) => {
+      if (!found.has(id))
+        problems.push({ field: `postIds[${i}]`, message: `post ${id} is not a post of wall ${wallId}` });
+    });
+    if (problems.length > 0) throw invalid(problems);
+    const changedRows = rows.filter((r) => JSON.stringify(apiState(r)[field]) !== JSON.stringify(value));
+    const res = await tx.trx
+      .updateTable('posts')
+      .set(set)
+      .where('wall_id', '=', wallId)
+      .where('id', 'in', ids)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== ids.length) {
+      throw new ManageError(409, 'posts of this wall changed during the action; nothing was changed, retry');
+    }
+    // before: the posts that changed, with their former value; after: the one new value
+    const before: Record<string, Record<string, unknown>> = {};
+    for (const r of changedRows) before[r.id] = { [field]: apiState(r)[field] };
+    tx.audit({
+      action: `posts.bulk.${input.action}`,
+      targetType: 'wall',
+      targetId: wallId,
+      before,
+      after: { [field]: value },
+      details: { postIds: ids },
+    });
+    tx.wallChanged(wallId);
+    return { action: input.action, postIds: ids, changed: changedRows.length };
+  });
+}
+
+// ---------- product tags ----------
+
+export const TAGS_MAX = 50;
+
+export interface TagInput {
+  productId: number;
+  left: number;
+  top: number;
+}
+
+export async function listTags(db: Kysely<Database>, wallId: number, postId: number): Promise<TagRecord[]> {
+  await postRow(db, wallId, postId);
+  return (await tagsOf(db, [postId])).get(postId) ?? [];
+}
+
+/** Checks that every product exists and belongs to the wall's account; field names follow `fieldOf`. */
+async function checkProducts(
+  db: Kysely<Database>,
+  accountId: number,
+  productIds: number[],
+  fieldOf: (i: number) => string,
+) {
+  const rows =
+    productIds.length === 0
+      ? []
+      : await db
+          .selectFrom('products')
+          .select(['id', 'account_id'])
+          .where('id', 'in', [...new Set(productIds)])
+          .execute();
+  const owner = new Map(rows.map((r) => [r.id, r.account_id]));
+  const problems: FieldError[] = [];
+  const seen = new Set<number>();
+  productIds.forEach((id, i) => {
+    const field = fieldOf(i);
+    if (!owner.has(id)) problems.push({ field, message: `product ${id} does not exist` });
+    else if (owner.get(id) !== accountId)
+      problems.push({ field, message: `product ${id} is not a product of account ${accountId}` });
+    else if (seen.has(id)) problems.push({ field, message: `product ${id} is tagged twice` });
+    seen.add(id);
+  });
+  if (problems.length > 0) throw invalid(problems);
+}
+
+async function writeTags(tx: Tx, postId: number, tags: TagInput[]) {
+  await tx.trx.deleteFrom('post_products').where('post_id', '=', postId).execute();
+  if (tags.length === 0) return;
+  await tx.trx
+    .insertInto('post_products')
+    .values(
+      tags.map((t, i) => ({ post_id: postId, product_id: t.productId, position: i, left_pct: t.left, top_pct: t.top })),
+    )
+    .execute();
+}
+
+async function changeTags(
+  op: Op,
+  wallId: number,
+  postId: number,
+  action: string,
+  change: (current: TagInput[], accountId: number, tx: Tx) => Promise<TagInput[]>,
+): Promise<TagRecord[]> {
+  return audited(op, async (tx) => {
+    const wall = await requireWall(tx.trx, wallId);
+    await postRow(tx.trx, wallId, postId);
+    const before = (await tagsOf(tx.trx, [postId])).get(postId) ?? [];
+    const next = await change(
+      before.map((t) => ({ productId: t.productId, left: t.left, top: t.top })),
+      wall.account_id,
+      tx,
+    );
+    if (next.length > TAGS_MAX) throw invalidField('tags', `a post carries at most ${TAGS_MAX} product tags`);
+    await writeTags(tx, postId, next);
+    const after = (await tagsOf(tx.trx, [postId])).get(postId) ?? [];
+    const brief = (list: TagRecord[]) => list.map((t) => ({ productId: t.productId, left: t.left, top: t.top }));
+    tx.audit({
+      action,
+      targetType: 'post',
+      targetId: postId,
+      before: brief(before),
+      after: brief(after),
+      details: { wallId },
+    });
+    tx.wallChanged(wallId);
+    return after;
+  });
+}
+
+/** Replaces the post's tags with `tags`, in that order. */
+export function setTags(op: Op, wallId: number, postId: number, tags: TagInput[]): Promise<TagRecord[]> {
+  return changeTags(op, wallId, postId, 'post.tags.set', async (_current, accountId, tx) => {
+    await checkProducts(
+      tx.trx,
+      accountId,
+      tags.map((t) => t.productId),
+      (i) => `tags[${i}].productId`,
+    );
+    return tags;
+  });
+}
+
+/** Tags one more product, at `position` (default: last). */
+export function addTag(
+  op: Op,
+  wallId: number,
+  postId: number,
+  tag: TagInput & { position?: number },
+): Promise<TagRecord[]> {
+  return changeTags(op, wallId, postId, 'post.tags.add', async (current, accountId, tx) => {
+    await checkProducts(tx.trx, accountId, [tag.productId], () => 'productId');
+    if (current.some((t) => t.productId === tag.productId)) {
+      throw new ManageError(409, `product ${tag.productId} is already tagged on post ${postId}; change it with PATCH`);
+    }
+    const position = tag.position ?? current.length;
+    if (position > current.length) throw invalidField('position', `position must be from 0 to ${current.length}`);
+    const next = [...current];
+    next.splice(position, 0, { productId: tag.productId, left: tag.left, top: tag.top });
+    return next;
+  });
+}
+
+/** Moves a tag's hotspot and/or its position in the tag order. */
+export function updateTag(
+  op: Op,
+  wallId: number,
+  postId: number,
+  productId: number,
+  patch: { left?: number; top?: number; position?: number },
+): Promise<TagRecord[]> {
+  return changeTags(op, wallId, postId, 'post.tags.update', async (current) => {
+    const index = current.findIndex((t) => t.productId === productId);
+    if (index < 0) throw notFound(`tag of product ${productId} on post`, postId);
+    const tag = {
+      ...current[index]!,
+      ...(patch.left !== undefined ? { left: patch.left } : {}),
+      ...(patch.top !== undefined ? { top: patch.top } : {}),
+    };
+    const next = current.filter((_, i) => i !== index);
+    const position = patch.position ?? index;
+    if (position > next.length) throw invalidField('position', `position must be from 0 to ${next.length}`);
+    next.splice(position, 0, tag);
+    return next;
+  });
+}
+
+export function removeTag(op: Op, wallId: number, postId: number, productId: number): Promise<TagRecord[]> {
+  return changeTags(op, wallId, postId, 'post.tags.remove', async (current) => {
+    if (!current.some((t) => t.productId === productId)) throw notFound(`tag of product ${productId} on post`, postId);
+    return current.filter((t) => t.productId !== productId);
+  });
+}

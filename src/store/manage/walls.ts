@@ -1,0 +1,387 @@
+// Walls and their feeds for operators: every wall (deleted ones too), the
+// soft delete of contract §7, restore and purge.
+import type { Kysely, Selectable } from 'kysely';
+import type { ConnectorSettings } from '../../ingest/connector-settings.js';
+import type { Database, FeedsTable, WallsTable } from '../schema.js';
+import { purgeWallRows } from '../walls.js';
+import {
+  audited,
+  conflict,
+  decodeCursor,
+  diff,
+  iso,
+  isoOrNull,
+  notFound,
+  pageLimit,
+  pageOf,
+  type Op,
+  type Page,
+  type PageRequest,
+} from './op.js';
+
+// ---------- walls ----------
+
+export interface WallRecord {
+  id: number;
+  accountId: number;
+  name: string;
+  /** URL slug, unique within the account */
+  url: string;
+  profanity: boolean;
+  createdAt: string;
+  deleted: boolean;
+  deletedAt: string | null;
+  feedCount: number;
+  postCount: number;
+}
+
+export interface WallInput {
+  accountId: number;
+  name: string;
+  url: string;
+  profanity?: boolean;
+}
+
+export type WallPatch = Partial<Omit<WallInput, 'accountId'>>;
+
+export type WallState = 'live' | 'deleted' | 'all';
+
+type WallRow = Selectable<WallsTable> & { feed_count: number; post_count: number };
+
+const wallRecord = (r: WallRow): WallRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  url: r.url,
+  profanity: r.profanity !== 0,
+  createdAt: iso(r.created_at),
+  deleted: r.deleted_at !== null,
+  deletedAt: isoOrNull(r.deleted_at),
+  feedCount: Number(r.feed_count),
+  postCount: Number(r.post_count),
+});
+
+function wallsWithCounts(db: Kysely<Database>) {
+  return db
+    .selectFrom('walls')
+    .selectAll('walls')
+    .select((eb) => [
+      eb
+        .selectFrom('feeds')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('feeds.wall_id', '=', 'walls.id')
+        .as('feed_count'),
+      eb
+        .selectFrom('posts')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('posts.wall_id', '=', 'walls.id')
+        .as('post_count'),
+    ]);
+}
+
+export async function listWalls(
+  db: Kysely<Database>,
+  filter: { accountId?: number; state?: WallState },
+  page: PageRequest,
+): Promise<Page<WallRecord>> {
+  const after = decodeCursor(page.cursor, 1);
+  const limit = pageLimit(page);
+  let q = wallsWithCounts(db);
+  if (filter.accountId !== undefined) q = q.where('walls.account_id', '=', filter.accountId);
+  if (filter.state === 'live') q = q.where('walls.deleted_at', 'is', null);
+  if (filter.state === 'deleted') q = q.where('walls.deleted_at', 'is not', null);
+  if (after) q = q.where('walls.id', '>', after[0]!);
+  const rows = (await q
+    .orderBy('walls.id')
+    .limit(limit + 1)
+    .execute()) as WallRow[];
+  return pageOf(rows, limit, (r) => [r.id], wallRecord);
+}
+
+async function wallRow(db: Kysely<Database>, id: number): Promise<WallRow> {
+  const row = (await wallsWithCounts(db).where('walls.id', '=', id).executeTakeFirst()) as WallRow | undefined;
+  if (!row) throw notFound('wall', id);
+  return row;
+}
+
+export async function getWall(db: Kysely<Database>, id: number): Promise<WallRecord> {
+  return wallRecord(await wallRow(db, id));
+}
+
+/** 404 unless the wall exists (live or deleted). */
+export async function requireWall(db: Kysely<Database>, id: number): Promise<Selectable<WallsTable>> {
+  const row = await db.selectFrom('walls').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('wall', id);
+  return row;
+}
+
+async function ensureSlugFree(db: Kysely<Database>, accountId: number, url: string, exceptWall: number | null) {
+  let q = db.selectFrom('walls').select('id').where('account_id', '=', accountId).where('url', '=', url);
+  if (exceptWall !== null) q = q.where('id', '<>', exceptWall);
+  const taken = await q.executeTakeFirst();
+  if (taken) throw conflict(`url "${url}" is already used by wall ${taken.id} of account ${accountId}`);
+}
+
+export async function createWall(op: Op, input: WallInput): Promise<WallRecord> {
+  return audited(op, async (tx) => {
+    const account = await tx.trx
+      .selectFrom('accounts')
+      .select('id')
+      .where('id', '=', input.accountId)
+      .executeTakeFirst();
+    if (!account) throw notFound('account', input.accountId);
+    await ensureSlugFree(tx.trx, input.accountId, input.url, null);
+    const { id } = await tx.trx
+      .insertInto('walls')
+      .values({
+        account_id: input.accountId,
+        name: input.name,
+        url: input.url,
+        profanity: input.profanity ? 1 : 0,
+        created_at: op.now,
+        deleted_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const rec = wallRecord(await wallRow(tx.trx, id));
+    tx.audit({ action: 'wall.create', targetType: 'wall', targetId: id, after: rec });
+    tx.wallChanged(id);
+    return rec;
+  });
+}
+
+export async function updateWall(op: Op, id: number, patch: WallPatch): Promise<WallRecord> {
+  return audited(op, async (tx) => {
+    const before = wallRecord(await wallRow(tx.trx, id));
+    if (patch.url !== undefined) await ensureSlugFree(tx.trx, before.accountId, patch.url, id);
+    await tx.trx
+      .updateTable('walls')
+      .set({
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.url !== undefined ? { url: patch.url } : {}),
+        ...(patch.profanity !== undefined ? { profanity: patch.profanity ? 1 : 0 } : {}),
+      })
+      .where('id', '=', id)
+      .execute();
+    const after = wallRecord(await wallRow(tx.trx, id));
+    tx.audit({ action: 'wall.update', targetType: 'wall', targetId: id, ...diff(before, after) });
+    tx.wallChanged(id);
+    return after;
+  });
+}
+
+/** The soft delete of contract §7: the wall is 404 on the public API until restored. */
+export async function deleteWall(op: Op, id: number): Promise<WallRecord> {
+  return audited(op, async (tx) => {
+    const before = await wallRow(tx.trx, id);
+    if (before.deleted_at !== null) throw conflict(`wall ${id} is already deleted`);
+    await tx.trx.updateTable('walls').set({ deleted_at: op.now }).where('id', '=', id).execute();
+    tx.audit({
+      action: 'wall.delete',
+      targetType: 'wall',
+      targetId: id,
+      before: { deletedAt: null },
+      after: { deletedAt: iso(op.now) },
+    });
+    tx.wallChanged(id);
+    return wallRecord({ ...before, deleted_at: op.now });
+  });
+}
+
+export async function restoreWall(op: Op, id: number): Promise<WallRecord> {
+  return audited(op, async (tx) => {
+    const before = await wallRow(tx.trx, id);
+    if (before.deleted_at === null) throw conflict(`wall ${id} is not deleted`);
+    await tx.trx.updateTable('walls').set({ deleted_at: null }).where('id', '=', id).execute();
+    tx.audit({
+      action: 'wall.restore',
+      targetType: 'wall',
+      targetId: id,
+      before: { deletedAt: iso(before.deleted_at) },
+      after: { deletedAt: null },
+    });
+    tx.wallChanged(id);
+    return wallRecord({ ...before, deleted_at: null });
+  });
+}
+
+/** Erases a deleted wall with its feeds, posts and tags for good; a live wall is refused. */
+export async function purgeWall(op: Op, id: number): Promise<WallRecord> {
+  return audited(op, async (tx) => {
+    const before = wallRecord(await wallRow(tx.trx, id));
+    if (!before.deleted) throw conflict(`wall ${id} is live; delete it first`);
+    await purgeWallRows(tx.trx, id);
+    tx.audit({ action: 'wall.purge', targetType: 'wall', targetId: id, before });
+    tx.wallChanged(id);
+    return before;
+  });
+}
+
+// ---------- feeds ----------
+
+/**
+ * Ingestion state of a feed. The ingestion module (src/ingest/, migration
+ * 0004) fills it; feeds without ingestion state leave it out.
+ */
+export interface FeedIngestState {
+  lastPolledAt?: string | null;
+  nextPollAt?: string | null;
+  lastError?: string | null;
+  failing?: boolean;
+}
+
+export interface FeedRecord {
+  id: number;
+  wallId: number;
+  name: string;
+  source: string;
+  sourceType: string;
+  connector: ConnectorSettings | null;
+  enabled: boolean;
+  createdAt: string | null;
+  updatedAt: string;
+  postCount: number;
+  ingest?: FeedIngestState;
+}
+
+export interface FeedInput {
+  name: string;
+  source: string;
+  sourceType: string;
+  connector?: ConnectorSettings | null;
+  enabled?: boolean;
+}
+
+export type FeedPatch = Partial<FeedInput>;
+
+type FeedRow = Selectable<FeedsTable> & { post_count: number };
+
+const feedRecord = (r: FeedRow): FeedRecord => ({
+  id: r.id,
+  wallId: r.wall_id,
+  name: r.name,
+  source: r.source,
+  sourceType: r.source_type,
+  connector: r.connector === null ? null : (JSON.parse(r.connector) as ConnectorSettings),
+  enabled: r.enabled !== 0,
+  createdAt: isoOrNull(r.created_at),
+  updatedAt: iso(r.updated_at),
+  postCount: Number(r.post_count),
+});
+
+function feedsWithCounts(db: Kysely<Database>) {
+  return db
+    .selectFrom('feeds')
+    .selectAll('feeds')
+    .select((eb) =>
+      eb
+        .selectFrom('posts')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('posts.feed_id', '=', 'feeds.id')
+        .as('post_count'),
+    );
+}
+
+export async function listFeeds(db: Kysely<Database>, wallId: number, page: PageRequest): Promise<Page<FeedRecord>> {
+  await requireWall(db, wallId);
+  const after = decodeCursor(page.cursor, 1);
+  const limit = pageLimit(page);
+  let q = feedsWithCounts(db).where('feeds.wall_id', '=', wallId);
+  if (after) q = q.where('feeds.id', '>', after[0]!);
+  const rows = (await q
+    .orderBy('feeds.id')
+    .limit(limit + 1)
+    .execute()) as FeedRow[];
+  return pageOf(rows, limit, (r) => [r.id], feedRecord);
+}
+
+/** The feed; with `wallId`, a feed of another wall is 404 too. */
+async function feedRow(db: Kysely<Database>, feedId: number, wallId?: number): Promise<FeedRow> {
+  if (wallId !== undefined) await requireWall(db, wallId);
+  let q = feedsWithCounts(db).where('feeds.id', '=', feedId);
+  if (wallId !== undefined) q = q.where('feeds.wall_id', '=', wallId);
+  const row = (await q.executeTakeFirst()) as FeedRow | undefined;
+  if (!row) throw notFound('feed', feedId);
+  return row;
+}
+
+export async function getFeed(db: Kysely<Database>, feedId: number, wallId?: number): Promise<FeedRecord> {
+  return feedRecord(await feedRow(db, feedId, wallId));
+}
+
+export async function createFeed(op: Op, wallId: number, input: FeedInput): Promise<FeedRecord> {
+  return audited(op, async (tx) => {
+    await requireWall(tx.trx, wallId);
+    const { id } = await tx.trx
+      .insertInto('feeds')
+      .values({
+        wall_id: wallId,
+        name: input.name,
+        source: input.source,
+        source_type: input.sourceType,
+        created_at: op.now,
+        updated_at: op.now,
+        connector: input.connector == null ? null : JSON.stringify(input.connector),
+        enabled: input.enabled === false ? 0 : 1,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const rec = feedRecord(await feedRow(tx.trx, id));
+    tx.audit({ action: 'feed.create', targetType: 'feed', targetId: id, after: rec, details: { wallId } });
+    tx.wallChanged(wallId);
+    return rec;
+  });
+}
+
+export async function updateFeed(op: Op, feedId: number, patch: FeedPatch, wallId?: number): Promise<FeedRecord> {
+  return audited(op, async (tx) => {
+    const before = feedRecord(await feedRow(tx.trx, feedId, wallId));
+    await tx.trx
+      .updateTable('feeds')
+      .set({
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.source !== undefined ? { source: patch.source } : {}),
+        ...(patch.sourceType !== undefined ? { source_type: patch.sourceType } : {}),
+        ...(patch.connector !== undefined
+          ? { connector: patch.connector === null ? null : JSON.stringify(patch.connector) }
+          : {}),
+        ...(patch.enabled !== undefined ? { enabled: patch.enabled ? 1 : 0 } : {}),
+        updated_at: op.now,
+      })
+      .where('id', '=', feedId)
+      .execute();
+    const after = feedRecord(await feedRow(tx.trx, feedId));
+    const changed = diff(before, after);
+    delete changed.before.updatedAt;
+    delete changed.after.updatedAt;
+    tx.audit({
+      action: 'feed.update',
+      targetType: 'feed',
+      targetId: feedId,
+      ...changed,
+      details: { wallId: after.wallId },
+    });
+    tx.wallChanged(after.wallId);
+    return after;
+  });
+}
+
+/** Deletes a feed with its posts (and their product tags). */
+export async function deleteFeed(op: Op, feedId: number, wallId?: number): Promise<FeedRecord> {
+  return audited(op, async (tx) => {
+    const before = feedRecord(await feedRow(tx.trx, feedId, wallId));
+    const posts = tx.trx.selectFrom('posts').select('id').where('feed_id', '=', feedId);
+    await tx.trx.deleteFrom('post_products').where('post_id', 'in', posts).execute();
+    await tx.trx.deleteFrom('posts').where('feed_id', '=', feedId).execute();
+    await tx.trx.deleteFrom('feeds').where('id', '=', feedId).execute();
+    tx.audit({
+      action: 'feed.delete',
+      targetType: 'feed',
+      targetId: feedId,
+      before,
+      details: { wallId: before.wallId },
+    });
+    tx.wallChanged(before.wallId);
+    return before;
+  });
+}

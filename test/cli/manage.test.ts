@@ -1,0 +1,329 @@
+// The management commands of the `wallery` CLI: real processes on a real
+// SQLite file, observed through the API of a server on the same file.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { call, KEYS } from '../helpers/http.js';
+import {
+  hasSampleData,
+  SAMPLE_DATA_PATH,
+  SKIP_NO_SAMPLE,
+  startTestServer,
+  type TestServer,
+} from '../helpers/server.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'wallery-cli-manage-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const GROUPS: Record<string, string[]> = {
+  tokens: ['create', 'list', 'revoke'],
+  accounts: ['list', 'get', 'create', 'update', 'delete', 'usage'],
+  keys: ['create', 'list', 'revoke'],
+  walls: ['list', 'get', 'create', 'update', 'delete', 'restore', 'purge'],
+  feeds: ['list', 'get', 'create', 'update', 'enable', 'disable', 'delete'],
+  posts: [
+    'list',
+    'get',
+    'hide',
+    'unhide',
+    'pin',
+    'unpin',
+    'highlight',
+    'unhighlight',
+    'cta',
+    'edit',
+    'tags',
+    'tag',
+    'untag',
+  ],
+  products: ['list', 'get', 'create', 'update', 'delete'],
+};
+
+describe('management commands', () => {
+  it('are listed with their help', async () => {
+    const groups = Object.keys(GROUPS);
+    const results = await Promise.all([
+      ...groups.map((g) => runCli([g, '--help'])),
+      runCli(['audit', '--help']),
+      runCli(['posts', 'cta', '--help']),
+    ]);
+    groups.forEach((g, i) => {
+      const r = results[i]!;
+      expect(r.code, `${g}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^Usage: wallery ${g}`));
+      const listed = [...r.stdout.matchAll(/^ {2}(\w+)(?: |$)/gm)].map((x) => x[1]).filter((c) => c !== 'help');
+      expect(listed, g).toEqual(GROUPS[g]);
+    });
+    expect(results[groups.length]!.stdout, results[groups.length]!.stderr).toMatch(/^Usage: wallery audit \[options\]/);
+    expect(results[groups.length + 1]!.stdout, results[groups.length + 1]!.stderr).toMatch(/--clear/);
+  });
+});
+
+describe.skipIf(!hasSampleData)(
+  `management commands on the sample data (${hasSampleData ? 'sample data' : SKIP_NO_SAMPLE})`,
+  () => {
+    let db: string;
+    let srv: TestServer;
+    const cli = (...args: string[]) => runCli([...args, '--database', db]);
+    const json = async (...args: string[]) => {
+      const r = await cli(...args, '--json');
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return JSON.parse(r.stdout) as Record<string, unknown> & { data: Record<string, unknown>[] };
+    };
+    const v2 = (path: string, key: string = KEYS.ent) =>
+      call(srv.baseUrl, `/api/v2${path}`, { query: { user_key: key, limit: '500' } });
+
+    beforeAll(async () => {
+      const sub = join(dir, 'shared');
+      db = join(sub, 'wallery.db');
+      expect((await runCli(['import', SAMPLE_DATA_PATH, '--database', db])).code).toBe(0);
+      // a server on the same file sees every CLI write on its next read
+      srv = await startTestServer({ dir: sub });
+    });
+    afterAll(async () => srv?.close());
+
+    it('tokens: create prints the token once; it works on the API until revoked', async () => {
+      const made = await cli('tokens', 'create', '--name', 'ci bot');
+      expect(made.code).toBe(0);
+      const token = made.stdout.trim();
+      expect(token).toMatch(/^wop_[A-Za-z0-9_-]{43}$/);
+      expect(made.stderr).toMatch(/shown only this once/);
+      const api = () => call(srv.baseUrl, '/api/manage/v1/accounts', { headers: { authorization: `Bearer ${token}` } });
+      expect((await api()).status).toBe(200);
+
+      const list = await cli('tokens', 'list');
+      const lines = list.stdout.trimEnd().split('\n');
+      expect(lines[0]).toMatch(/^id\s+name\s+prefix\s+createdAt\s+lastUsedAt\s+revokedAt$/);
+      expect(list.stdout).not.toContain(token);
+      const row = lines.find((l) => l.includes('ci bot'))!;
+      expect(row).toContain(token.slice(0, 8));
+      const id = row.split(/\s+/)[0]!;
+
+      expect((await cli('tokens', 'revoke', id)).stdout).toBe(`operator token ${id} "ci bot" revoked\n`);
+      expect((await api()).status).toBe(401);
+      const again = await cli('tokens', 'revoke', token);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toBe(`wallery: operator token ${id} is already revoked\n`);
+    });
+
+    it('accounts: table by default, JSON for scripts, every bad option named at once', async () => {
+      const table = await cli('accounts', 'list', '--limit', '2');
+      expect(table.code).toBe(0);
+      const lines = table.stdout.trimEnd().split('\n');
+      expect(lines[0]).toMatch(/^id\s+name\s+plan\s+dailyCallLimit\s+createdAt$/);
+      expect(lines[1]).toMatch(/^7001\s+Demo Outdoor\s+enterprise\s+10000000\s/);
+      expect(lines).toHaveLength(3);
+      expect(table.stderr).toMatch(/^more: add --cursor \S+\n$/);
+
+      const made = await json(
+        'accounts',
+        'create',
+        '--name',
+        'From the CLI',
+        '--plan',
+        'commerce',
+        '--daily-call-limit',
+        '50',
+      );
+      expect(made).toMatchObject({ name: 'From the CLI', plan: 'commerce', dailyCallLimit: 50 });
+      expect(await json('accounts', 'update', String(made.id), '--plan', 'enterprise')).toMatchObject({
+        id: made.id,
+        plan: 'enterprise',
+      });
+
+      const bad = await cli('accounts', 'create', '--name', ' ', '--plan', 'gold', '--daily-call-limit', 'many');
+      expect(bad.code).toBe(1);
+      expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+      expect(bad.stderr).toMatch(/^wallery: name must be .*; plan must be .*; dailyCallLimit must be .*\n$/);
+      expect((await cli('accounts', 'get', '424242')).stderr).toBe('wallery: account 424242 not found\n');
+      expect((await cli('accounts', 'delete', '7001')).stderr).toMatch(/still has walls/);
+      expect((await cli('accounts', 'delete', String(made.id))).stdout).toBe(`account ${made.id} deleted\n`);
+
+      const usage = await cli('accounts', 'usage', '7001');
+      expect(usage.stdout.split('\n')[0]).toMatch(/^day\s+calls$/);
+      expect(usage.stdout.trimEnd().split('\n')).toHaveLength(31);
+    });
+
+    it('keys: list shows prefixes only', async () => {
+      const key = (await cli('keys', 'create', '--account', '7002')).stdout.trim();
+      const list = await json('keys', 'list', '--account', '7002');
+      expect(list.data.map((k) => k.prefix)).toContain(key.slice(0, 8));
+      expect(JSON.stringify(list)).not.toContain(key);
+    });
+
+    it('walls and feeds: a wall with a feed made from the CLI is served by the API', async () => {
+      const wall = await json(
+        'walls',
+        'create',
+        '--account',
+        '7001',
+        '--name',
+        'CLI wall',
+        '--url',
+        'cli-wall',
+        '--profanity',
+      );
+      expect(wall).toMatchObject({ accountId: 7001, url: 'cli-wall', profanity: true, deleted: false });
+      const connector = '{"kind":"mastodon","instance":"https://m.example","hashtag":"cli"}';
+      const feed = await json(
+        'feeds',
+        'create',
+        String(wall.id),
+        '--name',
+        '#cli',
+        '--source',
+        'Mastodon',
+        '--source-type',
+        'hashtag',
+        '--connector',
+        connector,
+      );
+      expect(feed).toMatchObject({ wallId: wall.id, enabled: true, connector: { kind: 'mastodon', hashtag: 'cli' } });
+      const info = await v2(`/widget/wallInfo/${wall.id}`);
+      expect(info.json().responseData).toMatchObject([
+        { wallName: 'CLI wall', wallProfanity: 1, feeds: [{ feedId: feed.id, feedName: '#cli' }] },
+      ]);
+
+      expect((await cli('feeds', 'disable', String(feed.id))).stdout).toBe(`feed ${feed.id} disabled\n`);
+      const badConnector = await cli(
+        'feeds',
+        'update',
+        String(feed.id),
+        '--connector',
+        '{"kind":"mastodon","instance":"https://m.example"}',
+      );
+      expect(badConnector.stderr).toBe('wallery: connector: exactly one of hashtag, account is required\n');
+      expect((await cli('walls', 'create', '--account', '7001', '--name', 'dup', '--url', 'cli-wall')).stderr).toMatch(
+        /already used by wall/,
+      );
+
+      expect((await cli('walls', 'delete', String(wall.id))).code).toBe(0);
+      expect((await v2(`/widget/wallInfo/${wall.id}`)).status).toBe(404);
+      const deleted = await json('walls', 'list', '--state', 'deleted', '--account', '7001');
+      expect(deleted.data.map((w) => w.id)).toContain(wall.id);
+      expect((await cli('walls', 'restore', String(wall.id))).stdout).toBe(`wall ${wall.id} restored\n`);
+      const restored = await v2(`/widget/wallInfo/${wall.id}`);
+      expect(restored.status).toBe(200);
+      expect(restored.json().responseData).toMatchObject([{ feeds: [{ feedId: feed.id }] }]);
+    });
+
+    it('posts: moderation from the CLI shows on the public API; several posts are all or nothing', async () => {
+      type W2 = { postId: string; postPin: number; CTAtext: string | null; content: string };
+      const w2 = async () => ((await v2('/widget/posts/7011')).json().responseData as { posts: W2[] }[])[0]!.posts;
+
+      expect((await cli('posts', 'hide', '7011', '17001', '17004')).stdout).toBe('hide: 2 posts, 2 changed\n');
+      expect((await w2()).map((p) => p.postId)).not.toContain('17001');
+      const refused = await cli('posts', 'unhide', '7011', '17001', '17086');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe('wallery: post 17086 is not a post of wall 7011\n');
+      expect((await w2()).map((p) => p.postId)).not.toContain('17001');
+
+      expect((await cli('posts', 'pin', '7011', '17019')).code).toBe(0);
+      const cta = ['--color', '#ffffff', '--background', '#000000', '--url', 'https://x.example/buy', '--text', 'Buy'];
+      expect((await cli('posts', 'cta', '7011', '17019', ...cta)).code).toBe(0);
+      expect((await cli('posts', 'edit', '7011', '17019', '--content', 'Edited from the CLI')).code).toBe(0);
+      const p = (await w2()).find((x) => x.postId === '17019')!;
+      expect([p.postPin, p.CTAtext, p.content]).toEqual([1, 'Buy', 'Edited from the CLI']);
+      const badCta = await cli(
+        'posts',
+        'cta',
+        '7011',
+        '17019',
+        '--color',
+        'red',
+        '--url',
+        'nope',
+        '--text',
+        'x',
+        '--background',
+        '#000',
+      );
+      expect(badCta.stderr).toMatch(/^wallery: cta\.color must be .*; cta\.url must be /);
+
+      const list = await cli('posts', 'list', '7011', '--status', 'hidden');
+      expect(list.stdout.split('\n')[0]).toMatch(
+        /^id\s+feedId\s+media\s+hidden\s+pinned\s+highlighted\s+createdAt\s+authorName\s+content$/,
+      );
+      expect(list.stdout.trimEnd().split('\n')).toHaveLength(1 + 3 + 2);
+    });
+
+    it('products and tags: tagged from the CLI, shown by C5 in tag order', async () => {
+      const product = await json(
+        'products',
+        'create',
+        '--account',
+        '7001',
+        '--name',
+        'CLI shoe',
+        '--price',
+        '99.5',
+        '--currency',
+        'EUR',
+      );
+      expect(product).toMatchObject({ name: 'CLI shoe', price: 99.5, currency: 'EUR', sku: '' });
+      expect(
+        (await cli('posts', 'tag', '7011', '17007', '--product', String(product.id), '--left', '10', '--top', '20'))
+          .code,
+      ).toBe(0);
+      const tags = await cli(
+        'posts',
+        'tag',
+        '7011',
+        '17007',
+        '--product',
+        '7501',
+        '--left',
+        '50',
+        '--top',
+        '50',
+        '--position',
+        '0',
+      );
+      expect(tags.stdout.split('\n')[0]).toMatch(/^position\s+productId\s+productName\s+left\s+top$/);
+      const c5 = await v2('/commerce/getGalleryProductByID/7011/17007/');
+      expect((c5.json().responseData as { postProductIds: string }).postProductIds).toBe(`7501,${product.id}`);
+      const bad = await cli('posts', 'tag', '7011', '17007', '--product', '7505', '--left', '150', '--top', 'x');
+      expect(bad.stderr).toBe('wallery: left must be a number from 0 to 100; top must be a number from 0 to 100\n');
+      const foreign = await cli('posts', 'tag', '7011', '17007', '--product', '7505', '--left', '1', '--top', '1');
+      expect(foreign.stderr).toBe('wallery: product 7505 is not a product of account 7001\n');
+      expect((await cli('products', 'delete', String(product.id))).stdout).toBe(`product ${product.id} deleted\n`);
+      const after = await v2('/commerce/getGalleryProductByID/7011/17007/');
+      expect((after.json().responseData as { postProductIds: string }).postProductIds).toBe('7501');
+    });
+
+    it('audit: every CLI write is recorded as cli', async () => {
+      const [log, table] = await Promise.all([
+        json('audit', '--limit', '200', '--token-name', 'cli'),
+        cli('audit', '--limit', '1'),
+      ]);
+      const actions = new Set(log.data.map((e) => e.action));
+      for (const action of [
+        'operator_token.create',
+        'operator_token.revoke',
+        'account.create',
+        'account.delete',
+        'user_key.create',
+        'wall.create',
+        'wall.delete',
+        'wall.restore',
+        'feed.create',
+        'feed.update',
+        'posts.bulk.hide',
+        'posts.bulk.pin',
+        'posts.bulk.setCta',
+        'post.update',
+        'post.tags.add',
+        'product.create',
+        'product.delete',
+      ]) {
+        expect(actions, action).toContain(action);
+      }
+      expect(table.stdout.split('\n')[0]).toMatch(/^id\s+at\s+tokenName\s+action\s+targetType\s+targetId\s+summary$/);
+    });
+  },
+);

@@ -1,0 +1,155 @@
+// The audit log: every management write, with who, what, which target,
+// when, and the changed fields before and after; written atomically with
+// the change.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeSample, NOW } from '../../helpers/sample.js';
+import { data, failure, makeToken, startManageServer, type ManageServer } from './helpers.js';
+
+interface Entry {
+  id: number;
+  at: string;
+  tokenName: string;
+  action: string;
+  targetType: string;
+  targetId: number | null;
+  summary: { before: unknown; after: unknown; [k: string]: unknown };
+}
+interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+describeSample('audit log', () => {
+  let m: ManageServer;
+  beforeAll(async () => {
+    m = await startManageServer();
+  });
+  afterAll(async () => m?.close());
+
+  const latest = async () => data<Page<Entry>>(await m.api('GET', '/audit?limit=1')).data[0]!;
+
+  it('records every kind of write with its target and a before/after summary', async () => {
+    const at = new Date(NOW).toISOString();
+    const writes: [string, string, unknown, Partial<Entry>][] = [
+      ['POST', '/accounts', { name: 'Audited', plan: 'free' }, { action: 'account.create', targetType: 'account' }],
+      [
+        'PATCH',
+        '/accounts/7004',
+        { plan: 'widget' },
+        { action: 'account.update', targetId: 7004, summary: { before: { plan: 'free' }, after: { plan: 'widget' } } },
+      ],
+      ['POST', '/accounts/7004/keys', undefined, { action: 'user_key.create', targetType: 'user_key' }],
+      [
+        'PATCH',
+        '/walls/7012',
+        { name: 'Audited wall' },
+        {
+          action: 'wall.update',
+          targetId: 7012,
+          summary: { before: { name: 'Demo Empty Wall' }, after: { name: 'Audited wall' } },
+        },
+      ],
+      [
+        'DELETE',
+        '/walls/7012',
+        undefined,
+        { action: 'wall.delete', targetId: 7012, summary: { before: { deletedAt: null }, after: { deletedAt: at } } },
+      ],
+      ['POST', '/walls/7012/restore', undefined, { action: 'wall.restore', targetId: 7012 }],
+      [
+        'POST',
+        '/walls/7012/feeds',
+        { name: 'F', source: 'RSS', sourceType: 'page' },
+        { action: 'feed.create', targetType: 'feed' },
+      ],
+      [
+        'PATCH',
+        '/walls/7011/posts/17001',
+        { hidden: true },
+        {
+          action: 'post.update',
+          targetType: 'post',
+          targetId: 17001,
+          summary: { before: { hidden: false }, after: { hidden: true }, wallId: 7011 },
+        },
+      ],
+      [
+        'POST',
+        '/walls/7011/posts/bulk',
+        { postIds: [17001, 17004], action: 'unhide' },
+        {
+          action: 'posts.bulk.unhide',
+          targetType: 'wall',
+          targetId: 7011,
+          summary: { before: { 17001: { hidden: true } }, after: { hidden: false }, postIds: [17001, 17004] },
+        },
+      ],
+      [
+        'POST',
+        '/walls/7011/posts/17004/products',
+        { productId: 7501, left: 1, top: 2 },
+        {
+          action: 'post.tags.add',
+          targetId: 17004,
+          summary: { before: [], after: [{ productId: 7501, left: 1, top: 2 }], wallId: 7011 },
+        },
+      ],
+      [
+        'POST',
+        '/products',
+        { accountId: 7004, name: 'P', price: 1 },
+        { action: 'product.create', targetType: 'product' },
+      ],
+      [
+        'PATCH',
+        '/products/7501',
+        { price: 2 },
+        { action: 'product.update', targetId: 7501, summary: { before: { price: 182.7 }, after: { price: 2 } } },
+      ],
+    ];
+    for (const [method, path, body, expected] of writes) {
+      const res = await m.api(method, path, body);
+      expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
+      const entry = await latest();
+      expect(entry, `${method} ${path}`).toMatchObject({ tokenName: 'test-operator', at, ...expected });
+    }
+  });
+
+  it('records nothing for reads and refused writes', async () => {
+    const before = await latest();
+    await m.api('GET', '/walls/7011/posts');
+    failure(await m.api('PATCH', '/walls/7011', { name: '' }), 400);
+    failure(await m.api('DELETE', '/walls/424242'), 404);
+    failure(await m.api('POST', '/walls/7011/restore'), 409);
+    failure(await m.api('POST', '/walls/7011/posts/bulk', { postIds: [17001, 1], action: 'hide' }), 400);
+    expect(await latest()).toEqual(before);
+  });
+
+  it('never stores a plaintext key or token', async () => {
+    const key = data<{ key: string }>(await m.api('POST', '/accounts/7001/keys'), 201).key;
+    const { token } = await makeToken(m.srv, 'another');
+    const rows = await m.srv.store.db.selectFrom('audit_log').select('summary').execute();
+    const all = JSON.stringify(rows);
+    expect(all).not.toContain(key);
+    expect(all).not.toContain(token);
+  });
+
+  it('filters by target, action and token, newest first, paginated', async () => {
+    const wall = data<Page<Entry>>(await m.api('GET', '/audit?targetType=wall&targetId=7012')).data;
+    expect(wall.map((e) => e.action)).toEqual(['wall.restore', 'wall.delete', 'wall.update']);
+    const updates = data<Page<Entry>>(await m.api('GET', '/audit?action=product.update')).data;
+    expect(updates.map((e) => e.targetId)).toEqual([7501]);
+    const cli = data<Page<Entry>>(await m.api('GET', '/audit?tokenName=cli')).data;
+    expect(cli.every((e) => e.action === 'operator_token.create')).toBe(true);
+    const all = data<Page<Entry>>(await m.api('GET', '/audit?limit=200')).data;
+    const walked: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Page<Entry> = data(await m.api('GET', `/audit?limit=5${cursor ? `&cursor=${cursor}` : ''}`));
+      walked.push(...page.data.map((e) => e.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(walked).toEqual(all.map((e) => e.id));
+    expect([...walked].sort((a, b) => b - a)).toEqual(walked);
+  });
+});

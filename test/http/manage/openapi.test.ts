@@ -1,0 +1,205 @@
+// The OpenAPI 3.1 document: valid, complete (every route with its schemas),
+// generated from the route schemas, with the v2 XML form described; and the
+// interactive docs at /docs.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../../../src/http/server.js';
+import { ChangeBus } from '../../../src/store/changes.js';
+import { openStore } from '../../../src/store/store.js';
+import { describeSample } from '../../helpers/sample.js';
+import { startManageServer, type ManageServer } from './helpers.js';
+
+type Json = Record<string, unknown>;
+interface Operation {
+  parameters?: { in: string; name: string; schema?: Json }[];
+  requestBody?: { content: Record<string, { schema?: Json }> };
+  responses?: Record<string, { description: string; content?: Record<string, { schema?: Json; example?: unknown }> }>;
+  security?: Record<string, string[]>[];
+  tags?: string[];
+  summary?: string;
+}
+type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: Json };
+
+const openapiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+
+/** Excluded on purpose: the docs' own assets and the document itself. */
+const isDocsRoute = (url: string) => url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/');
+
+/** A schema that says what the value holds (not just `{}` or `{ type: 'object' }`). */
+const describesShape = (s: Json | undefined) =>
+  s !== undefined &&
+  ['properties', 'additionalProperties', 'items', 'anyOf', 'oneOf', 'allOf', '$ref', 'enum', 'const'].some(
+    (k) => k in s,
+  );
+
+/** Problems of the document against the routes the server has: an empty list when every route is fully described. */
+function undocumented(app: FastifyInstance, doc: Doc): string[] {
+  const problems: string[] = [];
+  for (const route of app.routeCatalog) {
+    if (route.method === 'HEAD' || isDocsRoute(route.url)) continue;
+    const name = `${route.method} ${route.url}`;
+    if (route.hidden) {
+      problems.push(`${name} is hidden from the document`);
+      continue;
+    }
+    const op = doc.paths[openapiPath(route.url)]?.[route.method.toLowerCase()];
+    if (!op) {
+      problems.push(`${name} is not in the document`);
+      continue;
+    }
+    if (!op.summary || !op.tags?.length) problems.push(`${name} has no summary or tag`);
+    const responses = Object.entries(op.responses ?? {});
+    if (!responses.some(([code]) => code.startsWith('2'))) problems.push(`${name} has no success response`);
+    for (const [code, r] of responses) {
+      const schemas = Object.values(r.content ?? {}).map((c) => c.schema);
+      if (schemas.length === 0 || schemas.some((s) => !describesShape(s)))
+        problems.push(`${name} ${code} has no schema`);
+    }
+    for (const param of route.url.match(/:(\w+)/g) ?? []) {
+      const p = op.parameters?.find((x) => x.in === 'path' && x.name === param.slice(1));
+      if (!p?.schema?.pattern) problems.push(`${name} path parameter ${param} has no schema`);
+    }
+    if (
+      ['POST', 'PUT', 'PATCH'].includes(route.method) &&
+      route.url.startsWith('/api/') &&
+      !/\/(restore|purge|keys)$/.test(route.url)
+    ) {
+      if (!op.requestBody?.content['application/json']?.schema) problems.push(`${name} has no body schema`);
+    }
+  }
+  return problems;
+}
+
+async function validate(doc: unknown) {
+  const validator = new Validator();
+  const res = await validator.validate(doc as Json);
+  return { ...res, version: validator.version };
+}
+
+describeSample('the OpenAPI document', () => {
+  let m: ManageServer;
+  let doc: Doc;
+  beforeAll(async () => {
+    m = await startManageServer();
+    const res = await fetch(`${m.srv.baseUrl}/openapi.json`);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    doc = (await res.json()) as Doc;
+  });
+  afterAll(async () => m?.close());
+
+  it('validates as OpenAPI 3.1', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const res = await validate(doc);
+    expect(res.errors ?? []).toEqual([]);
+    expect(res.valid).toBe(true);
+    expect(res.version).toBe('3.1');
+  });
+
+  it('describes every route the server has, with its schemas', () => {
+    const routes = m.srv.app.routeCatalog.filter((r) => r.method !== 'HEAD' && !isDocsRoute(r.url));
+    expect(routes.length).toBeGreaterThan(40);
+    expect(undocumented(m.srv.app, doc)).toEqual([]);
+    // and nothing else: every documented operation is a route
+    const known = new Set(routes.map((r) => `${r.method.toLowerCase()} ${openapiPath(r.url)}`));
+    for (const [path, ops] of Object.entries(doc.paths))
+      for (const method of Object.keys(ops)) expect(known).toContain(`${method} ${path}`);
+  });
+
+  it('describes both forms of every v2 response, with rendered examples', () => {
+    const v2 = Object.entries(doc.paths).filter(([p]) => p.startsWith('/api/v2/'));
+    expect(v2).toHaveLength(9);
+    for (const [path, ops] of v2) {
+      for (const op of Object.values(ops)) {
+        expect(op.security, path).toEqual([{ userKey: [] }]);
+        expect(
+          op.parameters?.some((p) => p.name === 'user_key'),
+          path,
+        ).toBe(false);
+        expect(
+          op.parameters?.some((p) => p.name === 'format'),
+          path,
+        ).toBe(true);
+        for (const [code, r] of Object.entries(op.responses!)) {
+          const xml = r.content?.['application/xml'];
+          expect(xml?.schema?.description, `${path} ${code}`).toMatch(/root element `xml`/);
+          expect(xml?.schema?.xml).toEqual({ name: 'xml' });
+          expect(r.content?.['application/json']?.schema).toBeDefined();
+          if (code === '200' || code === '401') {
+            expect(String(xml?.example), `${path} ${code}`).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<xml>/);
+            expect(r.content?.['application/json']?.example, `${path} ${code}`).toBeDefined();
+          }
+        }
+      }
+    }
+    const c5 = doc.paths['/api/v2/commerce/getGalleryProductByID/{wall_id}/{post_id}/']!.get!.responses!['200']!;
+    expect(String(c5.content!['application/xml']!.example)).toContain('<hotspot>left:40%</hotspot>');
+    expect(c5.content!['application/json']!.example).toMatchObject({ responseData: { postProductIds: '5001' } });
+  });
+
+  it('describes the management API: token security, fieldErrors, examples', () => {
+    const manage = Object.entries(doc.paths).filter(([p]) => p.startsWith('/api/manage/v1/'));
+    expect(manage.flatMap(([, ops]) => Object.keys(ops)).length).toBeGreaterThanOrEqual(30);
+    for (const [path, ops] of manage) {
+      for (const op of Object.values(ops)) {
+        expect(op.security, path).toEqual([{ operatorToken: [] }]);
+        const bad = op.responses!['400']!.content!['application/json']!.schema as { properties: Json };
+        expect(Object.keys(bad.properties), path).toContain('fieldErrors');
+        expect(op.responses!['401'], path).toBeDefined();
+      }
+    }
+    expect(doc.components.securitySchemes).toMatchObject({ operatorToken: { type: 'http', scheme: 'bearer' } });
+    const createWall = doc.paths['/api/manage/v1/walls']!.post!.requestBody!.content['application/json']!;
+    expect(JSON.stringify(createWall)).toContain('harbour-festival-2026');
+    const bulk = doc.paths['/api/manage/v1/walls/{wallId}/posts/bulk']!.post!;
+    expect(JSON.stringify(bulk.requestBody)).toContain('"maxItems":500');
+  });
+
+  it('serves the interactive docs at /docs, reading /openapi.json', async () => {
+    const page = await fetch(`${m.srv.baseUrl}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toMatch(/swagger/i);
+    const init = await fetch(`${m.srv.baseUrl}/docs/static/swagger-initializer.js`);
+    expect(init.status).toBe(200);
+    expect(await init.text()).toContain('/openapi.json');
+  });
+});
+
+describe('the completeness check', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'wallery-openapi-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('fails for a route without schemas', async () => {
+    const store = openStore({ kind: 'sqlite', path: join(dir, 'w.db') });
+    await store.migrate();
+    const app = await buildServer({ store, now: Date.now, changes: new ChangeBus() });
+    try {
+      app.get('/api/manage/v1/undocumented/:id', async () => ({ ok: true }));
+      app.post(
+        '/api/v2/widget/bare',
+        { schema: { summary: 'bare', tags: ['widget'], response: { 200: { type: 'object' } } } },
+        async () => ({}),
+      );
+      await app.ready();
+      const doc = app.swagger() as unknown as Doc;
+      expect((await validate(doc)).valid).toBe(true);
+      expect(undocumented(app, doc)).toEqual([
+        'GET /api/manage/v1/undocumented/:id has no summary or tag',
+        'GET /api/manage/v1/undocumented/:id 200 has no schema',
+        'GET /api/manage/v1/undocumented/:id path parameter :id has no schema',
+        'POST /api/v2/widget/bare 200 has no schema',
+        'POST /api/v2/widget/bare has no body schema',
+      ]);
+    } finally {
+      await app.close();
+      await store.close();
+    }
+  });
+});

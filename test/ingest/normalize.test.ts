@@ -1,0 +1,187 @@
+// From upstream text and media to stored fields.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  arrivesHidden,
+  hashtagsIn,
+  isProfane,
+  mediaFields,
+  normalizeTags,
+  parseInstant,
+  plainText,
+  sanitizeContent,
+  segmentsToHtml,
+  textToHtml,
+  toPostFields,
+} from '../../src/ingest/normalize.js';
+import type { UpstreamPost } from '../../src/ingest/connector.js';
+
+const post = (over: Partial<UpstreamPost> = {}): UpstreamPost => ({
+  externalId: '1',
+  content: '<p>hi</p>',
+  authorName: 'Ana',
+  username: 'ana',
+  userPicture: 'https://cdn.example/a.png',
+  linkUrl: 'https://social.example/1',
+  createdAt: Date.UTC(2026, 0, 1),
+  updatedAt: null,
+  media: [],
+  tags: [],
+  sensitive: false,
+  ...over,
+});
+
+describe('HTML', () => {
+  it('keeps harmless formatting and http(s) links; drops scripts, handlers, other schemes, images, styles', () => {
+    expect(
+      sanitizeContent(
+        '<div><h2>Title</h2><p style="color:red" onclick="x()">a <b>b</b> <em>c</em><br>d</p>' +
+          '<a href="https://ok.example/" title="t" rel="opener">ok</a> <a href="javascript:alert(1)">js</a> <a href="//evil.example">pr</a>' +
+          '<script>alert(1)</script><style>p{}</style><iframe src="https://x"></iframe><img src="https://x/y.png" onerror="z()"><svg onload="x()"><circle/></svg></div>',
+      ),
+    ).toBe(
+      '<p><p>Title</p><p>a <b>b</b> <em>c</em><br />d</p>' +
+        '<a href="https://ok.example/" title="t" rel="nofollow noopener noreferrer" target="_blank">ok</a> <a rel="nofollow noopener noreferrer" target="_blank">js</a> <a rel="nofollow noopener noreferrer" target="_blank">pr</a></p>',
+    );
+  });
+
+  it('never lets markup that can run code through (property)', () => {
+    const pieces = fc.constantFrom(
+      '<script>alert(1)</script>',
+      '<img src=x onerror=alert(1)>',
+      '<a href="javascript:alert(1)">x</a>',
+      '<a href="JaVaScRiPt:alert(1)">x</a>',
+      '<a href="jav&#x09;ascript:alert(1)">x</a>',
+      '<svg/onload=alert(1)>',
+      '<iframe src="data:text/html,x">',
+      '<p onmouseover="x()">',
+      '&lt;script&gt;',
+      '<<script>script>',
+      '<style>*{}</style>',
+      '<a href="data:text/html;base64,PHNjcmlwdD4=">d</a>',
+      '<object data="x"></object>',
+      '<p>',
+      '</p>',
+      'text & more',
+      '<b>',
+      '"\'',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(pieces, fc.string()), { maxLength: 12 }), (parts) => {
+        const out = sanitizeContent(parts.join(''));
+        expect(out).not.toMatch(/<(script|img|svg|iframe|object|style)\b/i);
+        expect(out).not.toMatch(/\son\w+\s*=/i);
+        expect(out).not.toMatch(/(javascript|data):/i);
+        const text = plainText(parts.join(''));
+        expect(text).not.toMatch(/<[a-z!/?]/i);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('plain text: tags gone, entities decoded, markup hidden in entities stripped too', () => {
+    expect(plainText('<p>Caf&eacute; &amp; <b>bar</b></p><p>x &lt; y &gt; z</p>')).toBe('Café & bar x < y > z');
+    expect(plainText('&lt;script&gt;alert(1)&lt;/script&gt; Bo')).toBe('Bo');
+    expect(plainText('<p>one</p><p>two<br>three</p>', true)).toBe('one\ntwo\nthree');
+  });
+
+  it('text to HTML: escaped, paragraphs and line breaks, bare links linked', () => {
+    expect(textToHtml('a < b & "c"\nnext\n\nsee https://x.example/p?q=1&r=2.')).toBe(
+      '<p>a &lt; b &amp; &quot;c&quot;<br />next</p><p>see <a href="https://x.example/p?q=1&amp;r=2" rel="nofollow noopener noreferrer" target="_blank">https://x.example/p?q=1&amp;r=2</a>.</p>',
+    );
+    expect(segmentsToHtml([{ text: 'go ' }, { text: 'here', href: 'javascript:alert(1)' }])).toBe('<p>go here</p>');
+  });
+});
+
+describe('small values', () => {
+  it('hashtags and tags', () => {
+    expect(hashtagsIn('#one two #Zwei #3 x#no (#ok) #ünïcode https://x/#frag')).toEqual(['one', 'Zwei', 'ok', 'ünïcode']);
+    expect(normalizeTags(['#Trail', 'trail', ' a, b ', '', '<b>x</b>'])).toEqual(['Trail', 'ab', 'x']);
+  });
+
+  it('instants in every upstream form, as UTC', () => {
+    expect(parseInstant('2026-01-15T11:00:00.000Z')).toBe(Date.UTC(2026, 0, 15, 11));
+    expect(parseInstant('2026-01-15T11:00:00.123456Z')).toBe(Date.UTC(2026, 0, 15, 11, 0, 0, 123));
+    expect(parseInstant('2026-01-15T11:00:00.123456')).toBe(Date.UTC(2026, 0, 15, 11, 0, 0, 123));
+    expect(parseInstant('2026-01-15T12:00:00+01:00')).toBe(Date.UTC(2026, 0, 15, 11));
+    expect(parseInstant('Thu, 15 Jan 2026 11:00:00 GMT')).toBe(Date.UTC(2026, 0, 15, 11));
+    expect(parseInstant('Thu, 15 Jan 2026 06:00:00 -0500')).toBe(Date.UTC(2026, 0, 15, 11));
+    expect(parseInstant('yesterday')).toBeNull();
+    expect(parseInstant(42)).toBeNull();
+  });
+
+  it('profanity', () => {
+    expect(isProfane('what the fuck')).toBe(true);
+    expect(isProfane('fuuuuck this')).toBe(true);
+    expect(isProfane('Scunthorpe assessment')).toBe(false);
+  });
+});
+
+describe('media → postType', () => {
+  const img = (n: number) => ({ kind: 'image' as const, url: `https://cdn.example/${n}.jpg`, thumb: `https://cdn.example/${n}-s.jpg` });
+  const vid = { kind: 'video' as const, url: 'https://cdn.example/v.mp4', thumb: 'https://cdn.example/v.jpg' };
+
+  it('text, image, video, carousel', () => {
+    expect(mediaFields([])).toMatchObject({ post_type: 1, media: 'text', picture: '', file: '', children: '[]' });
+    expect(mediaFields([img(1)])).toEqual({
+      post_type: 2,
+      media: 'image',
+      picture: 'https://cdn.example/1.jpg',
+      file: 'https://cdn.example/1.jpg',
+      file_original: '',
+      file_thumb: 'https://cdn.example/1-s.jpg',
+      media_file: '',
+      children: JSON.stringify([{ image: 'https://cdn.example/1.jpg', video: '' }]),
+    });
+    expect(mediaFields([vid])).toEqual({
+      post_type: 3,
+      media: 'video',
+      picture: 'https://cdn.example/v.jpg',
+      file: 'https://cdn.example/v.mp4',
+      file_original: '',
+      file_thumb: 'https://cdn.example/v.jpg',
+      media_file: 'https://cdn.example/v.mp4',
+      children: JSON.stringify([{ image: 'https://cdn.example/v.jpg', video: 'https://cdn.example/v.mp4' }]),
+    });
+    const carousel = mediaFields([img(1), vid, img(2)]);
+    expect(carousel).toMatchObject({ post_type: 4, media: 'image', picture: 'https://cdn.example/1.jpg' });
+    expect(JSON.parse(carousel.children)).toHaveLength(3);
+  });
+
+  it('to stored fields: unsafe URLs dropped, names as plain text, times UTC, edits never before creation', () => {
+    const fields = toPostFields(
+      post({
+        authorName: '<b>Ana</b> &amp; Co',
+        userPicture: 'javascript:alert(1)',
+        linkUrl: 'data:text/html,x',
+        media: [{ kind: 'image', url: 'ftp://x/y.jpg', thumb: '' }, img(3)],
+        tags: ['#a', 'b'],
+        location: '<i>Zürich</i>',
+        updatedAt: Date.UTC(2025, 0, 1),
+      }),
+      'RSS',
+      Date.UTC(2026, 1, 1),
+    );
+    expect(fields).toMatchObject({
+      network_name: 'RSS',
+      author_name: 'Ana & Co',
+      user_picture: '',
+      link_url: '',
+      post_type: 2,
+      picture: 'https://cdn.example/3.jpg',
+      tags: 'a,b',
+      location: 'Zürich',
+      created_at: Date.UTC(2026, 0, 1),
+      updated_at: Date.UTC(2026, 0, 1),
+    });
+    expect(toPostFields(post({ createdAt: null }), 'RSS', 123).created_at).toBe(123);
+  });
+
+  it('arrives hidden when sensitive, or profane on a filtering wall', () => {
+    expect(arrivesHidden(post({ sensitive: true }), false)).toBe(true);
+    expect(arrivesHidden(post({ content: '<p>holy shit</p>' }), false)).toBe(false);
+    expect(arrivesHidden(post({ content: '<p>holy shit</p>' }), true)).toBe(true);
+    expect(arrivesHidden(post({ authorName: 'Dickhead Dan' }), true)).toBe(true);
+    expect(arrivesHidden(post({ content: '<p>a fine day</p>' }), true)).toBe(false);
+  });
+});

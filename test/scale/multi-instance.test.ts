@@ -1,0 +1,84 @@
+// Three `wallery serve` processes on one PostgreSQL and one Redis behave as one.
+import { randomBytes } from 'node:crypto';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { startInstance, type Instance } from '../helpers/instances.js';
+import { hasSampleData, loadSampleData, SKIP_NO_SAMPLE } from '../helpers/server.js';
+import { createTestDatabase, dropTestDatabase, TEST_REDIS_URL } from '../helpers/services.js';
+
+const KEY = 'Demo-ent-key-0001';
+const LIMITED_KEY = 'Scale-key-0001';
+let instances: Instance[] = [];
+let db: { name: string; url: string };
+let dir: string;
+
+describe.skipIf(!hasSampleData)(`several instances on PostgreSQL + Redis (${hasSampleData ? 'sample data' : SKIP_NO_SAMPLE})`, () => {
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dir = mkdtempSync(join(tmpdir(), 'wallery-scale-'));
+    const data = loadSampleData() as { accounts: Record<string, unknown>[] };
+    data.accounts.push({ id: 7100, name: 'Limited', plan: 'enterprise', dailyCallLimit: 100, userKeys: [LIMITED_KEY] });
+    const file = join(dir, 'data.json');
+    writeFileSync(file, JSON.stringify(data));
+    const imported = await runCli(['import', file], { DATABASE_URL: db.url });
+    expect(imported.code, imported.stderr).toBe(0);
+    const env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `wt-${randomBytes(4).toString('hex')}` };
+    instances = await Promise.all([startInstance(env), startInstance(env), startInstance(env)]);
+  });
+
+  afterAll(async () => {
+    await Promise.all(instances.map((i) => i.stop()));
+    await dropTestDatabase(db.name);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives an account with a limit of 100 exactly 100 successes out of 300 concurrent calls', async () => {
+    const calls = Array.from({ length: 300 }, (_, i) =>
+      fetch(`${instances[i % 3]!.url}/api/v2/widget/wallInfo/7011?user_key=${LIMITED_KEY}`).then((r) => r.status),
+    );
+    // account 7100 owns no wall: successes are 404s (counted), refusals 429s
+    const statuses = await Promise.all(calls);
+    const counted = statuses.filter((s) => s === 404).length;
+    const refused = statuses.filter((s) => s === 429).length;
+    expect(counted).toBe(100);
+    expect(refused).toBe(200);
+    const after = await fetch(`${instances[1]!.url}/api/v2/widget/wallInfo/7011?user_key=${LIMITED_KEY}`);
+    expect(after.status).toBe(429);
+    expect(after.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('lists a post created through one instance on the others at once', async () => {
+    const content = `scale-${randomBytes(6).toString('hex')}`;
+    const created = await fetch(`${instances[0]!.url}/api/v2/widget/create-post?user_key=${KEY}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ wallId: 7011, content }),
+    });
+    expect(created.status).toBe(200);
+    for (const instance of instances.slice(1)) {
+      const res = await fetch(`${instance.url}/api/v2/widget/posts/7011?user_key=${KEY}&limit=500`);
+      const body = (await res.json()) as { responseData: { posts: { content: string }[] }[] };
+      expect(body.responseData[0]!.posts.some((p) => p.content === content)).toBe(true);
+    }
+  });
+
+  it('shows a delete through one instance on the next read through the others', async () => {
+    for (const instance of instances) {
+      expect((await fetch(`${instance.url}/api/v2/widget/posts/7013?user_key=${KEY}`)).status).toBe(404);
+    }
+    expect((await fetch(`${instances[2]!.url}/api/v2/widget/posts/7012?user_key=${KEY}`)).status).toBe(200);
+    expect((await fetch(`${instances[2]!.url}/api/v2/widget/delete/7012?user_key=${KEY}`)).status).toBe(200);
+    for (const instance of instances) {
+      expect((await fetch(`${instance.url}/api/v2/widget/posts/7012?user_key=${KEY}`)).status).toBe(404);
+    }
+  });
+
+  it('reports store and Redis in /readyz', async () => {
+    const res = await fetch(`${instances[0]!.url}/readyz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ready', store: 'ok', quota: 'ok' });
+  });
+});
