@@ -35,6 +35,8 @@ export interface Config {
   redisUrl: string | null;
   /** prefix of every Redis key and channel, so deployments can share one Redis */
   redisPrefix: string;
+  /** memory for rendered v2 reads; 0 turns the response cache off */
+  responseCacheBytes: number;
   port: number;
   host: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -144,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     redisUrl: parseRedisUrl(env.REDIS_URL),
     redisPrefix: parseRedisPrefix(env.REDIS_KEY_PREFIX),
+    responseCacheBytes: parseIntSetting(env.RESPONSE_CACHE_MB, 'RESPONSE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
     port: parsePort(env.PORT),
     host: parseHost(env.HOST),
     logLevel: level as Config['logLevel'],

@@ -98,13 +98,19 @@ async function ingestOnce(options: IngestOptions) {
     await ingest.stop();
     await runtime.close();
   }
-  if (options.feed !== undefined && reports[0]?.status === 'skipped' && reports[0].message !== 'another poller holds this feed') {
+  if (
+    options.feed !== undefined &&
+    reports[0]?.status === 'skipped' &&
+    reports[0].message !== 'another poller holds this feed'
+  ) {
     throw new CliError(`feed ${options.feed}: ${reports[0].message}`);
   }
   const sum = (k: 'inserted' | 'updated') => reports.reduce((n, r) => n + r[k], 0);
   const failed = reports.filter((r) => r.status === 'failed').length;
   if (reports.length > 0) {
-    process.stdout.write(`polled ${reports.length} feed${reports.length === 1 ? '' : 's'}: ${sum('inserted')} new, ${sum('updated')} updated, ${failed} failed\n`);
+    process.stdout.write(
+      `polled ${reports.length} feed${reports.length === 1 ? '' : 's'}: ${sum('inserted')} new, ${sum('updated')} updated, ${failed} failed\n`,
+    );
   }
   if (failed > 0) process.exitCode = 1;
 }

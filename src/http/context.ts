@@ -1,5 +1,6 @@
 // What every route needs: the store and a clock (injectable for tests).
 import type { QuotaCounter } from '../quota/quota.js';
+import type { ResponseCache } from './v2/response-cache.js';
 import type { ChangeBus } from '../store/changes.js';
 import type { Store } from '../store/store.js';
 import type { KeyOwner } from '../store/keys.js';
@@ -13,6 +14,8 @@ export interface AppContext {
   changes: ChangeBus;
   /** daily call counter; defaults to counting in the store */
   quota?: QuotaCounter;
+  /** rendered v2 reads; undefined → a default cache, null → no caching */
+  cache?: ResponseCache | null;
 }
 
 declare module 'fastify' {

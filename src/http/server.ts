@@ -12,6 +12,7 @@ import { registerHealth } from './health.js';
 import { registerManage } from './manage/index.js';
 import { registerOpenApi } from './openapi.js';
 import { StoreQuota } from '../quota/store-quota.js';
+import { ResponseCache } from './v2/response-cache.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -37,6 +38,11 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     const quota = new StoreQuota(ctx.store.db);
     ctx.quota = quota;
     app.addHook('onClose', () => quota.close());
+  }
+  if (ctx.cache === undefined) {
+    const cache = defaultResponseCache(ctx);
+    ctx.cache = cache;
+    app.addHook('onClose', async () => cache.close());
   }
   app.decorate('ctx', ctx);
   app.decorateRequest('format', 'json');
@@ -125,6 +131,26 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   await registerV2(app);
   await registerManage(app);
   return app;
+}
+
+export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A response cache invalidated by this process's change bus and, on SQLite,
+ * by any other process's commit to the same file (PRAGMA data_version).
+ */
+export function defaultResponseCache(ctx: AppContext, maxBytes = DEFAULT_RESPONSE_CACHE_BYTES): ResponseCache {
+  const sqlite = ctx.store.sqlite;
+  let version = sqlite ? Number(sqlite.pragma('data_version', { simple: true })) : 0;
+  const externalWrites = sqlite
+    ? () => {
+        const now = Number(sqlite.pragma('data_version', { simple: true }));
+        if (now === version) return false;
+        version = now;
+        return true;
+      }
+    : undefined;
+  return new ResponseCache(ctx.changes, { maxBytes, externalWrites });
 }
 
 const CORS_EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';

@@ -59,7 +59,8 @@ export function facetSegments(text: string, facets: unknown): { segments: TextSe
       if (!isObject(feature)) continue;
       const type = String(feature.$type ?? '');
       if (type === 'app.bsky.richtext.facet#link' && typeof feature.uri === 'string') href = feature.uri;
-      else if (type === 'app.bsky.richtext.facet#mention' && typeof feature.did === 'string') href = `https://bsky.app/profile/${feature.did}`;
+      else if (type === 'app.bsky.richtext.facet#mention' && typeof feature.did === 'string')
+        href = `https://bsky.app/profile/${feature.did}`;
       else if (type === 'app.bsky.richtext.facet#tag' && typeof feature.tag === 'string') {
         tags.push(feature.tag);
         href = `https://bsky.app/hashtag/${encodeURIComponent(feature.tag)}`;
@@ -105,14 +106,18 @@ function embedMedia(embed: unknown): { media: UpstreamMedia[]; external: Json | 
 const NEUTRAL_LABEL = /^!no-/;
 
 function labelValues(labels: unknown): string[] {
-  return (Array.isArray(labels) ? labels : []).filter((l): l is Json => isObject(l) && l.neg !== true).map((l) => String(l.val ?? ''));
+  return (Array.isArray(labels) ? labels : [])
+    .filter((l): l is Json => isObject(l) && l.neg !== true)
+    .map((l) => String(l.val ?? ''));
 }
 
 export function isLabelled(view: Json): boolean {
   const record = isObject(view.record) ? view.record : {};
   const author = isObject(view.author) ? view.author : {};
   const self = isObject(record.labels) && Array.isArray(record.labels.values) ? record.labels.values : [];
-  return [...labelValues(view.labels), ...labelValues(self), ...labelValues(author.labels)].some((v) => v !== '' && !NEUTRAL_LABEL.test(v));
+  return [...labelValues(view.labels), ...labelValues(self), ...labelValues(author.labels)].some(
+    (v) => v !== '' && !NEUTRAL_LABEL.test(v),
+  );
 }
 
 /** A PostView (app.bsky.feed.defs#postView) → a post. */
@@ -136,14 +141,19 @@ export function postViewPost(view: Json): UpstreamPost | null {
   return {
     externalId: uri,
     content,
-    authorName: plainText(typeof author.displayName === 'string' && author.displayName.trim() !== '' ? author.displayName : handle || did),
+    authorName: plainText(
+      typeof author.displayName === 'string' && author.displayName.trim() !== '' ? author.displayName : handle || did,
+    ),
     username: handle || did,
     userPicture: httpUrl(author.avatar),
     linkUrl: `https://bsky.app/profile/${encodeURIComponent(handle || did)}/post/${encodeURIComponent(rkey)}`,
     createdAt: parseInstant(record.createdAt) ?? parseInstant(view.indexedAt),
     updatedAt: null,
     media,
-    tags: [...tags, ...(Array.isArray(record.tags) ? record.tags.filter((t): t is string => typeof t === 'string') : [])],
+    tags: [
+      ...tags,
+      ...(Array.isArray(record.tags) ? record.tags.filter((t): t is string => typeof t === 'string') : []),
+    ],
     sensitive: isLabelled(view),
   };
 }
@@ -159,7 +169,8 @@ interface Item {
 }
 
 function authorFeedItems(data: unknown, where: string): { items: Item[]; cursor: string | null } {
-  if (!isObject(data) || !Array.isArray(data.feed)) throw new UpstreamFormatError(`expected an author feed from ${where}`);
+  if (!isObject(data) || !Array.isArray(data.feed))
+    throw new UpstreamFormatError(`expected an author feed from ${where}`);
   const items: Item[] = [];
   for (const entry of data.feed) {
     if (!isObject(entry) || !isObject(entry.post)) continue;
@@ -174,8 +185,11 @@ function authorFeedItems(data: unknown, where: string): { items: Item[]; cursor:
 }
 
 function searchItems(data: unknown, where: string): { items: Item[]; cursor: string | null } {
-  if (!isObject(data) || !Array.isArray(data.posts)) throw new UpstreamFormatError(`expected search results from ${where}`);
-  const items = data.posts.filter(isObject).map((view) => ({ view, sortAt: parseInstant(view.indexedAt) ?? 0, repost: false, pinned: false }));
+  if (!isObject(data) || !Array.isArray(data.posts))
+    throw new UpstreamFormatError(`expected search results from ${where}`);
+  const items = data.posts
+    .filter(isObject)
+    .map((view) => ({ view, sortAt: parseInstant(view.indexedAt) ?? 0, repost: false, pinned: false }));
   return { items, cursor: typeof data.cursor === 'string' && data.cursor !== '' ? data.cursor : null };
 }
 
@@ -190,13 +204,15 @@ async function session(input: PollInput<BlueskySettings>, serviceUrl: string, fr
     json: { identifier: creds.identifier, password: creds.appPassword },
   });
   const data = parseJson(res);
-  if (!isObject(data) || typeof data.accessJwt !== 'string') throw new UpstreamFormatError(`createSession on ${new URL(serviceUrl).host} returned no token`);
+  if (!isObject(data) || typeof data.accessJwt !== 'string')
+    throw new UpstreamFormatError(`createSession on ${new URL(serviceUrl).host} returned no token`);
   input.env.memory.set(key, data.accessJwt);
   return data.accessJwt;
 }
 
 const isExpiredToken = (err: unknown) =>
-  err instanceof UpstreamError && (err.status === 401 || (err.status === 400 && /ExpiredToken|InvalidToken/.test(err.message)));
+  err instanceof UpstreamError &&
+  (err.status === 401 || (err.status === 400 && /ExpiredToken|InvalidToken/.test(err.message)));
 
 export const blueskyConnector: Connector<BlueskySettings> = {
   kind: 'bluesky',
@@ -214,7 +230,8 @@ export const blueskyConnector: Connector<BlueskySettings> = {
       const tag = settings.hashtag.replace(/^#/, '');
       fetchPage = async (apiCursor) => {
         const url = `${serviceUrl}/xrpc/app.bsky.feed.searchPosts?q=${encodeURIComponent(`#${tag}`)}&sort=latest&limit=${PAGE_LIMIT}${apiCursor ? `&cursor=${encodeURIComponent(apiCursor)}` : ''}`;
-        const get = async (fresh: boolean) => http.request(url, { headers: { authorization: `Bearer ${await session(input, serviceUrl, fresh)}` } });
+        const get = async (fresh: boolean) =>
+          http.request(url, { headers: { authorization: `Bearer ${await session(input, serviceUrl, fresh)}` } });
         let res;
         try {
           res = await get(false);

@@ -53,11 +53,17 @@ function boolSetting(value: string | undefined, name: string, fallback: boolean)
 }
 
 /** `true`/`1`/`on` → all; `false`/`0`/`off`/empty → none; otherwise a comma-separated list of CIDR ranges. */
-export function parsePrivateNetworks(value: string | undefined, name = 'INGEST_ALLOW_PRIVATE_NETWORKS'): PrivateNetworks {
+export function parsePrivateNetworks(
+  value: string | undefined,
+  name = 'INGEST_ALLOW_PRIVATE_NETWORKS',
+): PrivateNetworks {
   const raw = (value ?? '').trim();
   if (raw === '' || FALSE.includes(raw.toLowerCase())) return false;
   if (TRUE.includes(raw.toLowerCase())) return true;
-  const ranges = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const ranges = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   for (const range of ranges) {
     try {
       ipaddr.parseCIDR(range);
@@ -69,15 +75,29 @@ export function parsePrivateNetworks(value: string | undefined, name = 'INGEST_A
 }
 
 export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env): IngestConfig {
-  const minIntervalS = intSetting(env.INGEST_MIN_INTERVAL, 'INGEST_MIN_INTERVAL', INGEST_DEFAULTS.minIntervalS, 30, 86_400);
-  const maxIntervalS = intSetting(env.INGEST_MAX_INTERVAL, 'INGEST_MAX_INTERVAL', INGEST_DEFAULTS.maxIntervalS, 30, 7 * 86_400);
+  const minIntervalS = intSetting(
+    env.INGEST_MIN_INTERVAL,
+    'INGEST_MIN_INTERVAL',
+    INGEST_DEFAULTS.minIntervalS,
+    30,
+    86_400,
+  );
+  const maxIntervalS = intSetting(
+    env.INGEST_MAX_INTERVAL,
+    'INGEST_MAX_INTERVAL',
+    INGEST_DEFAULTS.maxIntervalS,
+    30,
+    7 * 86_400,
+  );
   if (maxIntervalS < minIntervalS) {
     throw new ConfigError(`INGEST_MAX_INTERVAL must not be below INGEST_MIN_INTERVAL (${minIntervalS})`);
   }
   const identifier = (env.BLUESKY_IDENTIFIER ?? '').trim();
   const appPassword = (env.BLUESKY_APP_PASSWORD ?? '').trim();
-  if (identifier !== '' && appPassword === '') throw new ConfigError('BLUESKY_APP_PASSWORD must be set when BLUESKY_IDENTIFIER is');
-  if (appPassword !== '' && identifier === '') throw new ConfigError('BLUESKY_IDENTIFIER must be set when BLUESKY_APP_PASSWORD is');
+  if (identifier !== '' && appPassword === '')
+    throw new ConfigError('BLUESKY_APP_PASSWORD must be set when BLUESKY_IDENTIFIER is');
+  if (appPassword !== '' && identifier === '')
+    throw new ConfigError('BLUESKY_IDENTIFIER must be set when BLUESKY_APP_PASSWORD is');
   return {
     enabled: boolSetting(env.INGEST, 'INGEST', true),
     minIntervalS,
@@ -85,7 +105,13 @@ export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env): IngestCo
     allowPrivateNetworks: parsePrivateNetworks(env.INGEST_ALLOW_PRIVATE_NETWORKS),
     maxBytes: intSetting(env.INGEST_MAX_BYTES, 'INGEST_MAX_BYTES', INGEST_DEFAULTS.maxBytes, 1024, 1024 * 1024 * 1024),
     timeoutMs: intSetting(env.INGEST_TIMEOUT_MS, 'INGEST_TIMEOUT_MS', INGEST_DEFAULTS.timeoutMs, 100, 600_000),
-    hostConcurrency: intSetting(env.INGEST_HOST_CONCURRENCY, 'INGEST_HOST_CONCURRENCY', INGEST_DEFAULTS.hostConcurrency, 1, 64),
+    hostConcurrency: intSetting(
+      env.INGEST_HOST_CONCURRENCY,
+      'INGEST_HOST_CONCURRENCY',
+      INGEST_DEFAULTS.hostConcurrency,
+      1,
+      64,
+    ),
     bluesky: identifier === '' ? null : { identifier, appPassword },
   };
 }

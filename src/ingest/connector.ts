@@ -127,7 +127,8 @@ export interface HttpResult extends FetchResponse {
 }
 
 export const ACCEPT_JSON = 'application/json';
-export const ACCEPT_FEED = 'application/atom+xml, application/rss+xml, application/rdf+xml;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.1';
+export const ACCEPT_FEED =
+  'application/atom+xml, application/rss+xml, application/rdf+xml;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.1';
 
 const hostOf = (url: string) => {
   try {
@@ -210,7 +211,9 @@ export function describeFailure(res: FetchResponse): string {
   if (/json/i.test(type) || /^\s*[{[]/.test(res.body)) {
     try {
       const data = JSON.parse(res.body) as Record<string, unknown>;
-      const parts = [data.error, data.message, data.error_description].filter((v) => typeof v === 'string' && v !== '') as string[];
+      const parts = [data.error, data.message, data.error_description].filter(
+        (v) => typeof v === 'string' && v !== '',
+      ) as string[];
       detail = [...new Set(parts)].join(': ');
     } catch {
       detail = '';
@@ -227,7 +230,9 @@ export function parseJson(res: FetchResponse): unknown {
   const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim();
   const text = res.body.replace(/^\uFEFF/, '');
   if (/^\s*</.test(text)) {
-    throw new UpstreamFormatError(`expected JSON from ${hostOf(res.url)}, got ${type || 'markup'}${/html/i.test(type + text.slice(0, 100)) ? ' (an HTML page)' : ''}`);
+    throw new UpstreamFormatError(
+      `expected JSON from ${hostOf(res.url)}, got ${type || 'markup'}${/html/i.test(type + text.slice(0, 100)) ? ' (an HTML page)' : ''}`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -236,7 +241,8 @@ export function parseJson(res: FetchResponse): unknown {
   }
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;

@@ -138,7 +138,8 @@ export function guardedLookup(resolve: Resolver, allow: PrivateNetworks) {
   return (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback) => {
     resolve(hostname).then(
       (found) => {
-        const wanted = options.family === 4 || options.family === 6 ? found.filter((a) => a.family === options.family) : found;
+        const wanted =
+          options.family === 4 || options.family === 6 ? found.filter((a) => a.family === options.family) : found;
         if (wanted.length === 0) {
           const err: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
           err.code = 'ENOTFOUND';
@@ -150,7 +151,11 @@ export function guardedLookup(resolve: Resolver, allow: PrivateNetworks) {
             return callback(new SsrfError(`refused: ${hostname} resolves to ${a.address}, a ${refused} address`));
           }
         }
-        if (options.all) return callback(null, wanted.map((a) => ({ address: a.address, family: a.family })));
+        if (options.all)
+          return callback(
+            null,
+            wanted.map((a) => ({ address: a.address, family: a.family })),
+          );
         return callback(null, wanted[0]!.address, wanted[0]!.family);
       },
       (err: NodeJS.ErrnoException) => callback(err),
@@ -206,11 +211,21 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
-async function readCapped(body: Readable, encoding: string | undefined, maxBytes: number, host: string): Promise<Buffer> {
+async function readCapped(
+  body: Readable,
+  encoding: string | undefined,
+  maxBytes: number,
+  host: string,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   const stages: NodeJS.ReadWriteStream[] = [];
-  for (const enc of (encoding ?? '').toLowerCase().split(',').map((s) => s.trim()).filter((s) => s && s !== 'identity').reverse()) {
+  for (const enc of (encoding ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s && s !== 'identity')
+    .reverse()) {
     if (enc === 'gzip' || enc === 'x-gzip') stages.push(createGunzip());
     else if (enc === 'deflate') stages.push(createInflate());
     else if (enc === 'br') stages.push(createBrotliDecompress());
@@ -250,7 +265,13 @@ export function createFetcher(options: FetcherOptions): Fetcher {
     keepAliveTimeout: 10_000,
   });
 
-  async function oneHop(url: URL, headers: Record<string, string>, method: string, body: string | undefined, signal: AbortSignal) {
+  async function oneHop(
+    url: URL,
+    headers: Record<string, string>,
+    method: string,
+    body: string | undefined,
+    signal: AbortSignal,
+  ) {
     return limiter.schedule(url.host, async () => {
       const res = await request(url, { method: method as 'GET', headers, body, signal, dispatcher: agent });
       const resHeaders = flattenHeaders(res.headers);
@@ -284,7 +305,8 @@ export function createFetcher(options: FetcherOptions): Fetcher {
       for (let hop = 0; ; hop++) {
         const res = await oneHop(url, headers, method, body, signal);
         if (res.body === null) {
-          if (hop >= maxRedirects) throw new FetchError('redirect', `more than ${maxRedirects} redirects from ${req.url}`);
+          if (hop >= maxRedirects)
+            throw new FetchError('redirect', `more than ${maxRedirects} redirects from ${req.url}`);
           const next = new URL(res.headers.location!, url).toString();
           url = checkUrl(next, allow);
           if (url.origin !== origin) {
@@ -300,7 +322,12 @@ export function createFetcher(options: FetcherOptions): Fetcher {
           }
           continue;
         }
-        return { status: res.status, url: url.toString(), headers: res.headers, body: decodeBody(res.body, res.headers['content-type']) };
+        return {
+          status: res.status,
+          url: url.toString(),
+          headers: res.headers,
+          body: decodeBody(res.body, res.headers['content-type']),
+        };
       }
     } catch (err) {
       throw classify(err, url, signal, timeout, options.timeoutMs);
@@ -323,7 +350,12 @@ function classify(err: unknown, url: URL, signal: AbortSignal, timeout: AbortSig
   const cause = (err as { cause?: unknown })?.cause;
   if (cause instanceof SsrfError) return cause;
   const code = (err as { code?: string })?.code ?? '';
-  if (timeout.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    timeout.aborted ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return new FetchError('timeout', `${url.host} did not answer within ${timeoutMs} ms`, { cause: err });
   }
   if (signal.aborted) return new FetchError('aborted', `request to ${url.host} was cancelled`, { cause: err });

@@ -6,7 +6,15 @@
 // video embed becomes its media; NSFW posts or communities arrive hidden;
 // removed or deleted posts are left out.
 import type { Static } from 'typebox';
-import { UpstreamFormatError, isObject, parseJson, type Connector, type PollOutput, type UpstreamMedia, type UpstreamPost } from './connector.js';
+import {
+  UpstreamFormatError,
+  isObject,
+  parseJson,
+  type Connector,
+  type PollOutput,
+  type UpstreamMedia,
+  type UpstreamPost,
+} from './connector.js';
 import type { LemmyConnector } from './connector-settings.js';
 import { escapeHtml, hashtagsIn, httpUrl, linkHtml, parseInstant, plainText, textToHtml } from './normalize.js';
 
@@ -31,9 +39,11 @@ function mediaOf(post: Json): UpstreamMedia[] {
   const thumb = httpUrl(post.thumbnail_url);
   const type = typeof post.url_content_type === 'string' ? post.url_content_type.toLowerCase() : '';
   const video = httpUrl(post.embed_video_url);
-  if (url && (type.startsWith('image/') || (type === '' && IMAGE_EXT.test(pathOf(url))))) return [{ kind: 'image', url, thumb: thumb || '' }];
+  if (url && (type.startsWith('image/') || (type === '' && IMAGE_EXT.test(pathOf(url)))))
+    return [{ kind: 'image', url, thumb: thumb || '' }];
   if (video) return [{ kind: 'video', url: video, thumb }];
-  if (url && (type.startsWith('video/') || (type === '' && VIDEO_EXT.test(pathOf(url))))) return [{ kind: 'video', url, thumb }];
+  if (url && (type.startsWith('video/') || (type === '' && VIDEO_EXT.test(pathOf(url)))))
+    return [{ kind: 'video', url, thumb }];
   return [];
 }
 
@@ -64,7 +74,9 @@ export function postViewPost(view: Json): UpstreamPost | null {
   return {
     externalId: String(post.id),
     content,
-    authorName: plainText(typeof creator.display_name === 'string' && creator.display_name.trim() !== '' ? creator.display_name : name),
+    authorName: plainText(
+      typeof creator.display_name === 'string' && creator.display_name.trim() !== '' ? creator.display_name : name,
+    ),
     username: name && creatorHost ? `${name}@${creatorHost}` : name,
     userPicture: httpUrl(creator.avatar),
     linkUrl: httpUrl(post.ap_id),
@@ -94,13 +106,20 @@ export const lemmyConnector: Connector<LemmySettings> = {
     const views: { view: Json; featured: boolean; published: number }[] = [];
     let pageCursor: string | null = null;
     for (let page = 0; page < maxPages; page++) {
-      const res = await http.request(pageCursor ? `${list}&page_cursor=${encodeURIComponent(pageCursor)}` : list, { conditional: page === 0 });
+      const res = await http.request(pageCursor ? `${list}&page_cursor=${encodeURIComponent(pageCursor)}` : list, {
+        conditional: page === 0,
+      });
       if (res.notModified) return { posts: [], cursor, notModified: true, skipped: 0 };
       const data = parseJson(res);
-      if (!isObject(data) || !Array.isArray(data.posts)) throw new UpstreamFormatError(`expected a post list from ${where}`);
+      if (!isObject(data) || !Array.isArray(data.posts))
+        throw new UpstreamFormatError(`expected a post list from ${where}`);
       const got = data.posts.filter(isObject).map((view) => {
         const post = isObject(view.post) ? view.post : {};
-        return { view, featured: post.featured_community === true || post.featured_local === true, published: parseInstant(post.published) ?? 0 };
+        return {
+          view,
+          featured: post.featured_community === true || post.featured_local === true,
+          published: parseInstant(post.published) ?? 0,
+        };
       });
       views.push(...got);
       pageCursor = typeof data.next_page === 'string' && data.next_page !== '' ? data.next_page : null;

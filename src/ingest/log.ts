@@ -14,11 +14,16 @@ function serialize(obj: object): Record<string, unknown> {
   return out;
 }
 
-export function jsonLogger(level: LogLevel, write: (line: string) => void = (l) => process.stderr.write(l)): IngestLogger {
+export function jsonLogger(
+  level: LogLevel,
+  write: (line: string) => void = (l) => process.stderr.write(l),
+): IngestLogger {
   const min = LEVELS[level];
   const emit = (lvl: number) => (obj: object, msg?: string) => {
     if (lvl < min) return;
-    write(`${JSON.stringify({ level: lvl, time: Date.now(), pid: process.pid, ...serialize(obj), ...(msg ? { msg } : {}) })}\n`);
+    write(
+      `${JSON.stringify({ level: lvl, time: Date.now(), pid: process.pid, ...serialize(obj), ...(msg ? { msg } : {}) })}\n`,
+    );
   };
   return { debug: emit(LEVELS.debug), info: emit(LEVELS.info), warn: emit(LEVELS.warn), error: emit(LEVELS.error) };
 }

@@ -46,8 +46,10 @@ export function compareIds(a: string, b: string): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-const maxId = (ids: string[]) => ids.reduce<string | undefined>((m, id) => (m === undefined || compareIds(id, m) > 0 ? id : m), undefined);
-const minId = (ids: string[]) => ids.reduce<string | undefined>((m, id) => (m === undefined || compareIds(id, m) < 0 ? id : m), undefined);
+const maxId = (ids: string[]) =>
+  ids.reduce<string | undefined>((m, id) => (m === undefined || compareIds(id, m) > 0 ? id : m), undefined);
+const minId = (ids: string[]) =>
+  ids.reduce<string | undefined>((m, id) => (m === undefined || compareIds(id, m) < 0 ? id : m), undefined);
 
 function readCursor(raw: unknown): MastodonCursor {
   if (!isObject(raw)) return {};
@@ -75,7 +77,8 @@ function mediaOf(status: Json): UpstreamMedia[] {
     const url = httpUrl(m.url) || httpUrl(m.remote_url);
     if (!url) continue;
     const preview = httpUrl(m.preview_url);
-    if (m.type === 'image') out.push({ kind: 'image', url, thumb: preview, original: httpUrl(m.remote_url) || undefined });
+    if (m.type === 'image')
+      out.push({ kind: 'image', url, thumb: preview, original: httpUrl(m.remote_url) || undefined });
     else if (m.type === 'video' || m.type === 'gifv') out.push({ kind: 'video', url, thumb: preview });
     // audio and unknown attachments are left out
   }
@@ -97,11 +100,19 @@ export function statusPost(status: Json, instance: string): UpstreamPost | null 
   })();
   const spoiler = plainText(typeof status.spoiler_text === 'string' ? status.spoiler_text : '');
   const body = sanitizeContent(typeof status.content === 'string' ? status.content : '');
-  const tags = (Array.isArray(status.tags) ? status.tags : []).filter(isObject).map((t) => (typeof t.name === 'string' ? t.name : ''));
+  const tags = (Array.isArray(status.tags) ? status.tags : [])
+    .filter(isObject)
+    .map((t) => (typeof t.name === 'string' ? t.name : ''));
   return {
     externalId: id,
     content: `${spoiler ? `<p>${escapeHtml(spoiler)}</p>` : ''}${body}`,
-    authorName: plainText(typeof account.display_name === 'string' && account.display_name.trim() !== '' ? account.display_name : typeof account.username === 'string' ? account.username : acct),
+    authorName: plainText(
+      typeof account.display_name === 'string' && account.display_name.trim() !== ''
+        ? account.display_name
+        : typeof account.username === 'string'
+          ? account.username
+          : acct,
+    ),
     username: acct === '' ? '' : acct.includes('@') || host === '' ? acct : `${acct}@${host}`,
     userPicture: httpUrl(account.avatar) || httpUrl(account.avatar_static),
     linkUrl: httpUrl(status.url) || httpUrl(status.uri),
@@ -116,7 +127,8 @@ export function statusPost(status: Json, instance: string): UpstreamPost | null 
 async function lookupAccount(input: PollInput<MastodonSettings>, base: string, acct: string): Promise<string> {
   const res = await input.http.request(`${base}/api/v1/accounts/lookup?acct=${encodeURIComponent(acct)}`);
   const data = parseJson(res);
-  if (!isObject(data) || typeof data.id !== 'string') throw new UpstreamFormatError(`account lookup on ${new URL(base).host} did not return an account`);
+  if (!isObject(data) || typeof data.id !== 'string')
+    throw new UpstreamFormatError(`account lookup on ${new URL(base).host} did not return an account`);
   return data.id;
 }
 
@@ -137,7 +149,8 @@ export const mastodonConnector: Connector<MastodonSettings> = {
       timeline = `${base}/api/v1/timelines/tag/${encodeURIComponent(settings.hashtag.replace(/^#/, ''))}?limit=${PAGE_LIMIT}`;
     } else {
       const acct = (settings.account ?? '').replace(/^@/, '');
-      const accountId = cursor.acct === acct && cursor.accountId ? cursor.accountId : await lookupAccount(input, base, acct);
+      const accountId =
+        cursor.acct === acct && cursor.accountId ? cursor.accountId : await lookupAccount(input, base, acct);
       next.accountId = accountId;
       next.acct = acct;
       timeline = `${base}/api/v1/accounts/${encodeURIComponent(accountId)}/statuses?limit=${PAGE_LIMIT}&exclude_replies=true${unwrap ? '' : '&exclude_reblogs=true'}`;
@@ -155,7 +168,12 @@ export const mastodonConnector: Connector<MastodonSettings> = {
     let readUpTo = maxId(newestIds) ?? sinceId;
     let gapOpen = false;
     // a gap: the newest page holds only statuses newer than the cursor
-    if (sinceId !== undefined && oldestOnPage !== undefined && newestIds.length >= PAGE_LIMIT && compareIds(oldestOnPage, sinceId) > 0) {
+    if (
+      sinceId !== undefined &&
+      oldestOnPage !== undefined &&
+      newestIds.length >= PAGE_LIMIT &&
+      compareIds(oldestOnPage, sinceId) > 0
+    ) {
       let url: string | undefined = `${timeline}&min_id=${encodeURIComponent(sinceId)}`;
       let filledTo = sinceId;
       let closed = false;
@@ -204,7 +222,11 @@ export const mastodonConnector: Connector<MastodonSettings> = {
         skipped++;
       }
     }
-    const nextCursor: MastodonCursor = { ...next, ...(readUpTo !== undefined ? { sinceId: readUpTo } : {}), ...(gapOpen ? { gapOpen } : {}) };
+    const nextCursor: MastodonCursor = {
+      ...next,
+      ...(readUpTo !== undefined ? { sinceId: readUpTo } : {}),
+      ...(gapOpen ? { gapOpen } : {}),
+    };
     return { posts, cursor: nextCursor, notModified: false, skipped };
   },
 };

@@ -10,7 +10,24 @@ import type { UpstreamMedia, UpstreamPost } from './connector.js';
 // ---------- HTML ----------
 
 const CONTENT_OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: ['p', 'br', 'a', 'b', 'strong', 'i', 'em', 'u', 's', 'del', 'blockquote', 'code', 'pre', 'ul', 'ol', 'li'],
+  allowedTags: [
+    'p',
+    'br',
+    'a',
+    'b',
+    'strong',
+    'i',
+    'em',
+    'u',
+    's',
+    'del',
+    'blockquote',
+    'code',
+    'pre',
+    'ul',
+    'ol',
+    'li',
+  ],
   // rel and target are set by the transform below (whatever upstream said)
   allowedAttributes: { a: ['href', 'title', 'rel', 'target'] },
   allowedSchemes: ['http', 'https', 'mailto'],
@@ -18,7 +35,20 @@ const CONTENT_OPTIONS: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
   // text of these is dropped with the tag (everything else keeps its text)
-  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'head', 'title'],
+  nonTextTags: [
+    'script',
+    'style',
+    'textarea',
+    'option',
+    'noscript',
+    'iframe',
+    'object',
+    'embed',
+    'svg',
+    'math',
+    'head',
+    'title',
+  ],
   transformTags: {
     a: (tagName, attribs) => ({
       tagName,
@@ -47,7 +77,12 @@ const TEXT_OPTIONS: sanitizeHtml.IOptions = {
   nonTextTags: CONTENT_OPTIONS.nonTextTags,
 };
 
-const decodeEscapes = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+const decodeEscapes = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 
 /**
  * HTML (or entity-escaped text) → plain text: tags removed, entities decoded,
@@ -162,7 +197,10 @@ export function normalizeTags(tags: readonly string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const raw of tags) {
-    const tag = plainText(raw).replace(/^#+/, '').replace(/[,\s]+/g, '').slice(0, 100);
+    const tag = plainText(raw)
+      .replace(/^#+/, '')
+      .replace(/[,\s]+/g, '')
+      .slice(0, 100);
     if (tag === '' || seen.has(tag.toLowerCase())) continue;
     seen.add(tag.toLowerCase());
     out.push(tag);
@@ -215,9 +253,20 @@ export const POST_TYPE = { text: 1, image: 2, video: 3, carousel: 4 } as const;
  */
 export function mediaFields(media: readonly UpstreamMedia[]) {
   const first = media[0];
-  const children = media.map((m) => (m.kind === 'image' ? { image: m.url, video: '' } : { image: m.thumb, video: m.url }));
+  const children = media.map((m) =>
+    m.kind === 'image' ? { image: m.url, video: '' } : { image: m.thumb, video: m.url },
+  );
   if (!first) {
-    return { post_type: POST_TYPE.text, media: 'text' as MediaKind, picture: '', file: '', file_original: '', file_thumb: '', media_file: '', children: '[]' };
+    return {
+      post_type: POST_TYPE.text,
+      media: 'text' as MediaKind,
+      picture: '',
+      file: '',
+      file_original: '',
+      file_thumb: '',
+      media_file: '',
+      children: '[]',
+    };
   }
   const type = media.length > 1 ? POST_TYPE.carousel : first.kind === 'image' ? POST_TYPE.image : POST_TYPE.video;
   if (first.kind === 'image') {

@@ -58,10 +58,12 @@ export interface ParsedFeed {
 /** Parses an RSS/RDF/Atom document; anything else (HTML, JSON, malformed XML) is an UpstreamFormatError. */
 export function parseFeedXml(body: string, where: string): ParsedFeed {
   const text = body.replace(/^\uFEFF/, '').trim();
-  if (!text.startsWith('<')) throw new UpstreamFormatError(`expected a feed from ${where}, got something that is not XML`);
+  if (!text.startsWith('<'))
+    throw new UpstreamFormatError(`expected a feed from ${where}, got something that is not XML`);
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
   if (valid !== true) {
-    if (/^<!doctype html|^<html/i.test(text)) throw new UpstreamFormatError(`expected a feed from ${where}, got an HTML page`);
+    if (/^<!doctype html|^<html/i.test(text))
+      throw new UpstreamFormatError(`expected a feed from ${where}, got an HTML page`);
     throw new UpstreamFormatError(`malformed XML from ${where} (line ${valid.err.line}: ${valid.err.msg})`);
   }
   let doc: Node;
@@ -76,7 +78,9 @@ export function parseFeedXml(body: string, where: string): ParsedFeed {
       format: 'rss',
       title: plainText(textOf(channel.title)),
       link: rssLink(channel),
-      image: httpUrl(textOf(isObject(channel.image) ? channel.image.url : undefined)) || httpUrl(attr(channel['itunes:image'], 'href')),
+      image:
+        httpUrl(textOf(isObject(channel.image) ? channel.image.url : undefined)) ||
+        httpUrl(attr(channel['itunes:image'], 'href')),
       author: plainText(textOf(channel['dc:creator']) || textOf(channel.managingEditor)),
       items: nodes(channel.item),
     };
@@ -105,7 +109,9 @@ export function parseFeedXml(body: string, where: string): ParsedFeed {
     };
   }
   if (isObject(doc.html)) throw new UpstreamFormatError(`expected a feed from ${where}, got an HTML page`);
-  throw new UpstreamFormatError(`expected an RSS or Atom feed from ${where}, got <${Object.keys(doc).find((k) => !k.startsWith('?')) ?? '?'}>`);
+  throw new UpstreamFormatError(
+    `expected an RSS or Atom feed from ${where}, got <${Object.keys(doc).find((k) => !k.startsWith('?')) ?? '?'}>`,
+  );
 }
 
 // ---------- node helpers ----------
@@ -124,7 +130,8 @@ export function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return textOf(value[0]);
-  if (isObject(value)) return typeof value['#text'] === 'string' || typeof value['#text'] === 'number' ? String(value['#text']) : '';
+  if (isObject(value))
+    return typeof value['#text'] === 'string' || typeof value['#text'] === 'number' ? String(value['#text']) : '';
   return '';
 }
 
@@ -251,7 +258,9 @@ function locationOf(item: Node): string {
 }
 
 function sensitiveOf(item: Node): boolean {
-  const ratings = [item['media:rating'], ...nodes(item['media:group']).map((g) => g['media:rating'])].map((r) => textOf(r).trim().toLowerCase());
+  const ratings = [item['media:rating'], ...nodes(item['media:group']).map((g) => g['media:rating'])].map((r) =>
+    textOf(r).trim().toLowerCase(),
+  );
   // urn:simple `adult`, urn:mpaa `nc-17`/`x`, urn:v-chip `tv-ma`
   return ratings.some((r) => ['adult', 'nc-17', 'x', 'tv-ma'].includes(r));
 }
@@ -264,7 +273,9 @@ function fallbackId(parts: string[]): string {
 export function feedItemPost(feed: ParsedFeed, item: Node, base: string): UpstreamPost | null {
   const categories = [
     ...nodes(item.category).map((c) => attr(c, 'term') || textOf(c)),
-    ...(Array.isArray(item.category) ? item.category : [item.category]).filter((c): c is string => typeof c === 'string'),
+    ...(Array.isArray(item.category) ? item.category : [item.category]).filter(
+      (c): c is string => typeof c === 'string',
+    ),
     ...nodes(item['media:category']).map(textOf),
     ...(Array.isArray(item['dc:subject']) ? item['dc:subject'] : []).map(textOf),
   ];
@@ -329,7 +340,11 @@ function hostOf(url: string): string {
 }
 
 /** Items of a parsed feed → posts; unreadable items are counted, never fatal. */
-export function feedPosts(feed: ParsedFeed, base: string, map = feedItemPost): { posts: UpstreamPost[]; skipped: number } {
+export function feedPosts(
+  feed: ParsedFeed,
+  base: string,
+  map = feedItemPost,
+): { posts: UpstreamPost[]; skipped: number } {
   const posts: UpstreamPost[] = [];
   let skipped = 0;
   for (const item of feed.items.slice(0, 500)) {

@@ -121,7 +121,11 @@ export class IngestRuntime {
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.log = options.log ?? silent;
-    this.policy = { minIntervalS: config.minIntervalS, maxIntervalS: config.maxIntervalS, failingAfter: options.failingAfter ?? FAILING_AFTER };
+    this.policy = {
+      minIntervalS: config.minIntervalS,
+      maxIntervalS: config.maxIntervalS,
+      failingAfter: options.failingAfter ?? FAILING_AFTER,
+    };
     this.ownsFetcher = options.fetcher === undefined;
     this.fetcher =
       options.fetcher ??
@@ -179,7 +183,12 @@ export class IngestRuntime {
    * `force` polls feeds that are not due yet.
    */
   async runOnce(
-    options: { feedId?: number; force?: boolean; onStart?: (feedIds: number[]) => void; onReport?: (r: PollReport) => void } = {},
+    options: {
+      feedId?: number;
+      force?: boolean;
+      onStart?: (feedIds: number[]) => void;
+      onReport?: (r: PollReport) => void;
+    } = {},
   ): Promise<PollReport[]> {
     await ensureIngestStates(this.db, this.policy.minIntervalS);
     let ids: number[];
@@ -225,7 +234,11 @@ export class IngestRuntime {
   async pollFeed(feedId: number, force = false): Promise<PollReport> {
     const started = this.now();
     const report = emptyReport(feedId);
-    const done = (r: Partial<PollReport>): PollReport => ({ ...report, ...r, durationMs: Math.max(0, this.now() - started) });
+    const done = (r: Partial<PollReport>): PollReport => ({
+      ...report,
+      ...r,
+      durationMs: Math.max(0, this.now() - started),
+    });
 
     if (this.stopped) return done({ status: 'skipped', message: 'ingestion is stopping' });
     await ensureIngestStates(this.db, this.policy.minIntervalS);
@@ -239,7 +252,8 @@ export class IngestRuntime {
     if (!state) return done({ status: 'skipped', message: 'no ingestion state' });
     const settingChanged = state.cursor_for !== feed.connector;
     const now = this.now();
-    if (!force && !settingChanged && state.next_poll_at > now) return done({ status: 'skipped', message: 'not due yet', nextPollAt: state.next_poll_at });
+    if (!force && !settingChanged && state.next_poll_at > now)
+      return done({ status: 'skipped', message: 'not due yet', nextPollAt: state.next_poll_at });
     if (!(await claimFeed(this.db, feedId, this.owner, now, now + this.leaseMs))) {
       return done({ status: 'skipped', message: 'another poller holds this feed' });
     }
@@ -265,7 +279,9 @@ export class IngestRuntime {
 
       // 1. fetch (no transaction open)
       const previous: Validators | null =
-        !settingChanged && state.validators_url ? { url: state.validators_url, etag: state.etag, lastModified: state.last_modified } : null;
+        !settingChanged && state.validators_url
+          ? { url: state.validators_url, etag: state.etag, lastModified: state.last_modified }
+          : null;
       http = new PollHttp(this.fetcher, previous, signal, this.now);
       const cursor = !settingChanged && state.cursor_json ? (JSON.parse(state.cursor_json) as unknown) : null;
       const out = await connector.poll({ settings, cursor, http, env: this.env, now, maxPages: this.maxPages });
@@ -273,7 +289,8 @@ export class IngestRuntime {
       // 2. write, in short transactions
       const rows = this.toRows(out.posts, feed, this.now());
       for (let i = 0; i < rows.length; i += WRITE_BATCH) {
-        if (signal.aborted) throw new Error(this.abort.signal.aborted ? 'ingestion is stopping' : 'the poll ran out of time');
+        if (signal.aborted)
+          throw new Error(this.abort.signal.aborted ? 'ingestion is stopping' : 'the poll ran out of time');
         const r = await upsertPosts(this.db, feed.wallId, feedId, rows.slice(i, i + WRITE_BATCH));
         written = { inserted: written.inserted + r.inserted, updated: written.updated + r.updated };
       }
@@ -286,7 +303,12 @@ export class IngestRuntime {
       });
 
       // 3. the new cursor and schedule
-      const intervalS = adaptiveIntervalS(this.policy, settingChanged ? null : state.interval_s, await recentPostTimes(this.db, feedId, 10), after);
+      const intervalS = adaptiveIntervalS(
+        this.policy,
+        settingChanged ? null : state.interval_s,
+        await recentPostTimes(this.db, feedId, 10),
+        after,
+      );
       const nextPollAt = nextPollAfterSuccess(this.policy, after, intervalS, http.notBefore);
       const kept = await recordSuccess(this.db, feedId, this.owner, {
         cursorJson: out.cursor === null || out.cursor === undefined ? null : JSON.stringify(out.cursor),
@@ -306,7 +328,17 @@ export class IngestRuntime {
         skippedItems: out.skipped,
         nextPollAt,
       });
-      this.log.info({ feedId, kind: settings.kind, inserted: written.inserted, updated: written.updated, skipped: out.skipped, nextPollAt }, 'feed polled');
+      this.log.info(
+        {
+          feedId,
+          kind: settings.kind,
+          inserted: written.inserted,
+          updated: written.updated,
+          skipped: out.skipped,
+          nextPollAt,
+        },
+        'feed polled',
+      );
       return result;
     } catch (err) {
       // whatever was written stays (and the wall's readers are told)
@@ -320,7 +352,9 @@ export class IngestRuntime {
         await releaseFeed(this.db, feedId, this.owner);
         return done({ status: 'skipped', message: 'ingestion stopped during the poll', ...written });
       }
-      const message = deadline.aborted ? `the poll took longer than ${Math.floor(this.leaseMs * 0.8)} ms (${errorMessage(err)})` : errorMessage(err);
+      const message = deadline.aborted
+        ? `the poll took longer than ${Math.floor(this.leaseMs * 0.8)} ms (${errorMessage(err)})`
+        : errorMessage(err);
       const failuresSoFar = settingChanged ? 0 : state.consecutive_failures;
       const nextPollAt = nextPollAfterFailure(this.policy, at, failuresSoFar + 1, this.random, http?.notBefore ?? null);
       const failures = await recordFailure(this.db, feedId, this.owner, {
@@ -344,7 +378,11 @@ export class IngestRuntime {
       if (id === '' || seen.has(id)) continue;
       seen.add(id);
       try {
-        rows.push({ external_id: id, ...toPostFields(post, network, now), hidden: arrivesHidden(post, feed.wallProfanity) ? 1 : 0 });
+        rows.push({
+          external_id: id,
+          ...toPostFields(post, network, now),
+          hidden: arrivesHidden(post, feed.wallProfanity) ? 1 : 0,
+        });
       } catch (err) {
         this.log.debug({ err, feedId: feed.feedId, externalId: id }, 'upstream post left out');
       }
@@ -354,5 +392,16 @@ export class IngestRuntime {
 }
 
 function emptyReport(feedId: number): PollReport {
-  return { feedId, wallId: null, kind: null, status: 'skipped', inserted: 0, updated: 0, skippedItems: 0, message: null, nextPollAt: null, durationMs: 0 };
+  return {
+    feedId,
+    wallId: null,
+    kind: null,
+    status: 'skipped',
+    inserted: 0,
+    updated: 0,
+    skippedItems: 0,
+    message: null,
+    nextPollAt: null,
+    durationMs: 0,
+  };
 }

@@ -26,12 +26,20 @@ const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v
  *
  * @param postTimes created instants (ms) of the feed's newest posts, any order
  */
-export function adaptiveIntervalS(policy: SchedulePolicy, previousS: number | null, postTimes: readonly number[], now: number): number {
+export function adaptiveIntervalS(
+  policy: SchedulePolicy,
+  previousS: number | null,
+  postTimes: readonly number[],
+  now: number,
+): number {
   const times = [...postTimes].filter((t) => Number.isFinite(t) && t <= now).sort((a, b) => b - a);
   if (times.length < 2) {
     return clamp(previousS === null ? policy.minIntervalS : previousS * 2, policy.minIntervalS, policy.maxIntervalS);
   }
-  const gaps = times.slice(1).map((t, i) => times[i]! - t).sort((a, b) => a - b);
+  const gaps = times
+    .slice(1)
+    .map((t, i) => times[i]! - t)
+    .sort((a, b) => a - b);
   const mid = gaps.length >> 1;
   const medianGapS = (gaps.length % 2 === 1 ? gaps[mid]! : (gaps[mid - 1]! + gaps[mid]!) / 2) / 1000;
   const silenceS = (now - times[0]!) / 1000;
@@ -76,7 +84,8 @@ export function parseMaxAge(value: string | null | undefined): number | null {
  * resets. Reset may be an ISO date (Mastodon), epoch seconds or delta seconds.
  */
 export function parseRateLimitReset(headers: Readonly<Record<string, string>>, now: number): number | null {
-  const pick = (suffix: string) => headers[`x-ratelimit-${suffix}`] ?? headers[`ratelimit-${suffix}`] ?? headers[`x-rate-limit-${suffix}`];
+  const pick = (suffix: string) =>
+    headers[`x-ratelimit-${suffix}`] ?? headers[`ratelimit-${suffix}`] ?? headers[`x-rate-limit-${suffix}`];
   const remaining = pick('remaining');
   if (remaining === undefined || !/^\s*0+\s*$/.test(remaining)) return null;
   const reset = (pick('reset') ?? '').trim();
@@ -90,13 +99,24 @@ export function parseRateLimitReset(headers: Readonly<Record<string, string>>, n
 }
 
 /** The earliest instant the next poll may run after a success: interval, then upstream hints, all capped at max. */
-export function nextPollAfterSuccess(policy: SchedulePolicy, now: number, intervalS: number, notBefore: number | null): number {
+export function nextPollAfterSuccess(
+  policy: SchedulePolicy,
+  now: number,
+  intervalS: number,
+  notBefore: number | null,
+): number {
   const byInterval = now + intervalS * 1000;
   const cap = now + policy.maxIntervalS * 1000;
   return Math.min(cap, Math.max(byInterval, notBefore ?? 0));
 }
 
-export function nextPollAfterFailure(policy: SchedulePolicy, now: number, failures: number, random: () => number, notBefore: number | null): number {
+export function nextPollAfterFailure(
+  policy: SchedulePolicy,
+  now: number,
+  failures: number,
+  random: () => number,
+  notBefore: number | null,
+): number {
   const byBackoff = now + backoffDelayS(policy, failures, random) * 1000;
   const cap = now + policy.maxIntervalS * 1000;
   return Math.min(cap, Math.max(byBackoff, notBefore ?? 0));
@@ -172,7 +192,10 @@ export class Ticker {
   constructor(everyMs: number, tick: () => Promise<void>, onError: (err: Error) => void) {
     const task = new AsyncTask('ingest-tick', tick, onError);
     this.scheduler.addSimpleIntervalJob(
-      new SimpleIntervalJob({ milliseconds: everyMs, runImmediately: true }, task, { id: 'ingest-tick', preventOverrun: true }),
+      new SimpleIntervalJob({ milliseconds: everyMs, runImmediately: true }, task, {
+        id: 'ingest-tick',
+        preventOverrun: true,
+      }),
     );
   }
 

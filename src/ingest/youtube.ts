@@ -15,14 +15,20 @@ export const YOUTUBE_BASE_URL = 'https://www.youtube.com';
 
 export function youtubeFeedUrl(settings: YoutubeSettings): string {
   const base = (settings.baseUrl ?? YOUTUBE_BASE_URL).replace(/\/+$/, '');
-  const query = settings.channelId !== undefined ? `channel_id=${encodeURIComponent(settings.channelId)}` : `playlist_id=${encodeURIComponent(settings.playlistId ?? '')}`;
+  const query =
+    settings.channelId !== undefined
+      ? `channel_id=${encodeURIComponent(settings.channelId)}`
+      : `playlist_id=${encodeURIComponent(settings.playlistId ?? '')}`;
   return `${base}/feeds/videos.xml?${query}`;
 }
 
 function entryPost(feed: ParsedFeed, entry: Record<string, unknown>, base: string): UpstreamPost | null {
   const videoId = (textOf(entry['yt:videoId']) || textOf(entry.id).replace(/^yt:video:/, '')).trim();
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(videoId)) return null;
-  const group = Array.isArray(entry['media:group']) && isObject(entry['media:group'][0]) ? (entry['media:group'][0] as Record<string, unknown>) : {};
+  const group =
+    Array.isArray(entry['media:group']) && isObject(entry['media:group'][0])
+      ? (entry['media:group'][0] as Record<string, unknown>)
+      : {};
   const title = plainText(textOf(group['media:title']) || textOf(entry.title));
   const description = plainText(textOf(group['media:description']), true);
   const watch = atomLink(entry, base) || `https://www.youtube.com/watch?v=${videoId}`;

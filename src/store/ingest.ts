@@ -14,9 +14,17 @@ export async function ensureIngestStates(db: Kysely<Database>, intervalS: number
     .expression((eb) =>
       eb
         .selectFrom('feeds')
-        .select((s) => ['feeds.id', s.cast<number>(s.val(intervalS), 'integer').as('interval_s'), s.cast<number>(s.val(0), 'bigint').as('next_poll_at')])
+        .select((s) => [
+          'feeds.id',
+          s.cast<number>(s.val(intervalS), 'integer').as('interval_s'),
+          s.cast<number>(s.val(0), 'bigint').as('next_poll_at'),
+        ])
         .where('feeds.connector', 'is not', null)
-        .where((w) => w.not(w.exists(w.selectFrom('feed_ingest_state as s').select('s.feed_id').whereRef('s.feed_id', '=', 'feeds.id')))),
+        .where((w) =>
+          w.not(
+            w.exists(w.selectFrom('feed_ingest_state as s').select('s.feed_id').whereRef('s.feed_id', '=', 'feeds.id')),
+          ),
+        ),
     )
     .onConflict((oc) => oc.column('feed_id').doNothing())
     .execute();
@@ -36,7 +44,9 @@ export async function dueFeedIds(db: Kysely<Database>, now: number, limit: numbe
     .where('f.connector', 'is not', null)
     .where('f.enabled', '=', 1)
     .where('w.deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('s.next_poll_at', '<=', now), eb('s.cursor_for', 'is distinct from', eb.ref('f.connector'))]))
+    .where((eb) =>
+      eb.or([eb('s.next_poll_at', '<=', now), eb('s.cursor_for', 'is distinct from', eb.ref('f.connector'))]),
+    )
     .where((eb) => eb.or([eb('s.lease_until', 'is', null), eb('s.lease_until', '<', now)]))
     .orderBy('s.next_poll_at')
     .orderBy('s.feed_id')
@@ -61,7 +71,16 @@ export async function loadFeedToPoll(db: Kysely<Database>, feedId: number): Prom
   const feed = await db
     .selectFrom('feeds as f')
     .innerJoin('walls as w', 'w.id', 'f.wall_id')
-    .select(['f.id', 'f.wall_id', 'f.connector', 'f.enabled', 'f.source', 'f.source_type', 'w.profanity', 'w.deleted_at'])
+    .select([
+      'f.id',
+      'f.wall_id',
+      'f.connector',
+      'f.enabled',
+      'f.source',
+      'f.source_type',
+      'w.profanity',
+      'w.deleted_at',
+    ])
     .where('f.id', '=', feedId)
     .executeTakeFirst();
   if (!feed) return null;
@@ -83,7 +102,13 @@ export async function loadFeedToPoll(db: Kysely<Database>, feedId: number): Prom
  * Takes the feed's lease until `until` unless another poller holds a live one.
  * True when this poller holds it now.
  */
-export async function claimFeed(db: Kysely<Database>, feedId: number, owner: string, now: number, until: number): Promise<boolean> {
+export async function claimFeed(
+  db: Kysely<Database>,
+  feedId: number,
+  owner: string,
+  now: number,
+  until: number,
+): Promise<boolean> {
   const res = await db
     .updateTable('feed_ingest_state')
     .set({ lease_owner: owner, lease_until: until })
@@ -105,7 +130,12 @@ export interface SuccessPatch {
 }
 
 /** After a good poll: new cursor and schedule, failures cleared, lease released. False if the lease was lost. */
-export async function recordSuccess(db: Kysely<Database>, feedId: number, owner: string, p: SuccessPatch): Promise<boolean> {
+export async function recordSuccess(
+  db: Kysely<Database>,
+  feedId: number,
+  owner: string,
+  p: SuccessPatch,
+): Promise<boolean> {
   const res = await db
     .updateTable('feed_ingest_state')
     .set({
@@ -141,7 +171,12 @@ export interface FailurePatch {
 }
 
 /** After a failed poll: one more failure (failing from `failingAfter` on), the error kept, lease released. Returns the failure count. */
-export async function recordFailure(db: Kysely<Database>, feedId: number, owner: string, p: FailurePatch): Promise<number> {
+export async function recordFailure(
+  db: Kysely<Database>,
+  feedId: number,
+  owner: string,
+  p: FailurePatch,
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('feed_ingest_state')
@@ -163,7 +198,9 @@ export async function recordFailure(db: Kysely<Database>, feedId: number, owner:
         next_poll_at: p.nextPollAt,
         lease_owner: null,
         lease_until: null,
-        ...(fresh ? { cursor_json: null, cursor_for: p.cursorFor, validators_url: null, etag: null, last_modified: null } : {}),
+        ...(fresh
+          ? { cursor_json: null, cursor_for: p.cursorFor, validators_url: null, etag: null, last_modified: null }
+          : {}),
       })
       .where('feed_id', '=', feedId)
       .where('lease_owner', '=', owner)
@@ -173,7 +210,12 @@ export async function recordFailure(db: Kysely<Database>, feedId: number, owner:
 }
 
 /** Gives the lease back without touching anything else (deferred, or stopped mid-poll); optionally moves the next poll. */
-export async function releaseFeed(db: Kysely<Database>, feedId: number, owner: string, nextPollAt?: number): Promise<void> {
+export async function releaseFeed(
+  db: Kysely<Database>,
+  feedId: number,
+  owner: string,
+  nextPollAt?: number,
+): Promise<void> {
   await db
     .updateTable('feed_ingest_state')
     .set({ lease_owner: null, lease_until: null, ...(nextPollAt !== undefined ? { next_poll_at: nextPollAt } : {}) })
@@ -263,7 +305,12 @@ export async function upsertPosts(
   if (posts.length === 0) return { inserted: 0, updated: 0 };
   return db.transaction().execute(async (trx) => {
     const ids = posts.map((p) => p.external_id);
-    const before = await trx.selectFrom('posts').select('external_id').where('feed_id', '=', feedId).where('external_id', 'in', ids).execute();
+    const before = await trx
+      .selectFrom('posts')
+      .select('external_id')
+      .where('feed_id', '=', feedId)
+      .where('external_id', 'in', ids)
+      .execute();
     const existed = new Set(before.map((r) => r.external_id));
     const written = await trx
       .insertInto('posts')
@@ -290,7 +337,9 @@ export async function upsertPosts(
             for (const c of UPSTREAM_COLUMNS) set[c] = eb.ref(`excluded.${c}`);
             return set as never;
           })
-          .where((eb) => eb.or(UPSTREAM_COLUMNS.map((c) => eb(`posts.${c}`, 'is distinct from', eb.ref(`excluded.${c}`)))))
+          .where((eb) =>
+            eb.or(UPSTREAM_COLUMNS.map((c) => eb(`posts.${c}`, 'is distinct from', eb.ref(`excluded.${c}`)))),
+          ),
       )
       .returning(['external_id'])
       .execute();
@@ -312,7 +361,11 @@ export async function touchFeed(
 ): Promise<boolean> {
   const res = await db
     .updateTable('feeds')
-    .set({ source: patch.source, source_type: patch.sourceType, ...(patch.updatedAt !== null ? { updated_at: patch.updatedAt } : {}) })
+    .set({
+      source: patch.source,
+      source_type: patch.sourceType,
+      ...(patch.updatedAt !== null ? { updated_at: patch.updatedAt } : {}),
+    })
     .where('id', '=', feedId)
     .where((eb) =>
       eb.or([
@@ -361,7 +414,11 @@ export function toIngestStatus(feedId: number, s: IngestStateRow | null | undefi
 /** Ingestion status of these feeds (in the order given). */
 export async function ingestStatuses(db: Kysely<Database>, feedIds: readonly number[]): Promise<IngestStatus[]> {
   if (feedIds.length === 0) return [];
-  const rows = await db.selectFrom('feed_ingest_state').selectAll().where('feed_id', 'in', [...feedIds]).execute();
+  const rows = await db
+    .selectFrom('feed_ingest_state')
+    .selectAll()
+    .where('feed_id', 'in', [...feedIds])
+    .execute();
   const byId = new Map(rows.map((r) => [r.feed_id, r]));
   return feedIds.map((id) => toIngestStatus(id, byId.get(id)));
 }

@@ -70,6 +70,12 @@ describe.skipIf(!hasSampleData)(
     let db: string;
     let srv: TestServer;
     const cli = (...args: string[]) => runCli([...args, '--database', db]);
+    /** runs a command that must succeed; its stderr is the failure message otherwise */
+    const ok = async (...args: string[]) => {
+      const r = await cli(...args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return r;
+    };
     const json = async (...args: string[]) => {
       const r = await cli(...args, '--json');
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
@@ -202,7 +208,7 @@ describe.skipIf(!hasSampleData)(
         /already used by wall/,
       );
 
-      expect((await cli('walls', 'delete', String(wall.id))).code).toBe(0);
+      await ok('walls', 'delete', String(wall.id));
       expect((await v2(`/widget/wallInfo/${wall.id}`)).status).toBe(404);
       const deleted = await json('walls', 'list', '--state', 'deleted', '--account', '7001');
       expect(deleted.data.map((w) => w.id)).toContain(wall.id);
@@ -223,10 +229,10 @@ describe.skipIf(!hasSampleData)(
       expect(refused.stderr).toBe('wallery: post 17086 is not a post of wall 7011\n');
       expect((await w2()).map((p) => p.postId)).not.toContain('17001');
 
-      expect((await cli('posts', 'pin', '7011', '17019')).code).toBe(0);
+      await ok('posts', 'pin', '7011', '17019');
       const cta = ['--color', '#ffffff', '--background', '#000000', '--url', 'https://x.example/buy', '--text', 'Buy'];
-      expect((await cli('posts', 'cta', '7011', '17019', ...cta)).code).toBe(0);
-      expect((await cli('posts', 'edit', '7011', '17019', '--content', 'Edited from the CLI')).code).toBe(0);
+      await ok('posts', 'cta', '7011', '17019', ...cta);
+      await ok('posts', 'edit', '7011', '17019', '--content', 'Edited from the CLI');
       const p = (await w2()).find((x) => x.postId === '17019')!;
       expect([p.postPin, p.CTAtext, p.content]).toEqual([1, 'Buy', 'Edited from the CLI']);
       const badCta = await cli(

@@ -2,7 +2,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACCESS_JWT, author, facet, postView, startBluesky, type BlueskyFixture } from './fixtures/bluesky.js';
 import { htmlError } from './fixtures/server.js';
-import { NOW, WALL, ingestState, moderate, moderation, startHarness, storedPosts, wallPosts, type Harness } from './harness.js';
+import {
+  NOW,
+  WALL,
+  ingestState,
+  moderate,
+  moderation,
+  startHarness,
+  storedPosts,
+  wallPosts,
+  type Harness,
+} from './harness.js';
 
 const at = (minutesBefore: number) => new Date(NOW - minutesBefore * 60_000).toISOString();
 
@@ -22,20 +32,45 @@ function seedFeed() {
     createdAt: at(50),
     embed: 'images',
     facets: [
-      facet(RICH, '@bo.bsky.social', { $type: 'app.bsky.richtext.facet#mention', did: 'did:plc:bobobobobobobobobobobobo' }),
-      facet(RICH, 'https://trails.example/ridge', { $type: 'app.bsky.richtext.facet#link', uri: 'https://trails.example/ridge' }),
+      facet(RICH, '@bo.bsky.social', {
+        $type: 'app.bsky.richtext.facet#mention',
+        did: 'did:plc:bobobobobobobobobobobobo',
+      }),
+      facet(RICH, 'https://trails.example/ridge', {
+        $type: 'app.bsky.richtext.facet#link',
+        uri: 'https://trails.example/ridge',
+      }),
       facet(RICH, '#wallery', { $type: 'app.bsky.richtext.facet#tag', tag: 'wallery' }),
     ],
     tags: ['hiking'],
   });
-  const repostedOriginal = postView({ rkey: '3lbrepost00a', text: 'Someone else’s post', createdAt: at(45), handle: 'cy.bsky.social', displayName: 'Cy', did: 'did:plc:cycycycycycycycycycycycy' });
+  const repostedOriginal = postView({
+    rkey: '3lbrepost00a',
+    text: 'Someone else’s post',
+    createdAt: at(45),
+    handle: 'cy.bsky.social',
+    displayName: 'Cy',
+    did: 'did:plc:cycycycycycycycycycycycy',
+  });
   fx.feed.push(
-    { post: postView({ rkey: '3lbpinned00a', text: 'Pinned intro', createdAt: at(60 * 24 * 30) }), reason: { $type: 'app.bsky.feed.defs#reasonPin' } },
-    { post: postView({ rkey: '3lbtext0000a', text: 'Plain <b>text</b> & more\n\nSecond paragraph', createdAt: at(5) }) },
+    {
+      post: postView({ rkey: '3lbpinned00a', text: 'Pinned intro', createdAt: at(60 * 24 * 30) }),
+      reason: { $type: 'app.bsky.feed.defs#reasonPin' },
+    },
+    {
+      post: postView({ rkey: '3lbtext0000a', text: 'Plain <b>text</b> & more\n\nSecond paragraph', createdAt: at(5) }),
+    },
     { post: postView({ rkey: '3lbvideo000a', text: 'Clip', createdAt: at(10), embed: 'video' }) },
     { post: postView({ rkey: '3lbcarous00a', text: 'Two shots', createdAt: at(20), embed: 'images2' }) },
     { post: postView({ rkey: '3lbextern00a', text: 'Worth reading', createdAt: at(25), embed: 'external' }) },
-    { post: postView({ rkey: '3lblabel000a', text: 'Labelled by a moderation service', createdAt: at(30), labels: ['graphic-media'] }) },
+    {
+      post: postView({
+        rkey: '3lblabel000a',
+        text: 'Labelled by a moderation service',
+        createdAt: at(30),
+        labels: ['graphic-media'],
+      }),
+    },
     { post: postView({ rkey: '3lbself0000a', text: 'Self-labelled', createdAt: at(35), selfLabels: ['nudity'] }) },
     {
       post: repostedOriginal,
@@ -48,7 +83,18 @@ function seedFeed() {
 describe('bluesky author feed', () => {
   async function actorWall(reposts?: string) {
     fx = await startBluesky();
-    h = await startHarness([{ id: 601, name: 'Ana on Bluesky', connector: { kind: 'bluesky', actor: 'ana.bsky.social', appViewUrl: fx.origin, ...(reposts ? { reposts } : {}) } }]);
+    h = await startHarness([
+      {
+        id: 601,
+        name: 'Ana on Bluesky',
+        connector: {
+          kind: 'bluesky',
+          actor: 'ana.bsky.social',
+          appViewUrl: fx.origin,
+          ...(reposts ? { reposts } : {}),
+        },
+      },
+    ]);
   }
 
   it('fills the wall with facets as links, embeds as media, labelled posts hidden', async () => {
@@ -58,7 +104,10 @@ describe('bluesky author feed', () => {
     expect(report).toMatchObject({ status: 'ok', inserted: 8 });
     expect(fx.requests[0]!.url).toContain('filter=posts_no_replies');
     const stored = await storedPosts(h, 601);
-    expect(stored.filter((p) => p.hidden === 1).map((p) => p.external_id!.split('/').pop())).toEqual(['3lblabel000a', '3lbself0000a']);
+    expect(stored.filter((p) => p.hidden === 1).map((p) => p.external_id!.split('/').pop())).toEqual([
+      '3lblabel000a',
+      '3lbself0000a',
+    ]);
     expect(stored.some((p) => p.external_id!.endsWith('3lbrepost00a'))).toBe(false);
 
     const posts = await wallPosts(h);
@@ -91,7 +140,9 @@ describe('bluesky author feed', () => {
       postMediaFile: `https://video.bsky.app/watch/${encodeURIComponent(did)}/bafkreivideo/playlist.m3u8`,
       postPicture: `https://video.bsky.app/watch/${encodeURIComponent(did)}/bafkreivideo/thumbnail.jpg`,
     });
-    expect(posts.get('https://bsky.app/profile/ana.bsky.social/post/3lbcarous00a')!.widget).toMatchObject({ PostType: 4 });
+    expect(posts.get('https://bsky.app/profile/ana.bsky.social/post/3lbcarous00a')!.widget).toMatchObject({
+      PostType: 4,
+    });
     expect(posts.get('https://bsky.app/profile/ana.bsky.social/post/3lbextern00a')!.widget.content).toContain(
       '<a href="https://news.example/story" rel="nofollow noopener noreferrer" target="_blank">A story &amp; more</a>',
     );
@@ -103,7 +154,11 @@ describe('bluesky author feed', () => {
     seedFeed();
     expect((await h.poll())[0]).toMatchObject({ inserted: 9 });
     const repost = (await storedPosts(h, 601)).find((p) => p.external_id!.endsWith('3lbrepost00a'))!;
-    expect(repost).toMatchObject({ author_name: 'Cy', username: 'cy.bsky.social', link_url: 'https://bsky.app/profile/cy.bsky.social/post/3lbrepost00a' });
+    expect(repost).toMatchObject({
+      author_name: 'Cy',
+      username: 'cy.bsky.social',
+      link_url: 'https://bsky.app/profile/cy.bsky.social/post/3lbrepost00a',
+    });
   });
 
   it('adds only new posts next time and follows the cursor while a whole page is new', async () => {
@@ -111,7 +166,9 @@ describe('bluesky author feed', () => {
     seedFeed();
     await h.poll();
     expect(JSON.parse((await ingestState(h, 601)).cursor_json!)).toEqual({ newest: NOW - 5 * 60_000 });
-    const fresh = Array.from({ length: 60 }, (_, i) => ({ post: postView({ rkey: `3lbnew${String(i).padStart(6, '0')}`, text: `new ${i}`, createdAt: at(4 - i / 100) }) }));
+    const fresh = Array.from({ length: 60 }, (_, i) => ({
+      post: postView({ rkey: `3lbnew${String(i).padStart(6, '0')}`, text: `new ${i}`, createdAt: at(4 - i / 100) }),
+    }));
     fx.feed.splice(1, 0, ...fresh.reverse());
     h.clock.now += 301_000;
     const [report] = await h.poll();
@@ -140,9 +197,14 @@ describe('bluesky author feed', () => {
 
   it('fails with the AppView’s message for an unknown actor, backs off on errors', async () => {
     fx = await startBluesky();
-    h = await startHarness([{ id: 601, name: 'x', connector: { kind: 'bluesky', actor: 'nobody.bsky.social', appViewUrl: fx.origin } }]);
+    h = await startHarness([
+      { id: 601, name: 'x', connector: { kind: 'bluesky', actor: 'nobody.bsky.social', appViewUrl: fx.origin } },
+    ]);
     const [r1] = await h.poll();
-    expect(r1).toMatchObject({ status: 'failed', message: `HTTP 400 from 127.0.0.1:${fx.port} (InvalidRequest: Profile not found)` });
+    expect(r1).toMatchObject({
+      status: 'failed',
+      message: `HTTP 400 from 127.0.0.1:${fx.port} (InvalidRequest: Profile not found)`,
+    });
     const s1 = await ingestState(h, 601);
     fx.actor = 'nobody.bsky.social';
     h.clock.now = s1.next_poll_at;
@@ -155,7 +217,10 @@ describe('bluesky author feed', () => {
     fx.queue.push({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"feed": "not a list"}' });
     expect((await h.poll())[0]!.message).toBe(`expected an author feed from 127.0.0.1:${fx.port}`);
     h.clock.now = (await ingestState(h, 601)).next_poll_at;
-    fx.feed.push({ post: { uri: 'at://broken', record: null } }, { post: postView({ rkey: '3lbok000000a', text: 'fine', createdAt: at(1), handle: 'nobody.bsky.social' }) });
+    fx.feed.push(
+      { post: { uri: 'at://broken', record: null } },
+      { post: postView({ rkey: '3lbok000000a', text: 'fine', createdAt: at(1), handle: 'nobody.bsky.social' }) },
+    );
     expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 1, skippedItems: 1 });
   });
 });
@@ -164,14 +229,28 @@ describe('bluesky hashtag search', () => {
   function seedSearch() {
     const text = 'Race day #wallery';
     fx.search.push(
-      postView({ rkey: '3lbsearch01a', text, createdAt: at(3), facets: [facet(text, '#wallery', { $type: 'app.bsky.richtext.facet#tag', tag: 'wallery' })], embed: 'images' }),
-      postView({ rkey: '3lbsearch02a', text: 'Finish line #wallery', createdAt: at(8), handle: 'cy.bsky.social', displayName: 'Cy' }),
+      postView({
+        rkey: '3lbsearch01a',
+        text,
+        createdAt: at(3),
+        facets: [facet(text, '#wallery', { $type: 'app.bsky.richtext.facet#tag', tag: 'wallery' })],
+        embed: 'images',
+      }),
+      postView({
+        rkey: '3lbsearch02a',
+        text: 'Finish line #wallery',
+        createdAt: at(8),
+        handle: 'cy.bsky.social',
+        displayName: 'Cy',
+      }),
     );
   }
 
   it('logs in with the app password once and searches with the session', async () => {
     fx = await startBluesky();
-    h = await startHarness([{ id: 602, name: '#wallery', connector: { kind: 'bluesky', hashtag: 'wallery', serviceUrl: fx.origin } }]);
+    h = await startHarness([
+      { id: 602, name: '#wallery', connector: { kind: 'bluesky', hashtag: 'wallery', serviceUrl: fx.origin } },
+    ]);
     seedSearch();
     expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 2 });
     const search = fx.requests.find((r) => r.url.startsWith('/xrpc/app.bsky.feed.searchPosts'))!;
@@ -179,8 +258,15 @@ describe('bluesky hashtag search', () => {
     expect(search.url).toContain('sort=latest');
     expect(search.headers.authorization).toBe(`Bearer ${ACCESS_JWT}`);
     const posts = await wallPosts(h);
-    expect(posts.get('https://bsky.app/profile/ana.bsky.social/post/3lbsearch01a')!.widget).toMatchObject({ PostType: 2, postTags: 'wallery' });
-    const feed = await h.server.store.db.selectFrom('feeds').select(['source', 'source_type']).where('id', '=', 602).executeTakeFirstOrThrow();
+    expect(posts.get('https://bsky.app/profile/ana.bsky.social/post/3lbsearch01a')!.widget).toMatchObject({
+      PostType: 2,
+      postTags: 'wallery',
+    });
+    const feed = await h.server.store.db
+      .selectFrom('feeds')
+      .select(['source', 'source_type'])
+      .where('id', '=', 602)
+      .executeTakeFirstOrThrow();
     expect(feed).toEqual({ source: 'Bluesky', source_type: 'hashtag' });
 
     // the session is reused; an expired token gets a new session once
@@ -195,15 +281,27 @@ describe('bluesky hashtag search', () => {
 
   it('without credentials the feed fails with a message naming the settings; a wrong password fails too', async () => {
     fx = await startBluesky();
-    h = await startHarness([{ id: 602, name: '#wallery', connector: { kind: 'bluesky', hashtag: 'wallery', serviceUrl: fx.origin } }], { config: { bluesky: null } });
+    h = await startHarness(
+      [{ id: 602, name: '#wallery', connector: { kind: 'bluesky', hashtag: 'wallery', serviceUrl: fx.origin } }],
+      { config: { bluesky: null } },
+    );
     const [r] = await h.poll();
-    expect(r).toMatchObject({ status: 'failed', message: 'a Bluesky hashtag feed needs BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD' });
+    expect(r).toMatchObject({
+      status: 'failed',
+      message: 'a Bluesky hashtag feed needs BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD',
+    });
     expect(fx.requests).toHaveLength(0);
     await h.close();
-    h = await startHarness([{ id: 602, name: '#wallery', connector: { kind: 'bluesky', hashtag: 'wallery', serviceUrl: fx.origin } }], {
-      config: { bluesky: { identifier: 'wall.bsky.social', appPassword: 'wrong' } },
-    });
+    h = await startHarness(
+      [{ id: 602, name: '#wallery', connector: { kind: 'bluesky', hashtag: 'wallery', serviceUrl: fx.origin } }],
+      {
+        config: { bluesky: { identifier: 'wall.bsky.social', appPassword: 'wrong' } },
+      },
+    );
     const [r2] = await h.poll();
-    expect(r2).toMatchObject({ status: 'failed', message: `HTTP 401 from 127.0.0.1:${fx.port} (AuthenticationRequired: Invalid identifier or password)` });
+    expect(r2).toMatchObject({
+      status: 'failed',
+      message: `HTTP 401 from 127.0.0.1:${fx.port} (AuthenticationRequired: Invalid identifier or password)`,
+    });
   });
 });

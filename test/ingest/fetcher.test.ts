@@ -3,9 +3,17 @@
 // connect (IP literals up front, names in the connect-time lookup).
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addressRefusal, createFetcher, FetchError, SsrfError, type Fetcher, type FetcherOptions, type Resolver } from '../../src/ingest/fetcher.js';
+import {
+  addressRefusal,
+  createFetcher,
+  FetchError,
+  SsrfError,
+  type Fetcher,
+  type FetcherOptions,
+  type Resolver,
+} from '../../src/ingest/fetcher.js';
 import { startFeeds, rssXml } from './fixtures/feeds.js';
-import { startFixture, type Fixture } from './fixtures/server.js';
+import { startFixture, type Fixture, type Reply } from './fixtures/server.js';
 import { startHarness, ingestState, type Harness } from './harness.js';
 
 const fixtures: Fixture[] = [];
@@ -25,7 +33,13 @@ async function fixture(handler: Fixture['handler']): Promise<Fixture> {
 }
 
 function fetcher(over: Partial<FetcherOptions> = {}): Fetcher {
-  const f = createFetcher({ allowPrivateNetworks: ['127.0.0.0/8'], maxBytes: 64 * 1024, timeoutMs: 2000, hostConcurrency: 2, ...over });
+  const f = createFetcher({
+    allowPrivateNetworks: ['127.0.0.0/8'],
+    maxBytes: 64 * 1024,
+    timeoutMs: 2000,
+    hostConcurrency: 2,
+    ...over,
+  });
   fetchers.push(f);
   return f;
 }
@@ -90,7 +104,9 @@ describe('fetching', () => {
     expect(err.message).toBe('refused: 127.0.0.1 is a loopback address');
     await refusal(fetcher({ allowPrivateNetworks: false }).fetch({ url: `http://[::1]:${fx.port}/` }));
     // a name resolving to loopback (the system's own answer for localhost)
-    const byName = await refusal(fetcher({ allowPrivateNetworks: false }).fetch({ url: `http://localhost:${fx.port}/` }));
+    const byName = await refusal(
+      fetcher({ allowPrivateNetworks: false }).fetch({ url: `http://localhost:${fx.port}/` }),
+    );
     expect(byName.message).toMatch(/^refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address$/);
     expect(fx.requests).toHaveLength(0);
     // with the setting it is fetched
@@ -98,13 +114,28 @@ describe('fetching', () => {
   });
 
   it('refuses a host name that resolves to a private address (or to any refused one among several)', async () => {
-    const f = fetcher({ resolve: resolver({ 'intranet.test': ['10.0.0.7'], 'mixed.test': ['93.184.216.34', '192.168.0.10'], 'meta.test': ['169.254.169.254'], 'v6.test': ['fd12::1'] }) });
-    expect((await refusal(f.fetch({ url: 'http://intranet.test/feed.xml' }))).message).toBe('refused: intranet.test resolves to 10.0.0.7, a private address');
-    expect((await refusal(f.fetch({ url: 'https://mixed.test/' }))).message).toBe('refused: mixed.test resolves to 192.168.0.10, a private address');
+    const f = fetcher({
+      resolve: resolver({
+        'intranet.test': ['10.0.0.7'],
+        'mixed.test': ['93.184.216.34', '192.168.0.10'],
+        'meta.test': ['169.254.169.254'],
+        'v6.test': ['fd12::1'],
+      }),
+    });
+    expect((await refusal(f.fetch({ url: 'http://intranet.test/feed.xml' }))).message).toBe(
+      'refused: intranet.test resolves to 10.0.0.7, a private address',
+    );
+    expect((await refusal(f.fetch({ url: 'https://mixed.test/' }))).message).toBe(
+      'refused: mixed.test resolves to 192.168.0.10, a private address',
+    );
     expect((await refusal(f.fetch({ url: 'http://meta.test/latest/meta-data/' }))).message).toContain('linkLocal');
     expect((await refusal(f.fetch({ url: 'http://v6.test/' }))).message).toContain('uniqueLocal');
-    expect((await refusal(f.fetch({ url: 'http://10.0.0.7/' }))).message).toBe('refused: 10.0.0.7 is a private address');
-    expect((await refusal(f.fetch({ url: 'http://[fe80::1]/' }))).message).toBe('refused: fe80::1 is a linkLocal address');
+    expect((await refusal(f.fetch({ url: 'http://10.0.0.7/' }))).message).toBe(
+      'refused: 10.0.0.7 is a private address',
+    );
+    expect((await refusal(f.fetch({ url: 'http://[fe80::1]/' }))).message).toBe(
+      'refused: fe80::1 is a linkLocal address',
+    );
   });
 
   it('checks every redirect hop: to a private IP, to a name resolving to one, to another scheme', async () => {
@@ -112,15 +143,22 @@ describe('fetching', () => {
       if (url.pathname === '/to-ip') return { status: 302, headers: { location: 'http://10.0.0.7/feed.xml' } };
       if (url.pathname === '/to-name') return { status: 301, headers: { location: 'http://intranet.test/feed.xml' } };
       if (url.pathname === '/to-file') return { status: 307, headers: { location: 'file:///etc/passwd' } };
-      if (url.pathname === '/to-meta') return { status: 308, headers: { location: 'http://169.254.169.254/latest/meta-data/' } };
+      if (url.pathname === '/to-meta')
+        return { status: 308, headers: { location: 'http://169.254.169.254/latest/meta-data/' } };
       if (url.pathname === '/hop') return { status: 302, headers: { location: '/final' } };
       if (url.pathname === '/loop') return { status: 302, headers: { location: '/loop' } };
       return { body: `at ${url.pathname}` };
     });
     const f = fetcher({ resolve: resolver({ 'intranet.test': ['10.0.0.7'] }) });
-    expect((await refusal(f.fetch({ url: `${fx.origin}/to-ip` }))).message).toBe('refused: 10.0.0.7 is a private address');
-    expect((await refusal(f.fetch({ url: `${fx.origin}/to-name` }))).message).toBe('refused: intranet.test resolves to 10.0.0.7, a private address');
-    expect((await refusal(f.fetch({ url: `${fx.origin}/to-file` }))).message).toBe('refused: file: URLs are not fetched (http and https only)');
+    expect((await refusal(f.fetch({ url: `${fx.origin}/to-ip` }))).message).toBe(
+      'refused: 10.0.0.7 is a private address',
+    );
+    expect((await refusal(f.fetch({ url: `${fx.origin}/to-name` }))).message).toBe(
+      'refused: intranet.test resolves to 10.0.0.7, a private address',
+    );
+    expect((await refusal(f.fetch({ url: `${fx.origin}/to-file` }))).message).toBe(
+      'refused: file: URLs are not fetched (http and https only)',
+    );
     expect((await refusal(f.fetch({ url: `${fx.origin}/to-meta` }))).message).toContain('linkLocal');
     const ok = await f.fetch({ url: `${fx.origin}/hop` });
     expect(ok).toMatchObject({ status: 200, url: `${fx.origin}/final`, body: 'at /final' });
@@ -146,10 +184,13 @@ describe('fetching', () => {
   });
 
   it('caps the body (announced, streamed, or inflated from gzip) and the time', async () => {
-    const fx = await fixture((req, url) => {
-      if (url.pathname === '/announced') return { headers: { 'content-length': String(200_000) }, body: Buffer.alloc(200_000, 97) };
-      if (url.pathname === '/chunked') return { headers: { 'transfer-encoding': 'chunked' }, body: Buffer.alloc(100_000, 97) };
-      if (url.pathname === '/bomb') return { headers: { 'content-encoding': 'gzip' }, body: gzipSync(Buffer.alloc(10_000_000, 0)) };
+    const fx = await fixture((req, url): Reply => {
+      if (url.pathname === '/announced')
+        return { headers: { 'content-length': String(200_000) }, body: Buffer.alloc(200_000, 97) };
+      if (url.pathname === '/chunked')
+        return { headers: { 'transfer-encoding': 'chunked' }, body: Buffer.alloc(100_000, 97) };
+      if (url.pathname === '/bomb')
+        return { headers: { 'content-encoding': 'gzip' }, body: gzipSync(Buffer.alloc(10_000_000, 0)) };
       if (url.pathname === '/slow') return { delayMs: 1500, body: 'late' };
       return { body: 'ok' };
     });
@@ -189,21 +230,35 @@ describe('the guard in a poll', () => {
     const fx = await startFeeds();
     fixtures.push(fx);
     fx.documents.set('/feed.xml', { body: rssXml([]), type: 'application/rss+xml' });
-    h = await startHarness([{ id: 301, name: 'local', connector: { kind: 'rss', url: `${fx.origin}/feed.xml` } }], { config: { allowPrivateNetworks: false } });
-    expect((await h.poll())[0]).toMatchObject({ status: 'failed', message: 'refused: 127.0.0.1 is a loopback address' });
+    h = await startHarness([{ id: 301, name: 'local', connector: { kind: 'rss', url: `${fx.origin}/feed.xml` } }], {
+      config: { allowPrivateNetworks: false },
+    });
+    expect((await h.poll())[0]).toMatchObject({
+      status: 'failed',
+      message: 'refused: 127.0.0.1 is a loopback address',
+    });
     expect(fx.requests).toHaveLength(0);
     expect((await ingestState(h, 301)).last_error).toBe('refused: 127.0.0.1 is a loopback address');
     await h.close();
 
     fx.queue.push({ status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/iam/' } });
     h = await startHarness([{ id: 301, name: 'local', connector: { kind: 'rss', url: `${fx.origin}/feed.xml` } }]);
-    expect((await h.poll())[0]).toMatchObject({ status: 'failed', message: 'refused: 169.254.169.254 is a linkLocal address' });
+    expect((await h.poll())[0]).toMatchObject({
+      status: 'failed',
+      message: 'refused: 169.254.169.254 is a linkLocal address',
+    });
   });
 
   it('a feed whose host name resolves to a private address fails', async () => {
-    h = await startHarness([{ id: 302, name: 'intranet', connector: { kind: 'rss', url: 'http://intranet.test/feed.xml' } }], {
-      resolve: resolver({ 'intranet.test': ['192.168.10.20'] }),
+    h = await startHarness(
+      [{ id: 302, name: 'intranet', connector: { kind: 'rss', url: 'http://intranet.test/feed.xml' } }],
+      {
+        resolve: resolver({ 'intranet.test': ['192.168.10.20'] }),
+      },
+    );
+    expect((await h.poll())[0]).toMatchObject({
+      status: 'failed',
+      message: 'refused: intranet.test resolves to 192.168.10.20, a private address',
     });
-    expect((await h.poll())[0]).toMatchObject({ status: 'failed', message: 'refused: intranet.test resolves to 192.168.10.20, a private address' });
   });
 });

@@ -125,14 +125,18 @@ export type Rec = Record<string, unknown>;
 
 /** W2 posts (JSON). */
 export async function widgetPosts(h: Harness, query: Record<string, string> = {}): Promise<Rec[]> {
-  const res = await call(h.server.baseUrl, `/api/v2/widget/posts/${WALL}`, { query: { user_key: KEY, limit: '500', ...query } });
+  const res = await call(h.server.baseUrl, `/api/v2/widget/posts/${WALL}`, {
+    query: { user_key: KEY, limit: '500', ...query },
+  });
   expect(res.status, res.text).toBe(200);
   return (res.json().responseData as { posts: Rec[] }[])[0]!.posts;
 }
 
 /** C2 posts (JSON). */
 export async function commercePosts(h: Harness, query: Record<string, string> = {}): Promise<Rec[]> {
-  const res = await call(h.server.baseUrl, `/api/v2/commerce/getGalleryPosts/${WALL}/`, { query: { user_key: KEY, limit: '500', ...query } });
+  const res = await call(h.server.baseUrl, `/api/v2/commerce/getGalleryPosts/${WALL}/`, {
+    query: { user_key: KEY, limit: '500', ...query },
+  });
   expect(res.status, res.text).toBe(200);
   return (res.json().responseData as { feeds: Rec[] }[])[0]!.feeds;
 }
@@ -152,13 +156,17 @@ function xmlRecords(children: XEl[], name: string): Rec[] {
 }
 
 export async function widgetPostsXml(h: Harness): Promise<Rec[]> {
-  const res = await call(h.server.baseUrl, `/api/v2/widget/posts/${WALL}`, { query: { user_key: KEY, limit: '500', format: 'xml' } });
+  const res = await call(h.server.baseUrl, `/api/v2/widget/posts/${WALL}`, {
+    query: { user_key: KEY, limit: '500', format: 'xml' },
+  });
   expect(res.status, res.text).toBe(200);
   return xmlRecords(res.xml().children, 'posts');
 }
 
 export async function commercePostsXml(h: Harness): Promise<Rec[]> {
-  const res = await call(h.server.baseUrl, `/api/v2/commerce/getGalleryPosts/${WALL}/`, { query: { user_key: KEY, limit: '500', format: 'xml' } });
+  const res = await call(h.server.baseUrl, `/api/v2/commerce/getGalleryPosts/${WALL}/`, {
+    query: { user_key: KEY, limit: '500', format: 'xml' },
+  });
   expect(res.status, res.text).toBe(200);
   return xmlRecords(res.xml().children, 'feeds');
 }
@@ -168,7 +176,11 @@ export function asXmlText(rec: Rec): Rec {
   const out: Rec = {};
   for (const [k, v] of Object.entries(rec)) {
     // an empty childNode list is one empty element (contract §1)
-    if (k === 'childNode') out[k] = (v as { image: string; video: string }[]).length === 0 ? '' : (v as { image: string; video: string }[]).flatMap((c) => [c.image, c.video]);
+    if (k === 'childNode')
+      out[k] =
+        (v as { image: string; video: string }[]).length === 0
+          ? ''
+          : (v as { image: string; video: string }[]).flatMap((c) => [c.image, c.video]);
     else out[k] = v === null ? 'null' : typeof v === 'string' ? v : JSON.stringify(v);
   }
   return out;
@@ -190,18 +202,36 @@ export async function wallPosts(h: Harness): Promise<Map<string, { widget: Rec; 
 
 /** All stored posts of a feed (hidden ones too), straight from the store. */
 export async function storedPosts(h: Harness, feedId: number) {
-  return h.server.store.db.selectFrom('posts').selectAll().where('feed_id', '=', feedId).orderBy('external_id').execute();
+  return h.server.store.db
+    .selectFrom('posts')
+    .selectAll()
+    .where('feed_id', '=', feedId)
+    .orderBy('external_id')
+    .execute();
 }
 
 export async function ingestState(h: Harness, feedId: number) {
-  return h.server.store.db.selectFrom('feed_ingest_state').selectAll().where('feed_id', '=', feedId).executeTakeFirstOrThrow();
+  return h.server.store.db
+    .selectFrom('feed_ingest_state')
+    .selectAll()
+    .where('feed_id', '=', feedId)
+    .executeTakeFirstOrThrow();
 }
 
 /** Sets moderation state on a post as an operator would. */
 export async function moderate(h: Harness, postId: number) {
   await h.server.store.db
     .updateTable('posts')
-    .set({ pin: 1, highlight: 1, has_cta: 1, cta_color: '#fff', cta_background: '#000', cta_status: 1, cta_url: 'https://shop.example/x', cta_text: 'Buy' })
+    .set({
+      pin: 1,
+      highlight: 1,
+      has_cta: 1,
+      cta_color: '#fff',
+      cta_background: '#000',
+      cta_status: 1,
+      cta_url: 'https://shop.example/x',
+      cta_text: 'Buy',
+    })
     .where('id', '=', postId)
     .execute();
   const product = await h.server.store.db
@@ -226,7 +256,10 @@ export async function moderate(h: Harness, postId: number) {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await h.server.store.db.insertInto('post_products').values({ post_id: postId, product_id: product.id, position: 0, left_pct: 10, top_pct: 20 }).execute();
+  await h.server.store.db
+    .insertInto('post_products')
+    .values({ post_id: postId, product_id: product.id, position: 0, left_pct: 10, top_pct: 20 })
+    .execute();
 }
 
 /** The moderation state an edit must keep. */
@@ -236,7 +269,11 @@ export async function moderation(h: Harness, postId: number) {
     .select(['hidden', 'pin', 'highlight', 'has_cta', 'cta_url', 'cta_text'])
     .where('id', '=', postId)
     .executeTakeFirstOrThrow();
-  const tags = await h.server.store.db.selectFrom('post_products').select(['product_id', 'position']).where('post_id', '=', postId).execute();
+  const tags = await h.server.store.db
+    .selectFrom('post_products')
+    .select(['product_id', 'position'])
+    .where('post_id', '=', postId)
+    .execute();
   return { ...p, tags };
 }
 

@@ -2,7 +2,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { lemmyPost, startLemmy, type LemmyFixture } from './fixtures/lemmy.js';
 import { HTML_ERROR_PAGE } from './fixtures/server.js';
-import { NOW, ingestState, moderate, moderation, startHarness, storedPosts, untilDue, wallPosts, type Harness } from './harness.js';
+import {
+  NOW,
+  ingestState,
+  moderate,
+  moderation,
+  startHarness,
+  storedPosts,
+  untilDue,
+  wallPosts,
+  type Harness,
+} from './harness.js';
 
 const at = (minutesBefore: number) => new Date(NOW - minutesBefore * 60_000).toISOString().replace('Z', '000Z');
 
@@ -15,12 +25,20 @@ afterEach(async () => {
 
 async function communityWall() {
   fx = await startLemmy();
-  h = await startHarness([{ id: 701, name: 'c/trailrunning', connector: { kind: 'lemmy', instance: fx.origin, community: 'trailrunning' } }]);
+  h = await startHarness([
+    { id: 701, name: 'c/trailrunning', connector: { kind: 'lemmy', instance: fx.origin, community: 'trailrunning' } },
+  ]);
 }
 
 function seed() {
   fx.posts.push(
-    lemmyPost({ id: 9001, name: 'Rules of the community', published: at(60 * 24 * 90), body: 'Be kind.', featured: true }),
+    lemmyPost({
+      id: 9001,
+      name: 'Rules of the community',
+      published: at(60 * 24 * 90),
+      body: 'Be kind.',
+      featured: true,
+    }),
     lemmyPost({
       id: 9002,
       name: 'Ridge at dawn',
@@ -39,9 +57,27 @@ function seed() {
       thumbnail: 'https://lemmy.example/pictrs/image/race.jpeg',
       creator: { name: 'tom', host: 'remote.example' },
     }),
-    lemmyPost({ id: 9004, name: 'Shoe review & notes', published: at(30), url: 'https://blog.example/shoes', thumbnail: 'https://lemmy.example/pictrs/image/shoe.jpeg' }),
-    lemmyPost({ id: 9005, name: 'Ask: <b>first ultra</b>?', published: at(20), body: 'Any tips for a **first** ultra? <script>alert(1)</script>\n\nSee https://ultra.example/guide #ultra #trailrunning' }),
-    lemmyPost({ id: 9006, name: 'NSFW injury photo', published: at(15), url: 'https://lemmy.example/pictrs/image/injury.jpeg', urlContentType: 'image/jpeg', nsfw: true }),
+    lemmyPost({
+      id: 9004,
+      name: 'Shoe review & notes',
+      published: at(30),
+      url: 'https://blog.example/shoes',
+      thumbnail: 'https://lemmy.example/pictrs/image/shoe.jpeg',
+    }),
+    lemmyPost({
+      id: 9005,
+      name: 'Ask: <b>first ultra</b>?',
+      published: at(20),
+      body: 'Any tips for a **first** ultra? <script>alert(1)</script>\n\nSee https://ultra.example/guide #ultra #trailrunning',
+    }),
+    lemmyPost({
+      id: 9006,
+      name: 'NSFW injury photo',
+      published: at(15),
+      url: 'https://lemmy.example/pictrs/image/injury.jpeg',
+      urlContentType: 'image/jpeg',
+      nsfw: true,
+    }),
     lemmyPost({ id: 9007, name: 'Removed spam', published: at(10), removed: true }),
   );
 }
@@ -91,7 +127,11 @@ describe('lemmy community', () => {
       '<p><strong>Ask: first ultra?</strong></p><p>Any tips for a **first** ultra? &lt;script&gt;alert(1)&lt;/script&gt;</p>' +
         '<p>See <a href="https://ultra.example/guide" rel="nofollow noopener noreferrer" target="_blank">https://ultra.example/guide</a> #ultra #trailrunning</p>',
     );
-    const feed = await h.server.store.db.selectFrom('feeds').select(['source', 'source_type']).where('id', '=', 701).executeTakeFirstOrThrow();
+    const feed = await h.server.store.db
+      .selectFrom('feeds')
+      .select(['source', 'source_type'])
+      .where('id', '=', 701)
+      .executeTakeFirstOrThrow();
     expect(feed).toEqual({ source: 'Lemmy', source_type: 'community' });
   });
 
@@ -99,7 +139,8 @@ describe('lemmy community', () => {
     await communityWall();
     seed();
     await h.poll();
-    for (let i = 0; i < 30; i++) fx.posts.push(lemmyPost({ id: 9100 + i, name: `new ${i}`, published: at(5 - i / 10) }));
+    for (let i = 0; i < 30; i++)
+      fx.posts.push(lemmyPost({ id: 9100 + i, name: `new ${i}`, published: at(5 - i / 10) }));
     await untilDue(h, 701);
     const [report] = await h.poll();
     expect(report).toMatchObject({ status: 'ok', inserted: 30, updated: 0 });
@@ -129,9 +170,14 @@ describe('lemmy community', () => {
 
   it('fails on an unknown community, an HTML page instead of JSON, and a 429; backs off', async () => {
     fx = await startLemmy();
-    h = await startHarness([{ id: 701, name: 'x', connector: { kind: 'lemmy', instance: fx.origin, community: 'nope' } }]);
+    h = await startHarness([
+      { id: 701, name: 'x', connector: { kind: 'lemmy', instance: fx.origin, community: 'nope' } },
+    ]);
     const [r1] = await h.poll();
-    expect(r1).toMatchObject({ status: 'failed', message: `HTTP 404 from 127.0.0.1:${fx.port} (couldnt_find_community)` });
+    expect(r1).toMatchObject({
+      status: 'failed',
+      message: `HTTP 404 from 127.0.0.1:${fx.port} (couldnt_find_community)`,
+    });
     let state = await ingestState(h, 701);
     fx.community = 'nope';
     h.clock.now = state.next_poll_at;
@@ -139,7 +185,11 @@ describe('lemmy community', () => {
     expect((await h.poll())[0]!.message).toBe(`expected JSON from 127.0.0.1:${fx.port}, got text/html (an HTML page)`);
     state = await ingestState(h, 701);
     h.clock.now = state.next_poll_at;
-    fx.queue.push({ status: 429, headers: { 'content-type': 'application/json', 'retry-after': '7200' }, body: '{"error":"rate_limit_error"}' });
+    fx.queue.push({
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': '7200' },
+      body: '{"error":"rate_limit_error"}',
+    });
     expect((await h.poll())[0]!.message).toBe(`HTTP 429 from 127.0.0.1:${fx.port} (rate_limit_error)`);
     state = await ingestState(h, 701);
     expect(state).toMatchObject({ consecutive_failures: 3 });

@@ -27,7 +27,16 @@ afterEach(async () => {
 
 async function hashtagWall(extra: Partial<{ reposts: string }> = {}, options: Parameters<typeof startHarness>[1] = {}) {
   fx = await startMastodon();
-  h = await startHarness([{ id: 501, name: 'Mastodon #wallery', connector: { kind: 'mastodon', instance: fx.origin, hashtag: 'wallery', ...extra } }], options);
+  h = await startHarness(
+    [
+      {
+        id: 501,
+        name: 'Mastodon #wallery',
+        connector: { kind: 'mastodon', instance: fx.origin, hashtag: 'wallery', ...extra },
+      },
+    ],
+    options,
+  );
 }
 
 function seed() {
@@ -39,7 +48,13 @@ function seed() {
       tags: ['wallery', 'Trail'],
       media: [{ type: 'image', name: 'ridge' }],
     }),
-    status({ id: id(2), createdAt: at(40), html: mastodonHtml('Descent, in motion', ['wallery']), tags: ['wallery'], media: [{ type: 'video', name: 'descent' }] }),
+    status({
+      id: id(2),
+      createdAt: at(40),
+      html: mastodonHtml('Descent, in motion', ['wallery']),
+      tags: ['wallery'],
+      media: [{ type: 'video', name: 'descent' }],
+    }),
     status({
       id: id(3),
       createdAt: at(30),
@@ -51,8 +66,21 @@ function seed() {
       ],
       account: account('bo', 'Bo <b>Bold</b>', '109000000000000002', 'other.example'),
     }),
-    status({ id: id(4), createdAt: at(20), html: mastodonHtml('Blister photos', ['wallery']), tags: ['wallery'], sensitive: true, spoiler: 'feet' }),
-    status({ id: id(5), createdAt: at(10), html: mastodonHtml('Just words &amp; a <a href="https://maps.example/x">map</a>', ['wallery']), tags: ['wallery'], media: [{ type: 'audio', name: 'wind' }] }),
+    status({
+      id: id(4),
+      createdAt: at(20),
+      html: mastodonHtml('Blister photos', ['wallery']),
+      tags: ['wallery'],
+      sensitive: true,
+      spoiler: 'feet',
+    }),
+    status({
+      id: id(5),
+      createdAt: at(10),
+      html: mastodonHtml('Just words &amp; a <a href="https://maps.example/x">map</a>', ['wallery']),
+      tags: ['wallery'],
+      media: [{ type: 'audio', name: 'wind' }],
+    }),
   );
 }
 
@@ -92,9 +120,18 @@ describe('mastodon hashtag timeline', () => {
     });
     const content = String(image.widget.content);
     expect(content).toContain('Sunrise on the ridge');
-    expect(content).toContain('<a href="https://social.example/tags/wallery" rel="nofollow noopener noreferrer" target="_blank">#wallery</a>');
+    expect(content).toContain(
+      '<a href="https://social.example/tags/wallery" rel="nofollow noopener noreferrer" target="_blank">#wallery</a>',
+    );
     expect(content).not.toMatch(/script|onerror|<img|alert/);
-    expect(image.commerce).toMatchObject({ networkName: 'Mastodon', postType: 2, postContent: content, postPin: 0, CTAcolor: '', CTAStatus: 0 });
+    expect(image.commerce).toMatchObject({
+      networkName: 'Mastodon',
+      postType: 2,
+      postContent: content,
+      postPin: 0,
+      CTAcolor: '',
+      CTAStatus: 0,
+    });
 
     const video = posts.get(`https://social.example/@ana/${id(2)}`)!.widget;
     expect(video).toMatchObject({
@@ -112,7 +149,11 @@ describe('mastodon hashtag timeline', () => {
     expect(text.content).toContain('Just words &amp; a <a href="https://maps.example/x"');
 
     // the feed now names its network
-    const feed = await h.server.store.db.selectFrom('feeds').select(['source', 'source_type']).where('id', '=', 501).executeTakeFirstOrThrow();
+    const feed = await h.server.store.db
+      .selectFrom('feeds')
+      .select(['source', 'source_type'])
+      .where('id', '=', 501)
+      .executeTakeFirstOrThrow();
     expect(feed).toEqual({ source: 'Mastodon', source_type: 'hashtag' });
     // W2 media filters see the kinds
     expect((await widgetPosts(h, { include_only_video_posts: 'true' })).map((p) => p.PostType)).toEqual([3]);
@@ -122,7 +163,9 @@ describe('mastodon hashtag timeline', () => {
     await hashtagWall();
     seed();
     await h.poll();
-    fx.statuses.push(status({ id: id(6), createdAt: at(1), html: mastodonHtml('New one', ['wallery']), tags: ['wallery'] }));
+    fx.statuses.push(
+      status({ id: id(6), createdAt: at(1), html: mastodonHtml('New one', ['wallery']), tags: ['wallery'] }),
+    );
     h.clock.now += 301_000;
     const [second] = await h.poll();
     expect(second).toMatchObject({ status: 'ok', inserted: 1, updated: 0 });
@@ -174,11 +217,17 @@ describe('mastodon hashtag timeline', () => {
     await hashtagWall();
     seed();
     await h.poll();
-    for (let n = 10; n < 110; n++) fx.statuses.push(status({ id: id(n), createdAt: at(5), html: mastodonHtml(`burst ${n}`, ['wallery']), tags: ['wallery'] }));
+    for (let n = 10; n < 110; n++)
+      fx.statuses.push(
+        status({ id: id(n), createdAt: at(5), html: mastodonHtml(`burst ${n}`, ['wallery']), tags: ['wallery'] }),
+      );
     h.clock.now += 301_000;
     const [report] = await h.poll();
     expect(report).toMatchObject({ status: 'ok', inserted: 100, updated: 0 });
-    const urls = fx.timelineRequests().slice(-3).map((r) => r.url);
+    const urls = fx
+      .timelineRequests()
+      .slice(-3)
+      .map((r) => r.url);
     expect(urls[0]).not.toContain('min_id');
     expect(urls[1]).toContain(`min_id=${id(5)}`);
     expect(urls[2]).toContain(`min_id=${id(49)}`); // the Link rel="prev" of the page before
@@ -188,10 +237,16 @@ describe('mastodon hashtag timeline', () => {
 
   it('stops at maxPages and goes on from there next time, without holes or duplicates', async () => {
     fx = await startMastodon();
-    h = await startHarness([{ id: 501, name: 'm', connector: { kind: 'mastodon', instance: fx.origin, hashtag: 'wallery' } }], { runtime: { maxPages: 2 } });
+    h = await startHarness(
+      [{ id: 501, name: 'm', connector: { kind: 'mastodon', instance: fx.origin, hashtag: 'wallery' } }],
+      { runtime: { maxPages: 2 } },
+    );
     seed();
     await h.poll();
-    for (let n = 10; n < 110; n++) fx.statuses.push(status({ id: id(n), createdAt: at(5), html: mastodonHtml(`burst ${n}`, ['wallery']), tags: ['wallery'] }));
+    for (let n = 10; n < 110; n++)
+      fx.statuses.push(
+        status({ id: id(n), createdAt: at(5), html: mastodonHtml(`burst ${n}`, ['wallery']), tags: ['wallery'] }),
+      );
     h.clock.now += 301_000;
     expect((await h.poll())[0]).toMatchObject({ inserted: 80 });
     expect(JSON.parse((await ingestState(h, 501)).cursor_json!)).toEqual({ sinceId: id(49), gapOpen: true });
@@ -222,7 +277,16 @@ describe('mastodon hashtag timeline', () => {
 
     // 429 with Retry-After longer than the backoff: the later one wins
     h.clock.now = state.next_poll_at;
-    fx.queue.push({ status: 429, headers: { 'retry-after': '1200', 'content-type': 'application/json', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': new Date(h.clock.now + 1200_000).toISOString() }, body: '{"error":"Too many requests"}' });
+    fx.queue.push({
+      status: 429,
+      headers: {
+        'retry-after': '1200',
+        'content-type': 'application/json',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': new Date(h.clock.now + 1200_000).toISOString(),
+      },
+      body: '{"error":"Too many requests"}',
+    });
     const [e2] = await h.poll();
     expect(e2!.message).toBe(`HTTP 429 from 127.0.0.1:${fx.port} (Too many requests)`);
     state = await ingestState(h, 501);
@@ -247,11 +311,17 @@ describe('mastodon hashtag timeline', () => {
     fx.queue.push(htmlError(502));
     await h.poll();
     state = await ingestState(h, 501);
-    expect(state).toMatchObject({ consecutive_failures: 5, failing: 1, last_error: `HTTP 502 from 127.0.0.1:${fx.port} (an HTML error page)` });
+    expect(state).toMatchObject({
+      consecutive_failures: 5,
+      failing: 1,
+      last_error: `HTTP 502 from 127.0.0.1:${fx.port} (an HTML error page)`,
+    });
     expect(state.next_poll_at - h.clock.now).toBe(3600_000);
     // not due: nothing is polled; the feed is still there and enabled
     expect(await h.poll()).toEqual([]);
-    expect(await h.server.store.db.selectFrom('feeds').select('enabled').where('id', '=', 501).executeTakeFirstOrThrow()).toEqual({ enabled: 1 });
+    expect(
+      await h.server.store.db.selectFrom('feeds').select('enabled').where('id', '=', 501).executeTakeFirstOrThrow(),
+    ).toEqual({ enabled: 1 });
 
     // recovery clears the failure state
     h.clock.now = state.next_poll_at;
@@ -283,18 +353,32 @@ describe('mastodon account statuses', () => {
   function seedAccount() {
     const ana = account();
     const other = account('cy', 'Cy', '109000000000000003');
-    const original = status({ id: id(20), createdAt: at(45), html: mastodonHtml('Original by Cy'), account: other, media: [{ type: 'image', name: 'cy' }] });
+    const original = status({
+      id: id(20),
+      createdAt: at(45),
+      html: mastodonHtml('Original by Cy'),
+      account: other,
+      media: [{ type: 'image', name: 'cy' }],
+    });
     fx.statuses.push(
       status({ id: id(21), createdAt: at(30), html: mastodonHtml('Mine'), account: ana }),
       status({ id: id(22), createdAt: at(25), html: '', account: ana, reblogOf: original }),
       status({ id: id(23), createdAt: at(20), html: mastodonHtml('A reply'), account: ana, inReplyTo: id(1) }),
-      status({ id: id(24), createdAt: at(10), html: mastodonHtml('Also mine'), account: ana, media: [{ type: 'gifv', name: 'loop' }] }),
+      status({
+        id: id(24),
+        createdAt: at(10),
+        html: mastodonHtml('Also mine'),
+        account: ana,
+        media: [{ type: 'gifv', name: 'loop' }],
+      }),
     );
   }
 
   it('looks the account up once, skips boosts and replies by default', async () => {
     fx = await startMastodon();
-    h = await startHarness([{ id: 503, name: 'Ana', connector: { kind: 'mastodon', instance: fx.origin, account: '@ana' } }]);
+    h = await startHarness([
+      { id: 503, name: 'Ana', connector: { kind: 'mastodon', instance: fx.origin, account: '@ana' } },
+    ]);
     seedAccount();
     expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 2 });
     const stored = await storedPosts(h, 503);
@@ -305,22 +389,34 @@ describe('mastodon account statuses', () => {
     h.clock.now += 301_000;
     await h.poll();
     expect(fx.requests.filter((r) => r.url.startsWith('/api/v1/accounts/lookup'))).toHaveLength(1);
-    const feed = await h.server.store.db.selectFrom('feeds').select('source_type').where('id', '=', 503).executeTakeFirstOrThrow();
+    const feed = await h.server.store.db
+      .selectFrom('feeds')
+      .select('source_type')
+      .where('id', '=', 503)
+      .executeTakeFirstOrThrow();
     expect(feed.source_type).toBe('account');
   });
 
   it('unwraps boosts into the original post when set to', async () => {
     fx = await startMastodon();
-    h = await startHarness([{ id: 503, name: 'Ana', connector: { kind: 'mastodon', instance: fx.origin, account: 'ana', reposts: 'unwrap' } }]);
+    h = await startHarness([
+      { id: 503, name: 'Ana', connector: { kind: 'mastodon', instance: fx.origin, account: 'ana', reposts: 'unwrap' } },
+    ]);
     seedAccount();
     expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 3 });
     const boosted = (await storedPosts(h, 503)).find((p) => p.external_id === id(20))!;
-    expect(boosted).toMatchObject({ author_name: 'Cy', link_url: `https://social.example/@cy/${id(20)}`, post_type: 2 });
+    expect(boosted).toMatchObject({
+      author_name: 'Cy',
+      link_url: `https://social.example/@cy/${id(20)}`,
+      post_type: 2,
+    });
   });
 
   it('an unknown account fails with the instance’s message', async () => {
     fx = await startMastodon();
-    h = await startHarness([{ id: 503, name: 'x', connector: { kind: 'mastodon', instance: fx.origin, account: 'nobody' } }]);
+    h = await startHarness([
+      { id: 503, name: 'x', connector: { kind: 'mastodon', instance: fx.origin, account: 'nobody' } },
+    ]);
     const [r] = await h.poll();
     expect(r).toMatchObject({ status: 'failed', message: `HTTP 404 from 127.0.0.1:${fx.port} (Record not found)` });
   });
@@ -335,8 +431,18 @@ describe('profanity', () => {
       }
       await hashtagWall({}, { profanity });
       fx.statuses.push(
-        status({ id: id(1), createdAt: at(10), html: mastodonHtml('What a fucking great view', ['wallery']), tags: ['wallery'] }),
-        status({ id: id(2), createdAt: at(9), html: mastodonHtml('Scunthorpe trail assessment', ['wallery']), tags: ['wallery'] }),
+        status({
+          id: id(1),
+          createdAt: at(10),
+          html: mastodonHtml('What a fucking great view', ['wallery']),
+          tags: ['wallery'],
+        }),
+        status({
+          id: id(2),
+          createdAt: at(9),
+          html: mastodonHtml('Scunthorpe trail assessment', ['wallery']),
+          tags: ['wallery'],
+        }),
       );
       await h.poll();
       const hidden = (await storedPosts(h, 501)).map((p) => p.hidden);

@@ -95,7 +95,12 @@ describe('HTML', () => {
 
 describe('small values', () => {
   it('hashtags and tags', () => {
-    expect(hashtagsIn('#one two #Zwei #3 x#no (#ok) #ünïcode https://x/#frag')).toEqual(['one', 'Zwei', 'ok', 'ünïcode']);
+    expect(hashtagsIn('#one two #Zwei #3 x#no (#ok) #ünïcode https://x/#frag')).toEqual([
+      'one',
+      'Zwei',
+      'ok',
+      'ünïcode',
+    ]);
     expect(normalizeTags(['#Trail', 'trail', ' a, b ', '', '<b>x</b>'])).toEqual(['Trail', 'ab', 'x']);
   });
 
@@ -118,7 +123,11 @@ describe('small values', () => {
 });
 
 describe('media → postType', () => {
-  const img = (n: number) => ({ kind: 'image' as const, url: `https://cdn.example/${n}.jpg`, thumb: `https://cdn.example/${n}-s.jpg` });
+  const img = (n: number) => ({
+    kind: 'image' as const,
+    url: `https://cdn.example/${n}.jpg`,
+    thumb: `https://cdn.example/${n}-s.jpg`,
+  });
   const vid = { kind: 'video' as const, url: 'https://cdn.example/v.mp4', thumb: 'https://cdn.example/v.jpg' };
 
   it('text, image, video, carousel', () => {

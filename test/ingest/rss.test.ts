@@ -2,7 +2,18 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { atomXml, rssXml, startFeeds, type FeedFixture, type RssItem } from './fixtures/feeds.js';
-import { NOW, WALL, ingestState, moderate, moderation, startHarness, storedPosts, untilDue, wallPosts, type Harness } from './harness.js';
+import {
+  NOW,
+  WALL,
+  ingestState,
+  moderate,
+  moderation,
+  startHarness,
+  storedPosts,
+  untilDue,
+  wallPosts,
+  type Harness,
+} from './harness.js';
 
 let fx: FeedFixture;
 let h: Harness;
@@ -19,7 +30,8 @@ const ITEMS: RssItem[] = [
     title: 'Ridge at dawn',
     link: 'https://blog.example/ridge-at-dawn/',
     pubDate: rfc822(50),
-    description: '<p>Cold &amp; clear. <script>alert(1)</script><a href="javascript:alert(2)">x</a> <a href="https://maps.example/ridge" onclick="evil()">map</a></p>',
+    description:
+      '<p>Cold &amp; clear. <script>alert(1)</script><a href="javascript:alert(2)">x</a> <a href="https://maps.example/ridge" onclick="evil()">map</a></p>',
     creator: 'Ana Lima',
     categories: ['Trail', 'Dawn'],
     mediaContent: [{ url: 'https://blog.example/wp-content/uploads/ridge.jpg', medium: 'image' }],
@@ -53,8 +65,21 @@ const ITEMS: RssItem[] = [
     description: '<p>Look:</p><img src="https://blog.example/wp-content/uploads/inline.png" alt="">',
     cdata: true,
   },
-  { guid: 'https://blog.example/?p=105', title: 'Adult only', link: 'https://blog.example/adult/', pubDate: rfc822(15), description: 'x', rating: 'adult' },
-  { guid: 'https://blog.example/?p=106', title: 'Just text', link: 'https://blog.example/text/', pubDate: rfc822(10), description: 'Nothing to see but words #wallery' },
+  {
+    guid: 'https://blog.example/?p=105',
+    title: 'Adult only',
+    link: 'https://blog.example/adult/',
+    pubDate: rfc822(15),
+    description: 'x',
+    rating: 'adult',
+  },
+  {
+    guid: 'https://blog.example/?p=106',
+    title: 'Just text',
+    link: 'https://blog.example/text/',
+    pubDate: rfc822(10),
+    description: 'Nothing to see but words #wallery',
+  },
 ];
 
 async function rssWall() {
@@ -134,7 +159,13 @@ describe('rss 2.0', () => {
     await moderate(h, target.id);
     const before = await moderation(h, target.id);
     const items = ITEMS.map((i) => (i.guid.endsWith('106') ? { ...i, description: 'Words, now edited' } : i));
-    items.unshift({ guid: 'https://blog.example/?p=107', title: 'Fresh', link: 'https://blog.example/fresh/', pubDate: rfc822(1), description: 'New!' });
+    items.unshift({
+      guid: 'https://blog.example/?p=107',
+      title: 'Fresh',
+      link: 'https://blog.example/fresh/',
+      pubDate: rfc822(1),
+      description: 'New!',
+    });
     fx.documents.set('/feed.xml', { body: rssXml(items), type: 'application/rss+xml' });
     await untilDue(h, 801);
     expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 1, updated: 1 });
@@ -145,11 +176,16 @@ describe('rss 2.0', () => {
 
   it('reads gzip and ISO-8859-1 feeds', async () => {
     fx = await startFeeds();
-    const latin = rssXml([{ guid: 'l1', title: 'Café près du lac', link: 'https://blog.example/cafe/', pubDate: rfc822(5), description: 'Très bon.' }]).replace(
-      'encoding="UTF-8"',
-      'encoding="ISO-8859-1"',
-    );
-    fx.handler = (req) => ({
+    const latin = rssXml([
+      {
+        guid: 'l1',
+        title: 'Café près du lac',
+        link: 'https://blog.example/cafe/',
+        pubDate: rfc822(5),
+        description: 'Très bon.',
+      },
+    ]).replace('encoding="UTF-8"', 'encoding="ISO-8859-1"');
+    fx.handler = () => ({
       status: 200,
       headers: { 'content-type': 'application/rss+xml', 'content-encoding': 'gzip' },
       body: gzipSync(Buffer.from(latin, 'latin1')),
@@ -163,24 +199,42 @@ describe('rss 2.0', () => {
   it('fails on a missing feed, an HTML page, malformed XML; an empty feed is fine; bad items are left out', async () => {
     fx = await startFeeds();
     h = await startHarness([{ id: 801, name: 'x', connector: { kind: 'rss', url: `${fx.origin}/feed.xml` } }]);
-    expect((await h.poll())[0]).toMatchObject({ status: 'failed', message: `HTTP 404 from 127.0.0.1:${fx.port} (an HTML error page)` });
+    expect((await h.poll())[0]).toMatchObject({
+      status: 'failed',
+      message: `HTTP 404 from 127.0.0.1:${fx.port} (an HTML error page)`,
+    });
     await untilDue(h, 801);
-    fx.queue.push({ status: 200, headers: { 'content-type': 'text/html' }, body: '<!DOCTYPE html><html><body><p>Checking your browser</body></html>' });
+    fx.queue.push({
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: '<!DOCTYPE html><html><body><p>Checking your browser</body></html>',
+    });
     expect((await h.poll())[0]!.message).toBe(`expected a feed from 127.0.0.1:${fx.port}, got an HTML page`);
     await untilDue(h, 801);
-    fx.queue.push({ status: 200, headers: { 'content-type': 'application/rss+xml' }, body: '<rss><channel><item><title>cut off' });
+    fx.queue.push({
+      status: 200,
+      headers: { 'content-type': 'application/rss+xml' },
+      body: '<rss><channel><item><title>cut off',
+    });
     expect((await h.poll())[0]!.message).toMatch(new RegExp(`^malformed XML from 127\\.0\\.0\\.1:${fx.port}`));
     await untilDue(h, 801);
     fx.queue.push({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"items": []}' });
-    expect((await h.poll())[0]!.message).toBe(`expected a feed from 127.0.0.1:${fx.port}, got something that is not XML`);
+    expect((await h.poll())[0]!.message).toBe(
+      `expected a feed from 127.0.0.1:${fx.port}, got something that is not XML`,
+    );
     expect((await ingestState(h, 801)).consecutive_failures).toBe(4);
     await untilDue(h, 801);
     fx.documents.set('/feed.xml', { body: rssXml([]), type: 'application/rss+xml' });
     expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 0 });
     expect((await ingestState(h, 801)).consecutive_failures).toBe(0);
     await untilDue(h, 801);
-    const good = rssXml([{ guid: 'g1', title: 'Good', link: 'https://blog.example/good/', pubDate: rfc822(1), description: 'ok' }]);
-    fx.documents.set('/feed.xml', { body: good.replace('<item>', '<item><title></title><link>javascript:alert(1)</link></item><item>'), type: 'application/rss+xml' });
+    const good = rssXml([
+      { guid: 'g1', title: 'Good', link: 'https://blog.example/good/', pubDate: rfc822(1), description: 'ok' },
+    ]);
+    fx.documents.set('/feed.xml', {
+      body: good.replace('<item>', '<item><title></title><link>javascript:alert(1)</link></item><item>'),
+      type: 'application/rss+xml',
+    });
     expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 1, skippedItems: 1 });
   });
 });
@@ -200,7 +254,14 @@ describe('atom', () => {
           author: 'Mo',
           categories: ['winter', 'snow'],
         },
-        { id: 'tag:journal.example,2026:2', title: 'No author', link: 'https://journal.example/2026/b', published: '2026-01-15T10:00:00Z', updated: '2026-01-15T10:00:00Z', html: 'plain' },
+        {
+          id: 'tag:journal.example,2026:2',
+          title: 'No author',
+          link: 'https://journal.example/2026/b',
+          published: '2026-01-15T10:00:00Z',
+          updated: '2026-01-15T10:00:00Z',
+          html: 'plain',
+        },
       ]),
       type: 'application/atom+xml',
     });
@@ -220,6 +281,9 @@ describe('atom', () => {
     const stored = (await storedPosts(h, 802)).find((p) => p.external_id === 'tag:journal.example,2026:1')!;
     expect(stored.created_at).toBe(Date.UTC(2026, 0, 15, 11, 0));
     expect(stored.updated_at).toBe(Date.UTC(2026, 0, 15, 11, 0)); // 11:30+01:00 is 10:30Z, before it was published: kept at created
-    expect(posts.get('https://journal.example/2026/b')!.widget).toMatchObject({ PostType: 1, postAuthorName: 'Journal Team' });
+    expect(posts.get('https://journal.example/2026/b')!.widget).toMatchObject({
+      PostType: 1,
+      postAuthorName: 'Journal Team',
+    });
   });
 });

@@ -40,7 +40,11 @@ describe('which feeds are polled', () => {
     ]);
     const reports = await h.poll();
     expect(reports.map((r) => [r.feedId, r.status])).toEqual([[201, 'ok']]);
-    const states = await h.server.store.db.selectFrom('feed_ingest_state').select('feed_id').orderBy('feed_id').execute();
+    const states = await h.server.store.db
+      .selectFrom('feed_ingest_state')
+      .select('feed_id')
+      .orderBy('feed_id')
+      .execute();
     expect(states.map((s) => s.feed_id)).toEqual([201, 203]);
     expect((await h.poll(203))[0]).toMatchObject({ status: 'skipped', message: 'the feed is disabled' });
     expect((await h.poll(202))[0]).toMatchObject({ status: 'skipped', message: 'the feed has no connector' });
@@ -57,11 +61,23 @@ describe('which feeds are polled', () => {
   it('a stored setting that is not valid fails the feed; it is kept, never disabled', async () => {
     fx = await startFeeds();
     await withFeeds([{ id: 201, name: 'x', connector: rss() }]);
-    await h.server.store.db.updateTable('feeds').set({ connector: '{"kind":"rss","url":"gopher://x"}' }).where('id', '=', 201).execute();
-    expect((await h.poll())[0]).toMatchObject({ status: 'failed', message: expect.stringMatching(/^the connector setting is invalid: url /) });
+    await h.server.store.db
+      .updateTable('feeds')
+      .set({ connector: '{"kind":"rss","url":"gopher://x"}' })
+      .where('id', '=', 201)
+      .execute();
+    expect((await h.poll())[0]).toMatchObject({
+      status: 'failed',
+      message: expect.stringMatching(/^the connector setting is invalid: url /),
+    });
     await h.server.store.db.updateTable('feeds').set({ connector: '{not json' }).where('id', '=', 201).execute();
-    expect((await h.poll(201))[0]).toMatchObject({ status: 'failed', message: 'the connector setting is not valid JSON' });
-    expect(await h.server.store.db.selectFrom('feeds').select(['id', 'enabled']).execute()).toEqual([{ id: 201, enabled: 1 }]);
+    expect((await h.poll(201))[0]).toMatchObject({
+      status: 'failed',
+      message: 'the connector setting is not valid JSON',
+    });
+    expect(await h.server.store.db.selectFrom('feeds').select(['id', 'enabled']).execute()).toEqual([
+      { id: 201, enabled: 1 },
+    ]);
   });
 
   it('a connection that is refused is a failure like any other', async () => {
@@ -81,7 +97,9 @@ describe('crash safety', () => {
     const db = h.server.store.db;
     if (h.server.store.name === 'sqlite') {
       await sql
-        .raw(`create trigger wallery_test_crash before insert on posts when new.external_id = '${externalId}' begin select raise(abort, 'simulated crash'); end`)
+        .raw(
+          `create trigger wallery_test_crash before insert on posts when new.external_id = '${externalId}' begin select raise(abort, 'simulated crash'); end`,
+        )
         .execute(db);
     } else {
       await sql
@@ -89,11 +107,17 @@ describe('crash safety', () => {
           `create function wallery_test_crash() returns trigger language plpgsql as $$ begin if new.external_id = '${externalId}' then raise exception 'simulated crash'; end if; return new; end $$`,
         )
         .execute(db);
-      await sql.raw('create trigger wallery_test_crash before insert on posts for each row execute function wallery_test_crash()').execute(db);
+      await sql
+        .raw(
+          'create trigger wallery_test_crash before insert on posts for each row execute function wallery_test_crash()',
+        )
+        .execute(db);
     }
   }
   async function healed() {
-    await sql.raw(`drop trigger wallery_test_crash${h.server.store.name === 'sqlite' ? '' : ' on posts'}`).execute(h.server.store.db);
+    await sql
+      .raw(`drop trigger wallery_test_crash${h.server.store.name === 'sqlite' ? '' : ' on posts'}`)
+      .execute(h.server.store.db);
   }
 
   it('a poll that dies mid-write keeps what it stored, and the next poll completes it without duplicates', async () => {
@@ -127,7 +151,10 @@ describe('leases', () => {
     fx.documents.set('/feed.xml', { body: rssXml(items(3)), type: 'application/rss+xml' });
     await withFeeds([{ id: 201, name: 'x', connector: rss() }]);
     await h.runtime.runOnce({ feedId: 999 }); // makes the state rows
-    await h.server.store.db.updateTable('feed_ingest_state').set({ lease_owner: 'someone-else', lease_until: NOW + 60_000 }).execute();
+    await h.server.store.db
+      .updateTable('feed_ingest_state')
+      .set({ lease_owner: 'someone-else', lease_until: NOW + 60_000 })
+      .execute();
     expect(await h.poll()).toEqual([]);
     expect((await h.poll(201))[0]).toMatchObject({ status: 'skipped', message: 'another poller holds this feed' });
     h.clock.now = NOW + 60_001;
@@ -142,7 +169,13 @@ describe('leases', () => {
       return { status: 200, headers: { 'content-type': 'application/rss+xml' }, body: rssXml(items(5)) };
     };
     await withFeeds([{ id: 201, name: 'x', connector: rss() }]);
-    const other = new IngestRuntime({ db: h.server.store.db, changes: new ChangeBus(), config: testIngestConfig(), now: () => h.clock.now, owner: 'other-poller' });
+    const other = new IngestRuntime({
+      db: h.server.store.db,
+      changes: new ChangeBus(),
+      config: testIngestConfig(),
+      now: () => h.clock.now,
+      owner: 'other-poller',
+    });
     try {
       const [a, b] = await Promise.all([h.poll(), other.runOnce()]);
       const polled = [...a!, ...b!].filter((r) => r.status === 'ok');
@@ -163,7 +196,11 @@ describe('setting changes', () => {
     await withFeeds([{ id: 201, name: 'x', connector: rss('/a.xml') }]);
     await h.poll();
     expect((await ingestState(h, 201)).next_poll_at).toBeGreaterThan(NOW);
-    await h.server.store.db.updateTable('feeds').set({ connector: JSON.stringify(rss('/b.xml')) }).where('id', '=', 201).execute();
+    await h.server.store.db
+      .updateTable('feeds')
+      .set({ connector: JSON.stringify(rss('/b.xml')) })
+      .where('id', '=', 201)
+      .execute();
     const [r] = await h.poll();
     expect(r).toMatchObject({ status: 'ok', inserted: 3 });
     expect(fx.requests.at(-1)!.headers['if-none-match']).toBeUndefined();
@@ -188,14 +225,24 @@ describe('the running runtime', () => {
 
   it('stop() during a slow request cancels it without counting a failure', async () => {
     fx = await startFeeds();
-    fx.handler = () => ({ delayMs: 3000, status: 200, headers: { 'content-type': 'application/rss+xml' }, body: rssXml(items(1)) });
+    fx.handler = () => ({
+      delayMs: 3000,
+      status: 200,
+      headers: { 'content-type': 'application/rss+xml' },
+      body: rssXml(items(1)),
+    });
     await withFeeds([{ id: 201, name: 'x', connector: rss() }], { runtime: { tickMs: 1000 } });
     h.runtime.start();
     for (let i = 0; i < 200 && fx.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     const started = Date.now();
     await h.runtime.stop();
     expect(Date.now() - started).toBeLessThan(1500);
-    expect(await ingestState(h, 201)).toMatchObject({ lease_owner: null, lease_until: null, consecutive_failures: 0, last_error: null });
+    expect(await ingestState(h, 201)).toMatchObject({
+      lease_owner: null,
+      lease_until: null,
+      consecutive_failures: 0,
+      last_error: null,
+    });
     expect(await storedPosts(h, 201)).toHaveLength(0);
   });
 });

@@ -88,9 +88,15 @@ describe('upstream hints', () => {
   });
 
   it('X-RateLimit-Reset as an ISO date, epoch seconds or seconds, only when nothing remains', () => {
-    expect(parseRateLimitReset({ 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '2026-01-15T12:05:00.000Z' }, NOW)).toBeNull();
-    expect(parseRateLimitReset({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2026-01-15T12:05:00.000Z' }, NOW)).toBe(NOW + 300_000);
-    expect(parseRateLimitReset({ 'ratelimit-remaining': '0', 'ratelimit-reset': String(NOW / 1000 + 60) }, NOW)).toBe(NOW + 60_000);
+    expect(
+      parseRateLimitReset({ 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '2026-01-15T12:05:00.000Z' }, NOW),
+    ).toBeNull();
+    expect(
+      parseRateLimitReset({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2026-01-15T12:05:00.000Z' }, NOW),
+    ).toBe(NOW + 300_000);
+    expect(parseRateLimitReset({ 'ratelimit-remaining': '0', 'ratelimit-reset': String(NOW / 1000 + 60) }, NOW)).toBe(
+      NOW + 60_000,
+    );
     expect(parseRateLimitReset({ 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': '30' }, NOW)).toBe(NOW + 30_000);
     expect(parseRateLimitReset({ 'x-ratelimit-remaining': '0' }, NOW)).toBe(NOW + 60_000);
     expect(parseRateLimitReset({}, NOW)).toBeNull();
@@ -180,7 +186,10 @@ describe('settings', () => {
       [{ INGEST: 'maybe' }, /^INGEST must be on or off$/],
       [{ INGEST_MIN_INTERVAL: '5' }, /^INGEST_MIN_INTERVAL must be an integer from 30 to 86400$/],
       [{ INGEST_MAX_INTERVAL: 'abc' }, /^INGEST_MAX_INTERVAL /],
-      [{ INGEST_MIN_INTERVAL: '600', INGEST_MAX_INTERVAL: '300' }, /^INGEST_MAX_INTERVAL must not be below INGEST_MIN_INTERVAL/],
+      [
+        { INGEST_MIN_INTERVAL: '600', INGEST_MAX_INTERVAL: '300' },
+        /^INGEST_MAX_INTERVAL must not be below INGEST_MIN_INTERVAL/,
+      ],
       [{ INGEST_ALLOW_PRIVATE_NETWORKS: '10.0.0.0/33' }, /^INGEST_ALLOW_PRIVATE_NETWORKS .*10\.0\.0\.0\/33/],
       [{ INGEST_MAX_BYTES: '-1' }, /^INGEST_MAX_BYTES /],
       [{ INGEST_TIMEOUT_MS: '1.5' }, /^INGEST_TIMEOUT_MS /],

@@ -5,9 +5,18 @@ import { Type } from 'typebox';
 import { commerceListWall, commercePost, commerceWallInfo, postDetail } from '../../domain/mappers.js';
 import { findVisiblePost, listPosts, productsOfPost } from '../../store/posts.js';
 import { listFeeds } from '../../store/walls.js';
-import { sendEnvelope, successData, successMessage } from '../envelope.js';
+import { sendEnvelope, successMessage } from '../envelope.js';
 import { ApiError, MESSAGES } from '../errors.js';
-import { createPost, CREATED_MESSAGE, deleteWall, idFromDigits, listFilter, requireWall } from './shared.js';
+import {
+  createPost,
+  CREATED_MESSAGE,
+  deleteWall,
+  idFromDigits,
+  listFilter,
+  listKey,
+  requireWall,
+  sendRead,
+} from './shared.js';
 import {
   CommerceListQuery,
   CommercePost,
@@ -43,9 +52,12 @@ export async function commerceRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const wall = await requireWall(request, idFromDigits(request.params.wall_id));
-      const feeds = await listFeeds(request.server.ctx.store.db, wall.id);
-      return sendEnvelope(reply, request.format, successData([commerceWallInfo(wall, feeds)]));
+      const wallId = idFromDigits(request.params.wall_id);
+      return sendRead(request, reply, 'commerce', wallId, 'info', async () => {
+        const wall = await requireWall(request, wallId);
+        const feeds = await listFeeds(request.server.ctx.store.db, wall.id);
+        return [commerceWallInfo(wall, feeds)];
+      });
     },
   );
 
@@ -64,10 +76,11 @@ export async function commerceRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const wallId = idFromDigits(request.params.wall_id);
       const filter = listFilter(wallId ?? 0, request.query, false);
-      const wall = await requireWall(request, wallId);
-      const posts = await listPosts(request.server.ctx.store.db, filter);
-      const data = [{ wall: commerceListWall(wall), feeds: posts.map(commercePost) }];
-      return sendEnvelope(reply, request.format, successData(data));
+      return sendRead(request, reply, 'commerce', wallId, listKey(filter), async () => {
+        const wall = await requireWall(request, wallId);
+        const posts = await listPosts(request.server.ctx.store.db, filter);
+        return [{ wall: commerceListWall(wall), feeds: posts.map(commercePost) }];
+      });
     },
   );
 
@@ -121,14 +134,16 @@ export async function commerceRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const wall = await requireWall(request, idFromDigits(request.params.wall_id));
+      const wallId = idFromDigits(request.params.wall_id);
       const postId = idFromDigits(request.params.post_id);
-      const db = request.server.ctx.store.db;
-      const post = postId === null ? null : await findVisiblePost(db, wall.id, postId);
-      if (!post) throw new ApiError(404, MESSAGES.postNotFound);
-      const products = await productsOfPost(db, post.id);
-      const form = request.format === 'xml' ? 'long' : 'iso';
-      return sendEnvelope(reply, request.format, successData(postDetail(wall.id, post, products, form)));
+      return sendRead(request, reply, 'commerce', wallId, `detail|${postId ?? 'x'}`, async () => {
+        const wall = await requireWall(request, wallId);
+        const db = request.server.ctx.store.db;
+        const post = postId === null ? null : await findVisiblePost(db, wall.id, postId);
+        if (!post) throw new ApiError(404, MESSAGES.postNotFound);
+        const products = await productsOfPost(db, post.id);
+        return postDetail(wall.id, post, products, request.format === 'xml' ? 'long' : 'iso');
+      });
     },
   );
 }

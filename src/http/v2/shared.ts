@@ -1,13 +1,15 @@
 // What both families do the same way: parameter reading past the schema,
 // wall lookup, the custom-post write and the soft delete.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { parseDayMonthYear } from '../../domain/dates.js';
 import { mediaKindOfFile } from '../../domain/media.js';
 import { createCustomPost, type ListFilter } from '../../store/posts.js';
 import type { MediaKind } from '../../store/schema.js';
 import { findLiveWall, softDeleteWall, type WallRow } from '../../store/walls.js';
+import { CONTENT_TYPES, renderBody, successData } from '../envelope.js';
 import { ApiError, badRequest, MESSAGES } from '../errors.js';
+import { etagMatches } from './response-cache.js';
 import { LIMIT_DEFAULT, V2_MESSAGES, type CreatePostBody, type WidgetListQuery } from './schemas.js';
 
 type ListQuery = Static<typeof WidgetListQuery>;
@@ -38,6 +40,11 @@ export function listFilter(wallId: number, q: ListQuery, textFlag: boolean): Omi
     createdFrom,
     media,
   };
+}
+
+/** The cache-key part of a list filter: every input of a C2/W2 answer. */
+export function listKey(f: ListFilter): string {
+  return `posts|${f.limit}|${f.offset}|${f.createdFrom ?? ''}|${f.media.join(',')}`;
 }
 
 export async function requireWall(request: FastifyRequest, wallId: number | null): Promise<WallRow> {
@@ -85,3 +92,38 @@ export async function deleteWall(request: FastifyRequest, wallId: number | null)
   if (!deleted) throw new ApiError(404, MESSAGES.wallNotFound);
   changes.wallChanged(wallId);
 }
+
+/**
+ * Answers a v2 read: from the response cache when an entry exists, else by
+ * building the data, rendering it once and caching it. Either way with a
+ * strong ETag (If-None-Match → 304) and the best encoding the client accepts.
+ * `key` must name every input of the answer besides family, format, account
+ * and wall (which are added here).
+ */
+export async function sendRead(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  family: 'widget' | 'commerce',
+  wallId: number | null,
+  key: string,
+  build: () => Promise<unknown>,
+) {
+  const { cache } = request.server.ctx;
+  const accountId = request.caller.accountId;
+  const fullKey = `${family}|${request.format}|${accountId}|${wallId ?? 'x'}|${key}`;
+  let entry = cache?.get(fullKey);
+  if (!entry) {
+    const body = Buffer.from(renderBody(request.format, successData(await build())));
+    const contentType = CONTENT_TYPES[request.format];
+    if (!cache || wallId === null) return reply.code(200).type(contentType).send(body);
+    entry = cache.set(fullKey, { body, contentType, wallId, accountId });
+  }
+  reply.header('ETag', entry.etag).header('Cache-Control', READ_CACHE_CONTROL).header('Vary', 'Accept-Encoding');
+  if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
+  const { body, encoding } = cache!.encoded(entry, request.headers['accept-encoding']);
+  if (encoding) reply.header('Content-Encoding', encoding);
+  return reply.code(200).type(entry.contentType).send(body);
+}
+
+/** Browsers and proxies may reuse an answer briefly, then revalidate with the ETag. */
+export const READ_CACHE_CONTROL = 'private, max-age=5';

@@ -5,8 +5,17 @@ import { Type } from 'typebox';
 import { widgetListWall, widgetPost, widgetWallInfo } from '../../domain/mappers.js';
 import { listPosts } from '../../store/posts.js';
 import { listFeeds } from '../../store/walls.js';
-import { sendEnvelope, successData, successMessage } from '../envelope.js';
-import { createPost, CREATED_MESSAGE, deleteWall, idFromDigits, listFilter, requireWall } from './shared.js';
+import { sendEnvelope, successMessage } from '../envelope.js';
+import {
+  createPost,
+  CREATED_MESSAGE,
+  deleteWall,
+  idFromDigits,
+  listFilter,
+  listKey,
+  requireWall,
+  sendRead,
+} from './shared.js';
 import {
   CommonQuery,
   CreatePostBody,
@@ -40,10 +49,12 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const wall = await requireWall(request, idFromDigits(request.params.wall_id));
-      const feeds = await listFeeds(request.server.ctx.store.db, wall.id);
-      const form = request.format === 'xml' ? 'long' : 'iso';
-      return sendEnvelope(reply, request.format, successData([widgetWallInfo(wall, feeds, form)]));
+      const wallId = idFromDigits(request.params.wall_id);
+      return sendRead(request, reply, 'widget', wallId, 'info', async () => {
+        const wall = await requireWall(request, wallId);
+        const feeds = await listFeeds(request.server.ctx.store.db, wall.id);
+        return [widgetWallInfo(wall, feeds, request.format === 'xml' ? 'long' : 'iso')];
+      });
     },
   );
 
@@ -62,11 +73,12 @@ export async function widgetRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const wallId = idFromDigits(request.params.wall_id);
       const filter = listFilter(wallId ?? 0, request.query, true);
-      const wall = await requireWall(request, wallId);
-      const posts = await listPosts(request.server.ctx.store.db, filter);
-      const form = request.format === 'xml' ? 'long' : 'iso';
-      const data = [{ wall: widgetListWall(wall, form), posts: posts.map((p) => widgetPost(p, wall.profanity)) }];
-      return sendEnvelope(reply, request.format, successData(data));
+      return sendRead(request, reply, 'widget', wallId, listKey(filter), async () => {
+        const wall = await requireWall(request, wallId);
+        const posts = await listPosts(request.server.ctx.store.db, filter);
+        const form = request.format === 'xml' ? 'long' : 'iso';
+        return [{ wall: widgetListWall(wall, form), posts: posts.map((p) => widgetPost(p, wall.profanity)) }];
+      });
     },
   );
 

@@ -1,0 +1,135 @@
+// Rendered v2 read answers, kept until a write could change them.
+//
+// Key: family, format, account, wall and the normalized parameters. Every
+// write announces itself on the ChangeBus and drops exactly the entries of
+// the wall (or account) it touched; writes by another process on the same
+// SQLite file are noticed through `PRAGMA data_version` and drop everything.
+// Entries carry a strong ETag and, once asked for, gzip/brotli bodies.
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
+import type { Change, ChangeBus } from '../../store/changes.js';
+
+export interface CachedResponse {
+  body: Buffer;
+  contentType: string;
+  etag: string;
+  wallId: number;
+  accountId: number;
+  gzip?: Buffer;
+  br?: Buffer;
+}
+
+export interface ResponseCacheOptions {
+  maxBytes: number;
+  /** true when something outside this process may have written (drop everything) */
+  externalWrites?: () => boolean;
+}
+
+export class ResponseCache {
+  private readonly lru: LRUCache<string, CachedResponse>;
+  private readonly byWall = new Map<number, Set<string>>();
+  private readonly byAccount = new Map<number, Set<string>>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    changes: ChangeBus,
+    private readonly options: ResponseCacheOptions,
+  ) {
+    this.lru = new LRUCache<string, CachedResponse>({
+      maxSize: options.maxBytes,
+      sizeCalculation: (e) => e.body.length + (e.gzip?.length ?? 0) + (e.br?.length ?? 0) + 256,
+      dispose: (entry, key) => this.unindex(key, entry),
+    });
+    this.unsubscribe = changes.subscribe((change) => this.invalidate(change));
+  }
+
+  get(key: string): CachedResponse | undefined {
+    if (this.options.externalWrites?.()) this.clear();
+    return this.lru.get(key);
+  }
+
+  set(key: string, entry: Omit<CachedResponse, 'etag'>): CachedResponse {
+    const etag = `"${createHash('sha1').update(entry.body).digest('base64url')}"`;
+    const full: CachedResponse = { ...entry, etag };
+    this.lru.set(key, full);
+    if (this.lru.has(key)) {
+      index(this.byWall, entry.wallId, key);
+      index(this.byAccount, entry.accountId, key);
+    }
+    return full;
+  }
+
+  /** The body in the best encoding the client accepts, compressed once per entry. */
+  encoded(entry: CachedResponse, acceptEncoding: string | undefined): { body: Buffer; encoding: 'br' | 'gzip' | null } {
+    const accepted = parseAcceptEncoding(acceptEncoding);
+    if (entry.body.length < 1024) return { body: entry.body, encoding: null };
+    if (accepted.has('br')) {
+      entry.br ??= brotliCompressSync(entry.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
+      return { body: entry.br, encoding: 'br' };
+    }
+    if (accepted.has('gzip')) {
+      entry.gzip ??= gzipSync(entry.body, { level: 6 });
+      return { body: entry.gzip, encoding: 'gzip' };
+    }
+    return { body: entry.body, encoding: null };
+  }
+
+  invalidate(change: Change): void {
+    if (change.kind === 'all') return this.clear();
+    const keys = change.kind === 'wall' ? this.byWall.get(change.wallId) : this.byAccount.get(change.accountId);
+    for (const key of [...(keys ?? [])]) this.lru.delete(key);
+  }
+
+  clear(): void {
+    this.lru.clear();
+    this.byWall.clear();
+    this.byAccount.clear();
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.clear();
+  }
+
+  private unindex(key: string, entry: CachedResponse) {
+    unindex(this.byWall, entry.wallId, key);
+    unindex(this.byAccount, entry.accountId, key);
+  }
+}
+
+function index(map: Map<number, Set<string>>, id: number, key: string) {
+  let set = map.get(id);
+  if (!set) map.set(id, (set = new Set()));
+  set.add(key);
+}
+
+function unindex(map: Map<number, Set<string>>, id: number, key: string) {
+  const set = map.get(id);
+  if (!set) return;
+  set.delete(key);
+  if (set.size === 0) map.delete(id);
+}
+
+/** Codings the client accepts (q > 0). */
+export function parseAcceptEncoding(header: string | undefined): Set<string> {
+  const out = new Set<string>();
+  if (!header) return out;
+  for (const part of header.split(',')) {
+    const [token, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (token && !(q && Number(q.slice(2)) === 0)) out.add(token);
+  }
+  return out;
+}
+
+/** Whether an If-None-Match header matches the entity tag. */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
