@@ -19,8 +19,8 @@ if (!runPostgres) {
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     // each file gets its own databases; two workers match the 2-core machines
     pool: 'forks' as const,
     maxWorkers: 2,

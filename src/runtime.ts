@@ -4,7 +4,7 @@
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { AppContext } from './http/context.js';
-import { defaultResponseCache } from './http/server.js';
+import { defaultKeyCache, defaultResponseCache } from './http/server.js';
 import { RedisQuota } from './quota/redis-quota.js';
 import { StoreQuota } from './quota/store-quota.js';
 import { RedisChangeRelay } from './redis/change-relay.js';
@@ -33,15 +33,17 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     quota = new RedisQuota(redis, store.db, { prefix: `${config.redisPrefix}:quota` });
     relay = new RedisChangeRelay(config.redisPrefix, changes, redis, subscriber);
   }
-  const ctx: AppContext = { store, now: Date.now, changes, quota, cache: null };
+  const ctx: AppContext = { store, now: Date.now, changes, quota, cache: null, keys: null };
   // Several PostgreSQL instances without Redis cannot tell each other about
   // writes, so they do not cache; SQLite sees other processes' commits itself.
   const cacheable = config.responseCacheBytes > 0 && (config.store.kind === 'sqlite' || relay !== null);
   if (cacheable) ctx.cache = defaultResponseCache(ctx, config.responseCacheBytes);
+  if (config.store.kind === 'sqlite' || relay !== null) ctx.keys = defaultKeyCache(ctx);
   return {
     ctx,
     async close() {
       ctx.cache?.close();
+      ctx.keys?.close();
       relay?.close();
       await quota.close();
       subscriber?.disconnect();

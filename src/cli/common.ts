@@ -2,6 +2,7 @@
 import { InvalidArgumentError } from 'commander';
 import { loadConfig, parseDatabaseUrl, type Config } from '../config.js';
 import { openStore, type Store } from '../store/store.js';
+import { connectRedis, waitReady } from '../redis/client.js';
 
 export class CliError extends Error {
   override name = 'CliError';
@@ -24,9 +25,29 @@ export async function withStore<T>(options: StoreOptions, fn: (store: Store, con
   try {
     await store.waitUntilReachable(config.database.connectRetries);
     await store.migrate();
-    return await fn(store, config);
+    const result = await fn(store, config);
+    await announceToInstances(config);
+    return result;
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * A CLI command has no change bus of its own: when instances share Redis,
+ * tell them that anything may have changed, so their caches start over.
+ * (On SQLite, instances notice another process's commit by themselves.)
+ */
+async function announceToInstances(config: Config): Promise<void> {
+  if (!config.redisUrl) return;
+  const redis = connectRedis(config.redisUrl, `${config.redisPrefix}-cli`);
+  try {
+    await waitReady(redis, 5000);
+    await redis.publish(`${config.redisPrefix}:changes`, JSON.stringify({ from: 'cli', change: { kind: 'all' } }));
+  } catch {
+    process.stderr.write('wallery: warning: could not reach Redis to tell running instances about this change\n');
+  } finally {
+    redis.disconnect();
   }
 }
 

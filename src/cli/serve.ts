@@ -49,7 +49,12 @@ async function serve(options: ServeOptions, demo: boolean) {
   const app = await buildServer(runtime.ctx, { logger: loggerOptions(config.logLevel) });
   // feed ingestion in-process unless INGEST=off (`wallery worker` runs it alone)
   const ingest = ingestConfig.enabled
-    ? new IngestRuntime({ db: store.db, changes: runtime.ctx.changes, config: ingestConfig, log: app.log.child({ component: 'ingest' }) })
+    ? new IngestRuntime({
+        db: store.db,
+        changes: runtime.ctx.changes,
+        config: ingestConfig,
+        log: app.log.child({ component: 'ingest' }),
+      })
     : null;
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
@@ -70,6 +75,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   await app.listen({ port: config.port, host: config.host });
   ingest?.start();
   const port = (app.server.address() as { port: number }).port;
+  process.stdout.write(`wallery listening on http://${config.host}:${port}\n`);
   if (demo) await printDemo(store, port);
 }
 

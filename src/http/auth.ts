@@ -22,9 +22,10 @@ export function planAllows(plan: Plan, family: string): boolean {
 export async function authenticateV2(request: FastifyRequest, reply: FastifyReply) {
   const family = request.routeOptions.config.family;
   if (!family) return;
-  const { store, now, quota } = request.server.ctx;
+  const { store, now, quota, keys } = request.server.ctx;
   const key = (request.query as Record<string, unknown>).user_key;
-  const owner = typeof key === 'string' && key !== '' ? await findKeyOwner(store.db, key) : null;
+  const lookup = (k: string) => (keys ? keys.lookup(store.db, k) : findKeyOwner(store.db, k));
+  const owner = typeof key === 'string' && key !== '' ? await lookup(key) : null;
   if (!owner || !planAllows(owner.plan, family)) {
     return sendError(reply, request.format, 401, MESSAGES.unauthorized);
   }

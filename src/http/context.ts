@@ -1,6 +1,7 @@
 // What every route needs: the store and a clock (injectable for tests).
 import type { QuotaCounter } from '../quota/quota.js';
 import type { ResponseCache } from './v2/response-cache.js';
+import type { KeyCache } from './key-cache.js';
 import type { ChangeBus } from '../store/changes.js';
 import type { Store } from '../store/store.js';
 import type { KeyOwner } from '../store/keys.js';
@@ -16,6 +17,8 @@ export interface AppContext {
   quota?: QuotaCounter;
   /** rendered v2 reads; undefined → a default cache, null → no caching */
   cache?: ResponseCache | null;
+  /** key → account answers; undefined → a default cache, null → a store query per call */
+  keys?: KeyCache | null;
 }
 
 declare module 'fastify' {

@@ -13,6 +13,8 @@ import { registerManage } from './manage/index.js';
 import { registerOpenApi } from './openapi.js';
 import { StoreQuota } from '../quota/store-quota.js';
 import { ResponseCache } from './v2/response-cache.js';
+import { externalWriteDetector } from '../store/dialect.js';
+import { KeyCache } from './key-cache.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -43,6 +45,11 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     const cache = defaultResponseCache(ctx);
     ctx.cache = cache;
     app.addHook('onClose', async () => cache.close());
+  }
+  if (ctx.keys === undefined) {
+    const keys = defaultKeyCache(ctx);
+    ctx.keys = keys;
+    app.addHook('onClose', async () => keys.close());
   }
   app.decorate('ctx', ctx);
   app.decorateRequest('format', 'json');
@@ -140,17 +147,12 @@ export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
  * by any other process's commit to the same file (PRAGMA data_version).
  */
 export function defaultResponseCache(ctx: AppContext, maxBytes = DEFAULT_RESPONSE_CACHE_BYTES): ResponseCache {
-  const sqlite = ctx.store.sqlite;
-  let version = sqlite ? Number(sqlite.pragma('data_version', { simple: true })) : 0;
-  const externalWrites = sqlite
-    ? () => {
-        const now = Number(sqlite.pragma('data_version', { simple: true }));
-        if (now === version) return false;
-        version = now;
-        return true;
-      }
-    : undefined;
+  const externalWrites = ctx.store.sqlite ? externalWriteDetector(ctx.store.sqlite) : undefined;
   return new ResponseCache(ctx.changes, { maxBytes, externalWrites });
+}
+
+export function defaultKeyCache(ctx: AppContext): KeyCache {
+  return new KeyCache(ctx.changes, ctx.store.sqlite ? externalWriteDetector(ctx.store.sqlite) : undefined);
 }
 
 const CORS_EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';

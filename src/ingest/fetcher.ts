@@ -229,7 +229,10 @@ async function readCapped(
     if (enc === 'gzip' || enc === 'x-gzip') stages.push(createGunzip());
     else if (enc === 'deflate') stages.push(createInflate());
     else if (enc === 'br') stages.push(createBrotliDecompress());
-    else throw new FetchError('network', `${host} sent an unsupported content encoding ${enc}`);
+    else {
+      body.destroy();
+      throw new FetchError('network', `${host} sent an unsupported content encoding ${enc}`);
+    }
   }
   let overflow: FetchError | null = null;
   const sink = async (source: AsyncIterable<Buffer>) => {

@@ -283,7 +283,7 @@ export class IngestRuntime {
           ? { url: state.validators_url, etag: state.etag, lastModified: state.last_modified }
           : null;
       http = new PollHttp(this.fetcher, previous, signal, this.now);
-      const cursor = !settingChanged && state.cursor_json ? (JSON.parse(state.cursor_json) as unknown) : null;
+      const cursor = settingChanged ? null : readCursor(state.cursor_json);
       const out = await connector.poll({ settings, cursor, http, env: this.env, now, maxPages: this.maxPages });
 
       // 2. write, in short transactions
@@ -388,6 +388,16 @@ export class IngestRuntime {
       }
     }
     return rows;
+  }
+}
+
+/** A stored cursor, or null when there is none or it cannot be read (the connector then starts afresh). */
+function readCursor(json: string | null): unknown {
+  if (json === null) return null;
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return null;
   }
 }
 

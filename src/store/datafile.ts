@@ -357,6 +357,7 @@ function postRow(p: PostIn, wallId: number, feedId: number, source: string, path
     wall_id: wallId,
     feed_id: feedId,
     external_id: null,
+    upstream_hash: null,
     network_name: p.networkName ?? source,
     post_type: p.postType ?? TYPE_BY_MEDIA[media],
     content: p.content ?? '',

@@ -27,7 +27,7 @@ export function openDialect(url: StoreUrl, options: DatabaseOptions = DEFAULT_DA
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { name: 'sqlite', db, sqlite };
   }
   // int8 (bigint) columns hold epoch milliseconds and ids, all well inside
@@ -50,6 +50,47 @@ export function openDialect(url: StoreUrl, options: DatabaseOptions = DEFAULT_DA
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { name: 'postgres', db };
+}
+
+/**
+ * Kysely prepares every query anew; SQLite's compile step then costs more
+ * than running a small query. Queries are built from fixed shapes with bound
+ * parameters, so a statement per distinct SQL text can be kept and reused.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database, max = 500): SqliteDatabase.Database {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return new Proxy(sqlite, {
+    get(target, prop) {
+      if (prop === 'prepare') {
+        return (source: string) => {
+          let stmt = statements.get(source);
+          if (!stmt) {
+            if (statements.size >= max) statements.clear();
+            stmt = target.prepare(source);
+            statements.set(source, stmt);
+          }
+          return stmt;
+        };
+      }
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * A function that answers true once each time another connection (another
+ * process) has committed to the SQLite file since the last call.
+ */
+export function externalWriteDetector(sqlite: SqliteDatabase.Database): () => boolean {
+  const stmt = sqlite.prepare('PRAGMA data_version').pluck();
+  let version = stmt.get() as number;
+  return () => {
+    const now = stmt.get() as number;
+    if (now === version) return false;
+    version = now;
+    return true;
+  };
 }
 
 /** An auto-assigned integer primary key that still accepts explicit ids (import keeps ids). */

@@ -1,6 +1,7 @@
 // Store side of ingestion: the per-feed state (schedule, cursor, failures,
 // lease) and the post upsert. Every write is a short transaction of its own;
 // nothing here runs while an upstream request is in flight.
+import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, FeedIngestStateTable, MediaKind } from './schema.js';
 
@@ -291,10 +292,20 @@ export const UPSTREAM_COLUMNS = [
   'children',
 ] as const;
 
+/** Fingerprint of what upstream said about a post (every upstream column but the edit time). */
+export function upstreamHash(p: IngestedPost): string {
+  return createHash('sha256')
+    .update(JSON.stringify(UPSTREAM_COLUMNS.map((c) => p[c])))
+    .digest('base64url');
+}
+
 /**
- * Inserts new posts and updates changed ones, deduplicated on (feed, upstream
- * id) by the unique index `posts_feed_external`, in one short transaction.
- * A post whose upstream columns are all unchanged is not written at all.
+ * Inserts new posts and updates those upstream changed, deduplicated on
+ * (feed, upstream id) by the unique index `posts_feed_external`, in one short
+ * transaction. A post is rewritten only when its upstream fingerprint
+ * changed: an unchanged upstream post is not written at all, so an
+ * operator's edit of the content stays until the upstream itself edits the
+ * post. Moderation state is never part of an update.
  */
 export async function upsertPosts(
   db: Kysely<Database>,
@@ -317,6 +328,7 @@ export async function upsertPosts(
       .values(
         posts.map((p) => ({
           ...p,
+          upstream_hash: upstreamHash(p),
           wall_id: wallId,
           feed_id: feedId,
           highlight: 0,
@@ -333,13 +345,14 @@ export async function upsertPosts(
         oc
           .columns(['feed_id', 'external_id'])
           .doUpdateSet((eb) => {
-            const set: Record<string, unknown> = { updated_at: eb.ref('excluded.updated_at') };
+            const set: Record<string, unknown> = {
+              updated_at: eb.ref('excluded.updated_at'),
+              upstream_hash: eb.ref('excluded.upstream_hash'),
+            };
             for (const c of UPSTREAM_COLUMNS) set[c] = eb.ref(`excluded.${c}`);
             return set as never;
           })
-          .where((eb) =>
-            eb.or(UPSTREAM_COLUMNS.map((c) => eb(`posts.${c}`, 'is distinct from', eb.ref(`excluded.${c}`)))),
-          ),
+          .where((eb) => eb('posts.upstream_hash', 'is distinct from', eb.ref('excluded.upstream_hash'))),
       )
       .returning(['external_id'])
       .execute();

@@ -26,7 +26,11 @@ export interface KeyOwner {
 }
 
 export async function findKeyOwner(db: Kysely<Database>, plaintext: string): Promise<KeyOwner | null> {
-  const hash = hashSecret(plaintext);
+  return findKeyOwnerByHash(db, hashSecret(plaintext));
+}
+
+/** The owner of an active key, by the key's hex SHA-256. */
+export async function findKeyOwnerByHash(db: Kysely<Database>, hash: string): Promise<KeyOwner | null> {
   const row = await db
     .selectFrom('user_keys')
     .innerJoin('accounts', 'accounts.id', 'user_keys.account_id')
@@ -62,6 +66,8 @@ export async function touchUserKey(db: Kysely<Database>, owner: KeyOwner, now: n
   if (owner.keyId === undefined) return;
   const last = owner.lastUsedAt ?? null;
   if (last !== null && now - last < KEY_LAST_USED_RESOLUTION_MS) return;
+  // remember it on the (possibly cached) owner, so the next calls skip the write
+  owner.lastUsedAt = now;
   await db
     .updateTable('user_keys')
     .set({ last_used_at: now })

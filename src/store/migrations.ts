@@ -237,7 +237,27 @@ function migrations(dialect: DialectName): Record<string, Migration> {
           .addColumn('lease_owner', 'text')
           .addColumn('lease_until', 'bigint')
           .execute();
-        await db.schema.createIndex('feed_ingest_state_due').on('feed_ingest_state').columns(['next_poll_at', 'feed_id']).execute();
+        await db.schema
+          .createIndex('feed_ingest_state_due')
+          .on('feed_ingest_state')
+          .columns(['next_poll_at', 'feed_id'])
+          .execute();
+        // What ingestion last wrote from upstream (a hash), so an upstream edit
+        // is told apart from an operator's edit of the same post.
+        await db.schema.alterTable('posts').addColumn('upstream_hash', 'text').execute();
+      },
+    },
+    '0005_covering_list_index': {
+      async up(db: Kysely<unknown>) {
+        // The list index also carries the media kind, so the id step of the
+        // list query (store/posts.ts) runs on the index alone, with or
+        // without media filters, however deep the offset.
+        await db.schema
+          .createIndex('posts_wall_list_cover')
+          .on('posts')
+          .columns(['wall_id', 'hidden', 'pin', 'created_at', 'id', 'media'])
+          .execute();
+        await db.schema.dropIndex('posts_wall_list').execute();
       },
     },
   };

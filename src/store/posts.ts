@@ -15,24 +15,37 @@ export interface ListFilter {
   media: readonly MediaKind[];
 }
 
-/** Visible posts of a wall in contract order: pinned first, newest first, larger id first. */
+/**
+ * Visible posts of a wall in contract order: pinned first, newest first,
+ * larger id first. Two steps: the page's ids come from the covering index
+ * alone (skipping `offset` index entries, never rows), then only those rows
+ * are read — so a deep offset costs an index walk, not a row fetch per skip.
+ */
 export async function listPosts(db: Kysely<Database>, f: ListFilter): Promise<PostRow[]> {
-  let q = db
+  let ids = db.selectFrom('posts').select('id').where('wall_id', '=', f.wallId).where('hidden', '=', 0);
+  if (f.createdFrom !== null) ids = ids.where('created_at', '>=', f.createdFrom);
+  if (f.media.length > 0 && f.media.length < 3) ids = ids.where('media', 'in', [...f.media]);
+  const page = await ids
+    .orderBy('pin', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(f.limit)
+    .offset(f.offset)
+    .execute();
+  if (page.length === 0) return [];
+  const rows = await db
     .selectFrom('posts')
     .innerJoin('feeds', 'feeds.id', 'posts.feed_id')
     .selectAll('posts')
     .select('feeds.name as feed_name')
-    .where('posts.wall_id', '=', f.wallId)
-    .where('posts.hidden', '=', 0);
-  if (f.createdFrom !== null) q = q.where('posts.created_at', '>=', f.createdFrom);
-  if (f.media.length > 0 && f.media.length < 3) q = q.where('posts.media', 'in', [...f.media]);
-  return q
-    .orderBy('posts.pin', 'desc')
-    .orderBy('posts.created_at', 'desc')
-    .orderBy('posts.id', 'desc')
-    .limit(f.limit)
-    .offset(f.offset)
+    .where(
+      'posts.id',
+      'in',
+      page.map((r) => r.id),
+    )
     .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return page.map((r) => byId.get(r.id)).filter((r): r is PostRow => r !== undefined);
 }
 
 export async function findVisiblePost(db: Kysely<Database>, wallId: number, postId: number): Promise<PostRow | null> {

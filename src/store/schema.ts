@@ -56,6 +56,8 @@ export interface PostsTable {
   feed_id: number;
   /** upstream id, for dedupe of ingested posts; null for imported/custom posts */
   external_id: string | null;
+  /** ingested posts: fingerprint of the upstream fields last written; an update happens only when it changes */
+  upstream_hash: string | null;
   network_name: string;
   post_type: number;
   content: string;

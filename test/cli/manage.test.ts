@@ -118,13 +118,26 @@ describe.skipIf(!hasSampleData)(
     });
 
     it('accounts: table by default, JSON for scripts, every bad option named at once', async () => {
-      const table = await cli('accounts', 'list', '--limit', '2');
+      // reads and refusals are independent: run them side by side
+      const [table, bad, missing, refused, usage] = await Promise.all([
+        cli('accounts', 'list', '--limit', '2'),
+        cli('accounts', 'create', '--name', ' ', '--plan', 'gold', '--daily-call-limit', 'many'),
+        cli('accounts', 'get', '424242'),
+        cli('accounts', 'delete', '7001'),
+        cli('accounts', 'usage', '7001'),
+      ]);
       expect(table.code).toBe(0);
       const lines = table.stdout.trimEnd().split('\n');
       expect(lines[0]).toMatch(/^id\s+name\s+plan\s+dailyCallLimit\s+createdAt$/);
       expect(lines[1]).toMatch(/^7001\s+Demo Outdoor\s+enterprise\s+10000000\s/);
       expect(lines).toHaveLength(3);
       expect(table.stderr).toMatch(/^more: add --cursor \S+\n$/);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toMatch(/^wallery: name must be .*; plan must be .*; dailyCallLimit must be .*\n$/);
+      expect(missing.stderr).toBe('wallery: account 424242 not found\n');
+      expect(refused.stderr).toMatch(/still has walls/);
+      expect(usage.stdout.split('\n')[0]).toMatch(/^day\s+calls$/);
+      expect(usage.stdout.trimEnd().split('\n')).toHaveLength(31);
 
       const made = await json(
         'accounts',
@@ -141,18 +154,7 @@ describe.skipIf(!hasSampleData)(
         id: made.id,
         plan: 'enterprise',
       });
-
-      const bad = await cli('accounts', 'create', '--name', ' ', '--plan', 'gold', '--daily-call-limit', 'many');
-      expect(bad.code).toBe(1);
-      expect(bad.stderr.trim().split('\n')).toHaveLength(1);
-      expect(bad.stderr).toMatch(/^wallery: name must be .*; plan must be .*; dailyCallLimit must be .*\n$/);
-      expect((await cli('accounts', 'get', '424242')).stderr).toBe('wallery: account 424242 not found\n');
-      expect((await cli('accounts', 'delete', '7001')).stderr).toMatch(/still has walls/);
       expect((await cli('accounts', 'delete', String(made.id))).stdout).toBe(`account ${made.id} deleted\n`);
-
-      const usage = await cli('accounts', 'usage', '7001');
-      expect(usage.stdout.split('\n')[0]).toMatch(/^day\s+calls$/);
-      expect(usage.stdout.trimEnd().split('\n')).toHaveLength(31);
     });
 
     it('keys: list shows prefixes only', async () => {
@@ -195,18 +197,14 @@ describe.skipIf(!hasSampleData)(
         { wallName: 'CLI wall', wallProfanity: 1, feeds: [{ feedId: feed.id, feedName: '#cli' }] },
       ]);
 
-      expect((await cli('feeds', 'disable', String(feed.id))).stdout).toBe(`feed ${feed.id} disabled\n`);
-      const badConnector = await cli(
-        'feeds',
-        'update',
-        String(feed.id),
-        '--connector',
-        '{"kind":"mastodon","instance":"https://m.example"}',
-      );
+      const [disabled, badConnector, dup] = await Promise.all([
+        cli('feeds', 'disable', String(feed.id)),
+        cli('feeds', 'update', String(feed.id), '--connector', '{"kind":"mastodon","instance":"https://m.example"}'),
+        cli('walls', 'create', '--account', '7001', '--name', 'dup', '--url', 'cli-wall'),
+      ]);
+      expect(disabled.stdout).toBe(`feed ${feed.id} disabled\n`);
       expect(badConnector.stderr).toBe('wallery: connector: exactly one of hashtag, account is required\n');
-      expect((await cli('walls', 'create', '--account', '7001', '--name', 'dup', '--url', 'cli-wall')).stderr).toMatch(
-        /already used by wall/,
-      );
+      expect(dup.stderr).toMatch(/already used by wall/);
 
       await ok('walls', 'delete', String(wall.id));
       expect((await v2(`/widget/wallInfo/${wall.id}`)).status).toBe(404);
@@ -293,9 +291,11 @@ describe.skipIf(!hasSampleData)(
       expect(tags.stdout.split('\n')[0]).toMatch(/^position\s+productId\s+productName\s+left\s+top$/);
       const c5 = await v2('/commerce/getGalleryProductByID/7011/17007/');
       expect((c5.json().responseData as { postProductIds: string }).postProductIds).toBe(`7501,${product.id}`);
-      const bad = await cli('posts', 'tag', '7011', '17007', '--product', '7505', '--left', '150', '--top', 'x');
+      const [bad, foreign] = await Promise.all([
+        cli('posts', 'tag', '7011', '17007', '--product', '7505', '--left', '150', '--top', 'x'),
+        cli('posts', 'tag', '7011', '17007', '--product', '7505', '--left', '1', '--top', '1'),
+      ]);
       expect(bad.stderr).toBe('wallery: left must be a number from 0 to 100; top must be a number from 0 to 100\n');
-      const foreign = await cli('posts', 'tag', '7011', '17007', '--product', '7505', '--left', '1', '--top', '1');
       expect(foreign.stderr).toBe('wallery: product 7505 is not a product of account 7001\n');
       expect((await cli('products', 'delete', String(product.id))).stdout).toBe(`product ${product.id} deleted\n`);
       const after = await v2('/commerce/getGalleryProductByID/7011/17007/');

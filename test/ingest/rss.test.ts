@@ -287,3 +287,35 @@ describe('atom', () => {
     });
   });
 });
+
+describe('operator edits', () => {
+  it('an operator’s content edit survives re-reads of an unchanged item; an upstream edit replaces it', async () => {
+    await rssWall();
+    await h.poll();
+    const target = (await storedPosts(h, 801)).find((p) => p.external_id === 'https://blog.example/?p=102')!;
+    await h.server.store.db
+      .updateTable('posts')
+      .set({ content: '<p>Edited by the operator</p>' })
+      .where('id', '=', target.id)
+      .execute();
+
+    // the document changes elsewhere, so the item is read again (200, not 304)
+    const fresh = {
+      guid: 'https://blog.example/?p=108',
+      title: 'Another',
+      link: 'https://blog.example/another/',
+      pubDate: rfc822(1),
+      description: 'x',
+    };
+    fx.documents.set('/feed.xml', { body: rssXml([fresh, ...ITEMS]), type: 'application/rss+xml' });
+    await untilDue(h, 801);
+    expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 1, updated: 0 });
+    expect((await storedPosts(h, 801)).find((p) => p.id === target.id)!.content).toBe('<p>Edited by the operator</p>');
+
+    const edited = ITEMS.map((i) => (i.guid.endsWith('102') ? { ...i, description: 'A fast descent, rewritten.' } : i));
+    fx.documents.set('/feed.xml', { body: rssXml([fresh, ...edited]), type: 'application/rss+xml' });
+    await untilDue(h, 801);
+    expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 0, updated: 1 });
+    expect((await storedPosts(h, 801)).find((p) => p.id === target.id)!.content).toContain('rewritten');
+  });
+});

@@ -246,3 +246,17 @@ describe('the running runtime', () => {
     expect(await storedPosts(h, 201)).toHaveLength(0);
   });
 });
+
+describe('stored state', () => {
+  it('an unreadable stored cursor starts the connector afresh instead of failing', async () => {
+    fx = await startFeeds();
+    fx.documents.set('/feed.xml', { body: rssXml(items(2)), type: 'application/rss+xml' });
+    await withFeeds([{ id: 201, name: 'x', connector: rss() }]);
+    await h.poll();
+    await h.server.store.db.updateTable('feed_ingest_state').set({ cursor_json: '{broken' }).execute();
+    await untilDue(h, 201);
+    expect((await h.poll())[0]!.status).toMatch(/^(ok|not_modified)$/);
+    expect((await ingestState(h, 201)).consecutive_failures).toBe(0);
+    expect(await storedPosts(h, 201)).toHaveLength(2);
+  });
+});

@@ -14,6 +14,7 @@ const LIMITED_KEY = 'Scale-key-0001';
 let instances: Instance[] = [];
 let db: { name: string; url: string };
 let dir: string;
+const prefix = `wt-${randomBytes(4).toString('hex')}`;
 
 describe.skipIf(!hasSampleData)(`several instances on PostgreSQL + Redis (${hasSampleData ? 'sample data' : SKIP_NO_SAMPLE})`, () => {
   beforeAll(async () => {
@@ -25,7 +26,7 @@ describe.skipIf(!hasSampleData)(`several instances on PostgreSQL + Redis (${hasS
     writeFileSync(file, JSON.stringify(data));
     const imported = await runCli(['import', file], { DATABASE_URL: db.url });
     expect(imported.code, imported.stderr).toBe(0);
-    const env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `wt-${randomBytes(4).toString('hex')}` };
+    const env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix };
     instances = await Promise.all([startInstance(env), startInstance(env), startInstance(env)]);
   });
 
@@ -73,6 +74,41 @@ describe.skipIf(!hasSampleData)(`several instances on PostgreSQL + Redis (${hasS
     expect((await fetch(`${instances[2]!.url}/api/v2/widget/delete/7012?user_key=${KEY}`)).status).toBe(200);
     for (const instance of instances) {
       expect((await fetch(`${instance.url}/api/v2/widget/posts/7012?user_key=${KEY}`)).status).toBe(404);
+    }
+  });
+
+  it('drops cached reads on every instance after a CLI write relayed through Redis', async () => {
+    const url = (i: Instance) => `${i.url}/api/v2/widget/posts/7011?user_key=${KEY}&limit=500`;
+    const ids = async (i: Instance) =>
+      ((await (await fetch(url(i))).json()) as { responseData: { posts: { postId: string }[] }[] }).responseData[0]!.posts.map(
+        (p) => p.postId,
+      );
+    const before = await Promise.all(instances.map(ids)); // now cached everywhere
+    const victim = before[0]![0]!;
+    const r = await runCli(['posts', 'hide', '7011', victim], { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix });
+    expect(r.code, r.stderr).toBe(0);
+    for (const instance of instances) expect(await ids(instance)).not.toContain(victim);
+  });
+
+  it('shows a moderation action through one instance on the next read through the others', async () => {
+    const token = (await runCli(['tokens', 'create', '--name', 'scale'], { DATABASE_URL: db.url })).stdout.trim().split(/\s+/).pop()!;
+    const url = (i: Instance) => `${i.url}/api/v2/commerce/getGalleryPosts/7011/?user_key=${KEY}&limit=500`;
+    const first = async (i: Instance) =>
+      ((await (await fetch(url(i))).json()) as { responseData: { feeds: { postId: number; postPin: number }[] }[] }).responseData[0]!
+        .feeds;
+    const before = await Promise.all(instances.map(first)); // cached everywhere
+    const last = before[0]!.at(-1)!;
+    expect(last.postPin).toBe(0);
+    const res = await fetch(`${instances[0]!.url}/api/manage/v1/walls/7011/posts/${last.postId}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ pinned: true }),
+    });
+    expect(res.status, await res.text()).toBe(200);
+    for (const instance of instances.slice(1)) {
+      const after = await first(instance);
+      expect(after.find((p) => p.postId === last.postId)?.postPin).toBe(1);
+      expect(after[0]!.postPin).toBe(1);
     }
   });
 

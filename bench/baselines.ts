@@ -1,0 +1,17 @@
+// The two baselines, in their own process: Fastify hello-world, and the
+// ceiling — a bare Fastify server answering with a precomputed body that is
+// byte-identical to Wallery's answer for the same query.
+import { readFileSync } from 'node:fs';
+import Fastify from 'fastify';
+
+const bodies: Record<string, { body: Buffer; type: string }> = JSON.parse(process.env.BENCH_CEILINGS ?? '{}');
+const app = Fastify({ logger: false });
+app.get('/hello', async () => ({ hello: 'world' }));
+for (const [name, spec] of Object.entries(bodies)) {
+  const body = readFileSync(spec.body as unknown as string);
+  app.get(`/ceiling/${name}`, (_req, reply) => {
+    void reply.type(spec.type).send(body);
+  });
+}
+await app.listen({ port: 0, host: '127.0.0.1' });
+process.stdout.write(`READY ${(app.server.address() as { port: number }).port}\n`);
