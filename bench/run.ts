@@ -25,7 +25,12 @@ const CONNECTIONS = 32;
 const SMALL: WallSpec = { id: 1001, posts: 1_000, firstPostId: 1, feeds: 3 };
 const MEDIUM: WallSpec = { id: 1002, posts: quick ? 20_000 : 100_000, firstPostId: 10_000_000, feeds: 4 };
 const LARGE: WallSpec = { id: 1003, posts: quick ? 200_000 : 1_000_000, firstPostId: 20_000_000, feeds: 5 };
-const OTHERS: WallSpec[] = Array.from({ length: 20 }, (_, i) => ({ id: 2000 + i, posts: 500, firstPostId: 30_000_000 + i * 1000, feeds: 2 }));
+const OTHERS: WallSpec[] = Array.from({ length: 20 }, (_, i) => ({
+  id: 2000 + i,
+  posts: 500,
+  firstPostId: 30_000_000 + i * 1000,
+  feeds: 2,
+}));
 
 interface Result {
   rps: number;
@@ -40,7 +45,11 @@ interface Result {
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 function node(args: string[], env: Record<string, string> = {}) {
-  return spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 async function runToEnd(child: ChildProcess): Promise<string> {
@@ -67,7 +76,10 @@ function waitFor(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray>
   });
 }
 
-async function load(url: string, extra: Partial<{ method: 'POST'; headers: Record<string, string>; body: string }> = {}) {
+async function load(
+  url: string,
+  extra: Partial<{ method: 'POST'; headers: Record<string, string>; body: string }> = {},
+) {
   const spec = { url, seconds: SECONDS, warmupSeconds: WARMUP, connections: CONNECTIONS, ...extra };
   const out = await runToEnd(node(['--import', 'tsx', 'bench/load.ts', JSON.stringify(spec)]));
   return JSON.parse(out.trim().split('\n').pop()!) as Result;
@@ -160,28 +172,93 @@ async function main() {
   await measure('baseline', 'ceiling: W2 limit=100 XML bytes', `${bbase}/ceiling/w2xml`);
 
   log('from the store (response cache off)…');
-  await measure('store', 'W1 wall info', `${wallery.base}/api/v2/widget/wallInfo/${SMALL.id}?${q}`, 'Fastify hello-world');
-  await measure('store', 'W2 limit=100 JSON (1k wall)', wallery.base + w2(SMALL.id), 'ceiling: W2 limit=100 JSON bytes');
-  await measure('store', 'W2 limit=100 XML (1k wall)', wallery.base + w2(SMALL.id, '&format=xml'), 'ceiling: W2 limit=100 XML bytes');
-  await measure('store', 'W2 image+video since 01/06/2025', wallery.base + w2(SMALL.id, '&include_only_image_posts=true&include_only_video_posts=1&date_from=01/06/2025'));
-  await measure('store', `W2 page 1 (${LARGE.posts.toLocaleString('en')} wall)`, wallery.base + w2(LARGE.id), 'W2 limit=100 JSON (1k wall)');
-  await measure('store', `W2 offset 10k (${LARGE.posts.toLocaleString('en')} wall)`, wallery.base + w2(LARGE.id, '&offset=10000'), 'W2 limit=100 JSON (1k wall)');
-  await measure('store', `W2 offset 100k (${LARGE.posts.toLocaleString('en')} wall)`, wallery.base + w2(LARGE.id, '&offset=100000'), 'W2 limit=100 JSON (1k wall)');
-  await measure('store', 'C2 limit=100 JSON', `${wallery.base}/api/v2/commerce/getGalleryPosts/${SMALL.id}/?${q}&limit=100`);
-  await measure('store', 'C5 post with products', `${wallery.base}/api/v2/commerce/getGalleryProductByID/${SMALL.id}/${SMALL.firstPostId + 10}/?${q}`);
+  await measure(
+    'store',
+    'W1 wall info',
+    `${wallery.base}/api/v2/widget/wallInfo/${SMALL.id}?${q}`,
+    'Fastify hello-world',
+  );
+  await measure(
+    'store',
+    'W2 limit=100 JSON (1k wall)',
+    wallery.base + w2(SMALL.id),
+    'ceiling: W2 limit=100 JSON bytes',
+  );
+  await measure(
+    'store',
+    'W2 limit=100 XML (1k wall)',
+    wallery.base + w2(SMALL.id, '&format=xml'),
+    'ceiling: W2 limit=100 XML bytes',
+  );
+  await measure(
+    'store',
+    'W2 image+video since 01/06/2025',
+    wallery.base + w2(SMALL.id, '&include_only_image_posts=true&include_only_video_posts=1&date_from=01/06/2025'),
+  );
+  await measure(
+    'store',
+    `W2 page 1 (${LARGE.posts.toLocaleString('en')} wall)`,
+    wallery.base + w2(LARGE.id),
+    'W2 limit=100 JSON (1k wall)',
+  );
+  await measure(
+    'store',
+    `W2 offset 10k (${LARGE.posts.toLocaleString('en')} wall)`,
+    wallery.base + w2(LARGE.id, '&offset=10000'),
+    'W2 limit=100 JSON (1k wall)',
+  );
+  await measure(
+    'store',
+    `W2 offset 100k (${LARGE.posts.toLocaleString('en')} wall)`,
+    wallery.base + w2(LARGE.id, '&offset=100000'),
+    'W2 limit=100 JSON (1k wall)',
+  );
+  await measure(
+    'store',
+    'C2 limit=100 JSON',
+    `${wallery.base}/api/v2/commerce/getGalleryPosts/${SMALL.id}/?${q}&limit=100`,
+  );
+  await measure(
+    'store',
+    'C5 post with products',
+    `${wallery.base}/api/v2/commerce/getGalleryProductByID/${SMALL.id}/${SMALL.firstPostId + 10}/?${q}`,
+  );
   const storeRss = wallery.peakRss();
   await wallery.stop();
 
   log('with the response cache…');
   wallery = await startWallery(db, 64);
+  await measure(
+    'cache',
+    'W1 wall info (cached)',
+    `${wallery.base}/api/v2/widget/wallInfo/${SMALL.id}?${q}`,
+    'Fastify hello-world',
+  );
   await measure('cache', 'W2 limit=100 JSON (cached)', wallery.base + w2(SMALL.id), 'ceiling: W2 limit=100 JSON bytes');
-  await measure('cache', 'W2 limit=100 XML (cached)', wallery.base + w2(SMALL.id, '&format=xml'), 'ceiling: W2 limit=100 XML bytes');
-  await measure('cache', 'W2 limit=100 JSON, Accept-Encoding: gzip, br', wallery.base + w2(SMALL.id), 'ceiling: W2 limit=100 JSON bytes', {
-    headers: { 'accept-encoding': 'gzip, br' },
-  });
-  await measure('cache', 'C2 limit=100 JSON, Accept-Encoding: gzip, br', `${wallery.base}/api/v2/commerce/getGalleryPosts/${SMALL.id}/?${q}&limit=100`, undefined, {
-    headers: { 'accept-encoding': 'gzip, br' },
-  });
+  await measure(
+    'cache',
+    'W2 limit=100 XML (cached)',
+    wallery.base + w2(SMALL.id, '&format=xml'),
+    'ceiling: W2 limit=100 XML bytes',
+  );
+  await measure(
+    'cache',
+    'W2 limit=100 JSON, Accept-Encoding: gzip, br',
+    wallery.base + w2(SMALL.id),
+    'ceiling: W2 limit=100 JSON bytes',
+    {
+      headers: { 'accept-encoding': 'gzip, br' },
+    },
+  );
+  await measure(
+    'cache',
+    'C2 limit=100 JSON, Accept-Encoding: gzip, br',
+    `${wallery.base}/api/v2/commerce/getGalleryPosts/${SMALL.id}/?${q}&limit=100`,
+    undefined,
+    {
+      headers: { 'accept-encoding': 'gzip, br' },
+    },
+  );
   await measure('cache', `W2 page 1 (${LARGE.posts.toLocaleString('en')} wall, cached)`, wallery.base + w2(LARGE.id));
   await measure('write', 'W3 create post', `${wallery.base}/api/v2/widget/create-post?${q}`, undefined, {
     method: 'POST',
@@ -196,11 +273,16 @@ async function main() {
   const byName = new Map(results.map((x) => [x.name, x]));
   const rows = results.map(({ name, r, baseline: b }) => {
     const base = b ? byName.get(b) : undefined;
-    const ratio = base ? (b!.startsWith('W2 limit') ? `${(r.p50 / Math.max(base.r.p50, 0.001)).toFixed(2)} × p50 of ${b}` : `${(r.rps / base.r.rps).toFixed(2)} × ${b}`) : '';
+    const ratio = base
+      ? b!.startsWith('W2 limit')
+        ? `${(r.p50 / Math.max(base.r.p50, 0.001)).toFixed(2)} × p50 of ${b}`
+        : `${(r.rps / base.r.rps).toFixed(2)} × ${b}`
+      : '';
     return `| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} | ${ratio} |`;
   });
   const importRows = imports.map(
-    (i) => `| ${i.name} | ${i.posts.toLocaleString('en')} | ${i.seconds.toFixed(1)} | ${Math.round(i.posts / i.seconds).toLocaleString('en')} |`,
+    (i) =>
+      `| ${i.name} | ${i.posts.toLocaleString('en')} | ${i.seconds.toFixed(1)} | ${Math.round(i.posts / i.seconds).toLocaleString('en')} |`,
   );
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const md = [

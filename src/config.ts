@@ -6,9 +6,7 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export type StoreUrl =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string };
+export type StoreUrl = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 export interface DatabaseOptions {
   /** PostgreSQL connections per instance */
@@ -43,7 +41,13 @@ export interface Config {
 }
 
 /** An integer setting within [min, max]; absent or empty → fallback. */
-export function parseIntSetting(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
+export function parseIntSetting(
+  value: string | undefined,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (value === undefined || value.trim() === '') return fallback;
   const n = Number(value.trim());
   if (!/^\d+$/.test(value.trim()) || n < min || n > max) {
@@ -121,7 +125,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     store: parseDatabaseUrl(env.DATABASE_URL),
     database: {
-      poolSize: parseIntSetting(env.DATABASE_POOL_SIZE, 'DATABASE_POOL_SIZE', DEFAULT_DATABASE_OPTIONS.poolSize, 1, 1000),
+      poolSize: parseIntSetting(
+        env.DATABASE_POOL_SIZE,
+        'DATABASE_POOL_SIZE',
+        DEFAULT_DATABASE_OPTIONS.poolSize,
+        1,
+        1000,
+      ),
       statementTimeoutMs: parseIntSetting(
         env.DATABASE_STATEMENT_TIMEOUT_MS,
         'DATABASE_STATEMENT_TIMEOUT_MS',

@@ -9,7 +9,10 @@ export default async function setup() {
   // Type errors are `npm run typecheck`'s business (CI runs it); tsc still
   // emits JavaScript, which is all the CLI tests need.
   try {
-    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'pipe' });
+    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+      cwd: root,
+      stdio: 'pipe',
+    });
   } catch (err) {
     const out = String((err as { stdout?: Buffer }).stdout ?? '');
     if (!/error TS/.test(out)) throw err;

@@ -19,7 +19,10 @@ export function configFrom(options: StoreOptions): Config {
 }
 
 /** Opens and migrates the store, runs `fn`, always closes. */
-export async function withStore<T>(options: StoreOptions, fn: (store: Store, config: Config) => Promise<T>): Promise<T> {
+export async function withStore<T>(
+  options: StoreOptions,
+  fn: (store: Store, config: Config) => Promise<T>,
+): Promise<T> {
   const config = configFrom(options);
   const store = openStore(config.store, config.database);
   try {
@@ -60,4 +63,12 @@ export function positiveInt(name: string) {
   };
 }
 
-export const databaseOption = ['--database <url>', 'database file path or postgres:// URL (default: $DATABASE_URL or ./data/wallery.db)'] as const;
+/** A `<name>` argument holding the id of a `what`, e.g. `idArgument('wall')`: `<wall>`, "wall id". */
+export function idArgument(what: string, name: string = what) {
+  return [`<${name}>`, `${what} id`, positiveInt(`${what} id`)] as const;
+}
+
+export const databaseOption = [
+  '--database <url>',
+  'database file path or postgres:// URL (default: $DATABASE_URL or ./data/wallery.db)',
+] as const;

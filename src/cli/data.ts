@@ -59,7 +59,9 @@ export function registerDataCommands(program: Command) {
     .action(async (file: string, options: StoreOptions) => {
       await withStore(options, async (store) => {
         const counts = await exportDataFile(store.db, file);
-        process.stdout.write(`exported ${counts.accounts} accounts, ${counts.walls} walls, ${counts.feeds} feeds, ${counts.posts} posts to ${file}\n`);
+        process.stdout.write(
+          `exported ${counts.accounts} accounts, ${counts.walls} walls, ${counts.feeds} feeds, ${counts.posts} posts to ${file}\n`,
+        );
       });
     });
 }

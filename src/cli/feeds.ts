@@ -10,21 +10,20 @@ import {
   type FeedInput,
   type FeedPatch,
 } from '../store/manage/walls.js';
-import { CliError, databaseOption, positiveInt, withStore, type StoreOptions } from './common.js';
+import { CliError, databaseOption, idArgument, withStore, type StoreOptions } from './common.js';
 import {
   attempt,
   checkBody,
   cliOp,
   given,
-  jsonOption,
+  pagedOptions,
   pageFrom,
-  pageOptions,
-  printPage,
-  printRecord,
-  type OutputOptions,
+  printOptions,
+  showPage,
+  showRecord,
+  type PagedOptions,
+  type PrintOptions,
 } from './output.js';
-
-type Options = StoreOptions & OutputOptions;
 
 const COLUMNS = ['id', 'wallId', 'name', 'source', 'sourceType', 'enabled', 'postCount', 'connector'];
 
@@ -46,85 +45,70 @@ function connectorOption(text: string | undefined): unknown {
   }
 }
 
+/** The feed fields given as options, shaped as an API body. */
+function feedBody(options: FeedFields, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return given({
+    name: options.name,
+    source: options.source,
+    sourceType: options.sourceType,
+    connector: connectorOption(options.connector),
+    ...extra,
+  });
+}
+
 export function registerFeedCommands(program: Command) {
   const feeds = program.command('feeds').description('feeds of a wall and their connector settings');
 
-  feeds
-    .command('list')
-    .description('list the feeds of a wall')
-    .argument('<wall>', 'wall id', positiveInt('wall id'))
-    .option(...pageOptions[0])
-    .option(...pageOptions[1])
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (wallId: number, options: Options & { limit?: string; cursor?: string }) => {
-      const page = pageFrom(options);
-      await withStore(options, async (store) =>
-        printPage(await attempt(() => listFeeds(store.db, wallId, page)), COLUMNS, options),
-      );
-    });
+  pagedOptions(
+    feeds
+      .command('list')
+      .description('list the feeds of a wall')
+      .argument(...idArgument('wall')),
+  ).action(async (wallId: number, options: PagedOptions) => {
+    const page = pageFrom(options);
+    await showPage(options, COLUMNS, (store) => listFeeds(store.db, wallId, page));
+  });
 
-  feeds
-    .command('get')
-    .description('show a feed')
-    .argument('<feed>', 'feed id', positiveInt('feed id'))
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (feedId: number, options: Options) => {
-      await withStore(options, async (store) => printRecord(await attempt(() => getFeed(store.db, feedId)), options));
-    });
+  printOptions(
+    feeds
+      .command('get')
+      .description('show a feed')
+      .argument(...idArgument('feed')),
+  ).action(async (feedId: number, options: PrintOptions) => {
+    await showRecord(options, (store) => getFeed(store.db, feedId));
+  });
 
-  feeds
-    .command('create')
-    .description('add a feed to a wall')
-    .argument('<wall>', 'wall id', positiveInt('wall id'))
-    .requiredOption('--name <name>', 'feed name')
-    .requiredOption('--source <source>', 'network name, e.g. Mastodon')
-    .requiredOption('--source-type <type>', 'kind of feed on that network, e.g. hashtag')
-    .option('--connector <json>', 'connector setting as JSON (what ingestion collects)')
-    .option('--disabled', 'create it disabled (no ingestion)')
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (wallId: number, options: Options & FeedFields & { disabled?: boolean }) => {
-      const body = checkBody<FeedInput>(
-        FeedCreateBody,
-        given({
-          name: options.name,
-          source: options.source,
-          sourceType: options.sourceType,
-          connector: connectorOption(options.connector),
-          enabled: options.disabled ? false : undefined,
-        }),
-      );
-      await withStore(options, async (store) =>
-        printRecord(await attempt(() => createFeed(cliOp(store), wallId, body)), options),
-      );
-    });
+  printOptions(
+    feeds
+      .command('create')
+      .description('add a feed to a wall')
+      .argument(...idArgument('wall'))
+      .requiredOption('--name <name>', 'feed name')
+      .requiredOption('--source <source>', 'network name, e.g. Mastodon')
+      .requiredOption('--source-type <type>', 'kind of feed on that network, e.g. hashtag')
+      .option('--connector <json>', 'connector setting as JSON (what ingestion collects)')
+      .option('--disabled', 'create it disabled (no ingestion)'),
+  ).action(async (wallId: number, options: PrintOptions & FeedFields & { disabled?: boolean }) => {
+    const body = checkBody<FeedInput>(
+      FeedCreateBody,
+      feedBody(options, { enabled: options.disabled ? false : undefined }),
+    );
+    await showRecord(options, (store) => createFeed(cliOp(store), wallId, body));
+  });
 
-  feeds
-    .command('update')
-    .description('change a feed')
-    .argument('<feed>', 'feed id', positiveInt('feed id'))
-    .option('--name <name>', 'feed name')
-    .option('--source <source>', 'network name')
-    .option('--source-type <type>', 'kind of feed on that network')
-    .option('--connector <json>', 'connector setting as JSON, or null for none')
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (feedId: number, options: Options & FeedFields) => {
-      const body = checkBody<FeedPatch>(
-        FeedPatchBody,
-        given({
-          name: options.name,
-          source: options.source,
-          sourceType: options.sourceType,
-          connector: connectorOption(options.connector),
-        }),
-      );
-      await withStore(options, async (store) =>
-        printRecord(await attempt(() => updateFeed(cliOp(store), feedId, body)), options),
-      );
-    });
+  printOptions(
+    feeds
+      .command('update')
+      .description('change a feed')
+      .argument(...idArgument('feed'))
+      .option('--name <name>', 'feed name')
+      .option('--source <source>', 'network name')
+      .option('--source-type <type>', 'kind of feed on that network')
+      .option('--connector <json>', 'connector setting as JSON, or null for none'),
+  ).action(async (feedId: number, options: PrintOptions & FeedFields) => {
+    const body = checkBody<FeedPatch>(FeedPatchBody, feedBody(options));
+    await showRecord(options, (store) => updateFeed(cliOp(store), feedId, body));
+  });
 
   for (const [name, enabled] of [
     ['enable', true],
@@ -133,7 +117,7 @@ export function registerFeedCommands(program: Command) {
     feeds
       .command(name)
       .description(enabled ? 'resume ingestion for a feed' : 'stop ingestion for a feed (its posts stay)')
-      .argument('<feed>', 'feed id', positiveInt('feed id'))
+      .argument(...idArgument('feed'))
       .option(...databaseOption)
       .action(async (feedId: number, options: StoreOptions) => {
         await withStore(options, async (store) => {
@@ -146,7 +130,7 @@ export function registerFeedCommands(program: Command) {
   feeds
     .command('delete')
     .description('delete a feed with its posts')
-    .argument('<feed>', 'feed id', positiveInt('feed id'))
+    .argument(...idArgument('feed'))
     .option(...databaseOption)
     .action(async (feedId: number, options: StoreOptions) => {
       await withStore(options, async (store) => {

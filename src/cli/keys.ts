@@ -4,59 +4,49 @@ import { createUserKey, listUserKeys, revokeUserKeyByPlaintext } from '../store/
 import { ManageError } from '../store/manage/op.js';
 import { CliError, databaseOption, positiveInt, withStore, type StoreOptions } from './common.js';
 import {
-  attempt,
   cliOp,
-  jsonOption,
+  pagedOptions,
   pageFrom,
-  pageOptions,
-  printPage,
+  printOptions,
   printRecord,
-  type OutputOptions,
+  showPage,
+  type PagedOptions,
+  type PrintOptions,
 } from './output.js';
-
-type Options = StoreOptions & OutputOptions;
 
 export function registerKeyCommands(program: Command) {
   const keys = program.command('keys').description('user keys of the public API');
 
-  keys
-    .command('create')
-    .description('make a new user key for an account and print it (shown once; only its hash is stored)')
-    .requiredOption('--account <id>', 'account id', positiveInt('--account'))
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (options: Options & { account: number }) => {
-      await withStore(options, async (store) => {
-        let made;
-        try {
-          made = await createUserKey(cliOp(store), options.account);
-        } catch (err) {
-          if (err instanceof ManageError && err.status === 404) throw new CliError(`no account ${options.account}`);
-          throw err;
-        }
-        if (options.json) printRecord(made, options);
-        else process.stdout.write(`${made.key}\n`);
-      });
+  printOptions(
+    keys
+      .command('create')
+      .description('make a new user key for an account and print it (shown once; only its hash is stored)')
+      .requiredOption('--account <id>', 'account id', positiveInt('--account')),
+  ).action(async (options: PrintOptions & { account: number }) => {
+    await withStore(options, async (store) => {
+      let made;
+      try {
+        made = await createUserKey(cliOp(store), options.account);
+      } catch (err) {
+        if (err instanceof ManageError && err.status === 404) throw new CliError(`no account ${options.account}`);
+        throw err;
+      }
+      if (options.json) printRecord(made, options);
+      else process.stdout.write(`${made.key}\n`);
     });
+  });
 
-  keys
-    .command('list')
-    .description('list the keys of an account (prefix, created, last used, revoked)')
-    .requiredOption('--account <id>', 'account id', positiveInt('--account'))
-    .option(...pageOptions[0])
-    .option(...pageOptions[1])
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (options: Options & { account: number; limit?: string; cursor?: string }) => {
-      const page = pageFrom(options);
-      await withStore(options, async (store) =>
-        printPage(
-          await attempt(() => listUserKeys(store.db, options.account, page)),
-          ['id', 'prefix', 'createdAt', 'lastUsedAt', 'revokedAt'],
-          options,
-        ),
-      );
-    });
+  pagedOptions(
+    keys
+      .command('list')
+      .description('list the keys of an account (prefix, created, last used, revoked)')
+      .requiredOption('--account <id>', 'account id', positiveInt('--account')),
+  ).action(async (options: PagedOptions & { account: number }) => {
+    const page = pageFrom(options);
+    await showPage(options, ['id', 'prefix', 'createdAt', 'lastUsedAt', 'revokedAt'], (store) =>
+      listUserKeys(store.db, options.account, page),
+    );
+  });
 
   keys
     .command('revoke')

@@ -34,7 +34,12 @@ registerIngestCommands(program);
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  if (err instanceof ConfigError || err instanceof InvalidArgumentError || (err as Error)?.name === 'CliError' || (err as Error)?.name === 'DataFileError') {
+  if (
+    err instanceof ConfigError ||
+    err instanceof InvalidArgumentError ||
+    (err as Error)?.name === 'CliError' ||
+    (err as Error)?.name === 'DataFileError'
+  ) {
     process.stderr.write(`wallery: ${(err as Error).message}\n`);
     process.exit(1);
   }

@@ -1,19 +1,28 @@
 // Output of the management commands: aligned tables for people, `--json`
 // (the management API's `responseData`, byte for byte the same shape) for
 // scripts; and the mapping of a refused operation onto a CLI error.
+import type { Command } from 'commander';
 import type { TSchema } from 'typebox';
 import { pageRequest } from '../http/manage/common.js';
 import { PageQuery } from '../http/manage/schemas.js';
 import { fieldErrorsOf } from '../http/manage/validation.js';
 import { CLI_ACTOR, ManageError, type Op, type Page } from '../store/manage/op.js';
 import type { Store } from '../store/store.js';
-import { CliError } from './common.js';
+import { CliError, databaseOption, withStore, type StoreOptions } from './common.js';
 
 export interface OutputOptions {
   json?: boolean;
 }
 
+/** The options of a command that prints: `--json` and `--database`. */
+export type PrintOptions = StoreOptions & OutputOptions;
+
 export const jsonOption = ['--json', 'print JSON (the management API’s responseData) instead of a table'] as const;
+
+/** Adds `--json` then `--database`, the options of every command that prints a record or a list. */
+export function printOptions(command: Command): Command {
+  return command.option(...jsonOption).option(...databaseOption);
+}
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '-';
@@ -70,6 +79,29 @@ export function printPage(page: Page<object>, columns: string[], options: Output
   if (page.nextCursor !== null) process.stderr.write(`more: add --cursor ${page.nextCursor}\n`);
 }
 
+/** Opens the store, runs a management operation (see `attempt`) and prints the record it returns. */
+export function showRecord(options: PrintOptions, operation: (store: Store) => Promise<object>): Promise<void> {
+  return withStore(options, async (store) => printRecord(await attempt(() => operation(store)), options));
+}
+
+/** Opens the store, runs a management operation (see `attempt`) and prints the list it returns. */
+export function showList(
+  options: PrintOptions,
+  columns: string[],
+  operation: (store: Store) => Promise<object[]>,
+): Promise<void> {
+  return withStore(options, async (store) => printList(await attempt(() => operation(store)), columns, options));
+}
+
+/** Opens the store, runs a management operation (see `attempt`) and prints the page it returns. */
+export function showPage(
+  options: PrintOptions,
+  columns: string[],
+  operation: (store: Store) => Promise<Page<object>>,
+): Promise<void> {
+  return withStore(options, async (store) => printPage(await attempt(() => operation(store)), columns, options));
+}
+
 /** Runs an operation; a refusal (400/404/409) becomes a one-line CLI error naming every problem. */
 export async function attempt<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -92,6 +124,11 @@ export function given(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
+/** An id option the query schema has already checked, as a number; undefined when not given. */
+export function idFilter(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : Number(text);
+}
+
 /** A numeric option: a number when the text is one, else the text itself (the schema then names the problem). */
 export function numberish(text: string | undefined): number | string | undefined {
   if (text === undefined) return undefined;
@@ -104,6 +141,14 @@ export const pageOptions = [
   ['--limit <n>', 'items per page, 1–200 (default 50)'],
   ['--cursor <c>', 'the cursor printed after the previous page'],
 ] as const;
+
+/** The options of a paged list: `--limit`, `--cursor`, `--json` and `--database`. */
+export type PagedOptions = PrintOptions & { limit?: string; cursor?: string };
+
+/** Adds `--limit`, `--cursor`, `--json` then `--database`, the options of a paged list. */
+export function pagedOptions(command: Command): Command {
+  return printOptions(command.option(...pageOptions[0]).option(...pageOptions[1]));
+}
 
 /** Checks `--limit`/`--cursor` like the API's query does and turns them into a page request. */
 export function pageFrom(

@@ -18,76 +18,85 @@ import {
   type PostStatus,
   type TagInput,
 } from '../store/manage/posts.js';
-import { databaseOption, positiveInt, withStore, type StoreOptions } from './common.js';
+import { databaseOption, idArgument, positiveInt, withStore, type StoreOptions } from './common.js';
 import {
   attempt,
   checkBody,
   cliOp,
   given,
-  jsonOption,
+  idFilter,
   numberish,
+  pagedOptions,
   pageFrom,
-  pageOptions,
-  printList,
-  printPage,
-  printRecord,
-  type OutputOptions,
+  printOptions,
+  showList,
+  showPage,
+  showRecord,
+  type PagedOptions,
+  type PrintOptions,
 } from './output.js';
-
-type Options = StoreOptions & OutputOptions;
 
 const COLUMNS = ['id', 'feedId', 'media', 'hidden', 'pinned', 'highlighted', 'createdAt', 'authorName', 'content'];
 const TAG_COLUMNS = ['position', 'productId', 'productName', 'left', 'top'];
 
 const postIds = (value: string, previous: number[] | undefined) => [...(previous ?? []), positiveInt('post id')(value)];
 
+/** A `posts` subcommand about one post of a wall: `<wall> <post>`. */
+function onePost(posts: Command, name: string, description: string): Command {
+  return posts
+    .command(name)
+    .description(description)
+    .argument(...idArgument('wall'))
+    .argument(...idArgument('post'));
+}
+
+/** A `posts` subcommand about several posts of a wall, all or nothing: `<wall> <posts...>`. */
+function severalPosts(posts: Command, name: string, description: string): Command {
+  return posts
+    .command(name)
+    .description(description)
+    .argument(...idArgument('wall'))
+    .argument('<posts...>', 'post ids', postIds);
+}
+
+/** Runs a bulk action and prints what it did. */
+async function bulk(options: StoreOptions, wallId: number, body: BulkInput): Promise<void> {
+  await withStore(options, async (store) => {
+    const done = await attempt(() => bulkModerate(cliOp(store), wallId, body));
+    process.stdout.write(`${body.action}: ${done.postIds.length} posts, ${done.changed} changed\n`);
+  });
+}
+
 export function registerPostCommands(program: Command) {
   const posts = program.command('posts').description('moderation: the posts of a wall, hidden ones included');
 
-  posts
-    .command('list')
-    .description('the moderation view: newest first, hidden posts included')
-    .argument('<wall>', 'wall id', positiveInt('wall id'))
-    .option('--status <status>', 'visible, hidden or all (default all)')
-    .option('--feed <id>', 'only this feed’s posts')
-    .option('--media <kind>', 'image, video or text')
-    .option(...pageOptions[0])
-    .option(...pageOptions[1])
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(
-      async (
-        wallId: number,
-        options: Options & { status?: string; feed?: string; media?: string; limit?: string; cursor?: string },
-      ) => {
-        const page = pageFrom(
-          options,
-          PostListQuery,
-          given({ status: options.status, feedId: options.feed, media: options.media }),
-        );
-        const filter = {
-          status: options.status as PostStatus | undefined,
-          feedId: options.feed === undefined ? undefined : Number(options.feed),
-          media: options.media as MediaKind | undefined,
-        };
-        await withStore(options, async (store) =>
-          printPage(await attempt(() => listModerationPosts(store.db, wallId, filter, page)), COLUMNS, options),
-        );
-      },
+  pagedOptions(
+    posts
+      .command('list')
+      .description('the moderation view: newest first, hidden posts included')
+      .argument(...idArgument('wall'))
+      .option('--status <status>', 'visible, hidden or all (default all)')
+      .option('--feed <id>', 'only this feed’s posts')
+      .option('--media <kind>', 'image, video or text'),
+  ).action(async (wallId: number, options: PagedOptions & { status?: string; feed?: string; media?: string }) => {
+    const page = pageFrom(
+      options,
+      PostListQuery,
+      given({ status: options.status, feedId: options.feed, media: options.media }),
     );
+    const filter = {
+      status: options.status as PostStatus | undefined,
+      feedId: idFilter(options.feed),
+      media: options.media as MediaKind | undefined,
+    };
+    await showPage(options, COLUMNS, (store) => listModerationPosts(store.db, wallId, filter, page));
+  });
 
-  posts
-    .command('get')
-    .description('show a post with its moderation state and product tags')
-    .argument('<wall>', 'wall id', positiveInt('wall id'))
-    .argument('<post>', 'post id', positiveInt('post id'))
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (wallId: number, postId: number, options: Options) => {
-      await withStore(options, async (store) =>
-        printRecord(await attempt(() => getModerationPost(store.db, wallId, postId)), options),
-      );
-    });
+  printOptions(onePost(posts, 'get', 'show a post with its moderation state and product tags')).action(
+    async (wallId: number, postId: number, options: PrintOptions) => {
+      await showRecord(options, (store) => getModerationPost(store.db, wallId, postId));
+    },
+  );
 
   const actions: [BulkAction, string][] = [
     ['hide', 'hide posts: they leave the public API'],
@@ -98,26 +107,14 @@ export function registerPostCommands(program: Command) {
     ['unhighlight', 'remove the highlight'],
   ];
   for (const [action, description] of actions) {
-    posts
-      .command(action)
-      .description(`${description} (several posts: all or nothing)`)
-      .argument('<wall>', 'wall id', positiveInt('wall id'))
-      .argument('<posts...>', 'post ids', postIds)
+    severalPosts(posts, action, `${description} (several posts: all or nothing)`)
       .option(...databaseOption)
       .action(async (wallId: number, ids: number[], options: StoreOptions) => {
-        const body = checkBody<BulkInput>(BulkBody, { postIds: ids, action });
-        await withStore(options, async (store) => {
-          const done = await attempt(() => bulkModerate(cliOp(store), wallId, body));
-          process.stdout.write(`${action}: ${done.postIds.length} posts, ${done.changed} changed\n`);
-        });
+        await bulk(options, wallId, checkBody<BulkInput>(BulkBody, { postIds: ids, action }));
       });
   }
 
-  posts
-    .command('cta')
-    .description('set (or --clear) the call-to-action of posts (several posts: all or nothing)')
-    .argument('<wall>', 'wall id', positiveInt('wall id'))
-    .argument('<posts...>', 'post ids', postIds)
+  severalPosts(posts, 'cta', 'set (or --clear) the call-to-action of posts (several posts: all or nothing)')
     .option('--color <hex>', 'text colour, e.g. #ffffff')
     .option('--background <hex>', 'background colour, e.g. #0a7cff')
     .option('--status <n>', 'CTAStatus, 0 or 1', '1')
@@ -154,84 +151,55 @@ export function registerPostCommands(program: Command) {
                 }),
               },
         );
-        await withStore(options, async (store) => {
-          const done = await attempt(() => bulkModerate(cliOp(store), wallId, body));
-          process.stdout.write(`${body.action}: ${done.postIds.length} posts, ${done.changed} changed\n`);
-        });
+        await bulk(options, wallId, body);
       },
     );
 
-  posts
-    .command('edit')
-    .description('replace the text of a post')
-    .argument('<wall>', 'wall id', positiveInt('wall id'))
-    .argument('<post>', 'post id', positiveInt('post id'))
-    .requiredOption('--content <text>', 'the new text')
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (wallId: number, postId: number, options: Options & { content: string }) => {
-      const body = checkBody<PostPatch>(PostPatchBody, { content: options.content });
-      await withStore(options, async (store) =>
-        printRecord(await attempt(() => updatePost(cliOp(store), wallId, postId, body)), options),
-      );
-    });
+  printOptions(
+    onePost(posts, 'edit', 'replace the text of a post').requiredOption('--content <text>', 'the new text'),
+  ).action(async (wallId: number, postId: number, options: PrintOptions & { content: string }) => {
+    const body = checkBody<PostPatch>(PostPatchBody, { content: options.content });
+    await showRecord(options, (store) => updatePost(cliOp(store), wallId, postId, body));
+  });
 
-  posts
-    .command('tags')
-    .description('the products tagged on a post, in tag order')
-    .argument('<wall>', 'wall id', positiveInt('wall id'))
-    .argument('<post>', 'post id', positiveInt('post id'))
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (wallId: number, postId: number, options: Options) => {
-      await withStore(options, async (store) =>
-        printList(await attempt(() => listTags(store.db, wallId, postId)), TAG_COLUMNS, options),
-      );
-    });
+  printOptions(onePost(posts, 'tags', 'the products tagged on a post, in tag order')).action(
+    async (wallId: number, postId: number, options: PrintOptions) => {
+      await showList(options, TAG_COLUMNS, (store) => listTags(store.db, wallId, postId));
+    },
+  );
 
-  posts
-    .command('tag')
-    .description('tag a product on a post, with its hotspot')
-    .argument('<wall>', 'wall id', positiveInt('wall id'))
-    .argument('<post>', 'post id', positiveInt('post id'))
-    .requiredOption('--product <id>', 'product id (a product of the wall’s account)')
-    .requiredOption('--left <percent>', 'hotspot from the left, 0–100')
-    .requiredOption('--top <percent>', 'hotspot from the top, 0–100')
-    .option('--position <n>', 'place in the tag order, from 0 (default: last)')
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(
-      async (
-        wallId: number,
-        postId: number,
-        options: Options & { product: string; left: string; top: string; position?: string },
-      ) => {
-        const body = checkBody<TagInput & { position?: number }>(
-          TagPostBody,
-          given({
-            productId: numberish(options.product),
-            left: numberish(options.left),
-            top: numberish(options.top),
-            position: numberish(options.position),
-          }),
-        );
-        await withStore(options, async (store) =>
-          printList(await attempt(() => addTag(cliOp(store), wallId, postId, body)), TAG_COLUMNS, options),
-        );
-      },
-    );
-
-  posts
-    .command('untag')
-    .description('remove a product tag from a post')
-    .argument('<wall>', 'wall id', positiveInt('wall id'))
-    .argument('<post>', 'post id', positiveInt('post id'))
-    .requiredOption('--product <id>', 'product id', positiveInt('--product'))
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (wallId: number, postId: number, options: Options & { product: number }) => {
-      await withStore(options, async (store) =>
-        printList(await attempt(() => removeTag(cliOp(store), wallId, postId, options.product)), TAG_COLUMNS, options),
+  printOptions(
+    onePost(posts, 'tag', 'tag a product on a post, with its hotspot')
+      .requiredOption('--product <id>', 'product id (a product of the wall’s account)')
+      .requiredOption('--left <percent>', 'hotspot from the left, 0–100')
+      .requiredOption('--top <percent>', 'hotspot from the top, 0–100')
+      .option('--position <n>', 'place in the tag order, from 0 (default: last)'),
+  ).action(
+    async (
+      wallId: number,
+      postId: number,
+      options: PrintOptions & { product: string; left: string; top: string; position?: string },
+    ) => {
+      const body = checkBody<TagInput & { position?: number }>(
+        TagPostBody,
+        given({
+          productId: numberish(options.product),
+          left: numberish(options.left),
+          top: numberish(options.top),
+          position: numberish(options.position),
+        }),
       );
-    });
+      await showList(options, TAG_COLUMNS, (store) => addTag(cliOp(store), wallId, postId, body));
+    },
+  );
+
+  printOptions(
+    onePost(posts, 'untag', 'remove a product tag from a post').requiredOption(
+      '--product <id>',
+      'product id',
+      positiveInt('--product'),
+    ),
+  ).action(async (wallId: number, postId: number, options: PrintOptions & { product: number }) => {
+    await showList(options, TAG_COLUMNS, (store) => removeTag(cliOp(store), wallId, postId, options.product));
+  });
 }

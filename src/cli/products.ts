@@ -10,22 +10,22 @@ import {
   type ProductInput,
   type ProductPatch,
 } from '../store/manage/products.js';
-import { databaseOption, positiveInt, withStore, type StoreOptions } from './common.js';
+import { databaseOption, idArgument, withStore, type StoreOptions } from './common.js';
 import {
   attempt,
   checkBody,
   cliOp,
   given,
-  jsonOption,
+  idFilter,
   numberish,
+  pagedOptions,
   pageFrom,
-  pageOptions,
-  printPage,
-  printRecord,
-  type OutputOptions,
+  printOptions,
+  showPage,
+  showRecord,
+  type PagedOptions,
+  type PrintOptions,
 } from './output.js';
-
-type Options = StoreOptions & OutputOptions;
 
 const COLUMNS = ['id', 'accountId', 'name', 'sku', 'price', 'currency', 'discount', 'tagCount'];
 
@@ -69,68 +69,53 @@ function withFieldOptions(command: Command, required: readonly string[]): Comman
 export function registerProductCommands(program: Command) {
   const products = program.command('products').description('products of an account, for tagging on posts');
 
-  products
-    .command('list')
-    .description('list products')
-    .option('--account <id>', 'only this account’s products')
-    .option(...pageOptions[0])
-    .option(...pageOptions[1])
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (options: Options & { account?: string; limit?: string; cursor?: string }) => {
-      const page = pageFrom(options, ProductListQuery, given({ accountId: options.account }));
-      const filter = { accountId: options.account === undefined ? undefined : Number(options.account) };
-      await withStore(options, async (store) =>
-        printPage(await attempt(() => listProducts(store.db, filter, page)), COLUMNS, options),
-      );
-    });
+  pagedOptions(
+    products.command('list').description('list products').option('--account <id>', 'only this account’s products'),
+  ).action(async (options: PagedOptions & { account?: string }) => {
+    const page = pageFrom(options, ProductListQuery, given({ accountId: options.account }));
+    const filter = { accountId: idFilter(options.account) };
+    await showPage(options, COLUMNS, (store) => listProducts(store.db, filter, page));
+  });
 
-  products
-    .command('get')
-    .description('show a product')
-    .argument('<id>', 'product id', positiveInt('product id'))
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (id: number, options: Options) => {
-      await withStore(options, async (store) => printRecord(await attempt(() => getProduct(store.db, id)), options));
-    });
-
-  withFieldOptions(
-    products.command('create').description('create a product').requiredOption('--account <id>', 'account id'),
-    ['name', 'price'],
-  )
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (options: Options & Record<string, unknown> & { account: string }) => {
-      const body = checkBody<ProductInput>(ProductCreateBody, {
-        accountId: numberish(options.account),
-        ...fieldsFrom(options),
-      });
-      await withStore(options, async (store) =>
-        printRecord(await attempt(() => createProduct(cliOp(store), body)), options),
-      );
-    });
-
-  withFieldOptions(
+  printOptions(
     products
-      .command('update')
-      .description('change a product')
-      .argument('<id>', 'product id', positiveInt('product id')),
-    [],
-  )
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (id: number, options: Options & Record<string, unknown>) => {
-      const body = checkBody<ProductPatch>(ProductPatchBody, fieldsFrom(options));
-      await withStore(options, async (store) =>
-        printRecord(await attempt(() => updateProduct(cliOp(store), id, body)), options),
-      );
+      .command('get')
+      .description('show a product')
+      .argument(...idArgument('product', 'id')),
+  ).action(async (id: number, options: PrintOptions) => {
+    await showRecord(options, (store) => getProduct(store.db, id));
+  });
+
+  printOptions(
+    withFieldOptions(
+      products.command('create').description('create a product').requiredOption('--account <id>', 'account id'),
+      ['name', 'price'],
+    ),
+  ).action(async (options: PrintOptions & Record<string, unknown> & { account: string }) => {
+    const body = checkBody<ProductInput>(ProductCreateBody, {
+      accountId: numberish(options.account),
+      ...fieldsFrom(options),
     });
+    await showRecord(options, (store) => createProduct(cliOp(store), body));
+  });
+
+  printOptions(
+    withFieldOptions(
+      products
+        .command('update')
+        .description('change a product')
+        .argument(...idArgument('product', 'id')),
+      [],
+    ),
+  ).action(async (id: number, options: PrintOptions & Record<string, unknown>) => {
+    const body = checkBody<ProductPatch>(ProductPatchBody, fieldsFrom(options));
+    await showRecord(options, (store) => updateProduct(cliOp(store), id, body));
+  });
 
   products
     .command('delete')
     .description('delete a product (its tags leave every post)')
-    .argument('<id>', 'product id', positiveInt('product id'))
+    .argument(...idArgument('product', 'id'))
     .option(...databaseOption)
     .action(async (id: number, options: StoreOptions) => {
       await withStore(options, async (store) => {

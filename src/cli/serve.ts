@@ -83,7 +83,9 @@ async function seedDemo(store: Store) {
   const any = await store.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (any) return;
   const counts = await importDataFile(store, demoDataFile(Date.now()), Date.now());
-  process.stdout.write(`Loaded the demo data set: ${counts.walls} walls, ${counts.posts} posts, ${counts.products} products.\n`);
+  process.stdout.write(
+    `Loaded the demo data set: ${counts.walls} walls, ${counts.posts} posts, ${counts.products} products.\n`,
+  );
 }
 
 async function printDemo(store: Store, port: number) {

@@ -15,22 +15,22 @@ import {
   type WallPatch,
   type WallState,
 } from '../store/manage/walls.js';
-import { CliError, databaseOption, positiveInt, withStore, type StoreOptions } from './common.js';
+import { CliError, databaseOption, idArgument, withStore, type StoreOptions } from './common.js';
 import {
   attempt,
   checkBody,
   cliOp,
   given,
-  jsonOption,
+  idFilter,
   numberish,
+  pagedOptions,
   pageFrom,
-  pageOptions,
-  printPage,
-  printRecord,
-  type OutputOptions,
+  printOptions,
+  showPage,
+  showRecord,
+  type PagedOptions,
+  type PrintOptions,
 } from './output.js';
-
-type Options = StoreOptions & OutputOptions;
 
 const COLUMNS = ['id', 'accountId', 'name', 'url', 'profanity', 'deleted', 'feedCount', 'postCount', 'createdAt'];
 
@@ -43,84 +43,69 @@ interface WallFields {
 export function registerWallCommands(program: Command) {
   const walls = program.command('walls').description('walls: create, change, delete, restore, purge');
 
-  walls
-    .command('list')
-    .description('list walls (deleted ones too, unless --state live)')
-    .option('--account <id>', 'only this account’s walls')
-    .option('--state <state>', 'live, deleted or all (default all)')
-    .option(...pageOptions[0])
-    .option(...pageOptions[1])
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (options: Options & { account?: string; state?: string; limit?: string; cursor?: string }) => {
-      const page = pageFrom(options, WallListQuery, given({ accountId: options.account, state: options.state }));
-      const filter = {
-        accountId: options.account === undefined ? undefined : Number(options.account),
-        state: options.state as WallState | undefined,
-      };
-      await withStore(options, async (store) =>
-        printPage(await attempt(() => listWalls(store.db, filter, page)), COLUMNS, options),
-      );
-    });
+  pagedOptions(
+    walls
+      .command('list')
+      .description('list walls (deleted ones too, unless --state live)')
+      .option('--account <id>', 'only this account’s walls')
+      .option('--state <state>', 'live, deleted or all (default all)'),
+  ).action(async (options: PagedOptions & { account?: string; state?: string }) => {
+    const page = pageFrom(options, WallListQuery, given({ accountId: options.account, state: options.state }));
+    const filter = { accountId: idFilter(options.account), state: options.state as WallState | undefined };
+    await showPage(options, COLUMNS, (store) => listWalls(store.db, filter, page));
+  });
 
-  walls
-    .command('get')
-    .description('show a wall')
-    .argument('<id>', 'wall id', positiveInt('wall id'))
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (id: number, options: Options) => {
-      await withStore(options, async (store) => printRecord(await attempt(() => getWall(store.db, id)), options));
-    });
+  printOptions(
+    walls
+      .command('get')
+      .description('show a wall')
+      .argument(...idArgument('wall', 'id')),
+  ).action(async (id: number, options: PrintOptions) => {
+    await showRecord(options, (store) => getWall(store.db, id));
+  });
 
-  walls
-    .command('create')
-    .description('create a wall (its URL slug must be unique within the account)')
-    .requiredOption('--account <id>', 'account id')
-    .requiredOption('--name <name>', 'wall name')
-    .requiredOption('--url <slug>', 'URL slug: lowercase letters, digits, - and _')
-    .option('--profanity', 'turn the profanity flag on')
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (options: Options & WallFields & { account: string }) => {
-      const body = checkBody<WallInput>(
-        WallCreateBody,
-        given({
-          accountId: numberish(options.account),
-          name: options.name,
-          url: options.url,
-          profanity: options.profanity,
-        }),
-      );
-      await withStore(options, async (store) =>
-        printRecord(await attempt(() => createWall(cliOp(store), body)), options),
-      );
-    });
+  printOptions(
+    walls
+      .command('create')
+      .description('create a wall (its URL slug must be unique within the account)')
+      .requiredOption('--account <id>', 'account id')
+      .requiredOption('--name <name>', 'wall name')
+      .requiredOption('--url <slug>', 'URL slug: lowercase letters, digits, - and _')
+      .option('--profanity', 'turn the profanity flag on'),
+  ).action(async (options: PrintOptions & WallFields & { account: string }) => {
+    const body = checkBody<WallInput>(
+      WallCreateBody,
+      given({
+        accountId: numberish(options.account),
+        name: options.name,
+        url: options.url,
+        profanity: options.profanity,
+      }),
+    );
+    await showRecord(options, (store) => createWall(cliOp(store), body));
+  });
 
-  walls
-    .command('update')
-    .description('change a wall’s name, URL slug or profanity flag')
-    .argument('<id>', 'wall id', positiveInt('wall id'))
-    .option('--name <name>', 'wall name')
-    .option('--url <slug>', 'URL slug')
-    .option('--profanity', 'turn the profanity flag on')
-    .option('--no-profanity', 'turn the profanity flag off')
-    .option(...jsonOption)
-    .option(...databaseOption)
-    .action(async (id: number, options: Options & WallFields) => {
-      const body = checkBody<WallPatch>(
-        WallPatchBody,
-        given({ name: options.name, url: options.url, profanity: options.profanity }),
-      );
-      await withStore(options, async (store) =>
-        printRecord(await attempt(() => updateWall(cliOp(store), id, body)), options),
-      );
-    });
+  printOptions(
+    walls
+      .command('update')
+      .description('change a wall’s name, URL slug or profanity flag')
+      .argument(...idArgument('wall', 'id'))
+      .option('--name <name>', 'wall name')
+      .option('--url <slug>', 'URL slug')
+      .option('--profanity', 'turn the profanity flag on')
+      .option('--no-profanity', 'turn the profanity flag off'),
+  ).action(async (id: number, options: PrintOptions & WallFields) => {
+    const body = checkBody<WallPatch>(
+      WallPatchBody,
+      given({ name: options.name, url: options.url, profanity: options.profanity }),
+    );
+    await showRecord(options, (store) => updateWall(cliOp(store), id, body));
+  });
 
   walls
     .command('delete')
     .description('delete a wall (soft delete: 404 on the public API until restored)')
-    .argument('<id>', 'wall id', positiveInt('wall id'))
+    .argument(...idArgument('wall', 'id'))
     .option(...databaseOption)
     .action(async (id: number, options: StoreOptions) => {
       await withStore(options, async (store) => {
@@ -132,7 +117,7 @@ export function registerWallCommands(program: Command) {
   walls
     .command('restore')
     .description('bring back a deleted wall with everything it had')
-    .argument('<id>', 'wall id', positiveInt('wall id'))
+    .argument(...idArgument('wall', 'id'))
     .option(...databaseOption)
     .action(async (id: number, options: StoreOptions) => {
       await withStore(options, async (store) => {
@@ -150,7 +135,7 @@ export function registerWallCommands(program: Command) {
   walls
     .command('purge')
     .description('erase a deleted wall, its feeds and posts for good')
-    .argument('<id>', 'wall id', positiveInt('wall id'))
+    .argument(...idArgument('wall', 'id'))
     .option(...databaseOption)
     .action(async (id: number, options: StoreOptions) => {
       await withStore(options, async (store) => {

@@ -79,7 +79,13 @@ function posts(firstId: number, count: number, now: number, feed: FeedSpec, prod
       hidden: i === 7,
       cta:
         i % 5 === 0
-          ? { color: '#ffffff', background: '#1a73e8', status: 1, url: `https://shop.example.com/look/${id}`, text: 'Shop the look' }
+          ? {
+              color: '#ffffff',
+              background: '#1a73e8',
+              status: 1,
+              url: `https://shop.example.com/look/${id}`,
+              text: 'Shop the look',
+            }
           : null,
       children,
       products: tagged
@@ -112,7 +118,14 @@ function product(id: number, accountId: number, name: string, price: number, now
 }
 
 export function demoDataFile(now: number): DataFile {
-  const feed = (id: number, name: string, source: string, sourceType: string, network: string, handle: string): FeedSpec => ({
+  const feed = (
+    id: number,
+    name: string,
+    source: string,
+    sourceType: string,
+    network: string,
+    handle: string,
+  ): FeedSpec => ({
     id,
     name,
     source,
@@ -153,8 +166,18 @@ export function demoDataFile(now: number): DataFile {
         profanity: 0,
         createdAt: iso(now - 120 * 24 * HOUR),
         feeds: [
-          wallFeed(feed(1001, '#trailrunning on Mastodon', 'Mastodon', 'hashtag', 'Mastodon', 'trailrunning'), 10001, 24, [501, 502]),
-          wallFeed(feed(1002, 'Summit Outdoor on YouTube', 'YouTube', 'channel', 'YouTube', 'summitoutdoor'), 11001, 8, []),
+          wallFeed(
+            feed(1001, '#trailrunning on Mastodon', 'Mastodon', 'hashtag', 'Mastodon', 'trailrunning'),
+            10001,
+            24,
+            [501, 502],
+          ),
+          wallFeed(
+            feed(1002, 'Summit Outdoor on YouTube', 'YouTube', 'channel', 'YouTube', 'summitoutdoor'),
+            11001,
+            8,
+            [],
+          ),
           wallFeed(feed(1003, 'Trail journal (RSS)', 'RSS', 'feed', 'RSS', 'journal'), 12001, 8, [503]),
         ],
       },
@@ -165,7 +188,9 @@ export function demoDataFile(now: number): DataFile {
         url: 'harbor-festival-2026',
         profanity: 1,
         createdAt: iso(now - 30 * 24 * HOUR),
-        feeds: [wallFeed(feed(2001, 'harborfest on Bluesky', 'Bluesky', 'username', 'Bluesky', 'harborfest'), 20001, 20, [])],
+        feeds: [
+          wallFeed(feed(2001, 'harborfest on Bluesky', 'Bluesky', 'username', 'Bluesky', 'harborfest'), 20001, 20, []),
+        ],
       },
       {
         id: 103,

@@ -22,7 +22,10 @@ export function planAllows(plan: Plan, family: string): boolean {
 export async function authenticateV2(request: FastifyRequest, reply: FastifyReply) {
   const family = request.routeOptions.config.family;
   if (!family) return;
-  const { store, now, quota, keys } = request.server.ctx;
+  const { store, now, quota, keys, changes, externalWrites } = request.server.ctx;
+  // Another process (the CLI, a separate worker) committed to the SQLite
+  // file: whatever the caches hold may be stale.
+  if (externalWrites?.()) changes.publish({ kind: 'all' });
   const key = (request.query as Record<string, unknown>).user_key;
   const lookup = (k: string) => (keys ? keys.lookup(store.db, k) : findKeyOwner(store.db, k));
   const owner = typeof key === 'string' && key !== '' ? await lookup(key) : null;

@@ -19,6 +19,8 @@ export interface AppContext {
   cache?: ResponseCache | null;
   /** key → account answers; undefined → a default cache, null → a store query per call */
   keys?: KeyCache | null;
+  /** true once after another process wrote to the store (SQLite); set by buildServer */
+  externalWrites?: () => boolean;
 }
 
 declare module 'fastify' {

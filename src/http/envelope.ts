@@ -22,7 +22,11 @@ export function renderBody(format: Format, envelope: Record<string, unknown>): s
   return format === 'xml' ? renderXml(envelope) : JSON.stringify(envelope);
 }
 
-export function sendEnvelope(reply: FastifyReply, format: Format, envelope: { responseCode: number } & Record<string, unknown>) {
+export function sendEnvelope(
+  reply: FastifyReply,
+  format: Format,
+  envelope: { responseCode: number } & Record<string, unknown>,
+) {
   return reply.code(envelope.responseCode).type(CONTENT_TYPES[format]).send(renderBody(format, envelope));
 }
 
@@ -34,5 +38,8 @@ export function errorEnvelope(format: Format, code: number, message: string) {
 }
 
 export function sendError(reply: FastifyReply, format: Format, code: number, message: string) {
-  return reply.code(code).type(CONTENT_TYPES[format]).send(renderBody(format, errorEnvelope(format, code, message)));
+  return reply
+    .code(code)
+    .type(CONTENT_TYPES[format])
+    .send(renderBody(format, errorEnvelope(format, code, message)));
 }

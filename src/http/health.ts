@@ -12,7 +12,7 @@ const LIVENESS = {
   response: { 200: Probe('{"status":"ok"}') },
 };
 const READINESS = {
-  summary: 'Readiness: the store (and quota backend) answer',
+  summary: 'Readiness: the store (and Redis, when configured) answer',
   tags: ['health'],
   response: {
     200: Probe('ready: every component ok'),
@@ -25,11 +25,14 @@ export async function registerHealth(app: FastifyInstance) {
     reply.type('application/json; charset=utf-8').send({ status: 'ok' }),
   );
   app.get('/readyz', { schema: READINESS }, async (_request, reply) => {
-    const [store, quota] = await Promise.all([app.ctx.store.ping(), app.ctx.quota?.ping() ?? true]);
-    const ready = store && quota;
+    const redisQuota = app.ctx.quota?.backend === 'redis';
+    const [store, redis] = await Promise.all([app.ctx.store.ping(), redisQuota ? app.ctx.quota!.ping() : true]);
+    const ready = store && redis;
+    const body: Record<string, string> = { status: ready ? 'ready' : 'unavailable', store: store ? 'ok' : 'down' };
+    if (redisQuota) body.redis = redis ? 'ok' : 'down';
     return reply
       .code(ready ? 200 : 503)
       .type('application/json; charset=utf-8')
-      .send({ status: ready ? 'ready' : 'unavailable', store: store ? 'ok' : 'down', quota: quota ? 'ok' : 'down' });
+      .send(body);
   });
 }

@@ -1,7 +1,7 @@
 // Key → account answers kept in memory, so an authenticated read costs no
 // store query. Dropped exactly when they can change: any change to the
-// account (plan, limit, keys) on the change bus, and everything when another
-// process wrote to the SQLite file. Unknown keys are never cached.
+// account (plan, limit, keys) on the change bus, and everything on `all`
+// (e.g. another process wrote to the SQLite file). Unknown keys are never cached.
 import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ChangeBus } from '../store/changes.js';
@@ -19,19 +19,18 @@ export class KeyCache {
 
   constructor(
     changes: ChangeBus,
-    private readonly externalWrites?: () => boolean,
     private readonly max = 100_000,
   ) {
     this.unsubscribe = changes.subscribe((change) => {
       if (change.kind === 'all') this.byHash.clear();
       else if (change.kind === 'account') {
-        for (const [hash, entry] of this.byHash) if (entry.owner.accountId === change.accountId) this.byHash.delete(hash);
+        for (const [hash, entry] of this.byHash)
+          if (entry.owner.accountId === change.accountId) this.byHash.delete(hash);
       }
     });
   }
 
   async lookup(db: Kysely<Database>, plaintext: string): Promise<KeyOwner | null> {
-    if (this.externalWrites?.()) this.byHash.clear();
     const hex = hashSecret(plaintext);
     const hit = this.byHash.get(hex);
     if (hit && timingSafeEqual(hit.hash, Buffer.from(hex, 'hex'))) return hit.owner;

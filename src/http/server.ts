@@ -33,7 +33,12 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     return503OnClosing: true,
     frameworkErrors: (error, request, reply) => {
       request.format = resolveFormat(request);
-      void sendError(reply, request.format, 400, error.code === 'FST_ERR_BAD_URL' ? 'URL is malformed' : 'request is malformed');
+      void sendError(
+        reply,
+        request.format,
+        400,
+        error.code === 'FST_ERR_BAD_URL' ? 'URL is malformed' : 'request is malformed',
+      );
     },
   });
   if (!ctx.quota) {
@@ -41,6 +46,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     ctx.quota = quota;
     app.addHook('onClose', () => quota.close());
   }
+  if (ctx.store.sqlite && !ctx.externalWrites) ctx.externalWrites = externalWriteDetector(ctx.store.sqlite);
   if (ctx.cache === undefined) {
     const cache = defaultResponseCache(ctx);
     ctx.cache = cache;
@@ -68,7 +74,11 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   // Bodies are JSON whatever Content-Type says (widget embeds often send
   // text/plain to avoid a CORS preflight); the limit is 1 MiB.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, app.getDefaultJsonParser('error', 'remove'));
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT },
+    app.getDefaultJsonParser('error', 'remove'),
+  );
 
   app.addHook('onRequest', async (request) => {
     request.format = resolveFormat(request);
@@ -143,23 +153,26 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
 export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
- * A response cache invalidated by this process's change bus and, on SQLite,
- * by any other process's commit to the same file (PRAGMA data_version).
+ * A response cache invalidated by the change bus, which also hears of other
+ * processes' commits to a SQLite file (see `externalWrites` in the v2 hook).
  */
 export function defaultResponseCache(ctx: AppContext, maxBytes = DEFAULT_RESPONSE_CACHE_BYTES): ResponseCache {
-  const externalWrites = ctx.store.sqlite ? externalWriteDetector(ctx.store.sqlite) : undefined;
-  return new ResponseCache(ctx.changes, { maxBytes, externalWrites });
+  return new ResponseCache(ctx.changes, { maxBytes });
 }
 
 export function defaultKeyCache(ctx: AppContext): KeyCache {
-  return new KeyCache(ctx.changes, ctx.store.sqlite ? externalWriteDetector(ctx.store.sqlite) : undefined);
+  return new KeyCache(ctx.changes);
 }
 
 const CORS_EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
 
 /** A CORS preflight (not a plain OPTIONS call, which stays 405 on a known path). */
 function isCorsPreflight(method: string, headers: Record<string, unknown>): boolean {
-  return method === 'OPTIONS' && typeof headers.origin === 'string' && typeof headers['access-control-request-method'] === 'string';
+  return (
+    method === 'OPTIONS' &&
+    typeof headers.origin === 'string' &&
+    typeof headers['access-control-request-method'] === 'string'
+  );
 }
 
 const UNAVAILABLE_CODES = new Set([

@@ -7,7 +7,8 @@ export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
 // Characters XML 1.0 cannot carry at all: C0 controls other than tab, LF and
 // CR, U+FFFE/U+FFFF, and unpaired surrogates. They are removed, not escaped.
-const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const FORBIDDEN =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const SPECIAL = /[&<>"'\r]/g;
 const ENTITIES: Record<string, string> = {
   '&': '&amp;',
@@ -55,7 +56,10 @@ function field(name: string, value: unknown): string {
     // Repeated siblings named after the field; an empty list is no element.
     let out = '';
     for (const item of value) {
-      out += item !== null && typeof item === 'object' ? element(name, fieldsOf(item as Record<string, unknown>)) : element(name, scalarText(item));
+      out +=
+        item !== null && typeof item === 'object'
+          ? element(name, fieldsOf(item as Record<string, unknown>))
+          : element(name, scalarText(item));
     }
     return out;
   }

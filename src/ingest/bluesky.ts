@@ -13,6 +13,7 @@ import {
   ConnectorSetupError,
   UpstreamError,
   UpstreamFormatError,
+  collectPosts,
   isObject,
   parseJson,
   type Connector,
@@ -263,26 +264,12 @@ export const blueskyConnector: Connector<BlueskySettings> = {
       if (timed.some((i) => i.sortAt <= cursor.newest!)) break;
     }
 
-    const posts: UpstreamPost[] = [];
-    const seen = new Set<string>();
-    let skipped = 0;
     let newest = cursor.newest;
     for (const item of items) {
       if (!item.pinned && (newest === undefined || item.sortAt > newest)) newest = item.sortAt;
-      if (item.repost && !unwrap) continue;
-      try {
-        const post = postViewPost(item.view);
-        if (!post) {
-          skipped++;
-          continue;
-        }
-        if (seen.has(post.externalId)) continue;
-        seen.add(post.externalId);
-        posts.push(post);
-      } catch {
-        skipped++;
-      }
     }
+    const kept = unwrap ? items : items.filter((item) => !item.repost);
+    const { posts, skipped } = collectPosts(kept, (item) => postViewPost(item.view));
     return { posts, cursor: newest === undefined ? {} : { newest }, notModified: false, skipped };
   },
 };

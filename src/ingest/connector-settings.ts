@@ -7,7 +7,9 @@ import { Compile } from 'typebox/compile';
 
 const HttpUrl = Type.String({ pattern: '^[hH][tT][tT][pP][sS]?://[^\\s/?#]+(?:[/?#]\\S*)?$', maxLength: 2048 });
 const Reposts = Type.Optional(
-  Type.Union([Type.Literal('skip'), Type.Literal('unwrap')], { description: 'boosts/reposts: skip (default) or unwrap' }),
+  Type.Union([Type.Literal('skip'), Type.Literal('unwrap')], {
+    description: 'boosts/reposts: skip (default) or unwrap',
+  }),
 );
 
 export const RssConnector = Type.Object(
@@ -35,7 +37,10 @@ export const BlueskyConnector = Type.Object(
     serviceUrl: Type.Optional(HttpUrl),
     reposts: Reposts,
   },
-  { description: 'an author feed (public AppView) or a hashtag search (needs an app password); exactly one of actor, hashtag' },
+  {
+    description:
+      'an author feed (public AppView) or a hashtag search (needs an app password); exactly one of actor, hashtag',
+  },
 );
 
 export const YoutubeConnector = Type.Object(
@@ -57,7 +62,13 @@ export const LemmyConnector = Type.Object(
   { description: 'a community on a Lemmy instance' },
 );
 
-export const ConnectorSettings = Type.Union([RssConnector, MastodonConnector, BlueskyConnector, YoutubeConnector, LemmyConnector]);
+export const ConnectorSettings = Type.Union([
+  RssConnector,
+  MastodonConnector,
+  BlueskyConnector,
+  YoutubeConnector,
+  LemmyConnector,
+]);
 export type ConnectorSettings = Static<typeof ConnectorSettings>;
 export type ConnectorKind = ConnectorSettings['kind'];
 

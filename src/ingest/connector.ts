@@ -241,6 +241,34 @@ export function parseJson(res: FetchResponse): unknown {
   }
 }
 
+/**
+ * Upstream items → posts. An item `toPost` cannot read (null, or a throw) is
+ * counted as skipped, never fatal; a post whose externalId came before is left out.
+ */
+export function collectPosts<I>(
+  items: readonly I[],
+  toPost: (item: I) => UpstreamPost | null,
+): { posts: UpstreamPost[]; skipped: number } {
+  const posts: UpstreamPost[] = [];
+  const seen = new Set<string>();
+  let skipped = 0;
+  for (const item of items) {
+    try {
+      const post = toPost(item);
+      if (!post) {
+        skipped++;
+        continue;
+      }
+      if (seen.has(post.externalId)) continue;
+      seen.add(post.externalId);
+      posts.push(post);
+    } catch {
+      skipped++;
+    }
+  }
+  return { posts, skipped };
+}
+
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -8,6 +8,7 @@
 import type { Static } from 'typebox';
 import {
   UpstreamFormatError,
+  collectPosts,
   isObject,
   parseJson,
   type Connector,
@@ -127,25 +128,11 @@ export const lemmyConnector: Connector<LemmySettings> = {
       if (cursor.newest === undefined || pageCursor === null || timed.length === 0) break;
       if (timed.some((v) => v.published <= cursor.newest!)) break;
     }
-    const posts: UpstreamPost[] = [];
-    const seen = new Set<string>();
-    let skipped = 0;
     let newest = cursor.newest;
-    for (const { view, featured, published } of views) {
+    for (const { featured, published } of views) {
       if (!featured && (newest === undefined || published > newest)) newest = published;
-      try {
-        const post = postViewPost(view);
-        if (!post) {
-          skipped++;
-          continue;
-        }
-        if (seen.has(post.externalId)) continue;
-        seen.add(post.externalId);
-        posts.push(post);
-      } catch {
-        skipped++;
-      }
     }
+    const { posts, skipped } = collectPosts(views, ({ view }) => postViewPost(view));
     return { posts, cursor: newest === undefined ? {} : { newest }, notModified: false, skipped };
   },
 };

@@ -12,6 +12,7 @@ import parseLinkHeader from 'parse-link-header';
 import type { Static } from 'typebox';
 import {
   UpstreamFormatError,
+  collectPosts,
   isObject,
   parseJson,
   type Connector,
@@ -200,28 +201,8 @@ export const mastodonConnector: Connector<MastodonSettings> = {
       }
     }
 
-    const posts: UpstreamPost[] = [];
-    const seen = new Set<string>();
-    let skipped = 0;
-    for (const s of statuses) {
-      try {
-        let status = s;
-        if (isObject(s.reblog)) {
-          if (!unwrap) continue;
-          status = s.reblog;
-        }
-        const post = statusPost(status, base);
-        if (!post) {
-          skipped++;
-          continue;
-        }
-        if (seen.has(post.externalId)) continue;
-        seen.add(post.externalId);
-        posts.push(post);
-      } catch {
-        skipped++;
-      }
-    }
+    const kept = unwrap ? statuses : statuses.filter((s) => !isObject(s.reblog));
+    const { posts, skipped } = collectPosts(kept, (s) => statusPost(isObject(s.reblog) ? s.reblog : s, base));
     const nextCursor: MastodonCursor = {
       ...next,
       ...(readUpTo !== undefined ? { sinceId: readUpTo } : {}),

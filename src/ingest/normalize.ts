@@ -4,6 +4,7 @@
 // hashtags → tags, and the hidden flag for sensitive or profane posts.
 import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
 import sanitizeHtml from 'sanitize-html';
+import type { PostFields } from '../store/ingest.js';
 import type { MediaKind } from '../store/schema.js';
 import type { UpstreamMedia, UpstreamPost } from './connector.js';
 
@@ -219,29 +220,6 @@ export function isProfane(text: string): boolean {
 }
 
 // ---------- the stored row ----------
-
-export interface PostFields {
-  network_name: string;
-  post_type: number;
-  content: string;
-  picture: string;
-  file: string;
-  file_original: string;
-  file_thumb: string;
-  media_file: string;
-  link_url: string;
-  author_name: string;
-  username: string;
-  user_picture: string;
-  score: number | null;
-  rating: number | null;
-  tags: string;
-  location: string;
-  created_at: number;
-  updated_at: number;
-  media: MediaKind;
-  children: string;
-}
 
 export const POST_TYPE = { text: 1, image: 2, video: 3, carousel: 4 } as const;
 

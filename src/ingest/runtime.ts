@@ -254,7 +254,8 @@ export class IngestRuntime {
     const now = this.now();
     if (!force && !settingChanged && state.next_poll_at > now)
       return done({ status: 'skipped', message: 'not due yet', nextPollAt: state.next_poll_at });
-    if (!(await claimFeed(this.db, feedId, this.owner, now, now + this.leaseMs))) {
+    const expected = force || settingChanged ? undefined : state.next_poll_at;
+    if (!(await claimFeed(this.db, feedId, this.owner, now, now + this.leaseMs, expected))) {
       return done({ status: 'skipped', message: 'another poller holds this feed' });
     }
 

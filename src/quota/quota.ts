@@ -8,6 +8,8 @@ export interface QuotaDecision {
 }
 
 export interface QuotaCounter {
+  /** where the counts live */
+  readonly backend: 'store' | 'redis';
   /** Counts one call for the account's UTC day unless `limit` is spent. */
   consume(accountId: number, day: number, limit: number): Promise<QuotaDecision>;
   /** true when the counter's backend answers */

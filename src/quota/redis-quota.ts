@@ -33,6 +33,7 @@ export interface RedisQuotaOptions {
 }
 
 export class RedisQuota implements QuotaCounter {
+  readonly backend = 'redis' as const;
   private readonly dirty = new Set<string>();
   private readonly timer: NodeJS.Timeout;
   private readonly prefix: string;
@@ -57,12 +58,9 @@ export class RedisQuota implements QuotaCounter {
     const key = this.key(accountId, day);
     const expireAt = (day + 1) * DAY_S + 60;
     const run = (seed: number) =>
-      (this.redis as unknown as { walleryQuota(k: string, l: number, e: number, s: number): Promise<[number, number]> }).walleryQuota(
-        key,
-        limit,
-        expireAt,
-        seed,
-      );
+      (
+        this.redis as unknown as { walleryQuota(k: string, l: number, e: number, s: number): Promise<[number, number]> }
+      ).walleryQuota(key, limit, expireAt, seed);
     let [state, used] = await run(-1);
     if (state === -1) {
       const row = await this.db

@@ -6,7 +6,7 @@
 //   store: every success is backed by a reserved call.
 // - Exact for one instance: it uses every call it reserved. Several instances
 //   can at worst leave a few reserved calls unused at the end of a day.
-// - Blocks shrink as the limit nears (1/16 of what is left, at most 64), so
+// - Blocks shrink as the limit nears (1/16 of what is left, at most 256), so
 //   the last calls of a day are reserved one at a time.
 // - Unused reservations go back to the store on close and at the day's end,
 //   so the stored total is what was answered; counts survive restarts.
@@ -14,7 +14,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { QuotaCounter, QuotaDecision } from './quota.js';
 
-const MAX_BLOCK = 64;
+const MAX_BLOCK = 256;
 
 interface Reservation {
   accountId: number;
@@ -26,6 +26,7 @@ interface Reservation {
 }
 
 export class StoreQuota implements QuotaCounter {
+  readonly backend = 'store' as const;
   private readonly reservations = new Map<string, Reservation>();
   private readonly inFlight = new Map<string, Promise<void>>();
   private currentDay = -1;
@@ -48,7 +49,10 @@ export class StoreQuota implements QuotaCounter {
         continue;
       }
       const reserving = this.reserve(accountId, day, limit, r);
-      this.inFlight.set(key, reserving.then(() => undefined));
+      this.inFlight.set(
+        key,
+        reserving.then(() => undefined),
+      );
       let granted: boolean;
       try {
         granted = await reserving;

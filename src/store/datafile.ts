@@ -17,7 +17,12 @@ const Id = Type.Integer({ minimum: 1 });
 const Str = Type.String();
 const OptStr = Type.Optional(Type.String());
 const NumOrNull = Type.Union([Type.Number(), Type.Null()]);
-const Plan = Type.Union([Type.Literal('free'), Type.Literal('widget'), Type.Literal('commerce'), Type.Literal('enterprise')]);
+const Plan = Type.Union([
+  Type.Literal('free'),
+  Type.Literal('widget'),
+  Type.Literal('commerce'),
+  Type.Literal('enterprise'),
+]);
 const Media = Type.Union([Type.Literal('image'), Type.Literal('video'), Type.Literal('text')]);
 
 const AccountSchema = Type.Object({
@@ -174,13 +179,25 @@ export async function importDataFile(
   const counts: ImportCounts = { accounts: 0, userKeys: 0, products: 0, walls: 0, feeds: 0, posts: 0 };
   const postsTotal = plan.posts.length;
   await store.db.transaction().execute(async (trx) => {
-    for (const chunk of chunks(plan.accounts, 500)) await trx.insertInto('accounts').values(chunk.map((a) => ({ ...a, created_at: now }))).execute();
+    for (const chunk of chunks(plan.accounts, 500))
+      await trx
+        .insertInto('accounts')
+        .values(chunk.map((a) => ({ ...a, created_at: now })))
+        .execute();
     counts.accounts = plan.accounts.length;
-    for (const chunk of chunks(plan.keys, 500)) await trx.insertInto('user_keys').values(chunk.map((k) => ({ ...k, created_at: now }))).execute();
+    for (const chunk of chunks(plan.keys, 500))
+      await trx
+        .insertInto('user_keys')
+        .values(chunk.map((k) => ({ ...k, created_at: now })))
+        .execute();
     counts.userKeys = plan.keys.length;
     for (const chunk of chunks(plan.products, 200)) await trx.insertInto('products').values(chunk).execute();
     counts.products = plan.products.length;
-    for (const chunk of chunks(plan.walls, 500)) await trx.insertInto('walls').values(chunk.map((w) => ({ ...w, deleted_at: w.deleted_at === null ? null : now }))).execute();
+    for (const chunk of chunks(plan.walls, 500))
+      await trx
+        .insertInto('walls')
+        .values(chunk.map((w) => ({ ...w, deleted_at: w.deleted_at === null ? null : now })))
+        .execute();
     counts.walls = plan.walls.length;
     for (const chunk of chunks(plan.feeds, 500)) await trx.insertInto('feeds').values(chunk).execute();
     counts.feeds = plan.feeds.length;
@@ -199,7 +216,8 @@ export async function importDataFile(
 
 function describe(err: { keyword?: string; message?: string; params?: Record<string, unknown> } | undefined): string {
   if (!err) return 'invalid';
-  if (err.keyword === 'required') return `missing required field ${JSON.stringify(err.params?.requiredProperties ?? err.params?.missingProperty ?? '')}`;
+  if (err.keyword === 'required')
+    return `missing required field ${JSON.stringify(err.params?.requiredProperties ?? err.params?.missingProperty ?? '')}`;
   return err.message ?? 'invalid';
 }
 
@@ -245,15 +263,27 @@ async function planImport(db: Kysely<Database>, file: DataFile): Promise<ImportP
   (file.accounts ?? []).forEach((a, i) => {
     const path = `$.accounts[${i}]`;
     unique(seen.accounts, a.id, `${path}.id`, 'account');
-    if (existing.accounts.has(a.id)) throw new DataFileError(`${path}.id`, `account ${a.id} already exists in the store`);
+    if (existing.accounts.has(a.id))
+      throw new DataFileError(`${path}.id`, `account ${a.id} already exists in the store`);
     seen.accounts.add(a.id);
-    plan.accounts.push({ id: a.id, name: a.name, plan: a.plan, daily_call_limit: a.dailyCallLimit ?? DEFAULT_DAILY_CALL_LIMIT, created_at: 0 });
+    plan.accounts.push({
+      id: a.id,
+      name: a.name,
+      plan: a.plan,
+      daily_call_limit: a.dailyCallLimit ?? DEFAULT_DAILY_CALL_LIMIT,
+      created_at: 0,
+    });
     const hashes = [
-      ...(a.userKeys ?? []).map((k, j) => ({ hash: hashSecret(k), prefix: keyPrefix(k), path: `${path}.userKeys[${j}]` })),
+      ...(a.userKeys ?? []).map((k, j) => ({
+        hash: hashSecret(k),
+        prefix: keyPrefix(k),
+        path: `${path}.userKeys[${j}]`,
+      })),
       ...(a.userKeyHashes ?? []).map((h, j) => ({ hash: h, prefix: '', path: `${path}.userKeyHashes[${j}]` })),
     ];
     for (const k of hashes) {
-      if (seen.keys.has(k.hash) || existing.keyHashes.has(k.hash)) throw new DataFileError(k.path, 'duplicate user key');
+      if (seen.keys.has(k.hash) || existing.keyHashes.has(k.hash))
+        throw new DataFileError(k.path, 'duplicate user key');
       seen.keys.add(k.hash);
       plan.keys.push({ account_id: a.id, key_hash: k.hash, prefix: k.prefix, last_used_at: null, revoked_at: null });
     }
@@ -262,7 +292,8 @@ async function planImport(db: Kysely<Database>, file: DataFile): Promise<ImportP
   (file.products ?? []).forEach((p, i) => {
     const path = `$.products[${i}]`;
     unique(seen.products, p.id, `${path}.id`, 'product');
-    if (existing.products.has(p.id)) throw new DataFileError(`${path}.id`, `product ${p.id} already exists in the store`);
+    if (existing.products.has(p.id))
+      throw new DataFileError(`${path}.id`, `product ${p.id} already exists in the store`);
     if (!accountKnown(p.accountId)) throw new DataFileError(`${path}.accountId`, `no account ${p.accountId}`);
     seen.products.set(p.id, p.accountId);
     const createdAt = instant(p.createdAt, `${path}.createdAt`);
@@ -297,7 +328,10 @@ async function planImport(db: Kysely<Database>, file: DataFile): Promise<ImportP
     // a wall's URL slug is unique within its account (index walls_account_url)
     const slug = `${w.accountId}/${w.url}`;
     if (slugs.has(slug) || existing.wallSlugs.has(slug)) {
-      throw new DataFileError(`${path}.url`, `url ${JSON.stringify(w.url)} is already used by another wall of account ${w.accountId}`);
+      throw new DataFileError(
+        `${path}.url`,
+        `url ${JSON.stringify(w.url)} is already used by another wall of account ${w.accountId}`,
+      );
     }
     slugs.add(slug);
     plan.walls.push({
@@ -315,7 +349,8 @@ async function planImport(db: Kysely<Database>, file: DataFile): Promise<ImportP
       unique(seen.feeds, f.id, `${fpath}.id`, 'feed');
       if (existing.feeds.has(f.id)) throw new DataFileError(`${fpath}.id`, `feed ${f.id} already exists in the store`);
       seen.feeds.add(f.id);
-      const feedCreated = f.createdAt === null || f.createdAt === undefined ? null : instant(f.createdAt, `${fpath}.createdAt`);
+      const feedCreated =
+        f.createdAt === null || f.createdAt === undefined ? null : instant(f.createdAt, `${fpath}.createdAt`);
       const connector = f.connector ?? null;
       if (connector !== null) {
         const problem = connectorProblem(connector);
@@ -335,11 +370,13 @@ async function planImport(db: Kysely<Database>, file: DataFile): Promise<ImportP
       (f.posts ?? []).forEach((p, k) => {
         const ppath = `${fpath}.posts[${k}]`;
         unique(seen.posts, p.id, `${ppath}.id`, 'post');
-        if (existing.posts.has(p.id)) throw new DataFileError(`${ppath}.id`, `post ${p.id} already exists in the store`);
+        if (existing.posts.has(p.id))
+          throw new DataFileError(`${ppath}.id`, `post ${p.id} already exists in the store`);
         seen.posts.add(p.id);
         plan.posts.push(postRow(p, w.id, f.id, f.source, ppath));
         (p.products ?? []).forEach((t, n) => {
-          if (!productKnown(t.productId)) throw new DataFileError(`${ppath}.products[${n}].productId`, `no product ${t.productId}`);
+          if (!productKnown(t.productId))
+            throw new DataFileError(`${ppath}.products[${n}].productId`, `no product ${t.productId}`);
           plan.tags.push({ post_id: p.id, product_id: t.productId, position: n, left_pct: t.left, top_pct: t.top });
         });
       });
@@ -418,15 +455,15 @@ async function existingIds(db: Kysely<Database>, file: DataFile) {
     return out;
   };
   // Referenced accounts/products may already be in the store.
-  const refAccounts = [
-    ...(file.products ?? []).map((p) => p.accountId),
-    ...(file.walls ?? []).map((w) => w.accountId),
-  ];
+  const refAccounts = [...(file.products ?? []).map((p) => p.accountId), ...(file.walls ?? []).map((w) => w.accountId)];
   const refProducts = (file.walls ?? []).flatMap((w) =>
     (w.feeds ?? []).flatMap((f) => (f.posts ?? []).flatMap((p) => (p.products ?? []).map((t) => t.productId))),
   );
   const keyHashes = new Set<string>();
-  const allHashes = (file.accounts ?? []).flatMap((a) => [...(a.userKeys ?? []).map(hashSecret), ...(a.userKeyHashes ?? [])]);
+  const allHashes = (file.accounts ?? []).flatMap((a) => [
+    ...(a.userKeys ?? []).map(hashSecret),
+    ...(a.userKeyHashes ?? []),
+  ]);
   for (const chunk of chunks(allHashes, 900)) {
     const rows = await db.selectFrom('user_keys').select('key_hash').where('key_hash', 'in', chunk).execute();
     for (const r of rows) keyHashes.add(r.key_hash);
@@ -454,11 +491,23 @@ export async function exportDataFile(db: Kysely<Database>, path: string): Promis
 
   await write('{"version":1,\n"accounts":[');
   const accounts = await db.selectFrom('accounts').selectAll().orderBy('id').execute();
-  const keys = await db.selectFrom('user_keys').select(['account_id', 'key_hash']).where('revoked_at', 'is', null).orderBy('id').execute();
+  const keys = await db
+    .selectFrom('user_keys')
+    .select(['account_id', 'key_hash'])
+    .where('revoked_at', 'is', null)
+    .orderBy('id')
+    .execute();
   for (const [i, a] of accounts.entries()) {
     const hashes = keys.filter((k) => k.account_id === a.id).map((k) => k.key_hash);
     counts.userKeys += hashes.length;
-    const rec = { id: a.id, name: a.name, plan: a.plan, dailyCallLimit: a.daily_call_limit, userKeys: [], userKeyHashes: hashes };
+    const rec = {
+      id: a.id,
+      name: a.name,
+      plan: a.plan,
+      dailyCallLimit: a.daily_call_limit,
+      userKeys: [],
+      userKeyHashes: hashes,
+    };
     await write(`${i ? ',' : ''}\n${JSON.stringify(rec)}`);
   }
   counts.accounts = accounts.length;
@@ -518,12 +567,23 @@ export async function exportDataFile(db: Kysely<Database>, path: string): Promis
       let after = 0;
       let first = true;
       for (;;) {
-        const posts = await db.selectFrom('posts').selectAll().where('feed_id', '=', f.id).where('id', '>', after).orderBy('id').limit(1000).execute();
+        const posts = await db
+          .selectFrom('posts')
+          .selectAll()
+          .where('feed_id', '=', f.id)
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(1000)
+          .execute();
         if (posts.length === 0) break;
         const tags = await db
           .selectFrom('post_products')
           .selectAll()
-          .where('post_id', 'in', posts.map((p) => p.id))
+          .where(
+            'post_id',
+            'in',
+            posts.map((p) => p.id),
+          )
           .orderBy('post_id')
           .orderBy('position')
           .execute();
@@ -552,9 +612,19 @@ export async function exportDataFile(db: Kysely<Database>, path: string): Promis
             updatedAt: formatIso(p.updated_at),
             media: p.media,
             hidden: p.hidden === 1,
-            cta: p.has_cta ? { color: p.cta_color, background: p.cta_background, status: p.cta_status, url: p.cta_url, text: p.cta_text } : null,
+            cta: p.has_cta
+              ? {
+                  color: p.cta_color,
+                  background: p.cta_background,
+                  status: p.cta_status,
+                  url: p.cta_url,
+                  text: p.cta_text,
+                }
+              : null,
             children: JSON.parse(p.children) as unknown,
-            products: tags.filter((t) => t.post_id === p.id).map((t) => ({ productId: t.product_id, left: t.left_pct, top: t.top_pct })),
+            products: tags
+              .filter((t) => t.post_id === p.id)
+              .map((t) => ({ productId: t.product_id, left: t.left_pct, top: t.top_pct })),
           };
           await write(`${first ? '' : ','}\n${JSON.stringify(rec)}`);
           first = false;

@@ -99,8 +99,7 @@ export function idColumnType(name: DialectName): 'integer' | 'bigserial' {
 }
 
 export function idColumn(name: DialectName) {
-  return (col: ColumnDefinitionBuilder) =>
-    name === 'sqlite' ? col.primaryKey().autoIncrement() : col.primaryKey();
+  return (col: ColumnDefinitionBuilder) => (name === 'sqlite' ? col.primaryKey().autoIncrement() : col.primaryKey());
 }
 
 /**

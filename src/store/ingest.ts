@@ -3,7 +3,7 @@
 // nothing here runs while an upstream request is in flight.
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, FeedIngestStateTable, MediaKind } from './schema.js';
+import type { Database, FeedIngestStateTable, PostsTable } from './schema.js';
 
 export type IngestStateRow = Selectable<FeedIngestStateTable>;
 
@@ -101,7 +101,9 @@ export async function loadFeedToPoll(db: Kysely<Database>, feedId: number): Prom
 
 /**
  * Takes the feed's lease until `until` unless another poller holds a live one.
- * True when this poller holds it now.
+ * With `expectedNextPollAt`, only while the schedule is still the one this
+ * poller read: a feed another poller finished meanwhile (and so rescheduled)
+ * is not polled twice in one round. True when this poller holds it now.
  */
 export async function claimFeed(
   db: Kysely<Database>,
@@ -109,13 +111,15 @@ export async function claimFeed(
   owner: string,
   now: number,
   until: number,
+  expectedNextPollAt?: number,
 ): Promise<boolean> {
-  const res = await db
+  let q = db
     .updateTable('feed_ingest_state')
     .set({ lease_owner: owner, lease_until: until })
     .where('feed_id', '=', feedId)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now), eb('lease_owner', '=', owner)]))
-    .executeTakeFirst();
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now), eb('lease_owner', '=', owner)]));
+  if (expectedNextPollAt !== undefined) q = q.where('next_poll_at', '=', expectedNextPollAt);
+  const res = await q.executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
@@ -240,28 +244,11 @@ export async function recentPostTimes(db: Kysely<Database>, feedId: number, n: n
 
 // ---------- posts ----------
 
-export interface IngestedPost {
+/** The posts columns an ingested post takes from upstream (src/ingest/normalize.ts fills them). */
+export type PostFields = Pick<PostsTable, (typeof UPSTREAM_COLUMNS)[number] | 'created_at' | 'updated_at'>;
+
+export interface IngestedPost extends PostFields {
   external_id: string;
-  network_name: string;
-  post_type: number;
-  content: string;
-  picture: string;
-  file: string;
-  file_original: string;
-  file_thumb: string;
-  media_file: string;
-  link_url: string;
-  author_name: string;
-  username: string;
-  user_picture: string;
-  score: number | null;
-  rating: number | null;
-  tags: string;
-  location: string;
-  created_at: number;
-  updated_at: number;
-  media: MediaKind;
-  children: string;
   /** only for a new post: arrives hidden (sensitive or profane) */
   hidden: number;
 }

@@ -161,7 +161,10 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         // connector: JSON of src/ingest/connector-settings.ts, null for feeds
         // that are filled by import or the API only.
         await db.schema.alterTable('feeds').addColumn('connector', 'text').execute();
-        await db.schema.alterTable('feeds').addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+        await db.schema
+          .alterTable('feeds')
+          .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
+          .execute();
       },
     },
     '0003_management': {

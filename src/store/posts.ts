@@ -158,14 +158,22 @@ export async function createCustomPost(
           cta_status: 0,
           cta_url: '',
           cta_text: '',
-          children: isImage || isVideo ? JSON.stringify([{ image: isImage ? input.postFile : '', video: isVideo ? input.postFile : '' }]) : '[]',
+          children:
+            isImage || isVideo
+              ? JSON.stringify([{ image: isImage ? input.postFile : '', video: isVideo ? input.postFile : '' }])
+              : '[]',
         })
         .returning('id')
         .executeTakeFirstOrThrow();
       if (input.idempotencyKey !== null) {
         await trx
           .insertInto('idempotency_keys')
-          .values({ account_id: input.accountId, idem_key: input.idempotencyKey, post_id: inserted.id, created_at: input.now })
+          .values({
+            account_id: input.accountId,
+            idem_key: input.idempotencyKey,
+            post_id: inserted.id,
+            created_at: input.now,
+          })
           .execute();
       }
       return { postId: inserted.id, created: true };

@@ -85,9 +85,7 @@ describe.skipIf(!hasSampleData)(`import and export (${hasSampleData ? 'sample da
       accounts: { userKeys: string[]; userKeyHashes: string[] }[];
     };
     const strip = (w: (typeof sample)['walls'][number]) => w.feeds.flatMap((f) => f.posts);
-    expect(exported.walls.flatMap(strip)).toEqual(
-      sample.walls.flatMap(strip).map((p) => ({ hidden: false, ...p })),
-    );
+    expect(exported.walls.flatMap(strip)).toEqual(sample.walls.flatMap(strip).map((p) => ({ hidden: false, ...p })));
     expect(exported.accounts[0]!.userKeys).toEqual([]);
     expect(exported.accounts[0]!.userKeyHashes).toHaveLength(2);
     // keys still work after the round trip
@@ -110,6 +108,7 @@ describe.skipIf(!hasSampleData)(`import and export (${hasSampleData ? 'sample da
   });
 
   it('reports schema problems, duplicate ids and dangling references by path', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- free-form mutation of a parsed file
     const cases: [(d: any) => void, string][] = [
       [(d) => (d.walls[2].feeds[0].posts[1].media = 'gif'), '$.walls[2].feeds[0].posts[1].media'],
       [(d) => delete d.walls[0].name, '$.walls[0]'],
@@ -117,7 +116,10 @@ describe.skipIf(!hasSampleData)(`import and export (${hasSampleData ? 'sample da
       [(d) => (d.walls[3].accountId = 999), '$.walls[3].accountId'],
       [(d) => (d.products[0].accountId = 999), '$.products[0].accountId'],
       [(d) => (d.version = 2), '$.version'],
-      [(d) => (d.walls[0].feeds[0].connector = { kind: 'mastodon', instance: 'https://m.example' }), '$.walls[0].feeds[0].connector'],
+      [
+        (d) => (d.walls[0].feeds[0].connector = { kind: 'mastodon', instance: 'https://m.example' }),
+        '$.walls[0].feeds[0].connector',
+      ],
       [(d) => (d.walls[0].feeds[0].connector = { kind: 'gopher' }), '$.walls[0].feeds[0].connector'],
     ];
     for (const [mutate, path] of cases) {
@@ -210,7 +212,26 @@ describe('large imports', () => {
       version: 1,
       accounts: [{ id: 1, name: 'A', plan: 'enterprise', userKeys: ['k'] }],
       products: [],
-      walls: [{ id: 1, accountId: 1, name: 'W', url: 'w', createdAt: '2024-01-01T00:00:00.000Z', feeds: [{ id: 1, name: 'F', source: 'RSS', sourceType: 'feed', createdAt: null, updatedAt: '2024-01-01T00:00:00.000Z', posts }] }],
+      walls: [
+        {
+          id: 1,
+          accountId: 1,
+          name: 'W',
+          url: 'w',
+          createdAt: '2024-01-01T00:00:00.000Z',
+          feeds: [
+            {
+              id: 1,
+              name: 'F',
+              source: 'RSS',
+              sourceType: 'feed',
+              createdAt: null,
+              updatedAt: '2024-01-01T00:00:00.000Z',
+              posts,
+            },
+          ],
+        },
+      ],
     };
     const file = join(dir, 'large.json');
     writeFileSync(file, JSON.stringify(data));

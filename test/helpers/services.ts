@@ -57,7 +57,9 @@ const alive = (pid: number) => {
 /** Removes databases left by earlier runs whose test process is gone. */
 export async function dropStaleTestDatabases(): Promise<void> {
   await admin(async (c) => {
-    const { rows } = await c.query<{ datname: string }>(`select datname from pg_database where datname like '${TEST_DB_PREFIX}%'`);
+    const { rows } = await c.query<{ datname: string }>(
+      `select datname from pg_database where datname like '${TEST_DB_PREFIX}%'`,
+    );
     for (const r of rows) {
       const pid = Number(r.datname.slice(TEST_DB_PREFIX.length).split('_')[0]);
       if (!alive(pid)) await c.query(`drop database if exists ${r.datname} with (force)`);
@@ -76,7 +78,12 @@ export async function postgresReachable(): Promise<boolean> {
 
 export async function redisReachable(): Promise<boolean> {
   const { Redis } = await import('ioredis');
-  const r = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 1500, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const r = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 1500,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await r.connect();
     return (await r.ping()) === 'PONG';

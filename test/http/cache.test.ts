@@ -121,14 +121,17 @@ describe.skipIf(!hasSampleData)(`response cache (${hasSampleData ? 'sample data'
     }
   });
 
-  it.skipIf(testStoreKind() !== 'sqlite')('notices a post written by another process on the same SQLite file', async () => {
-    const url = `/api/v2/widget/posts/7011?user_key=${KEY}&limit=1`;
-    const before = posts((await get(url)).body)[0]!;
-    const other = new Database(join(server.dir, 'wallery.db'));
-    other.prepare('update posts set content = ? where id = ?').run('edited elsewhere', Number(before.postId));
-    other.close();
-    expect(posts((await get(url)).body)[0]!.content).toBe('edited elsewhere');
-  });
+  it.skipIf(testStoreKind() !== 'sqlite')(
+    'notices a post written by another process on the same SQLite file',
+    async () => {
+      const url = `/api/v2/widget/posts/7011?user_key=${KEY}&limit=1`;
+      const before = posts((await get(url)).body)[0]!;
+      const other = new Database(join(server.dir, 'wallery.db'));
+      other.prepare('update posts set content = ? where id = ?').run('edited elsewhere', Number(before.postId));
+      other.close();
+      expect(posts((await get(url)).body)[0]!.content).toBe('edited elsewhere');
+    },
+  );
 
   it('drops the entries of a wall the change bus names, and only those', async () => {
     const a = `/api/v2/widget/posts/7011?user_key=${KEY}&limit=3`;

@@ -10,7 +10,9 @@ afterAll(() => server.close());
 
 describe('CORS', () => {
   it('lets any origin read v2 answers and the rate-limit headers', async () => {
-    const res = await fetch(`${server.baseUrl}/api/v2/widget/posts/1?user_key=nope`, { headers: { Origin: 'https://shop.example' } });
+    const res = await fetch(`${server.baseUrl}/api/v2/widget/posts/1?user_key=nope`, {
+      headers: { Origin: 'https://shop.example' },
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
@@ -29,7 +31,11 @@ describe('CORS', () => {
   it('keeps a plain OPTIONS on a known path a 405 and on an unknown path a 404', async () => {
     const known = await fetch(`${server.baseUrl}/api/v2/widget/create-post`, { method: 'OPTIONS' });
     expect(known.status).toBe(405);
-    expect(await known.json()).toEqual({ responseCode: 405, responseStatus: 'error', responseMessage: 'Method not allowed' });
+    expect(await known.json()).toEqual({
+      responseCode: 405,
+      responseStatus: 'error',
+      responseMessage: 'Method not allowed',
+    });
     const unknown = await fetch(`${server.baseUrl}/api/v2/widget/nothing`, {
       method: 'OPTIONS',
       headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'GET' },

@@ -14,7 +14,10 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'wallery-quota-'));
   store = openStore({ kind: 'sqlite', path: join(dir, 'q.db') });
   await store.migrate();
-  await store.db.insertInto('accounts').values({ id: 1, name: 'A', plan: 'enterprise', daily_call_limit: 0, created_at: 0 }).execute();
+  await store.db
+    .insertInto('accounts')
+    .values({ id: 1, name: 'A', plan: 'enterprise', daily_call_limit: 0, created_at: 0 })
+    .execute();
 });
 afterEach(async () => {
   await store.close();
@@ -28,7 +31,10 @@ describe('StoreQuota', () => {
     const quota = new StoreQuota(store.db);
     const decisions = await Promise.all(Array.from({ length: 250 }, () => quota.consume(1, DAY, 100)));
     expect(decisions.filter((d) => d.allowed)).toHaveLength(100);
-    const used = decisions.filter((d) => d.allowed).map((d) => d.used).sort((a, b) => a - b);
+    const used = decisions
+      .filter((d) => d.allowed)
+      .map((d) => d.used)
+      .sort((a, b) => a - b);
     expect(used).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
     expect(decisions.filter((d) => !d.allowed).every((d) => d.used === 100)).toBe(true);
     await quota.close();
@@ -46,7 +52,7 @@ describe('StoreQuota', () => {
       },
     });
     const q = new StoreQuota(counting);
-    for (let i = 0; i < 640; i++) expect((await q.consume(1, DAY, 100_000)).allowed).toBe(true);
+    for (let i = 0; i < 2560; i++) expect((await q.consume(1, DAY, 100_000)).allowed).toBe(true);
     expect(writes).toBe(10);
     await q.close();
     await quota.close();

@@ -94,7 +94,10 @@ describe.skipIf(!hasSampleData)(`faults under load (${hasSampleData ? 'sample da
     db = await createTestDatabase();
     expect((await runCli(['import', SAMPLE_DATA_PATH], { DATABASE_URL: db.url })).code).toBe(0);
     const env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix, LOG_LEVEL: 'warn' };
-    instances = await Promise.all([startInstance({ ...env, LOG_LEVEL: 'info' }), startInstance({ ...env, LOG_LEVEL: 'info' })]);
+    instances = await Promise.all([
+      startInstance({ ...env, LOG_LEVEL: 'info' }),
+      startInstance({ ...env, LOG_LEVEL: 'info' }),
+    ]);
   });
 
   afterAll(async () => {
@@ -119,11 +122,16 @@ describe.skipIf(!hasSampleData)(`faults under load (${hasSampleData ? 'sample da
 
     expect(outcomes.length).toBeGreaterThan(50);
     // never a 500, a hang or a dropped connection; 503s carry the generic envelope
-    const statuses = new Set(outcomes.map((o) => o.status));
-    const odd = outcomes.filter((o) => o.status !== 200 && o.status !== 503).map((o) => `${o.status} ${o.body.slice(0, 300)}`);
+    const odd = outcomes
+      .filter((o) => o.status !== 200 && o.status !== 503)
+      .map((o) => `${o.status} ${o.body.slice(0, 300)}`);
     expect(odd, odd.slice(0, 5).join('\n')).toEqual([]);
     for (const o of outcomes.filter((x) => x.status === 503)) {
-      expect(JSON.parse(o.body)).toEqual({ responseCode: 503, responseStatus: 'error', responseMessage: 'Service unavailable' });
+      expect(JSON.parse(o.body)).toEqual({
+        responseCode: 503,
+        responseStatus: 'error',
+        responseMessage: 'Service unavailable',
+      });
     }
 
     // recovery by itself
@@ -134,7 +142,9 @@ describe.skipIf(!hasSampleData)(`faults under load (${hasSampleData ? 'sample da
     expect(acknowledged.length).toBeGreaterThan(5);
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
-    const { rows } = await client.query<{ content: string }>(`select content from posts where content like $1`, [`fault-${prefix}-%`]);
+    const { rows } = await client.query<{ content: string }>(`select content from posts where content like $1`, [
+      `fault-${prefix}-%`,
+    ]);
     await client.end();
     const stored = new Set(rows.map((r) => r.content));
     for (const content of acknowledged) expect(stored.has(content), content).toBe(true);

@@ -16,105 +16,121 @@ let db: { name: string; url: string };
 let dir: string;
 const prefix = `wt-${randomBytes(4).toString('hex')}`;
 
-describe.skipIf(!hasSampleData)(`several instances on PostgreSQL + Redis (${hasSampleData ? 'sample data' : SKIP_NO_SAMPLE})`, () => {
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    dir = mkdtempSync(join(tmpdir(), 'wallery-scale-'));
-    const data = loadSampleData() as { accounts: Record<string, unknown>[] };
-    data.accounts.push({ id: 7100, name: 'Limited', plan: 'enterprise', dailyCallLimit: 100, userKeys: [LIMITED_KEY] });
-    const file = join(dir, 'data.json');
-    writeFileSync(file, JSON.stringify(data));
-    const imported = await runCli(['import', file], { DATABASE_URL: db.url });
-    expect(imported.code, imported.stderr).toBe(0);
-    const env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix };
-    instances = await Promise.all([startInstance(env), startInstance(env), startInstance(env)]);
-  });
-
-  afterAll(async () => {
-    await Promise.all(instances.map((i) => i.stop()));
-    await dropTestDatabase(db.name);
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('gives an account with a limit of 100 exactly 100 successes out of 300 concurrent calls', async () => {
-    const calls = Array.from({ length: 300 }, (_, i) =>
-      fetch(`${instances[i % 3]!.url}/api/v2/widget/wallInfo/7011?user_key=${LIMITED_KEY}`).then((r) => r.status),
-    );
-    // account 7100 owns no wall: successes are 404s (counted), refusals 429s
-    const statuses = await Promise.all(calls);
-    const counted = statuses.filter((s) => s === 404).length;
-    const refused = statuses.filter((s) => s === 429).length;
-    expect(counted).toBe(100);
-    expect(refused).toBe(200);
-    const after = await fetch(`${instances[1]!.url}/api/v2/widget/wallInfo/7011?user_key=${LIMITED_KEY}`);
-    expect(after.status).toBe(429);
-    expect(after.headers.get('x-ratelimit-remaining')).toBe('0');
-  });
-
-  it('lists a post created through one instance on the others at once', async () => {
-    const content = `scale-${randomBytes(6).toString('hex')}`;
-    const created = await fetch(`${instances[0]!.url}/api/v2/widget/create-post?user_key=${KEY}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ wallId: 7011, content }),
+describe.skipIf(!hasSampleData)(
+  `several instances on PostgreSQL + Redis (${hasSampleData ? 'sample data' : SKIP_NO_SAMPLE})`,
+  () => {
+    beforeAll(async () => {
+      db = await createTestDatabase();
+      dir = mkdtempSync(join(tmpdir(), 'wallery-scale-'));
+      const data = loadSampleData() as { accounts: Record<string, unknown>[] };
+      data.accounts.push({
+        id: 7100,
+        name: 'Limited',
+        plan: 'enterprise',
+        dailyCallLimit: 100,
+        userKeys: [LIMITED_KEY],
+      });
+      const file = join(dir, 'data.json');
+      writeFileSync(file, JSON.stringify(data));
+      const imported = await runCli(['import', file], { DATABASE_URL: db.url });
+      expect(imported.code, imported.stderr).toBe(0);
+      const env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix };
+      instances = await Promise.all([startInstance(env), startInstance(env), startInstance(env)]);
     });
-    expect(created.status).toBe(200);
-    for (const instance of instances.slice(1)) {
-      const res = await fetch(`${instance.url}/api/v2/widget/posts/7011?user_key=${KEY}&limit=500`);
-      const body = (await res.json()) as { responseData: { posts: { content: string }[] }[] };
-      expect(body.responseData[0]!.posts.some((p) => p.content === content)).toBe(true);
-    }
-  });
 
-  it('shows a delete through one instance on the next read through the others', async () => {
-    for (const instance of instances) {
-      expect((await fetch(`${instance.url}/api/v2/widget/posts/7013?user_key=${KEY}`)).status).toBe(404);
-    }
-    expect((await fetch(`${instances[2]!.url}/api/v2/widget/posts/7012?user_key=${KEY}`)).status).toBe(200);
-    expect((await fetch(`${instances[2]!.url}/api/v2/widget/delete/7012?user_key=${KEY}`)).status).toBe(200);
-    for (const instance of instances) {
-      expect((await fetch(`${instance.url}/api/v2/widget/posts/7012?user_key=${KEY}`)).status).toBe(404);
-    }
-  });
+    afterAll(async () => {
+      await Promise.all(instances.map((i) => i.stop()));
+      await dropTestDatabase(db.name);
+      rmSync(dir, { recursive: true, force: true });
+    });
 
-  it('drops cached reads on every instance after a CLI write relayed through Redis', async () => {
-    const url = (i: Instance) => `${i.url}/api/v2/widget/posts/7011?user_key=${KEY}&limit=500`;
-    const ids = async (i: Instance) =>
-      ((await (await fetch(url(i))).json()) as { responseData: { posts: { postId: string }[] }[] }).responseData[0]!.posts.map(
-        (p) => p.postId,
+    it('gives an account with a limit of 100 exactly 100 successes out of 300 concurrent calls', async () => {
+      const calls = Array.from({ length: 300 }, (_, i) =>
+        fetch(`${instances[i % 3]!.url}/api/v2/widget/wallInfo/7011?user_key=${LIMITED_KEY}`).then((r) => r.status),
       );
-    const before = await Promise.all(instances.map(ids)); // now cached everywhere
-    const victim = before[0]![0]!;
-    const r = await runCli(['posts', 'hide', '7011', victim], { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix });
-    expect(r.code, r.stderr).toBe(0);
-    for (const instance of instances) expect(await ids(instance)).not.toContain(victim);
-  });
-
-  it('shows a moderation action through one instance on the next read through the others', async () => {
-    const token = (await runCli(['tokens', 'create', '--name', 'scale'], { DATABASE_URL: db.url })).stdout.trim().split(/\s+/).pop()!;
-    const url = (i: Instance) => `${i.url}/api/v2/commerce/getGalleryPosts/7011/?user_key=${KEY}&limit=500`;
-    const first = async (i: Instance) =>
-      ((await (await fetch(url(i))).json()) as { responseData: { feeds: { postId: number; postPin: number }[] }[] }).responseData[0]!
-        .feeds;
-    const before = await Promise.all(instances.map(first)); // cached everywhere
-    const last = before[0]!.at(-1)!;
-    expect(last.postPin).toBe(0);
-    const res = await fetch(`${instances[0]!.url}/api/manage/v1/walls/7011/posts/${last.postId}`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ pinned: true }),
+      // account 7100 owns no wall: successes are 404s (counted), refusals 429s
+      const statuses = await Promise.all(calls);
+      const counted = statuses.filter((s) => s === 404).length;
+      const refused = statuses.filter((s) => s === 429).length;
+      expect(counted).toBe(100);
+      expect(refused).toBe(200);
+      const after = await fetch(`${instances[1]!.url}/api/v2/widget/wallInfo/7011?user_key=${LIMITED_KEY}`);
+      expect(after.status).toBe(429);
+      expect(after.headers.get('x-ratelimit-remaining')).toBe('0');
     });
-    expect(res.status, await res.text()).toBe(200);
-    for (const instance of instances.slice(1)) {
-      const after = await first(instance);
-      expect(after.find((p) => p.postId === last.postId)?.postPin).toBe(1);
-      expect(after[0]!.postPin).toBe(1);
-    }
-  });
 
-  it('reports store and Redis in /readyz', async () => {
-    const res = await fetch(`${instances[0]!.url}/readyz`);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ready', store: 'ok', quota: 'ok' });
-  });
-});
+    it('lists a post created through one instance on the others at once', async () => {
+      const content = `scale-${randomBytes(6).toString('hex')}`;
+      const created = await fetch(`${instances[0]!.url}/api/v2/widget/create-post?user_key=${KEY}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ wallId: 7011, content }),
+      });
+      expect(created.status).toBe(200);
+      for (const instance of instances.slice(1)) {
+        const res = await fetch(`${instance.url}/api/v2/widget/posts/7011?user_key=${KEY}&limit=500`);
+        const body = (await res.json()) as { responseData: { posts: { content: string }[] }[] };
+        expect(body.responseData[0]!.posts.some((p) => p.content === content)).toBe(true);
+      }
+    });
+
+    it('shows a delete through one instance on the next read through the others', async () => {
+      for (const instance of instances) {
+        expect((await fetch(`${instance.url}/api/v2/widget/posts/7013?user_key=${KEY}`)).status).toBe(404);
+      }
+      expect((await fetch(`${instances[2]!.url}/api/v2/widget/posts/7012?user_key=${KEY}`)).status).toBe(200);
+      expect((await fetch(`${instances[2]!.url}/api/v2/widget/delete/7012?user_key=${KEY}`)).status).toBe(200);
+      for (const instance of instances) {
+        expect((await fetch(`${instance.url}/api/v2/widget/posts/7012?user_key=${KEY}`)).status).toBe(404);
+      }
+    });
+
+    it('drops cached reads on every instance after a CLI write relayed through Redis', async () => {
+      const url = (i: Instance) => `${i.url}/api/v2/widget/posts/7011?user_key=${KEY}&limit=500`;
+      const ids = async (i: Instance) =>
+        (
+          (await (await fetch(url(i))).json()) as { responseData: { posts: { postId: string }[] }[] }
+        ).responseData[0]!.posts.map((p) => p.postId);
+      const before = await Promise.all(instances.map(ids)); // now cached everywhere
+      const victim = before[0]![0]!;
+      const r = await runCli(['posts', 'hide', '7011', victim], {
+        DATABASE_URL: db.url,
+        REDIS_URL: TEST_REDIS_URL,
+        REDIS_KEY_PREFIX: prefix,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      for (const instance of instances) expect(await ids(instance)).not.toContain(victim);
+    });
+
+    it('shows a moderation action through one instance on the next read through the others', async () => {
+      const token = (await runCli(['tokens', 'create', '--name', 'scale'], { DATABASE_URL: db.url })).stdout
+        .trim()
+        .split(/\s+/)
+        .pop()!;
+      const url = (i: Instance) => `${i.url}/api/v2/commerce/getGalleryPosts/7011/?user_key=${KEY}&limit=500`;
+      const first = async (i: Instance) =>
+        ((await (await fetch(url(i))).json()) as { responseData: { feeds: { postId: number; postPin: number }[] }[] })
+          .responseData[0]!.feeds;
+      const before = await Promise.all(instances.map(first)); // cached everywhere
+      const last = before[0]!.at(-1)!;
+      expect(last.postPin).toBe(0);
+      const res = await fetch(`${instances[0]!.url}/api/manage/v1/walls/7011/posts/${last.postId}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ pinned: true }),
+      });
+      expect(res.status, await res.text()).toBe(200);
+      for (const instance of instances.slice(1)) {
+        const after = await first(instance);
+        expect(after.find((p) => p.postId === last.postId)?.postPin).toBe(1);
+        expect(after[0]!.postPin).toBe(1);
+      }
+    });
+
+    it('reports store and Redis in /readyz', async () => {
+      const res = await fetch(`${instances[0]!.url}/readyz`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: 'ready', store: 'ok', redis: 'ok' });
+    });
+  },
+);

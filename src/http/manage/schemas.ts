@@ -405,9 +405,9 @@ export const UsageRecord = Type.Object({
     Type.Object({ day: Type.String({ format: 'date', description: 'UTC day' }), calls: Type.Integer() }),
     {
       description:
-      'the last 30 UTC days, oldest first, today last. The current day can run ahead by calls a running instance has ' +
-      'reserved but not answered yet (the quota counter reserves calls in small blocks); it settles when the instance ' +
-      'sees the next day or stops.',
+        'the last 30 UTC days, oldest first, today last. The current day can run ahead by calls a running instance has ' +
+        'reserved but not answered yet (the quota counter reserves calls in small blocks); it settles when the instance ' +
+        'sees the next day or stops.',
     },
   ),
 });
@@ -442,9 +442,13 @@ export const WallRecord = Type.Object({
 export const FeedIngestState = Type.Object(
   {
     lastPolledAt: Type.Optional(NullableInstant),
+    lastSuccessAt: Type.Optional(NullableInstant),
     nextPollAt: Type.Optional(NullableInstant),
+    intervalSeconds: Type.Optional(Type.Integer({ description: 'current adaptive poll interval' })),
+    consecutiveFailures: Type.Optional(Type.Integer()),
     lastError: Type.Optional(Nullable(Type.String())),
-    failing: Type.Optional(Type.Boolean()),
+    lastErrorAt: Type.Optional(NullableInstant),
+    failing: Type.Optional(Type.Boolean({ description: 'true after repeated failures; the feed keeps being polled' })),
   },
   { description: 'ingestion state, present once the feed is ingested' },
 );

@@ -70,7 +70,10 @@ export async function commerceRoutes(fastify: FastifyInstance) {
         tags: ['commerce'],
         params: WallParams,
         querystring: CommerceListQuery,
-        response: { 200: dataEnvelope(Type.Array(Type.Object({ wall: ListWall, feeds: Type.Array(CommercePost) }))), ...errors },
+        response: {
+          200: dataEnvelope(Type.Array(Type.Object({ wall: ListWall, feeds: Type.Array(CommercePost) }))),
+          ...errors,
+        },
       },
     },
     async (request, reply) => {

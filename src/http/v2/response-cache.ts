@@ -22,8 +22,6 @@ export interface CachedResponse {
 
 export interface ResponseCacheOptions {
   maxBytes: number;
-  /** true when something outside this process may have written (drop everything) */
-  externalWrites?: () => boolean;
 }
 
 export class ResponseCache {
@@ -45,7 +43,6 @@ export class ResponseCache {
   }
 
   get(key: string): CachedResponse | undefined {
-    if (this.options.externalWrites?.()) this.clear();
     return this.lru.get(key);
   }
 

@@ -3,7 +3,8 @@
 import { Type, type TSchema } from 'typebox';
 import { MESSAGES } from '../errors.js';
 
-const ci = (word: string) => [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
+const ci = (word: string) =>
+  [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c)).join('');
 
 export const LIMIT_MAX = 500;
 export const LIMIT_DEFAULT = 100;
@@ -26,7 +27,11 @@ export const V2_MESSAGES = {
 const FLAG_PATTERN = `^(?:${ci('true')}|${ci('false')}|1|0)$`;
 const flag = (name: string) =>
   Type.Optional(
-    Type.String({ pattern: FLAG_PATTERN, 'x-error': V2_MESSAGES.flag(name), description: `true/false/1/0, case-insensitive` }),
+    Type.String({
+      pattern: FLAG_PATTERN,
+      'x-error': V2_MESSAGES.flag(name),
+      description: `true/false/1/0, case-insensitive`,
+    }),
   );
 
 const common = {
@@ -52,7 +57,11 @@ const listBase = {
     }),
   ),
   offset: Type.Optional(
-    Type.String({ pattern: '^[0-9]+$', 'x-error': V2_MESSAGES.offset, description: 'position of the first post, from 0' }),
+    Type.String({
+      pattern: '^[0-9]+$',
+      'x-error': V2_MESSAGES.offset,
+      description: 'position of the first post, from 0',
+    }),
   ),
   date_from: Type.Optional(
     Type.String({
@@ -70,7 +79,10 @@ export const WidgetListQuery = Type.Object({ ...listBase, include_only_text_post
 
 const positiveId = (message: string) => Type.String({ pattern: '^[0-9]+$', 'x-error': message });
 export const WallParams = Type.Object({ wall_id: positiveId(V2_MESSAGES.wallId) });
-export const WallPostParams = Type.Object({ wall_id: positiveId(V2_MESSAGES.wallId), post_id: positiveId(V2_MESSAGES.postId) });
+export const WallPostParams = Type.Object({
+  wall_id: positiveId(V2_MESSAGES.wallId),
+  post_id: positiveId(V2_MESSAGES.postId),
+});
 
 // No whitespace and no control characters anywhere (a NUL would also be
 // unstorable in PostgreSQL).
@@ -87,9 +99,13 @@ export const CreatePostBody = Type.Object({
     'x-error': V2_MESSAGES.bodyWallId,
     description: 'target wall (an integer or a string of digits)',
   }),
-  content: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 10000 })], { 'x-error': V2_MESSAGES.content })),
+  content: Type.Optional(
+    Type.Union([Type.Null(), Type.String({ maxLength: 10000 })], { 'x-error': V2_MESSAGES.content }),
+  ),
   postFile: optionalUrl('postFile'),
-  authorName: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 200 })], { 'x-error': V2_MESSAGES.authorName })),
+  authorName: Type.Optional(
+    Type.Union([Type.Null(), Type.String({ maxLength: 200 })], { 'x-error': V2_MESSAGES.authorName }),
+  ),
   authorPicture: optionalUrl('authorPicture'),
   link: optionalUrl('link'),
 });

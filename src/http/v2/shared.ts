@@ -23,7 +23,11 @@ export function idFromDigits(digits: string | number): number | null {
 }
 
 /** The list filter of C2/W2 (contract §4); `textFlag` is false for the commerce family. */
-export function listFilter(wallId: number, q: ListQuery, textFlag: boolean): Omit<ListFilter, 'wallId'> & { wallId: number } {
+export function listFilter(
+  wallId: number,
+  q: ListQuery,
+  textFlag: boolean,
+): Omit<ListFilter, 'wallId'> & { wallId: number } {
   let createdFrom: number | null = null;
   if (q.date_from !== undefined) {
     createdFrom = parseDayMonthYear(q.date_from);
@@ -48,7 +52,8 @@ export function listKey(f: ListFilter): string {
 }
 
 export async function requireWall(request: FastifyRequest, wallId: number | null): Promise<WallRow> {
-  const wall = wallId === null ? null : await findLiveWall(request.server.ctx.store.db, wallId, request.caller.accountId);
+  const wall =
+    wallId === null ? null : await findLiveWall(request.server.ctx.store.db, wallId, request.caller.accountId);
   if (!wall) throw new ApiError(404, MESSAGES.wallNotFound);
   return wall;
 }

@@ -67,7 +67,10 @@ export async function widgetRoutes(fastify: FastifyInstance) {
         tags: ['widget'],
         params: WallParams,
         querystring: WidgetListQuery,
-        response: { 200: dataEnvelope(Type.Array(Type.Object({ wall: ListWall, posts: Type.Array(WidgetPost) }))), ...errors },
+        response: {
+          200: dataEnvelope(Type.Array(Type.Object({ wall: ListWall, posts: Type.Array(WidgetPost) }))),
+          ...errors,
+        },
       },
     },
     async (request, reply) => {

@@ -8,13 +8,11 @@ import type { AccountsTable, Database, Plan, UserKeysTable } from '../schema.js'
 import {
   audited,
   conflict,
-  decodeCursor,
   diff,
   iso,
   isoOrNull,
   notFound,
-  pageLimit,
-  pageOf,
+  pageById,
   type Op,
   type Page,
   type PageRequest,
@@ -47,15 +45,15 @@ const accountRecord = (r: Selectable<AccountsTable>): AccountRecord => ({
 });
 
 export async function listAccounts(db: Kysely<Database>, page: PageRequest): Promise<Page<AccountRecord>> {
-  const after = decodeCursor(page.cursor, 1);
-  const limit = pageLimit(page);
-  let q = db.selectFrom('accounts').selectAll();
-  if (after) q = q.where('id', '>', after[0]!);
-  const rows = await q
-    .orderBy('id')
-    .limit(limit + 1)
-    .execute();
-  return pageOf(rows, limit, (r) => [r.id], accountRecord);
+  return pageById(
+    page,
+    (afterId, take) => {
+      let q = db.selectFrom('accounts').selectAll();
+      if (afterId !== undefined) q = q.where('id', '>', afterId);
+      return q.orderBy('id').limit(take).execute();
+    },
+    accountRecord,
+  );
 }
 
 async function accountRow(db: Kysely<Database>, id: number) {
@@ -188,15 +186,15 @@ export async function listUserKeys(
   page: PageRequest,
 ): Promise<Page<UserKeyRecord>> {
   await accountRow(db, accountId);
-  const after = decodeCursor(page.cursor, 1);
-  const limit = pageLimit(page);
-  let q = db.selectFrom('user_keys').selectAll().where('account_id', '=', accountId);
-  if (after) q = q.where('id', '>', after[0]!);
-  const rows = await q
-    .orderBy('id')
-    .limit(limit + 1)
-    .execute();
-  return pageOf(rows, limit, (r) => [r.id], keyRecord);
+  return pageById(
+    page,
+    (afterId, take) => {
+      let q = db.selectFrom('user_keys').selectAll().where('account_id', '=', accountId);
+      if (afterId !== undefined) q = q.where('id', '>', afterId);
+      return q.orderBy('id').limit(take).execute();
+    },
+    keyRecord,
+  );
 }
 
 async function keyRow(db: Kysely<Database>, accountId: number, keyId: number) {

@@ -182,5 +182,20 @@ export function pageOf<R, T>(rows: R[], limit: number, key: (row: R) => number[]
 
 export const pageLimit = (p: PageRequest) => p.limit ?? PAGE_DEFAULT;
 
+/**
+ * A page of rows in ascending id order. `fetch` gets the id the cursor ends
+ * after (undefined on the first page) and how many rows to take: one more than
+ * the page, to tell whether there is a next one.
+ */
+export async function pageById<R extends { id: number }, T>(
+  page: PageRequest,
+  fetch: (afterId: number | undefined, take: number) => Promise<R[]>,
+  map: (row: R) => T,
+): Promise<Page<T>> {
+  const after = decodeCursor(page.cursor, 1);
+  const limit = pageLimit(page);
+  return pageOf(await fetch(after?.[0], limit + 1), limit, (r) => [r.id], map);
+}
+
 export const iso = (ms: number) => new Date(ms).toISOString();
 export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));

@@ -3,18 +3,7 @@
 // of the account, so a change is announced account-wide.
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, ProductsTable } from '../schema.js';
-import {
-  audited,
-  decodeCursor,
-  diff,
-  iso,
-  notFound,
-  pageLimit,
-  pageOf,
-  type Op,
-  type Page,
-  type PageRequest,
-} from './op.js';
+import { audited, diff, iso, notFound, pageById, type Op, type Page, type PageRequest } from './op.js';
 
 export interface ProductFields {
   name: string;
@@ -105,16 +94,16 @@ export async function listProducts(
   filter: { accountId?: number },
   page: PageRequest,
 ): Promise<Page<ProductRecord>> {
-  const after = decodeCursor(page.cursor, 1);
-  const limit = pageLimit(page);
-  let q = productsWithCounts(db);
-  if (filter.accountId !== undefined) q = q.where('products.account_id', '=', filter.accountId);
-  if (after) q = q.where('products.id', '>', after[0]!);
-  const rows = (await q
-    .orderBy('products.id')
-    .limit(limit + 1)
-    .execute()) as ProductRow[];
-  return pageOf(rows, limit, (r) => [r.id], productRecord);
+  return pageById(
+    page,
+    async (afterId, take) => {
+      let q = productsWithCounts(db);
+      if (filter.accountId !== undefined) q = q.where('products.account_id', '=', filter.accountId);
+      if (afterId !== undefined) q = q.where('products.id', '>', afterId);
+      return (await q.orderBy('products.id').limit(take).execute()) as ProductRow[];
+    },
+    productRecord,
+  );
 }
 
 async function productRow(db: Kysely<Database>, id: number): Promise<ProductRow> {

@@ -7,13 +7,11 @@ import { purgeWallRows } from '../walls.js';
 import {
   audited,
   conflict,
-  decodeCursor,
   diff,
   iso,
   isoOrNull,
   notFound,
-  pageLimit,
-  pageOf,
+  pageById,
   type Op,
   type Page,
   type PageRequest,
@@ -84,18 +82,18 @@ export async function listWalls(
   filter: { accountId?: number; state?: WallState },
   page: PageRequest,
 ): Promise<Page<WallRecord>> {
-  const after = decodeCursor(page.cursor, 1);
-  const limit = pageLimit(page);
-  let q = wallsWithCounts(db);
-  if (filter.accountId !== undefined) q = q.where('walls.account_id', '=', filter.accountId);
-  if (filter.state === 'live') q = q.where('walls.deleted_at', 'is', null);
-  if (filter.state === 'deleted') q = q.where('walls.deleted_at', 'is not', null);
-  if (after) q = q.where('walls.id', '>', after[0]!);
-  const rows = (await q
-    .orderBy('walls.id')
-    .limit(limit + 1)
-    .execute()) as WallRow[];
-  return pageOf(rows, limit, (r) => [r.id], wallRecord);
+  return pageById(
+    page,
+    async (afterId, take) => {
+      let q = wallsWithCounts(db);
+      if (filter.accountId !== undefined) q = q.where('walls.account_id', '=', filter.accountId);
+      if (filter.state === 'live') q = q.where('walls.deleted_at', 'is', null);
+      if (filter.state === 'deleted') q = q.where('walls.deleted_at', 'is not', null);
+      if (afterId !== undefined) q = q.where('walls.id', '>', afterId);
+      return (await q.orderBy('walls.id').limit(take).execute()) as WallRow[];
+    },
+    wallRecord,
+  );
 }
 
 async function wallRow(db: Kysely<Database>, id: number): Promise<WallRow> {
@@ -225,8 +223,12 @@ export async function purgeWall(op: Op, id: number): Promise<WallRecord> {
  */
 export interface FeedIngestState {
   lastPolledAt?: string | null;
+  lastSuccessAt?: string | null;
   nextPollAt?: string | null;
+  intervalSeconds?: number;
+  consecutiveFailures?: number;
   lastError?: string | null;
+  lastErrorAt?: string | null;
   failing?: boolean;
 }
 
@@ -254,7 +256,17 @@ export interface FeedInput {
 
 export type FeedPatch = Partial<FeedInput>;
 
-type FeedRow = Selectable<FeedsTable> & { post_count: number };
+type FeedRow = Selectable<FeedsTable> & {
+  post_count: number;
+  st_next_poll_at: number | null;
+  st_interval_s: number | null;
+  st_failures: number | null;
+  st_failing: number | null;
+  st_last_error: string | null;
+  st_last_error_at: number | null;
+  st_last_polled_at: number | null;
+  st_last_success_at: number | null;
+};
 
 const feedRecord = (r: FeedRow): FeedRecord => ({
   id: r.id,
@@ -267,12 +279,38 @@ const feedRecord = (r: FeedRow): FeedRecord => ({
   createdAt: isoOrNull(r.created_at),
   updatedAt: iso(r.updated_at),
   postCount: Number(r.post_count),
+  ...(r.st_next_poll_at === null
+    ? {}
+    : {
+        ingest: {
+          lastPolledAt: isoOrNull(r.st_last_polled_at),
+          lastSuccessAt: isoOrNull(r.st_last_success_at),
+          nextPollAt: isoOrNull(r.st_next_poll_at),
+          intervalSeconds: Number(r.st_interval_s),
+          consecutiveFailures: Number(r.st_failures ?? 0),
+          lastError: r.st_last_error,
+          lastErrorAt: isoOrNull(r.st_last_error_at),
+          failing: r.st_failing === 1,
+        },
+      }),
 });
 
+/** Feeds with their post count and ingestion state (src/store/ingest.ts), when a poller has seen them. */
 function feedsWithCounts(db: Kysely<Database>) {
   return db
     .selectFrom('feeds')
+    .leftJoin('feed_ingest_state as st', 'st.feed_id', 'feeds.id')
     .selectAll('feeds')
+    .select([
+      'st.next_poll_at as st_next_poll_at',
+      'st.interval_s as st_interval_s',
+      'st.consecutive_failures as st_failures',
+      'st.failing as st_failing',
+      'st.last_error as st_last_error',
+      'st.last_error_at as st_last_error_at',
+      'st.last_polled_at as st_last_polled_at',
+      'st.last_success_at as st_last_success_at',
+    ])
     .select((eb) =>
       eb
         .selectFrom('posts')
@@ -284,15 +322,15 @@ function feedsWithCounts(db: Kysely<Database>) {
 
 export async function listFeeds(db: Kysely<Database>, wallId: number, page: PageRequest): Promise<Page<FeedRecord>> {
   await requireWall(db, wallId);
-  const after = decodeCursor(page.cursor, 1);
-  const limit = pageLimit(page);
-  let q = feedsWithCounts(db).where('feeds.wall_id', '=', wallId);
-  if (after) q = q.where('feeds.id', '>', after[0]!);
-  const rows = (await q
-    .orderBy('feeds.id')
-    .limit(limit + 1)
-    .execute()) as FeedRow[];
-  return pageOf(rows, limit, (r) => [r.id], feedRecord);
+  return pageById(
+    page,
+    async (afterId, take) => {
+      let q = feedsWithCounts(db).where('feeds.wall_id', '=', wallId);
+      if (afterId !== undefined) q = q.where('feeds.id', '>', afterId);
+      return (await q.orderBy('feeds.id').limit(take).execute()) as FeedRow[];
+    },
+    feedRecord,
+  );
 }
 
 /** The feed; with `wallId`, a feed of another wall is 404 too. */

@@ -110,7 +110,10 @@ describeSample('accounts, usage and keys', () => {
   it('reports calls per UTC day for the last 30 days', async () => {
     const made: Account = data(await m.api('POST', '/accounts', { name: 'Counted', plan: 'widget' }), 201);
     const key: Key = data(await m.api('POST', `/accounts/${made.id}/keys`), 201);
-    const wall = data<{ id: number }>(await m.api('POST', '/walls', { accountId: made.id, name: 'W', url: 'counted' }), 201);
+    const wall = data<{ id: number }>(
+      await m.api('POST', '/walls', { accountId: made.id, name: 'W', url: 'counted' }),
+      201,
+    );
     const day = 86_400_000;
     let usage: { accountId: number; dailyCallLimit: number; days: { day: string; calls: number }[] };
     try {
