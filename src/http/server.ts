@@ -6,7 +6,6 @@ import type { AppContext } from './context.js';
 import { sendError } from './envelope.js';
 import { ApiError, MESSAGES, validationMessage } from './errors.js';
 import { resolveFormat } from './format.js';
-import { redactUrl } from './redact.js';
 import { registerV2 } from './v2/index.js';
 import { registerHealth } from './health.js';
 import { registerManage } from './manage/index.js';
@@ -202,5 +201,3 @@ export function isStoreUnavailable(error: unknown): boolean {
     e.message ?? '',
   );
 }
-
-export { redactUrl };

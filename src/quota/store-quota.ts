@@ -12,6 +12,7 @@
 //   so the stored total is what was answered; counts survive restarts.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { usageFor } from '../store/usage.js';
 import type { QuotaCounter, QuotaDecision } from './quota.js';
 
 const MAX_BLOCK = 256;
@@ -66,7 +67,7 @@ export class StoreQuota implements QuotaCounter {
   /** Reserves a block; false when the limit is spent. */
   private async reserve(accountId: number, day: number, limit: number, known?: Reservation): Promise<boolean> {
     const key = `${accountId}:${day}`;
-    let stored = known?.stored ?? (await this.storedCalls(accountId, day));
+    let stored = known?.stored ?? (await usageFor(this.db, accountId, day));
     for (;;) {
       const left = limit - stored;
       if (left <= 0) {
@@ -91,18 +92,8 @@ export class StoreQuota implements QuotaCounter {
         return true;
       }
       // another instance reserved meanwhile: look again
-      stored = await this.storedCalls(accountId, day);
+      stored = await usageFor(this.db, accountId, day);
     }
-  }
-
-  private async storedCalls(accountId: number, day: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('usage_daily')
-      .select('calls')
-      .where('account_id', '=', accountId)
-      .where('day', '=', day)
-      .executeTakeFirst();
-    return row ? Number(row.calls) : 0;
   }
 
   /** A new UTC day: hand back what was reserved for the old one. */
