@@ -29,7 +29,7 @@ const AccountSchema = Type.Object({
   id: Id,
   name: Str,
   plan: Plan,
-  dailyCallLimit: Type.Optional(Type.Integer({ minimum: 0 })),
+  dailyCallLimit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
   userKeys: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   /** Wallery's own extension: keys exported as their SHA-256 (plaintext is never stored). */
   userKeyHashes: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9a-f]{64}$' }))),
@@ -78,7 +78,7 @@ const PostSchema = Type.Object({
   createdAt: Str,
   updatedAt: OptStr,
   media: Type.Optional(Media),
-  hidden: Type.Optional(Type.Boolean()),
+  hidden: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   cta: Type.Optional(
     Type.Union([
       Type.Null(),
@@ -109,7 +109,7 @@ const WallSchema = Type.Object({
   url: Str,
   profanity: Type.Optional(Type.Integer({ minimum: 0 })),
   createdAt: Str,
-  deleted: Type.Optional(Type.Boolean()),
+  deleted: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   feeds: Type.Optional(Type.Array(FeedSchema)),
 });
 
@@ -257,7 +257,6 @@ async function planImport(db: Kysely<Database>, file: DataFile): Promise<ImportP
   };
 
   const existing = await existingIds(db, file);
-  const slugs = new Set<string>();
   const accountKnown = (id: number) => seen.accounts.has(id) || existing.accounts.has(id);
 
   (file.accounts ?? []).forEach((a, i) => {
@@ -325,15 +324,9 @@ async function planImport(db: Kysely<Database>, file: DataFile): Promise<ImportP
     if (existing.walls.has(w.id)) throw new DataFileError(`${path}.id`, `wall ${w.id} already exists in the store`);
     if (!accountKnown(w.accountId)) throw new DataFileError(`${path}.accountId`, `no account ${w.accountId}`);
     seen.walls.add(w.id);
-    // a wall's URL slug is unique within its account (index walls_account_url)
-    const slug = `${w.accountId}/${w.url}`;
-    if (slugs.has(slug) || existing.wallSlugs.has(slug)) {
-      throw new DataFileError(
-        `${path}.url`,
-        `url ${JSON.stringify(w.url)} is already used by another wall of account ${w.accountId}`,
-      );
-    }
-    slugs.add(slug);
+    // Slugs are not checked here: the data file is authoritative and the
+    // contract does not make them unique; the management API keeps new and
+    // edited slugs unique within an account.
     plan.walls.push({
       id: w.id,
       account_id: w.accountId,
@@ -428,15 +421,6 @@ function postRow(p: PostIn, wallId: number, feedId: number, source: string, path
 }
 
 /** `account/url` of the walls the store holds for these accounts. */
-async function existingSlugs(db: Kysely<Database>, accountIds: number[]): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (const chunk of chunks(accountIds, 900)) {
-    const rows = await db.selectFrom('walls').select(['account_id', 'url']).where('account_id', 'in', chunk).execute();
-    for (const r of rows) out.add(`${r.account_id}/${r.url}`);
-  }
-  return out;
-}
-
 /** Ids of the file that the store already holds (import never overwrites). */
 async function existingIds(db: Kysely<Database>, file: DataFile) {
   const wanted = {
@@ -472,7 +456,6 @@ async function existingIds(db: Kysely<Database>, file: DataFile) {
     accounts: await found('accounts', [...new Set([...wanted.accounts, ...refAccounts])]),
     products: await found('products', [...new Set([...wanted.products, ...refProducts])]),
     walls: await found('walls', wanted.walls),
-    wallSlugs: await existingSlugs(db, [...new Set((file.walls ?? []).map((w) => w.accountId))]),
     feeds: await found('feeds', wanted.feeds),
     posts: await found('posts', wanted.posts),
     keyHashes,

@@ -199,9 +199,10 @@ function migrations(dialect: DialectName): Record<string, Migration> {
           .columns(['target_type', 'target_id', 'id'])
           .execute();
 
-        // A wall's URL slug is unique within its account (deleted walls keep
-        // theirs, so a restore can never collide).
-        await db.schema.createIndex('walls_account_url').on('walls').columns(['account_id', 'url']).unique().execute();
+        // Looks up a wall by slug within its account. Not a unique index: an
+        // imported data file may repeat a slug (the contract allows it); the
+        // management API keeps new and edited slugs unique (store/manage/walls.ts).
+        await db.schema.createIndex('walls_account_url').on('walls').columns(['account_id', 'url']).execute();
 
         // The moderation list: every post of a wall, newest first, hidden included.
         await db.schema

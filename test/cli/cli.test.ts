@@ -154,6 +154,16 @@ describe.skipIf(!hasSampleData)(`import and export (${hasSampleData ? 'sample da
     expect(exported.walls[0]!.feeds[2]!).not.toHaveProperty('connector');
   });
 
+  it('accepts walls of one account that share a URL slug (the contract does not forbid it)', async () => {
+    const data = loadSampleData() as { walls: { url: string; accountId: number }[] };
+    const [a, b] = data.walls.filter((w) => w.accountId === 7001);
+    b!.url = a!.url;
+    const file = join(dir, 'slugs.json');
+    writeFileSync(file, JSON.stringify(data));
+    const r = await runCli(['import', file, '--database', db('slugs')]);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
   it('refuses ids that the store already holds', async () => {
     expect((await runCli(['import', SAMPLE_DATA_PATH, '--database', db('twice')])).code).toBe(0);
     const r = await runCli(['import', SAMPLE_DATA_PATH, '--database', db('twice')]);
