@@ -9,6 +9,7 @@ import { formatIso, parseIsoInstant } from '../domain/dates.js';
 import { connectorProblem } from '../ingest/connector-settings.js';
 import { resetIdSequences, type DialectHandle } from './dialect.js';
 import { hashSecret, keyPrefix } from './keys.js';
+import { productColumns } from './manage/products.js';
 import type { Database, MediaKind } from './schema.js';
 
 // ---------- format ----------
@@ -298,20 +299,7 @@ async function planImport(db: Kysely<Database>, file: DataFile): Promise<ImportP
     const createdAt = instant(p.createdAt, `${path}.createdAt`);
     plan.products.push({
       id: p.id,
-      account_id: p.accountId,
-      name: p.name,
-      sku: p.sku ?? '',
-      price: p.price,
-      currency_symbol: p.currencySymbol ?? '',
-      currency: p.currency ?? '',
-      discount: p.discount ?? 0,
-      discount_currency_symbol: p.discountCurrencySymbol ?? '',
-      discount_currency: p.discountCurrency ?? '',
-      url: p.url ?? '',
-      image: p.image ?? '',
-      store_shop_name: p.storeShopName ?? '',
-      store_product_id: p.storeProductId ?? '',
-      store_product_type: p.storeProductType ?? '',
+      ...productColumns(p),
       created_at: createdAt,
       updated_at: p.updatedAt === undefined ? createdAt : instant(p.updatedAt, `${path}.updatedAt`),
     });

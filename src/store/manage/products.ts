@@ -37,6 +37,26 @@ export type ProductPatch = Partial<ProductFields>;
 
 type ProductRow = Selectable<ProductsTable> & { tag_count: number };
 
+/** The stored columns of a new product; absent optional fields are "" (or 0 for the discount). Shared with import. */
+export function productColumns(input: ProductInput) {
+  return {
+    account_id: input.accountId,
+    name: input.name,
+    sku: input.sku ?? '',
+    price: input.price,
+    currency_symbol: input.currencySymbol ?? '',
+    currency: input.currency ?? '',
+    discount: input.discount ?? 0,
+    discount_currency_symbol: input.discountCurrencySymbol ?? '',
+    discount_currency: input.discountCurrency ?? '',
+    url: input.url ?? '',
+    image: input.image ?? '',
+    store_shop_name: input.storeShopName ?? '',
+    store_product_id: input.storeProductId ?? '',
+    store_product_type: input.storeProductType ?? '',
+  };
+}
+
 const productRecord = (r: ProductRow): ProductRecord => ({
   id: r.id,
   accountId: r.account_id,
@@ -127,20 +147,7 @@ export async function createProduct(op: Op, input: ProductInput): Promise<Produc
     const { id } = await tx.trx
       .insertInto('products')
       .values({
-        account_id: input.accountId,
-        name: input.name,
-        sku: input.sku ?? '',
-        price: input.price,
-        currency_symbol: input.currencySymbol ?? '',
-        currency: input.currency ?? '',
-        discount: input.discount ?? 0,
-        discount_currency_symbol: input.discountCurrencySymbol ?? '',
-        discount_currency: input.discountCurrency ?? '',
-        url: input.url ?? '',
-        image: input.image ?? '',
-        store_shop_name: input.storeShopName ?? '',
-        store_product_id: input.storeProductId ?? '',
-        store_product_type: input.storeProductType ?? '',
+        ...productColumns(input),
         created_at: op.now,
         updated_at: op.now,
       })
