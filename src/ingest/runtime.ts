@@ -254,8 +254,7 @@ export class IngestRuntime {
     const now = this.now();
     if (!force && !settingChanged && state.next_poll_at > now)
       return done({ status: 'skipped', message: 'not due yet', nextPollAt: state.next_poll_at });
-    const expected = force || settingChanged ? undefined : state.next_poll_at;
-    if (!(await claimFeed(this.db, feedId, this.owner, now, now + this.leaseMs, expected))) {
+    if (!(await claimFeed(this.db, feedId, this.owner, now, now + this.leaseMs, force ? null : state))) {
       return done({ status: 'skipped', message: 'another poller holds this feed' });
     }
 

@@ -99,11 +99,18 @@ export async function loadFeedToPoll(db: Kysely<Database>, feedId: number): Prom
   };
 }
 
+/** What a poller read of a feed's schedule before deciding to poll it. */
+export type ScheduleRead = Pick<IngestStateRow, 'next_poll_at' | 'last_polled_at' | 'cursor_for'>;
+
 /**
  * Takes the feed's lease until `until` unless another poller holds a live one.
- * With `expectedNextPollAt`, only while the schedule is still the one this
- * poller read: a feed another poller finished meanwhile (and so rescheduled)
- * is not polled twice in one round. True when this poller holds it now.
+ * With `read`, only while the feed's schedule is still the one this poller
+ * read: every finished poll (success or failure) moves `last_polled_at` and
+ * `next_poll_at` and sets `cursor_for`, so a feed another poller finished
+ * between this poller's read and its claim is not polled twice — also on the
+ * first poll or after a setting change, when the feed is due whatever
+ * `next_poll_at` says. Without `read` (a forced poll) only the lease counts.
+ * True when this poller holds the lease now.
  */
 export async function claimFeed(
   db: Kysely<Database>,
@@ -111,14 +118,19 @@ export async function claimFeed(
   owner: string,
   now: number,
   until: number,
-  expectedNextPollAt?: number,
+  read: ScheduleRead | null,
 ): Promise<boolean> {
   let q = db
     .updateTable('feed_ingest_state')
     .set({ lease_owner: owner, lease_until: until })
     .where('feed_id', '=', feedId)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now), eb('lease_owner', '=', owner)]));
-  if (expectedNextPollAt !== undefined) q = q.where('next_poll_at', '=', expectedNextPollAt);
+  if (read) {
+    q = q
+      .where('next_poll_at', '=', read.next_poll_at)
+      .where('last_polled_at', 'is not distinct from', read.last_polled_at)
+      .where('cursor_for', 'is not distinct from', read.cursor_for);
+  }
   const res = await q.executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }

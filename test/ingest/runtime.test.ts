@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IngestRuntime } from '../../src/ingest/runtime.js';
+import { openHookedStore } from '../helpers/hooked-store.js';
 import { ChangeBus } from '../../src/store/changes.js';
 import { rssXml, startFeeds, type FeedFixture, type RssItem } from './fixtures/feeds.js';
 import { NOW, ingestState, startHarness, storedPosts, testIngestConfig, untilDue, type Harness } from './harness.js';
@@ -184,6 +185,41 @@ describe('leases', () => {
       expect(await storedPosts(h, 201)).toHaveLength(5);
     } finally {
       await other.stop();
+    }
+  });
+  // The race behind a CI failure: poller B reads a feed that was never polled
+  // (due whatever its schedule says), poller A polls it completely, then B
+  // claims the lease A has just released. B must see the poll it missed.
+  it("a poller whose read predates another poller's finished poll does not poll again", async () => {
+    fx = await startFeeds();
+    fx.documents.set('/feed.xml', { body: rssXml(items(2)), type: 'application/rss+xml' });
+    await withFeeds([{ id: 201, name: 'x', connector: rss() }]);
+    await h.runtime.runOnce({ feedId: 999 }); // makes the state rows
+    let aDone: Promise<unknown> | null = null;
+    const dbB = openHookedStore(h.server.dir, async (q) => {
+      // B is about to claim: A runs its whole poll first
+      if (aDone === null && /^update "feed_ingest_state" set "lease_owner"/.test(q.sql)) {
+        aDone = h.runtime.pollFeed(201);
+        await aDone;
+      }
+    });
+    const b = new IngestRuntime({
+      db: dbB,
+      changes: new ChangeBus(),
+      config: testIngestConfig(),
+      now: () => h.clock.now,
+      owner: 'poller-b',
+    });
+    try {
+      const report = await b.pollFeed(201);
+      expect(aDone).not.toBeNull();
+      expect(await aDone).toMatchObject({ status: 'ok', inserted: 2 });
+      expect(report).toMatchObject({ status: 'skipped', message: 'another poller holds this feed' });
+      expect(fx.requests).toHaveLength(1);
+      expect(await ingestState(h, 201)).toMatchObject({ lease_owner: null, last_new_posts: 2 });
+    } finally {
+      await b.stop();
+      await dbB.destroy();
     }
   });
 });
