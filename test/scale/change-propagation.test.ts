@@ -19,6 +19,7 @@ const REVOKED_KEY = 'Propagation-revoked-key';
 const LEAVING_KEY = 'Propagation-leaving-key';
 const TTL_KEY = 'Propagation-ttl-key';
 const RECONNECT_KEY = 'Propagation-reconnect-key';
+const NO_REDIS_KEY = 'Propagation-no-redis-key';
 /** the issue's bound: a write is seen on every instance within this */
 const VISIBLE_WITHIN_MS = 5000;
 /** the short-lived instance's CACHE_TTL_MS */
@@ -43,6 +44,7 @@ const DATA = {
     { id: 3, name: 'Revoked', plan: 'enterprise', userKeys: [REVOKED_KEY] },
     { id: 4, name: 'Short-lived', plan: 'enterprise', userKeys: [TTL_KEY] },
     { id: 5, name: 'Reconnect', plan: 'enterprise', userKeys: [RECONNECT_KEY] },
+    { id: 6, name: 'No Redis', plan: 'enterprise', userKeys: [NO_REDIS_KEY] },
   ],
   products: [{ id: 1, accountId: 1, name: 'Old name', sku: 'SKU-1', price: 10, createdAt: AT }],
   walls: [
@@ -72,6 +74,9 @@ let dir: string;
 const pair: Instance[] = [];
 /** an instance whose entries live SHORT_TTL_MS */
 let shortLived: Instance;
+/** an instance with no Redis at all (quota in the store) */
+let noRedis: Instance;
+const everyInstance = () => [...pair, shortLived, noRedis].filter(Boolean);
 const prefix = `wp-${randomBytes(4).toString('hex')}`;
 let edits = 0;
 
@@ -151,37 +156,39 @@ beforeAll(async () => {
   writeFileSync(file, JSON.stringify(DATA));
   await cli('import', file);
   const env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix };
-  [pair[0], pair[1], shortLived] = await Promise.all([
+  [pair[0], pair[1], shortLived, noRedis] = await Promise.all([
     startInstance({ ...env, CACHE_TTL_MS: '600000' }),
     startInstance({ ...env, CACHE_TTL_MS: '600000' }),
     startInstance({ ...env, CACHE_TTL_MS: String(SHORT_TTL_MS) }),
+    startInstance({ DATABASE_URL: db.url, REDIS_URL: '', CACHE_TTL_MS: '600000' }),
   ]);
 });
 
 afterAll(async () => {
-  await Promise.all([...pair, shortLived].filter(Boolean).map((i) => i.stop()));
+  await Promise.all(everyInstance().map((i) => i.stop()));
   await dropTestDatabase(db.name);
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('writes from a CLI without REDIS_URL reach every instance', () => {
-  /** Warms and proves both instances' caches, runs the write, then waits for `done` on both. */
-  async function propagates(
-    view: (i: Instance) => Promise<string>,
-    edit: () => Promise<unknown>,
-    write: () => Promise<void>,
-    done: (seen: string) => boolean,
-  ) {
-    for (const instance of pair) {
-      await servedFromCache(instance, view, edit);
-      expect(done(await view(instance))).toBe(false);
-    }
-    await write();
-    for (const instance of pair) {
-      await eventually(`seen through ${instance.url}`, () => view(instance), done, VISIBLE_WITHIN_MS);
-    }
+/** Warms and proves the instances' caches, runs the write, then waits for `done` on each. */
+async function propagates(
+  view: (i: Instance) => Promise<string>,
+  edit: () => Promise<unknown>,
+  write: () => Promise<void>,
+  done: (seen: string) => boolean,
+  instances = pair,
+) {
+  for (const instance of instances) {
+    await servedFromCache(instance, view, edit);
+    expect(done(await view(instance))).toBe(false);
   }
+  await write();
+  for (const instance of instances) {
+    await eventually(`seen through ${instance.url}`, () => view(instance), done, VISIBLE_WITHIN_MS);
+  }
+}
 
+describe('writes from a CLI without REDIS_URL reach every instance', () => {
   it('key revoke: 401 on both instances', async () => {
     await propagates(
       keyView(REVOKED_KEY),
@@ -246,18 +253,19 @@ describe('writes from a CLI without REDIS_URL reach every instance', () => {
   });
 
   it('keeps hearing of writes after its notification connection was cut', async () => {
+    const count = everyInstance().length;
     let before: number[] = [];
     await eventually(
       'every instance listening',
       async () => (before = await listenerPids()),
-      (p) => p.length === 3,
+      (p) => p.length === count,
       30_000,
     );
     await sql('select pg_terminate_backend(pid) from unnest($1::int[]) pid', [before]);
     await eventually(
       'every instance listening again',
       listenerPids,
-      (pids) => pids.length === 3 && pids.every((pid) => !before.includes(pid)),
+      (pids) => pids.length === count && pids.every((pid) => !before.includes(pid)),
       30_000,
     );
     await propagates(
@@ -265,6 +273,18 @@ describe('writes from a CLI without REDIS_URL reach every instance', () => {
       editLimit(5),
       () => cli('keys', 'revoke', RECONNECT_KEY),
       (seen) => seen.startsWith('401'),
+    );
+  });
+});
+
+describe('PostgreSQL without Redis', () => {
+  it('caches, and hears of writes all the same', async () => {
+    await propagates(
+      keyView(NO_REDIS_KEY),
+      editLimit(6),
+      () => cli('keys', 'revoke', NO_REDIS_KEY),
+      (seen) => seen.startsWith('401'),
+      [noRedis],
     );
   });
 });
