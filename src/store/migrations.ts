@@ -281,6 +281,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
  * announces: a wall (its cached reads) or an account (its keys and every
  * cached read of its walls). Tables no cached read shows (usage, audit log,
  * operator tokens, ingestion state, idempotency keys) announce nothing.
+ * Part of migration 0006 as it ran: a change here needs a new migration.
  */
 const ANNOUNCING_TABLES: readonly {
   table: string;
@@ -289,7 +290,7 @@ const ANNOUNCING_TABLES: readonly {
   id: string;
   /** joined to `r` to find the id */
   join?: string;
-  /** an UPDATE announces only rows where one of these changed (default: every row) */
+  /** an UPDATE announces only rows where one of these changed (default: every row); needs `id`, no `join` */
   watched?: readonly string[];
 }[] = [
   { table: 'accounts', kind: 'accounts', id: 'r.id' },
@@ -308,7 +309,8 @@ const MAX_ANNOUNCED_IDS = 100;
 
 /**
  * Statement-level AFTER triggers with transition tables: one NOTIFY per
- * statement on channel `wallery_changes`, sent at commit (never on rollback),
+ * statement on channel `wallery_changes` (CHANGE_CHANNEL of
+ * change-listener.ts), sent at commit (never on rollback),
  * naming the distinct wall or account ids the statement touched:
  * `{"walls" : [7011,7012]}`; `{"all":true}` for a TRUNCATE or a statement
  * touching more than MAX_ANNOUNCED_IDS of them.

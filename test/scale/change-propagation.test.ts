@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LISTENER_APPLICATION_NAME } from '../../src/store/change-listener.js';
 import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
 import { eventually } from '../helpers/poll.js';
@@ -142,9 +143,9 @@ const editLimit = (accountId: number) => () =>
 
 async function listenerPids(): Promise<number[]> {
   const rows = await sql<{ pid: number }>(
-    `select pid from pg_stat_activity where datname = $1 and application_name = 'wallery-listen'
+    `select pid from pg_stat_activity where datname = $1 and application_name = $2
        and state = 'idle' and query ilike 'LISTEN%'`,
-    [db.name],
+    [db.name, LISTENER_APPLICATION_NAME],
   );
   return rows.map((r) => r.pid);
 }
