@@ -26,15 +26,23 @@ export const DEFAULT_DATABASE_OPTIONS: DatabaseOptions = {
   connectRetries: 8,
 };
 
+/** A revoked key or a hidden post is gone from every instance within this, notification or not. */
+export const DEFAULT_CACHE_TTL_MS = 5_000;
+
 export interface Config {
   store: StoreUrl;
   database: DatabaseOptions;
-  /** redis:// URL; holds quota counters and relays cache invalidation between instances */
+  /** redis:// URL; holds the daily quota counters shared by every instance */
   redisUrl: string | null;
-  /** prefix of every Redis key and channel, so deployments can share one Redis */
+  /** prefix of every Redis key, so deployments can share one Redis */
   redisPrefix: string;
   /** memory for rendered v2 reads; 0 turns the response cache off */
   responseCacheBytes: number;
+  /**
+   * Longest life of a cached key lookup or rendered read (ms): how stale an
+   * answer can be at most, even when the notification of a change was lost.
+   */
+  cacheTtlMs: number;
   port: number;
   host: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -157,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: parseRedisUrl(env.REDIS_URL),
     redisPrefix: parseRedisPrefix(env.REDIS_KEY_PREFIX),
     responseCacheBytes: parseIntSetting(env.RESPONSE_CACHE_MB, 'RESPONSE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
+    cacheTtlMs: parseIntSetting(env.CACHE_TTL_MS, 'CACHE_TTL_MS', DEFAULT_CACHE_TTL_MS, 100, 3_600_000),
     port: parsePort(env.PORT),
     host: parseHost(env.HOST),
     logLevel: level as Config['logLevel'],

@@ -2,7 +2,6 @@
 import { InvalidArgumentError } from 'commander';
 import { loadConfig, parseDatabaseUrl, type Config } from '../config.js';
 import { openStore, type Store } from '../store/store.js';
-import { connectRedis, waitReady } from '../redis/client.js';
 
 export class CliError extends Error {
   override name = 'CliError';
@@ -18,7 +17,12 @@ export function configFrom(options: StoreOptions): Config {
   return config;
 }
 
-/** Opens and migrates the store, runs `fn`, always closes. */
+/**
+ * Opens and migrates the store, runs `fn`, always closes. Running instances
+ * hear of the command's writes from the store itself (PostgreSQL's triggers
+ * notify them; on SQLite they notice the commit), whatever this process's
+ * environment.
+ */
 export async function withStore<T>(
   options: StoreOptions,
   fn: (store: Store, config: Config) => Promise<T>,
@@ -28,29 +32,9 @@ export async function withStore<T>(
   try {
     await store.waitUntilReachable(config.database.connectRetries);
     await store.migrate();
-    const result = await fn(store, config);
-    await announceToInstances(config);
-    return result;
+    return await fn(store, config);
   } finally {
     await store.close();
-  }
-}
-
-/**
- * A CLI command has no change bus of its own: when instances share Redis,
- * tell them that anything may have changed, so their caches start over.
- * (On SQLite, instances notice another process's commit by themselves.)
- */
-async function announceToInstances(config: Config): Promise<void> {
-  if (!config.redisUrl) return;
-  const redis = connectRedis(config.redisUrl, `${config.redisPrefix}-cli`);
-  try {
-    await waitReady(redis, 5000);
-    await redis.publish(`${config.redisPrefix}:changes`, JSON.stringify({ from: 'cli', change: { kind: 'all' } }));
-  } catch {
-    process.stderr.write('wallery: warning: could not reach Redis to tell running instances about this change\n');
-  } finally {
-    redis.disconnect();
   }
 }
 

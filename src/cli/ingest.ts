@@ -32,7 +32,7 @@ export function registerIngestCommands(program: Command) {
 async function worker(options: StoreOptions) {
   const config = configFrom(options);
   const ingestConfig = loadIngestConfig();
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, { serving: false });
   const ingest = new IngestRuntime({
     db: runtime.ctx.store.db,
     changes: runtime.ctx.changes,
@@ -70,7 +70,7 @@ async function ingestOnce(options: IngestOptions) {
   if (!options.once) throw new CliError('ingest needs --once (`wallery worker` polls continuously)');
   const config = configFrom(options);
   const ingestConfig = loadIngestConfig();
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, { serving: false });
   const ingest = new IngestRuntime({
     db: runtime.ctx.store.db,
     changes: runtime.ctx.changes,

@@ -1,9 +1,13 @@
 // Key → account answers kept in memory, so an authenticated read costs no
-// store query. Dropped exactly when they can change: any change to the
-// account (plan, limit, keys) on the change bus, and everything on `all`
-// (e.g. another process wrote to the SQLite file). Unknown keys are never cached.
+// store query. Dropped when they can change: any change to the account
+// (plan, limit, keys) on the change bus, everything on `all` (e.g. another
+// process wrote to the SQLite file, or the PostgreSQL notification
+// connection was re-established) — and in any case after `ttlMs`, so a
+// revocation whose notification was lost still takes effect within it.
+// Unknown keys are never cached.
 import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { ChangeBus } from '../store/changes.js';
 import { findKeyOwnerByHash, hashSecret, type KeyOwner } from '../store/keys.js';
 import type { Database } from '../store/schema.js';
@@ -13,19 +17,35 @@ interface Entry {
   owner: KeyOwner;
 }
 
-export class KeyCache {
-  private readonly byHash = new Map<string, Entry>();
-  private readonly unsubscribe: () => void;
+export interface KeyCacheOptions {
+  /** longest life of an entry, ms */
+  ttlMs: number;
+  max?: number;
+  /** monotonic milliseconds; tests inject a clock */
+  clock?: () => number;
+}
 
-  constructor(
-    changes: ChangeBus,
-    private readonly max = 100_000,
-  ) {
+export class KeyCache {
+  private readonly byHash: LRUCache<string, Entry>;
+  private readonly unsubscribe: () => void;
+  private readonly clock: () => number;
+
+  constructor(changes: ChangeBus, options: KeyCacheOptions) {
+    this.clock = options.clock ?? (() => performance.now());
+    this.byHash = new LRUCache<string, Entry>({
+      max: options.max ?? 100_000,
+      ttl: options.ttlMs,
+      // read the clock on every check: no timer, and an injected clock is seen at once
+      ttlResolution: 0,
+      perf: { now: this.clock },
+    });
     this.unsubscribe = changes.subscribe((change) => {
       if (change.kind === 'all') this.byHash.clear();
       else if (change.kind === 'account') {
-        for (const [hash, entry] of this.byHash)
-          if (entry.owner.accountId === change.accountId) this.byHash.delete(hash);
+        const stale: string[] = [];
+        for (const [hash, entry] of this.byHash.entries())
+          if (entry.owner.accountId === change.accountId) stale.push(hash);
+        for (const hash of stale) this.byHash.delete(hash);
       }
     });
   }
@@ -34,11 +54,10 @@ export class KeyCache {
     const hex = hashSecret(plaintext);
     const hit = this.byHash.get(hex);
     if (hit && timingSafeEqual(hit.hash, Buffer.from(hex, 'hex'))) return hit.owner;
+    // the entry's life counts from before the query: what it read is at most ttlMs old when it goes
+    const start = this.clock();
     const owner = await findKeyOwnerByHash(db, hex);
-    if (owner) {
-      if (this.byHash.size >= this.max) this.byHash.clear();
-      this.byHash.set(hex, { hash: Buffer.from(hex, 'hex'), owner });
-    }
+    if (owner) this.byHash.set(hex, { hash: Buffer.from(hex, 'hex'), owner }, { start });
     return owner;
   }
 

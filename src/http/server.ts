@@ -14,6 +14,7 @@ import { StoreQuota } from '../quota/store-quota.js';
 import { ResponseCache } from './v2/response-cache.js';
 import { externalWriteDetector } from '../store/dialect.js';
 import { KeyCache } from './key-cache.js';
+import { DEFAULT_CACHE_TTL_MS } from '../config.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -153,14 +154,19 @@ export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * A response cache invalidated by the change bus, which also hears of other
- * processes' commits to a SQLite file (see `externalWrites` in the v2 hook).
+ * processes' writes (PostgreSQL notifications; SQLite's `externalWrites` in
+ * the v2 hook), its entries living `ttlMs` at most.
  */
-export function defaultResponseCache(ctx: AppContext, maxBytes = DEFAULT_RESPONSE_CACHE_BYTES): ResponseCache {
-  return new ResponseCache(ctx.changes, { maxBytes });
+export function defaultResponseCache(
+  ctx: AppContext,
+  maxBytes = DEFAULT_RESPONSE_CACHE_BYTES,
+  ttlMs = DEFAULT_CACHE_TTL_MS,
+): ResponseCache {
+  return new ResponseCache(ctx.changes, { maxBytes, ttlMs });
 }
 
-export function defaultKeyCache(ctx: AppContext): KeyCache {
-  return new KeyCache(ctx.changes);
+export function defaultKeyCache(ctx: AppContext, ttlMs = DEFAULT_CACHE_TTL_MS): KeyCache {
+  return new KeyCache(ctx.changes, { ttlMs });
 }
 
 const CORS_EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';

@@ -1,7 +1,9 @@
 // Change notifications: every write that can change what a reader sees
 // announces it here, so caches (response cache, key cache) drop exactly what
-// went stale. In-process listeners today; a multi-instance deployment relays
-// the same messages between instances.
+// went stale. An instance announces its own writes at once; other processes'
+// writes arrive from the store itself: PostgreSQL's triggers notify every
+// listening instance (src/store/change-listener.ts), and SQLite's
+// `data_version` reveals another process's commit (`externalWriteDetector`).
 import { EventEmitter } from 'node:events';
 
 export type Change =

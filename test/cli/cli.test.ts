@@ -51,6 +51,8 @@ describe('help and configuration', () => {
       ['PORT', 'abc'],
       ['PORT', '70000'],
       ['LOG_LEVEL', 'loud'],
+      ['CACHE_TTL_MS', '0'],
+      ['CACHE_TTL_MS', 'soon'],
       ['DATABASE_URL', 'mysql://x/y'],
     ] as const) {
       const r = await runCli(['migrate'], { [name]: value, DATABASE_URL: name === 'DATABASE_URL' ? value : db('cfg') });

@@ -124,9 +124,9 @@ async function postCount(server: TestServer) {
 
 /**
  * Another process's writes reach a running server's response cache through
- * `PRAGMA data_version` on SQLite, and through the Redis relay (REDIS_URL) on
- * PostgreSQL; the test server has no relay, so on PostgreSQL the test
- * announces the CLI's writes as the relay would.
+ * `PRAGMA data_version` on SQLite, and through PostgreSQL's notifications,
+ * which `wallery serve` listens to; the test server does not listen, so on
+ * PostgreSQL the test announces the CLI's writes as the notification would.
  */
 function relay(server: TestServer) {
   if (server.store.name !== 'sqlite') server.app.ctx.changes.publish({ kind: 'all' });

@@ -31,7 +31,7 @@ async function killRedisConnections() {
   const list = (await admin.client('LIST')) as string;
   const ids = list
     .split('\n')
-    .filter((line) => new RegExp(`name=${prefix}(-sub)?( |$)`).test(line))
+    .filter((line) => new RegExp(`name=${prefix}( |$)`).test(line))
     .map((line) => /id=(\d+)/.exec(line)![1]!);
   for (const id of ids) await admin.client('KILL', 'ID', id);
   admin.disconnect();

@@ -2,9 +2,11 @@
 //
 // Key: family, format, account, wall and the normalized parameters. Every
 // write announces itself on the ChangeBus and drops exactly the entries of
-// the wall (or account) it touched; writes by another process on the same
-// SQLite file are noticed through `PRAGMA data_version` and drop everything.
-// Entries carry a strong ETag and, once asked for, gzip/brotli bodies.
+// the wall (or account) it touched; writes by another process are announced
+// by PostgreSQL's notifications, or noticed through SQLite's
+// `PRAGMA data_version` (and drop everything). Whatever happens to those
+// messages, an entry lives `ttlMs` at most. Entries carry a strong ETag and,
+// once asked for, gzip/brotli bodies.
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
@@ -22,6 +24,10 @@ export interface CachedResponse {
 
 export interface ResponseCacheOptions {
   maxBytes: number;
+  /** longest life of an entry, ms */
+  ttlMs: number;
+  /** monotonic milliseconds; tests inject a clock */
+  clock?: () => number;
 }
 
 export class ResponseCache {
@@ -29,15 +35,19 @@ export class ResponseCache {
   private readonly byWall = new Map<number, Set<string>>();
   private readonly byAccount = new Map<number, Set<string>>();
   private readonly unsubscribe: () => void;
+  /** the cache's clock: pass `now()` taken before building an answer to `set` */
+  readonly now: () => number;
 
-  constructor(
-    changes: ChangeBus,
-    private readonly options: ResponseCacheOptions,
-  ) {
+  constructor(changes: ChangeBus, options: ResponseCacheOptions) {
+    this.now = options.clock ?? (() => performance.now());
     this.lru = new LRUCache<string, CachedResponse>({
       maxSize: options.maxBytes,
       sizeCalculation: (e) => e.body.length + (e.gzip?.length ?? 0) + (e.br?.length ?? 0) + 256,
       dispose: (entry, key) => this.unindex(key, entry),
+      ttl: options.ttlMs,
+      // read the clock on every check: no timer, and an injected clock is seen at once
+      ttlResolution: 0,
+      perf: { now: this.now },
     });
     this.unsubscribe = changes.subscribe((change) => this.invalidate(change));
   }
@@ -46,10 +56,11 @@ export class ResponseCache {
     return this.lru.get(key);
   }
 
-  set(key: string, entry: Omit<CachedResponse, 'etag'>): CachedResponse {
+  /** `start`: `now()` before the answer was built, so its life counts from what it read */
+  set(key: string, entry: Omit<CachedResponse, 'etag'>, start = this.now()): CachedResponse {
     const etag = `"${createHash('sha1').update(entry.body).digest('base64url')}"`;
     const full: CachedResponse = { ...entry, etag };
-    this.lru.set(key, full);
+    this.lru.set(key, full, { start });
     if (this.lru.has(key)) {
       index(this.byWall, entry.wallId, key);
       index(this.byAccount, entry.accountId, key);

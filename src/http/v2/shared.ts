@@ -118,10 +118,11 @@ export async function sendRead(
   const fullKey = `${family}|${request.format}|${accountId}|${wallId ?? 'x'}|${key}`;
   let entry = cache?.get(fullKey);
   if (!entry) {
+    const start = cache?.now();
     const body = Buffer.from(renderBody(request.format, successData(await build())));
     const contentType = CONTENT_TYPES[request.format];
     if (!cache || wallId === null) return reply.code(200).type(contentType).send(body);
-    entry = cache.set(fullKey, { body, contentType, wallId, accountId });
+    entry = cache.set(fullKey, { body, contentType, wallId, accountId }, start);
   }
   reply.header('ETag', entry.etag).header('Cache-Control', READ_CACHE_CONTROL).header('Vary', 'Accept-Encoding');
   if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
