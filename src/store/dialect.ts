@@ -2,6 +2,7 @@
 // of the store is written once against Kysely.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -16,7 +17,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import pg from 'pg';
-import pRetry from 'p-retry';
+import pRetry, { type Options as PRetryOptions } from 'p-retry';
 import { DEFAULT_DATABASE_OPTIONS, type DatabaseOptions, type StoreUrl } from '../config.js';
 import type { Database } from './schema.js';
 
@@ -130,7 +131,7 @@ class SqliteWritersDriver extends SqliteDriver {
 /**
  * A statement that fails with SQLITE_BUSY while no transaction is open (a
  * `begin immediate`, or a statement on its own) has done nothing, so it is
- * tried again, with pauses in which the event loop runs, until
+ * tried again, with pauses in which the event loop runs, until about
  * `busyTimeoutMs` has passed. Inside a transaction that began immediate a
  * statement cannot meet a busy lock: it already holds the write lock.
  */
@@ -139,17 +140,25 @@ function waitingForWriters(
   sqlite: SqliteDatabase.Database,
   busyTimeoutMs: number,
 ): DatabaseConnection {
+  const untilFree: PRetryOptions = {
+    retries: Number.POSITIVE_INFINITY,
+    maxRetryTime: busyTimeoutMs,
+    minTimeout: 5,
+    maxTimeout: 50,
+    randomize: true,
+    shouldRetry: ({ error }) => isSqliteBusy(error),
+  };
   return {
-    executeQuery(query) {
-      if (sqlite.inTransaction) return connection.executeQuery(query);
-      return pRetry(() => connection.executeQuery(query), {
-        retries: Number.POSITIVE_INFINITY,
-        maxRetryTime: busyTimeoutMs,
-        minTimeout: 5,
-        maxTimeout: 50,
-        randomize: true,
-        shouldRetry: ({ error }) => isSqliteBusy(error),
-      });
+    async executeQuery(query) {
+      if (sqlite.inTransaction || busyTimeoutMs === 0) return connection.executeQuery(query);
+      // the first try costs nothing extra: most statements never meet a lock
+      try {
+        return await connection.executeQuery(query);
+      } catch (err) {
+        if (!isSqliteBusy(err)) throw err;
+      }
+      await delay(untilFree.minTimeout);
+      return pRetry(() => connection.executeQuery(query), untilFree);
     },
     streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
   };
