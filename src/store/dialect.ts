@@ -68,8 +68,16 @@ export function openDialect(url: StoreUrl, options: DatabaseOptions = DEFAULT_DA
   return { name: 'postgres', db };
 }
 
-/** The longest one SQLite statement blocks the thread waiting for another process's write lock. */
+/**
+ * The longest one SQLite statement blocks the thread waiting for another
+ * process's write lock. The whole wait (DATABASE_BUSY_TIMEOUT_MS, 5 s by
+ * default, for the server and the CLI alike) is made of such slices with
+ * pauses between them. Write transactions last milliseconds, so 5 s is many
+ * of them; past it the API answers 503 and the CLI says the database is busy.
+ */
 const BUSY_SLICE_MS = 50;
+/** Pauses between those slices: doubling from min up to max, randomized so two waiters do not keep step. */
+const BUSY_PAUSE_MS = { min: 5, max: 50 };
 
 /** True when SQLite gave up waiting for a lock another connection (process) holds. */
 export function isSqliteBusy(err: unknown): boolean {
@@ -83,9 +91,10 @@ export function isSqliteBusy(err: unknown): boolean {
  *
  * Kysely begins a transaction with a deferred `begin`: it reads under a
  * shared lock and asks for the write lock at its first write. When another
- * process holds that lock then, SQLite fails at once with SQLITE_BUSY (it
- * never waits on a lock upgrade: the holder might be waiting for this
- * transaction's snapshot to go away). `begin immediate` takes the write lock
+ * process holds that lock then, SQLite fails at once with SQLITE_BUSY: it
+ * does not wait on a lock upgrade, since once the other writer commits, what
+ * this transaction read is stale and it could not write anyway. The whole
+ * transaction would have to start over. `begin immediate` takes the write lock
  * first, where waiting is safe. Every transaction here writes, so all of them
  * begin immediate; one asked for as `read only` stays deferred, since reads
  * never wait for a writer in WAL mode.
@@ -133,7 +142,8 @@ class SqliteWritersDriver extends SqliteDriver {
  * `begin immediate`, or a statement on its own) has done nothing, so it is
  * tried again, with pauses in which the event loop runs, until about
  * `busyTimeoutMs` has passed. Inside a transaction that began immediate a
- * statement cannot meet a busy lock: it already holds the write lock.
+ * statement cannot meet a busy lock: it already holds the write lock. So no
+ * transaction ever needs to be run again, only its `begin immediate`.
  */
 function waitingForWriters(
   connection: DatabaseConnection,
@@ -143,8 +153,8 @@ function waitingForWriters(
   const untilFree: PRetryOptions = {
     retries: Number.POSITIVE_INFINITY,
     maxRetryTime: busyTimeoutMs,
-    minTimeout: 5,
-    maxTimeout: 50,
+    minTimeout: BUSY_PAUSE_MS.min,
+    maxTimeout: BUSY_PAUSE_MS.max,
     randomize: true,
     shouldRetry: ({ error }) => isSqliteBusy(error),
   };
@@ -157,7 +167,7 @@ function waitingForWriters(
       } catch (err) {
         if (!isSqliteBusy(err)) throw err;
       }
-      await delay(untilFree.minTimeout);
+      await delay(BUSY_PAUSE_MS.min);
       return pRetry(() => connection.executeQuery(query), untilFree);
     },
     streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
