@@ -17,6 +17,8 @@ export interface DatabaseOptions {
   connectTimeoutMs: number;
   /** start-up attempts to reach the store before giving up (exponential backoff) */
   connectRetries: number;
+  /** SQLite: how long a write waits for another process's write to finish before it fails (503 / CLI error) */
+  busyTimeoutMs: number;
 }
 
 export const DEFAULT_DATABASE_OPTIONS: DatabaseOptions = {
@@ -24,6 +26,7 @@ export const DEFAULT_DATABASE_OPTIONS: DatabaseOptions = {
   statementTimeoutMs: 10_000,
   connectTimeoutMs: 3_000,
   connectRetries: 8,
+  busyTimeoutMs: 5_000,
 };
 
 /** A revoked key or a hidden post is gone from every instance within this, notification or not. */
@@ -160,6 +163,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         DEFAULT_DATABASE_OPTIONS.connectRetries,
         0,
         100,
+      ),
+      busyTimeoutMs: parseIntSetting(
+        env.DATABASE_BUSY_TIMEOUT_MS,
+        'DATABASE_BUSY_TIMEOUT_MS',
+        DEFAULT_DATABASE_OPTIONS.busyTimeoutMs,
+        0,
+        600_000,
       ),
     },
     redisUrl: parseRedisUrl(env.REDIS_URL),

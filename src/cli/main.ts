@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The `wallery` command.
-import { Command, InvalidArgumentError } from 'commander';
-import { ConfigError } from '../config.js';
+import { Command } from 'commander';
 import { registerDataCommands } from './data.js';
+import { reportError } from './errors.js';
 import { registerIngestCommands } from './ingest.js';
 import { registerKeyCommands } from './keys.js';
 import { registerServeCommands } from './serve.js';
@@ -16,8 +16,10 @@ import { registerTokenCommands } from './tokens.js';
 
 const program = new Command('wallery')
   .description('Wallery — self-hosted social walls behind the Wall and Gallery Content API v2')
-  .showHelpAfterError()
-  .configureOutput({ outputError: (text, write) => write(text) });
+  // a usage error is one line too, like every other error
+  .configureOutput({
+    outputError: (text, write) => write(`wallery: ${text.replace(/^error: /, '').trim()} (see --help)\n`),
+  });
 
 registerServeCommands(program);
 registerDataCommands(program);
@@ -34,14 +36,6 @@ registerIngestCommands(program);
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  if (
-    err instanceof ConfigError ||
-    err instanceof InvalidArgumentError ||
-    (err as Error)?.name === 'CliError' ||
-    (err as Error)?.name === 'DataFileError'
-  ) {
-    process.stderr.write(`wallery: ${(err as Error).message}\n`);
-    process.exit(1);
-  }
-  throw err;
+  reportError(err);
+  process.exit(1);
 }

@@ -12,7 +12,7 @@ import { registerManage } from './manage/index.js';
 import { registerOpenApi } from './openapi.js';
 import { StoreQuota } from '../quota/store-quota.js';
 import { ResponseCache } from './v2/response-cache.js';
-import { externalWriteDetector } from '../store/dialect.js';
+import { externalWriteDetector, isSqliteBusy } from '../store/dialect.js';
 import { KeyCache } from './key-cache.js';
 import { DEFAULT_CACHE_TTL_MS } from '../config.js';
 
@@ -185,7 +185,6 @@ const UNAVAILABLE_CODES = new Set([
   'ECONNRESET',
   'ETIMEDOUT',
   'EPIPE',
-  'SQLITE_BUSY',
   'SQLITE_CANTOPEN',
   'SQLITE_IOERR',
   '57P01', // admin_shutdown
@@ -201,7 +200,7 @@ const UNAVAILABLE_CODES = new Set([
 export function isStoreUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string; name?: string } | null;
   if (!e) return false;
-  if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
+  if ((e.code && UNAVAILABLE_CODES.has(e.code)) || isSqliteBusy(e)) return true;
   if (e.name === 'MaxRetriesPerRequestError') return true;
   return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|enableOfflineQueue|Connection is closed|Command timed out/i.test(
     e.message ?? '',

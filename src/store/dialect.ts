@@ -2,9 +2,22 @@
 // of the store is written once against Kysely.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type ColumnDefinitionBuilder } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type ColumnDefinitionBuilder,
+  type DatabaseConnection,
+  type SqliteDialectConfig,
+  type TransactionSettings,
+} from 'kysely';
 import pg from 'pg';
+import pRetry, { type Options as PRetryOptions } from 'p-retry';
 import { DEFAULT_DATABASE_OPTIONS, type DatabaseOptions, type StoreUrl } from '../config.js';
 import type { Database } from './schema.js';
 
@@ -26,8 +39,11 @@ export function openDialect(url: StoreUrl, options: DatabaseOptions = DEFAULT_DA
     // survives even a power loss (NORMAL would only survive a process crash).
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    // SQLite's busy handler sleeps inside the call, freezing the event loop:
+    // keep each wait short and do the rest of the waiting between attempts.
+    sqlite.pragma(`busy_timeout = ${Math.min(BUSY_SLICE_MS, options.busyTimeoutMs)}`);
+    const dialect = new SqliteWritersDialect({ database: withStatementCache(sqlite) }, sqlite, options.busyTimeoutMs);
+    const db = new Kysely<Database>({ dialect });
     return { name: 'sqlite', db, sqlite };
   }
   // int8 (bigint) columns hold epoch milliseconds and ids, all well inside
@@ -50,6 +66,112 @@ export function openDialect(url: StoreUrl, options: DatabaseOptions = DEFAULT_DA
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { name: 'postgres', db };
+}
+
+/**
+ * The longest one SQLite statement blocks the thread waiting for another
+ * process's write lock. The whole wait (DATABASE_BUSY_TIMEOUT_MS, 5 s by
+ * default, for the server and the CLI alike) is made of such slices with
+ * pauses between them. Write transactions last milliseconds, so 5 s is many
+ * of them; past it the API answers 503 and the CLI says the database is busy.
+ */
+const BUSY_SLICE_MS = 50;
+/** Pauses between those slices: doubling from min up to max, randomized so two waiters do not keep step. */
+const BUSY_PAUSE_MS = { min: 5, max: 50 };
+
+/** True when SQLite gave up waiting for a lock another connection (process) holds. */
+export function isSqliteBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_'));
+}
+
+/**
+ * Kysely's SQLite dialect with transactions that start as writers, and
+ * waits for another process's write lock that leave the event loop free.
+ *
+ * Kysely begins a transaction with a deferred `begin`: it reads under a
+ * shared lock and asks for the write lock at its first write. When another
+ * process holds that lock then, SQLite fails at once with SQLITE_BUSY: it
+ * does not wait on a lock upgrade, since once the other writer commits, what
+ * this transaction read is stale and it could not write anyway. The whole
+ * transaction would have to start over. `begin immediate` takes the write lock
+ * first, where waiting is safe. Every transaction here writes, so all of them
+ * begin immediate; one asked for as `read only` stays deferred, since reads
+ * never wait for a writer in WAL mode.
+ */
+class SqliteWritersDialect extends SqliteDialect {
+  constructor(
+    private readonly config: SqliteDialectConfig,
+    private readonly sqlite: SqliteDatabase.Database,
+    private readonly busyTimeoutMs: number,
+  ) {
+    super(config);
+  }
+
+  override createDriver() {
+    return new SqliteWritersDriver(this.config, this.sqlite, this.busyTimeoutMs);
+  }
+}
+
+class SqliteWritersDriver extends SqliteDriver {
+  #connection: DatabaseConnection | undefined;
+
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly sqlite: SqliteDatabase.Database,
+    private readonly busyTimeoutMs: number,
+  ) {
+    super(config);
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.#connection ??= waitingForWriters(connection, this.sqlite, this.busyTimeoutMs);
+    return this.#connection;
+  }
+
+  override async beginTransaction(connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
+    await connection.executeQuery(
+      CompiledQuery.raw(settings?.accessMode === 'read only' ? 'begin' : 'begin immediate'),
+    );
+  }
+}
+
+/**
+ * A statement that fails with SQLITE_BUSY while no transaction is open (a
+ * `begin immediate`, or a statement on its own) has done nothing, so it is
+ * tried again, with pauses in which the event loop runs, until about
+ * `busyTimeoutMs` has passed. Inside a transaction that began immediate a
+ * statement cannot meet a busy lock: it already holds the write lock. So no
+ * transaction ever needs to be run again, only its `begin immediate`.
+ */
+function waitingForWriters(
+  connection: DatabaseConnection,
+  sqlite: SqliteDatabase.Database,
+  busyTimeoutMs: number,
+): DatabaseConnection {
+  const untilFree: PRetryOptions = {
+    retries: Number.POSITIVE_INFINITY,
+    maxRetryTime: busyTimeoutMs,
+    minTimeout: BUSY_PAUSE_MS.min,
+    maxTimeout: BUSY_PAUSE_MS.max,
+    randomize: true,
+    shouldRetry: ({ error }) => isSqliteBusy(error),
+  };
+  return {
+    async executeQuery(query) {
+      if (sqlite.inTransaction || busyTimeoutMs === 0) return connection.executeQuery(query);
+      // the first try costs nothing extra: most statements never meet a lock
+      try {
+        return await connection.executeQuery(query);
+      } catch (err) {
+        if (!isSqliteBusy(err)) throw err;
+      }
+      await delay(BUSY_PAUSE_MS.min);
+      return pRetry(() => connection.executeQuery(query), untilFree);
+    },
+    streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+  };
 }
 
 /**
