@@ -30,7 +30,7 @@ const MB = 1024 * 1024;
  * working copy of it, the feed-level tree and the rows of the kept items,
  * over a base for the modules and the item trees.
  */
-export function parseHeapLimitMb(maxBytes: number): number {
+function parseHeapLimitMb(maxBytes: number): number {
   return Math.ceil((4 * maxBytes) / MB) + 64;
 }
 

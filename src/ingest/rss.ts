@@ -135,9 +135,12 @@ export function parseFeedXml(body: string, where: string, limits: ParseLimits): 
 
 // ---------- items: raw XML → nodes, the newest kept ----------
 
+/** The XML inside an item the feed parser kept raw. */
+const rawXml = (raw: unknown) => (typeof raw === 'string' ? raw : isObject(raw) ? textOf(raw['#text']) : '');
+
 /** One item kept raw by the feed parser (its XML, and the attributes of its element) → its node; null if empty. */
 function itemNode(raw: unknown, parser = itemParser): Node | null {
-  const xml = typeof raw === 'string' ? raw : isObject(raw) ? textOf(raw['#text']) : '';
+  const xml = rawXml(raw);
   const attributes = isObject(raw) ? Object.fromEntries(Object.entries(raw).filter(([k]) => k.startsWith('@_'))) : {};
   const parsed = first((parser.parse(`<item>${xml}</item>`) as Node).item);
   if (!parsed) return Object.keys(attributes).length > 0 ? attributes : null;
@@ -153,29 +156,53 @@ function itemInstant(format: ParsedFeed['format'], item: Node): number | null {
   );
 }
 
+/** Items ranked by date read this many at a time: one small parse per item would cost more than the items. */
+const RANK_BATCH = 256;
+
+const UNREADABLE = Symbol('unreadable');
+
+/** When each of these raw items was published, for ranking (no date: null; empty: undefined). */
+function instantsOf(
+  format: ParsedFeed['format'],
+  raws: readonly unknown[],
+): (number | null | undefined | typeof UNREADABLE)[] {
+  const instant = (node: Node | null) => (node ? itemInstant(format, node) : undefined);
+  try {
+    const doc = rankParser.parse(`<items>${raws.map((raw) => `<item>${rawXml(raw)}</item>`).join('')}</items>`) as Node;
+    const parsed = isObject(doc.items) && Array.isArray(doc.items.item) ? (doc.items.item as unknown[]) : [];
+    if (parsed.length === raws.length) {
+      // an item with attributes only is an (empty) item all the same
+      return parsed.map((p, i) => instant(isObject(p) ? p : isObject(raws[i]) ? {} : null));
+    }
+  } catch {
+    // one of them is unreadable: read them one by one below
+  }
+  return raws.map((raw) => {
+    try {
+      return instant(itemNode(raw, rankParser));
+    } catch {
+      return UNREADABLE;
+    }
+  });
+}
+
 function newestItems(
   format: ParsedFeed['format'],
   value: unknown,
   maxItems: number,
 ): { items: Node[]; skipped: number } {
   const raws = value === undefined ? [] : Array.isArray(value) ? value : [value];
-  let skipped = 0;
-  const read = (raw: unknown, parser = itemParser): Node | null => {
-    try {
-      return itemNode(raw, parser);
-    } catch {
-      skipped++;
-      return null;
-    }
-  };
   let chosen: unknown[] = raws;
+  let skipped = 0;
   if (raws.length > maxItems) {
-    // rank all by date (reading each on its own, none kept), keep the newest
+    // rank all by date (none kept), keep the newest
     const ranked: { index: number; at: number | null }[] = [];
-    raws.forEach((raw, index) => {
-      const node = read(raw, rankParser);
-      if (node) ranked.push({ index, at: itemInstant(format, node) });
-    });
+    for (let start = 0; start < raws.length; start += RANK_BATCH) {
+      instantsOf(format, raws.slice(start, start + RANK_BATCH)).forEach((at, i) => {
+        if (at === UNREADABLE) skipped++;
+        else if (at !== undefined) ranked.push({ index: start + i, at });
+      });
+    }
     ranked.sort((a, b) => (b.at ?? -Infinity) - (a.at ?? -Infinity) || a.index - b.index);
     chosen = ranked
       .slice(0, maxItems)
@@ -185,8 +212,12 @@ function newestItems(
   }
   const items: Node[] = [];
   for (const raw of chosen) {
-    const node = read(raw);
-    if (node) items.push(node);
+    try {
+      const node = itemNode(raw);
+      if (node) items.push(node);
+    } catch {
+      skipped++;
+    }
   }
   return { items, skipped };
 }
