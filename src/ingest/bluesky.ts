@@ -9,6 +9,7 @@
 // Facets become links, image/video embeds media, labels (on the post, its
 // record's self-labels, or its author) make a post arrive hidden.
 import type { Static } from 'typebox';
+import type { IngestedPost } from '../store/ingest.js';
 import {
   ConnectorSetupError,
   UpstreamError,
@@ -17,6 +18,8 @@ import {
   isObject,
   parseJson,
   type Connector,
+  type DocumentParser,
+  type MetaOf,
   type PollInput,
   type PollOutput,
   type UpstreamMedia,
@@ -159,7 +162,7 @@ export function postViewPost(view: Json): UpstreamPost | null {
   };
 }
 
-// ---------- fetching ----------
+// ---------- documents (parse worker) ----------
 
 interface Item {
   view: Json;
@@ -194,6 +197,33 @@ function searchItems(data: unknown, where: string): { items: Item[]; cursor: str
   return { items, cursor: typeof data.cursor === 'string' && data.cursor !== '' ? data.cursor : null };
 }
 
+/** A page of posts → its posts (reposts unwrapped or left out), and for paging each item's time and the cursor. */
+function pageDocument(read: (data: unknown, where: string) => { items: Item[]; cursor: string | null }) {
+  return ((doc, settings, limits) => {
+    const page = read(parseJson(doc), new URL(doc.url).host);
+    const items = page.items.slice(0, limits.maxItems);
+    const kept = settings.reposts === 'unwrap' ? items : items.filter((item) => !item.repost);
+    return {
+      ...collectPosts(kept, (item) => postViewPost(item.view)),
+      meta: { times: items.map(({ sortAt, pinned }) => ({ sortAt, pinned })), cursor: page.cursor },
+    };
+  }) satisfies DocumentParser<BlueskySettings>;
+}
+
+const authorFeedDocument = pageDocument(authorFeedItems);
+const searchDocument = pageDocument(searchItems);
+
+const sessionDocument = ((doc) => {
+  const data = parseJson(doc);
+  if (!isObject(data) || typeof data.accessJwt !== 'string')
+    throw new UpstreamFormatError(`createSession on ${new URL(doc.url).host} returned no token`);
+  return { posts: [], skipped: 0, meta: { accessJwt: data.accessJwt } };
+}) satisfies DocumentParser<BlueskySettings>;
+
+type Page = MetaOf<typeof authorFeedDocument> & { rows: IngestedPost[]; skipped: number };
+
+// ---------- the poll (serving thread) ----------
+
 async function session(input: PollInput<BlueskySettings>, serviceUrl: string, fresh: boolean): Promise<string> {
   const creds = input.env.bluesky;
   if (!creds) throw new ConnectorSetupError('a Bluesky hashtag feed needs BLUESKY_IDENTIFIER and BLUESKY_APP_PASSWORD');
@@ -204,11 +234,9 @@ async function session(input: PollInput<BlueskySettings>, serviceUrl: string, fr
     method: 'POST',
     json: { identifier: creds.identifier, password: creds.appPassword },
   });
-  const data = parseJson(res);
-  if (!isObject(data) || typeof data.accessJwt !== 'string')
-    throw new UpstreamFormatError(`createSession on ${new URL(serviceUrl).host} returned no token`);
-  input.env.memory.set(key, data.accessJwt);
-  return data.accessJwt;
+  const { accessJwt } = (await input.parse<MetaOf<typeof sessionDocument>>(res, 'session')).meta;
+  input.env.memory.set(key, accessJwt);
+  return accessJwt;
 }
 
 const isExpiredToken = (err: unknown) =>
@@ -222,12 +250,14 @@ export const blueskyConnector: Connector<BlueskySettings> = {
   async poll(input): Promise<PollOutput> {
     const { settings, http } = input;
     const cursor = readCursor(input.cursor);
-    const unwrap = settings.reposts === 'unwrap';
-    let fetchPage: (apiCursor: string | null) => Promise<{ items: Item[]; cursor: string | null }>;
+    let fetchPage: (apiCursor: string | null) => Promise<Page>;
+    const read = async (res: Parameters<typeof input.parse>[0], document: string): Promise<Page> => {
+      const page = await input.parse<MetaOf<typeof authorFeedDocument>>(res, document);
+      return { ...page.meta, rows: page.rows, skipped: page.skipped };
+    };
 
     if (settings.hashtag !== undefined) {
       const serviceUrl = trimBase(settings.serviceUrl ?? BLUESKY_SERVICE_URL);
-      const where = new URL(serviceUrl).host;
       const tag = settings.hashtag.replace(/^#/, '');
       fetchPage = async (apiCursor) => {
         const url = `${serviceUrl}/xrpc/app.bsky.feed.searchPosts?q=${encodeURIComponent(`#${tag}`)}&sort=latest&limit=${PAGE_LIMIT}${apiCursor ? `&cursor=${encodeURIComponent(apiCursor)}` : ''}`;
@@ -240,36 +270,39 @@ export const blueskyConnector: Connector<BlueskySettings> = {
           if (!isExpiredToken(err)) throw err;
           res = await get(true);
         }
-        return searchItems(parseJson(res), where);
+        return read(res, 'search');
       };
     } else {
       const appView = trimBase(settings.appViewUrl ?? BLUESKY_APPVIEW_URL);
-      const where = new URL(appView).host;
       const actor = encodeURIComponent((settings.actor ?? '').replace(/^@/, ''));
       fetchPage = async (apiCursor) => {
         const url = `${appView}/xrpc/app.bsky.feed.getAuthorFeed?actor=${actor}&limit=${PAGE_LIMIT}&filter=posts_no_replies&includePins=false${apiCursor ? `&cursor=${encodeURIComponent(apiCursor)}` : ''}`;
-        return authorFeedItems(parseJson(await http.request(url)), where);
+        return read(await http.request(url), 'authorFeed');
       };
     }
 
-    const items: Item[] = [];
+    const rows: IngestedPost[] = [];
+    let skipped = 0;
+    let newest = cursor.newest;
     let apiCursor: string | null = null;
-    for (let page = 0; page < input.maxPages; page++) {
+    for (let page = 0; page < input.maxPages && rows.length < input.maxItems; page++) {
       const got = await fetchPage(apiCursor);
-      items.push(...got.items);
+      rows.push(...got.rows);
+      skipped += got.skipped;
       apiCursor = got.cursor;
-      const timed = got.items.filter((i) => !i.pinned);
+      const timed = got.times.filter((i) => !i.pinned);
+      for (const { sortAt } of timed) if (newest === undefined || sortAt > newest) newest = sortAt;
       // first poll: the newest page is enough; later: go on while all is new
       if (cursor.newest === undefined || apiCursor === null || timed.length === 0) break;
       if (timed.some((i) => i.sortAt <= cursor.newest!)) break;
     }
-
-    let newest = cursor.newest;
-    for (const item of items) {
-      if (!item.pinned && (newest === undefined || item.sortAt > newest)) newest = item.sortAt;
-    }
-    const kept = unwrap ? items : items.filter((item) => !item.repost);
-    const { posts, skipped } = collectPosts(kept, (item) => postViewPost(item.view));
-    return { posts, cursor: newest === undefined ? {} : { newest }, notModified: false, skipped };
+    // pages come newest first: what is over the cap is the oldest
+    return {
+      rows: rows.slice(0, input.maxItems),
+      cursor: newest === undefined ? {} : { newest },
+      notModified: false,
+      skipped,
+    };
   },
+  documents: { authorFeed: authorFeedDocument, search: searchDocument, session: sessionDocument },
 };

@@ -20,6 +20,10 @@ export interface IngestConfig {
   timeoutMs: number;
   /** INGEST_HOST_CONCURRENCY: requests in flight to one host at a time */
   hostConcurrency: number;
+  /** INGEST_MAX_ITEMS: most posts one poll of a feed keeps (the newest) */
+  maxItems: number;
+  /** INGEST_PARSE_THREADS: worker threads that parse upstream responses off the serving thread */
+  parseThreads: number;
   /** BLUESKY_IDENTIFIER / BLUESKY_APP_PASSWORD: for Bluesky hashtag search */
   bluesky: { identifier: string; appPassword: string } | null;
 }
@@ -30,6 +34,8 @@ export const INGEST_DEFAULTS = {
   maxBytes: 5 * 1024 * 1024,
   timeoutMs: 15_000,
   hostConcurrency: 2,
+  maxItems: 500,
+  parseThreads: 1,
 } as const;
 
 function intSetting(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
@@ -112,6 +118,8 @@ export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env): IngestCo
       1,
       64,
     ),
+    maxItems: intSetting(env.INGEST_MAX_ITEMS, 'INGEST_MAX_ITEMS', INGEST_DEFAULTS.maxItems, 1, 10_000),
+    parseThreads: intSetting(env.INGEST_PARSE_THREADS, 'INGEST_PARSE_THREADS', INGEST_DEFAULTS.parseThreads, 1, 32),
     bluesky: identifier === '' ? null : { identifier, appPassword },
   };
 }

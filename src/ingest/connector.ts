@@ -1,16 +1,21 @@
 // The one small interface every connector implements:
 //
-//   poll({ settings, cursor, http, … }) → { posts, cursor, notModified }
+//   poll({ settings, cursor, http, parse, … }) → { rows, cursor, notModified }
 //
 // A connector reads its network through `http` (a per-poll view of the
 // SSRF-guarded fetcher that adds conditional GET validators to the request
 // it marks `conditional`, and collects caching hints — Retry-After,
-// Cache-Control max-age, X-RateLimit-* — from every response) and returns
-// normalized posts plus the cursor state to hand it next time. It never
-// touches the store: the runtime fetches first, then writes in short
+// Cache-Control max-age, X-RateLimit-* — from every response) and hands
+// every response body to `parse`, which runs one of the connector's
+// `documents` parsers in a parse worker thread (parse-pool.ts): decoding,
+// JSON/XML parsing, mapping and sanitizing never run on the serving thread.
+// The parser returns posts plus whatever the poll needs to go on (ids,
+// cursors); the worker normalizes the posts into stored rows. A connector
+// never touches the store: the runtime fetches first, then writes in short
 // transactions.
+import type { IngestedPost } from '../store/ingest.js';
 import type { ConnectorSettings } from './connector-settings.js';
-import { FetchError, type Fetcher, type FetchResponse } from './fetcher.js';
+import { FetchError, decodeBody, type Fetcher, type FetchResponse } from './fetcher.js';
 import { parseMaxAge, parseRateLimitReset, parseRetryAfter } from './scheduler.js';
 
 export interface UpstreamMedia {
@@ -62,14 +67,19 @@ export interface PollInput<S extends ConnectorSettings = ConnectorSettings> {
   /** what this connector returned as `cursor` last time (null at first, or after a reset) */
   cursor: unknown;
   http: PollHttp;
+  /** runs `documents[document]` on a response in a parse worker */
+  parse: ParseFn;
   env: ConnectorEnv;
   now: number;
   /** most pages one poll may read (catching up after a long pause) */
   maxPages: number;
+  /** most posts one poll may keep (INGEST_MAX_ITEMS): paging stops there, the newest are kept */
+  maxItems: number;
 }
 
 export interface PollOutput {
-  posts: UpstreamPost[];
+  /** the posts, normalized into stored rows (newest first where the network pages newest first) */
+  rows: IngestedPost[];
   cursor: unknown;
   /** the upstream answered 304: nothing changed */
   notModified: boolean;
@@ -77,13 +87,60 @@ export interface PollOutput {
   skipped: number;
 }
 
+// ---------- documents: what the parse workers run ----------
+
+/** An upstream response as a document parser sees it: the body decoded to text. */
+export interface UpstreamDocument {
+  /** the final URL after redirects */
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+export interface ParseLimits {
+  /** most posts to return (the newest) */
+  maxItems: number;
+}
+
+/** What a document parser makes of one response. */
+export interface DocumentContent<M = unknown> {
+  posts: UpstreamPost[];
+  /** items that could not be read and were left out */
+  skipped: number;
+  /** what the poll needs from the document to go on: ids for paging, a cursor, a token (structured-cloneable) */
+  meta: M;
+}
+
+/** Body → posts. Runs in a parse worker: pure, no I/O, may be CPU-heavy; throws UpstreamFormatError on a bad body. */
+export type DocumentParser<S extends ConnectorSettings = ConnectorSettings, M = unknown> = (
+  doc: UpstreamDocument,
+  settings: S,
+  limits: ParseLimits,
+) => DocumentContent<M>;
+
+/** A parsed response as the poll gets it back from the worker: its posts as stored rows. */
+export interface ParsedPage<M = unknown> {
+  rows: IngestedPost[];
+  skipped: number;
+  meta: M;
+}
+
+export type ParseFn = <M = unknown>(res: HttpResult, document: string) => Promise<ParsedPage<M>>;
+
+/** The `meta` type a document parser returns. */
+export type MetaOf<P> = P extends (...args: never[]) => DocumentContent<infer M> ? M : never;
+
 export interface Connector<S extends ConnectorSettings = ConnectorSettings> {
   kind: S['kind'];
   /** `networkName` of its posts and `source` of its feeds */
   network: string;
   /** `sourceType` of its feeds: what on the network the feed follows */
   sourceType(settings: S): string;
+  /** the network conversation (serving thread): requests, paging, cursor; bodies go to `parse` */
   poll(input: PollInput<S>): Promise<PollOutput>;
+  /** the parsers of the responses `poll` reads, by name (parse worker) */
+  documents: Record<string, DocumentParser<S>>;
 }
 
 // ---------- errors ----------
@@ -203,14 +260,18 @@ export class PollHttp {
   }
 }
 
+/** Error answers are read on the serving thread; what matters is at their start. */
+const ERROR_BODY_BYTES = 64 * 1024;
+
 /** A short, safe description of an error answer (never the HTML of an error page). */
 export function describeFailure(res: FetchResponse): string {
   const where = hostOf(res.url);
   const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim();
+  const body = decodeBody(res.bytes.subarray(0, ERROR_BODY_BYTES), res.headers['content-type']);
   let detail = '';
-  if (/json/i.test(type) || /^\s*[{[]/.test(res.body)) {
+  if (/json/i.test(type) || /^\s*[{[]/.test(body)) {
     try {
-      const data = JSON.parse(res.body) as Record<string, unknown>;
+      const data = JSON.parse(body) as Record<string, unknown>;
       const parts = [data.error, data.message, data.error_description].filter(
         (v) => typeof v === 'string' && v !== '',
       ) as string[];
@@ -218,7 +279,7 @@ export function describeFailure(res: FetchResponse): string {
     } catch {
       detail = '';
     }
-  } else if (/html/i.test(type) || /^\s*<(!doctype|html)/i.test(res.body)) {
+  } else if (/html/i.test(type) || /^\s*<(!doctype|html)/i.test(body)) {
     detail = 'an HTML error page';
   }
   detail = detail.replace(/[^\x20-\x7e\u00a0-\uffff]/g, ' ').slice(0, 200);
@@ -226,9 +287,9 @@ export function describeFailure(res: FetchResponse): string {
 }
 
 /** The body as JSON, or an UpstreamFormatError that says what came instead. */
-export function parseJson(res: FetchResponse): unknown {
+export function parseJson(res: UpstreamDocument): unknown {
   const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim();
-  const text = res.body.replace(/^\uFEFF/, '');
+  const text = res.text.replace(/^\uFEFF/, '');
   if (/^\s*</.test(text)) {
     throw new UpstreamFormatError(
       `expected JSON from ${hostOf(res.url)}, got ${type || 'markup'}${/html/i.test(type + text.slice(0, 100)) ? ' (an HTML page)' : ''}`,

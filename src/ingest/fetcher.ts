@@ -53,7 +53,12 @@ export interface FetchResponse {
   url: string;
   /** lower-case names; repeated headers joined with ", " */
   headers: Record<string, string>;
-  body: string;
+  /**
+   * The body as it came (decompressed, at most maxBytes), not decoded: the
+   * parse workers decode it (see parse-pool.ts), and a body never passes
+   * through the serving thread as text.
+   */
+  bytes: Buffer;
 }
 
 export type FetchErrorKind = 'refused' | 'scheme' | 'redirect' | 'timeout' | 'too_large' | 'network' | 'aborted';
@@ -216,6 +221,7 @@ async function readCapped(
   encoding: string | undefined,
   maxBytes: number,
   host: string,
+  announced: number | null,
 ): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
@@ -234,6 +240,12 @@ async function readCapped(
       throw new FetchError('network', `${host} sent an unsupported content encoding ${enc}`);
     }
   }
+  // With its length announced (and nothing to decompress) the body goes
+  // straight into one buffer of that size: no second copy of a large body.
+  let whole =
+    stages.length === 0 && announced !== null && announced > 0 && announced <= maxBytes
+      ? Buffer.allocUnsafeSlow(announced)
+      : null;
   let overflow: FetchError | null = null;
   const sink = async (source: AsyncIterable<Buffer>) => {
     for await (const chunk of source) {
@@ -242,7 +254,12 @@ async function readCapped(
         overflow = new FetchError('too_large', `${host} sent more than ${maxBytes} bytes`);
         throw overflow;
       }
-      chunks.push(chunk);
+      if (whole && total <= whole.length) chunk.copy(whole, total - chunk.length);
+      else {
+        if (whole) chunks.push(whole.subarray(0, total - chunk.length));
+        whole = null;
+        chunks.push(chunk);
+      }
     }
   };
   try {
@@ -251,7 +268,8 @@ async function readCapped(
     // the pipeline may report the teardown (an AbortError) instead of the cause
     throw overflow ?? err;
   }
-  return Buffer.concat(chunks);
+  if (whole) return total === whole.length ? whole : whole.subarray(0, total);
+  return Buffer.concat(chunks, total);
 }
 
 // ---------- the fetcher ----------
@@ -283,11 +301,12 @@ export function createFetcher(options: FetcherOptions): Fetcher {
         return { status: res.statusCode, headers: resHeaders, body: null as Buffer | null };
       }
       const declared = Number(resHeaders['content-length']);
-      if (!resHeaders['content-encoding'] && Number.isFinite(declared) && declared > options.maxBytes) {
+      const announced = Number.isSafeInteger(declared) && declared >= 0 ? declared : null;
+      if (!resHeaders['content-encoding'] && announced !== null && announced > options.maxBytes) {
         res.body.destroy();
         throw new FetchError('too_large', `${url.host} announced ${declared} bytes, more than ${options.maxBytes}`);
       }
-      const buf = await readCapped(res.body, resHeaders['content-encoding'], options.maxBytes, url.host);
+      const buf = await readCapped(res.body, resHeaders['content-encoding'], options.maxBytes, url.host, announced);
       return { status: res.statusCode, headers: resHeaders, body: buf };
     });
   }
@@ -325,12 +344,7 @@ export function createFetcher(options: FetcherOptions): Fetcher {
           }
           continue;
         }
-        return {
-          status: res.status,
-          url: url.toString(),
-          headers: res.headers,
-          body: decodeBody(res.body, res.headers['content-type']),
-        };
+        return { status: res.status, url: url.toString(), headers: res.headers, bytes: res.body };
       }
     } catch (err) {
       throw classify(err, url, signal, timeout, options.timeoutMs);

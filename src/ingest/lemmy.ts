@@ -6,12 +6,15 @@
 // video embed becomes its media; NSFW posts or communities arrive hidden;
 // removed or deleted posts are left out.
 import type { Static } from 'typebox';
+import type { IngestedPost } from '../store/ingest.js';
 import {
   UpstreamFormatError,
   collectPosts,
   isObject,
   parseJson,
   type Connector,
+  type DocumentParser,
+  type MetaOf,
   type PollOutput,
   type UpstreamMedia,
   type UpstreamPost,
@@ -95,44 +98,56 @@ interface LemmyCursor {
   newest?: number;
 }
 
+/** A page of `post/list` → its posts, and for paging each post's time and the next page's cursor. */
+const postListDocument = ((doc, _settings, limits) => {
+  const data = parseJson(doc);
+  if (!isObject(data) || !Array.isArray(data.posts))
+    throw new UpstreamFormatError(`expected a post list from ${new URL(doc.url).host}`);
+  const views = data.posts.filter(isObject).slice(0, limits.maxItems);
+  const times = views.map((view) => {
+    const post = isObject(view.post) ? view.post : {};
+    return {
+      featured: post.featured_community === true || post.featured_local === true,
+      published: parseInstant(post.published) ?? 0,
+    };
+  });
+  const nextPage = typeof data.next_page === 'string' && data.next_page !== '' ? data.next_page : null;
+  return { ...collectPosts(views, postViewPost), meta: { times, nextPage } };
+}) satisfies DocumentParser<LemmySettings>;
+
 export const lemmyConnector: Connector<LemmySettings> = {
   kind: 'lemmy',
   network: 'Lemmy',
   sourceType: () => 'community',
-  async poll({ settings, http, cursor: raw, maxPages }): Promise<PollOutput> {
+  async poll({ settings, http, parse, cursor: raw, maxPages, maxItems }): Promise<PollOutput> {
     const cursor: LemmyCursor = isObject(raw) && typeof raw.newest === 'number' ? { newest: raw.newest } : {};
     const base = settings.instance.replace(/\/+$/, '');
-    const where = new URL(base).host;
     const list = `${base}/api/v3/post/list?community_name=${encodeURIComponent(settings.community)}&sort=New&type_=All&limit=${PAGE_LIMIT}`;
-    const views: { view: Json; featured: boolean; published: number }[] = [];
+    const rows: IngestedPost[] = [];
+    let skipped = 0;
+    let newest = cursor.newest;
     let pageCursor: string | null = null;
-    for (let page = 0; page < maxPages; page++) {
+    for (let page = 0; page < maxPages && rows.length < maxItems; page++) {
       const res = await http.request(pageCursor ? `${list}&page_cursor=${encodeURIComponent(pageCursor)}` : list, {
         conditional: page === 0,
       });
-      if (res.notModified) return { posts: [], cursor, notModified: true, skipped: 0 };
-      const data = parseJson(res);
-      if (!isObject(data) || !Array.isArray(data.posts))
-        throw new UpstreamFormatError(`expected a post list from ${where}`);
-      const got = data.posts.filter(isObject).map((view) => {
-        const post = isObject(view.post) ? view.post : {};
-        return {
-          view,
-          featured: post.featured_community === true || post.featured_local === true,
-          published: parseInstant(post.published) ?? 0,
-        };
-      });
-      views.push(...got);
-      pageCursor = typeof data.next_page === 'string' && data.next_page !== '' ? data.next_page : null;
-      const timed = got.filter((v) => !v.featured);
+      if (res.notModified) return { rows: [], cursor, notModified: true, skipped: 0 };
+      const got = await parse<MetaOf<typeof postListDocument>>(res, 'postList');
+      rows.push(...got.rows);
+      skipped += got.skipped;
+      const timed = got.meta.times.filter((v) => !v.featured);
+      for (const { published } of timed) if (newest === undefined || published > newest) newest = published;
+      pageCursor = got.meta.nextPage;
       if (cursor.newest === undefined || pageCursor === null || timed.length === 0) break;
       if (timed.some((v) => v.published <= cursor.newest!)) break;
     }
-    let newest = cursor.newest;
-    for (const { featured, published } of views) {
-      if (!featured && (newest === undefined || published > newest)) newest = published;
-    }
-    const { posts, skipped } = collectPosts(views, ({ view }) => postViewPost(view));
-    return { posts, cursor: newest === undefined ? {} : { newest }, notModified: false, skipped };
+    // pages come newest first: what is over the cap is the oldest
+    return {
+      rows: rows.slice(0, maxItems),
+      cursor: newest === undefined ? {} : { newest },
+      notModified: false,
+      skipped,
+    };
   },
+  documents: { postList: postListDocument },
 };

@@ -10,12 +10,15 @@
 // poll continues where this one stopped.
 import parseLinkHeader from 'parse-link-header';
 import type { Static } from 'typebox';
+import type { IngestedPost } from '../store/ingest.js';
 import {
   UpstreamFormatError,
   collectPosts,
   isObject,
   parseJson,
   type Connector,
+  type DocumentParser,
+  type MetaOf,
   type PollInput,
   type PollOutput,
   type UpstreamMedia,
@@ -125,12 +128,32 @@ export function statusPost(status: Json, instance: string): UpstreamPost | null 
   };
 }
 
+// ---------- documents (parse worker) ----------
+
+const hostOf = (url: string) => new URL(url).host;
+
+const accountDocument = ((doc) => {
+  const data = parseJson(doc);
+  if (!isObject(data) || typeof data.id !== 'string')
+    throw new UpstreamFormatError(`account lookup on ${hostOf(doc.url)} did not return an account`);
+  return { posts: [], skipped: 0, meta: { id: data.id } };
+}) satisfies DocumentParser<MastodonSettings>;
+
+/** A page of statuses → its posts (boosts unwrapped or left out) and the ids on it, for paging. */
+const statusesDocument = ((doc, settings, limits) => {
+  const base = instanceBase(settings);
+  const statuses = statusesOf(parseJson(doc), hostOf(base)).slice(0, limits.maxItems);
+  const ids = statuses.map((s) => (typeof s.id === 'string' ? s.id : '')).filter((id) => /^\d+$/.test(id));
+  const kept = settings.reposts === 'unwrap' ? statuses : statuses.filter((s) => !isObject(s.reblog));
+  const { posts, skipped } = collectPosts(kept, (s) => statusPost(isObject(s.reblog) ? s.reblog : s, base));
+  return { posts, skipped, meta: { ids } };
+}) satisfies DocumentParser<MastodonSettings>;
+
+// ---------- the poll (serving thread) ----------
+
 async function lookupAccount(input: PollInput<MastodonSettings>, base: string, acct: string): Promise<string> {
   const res = await input.http.request(`${base}/api/v1/accounts/lookup?acct=${encodeURIComponent(acct)}`);
-  const data = parseJson(res);
-  if (!isObject(data) || typeof data.id !== 'string')
-    throw new UpstreamFormatError(`account lookup on ${new URL(base).host} did not return an account`);
-  return data.id;
+  return (await input.parse<MetaOf<typeof accountDocument>>(res, 'account')).meta.id;
 }
 
 export const mastodonConnector: Connector<MastodonSettings> = {
@@ -140,53 +163,64 @@ export const mastodonConnector: Connector<MastodonSettings> = {
   async poll(input): Promise<PollOutput> {
     const { settings, http } = input;
     const base = instanceBase(settings);
-    const host = new URL(base).host;
     const cursor = readCursor(input.cursor);
     const unwrap = settings.reposts === 'unwrap';
+    // pages never ask for more than the poll may keep
+    const pageLimit = (kept: number) => Math.min(PAGE_LIMIT, input.maxItems - kept);
 
-    let timeline: string;
+    let timeline: (limit: number) => string;
     const next: MastodonCursor = {};
     if (settings.hashtag !== undefined) {
-      timeline = `${base}/api/v1/timelines/tag/${encodeURIComponent(settings.hashtag.replace(/^#/, ''))}?limit=${PAGE_LIMIT}`;
+      const tag = encodeURIComponent(settings.hashtag.replace(/^#/, ''));
+      timeline = (limit) => `${base}/api/v1/timelines/tag/${tag}?limit=${limit}`;
     } else {
       const acct = (settings.account ?? '').replace(/^@/, '');
       const accountId =
         cursor.acct === acct && cursor.accountId ? cursor.accountId : await lookupAccount(input, base, acct);
       next.accountId = accountId;
       next.acct = acct;
-      timeline = `${base}/api/v1/accounts/${encodeURIComponent(accountId)}/statuses?limit=${PAGE_LIMIT}&exclude_replies=true${unwrap ? '' : '&exclude_reblogs=true'}`;
+      timeline = (limit) =>
+        `${base}/api/v1/accounts/${encodeURIComponent(accountId)}/statuses?limit=${limit}&exclude_replies=true${unwrap ? '' : '&exclude_reblogs=true'}`;
     }
     // the account mode keeps the previous sinceId only for the same account
     const sinceId = settings.account !== undefined && cursor.accountId !== next.accountId ? undefined : cursor.sinceId;
 
     // with a gap still open a 304 on the newest page must not end the poll
-    const newest = await http.request(timeline, { conditional: !cursor.gapOpen });
-    if (newest.notModified) return { posts: [], cursor: { ...next, sinceId }, notModified: true, skipped: 0 };
-    const statuses = statusesOf(parseJson(newest), host);
-    const newestIds = statuses.map((s) => (typeof s.id === 'string' ? s.id : '')).filter((id) => /^\d+$/.test(id));
+    const newestLimit = pageLimit(0);
+    const newest = await http.request(timeline(newestLimit), { conditional: !cursor.gapOpen });
+    if (newest.notModified) return { rows: [], cursor: { ...next, sinceId }, notModified: true, skipped: 0 };
+    const first = await input.parse<MetaOf<typeof statusesDocument>>(newest, 'statuses');
+    const rows: IngestedPost[] = [...first.rows];
+    let skipped = first.skipped;
+    let read = first.meta.ids.length;
+    const newestIds = first.meta.ids;
     const oldestOnPage = minId(newestIds);
 
     let readUpTo = maxId(newestIds) ?? sinceId;
     let gapOpen = false;
-    // a gap: the newest page holds only statuses newer than the cursor
+    // a gap: the newest page holds only statuses newer than the cursor (with
+    // no room left under INGEST_MAX_ITEMS, the newest page is all the poll keeps)
     if (
       sinceId !== undefined &&
       oldestOnPage !== undefined &&
-      newestIds.length >= PAGE_LIMIT &&
-      compareIds(oldestOnPage, sinceId) > 0
+      newestIds.length >= newestLimit &&
+      compareIds(oldestOnPage, sinceId) > 0 &&
+      read < input.maxItems
     ) {
-      let url: string | undefined = `${timeline}&min_id=${encodeURIComponent(sinceId)}`;
+      let url: string | undefined = `${timeline(pageLimit(read))}&min_id=${encodeURIComponent(sinceId)}`;
       let filledTo = sinceId;
       let closed = false;
-      for (let page = 1; page < input.maxPages && url; page++) {
+      for (let page = 1; page < input.maxPages && url && read < input.maxItems; page++) {
         const res = await http.request(url);
-        const got = statusesOf(parseJson(res), host);
-        const ids = got.map((s) => (typeof s.id === 'string' ? s.id : '')).filter((id) => /^\d+$/.test(id));
+        const got = await input.parse<MetaOf<typeof statusesDocument>>(res, 'statuses');
+        const ids = got.meta.ids;
         if (ids.length === 0) {
           closed = true;
           break;
         }
-        statuses.push(...got);
+        rows.push(...got.rows);
+        skipped += got.skipped;
+        read += ids.length;
         filledTo = maxId([filledTo, ...ids])!;
         if (compareIds(filledTo, oldestOnPage) >= 0) {
           closed = true;
@@ -194,6 +228,11 @@ export const mastodonConnector: Connector<MastodonSettings> = {
         }
         const prev = parseLinkHeader(res.headers.link ?? '')?.prev?.url;
         url = prev ? new URL(prev, base).toString() : undefined;
+        if (url && pageLimit(read) < PAGE_LIMIT) {
+          const smaller = new URL(url);
+          smaller.searchParams.set('limit', String(pageLimit(read)));
+          url = smaller.toString();
+        }
       }
       if (!closed) {
         readUpTo = filledTo;
@@ -201,13 +240,12 @@ export const mastodonConnector: Connector<MastodonSettings> = {
       }
     }
 
-    const kept = unwrap ? statuses : statuses.filter((s) => !isObject(s.reblog));
-    const { posts, skipped } = collectPosts(kept, (s) => statusPost(isObject(s.reblog) ? s.reblog : s, base));
     const nextCursor: MastodonCursor = {
       ...next,
       ...(readUpTo !== undefined ? { sinceId: readUpTo } : {}),
       ...(gapOpen ? { gapOpen } : {}),
     };
-    return { posts, cursor: nextCursor, notModified: false, skipped };
+    return { rows, cursor: nextCursor, notModified: false, skipped };
   },
+  documents: { account: accountDocument, statuses: statusesDocument },
 };

@@ -4,7 +4,7 @@
 // hashtags → tags, and the hidden flag for sensitive or profane posts.
 import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
 import sanitizeHtml from 'sanitize-html';
-import type { PostFields } from '../store/ingest.js';
+import type { IngestedPost, PostFields } from '../store/ingest.js';
 import type { MediaKind } from '../store/schema.js';
 import type { UpstreamMedia, UpstreamPost } from './connector.js';
 
@@ -311,4 +311,34 @@ export function arrivesHidden(post: UpstreamPost, wallProfanity: boolean): boole
   if (post.sensitive) return true;
   if (!wallProfanity) return false;
   return isProfane([plainText(post.content), plainText(post.authorName), post.tags.join(' ')].join('\n'));
+}
+
+/**
+ * A document's posts → stored rows: each upstream id once (the first wins; cut
+ * to 1000 characters, empty ones left out), at most `maxItems`. A post that
+ * cannot be normalized is left out and counted.
+ */
+export function postRows(
+  posts: readonly UpstreamPost[],
+  options: { network: string; wallProfanity: boolean; now: number; maxItems: number },
+): { rows: IngestedPost[]; leftOut: number } {
+  const seen = new Set<string>();
+  const rows: IngestedPost[] = [];
+  let leftOut = 0;
+  for (const post of posts) {
+    if (rows.length >= options.maxItems) break;
+    const id = post.externalId.slice(0, 1000);
+    if (id === '' || seen.has(id)) continue;
+    seen.add(id);
+    try {
+      rows.push({
+        external_id: id,
+        ...toPostFields(post, options.network, options.now),
+        hidden: arrivesHidden(post, options.wallProfanity) ? 1 : 0,
+      });
+    } catch {
+      leftOut++;
+    }
+  }
+  return { rows, leftOut };
 }

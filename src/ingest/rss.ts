@@ -9,7 +9,10 @@ import {
   UpstreamFormatError,
   isObject,
   type Connector,
+  type DocumentContent,
+  type ParseLimits,
   type PollOutput,
+  type UpstreamDocument,
   type UpstreamMedia,
   type UpstreamPost,
 } from './connector.js';
@@ -33,7 +36,7 @@ const ARRAY_TAGS = new Set([
   'dc:subject',
 ]);
 
-const parser = new XMLParser({
+const OPTIONS = {
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
   textNodeName: '#text',
@@ -42,8 +45,19 @@ const parser = new XMLParser({
   trimValues: true,
   htmlEntities: true,
   processEntities: { enabled: true, maxEntityCount: 50, maxTotalExpansions: 1000, maxExpandedLength: 100_000 },
-  isArray: (name) => ARRAY_TAGS.has(name),
-});
+  isArray: (name: string) => ARRAY_TAGS.has(name),
+};
+
+// The document is read in two steps so that memory follows the items a poll
+// keeps, not the size of the feed: first the feed level, with every item kept
+// as its raw XML (a stop node: a slice of the body, no tree), then each item
+// on its own — all of them only to rank them by date when there are more
+// than the poll keeps, then the kept ones for good.
+const ITEM_PATHS = ['rss.channel.item', 'rdf:RDF.item', 'feed.entry'];
+const feedParser = new XMLParser({ ...OPTIONS, stopNodes: ITEM_PATHS });
+const itemParser = new XMLParser(OPTIONS);
+// ranking reads only dates: without entity processing, which costs most of a small parse
+const rankParser = new XMLParser({ ...OPTIONS, htmlEntities: false, processEntities: false });
 
 export interface ParsedFeed {
   format: 'rss' | 'rdf' | 'atom';
@@ -52,11 +66,17 @@ export interface ParsedFeed {
   link: string;
   image: string;
   author: string;
+  /** the newest `maxItems` items (by date; undated ones after dated ones), in document order */
   items: Node[];
+  /** items that could not be read and were left out */
+  skipped: number;
 }
 
-/** Parses an RSS/RDF/Atom document; anything else (HTML, JSON, malformed XML) is an UpstreamFormatError. */
-export function parseFeedXml(body: string, where: string): ParsedFeed {
+/**
+ * Parses an RSS/RDF/Atom document, keeping its newest `maxItems` items;
+ * anything else (HTML, JSON, malformed XML) is an UpstreamFormatError.
+ */
+export function parseFeedXml(body: string, where: string, limits: ParseLimits): ParsedFeed {
   const text = body.replace(/^\uFEFF/, '').trim();
   if (!text.startsWith('<'))
     throw new UpstreamFormatError(`expected a feed from ${where}, got something that is not XML`);
@@ -68,50 +88,138 @@ export function parseFeedXml(body: string, where: string): ParsedFeed {
   }
   let doc: Node;
   try {
-    doc = parser.parse(text) as Node;
+    doc = feedParser.parse(text) as Node;
   } catch (err) {
     throw new UpstreamFormatError(`unreadable XML from ${where}: ${(err as Error).message.slice(0, 200)}`);
   }
+  const withItems = (
+    format: ParsedFeed['format'],
+    raw: unknown,
+    head: Omit<ParsedFeed, 'format' | 'items' | 'skipped'>,
+  ) => ({ format, ...head, ...newestItems(format, raw, limits.maxItems) }) satisfies ParsedFeed;
   if (isObject(doc.rss)) {
     const channel = isObject(doc.rss.channel) ? doc.rss.channel : {};
-    return {
-      format: 'rss',
+    return withItems('rss', channel.item, {
       title: plainText(textOf(channel.title)),
       link: rssLink(channel),
       image:
         httpUrl(textOf(isObject(channel.image) ? channel.image.url : undefined)) ||
         httpUrl(attr(channel['itunes:image'], 'href')),
       author: plainText(textOf(channel['dc:creator']) || textOf(channel.managingEditor)),
-      items: nodes(channel.item),
-    };
+    });
   }
   if (isObject(doc['rdf:RDF'])) {
     const rdf = doc['rdf:RDF'];
     const channel = isObject(rdf.channel) ? rdf.channel : {};
-    return {
-      format: 'rdf',
+    return withItems('rdf', rdf.item, {
       title: plainText(textOf(channel.title)),
       link: rssLink(channel),
       image: httpUrl(textOf(isObject(rdf.image) ? rdf.image.url : undefined)),
       author: plainText(textOf(channel['dc:creator']) || textOf(channel['dc:publisher'])),
-      items: nodes(rdf.item),
-    };
+    });
   }
   if (isObject(doc.feed)) {
     const feed = doc.feed;
-    return {
-      format: 'atom',
+    return withItems('atom', feed.entry, {
       title: plainText(textOf(feed.title)),
       link: atomLink(feed, ''),
       image: httpUrl(textOf(feed.icon)) || httpUrl(textOf(feed.logo)),
       author: plainText(textOf(first(feed.author)?.name)),
-      items: nodes(feed.entry),
-    };
+    });
   }
   if (isObject(doc.html)) throw new UpstreamFormatError(`expected a feed from ${where}, got an HTML page`);
   throw new UpstreamFormatError(
     `expected an RSS or Atom feed from ${where}, got <${Object.keys(doc).find((k) => !k.startsWith('?')) ?? '?'}>`,
   );
+}
+
+// ---------- items: raw XML → nodes, the newest kept ----------
+
+/** The XML inside an item the feed parser kept raw. */
+const rawXml = (raw: unknown) => (typeof raw === 'string' ? raw : isObject(raw) ? textOf(raw['#text']) : '');
+
+/** One item kept raw by the feed parser (its XML, and the attributes of its element) → its node; null if empty. */
+function itemNode(raw: unknown, parser = itemParser): Node | null {
+  const xml = rawXml(raw);
+  const attributes = isObject(raw) ? Object.fromEntries(Object.entries(raw).filter(([k]) => k.startsWith('@_'))) : {};
+  const parsed = first((parser.parse(`<item>${xml}</item>`) as Node).item);
+  if (!parsed) return Object.keys(attributes).length > 0 ? attributes : null;
+  return { ...attributes, ...parsed };
+}
+
+/** When an item was published (updated, if that is all it says); null if it does not say. */
+function itemInstant(format: ParsedFeed['format'], item: Node): number | null {
+  if (format === 'atom') return parseInstant(textOf(item.published)) ?? parseInstant(textOf(item.updated));
+  return (
+    parseInstant(textOf(item.pubDate) || textOf(item['dc:date'])) ??
+    parseInstant(textOf(item['atom:updated']) || textOf(item['dc:modified']))
+  );
+}
+
+/** Items ranked by date read this many at a time: one small parse per item would cost more than the items. */
+const RANK_BATCH = 256;
+
+const UNREADABLE = Symbol('unreadable');
+
+/** When each of these raw items was published, for ranking (no date: null; empty: undefined). */
+function instantsOf(
+  format: ParsedFeed['format'],
+  raws: readonly unknown[],
+): (number | null | undefined | typeof UNREADABLE)[] {
+  const instant = (node: Node | null) => (node ? itemInstant(format, node) : undefined);
+  try {
+    const doc = rankParser.parse(`<items>${raws.map((raw) => `<item>${rawXml(raw)}</item>`).join('')}</items>`) as Node;
+    const parsed = isObject(doc.items) && Array.isArray(doc.items.item) ? (doc.items.item as unknown[]) : [];
+    if (parsed.length === raws.length) {
+      // an item with attributes only is an (empty) item all the same
+      return parsed.map((p, i) => instant(isObject(p) ? p : isObject(raws[i]) ? {} : null));
+    }
+  } catch {
+    // one of them is unreadable: read them one by one below
+  }
+  return raws.map((raw) => {
+    try {
+      return instant(itemNode(raw, rankParser));
+    } catch {
+      return UNREADABLE;
+    }
+  });
+}
+
+function newestItems(
+  format: ParsedFeed['format'],
+  value: unknown,
+  maxItems: number,
+): { items: Node[]; skipped: number } {
+  const raws = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  let chosen: unknown[] = raws;
+  let skipped = 0;
+  if (raws.length > maxItems) {
+    // rank all by date (none kept), keep the newest
+    const ranked: { index: number; at: number | null }[] = [];
+    for (let start = 0; start < raws.length; start += RANK_BATCH) {
+      instantsOf(format, raws.slice(start, start + RANK_BATCH)).forEach((at, i) => {
+        if (at === UNREADABLE) skipped++;
+        else if (at !== undefined) ranked.push({ index: start + i, at });
+      });
+    }
+    ranked.sort((a, b) => (b.at ?? -Infinity) - (a.at ?? -Infinity) || a.index - b.index);
+    chosen = ranked
+      .slice(0, maxItems)
+      .map((r) => r.index)
+      .sort((a, b) => a - b)
+      .map((i) => raws[i]);
+  }
+  const items: Node[] = [];
+  for (const raw of chosen) {
+    try {
+      const node = itemNode(raw);
+      if (node) items.push(node);
+    } catch {
+      skipped++;
+    }
+  }
+  return { items, skipped };
 }
 
 // ---------- node helpers ----------
@@ -346,8 +454,8 @@ export function feedPosts(
   map = feedItemPost,
 ): { posts: UpstreamPost[]; skipped: number } {
   const posts: UpstreamPost[] = [];
-  let skipped = 0;
-  for (const item of feed.items.slice(0, 500)) {
+  let skipped = feed.skipped;
+  for (const item of feed.items) {
     try {
       const post = map(feed, item, base);
       if (post) posts.push(post);
@@ -359,17 +467,25 @@ export function feedPosts(
   return { posts, skipped };
 }
 
+/** A feed document (RSS, RDF, Atom; YouTube's too, with its own item mapping) → its newest posts. */
+export function feedDocument(map = feedItemPost) {
+  return (doc: UpstreamDocument, _settings: unknown, limits: ParseLimits): DocumentContent<null> => {
+    const feed = parseFeedXml(doc.text, hostOf(doc.url) || doc.url, limits);
+    return { ...feedPosts(feed, doc.url, map), meta: null };
+  };
+}
+
 type RssSettings = Static<typeof RssConnector>;
 
 export const rssConnector: Connector<RssSettings> = {
   kind: 'rss',
   network: 'RSS',
   sourceType: () => 'feed',
-  async poll({ settings, http }): Promise<PollOutput> {
+  async poll({ settings, http, parse }): Promise<PollOutput> {
     const res = await http.request(settings.url, { accept: ACCEPT_FEED, conditional: true });
-    if (res.notModified) return { posts: [], cursor: null, notModified: true, skipped: 0 };
-    const feed = parseFeedXml(res.body, hostOf(res.url) || settings.url);
-    const { posts, skipped } = feedPosts(feed, res.url);
-    return { posts, cursor: null, notModified: false, skipped };
+    if (res.notModified) return { rows: [], cursor: null, notModified: true, skipped: 0 };
+    const { rows, skipped } = await parse(res, 'feed');
+    return { rows, cursor: null, notModified: false, skipped };
   },
+  documents: { feed: feedDocument() },
 };

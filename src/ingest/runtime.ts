@@ -10,6 +10,7 @@
 // (serve + an `ingest --once`, or several instances) off the same feed.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Bottleneck from 'bottleneck';
 import type { Kysely } from 'kysely';
 import type { ChangeBus } from '../store/changes.js';
@@ -24,15 +25,14 @@ import {
   releaseFeed,
   touchFeed,
   upsertPosts,
-  type FeedToPoll,
   type IngestedPost,
 } from '../store/ingest.js';
 import type { Database } from '../store/schema.js';
 import type { IngestConfig } from './config.js';
 import { connectorProblem, type ConnectorSettings } from './connector-settings.js';
-import { PollHttp, errorMessage, type ConnectorEnv, type UpstreamPost, type Validators } from './connector.js';
+import { PollHttp, errorMessage, type ConnectorEnv, type ParseFn, type Validators } from './connector.js';
 import { createFetcher, type Fetcher, type Resolver } from './fetcher.js';
-import { arrivesHidden, toPostFields } from './normalize.js';
+import { ParsePool } from './parse-pool.js';
 import { connectorFor } from './registry.js';
 import {
   FAILING_AFTER,
@@ -114,6 +114,7 @@ export class IngestRuntime {
   private stopped = false;
   private readonly leaseMs: number;
   private readonly maxPages: number;
+  private readonly parsePool: ParsePool;
 
   constructor(private readonly options: IngestRuntimeOptions) {
     const { config } = options;
@@ -140,6 +141,7 @@ export class IngestRuntime {
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     this.env = { bluesky: config.bluesky, memory: new Map() };
     this.feedLimiter = new Bottleneck({ maxConcurrent: options.feedConcurrency ?? 4 });
+    this.parsePool = new ParsePool({ threads: config.parseThreads, maxBytes: config.maxBytes });
     this.maxPages = options.maxPages ?? 5;
     this.leaseMs = options.leaseMs ?? Math.max(60_000, config.timeoutMs * (this.maxPages + 5));
   }
@@ -163,6 +165,7 @@ export class IngestRuntime {
     this.abort.abort();
     await Promise.allSettled([...this.inFlight.values()]);
     await this.feedLimiter.stop({ dropWaitingJobs: true }).catch(() => undefined);
+    await this.parsePool.close();
     if (this.ownsFetcher) await this.fetcher.close();
     if (this.ticker) this.log.info({}, 'ingestion stopped');
   }
@@ -284,11 +287,24 @@ export class IngestRuntime {
           : null;
       http = new PollHttp(this.fetcher, previous, signal, this.now);
       const cursor = settingChanged ? null : readCursor(state.cursor_json);
-      const out = await connector.poll({ settings, cursor, http, env: this.env, now, maxPages: this.maxPages });
+      const parse = this.parser(settings, feed.wallProfanity, signal);
+      const out = await connector.poll({
+        settings,
+        cursor,
+        http,
+        parse,
+        env: this.env,
+        now,
+        maxPages: this.maxPages,
+        maxItems: this.options.config.maxItems,
+      });
 
       // 2. write, in short transactions
-      const rows = this.toRows(out.posts, feed, this.now());
+      const rows = uniqueRows(out.rows);
       for (let i = 0; i < rows.length; i += WRITE_BATCH) {
+        // SQLite writes synchronously, and awaiting its promises yields to no one:
+        // give the event loop a turn between batches
+        if (i > 0) await nextTurn();
         if (signal.aborted)
           throw new Error(this.abort.signal.aborted ? 'ingestion is stopping' : 'the poll ran out of time');
         const r = await upsertPosts(this.db, feed.wallId, feedId, rows.slice(i, i + WRITE_BATCH));
@@ -369,26 +385,31 @@ export class IngestRuntime {
     }
   }
 
-  private toRows(posts: readonly UpstreamPost[], feed: FeedToPoll, now: number): IngestedPost[] {
-    const seen = new Set<string>();
-    const rows: IngestedPost[] = [];
-    const network = feed.connector ? connectorFor(JSON.parse(feed.connector) as ConnectorSettings).network : '';
-    for (const post of posts) {
-      const id = post.externalId.slice(0, 1000);
-      if (id === '' || seen.has(id)) continue;
-      seen.add(id);
-      try {
-        rows.push({
-          external_id: id,
-          ...toPostFields(post, network, now),
-          hidden: arrivesHidden(post, feed.wallProfanity) ? 1 : 0,
-        });
-      } catch (err) {
-        this.log.debug({ err, feedId: feed.feedId, externalId: id }, 'upstream post left out');
-      }
-    }
-    return rows;
+  /** The poll's `parse`: a response → rows, in a parse worker (the response's bytes move there). */
+  private parser(settings: ConnectorSettings, wallProfanity: boolean, signal: AbortSignal): ParseFn {
+    return async <M>(res: Parameters<ParseFn>[0], document: string) => {
+      const { url, status, headers, bytes } = res;
+      const result = await this.parsePool.parse(
+        {
+          settings,
+          document,
+          response: { url, status, headers, bytes },
+          maxItems: this.options.config.maxItems,
+          wallProfanity,
+          now: this.now(),
+        },
+        signal,
+      );
+      if (result.leftOut > 0) this.log.debug({ url, leftOut: result.leftOut }, 'upstream posts left out');
+      return { rows: result.rows, skipped: result.skipped, meta: result.meta as M };
+    };
   }
+}
+
+/** Each upstream id once, the first (newest page) wins: pages of one poll may overlap. */
+function uniqueRows(rows: readonly IngestedPost[]): IngestedPost[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => !seen.has(row.external_id) && seen.add(row.external_id));
 }
 
 /** A stored cursor, or null when there is none or it cannot be read (the connector then starts afresh). */

@@ -7,7 +7,7 @@ import type { Static } from 'typebox';
 import { ACCEPT_FEED, isObject, type Connector, type PollOutput, type UpstreamPost } from './connector.js';
 import type { YoutubeConnector } from './connector-settings.js';
 import { escapeHtml, hashtagsIn, httpUrl, parseInstant, plainText, textToHtml } from './normalize.js';
-import { atomLink, attr, feedPosts, parseFeedXml, textOf, type ParsedFeed } from './rss.js';
+import { atomLink, attr, feedDocument, textOf, type ParsedFeed } from './rss.js';
 
 type YoutubeSettings = Static<typeof YoutubeConnector>;
 
@@ -61,12 +61,12 @@ export const youtubeConnector: Connector<YoutubeSettings> = {
   kind: 'youtube',
   network: 'YouTube',
   sourceType: (s) => (s.channelId !== undefined ? 'channel' : 'playlist'),
-  async poll({ settings, http }): Promise<PollOutput> {
+  async poll({ settings, http, parse }): Promise<PollOutput> {
     const url = youtubeFeedUrl(settings);
     const res = await http.request(url, { accept: ACCEPT_FEED, conditional: true });
-    if (res.notModified) return { posts: [], cursor: null, notModified: true, skipped: 0 };
-    const feed = parseFeedXml(res.body, new URL(res.url).host);
-    const { posts, skipped } = feedPosts(feed, res.url, entryPost);
-    return { posts, cursor: null, notModified: false, skipped };
+    if (res.notModified) return { rows: [], cursor: null, notModified: true, skipped: 0 };
+    const { rows, skipped } = await parse(res, 'feed');
+    return { rows, cursor: null, notModified: false, skipped };
   },
+  documents: { feed: feedDocument(entryPost) },
 };

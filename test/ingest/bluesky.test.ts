@@ -81,20 +81,23 @@ function seedFeed() {
 }
 
 describe('bluesky author feed', () => {
-  async function actorWall(reposts?: string) {
+  async function actorWall(reposts?: string, options: Parameters<typeof startHarness>[1] = {}) {
     fx = await startBluesky();
-    h = await startHarness([
-      {
-        id: 601,
-        name: 'Ana on Bluesky',
-        connector: {
-          kind: 'bluesky',
-          actor: 'ana.bsky.social',
-          appViewUrl: fx.origin,
-          ...(reposts ? { reposts } : {}),
+    h = await startHarness(
+      [
+        {
+          id: 601,
+          name: 'Ana on Bluesky',
+          connector: {
+            kind: 'bluesky',
+            actor: 'ana.bsky.social',
+            appViewUrl: fx.origin,
+            ...(reposts ? { reposts } : {}),
+          },
         },
-      },
-    ]);
+      ],
+      options,
+    );
   }
 
   it('fills the wall with facets as links, embeds as media, labelled posts hidden', async () => {
@@ -177,6 +180,26 @@ describe('bluesky author feed', () => {
     expect(await storedPosts(h, 601)).toHaveLength(68);
     h.clock.now += 3600_000;
     expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 0, updated: 0 });
+  });
+
+  it('INGEST_MAX_ITEMS: paging stops at the cap and the poll keeps the newest', async () => {
+    await actorWall(undefined, { config: { maxItems: 55 } });
+    seedFeed();
+    await h.poll();
+    const fresh = Array.from({ length: 120 }, (_, i) => ({
+      post: postView({ rkey: `3lbnew${String(i).padStart(6, '0')}`, text: `new ${i}`, createdAt: at(4 - i / 100) }),
+    }));
+    fx.feed.splice(1, 0, ...fresh.reverse());
+    const before = fx.requests.length;
+    h.clock.now += 301_000;
+    // 55 posts in the feed's order: the one before the new ones (stored already) and the 54 newest new ones
+    expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 54, updated: 0 });
+    expect(fx.requests.length - before).toBe(2);
+    const kept = (await storedPosts(h, 601)).filter((p) => p.external_id!.includes('3lbnew'));
+    expect(kept.map((p) => Number(p.external_id!.slice(-6))).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 54 }, (_, i) => 66 + i),
+    );
+    expect(JSON.parse((await ingestState(h, 601)).cursor_json!)).toEqual({ newest: NOW - (4 - 119 / 100) * 60_000 });
   });
 
   it('a profile change updates the posts and keeps their moderation state', async () => {

@@ -63,6 +63,8 @@ export function testIngestConfig(over: Partial<IngestConfig> = {}): IngestConfig
     maxBytes: 5 * 1024 * 1024,
     timeoutMs: 5000,
     hostConcurrency: 2,
+    maxItems: 500,
+    parseThreads: 1,
     bluesky: { identifier: IDENTIFIER, appPassword: APP_PASSWORD },
     ...over,
   };

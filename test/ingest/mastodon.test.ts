@@ -10,6 +10,7 @@ import {
   moderation,
   startHarness,
   storedPosts,
+  untilDue,
   wallPosts,
   widgetPosts,
   type Harness,
@@ -256,6 +257,49 @@ describe('mastodon hashtag timeline', () => {
     expect(stored).toHaveLength(105);
     expect(new Set(stored.map((p) => p.external_id)).size).toBe(105);
     expect(JSON.parse((await ingestState(h, 501)).cursor_json!)).toEqual({ sinceId: id(109) });
+  });
+
+  it('INGEST_MAX_ITEMS: pages ask for no more than a poll keeps; a gap is filled over the next polls', async () => {
+    await hashtagWall({}, { config: { maxItems: 50 } });
+    seed();
+    await h.poll();
+    for (let n = 10; n < 110; n++)
+      fx.statuses.push(
+        status({ id: id(n), createdAt: at(5), html: mastodonHtml(`burst ${n}`, ['wallery']), tags: ['wallery'] }),
+      );
+    h.clock.now += 301_000;
+    const before = fx.timelineRequests().length;
+    expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 50 });
+    const limits = fx
+      .timelineRequests()
+      .slice(before)
+      .map((r) => new URL(r.url, fx.origin).searchParams.get('limit'));
+    expect(limits).toEqual(['40', '10']);
+    expect(JSON.parse((await ingestState(h, 501)).cursor_json!)).toEqual({ sinceId: id(19), gapOpen: true });
+    for (let poll = 0; poll < 10 && JSON.parse((await ingestState(h, 501)).cursor_json!).gapOpen; poll++) {
+      await untilDue(h, 501);
+      const [r] = await h.poll();
+      expect(r!.inserted).toBeLessThanOrEqual(50);
+    }
+    const stored = await storedPosts(h, 501);
+    expect(stored).toHaveLength(105);
+    expect(new Set(stored.map((p) => p.external_id)).size).toBe(105);
+    expect(JSON.parse((await ingestState(h, 501)).cursor_json!)).toEqual({ sinceId: id(109) });
+  });
+
+  it('INGEST_MAX_ITEMS below a page: the newest page is all a poll keeps, and the cursor moves to it', async () => {
+    await hashtagWall({}, { config: { maxItems: 3 } });
+    seed();
+    expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 3 });
+    expect(new URL(fx.timelineRequests()[0]!.url, fx.origin).searchParams.get('limit')).toBe('3');
+    expect((await storedPosts(h, 501)).map((p) => p.external_id)).toEqual([id(3), id(4), id(5)]);
+    for (let n = 10; n < 20; n++)
+      fx.statuses.push(
+        status({ id: id(n), createdAt: at(5), html: mastodonHtml(`burst ${n}`, ['wallery']), tags: ['wallery'] }),
+      );
+    h.clock.now += 301_000;
+    expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 3 });
+    expect(JSON.parse((await ingestState(h, 501)).cursor_json!)).toEqual({ sinceId: id(19) });
   });
 
   it('handles empty results, then upstream errors with backoff, Retry-After and a failing mark', async () => {

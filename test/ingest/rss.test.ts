@@ -319,3 +319,67 @@ describe('operator edits', () => {
     expect((await storedPosts(h, 801)).find((p) => p.id === target.id)!.content).toContain('rewritten');
   });
 });
+
+describe('many items', () => {
+  it('entity-escaped HTML is read item by item: a feed of many such items is not refused as a whole', async () => {
+    // each description holds 8 entity references, 2,400 in all: more than the
+    // parser allows in one document (1,000), well within what one item may hold
+    fx = await startFeeds();
+    const many = Array.from({ length: 300 }, (_, i) => ({
+      guid: `e${i}`,
+      title: `Escaped ${i}`,
+      link: `https://blog.example/e${i}`,
+      pubDate: rfc822(i + 1),
+      description: `<p>Item <b>${i}</b> &amp; more</p>`,
+    }));
+    fx.documents.set('/feed.xml', { body: rssXml(many), type: 'application/rss+xml' });
+    h = await startHarness([{ id: 805, name: 'Escaped', connector: { kind: 'rss', url: `${fx.origin}/feed.xml` } }]);
+    expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 300, skippedItems: 0 });
+    expect((await storedPosts(h, 805)).find((p) => p.external_id === 'e7')!.content).toBe(
+      '<p><strong>Escaped 7</strong></p><p>Item <b>7</b> &amp; more</p>',
+    );
+  });
+});
+
+describe('INGEST_MAX_ITEMS', () => {
+  const minutes = [7, 3, 12, 1, 9, 4, 11, 2, 8, 5, 10, 6]; // document order is not date order
+  const item = (m: number): RssItem => ({
+    guid: `m${m}`,
+    title: `${m} minutes ago`,
+    link: `https://blog.example/m${m}`,
+    pubDate: rfc822(m),
+    description: 'x',
+  });
+
+  it('a poll keeps the newest items of a feed with more, by date; undated ones only after dated ones', async () => {
+    fx = await startFeeds();
+    const undated = { ...item(0), guid: 'undated', link: 'https://blog.example/undated', pubDate: '' };
+    fx.documents.set('/feed.xml', { body: rssXml([undated, ...minutes.map(item)]), type: 'application/rss+xml' });
+    h = await startHarness([{ id: 803, name: 'Many', connector: { kind: 'rss', url: `${fx.origin}/feed.xml` } }], {
+      config: { maxItems: 5 },
+    });
+    expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 5, skippedItems: 0 });
+    expect((await storedPosts(h, 803)).map((p) => p.external_id)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+  });
+
+  it('the same for Atom entries (published, else updated)', async () => {
+    fx = await startFeeds();
+    const entry = (m: number, published = true) => ({
+      id: `e${m}`,
+      title: `${m}`,
+      link: `https://journal.example/e${m}`,
+      published: published ? new Date(NOW - m * 60_000).toISOString() : '',
+      updated: new Date(NOW - m * 60_000).toISOString(),
+      html: 'x',
+    });
+    fx.documents.set('/atom.xml', {
+      body: atomXml([entry(4), entry(9), entry(1, false), entry(6), entry(2), entry(8)]),
+      type: 'application/atom+xml',
+    });
+    h = await startHarness([{ id: 804, name: 'Atom', connector: { kind: 'rss', url: `${fx.origin}/atom.xml` } }], {
+      config: { maxItems: 3 },
+    });
+    expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 3 });
+    expect((await storedPosts(h, 804)).map((p) => p.external_id)).toEqual(['e1', 'e2', 'e4']);
+  });
+});

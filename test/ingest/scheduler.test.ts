@@ -150,6 +150,8 @@ describe('settings', () => {
       maxBytes: 5 * 1024 * 1024,
       timeoutMs: 15_000,
       hostConcurrency: 2,
+      maxItems: 500,
+      parseThreads: 1,
       bluesky: null,
     });
   });
@@ -164,6 +166,8 @@ describe('settings', () => {
         INGEST_MAX_BYTES: '1048576',
         INGEST_TIMEOUT_MS: '5000',
         INGEST_HOST_CONCURRENCY: '4',
+        INGEST_MAX_ITEMS: '200',
+        INGEST_PARSE_THREADS: '2',
         BLUESKY_IDENTIFIER: 'wall.bsky.social',
         BLUESKY_APP_PASSWORD: 'abcd-efgh-ijkl-mnop',
       }),
@@ -175,6 +179,8 @@ describe('settings', () => {
       maxBytes: 1_048_576,
       timeoutMs: 5000,
       hostConcurrency: 4,
+      maxItems: 200,
+      parseThreads: 2,
       bluesky: { identifier: 'wall.bsky.social', appPassword: 'abcd-efgh-ijkl-mnop' },
     });
     expect(parsePrivateNetworks('true')).toBe(true);
@@ -194,6 +200,10 @@ describe('settings', () => {
       [{ INGEST_MAX_BYTES: '-1' }, /^INGEST_MAX_BYTES /],
       [{ INGEST_TIMEOUT_MS: '1.5' }, /^INGEST_TIMEOUT_MS /],
       [{ INGEST_HOST_CONCURRENCY: '0' }, /^INGEST_HOST_CONCURRENCY /],
+      [{ INGEST_MAX_ITEMS: '0' }, /^INGEST_MAX_ITEMS must be an integer from 1 to 10000$/],
+      [{ INGEST_MAX_ITEMS: '10001' }, /^INGEST_MAX_ITEMS /],
+      [{ INGEST_PARSE_THREADS: '0' }, /^INGEST_PARSE_THREADS must be an integer from 1 to 32$/],
+      [{ INGEST_PARSE_THREADS: 'two' }, /^INGEST_PARSE_THREADS /],
       [{ BLUESKY_IDENTIFIER: 'x' }, /^BLUESKY_APP_PASSWORD must be set/],
       [{ BLUESKY_APP_PASSWORD: 'x' }, /^BLUESKY_IDENTIFIER must be set/],
     ];

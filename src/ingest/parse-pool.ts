@@ -1,0 +1,103 @@
+// Worker threads that parse upstream responses (parse-worker.ts), so that a
+// large feed never stalls the thread that serves the API: the body is moved
+// to a worker (transferred, not copied), and rows come back.
+//
+// Memory: each worker's heap is capped from INGEST_MAX_BYTES (the body's own
+// cap, after decompression), so a response that would need more — an
+// unusually dense feed, a pathological document — fails its poll with a
+// clear error instead of growing the process. Idle workers are ended after a
+// while; none is started before the first parse.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import { FetchError } from './fetcher.js';
+import type { ParseResult, ParseTask } from './parse-worker.js';
+
+export interface ParsePoolOptions {
+  /** INGEST_PARSE_THREADS */
+  threads: number;
+  /** INGEST_MAX_BYTES: the largest body a worker is handed */
+  maxBytes: number;
+  /** an idle worker ends after this long (ms, default 60 s) */
+  idleTimeoutMs?: number;
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * A worker's old-generation heap for bodies of at most `maxBytes`: the text
+ * (up to twice the bytes, for text outside Latin-1) plus the parser's
+ * working copy of it, the feed-level tree and the rows of the kept items,
+ * over a base for the modules and the item trees.
+ */
+function parseHeapLimitMb(maxBytes: number): number {
+  return Math.ceil((4 * maxBytes) / MB) + 64;
+}
+
+/** A parse makes much short-lived garbage; a small young generation keeps the worker's resident memory down at no cost in time. */
+const YOUNG_GENERATION_MB = 8;
+
+// Run from src/ (vitest, tsx), the worker is TypeScript too: it is loaded
+// through tsx, a dev dependency, there whenever src/ runs. From dist/ it is
+// plain JavaScript next to this file.
+const fromSource = import.meta.url.endsWith('.ts');
+const WORKER = new URL(`./parse-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+function workerExecArgv(): string[] | undefined {
+  if (!fromSource) return undefined; // the worker inherits this process's flags
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return [...process.execArgv, '--import', tsx];
+}
+
+/** A small Buffer may be a slice of Node's shared pool: moving that would take the pool away; copy it. */
+function ownBytes(bytes: Uint8Array): Uint8Array {
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return own && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
+}
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
+export class ParsePool {
+  readonly heapLimitMb: number;
+  private readonly pool: Piscina<ParseTask, ParseResult>;
+
+  constructor(options: ParsePoolOptions) {
+    this.heapLimitMb = parseHeapLimitMb(options.maxBytes);
+    this.pool = new Piscina({
+      filename: WORKER.href,
+      execArgv: workerExecArgv(),
+      minThreads: 0,
+      maxThreads: options.threads,
+      idleTimeout: options.idleTimeoutMs ?? 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
+  }
+
+  /** Parses one response in a worker. `task.response.bytes` is moved there: the caller's view of it is emptied. */
+  async parse(task: ParseTask, signal?: AbortSignal): Promise<ParseResult> {
+    const bytes = ownBytes(task.response.bytes);
+    try {
+      return await this.pool.run(
+        { ...task, response: { ...task.response, bytes } },
+        { transferList: [bytes.buffer as ArrayBuffer], signal },
+      );
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new FetchError(
+          'too_large',
+          `${hostOf(task.response.url)} sent a document too large to read: parsing it needed more than ${this.heapLimitMb} MB`,
+        );
+      }
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}
