@@ -1,6 +1,7 @@
 // TypeBox schemas of the public API v2: they validate every request (with
 // the contract's error wording in `x-error`) and describe every response.
 import { Type, type TSchema } from 'typebox';
+import { WRITE_MESSAGES } from '../../domain/writes.js';
 import { MESSAGES } from '../errors.js';
 
 const ci = (word: string) =>
@@ -20,7 +21,7 @@ export const V2_MESSAGES = {
   contentOrFile: 'content or postFile is required',
   content: 'content must be a string of at most 10000 characters',
   authorName: 'authorName must be a string of at most 200 characters',
-  url: (name: string) => `${name} must be an absolute http or https URL of at most 2048 characters`,
+  url: WRITE_MESSAGES.url,
   idempotencyKey: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
 } as const;
 
