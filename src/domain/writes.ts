@@ -34,7 +34,17 @@ export interface Cleaned<V> {
   problems: FieldProblem[];
 }
 
-/** Applies `rules` to the string fields of `value` that are present; other fields are kept as they are. */
+/**
+ * Text as every store can hold it, the same on SQLite and PostgreSQL: U+0000
+ * (which PostgreSQL text cannot carry) and unpaired surrogates (which are not
+ * Unicode, and which the two drivers would mangle differently) become U+FFFD.
+ */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Applies `rules` to the string fields of `value` that are present (made
+ * storable first); other fields are kept as they are.
+ */
 export function cleanWrite<V extends object>(
   value: V,
   rules: Readonly<Partial<Record<keyof V & string, FieldRule>>>,
@@ -43,8 +53,8 @@ export function cleanWrite<V extends object>(
   const out = { ...value } as Record<string, unknown>;
   const problems: FieldProblem[] = [];
   for (const [key, rule] of Object.entries(rules) as [string, FieldRule][]) {
-    const given = out[key];
-    if (typeof given !== 'string') continue;
+    if (typeof out[key] !== 'string') continue;
+    const given = out[key].replace(UNSTORABLE, '\uFFFD');
     const field = prefix + key;
     switch (rule) {
       case 'html':

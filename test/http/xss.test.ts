@@ -486,6 +486,19 @@ describeSample('no script through any write (contract §7, markup and URLs in wr
       expect(problems).toEqual({});
     });
 
+    it('U+0000 and unpaired surrogates in a management write are kept as U+FFFD, the same on every store', async () => {
+      const text = 'a\u0000b \uD800 <b>c\u0000</b>';
+      const post = data<Post>(await m.api('PATCH', `/walls/${WALL}/posts/${(await newest()).id}`, { content: text }));
+      expect(post.content).toBe('a\uFFFDb \uFFFD <b>c\uFFFD</b>');
+      const wall = data<{ name: string }>(await m.api('PATCH', `/walls/${WALL}`, { name: 'n\u0000 \uDC00' }));
+      expect(wall.name).toBe('n\uFFFD \uFFFD');
+      const product = data<{ name: string; sku: string }>(
+        await m.api('POST', '/products', { accountId: 7001, name: '<i>p\u0000</i>', sku: 's\u0000', price: 1 }),
+        201,
+      );
+      expect([product.name, product.sku]).toEqual(['p\uFFFD', 's\uFFFD']);
+    });
+
     it('a name that is nothing but markup is refused with the field named', async () => {
       const res = await m.api('POST', '/walls', { accountId: 7001, name: '<script>alert(1)</script>', url: 'xss-x' });
       expect(res.status).toBe(400);

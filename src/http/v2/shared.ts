@@ -61,21 +61,13 @@ export async function requireWall(request: FastifyRequest, wallId: number | null
 
 export const CREATED_MESSAGE = 'Great! You have successfully created post.';
 
-/**
- * Text as every store can hold it, the same on SQLite and PostgreSQL: U+0000
- * (which PostgreSQL text cannot carry) and unpaired surrogates (which are not
- * Unicode, and which the two drivers would mangle differently) become U+FFFD.
- */
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const storable = (text: string) => text.replace(UNSTORABLE, '\uFFFD');
-
 export async function createPost(request: FastifyRequest): Promise<void> {
   const body = request.body as Static<typeof CreatePostBody>;
   const { value: post, problems } = cleanWrite(
     {
-      content: storable(body.content ?? ''),
+      content: body.content ?? '',
       postFile: body.postFile ?? '',
-      authorName: storable(body.authorName ?? ''),
+      authorName: body.authorName ?? '',
       authorPicture: body.authorPicture ?? '',
       link: body.link ?? '',
     },
