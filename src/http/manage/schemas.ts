@@ -247,7 +247,13 @@ const CtaBody = Type.Object(
 
 export const PostPatchBody = Type.Object(
   {
-    content: Type.Optional(OptText('content', 10000)),
+    content: Type.Optional(
+      Type.String({
+        maxLength: 10000,
+        'x-error': M.optText('content', 10000),
+        description: 'HTML: what the allowlist of contract §7 does not keep is removed (as sent when nothing is)',
+      }),
+    ),
     hidden: Type.Optional(Bool('hidden', 'hidden posts never appear in the public API')),
     pinned: Type.Optional(Bool('pinned', 'pinned posts come first in post lists (postPin)')),
     highlighted: Type.Optional(Bool('highlighted', 'postHighlight')),

@@ -92,6 +92,7 @@ const optionalUrl = (name: string) =>
   Type.Optional(
     Type.Union([Type.Null(), Type.Literal(''), Type.String({ maxLength: 2048, pattern: HTTP_URL })], {
       'x-error': V2_MESSAGES.url(name),
+      description: 'absolute http(s) URL, stored as the WHATWG URL parser normalizes it',
     }),
   );
 
@@ -101,11 +102,17 @@ export const CreatePostBody = Type.Object({
     description: 'target wall (an integer or a string of digits)',
   }),
   content: Type.Optional(
-    Type.Union([Type.Null(), Type.String({ maxLength: 10000 })], { 'x-error': V2_MESSAGES.content }),
+    Type.Union([Type.Null(), Type.String({ maxLength: 10000 })], {
+      'x-error': V2_MESSAGES.content,
+      description: 'HTML: what the allowlist of contract §7 does not keep is removed (as sent when nothing is)',
+    }),
   ),
   postFile: optionalUrl('postFile'),
   authorName: Type.Optional(
-    Type.Union([Type.Null(), Type.String({ maxLength: 200 })], { 'x-error': V2_MESSAGES.authorName }),
+    Type.Union([Type.Null(), Type.String({ maxLength: 200 })], {
+      'x-error': V2_MESSAGES.authorName,
+      description: 'plain text: tags are removed',
+    }),
   ),
   authorPicture: optionalUrl('authorPicture'),
   link: optionalUrl('link'),
