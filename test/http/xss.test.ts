@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, KEYS, MSG, type Res } from '../helpers/http.js';
 import { contentProblems, textProblems, urlProblems } from '../helpers/html-safety.js';
-import { describeSample } from '../helpers/sample.js';
+import { describeSample, NOW, sample } from '../helpers/sample.js';
+import { startTestServer } from '../helpers/server.js';
 import type { XEl } from '../helpers/xml.js';
 import { MARKUP_PAYLOADS, URL_PAYLOADS } from '../helpers/xss-corpus.js';
 import { data, startManageServer, type ManageServer } from './manage/helpers.js';
@@ -637,5 +638,25 @@ describeSample('no script through any write (contract §7, markup and URLs in wr
         NAME,
       );
     });
+  });
+
+  it('a data file is the operator’s own: `wallery import` loads markup as given', async () => {
+    const file = sample();
+    const wall = file.walls.find((w) => w.id === 7011)!;
+    const post = wall.feeds[0]!.posts[0]!;
+    Object.assign(post, { content: '<img src=x onerror=alert(1)>', authorName: '<b>Ann</b>' });
+    Object.assign(wall, { name: '<i>Wall</i>' });
+    const srv = await startTestServer({ data: file, now: NOW });
+    try {
+      const res = await call(srv.baseUrl, `/api/v2/commerce/getGalleryProductByID/7011/${post.id}/`, {
+        query: { user_key: KEYS.ent },
+      });
+      const detail = (res.json().responseData as { postDetail: Record<string, string>[] }).postDetail[0]!;
+      expect([detail.Postcontent, detail.authorName]).toEqual(['<img src=x onerror=alert(1)>', '<b>Ann</b>']);
+      const info = await call(srv.baseUrl, '/api/v2/widget/wallInfo/7011', { query: { user_key: KEYS.ent } });
+      expect((info.json().responseData as { wallName: string }[])[0]!.wallName).toBe('<i>Wall</i>');
+    } finally {
+      await srv.close();
+    }
   });
 });
