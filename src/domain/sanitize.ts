@@ -200,8 +200,10 @@ const sortedAttrs = (el: T.Element) =>
     .sort()
     .join('\u0000');
 
-// a CR only written as `&#13;` reaches the tree as such; any other as LF
-const lines = (text: string) => text.replace(/\r\n?/g, '\n');
+// Line breaks count as one: a CR written as `&#13;` reaches the tree as CR,
+// but as a raw byte in the sanitized form (which turns it and a following LF
+// into one LF). No difference in what runs or shows.
+const lines = (text: string) => text.replace(/[\r\n]+/g, '\n');
 
 function sameNode(a: T.ChildNode, b: T.ChildNode): boolean {
   if (a.nodeName !== b.nodeName) return false;

@@ -4,7 +4,7 @@
 // hashtags → tags, and the hidden flag for sensitive or profane posts.
 import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
 import sanitizeHtml from 'sanitize-html';
-import { normalizeHttpUrl, REMOVED_WITH_TEXT } from '../domain/sanitize.js';
+import { normalizeHttpUrl, plainTextOf, REMOVED_WITH_TEXT } from '../domain/sanitize.js';
 import type { PostFields } from '../store/ingest.js';
 import type { MediaKind } from '../store/schema.js';
 import type { UpstreamMedia, UpstreamPost } from './connector.js';
@@ -29,10 +29,16 @@ const decodeEscapes = (s: string) =>
 
 /**
  * HTML (or entity-escaped text) → plain text: tags removed, entities decoded,
- * whitespace collapsed. Repeated until stable, so text that only becomes a tag
- * after decoding (`&lt;script&gt;`) is stripped as well: no markup survives.
+ * whitespace collapsed. Repeated a few times, so text that only becomes a tag
+ * after decoding (`&lt;script&gt;`) is stripped as well; whatever markup is
+ * still left then (deeper encodings, a trailing `</`) goes as in a written
+ * name (plainTextOf): no markup survives.
  */
 export function plainText(html: string, keepLines = false): string {
+  return plainTextOf(readableText(html, keepLines));
+}
+
+function readableText(html: string, keepLines: boolean): string {
   let text = html;
   for (let i = 0; i < 4; i++) {
     const withBreaks = text.replace(/<br\s*\/?>/gi, '\n').replace(/<\/(p|div|li|blockquote|h[1-6])>/gi, '\n');

@@ -28,6 +28,7 @@ describe('written content', () => {
     '<B>upper</B> <P>case</P>',
     '<p>unclosed<p>paragraphs',
     'line one\nline two\r\nline three\ttab',
+    'cr &#13;\r\nlf &#13;\n & <b>b</b>',
     `<a href='https://x.example/a?b=1&c=2' title=t ${REL}>single quotes</a>`,
   ];
   it.each(benign)('%j: the allowlist removes nothing, so it is stored byte for byte', (html) => {
