@@ -108,9 +108,23 @@ const INGEST_OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
+/**
+ * sanitize-html with a private-use character the input does not hold put
+ * after it, and taken out of the result again: htmlparser2 8 (the parser of
+ * every sanitize-html that runs on Node 20) drops the last run of text when
+ * the input ends in `&#x`. The character can only end that run (after an
+ * unfinished tag or comment it is dropped with it).
+ */
+export function sanitize(html: string, options: sanitizeHtml.IOptions): string {
+  let end = 0xe000;
+  while (html.includes(String.fromCharCode(end))) end++;
+  const mark = String.fromCharCode(end);
+  return sanitizeHtml(html + mark, options).replaceAll(mark, '');
+}
+
 /** Upstream HTML → HTML that keeps only the allowlist; empty paragraphs dropped, trimmed. */
 export function sanitizeIngestedHtml(html: string): string {
-  return sanitizeHtml(html, INGEST_OPTIONS)
+  return sanitize(html, INGEST_OPTIONS)
     .replace(/<p>\s*<\/p>/g, '')
     .trim();
 }
@@ -128,7 +142,7 @@ export function sanitizeIngestedHtml(html: string): string {
  * after them) can read more into them.
  */
 export function sanitizeWrittenHtml(html: string): string {
-  const clean = sanitizeHtml(html, BASE_OPTIONS);
+  const clean = sanitize(html, BASE_OPTIONS);
   if (clean === html) return html;
   const target = parseFragment(context(), clean, {});
   const sent = keptTree(html);

@@ -4,7 +4,7 @@
 // hashtags → tags, and the hidden flag for sensitive or profane posts.
 import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
 import sanitizeHtml from 'sanitize-html';
-import { normalizeHttpUrl, plainTextOf, REMOVED_WITH_TEXT } from '../domain/sanitize.js';
+import { normalizeHttpUrl, plainTextOf, REMOVED_WITH_TEXT, sanitize } from '../domain/sanitize.js';
 import type { PostFields } from '../store/ingest.js';
 import type { MediaKind } from '../store/schema.js';
 import type { UpstreamMedia, UpstreamPost } from './connector.js';
@@ -42,7 +42,7 @@ function readableText(html: string, keepLines: boolean): string {
   let text = html;
   for (let i = 0; i < 4; i++) {
     const withBreaks = text.replace(/<br\s*\/?>/gi, '\n').replace(/<\/(p|div|li|blockquote|h[1-6])>/gi, '\n');
-    const next = decodeEscapes(sanitizeHtml(withBreaks, TEXT_OPTIONS));
+    const next = decodeEscapes(sanitize(withBreaks, TEXT_OPTIONS));
     if (next === text) break;
     text = next;
   }

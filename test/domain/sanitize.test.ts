@@ -29,6 +29,9 @@ describe('written content', () => {
     '<p>unclosed<p>paragraphs',
     'line one\nline two\r\nline three\ttab',
     'cr &#13;\r\nlf &#13;\n & <b>b</b>',
+    // htmlparser2 8 alone would drop the text before an `&#x` at the very end
+    'see &#x',
+    '<b>b</b> & &#X',
     `<a href='https://x.example/a?b=1&c=2' title=t ${REL}>single quotes</a>`,
   ];
   it.each(benign)('%j: the allowlist removes nothing, so it is stored byte for byte', (html) => {
@@ -210,6 +213,10 @@ describe('field rules of a write', () => {
 });
 
 describe('ingestion shares the allowlist', () => {
+  it('text before an `&#x` at the very end is kept', () => {
+    expect(sanitizeIngestedHtml('<p>a &amp; b &#x')).toBe('<p>a &amp; b &amp;#x</p>');
+  });
+
   it('span kept, del as s, mailto links, a link without an allowed scheme becomes a span', () => {
     expect(
       sanitizeIngestedHtml(
