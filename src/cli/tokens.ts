@@ -22,7 +22,7 @@ export function registerTokenCommands(program: Command) {
     if (!TOKEN_NAME_PATTERN.test(name))
       throw new CliError('--name must be 1 to 100 printable characters, not starting or ending with a space');
     await withStore(options, async (store) => {
-      const made = await createOperatorToken(cliOp(store), name);
+      const made = await attempt(() => createOperatorToken(cliOp(store), name));
       if (options.json) {
         printRecord(made, options);
         return;

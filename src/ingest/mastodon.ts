@@ -25,7 +25,8 @@ import {
   type UpstreamPost,
 } from './connector.js';
 import type { MastodonConnector } from './connector-settings.js';
-import { escapeHtml, httpUrl, parseInstant, plainText, sanitizeContent } from './normalize.js';
+import { sanitizeIngestedHtml } from '../domain/sanitize.js';
+import { escapeHtml, httpUrl, parseInstant, plainText } from './normalize.js';
 
 type MastodonSettings = Static<typeof MastodonConnector>;
 type Json = Record<string, unknown>;
@@ -103,7 +104,7 @@ export function statusPost(status: Json, instance: string): UpstreamPost | null 
     }
   })();
   const spoiler = plainText(typeof status.spoiler_text === 'string' ? status.spoiler_text : '');
-  const body = sanitizeContent(typeof status.content === 'string' ? status.content : '');
+  const body = sanitizeIngestedHtml(typeof status.content === 'string' ? status.content : '');
   const tags = (Array.isArray(status.tags) ? status.tags : [])
     .filter(isObject)
     .map((t) => (typeof t.name === 'string' ? t.name : ''));

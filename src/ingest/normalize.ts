@@ -1,81 +1,23 @@
-// From what a connector read upstream to a stored post: HTML sanitized with an
+// From what a connector read upstream to a stored post: HTML sanitized with the
 // allowlist (content is always safe HTML), plain text for names and places,
 // media → the post's picture/file/children and its postType (contract §6),
 // hashtags → tags, and the hidden flag for sensitive or profane posts.
 import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
 import sanitizeHtml from 'sanitize-html';
+import { normalizeHttpUrl, plainTextOf, REMOVED_WITH_TEXT, sanitize } from '../domain/sanitize.js';
 import type { IngestedPost, PostFields } from '../store/ingest.js';
 import type { MediaKind } from '../store/schema.js';
 import type { UpstreamMedia, UpstreamPost } from './connector.js';
 
 // ---------- HTML ----------
 
-const CONTENT_OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p',
-    'br',
-    'a',
-    'b',
-    'strong',
-    'i',
-    'em',
-    'u',
-    's',
-    'del',
-    'blockquote',
-    'code',
-    'pre',
-    'ul',
-    'ol',
-    'li',
-  ],
-  // rel and target are set by the transform below (whatever upstream said)
-  allowedAttributes: { a: ['href', 'title', 'rel', 'target'] },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesAppliedToAttributes: ['href'],
-  allowProtocolRelative: false,
-  disallowedTagsMode: 'discard',
-  // text of these is dropped with the tag (everything else keeps its text)
-  nonTextTags: [
-    'script',
-    'style',
-    'textarea',
-    'option',
-    'noscript',
-    'iframe',
-    'object',
-    'embed',
-    'svg',
-    'math',
-    'head',
-    'title',
-  ],
-  transformTags: {
-    a: (tagName, attribs) => ({
-      tagName,
-      attribs: { ...attribs, rel: 'nofollow noopener noreferrer', target: '_blank' },
-    }),
-    h1: 'p',
-    h2: 'p',
-    h3: 'p',
-    h4: 'p',
-    h5: 'p',
-    h6: 'p',
-    div: 'p',
-  },
-};
-
-/** Upstream HTML → HTML that keeps only harmless formatting and http(s)/mailto links. */
-export function sanitizeContent(html: string): string {
-  return sanitizeHtml(html, CONTENT_OPTIONS)
-    .replace(/<p>\s*<\/p>/g, '')
-    .trim();
-}
+// Upstream HTML goes through the allowlist shared with writes: sanitizeIngestedHtml
+// in src/domain/sanitize.ts. Plain text is made here.
 
 const TEXT_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [],
   allowedAttributes: {},
-  nonTextTags: CONTENT_OPTIONS.nonTextTags,
+  nonTextTags: REMOVED_WITH_TEXT,
 };
 
 const decodeEscapes = (s: string) =>
@@ -87,14 +29,20 @@ const decodeEscapes = (s: string) =>
 
 /**
  * HTML (or entity-escaped text) → plain text: tags removed, entities decoded,
- * whitespace collapsed. Repeated until stable, so text that only becomes a tag
- * after decoding (`&lt;script&gt;`) is stripped as well: no markup survives.
+ * whitespace collapsed. Repeated a few times, so text that only becomes a tag
+ * after decoding (`&lt;script&gt;`) is stripped as well; whatever markup is
+ * still left then (deeper encodings, a trailing `</`) goes as in a written
+ * name (plainTextOf): no markup survives.
  */
 export function plainText(html: string, keepLines = false): string {
+  return plainTextOf(readableText(html, keepLines));
+}
+
+function readableText(html: string, keepLines: boolean): string {
   let text = html;
   for (let i = 0; i < 4; i++) {
     const withBreaks = text.replace(/<br\s*\/?>/gi, '\n').replace(/<\/(p|div|li|blockquote|h[1-6])>/gi, '\n');
-    const next = decodeEscapes(sanitizeHtml(withBreaks, TEXT_OPTIONS));
+    const next = decodeEscapes(sanitize(withBreaks, TEXT_OPTIONS));
     if (next === text) break;
     text = next;
   }
@@ -155,14 +103,13 @@ export function linkHtml(href: string, text: string): string {
 
 // ---------- small values ----------
 
-/** An http(s) URL as a string, or '' (anything else never reaches a client). */
+/** An http(s) URL as a string (normalized, src/domain/sanitize.ts), or '' (anything else never reaches a client). */
 export function httpUrl(value: unknown, base?: string): string {
   if (typeof value !== 'string' || value.trim() === '') return '';
   try {
-    const url = new URL(value.trim(), base);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : '';
+    return normalizeHttpUrl(value.trim(), base) ?? '';
   } catch {
-    return '';
+    return ''; // an unusable base
   }
 }
 

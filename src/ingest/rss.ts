@@ -17,7 +17,8 @@ import {
   type UpstreamPost,
 } from './connector.js';
 import type { RssConnector } from './connector-settings.js';
-import { escapeHtml, hashtagsIn, httpUrl, parseInstant, plainText, sanitizeContent, textToHtml } from './normalize.js';
+import { sanitizeIngestedHtml } from '../domain/sanitize.js';
+import { escapeHtml, hashtagsIn, httpUrl, parseInstant, plainText, textToHtml } from './normalize.js';
 import type { Static } from 'typebox';
 
 type Node = Record<string, unknown>;
@@ -282,7 +283,7 @@ function atomHtml(value: unknown): string {
   const type = attr(value, 'type').toLowerCase();
   if (type === 'xhtml') return textToHtml(plainText(deepText(value)));
   const raw = textOf(value);
-  if (type === 'html' || type === 'text/html') return sanitizeContent(raw);
+  if (type === 'html' || type === 'text/html') return sanitizeIngestedHtml(raw);
   return textToHtml(raw);
 }
 
@@ -415,7 +416,7 @@ export function feedItemPost(feed: ParsedFeed, item: Node, base: string): Upstre
   }
   const title = plainText(textOf(item.title));
   const rawBody = textOf(item['content:encoded']) || textOf(item.description);
-  const body = sanitizeContent(rawBody);
+  const body = sanitizeIngestedHtml(rawBody);
   const link = rssLink(item);
   const guid = textOf(item.guid).trim() || attr(item, 'rdf:about');
   const dateText = textOf(item.pubDate) || textOf(item['dc:date']);

@@ -117,6 +117,34 @@ describe.skipIf(!hasSampleData)(
       expect(again.stderr).toBe(`wallery: operator token ${id} is already revoked\n`);
     });
 
+    it('CLI writes follow contract §7 too: names are plain text, post content is sanitized', async () => {
+      const [markup, onlyMarkup] = await Promise.all([
+        cli('tokens', 'create', '--name', '<b>ops</b> bot', '--json'),
+        cli('tokens', 'create', '--name', '<b> </b>'),
+      ]);
+      expect(markup.code, markup.stderr).toBe(0);
+      expect(JSON.parse(markup.stdout)).toMatchObject({ name: 'ops bot' });
+      expect([onlyMarkup.code, onlyMarkup.stderr]).toEqual([
+        1,
+        'wallery: name must contain text besides tags and spaces\n',
+      ]);
+
+      await ok('posts', 'edit', '7011', '17020', '--content', 'Tom & Jerry <img src=x onerror=alert(1)>');
+      const post = await json('posts', 'get', '7011', '17020');
+      expect(post.content).toBe('Tom &amp; Jerry ');
+      const wall = await json(
+        'walls',
+        'create',
+        '--account',
+        '7001',
+        '--name',
+        '<script>x</script>Wall',
+        '--url',
+        'cli-x',
+      );
+      expect(wall.name).toBe('Wall');
+    });
+
     it('accounts: table by default, JSON for scripts, every bad option named at once', async () => {
       // reads and refusals are independent: run them side by side
       const [table, bad, missing, refused, usage] = await Promise.all([

@@ -164,14 +164,15 @@ describeSample('writes of contract §7', () => {
         link: 'http://example.com/a?b=c&d=e#f',
       });
       const [p] = await widgetPosts(7012);
+      // authorName is plain text (contract §7): `<Author>` is a tag, removed; the text around it is kept
       expect(p).toMatchObject({
-        postAuthorName: 'Ann “Q” <Author>',
+        postAuthorName: 'Ann “Q” ',
         postUserPicture: 'https://cdn.example.com/u/ann.png',
         postLinkUrl: 'http://example.com/a?b=c&d=e#f',
       });
       const [c] = await commercePosts(7012);
       expect(c).toMatchObject({
-        postAuthorName: 'Ann “Q” <Author>',
+        postAuthorName: 'Ann “Q” ',
         postUserPicture: 'https://cdn.example.com/u/ann.png',
         postLinkUrl: 'http://example.com/a?b=c&d=e#f',
         postContent: 'with author',

@@ -122,7 +122,8 @@ describe('mastodon hashtag timeline', () => {
     const content = String(image.widget.content);
     expect(content).toContain('Sunrise on the ridge');
     expect(content).toContain(
-      '<a href="https://social.example/tags/wallery" rel="nofollow noopener noreferrer" target="_blank">#wallery</a>',
+      // span is on the allowlist (contract §7); its class is not
+      '<a href="https://social.example/tags/wallery" rel="nofollow noopener noreferrer" target="_blank">#<span>wallery</span></a>',
     );
     expect(content).not.toMatch(/script|onerror|<img|alert/);
     expect(image.commerce).toMatchObject({

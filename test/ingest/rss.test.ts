@@ -110,7 +110,7 @@ describe('rss 2.0', () => {
       postCreatedAt: '15/01/2026',
     });
     expect(ridge.widget.content).toBe(
-      '<p><strong>Ridge at dawn</strong></p><p>Cold &amp; clear. <a rel="nofollow noopener noreferrer" target="_blank">x</a> ' +
+      '<p><strong>Ridge at dawn</strong></p><p>Cold &amp; clear. <span>x</span> ' +
         '<a href="https://maps.example/ridge" rel="nofollow noopener noreferrer" target="_blank">map</a></p>',
     );
     expect(ridge.commerce).toMatchObject({ postType: 2, postContent: ridge.widget.content });

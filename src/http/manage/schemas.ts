@@ -3,6 +3,7 @@
 // once), serialize every response, and are the OpenAPI document's source.
 // The CLI validates its options against the same body schemas.
 import { Type, type TSchema } from 'typebox';
+import { WRITE_MESSAGES } from '../../domain/writes.js';
 import { ConnectorSettings } from '../../ingest/connector-settings.js';
 import { BULK_ACTIONS, BULK_MAX, TAGS_MAX } from '../../store/manage/posts.js';
 import { PAGE_DEFAULT, PAGE_MAX } from '../../store/manage/op.js';
@@ -17,8 +18,8 @@ export const M = {
   cursor: 'cursor is not one this API returned',
   text: (name: string, max: number) => `${name} must be a string of 1 to ${max} characters, not only spaces`,
   optText: (name: string, max: number) => `${name} must be a string of at most ${max} characters`,
-  url: (name: string) => `${name} must be an absolute http or https URL of at most 2048 characters`,
-  optUrl: (name: string) => `${name} must be empty or an absolute http or https URL of at most 2048 characters`,
+  url: WRITE_MESSAGES.url,
+  optUrl: WRITE_MESSAGES.emptyOrUrl,
   bool: (name: string) => `${name} must be true or false`,
   color: (name: string) => `${name} must be a hex colour such as #ffffff`,
   percent: (name: string) => `${name} must be a number from 0 to 100`,
@@ -246,7 +247,13 @@ const CtaBody = Type.Object(
 
 export const PostPatchBody = Type.Object(
   {
-    content: Type.Optional(OptText('content', 10000)),
+    content: Type.Optional(
+      Type.String({
+        maxLength: 10000,
+        'x-error': M.optText('content', 10000),
+        description: 'HTML: what the allowlist of contract §7 does not keep is removed (as sent when nothing is)',
+      }),
+    ),
     hidden: Type.Optional(Bool('hidden', 'hidden posts never appear in the public API')),
     pinned: Type.Optional(Bool('pinned', 'pinned posts come first in post lists (postPin)')),
     highlighted: Type.Optional(Bool('highlighted', 'postHighlight')),

@@ -1,6 +1,7 @@
 // TypeBox schemas of the public API v2: they validate every request (with
 // the contract's error wording in `x-error`) and describe every response.
 import { Type, type TSchema } from 'typebox';
+import { WRITE_MESSAGES } from '../../domain/writes.js';
 import { MESSAGES } from '../errors.js';
 
 const ci = (word: string) =>
@@ -20,7 +21,7 @@ export const V2_MESSAGES = {
   contentOrFile: 'content or postFile is required',
   content: 'content must be a string of at most 10000 characters',
   authorName: 'authorName must be a string of at most 200 characters',
-  url: (name: string) => `${name} must be an absolute http or https URL of at most 2048 characters`,
+  url: WRITE_MESSAGES.url,
   idempotencyKey: 'Idempotency-Key must be 1 to 255 visible ASCII characters',
 } as const;
 
@@ -91,6 +92,7 @@ const optionalUrl = (name: string) =>
   Type.Optional(
     Type.Union([Type.Null(), Type.Literal(''), Type.String({ maxLength: 2048, pattern: HTTP_URL })], {
       'x-error': V2_MESSAGES.url(name),
+      description: 'absolute http(s) URL, stored as the WHATWG URL parser normalizes it',
     }),
   );
 
@@ -100,11 +102,17 @@ export const CreatePostBody = Type.Object({
     description: 'target wall (an integer or a string of digits)',
   }),
   content: Type.Optional(
-    Type.Union([Type.Null(), Type.String({ maxLength: 10000 })], { 'x-error': V2_MESSAGES.content }),
+    Type.Union([Type.Null(), Type.String({ maxLength: 10000 })], {
+      'x-error': V2_MESSAGES.content,
+      description: 'HTML: what the allowlist of contract §7 does not keep is removed (as sent when nothing is)',
+    }),
   ),
   postFile: optionalUrl('postFile'),
   authorName: Type.Optional(
-    Type.Union([Type.Null(), Type.String({ maxLength: 200 })], { 'x-error': V2_MESSAGES.authorName }),
+    Type.Union([Type.Null(), Type.String({ maxLength: 200 })], {
+      'x-error': V2_MESSAGES.authorName,
+      description: 'plain text: tags are removed',
+    }),
   ),
   authorPicture: optionalUrl('authorPicture'),
   link: optionalUrl('link'),

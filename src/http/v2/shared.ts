@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { parseDayMonthYear } from '../../domain/dates.js';
 import { mediaKindOfFile } from '../../domain/media.js';
+import { cleanWrite, CUSTOM_POST_RULES } from '../../domain/writes.js';
 import { createCustomPost, type ListFilter } from '../../store/posts.js';
 import type { MediaKind } from '../../store/schema.js';
 import { findLiveWall, softDeleteWall, type WallRow } from '../../store/walls.js';
@@ -60,31 +61,29 @@ export async function requireWall(request: FastifyRequest, wallId: number | null
 
 export const CREATED_MESSAGE = 'Great! You have successfully created post.';
 
-/**
- * Text as every store can hold it, the same on SQLite and PostgreSQL: U+0000
- * (which PostgreSQL text cannot carry) and unpaired surrogates (which are not
- * Unicode, and which the two drivers would mangle differently) become U+FFFD.
- */
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const storable = (text: string) => text.replace(UNSTORABLE, '\uFFFD');
-
 export async function createPost(request: FastifyRequest): Promise<void> {
   const body = request.body as Static<typeof CreatePostBody>;
-  const content = storable(body.content ?? '');
-  const postFile = body.postFile ?? '';
-  if (content === '' && postFile === '') throw badRequest(V2_MESSAGES.contentOrFile);
+  const { value: post, problems } = cleanWrite(
+    {
+      content: body.content ?? '',
+      postFile: body.postFile ?? '',
+      authorName: body.authorName ?? '',
+      authorPicture: body.authorPicture ?? '',
+      link: body.link ?? '',
+    },
+    CUSTOM_POST_RULES,
+  );
+  if (problems[0]) throw badRequest(problems[0].message);
+  // what is left after sanitizing decides (content of only a script is no content)
+  if (post.content === '' && post.postFile === '') throw badRequest(V2_MESSAGES.contentOrFile);
   const wall = await requireWall(request, idFromDigits(body.wallId));
   const header = request.headers['idempotency-key'];
   const { store, now, changes } = request.server.ctx;
   await createCustomPost(store.db, {
     wallId: wall.id,
     accountId: request.caller.accountId,
-    content,
-    postFile,
-    authorName: storable(body.authorName ?? ''),
-    authorPicture: body.authorPicture ?? '',
-    link: body.link ?? '',
-    media: mediaKindOfFile(postFile),
+    ...post,
+    media: mediaKindOfFile(post.postFile),
     now: now(),
     idempotencyKey: typeof header === 'string' ? header : null,
   });

@@ -2,6 +2,7 @@
 // and the CLI see them.
 import type { Kysely, Selectable } from 'kysely';
 import { utcDay } from '../../domain/dates.js';
+import { cleanWrite, NAME_RULES } from '../../domain/writes.js';
 import { DEFAULT_DAILY_CALL_LIMIT } from '../datafile.js';
 import { generateUserKey, hashSecret, keyPrefix } from '../keys.js';
 import type { AccountsTable, Database, Plan, UserKeysTable } from '../schema.js';
@@ -13,6 +14,7 @@ import {
   isoOrNull,
   notFound,
   pageById,
+  stored,
   type Op,
   type Page,
   type PageRequest,
@@ -66,7 +68,8 @@ export async function getAccount(db: Kysely<Database>, id: number): Promise<Acco
   return accountRecord(await accountRow(db, id));
 }
 
-export async function createAccount(op: Op, input: AccountInput): Promise<AccountRecord> {
+export async function createAccount(op: Op, given: AccountInput): Promise<AccountRecord> {
+  const input = stored(cleanWrite(given, NAME_RULES));
   return audited(op, async (tx) => {
     const row = await tx.trx
       .insertInto('accounts')
@@ -84,7 +87,8 @@ export async function createAccount(op: Op, input: AccountInput): Promise<Accoun
   });
 }
 
-export async function updateAccount(op: Op, id: number, patch: AccountPatch): Promise<AccountRecord> {
+export async function updateAccount(op: Op, id: number, change: AccountPatch): Promise<AccountRecord> {
+  const patch = stored(cleanWrite(change, NAME_RULES));
   return audited(op, async (tx) => {
     const before = accountRecord(await accountRow(tx.trx, id));
     const set = {

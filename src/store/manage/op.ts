@@ -3,6 +3,7 @@
 // the same transaction as the change, and the change notifications that
 // follow the commit.
 import type { Kysely, Transaction } from 'kysely';
+import type { Cleaned } from '../../domain/writes.js';
 import type { Database } from '../schema.js';
 import { isUniqueViolation } from '../dialect.js';
 
@@ -30,6 +31,12 @@ export class ManageError extends Error {
 
 export function invalid(fieldErrors: FieldError[]): ManageError {
   return new ManageError(400, fieldErrors.map((e) => e.message).join('; ') || 'request is invalid', fieldErrors);
+}
+
+/** The value a write stores (contract §7, src/domain/writes.ts), or a 400 naming every refused field. */
+export function stored<V>(cleaned: Cleaned<V>): V {
+  if (cleaned.problems.length > 0) throw invalid(cleaned.problems);
+  return cleaned.value;
 }
 
 export const invalidField = (field: string, message: string) => invalid([{ field, message }]);

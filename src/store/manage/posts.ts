@@ -3,6 +3,7 @@
 // public read; the wall is announced as changed after the commit.
 import type { Kysely, Selectable } from 'kysely';
 import { parseChildren } from '../../domain/mappers.js';
+import { cleanPostEdit, cleanWrite, CTA_RULES } from '../../domain/writes.js';
 import type { Database, MediaKind, PostsTable } from '../schema.js';
 import {
   audited,
@@ -15,6 +16,7 @@ import {
   notFound,
   pageLimit,
   pageOf,
+  stored,
   type FieldError,
   type Op,
   type Page,
@@ -241,7 +243,8 @@ const ctaColumns = (cta: Cta | null) =>
       };
 
 /** Moderation and content edit of one post (only the fields given change). */
-export async function updatePost(op: Op, wallId: number, postId: number, patch: PostPatch): Promise<PostRecord> {
+export async function updatePost(op: Op, wallId: number, postId: number, edit: PostPatch): Promise<PostRecord> {
+  const patch = stored(cleanPostEdit(edit));
   return audited(op, async (tx) => {
     const before = await loadPost(tx.trx, wallId, postId);
     await tx.trx
@@ -360,7 +363,8 @@ function apiState(r: BulkState) {
  * One action on up to 500 posts of a wall, all or nothing: every id is
  * checked first, and one that is not a post of this wall changes nothing.
  */
-export async function bulkModerate(op: Op, wallId: number, input: BulkInput): Promise<BulkResult> {
+export async function bulkModerate(op: Op, wallId: number, request: BulkInput): Promise<BulkResult> {
+  const input = request.cta ? { ...request, cta: stored(cleanWrite(request.cta, CTA_RULES, 'cta.')) } : request;
   const { set, field, value } = bulkChange(input);
   const ids = [...new Set(input.postIds)];
   return audited(op, async (tx) => {

@@ -2,8 +2,9 @@
 // data file). A product appears on every post it is tagged on, on any wall
 // of the account, so a change is announced account-wide.
 import type { Kysely, Selectable, Updateable } from 'kysely';
+import { cleanWrite, PRODUCT_RULES } from '../../domain/writes.js';
 import type { Database, ProductsTable } from '../schema.js';
-import { audited, diff, iso, notFound, pageById, type Op, type Page, type PageRequest } from './op.js';
+import { audited, diff, iso, notFound, pageById, stored, type Op, type Page, type PageRequest } from './op.js';
 
 export interface ProductFields {
   name: string;
@@ -136,7 +137,8 @@ export async function getProduct(db: Kysely<Database>, id: number): Promise<Prod
   return productRecord(await productRow(db, id));
 }
 
-export async function createProduct(op: Op, input: ProductInput): Promise<ProductRecord> {
+export async function createProduct(op: Op, given: ProductInput): Promise<ProductRecord> {
+  const input = stored(cleanWrite(given, PRODUCT_RULES));
   return audited(op, async (tx) => {
     const account = await tx.trx
       .selectFrom('accounts')
@@ -159,7 +161,8 @@ export async function createProduct(op: Op, input: ProductInput): Promise<Produc
   });
 }
 
-export async function updateProduct(op: Op, id: number, patch: ProductPatch): Promise<ProductRecord> {
+export async function updateProduct(op: Op, id: number, change: ProductPatch): Promise<ProductRecord> {
+  const patch = stored(cleanWrite(change, PRODUCT_RULES));
   return audited(op, async (tx) => {
     const before = productRecord(await productRow(tx.trx, id));
     await tx.trx

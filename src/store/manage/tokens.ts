@@ -3,8 +3,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { hashSecret, KEY_LAST_USED_RESOLUTION_MS as LAST_USED_RESOLUTION_MS, keyPrefix } from '../keys.js';
+import { cleanWrite, NAME_RULES } from '../../domain/writes.js';
 import type { Database, OperatorTokensTable } from '../schema.js';
-import { audited, conflict, iso, isoOrNull, notFound, type Op } from './op.js';
+import { audited, conflict, iso, isoOrNull, notFound, stored, type Op } from './op.js';
 
 /** `wop_` + 43 base64url characters (256 bits). */
 export function generateOperatorToken(): string {
@@ -34,7 +35,8 @@ const record = (r: Row): OperatorTokenRecord => ({
 export const TOKEN_NAME_PATTERN = /^[\x21-\x7E](?:[\x20-\x7E]{0,98}[\x21-\x7E])?$/;
 
 /** Makes a token; the plaintext is in the result and nowhere else. */
-export async function createOperatorToken(op: Op, name: string): Promise<OperatorTokenRecord & { token: string }> {
+export async function createOperatorToken(op: Op, given: string): Promise<OperatorTokenRecord & { token: string }> {
+  const { name } = stored(cleanWrite({ name: given }, NAME_RULES));
   const token = generateOperatorToken();
   return audited(op, async (tx) => {
     const row = await tx.trx

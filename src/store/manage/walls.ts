@@ -1,6 +1,7 @@
 // Walls and their feeds for operators: every wall (deleted ones too), the
 // soft delete of contract §7, restore and purge.
 import type { Kysely, Selectable } from 'kysely';
+import { cleanWrite, NAME_RULES } from '../../domain/writes.js';
 import type { ConnectorSettings } from '../../ingest/connector-settings.js';
 import type { Database, FeedsTable, WallsTable } from '../schema.js';
 import { purgeWallRows } from '../walls.js';
@@ -12,6 +13,7 @@ import {
   isoOrNull,
   notFound,
   pageById,
+  stored,
   type Op,
   type Page,
   type PageRequest,
@@ -120,7 +122,8 @@ async function ensureSlugFree(db: Kysely<Database>, accountId: number, url: stri
   if (taken) throw conflict(`url "${url}" is already used by wall ${taken.id} of account ${accountId}`);
 }
 
-export async function createWall(op: Op, input: WallInput): Promise<WallRecord> {
+export async function createWall(op: Op, given: WallInput): Promise<WallRecord> {
+  const input = stored(cleanWrite(given, NAME_RULES));
   return audited(op, async (tx) => {
     const account = await tx.trx
       .selectFrom('accounts')
@@ -148,7 +151,8 @@ export async function createWall(op: Op, input: WallInput): Promise<WallRecord> 
   });
 }
 
-export async function updateWall(op: Op, id: number, patch: WallPatch): Promise<WallRecord> {
+export async function updateWall(op: Op, id: number, change: WallPatch): Promise<WallRecord> {
+  const patch = stored(cleanWrite(change, NAME_RULES));
   return audited(op, async (tx) => {
     const before = wallRecord(await wallRow(tx.trx, id));
     if (patch.url !== undefined) await ensureSlugFree(tx.trx, before.accountId, patch.url, id);
@@ -347,7 +351,8 @@ export async function getFeed(db: Kysely<Database>, feedId: number, wallId?: num
   return feedRecord(await feedRow(db, feedId, wallId));
 }
 
-export async function createFeed(op: Op, wallId: number, input: FeedInput): Promise<FeedRecord> {
+export async function createFeed(op: Op, wallId: number, given: FeedInput): Promise<FeedRecord> {
+  const input = stored(cleanWrite(given, NAME_RULES));
   return audited(op, async (tx) => {
     await requireWall(tx.trx, wallId);
     const { id } = await tx.trx
@@ -371,7 +376,8 @@ export async function createFeed(op: Op, wallId: number, input: FeedInput): Prom
   });
 }
 
-export async function updateFeed(op: Op, feedId: number, patch: FeedPatch, wallId?: number): Promise<FeedRecord> {
+export async function updateFeed(op: Op, feedId: number, change: FeedPatch, wallId?: number): Promise<FeedRecord> {
+  const patch = stored(cleanWrite(change, NAME_RULES));
   return audited(op, async (tx) => {
     const before = feedRecord(await feedRow(tx.trx, feedId, wallId));
     await tx.trx

@@ -1,0 +1,233 @@
+// Contract §7, "Markup and URLs in writes", on the pure rules: the content
+// sanitizer, plain text and URLs, against the attack corpus and as properties.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { normalizeHttpUrl, plainTextOf, sanitizeIngestedHtml, sanitizeWrittenHtml } from '../../src/domain/sanitize.js';
+import { cleanWrite, CUSTOM_POST_RULES, PRODUCT_RULES } from '../../src/domain/writes.js';
+import { contentProblems, textProblems, urlProblems } from '../helpers/html-safety.js';
+import { MARKUP_PAYLOADS, URL_PAYLOADS } from '../helpers/xss-corpus.js';
+
+const REL = 'rel="nofollow noopener noreferrer"';
+
+describe('written content', () => {
+  it.each(MARKUP_PAYLOADS)('%j: nothing executable is left, in any context', (payload) => {
+    const stored = sanitizeWrittenHtml(payload);
+    expect(contentProblems(stored)).toEqual([]);
+    // and a second pass changes nothing: what is stored is what the allowlist keeps
+    expect(sanitizeWrittenHtml(stored)).toBe(stored);
+  });
+
+  const benign = [
+    'Tom & Jerry "quoted" 😀 <b>bold</b>',
+    `Tom & Jerry "quoted" 😀 <b>bold</b> <a href="https://x.example/" ${REL}>x</a>`,
+    'a < b > c, I <3 you, 1<2, x&y, &amp; &lt;b&gt; &nbsp; &eacute; &copy',
+    '<p>one<br>two</p><p>three<br/>four</p>',
+    '<ul><li>a<li>b</ul><ol><li>c</li></ol>',
+    '<blockquote>q</blockquote><pre>  code\n  more</pre><code>x</code>',
+    '<i>i</i><em>em</em><strong>s</strong><u>u</u><s>s</s><span>span</span>',
+    '<B>upper</B> <P>case</P>',
+    '<p>unclosed<p>paragraphs',
+    'line one\nline two\r\nline three\ttab',
+    'cr &#13;\r\nlf &#13;\n & <b>b</b>',
+    // htmlparser2 8 alone would drop the text before an `&#x` at the very end
+    'see &#x',
+    '<b>b</b> & &#X',
+    `<a href='https://x.example/a?b=1&c=2' title=t ${REL}>single quotes</a>`,
+  ];
+  it.each(benign)('%j: the allowlist removes nothing, so it is stored byte for byte', (html) => {
+    expect(sanitizeWrittenHtml(html)).toBe(html);
+  });
+
+  it('a link without the exact rel gets it in its start tag; the rest stays byte for byte', () => {
+    expect(sanitizeWrittenHtml('Tom & Jerry <a href="https://x.example/">x</a> 😀')).toBe(
+      `Tom & Jerry <a href="https://x.example/" ${REL}>x</a> 😀`,
+    );
+    expect(sanitizeWrittenHtml('& <a href="https://x.example/" rel="opener">x</a>')).toBe(
+      `& <a href="https://x.example/" ${REL}>x</a>`,
+    );
+    expect(sanitizeWrittenHtml('& <A HREF=https://x.example/>x</A><a href="https://y.example"/>y</a>')).toBe(
+      `& <A HREF=https://x.example/ ${REL}>x</A><a href="https://y.example" ${REL}/>y</a>`,
+    );
+  });
+
+  it('when something is removed, the rest is kept as sanitize-html serializes it', () => {
+    expect(sanitizeWrittenHtml('Tom & Jerry <div>x</div><del>gone</del>')).toBe('Tom &amp; Jerry xgone');
+    expect(sanitizeWrittenHtml('<p style="color:red" onclick="x()">a & b</p>')).toBe('<p>a &amp; b</p>');
+    expect(sanitizeWrittenHtml('<a href="javascript:alert(1)" title="t">x</a> & y')).toBe('<span>x</span> &amp; y');
+    expect(sanitizeWrittenHtml('<a href="mailto:a@b.example">m</a>')).toBe('<span>m</span>');
+    expect(sanitizeWrittenHtml('ok <script>alert(1)</script><style>p{}</style>end')).toBe('ok end');
+    // a stray end tag or a token only a table reads would mean more elsewhere
+    expect(sanitizeWrittenHtml('x</b>y & z')).toBe('xy &amp; z');
+    expect(sanitizeWrittenHtml('a<tr onmouseover=alert(1)>b')).toBe('ab');
+    expect(sanitizeWrittenHtml('<b><i>misnested</b></i>')).toBe('<b><i>misnested</i></b>');
+    // nothing may be left open at the end
+    expect(sanitizeWrittenHtml('x & <')).toBe('x &amp; &lt;');
+    expect(sanitizeWrittenHtml('<b title="x & y')).toBe('');
+  });
+
+  const pieces = fc.constantFrom(
+    ...MARKUP_PAYLOADS,
+    '<b>',
+    '</b>',
+    '<a href="https://x.example/">',
+    '</a>',
+    '&',
+    '<',
+    '"',
+  );
+
+  it('for any string, what is stored holds nothing executable and is stable (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(pieces, fc.string({ unit: 'grapheme' }), fc.string()), { maxLength: 8 }),
+        (parts) => {
+          const stored = sanitizeWrittenHtml(parts.join(''));
+          expect(contentProblems(stored)).toEqual([]);
+          expect(sanitizeWrittenHtml(stored)).toBe(stored);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('any string without markup is stored exactly as sent (property)', () => {
+    const noMarkup = fc
+      .array(
+        fc.oneof(
+          fc.string({ unit: 'grapheme' }),
+          fc.constantFrom(
+            ' < ',
+            '<3',
+            '<=',
+            '<>',
+            '&',
+            '&amp;',
+            '&notin',
+            '&#0;',
+            '&#13;',
+            '&nbsp',
+            '&copy=3',
+            '\r\n',
+            '"',
+            "'",
+          ),
+        ),
+        {
+          maxLength: 8,
+        },
+      )
+      .map((parts) => parts.join(''))
+      .filter((s) => !/<[A-Za-z!/?]/.test(s) && !s.endsWith('<'));
+    fc.assert(
+      fc.property(noMarkup, (text) => {
+        expect(sanitizeWrittenHtml(text)).toBe(text);
+        expect(plainTextOf(text)).toBe(text);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('plain text', () => {
+  it.each(MARKUP_PAYLOADS)('%j: no markup is left', (payload) => {
+    expect(textProblems(plainTextOf(payload))).toEqual([]);
+  });
+
+  it('tags are removed and the text between them kept; text without markup stays as sent', () => {
+    expect(plainTextOf('Tom & Jerry "quoted" 😀 a < b &amp;')).toBe('Tom & Jerry "quoted" 😀 a < b &amp;');
+    expect(plainTextOf('<b>Tom</b> &amp; <i>Jerry</i>')).toBe('Tom & Jerry');
+    expect(plainTextOf('Ann <script>alert(1)</script>Lee')).toBe('Ann Lee');
+    expect(plainTextOf('<<b>script>alert(1)<</b>/script>Bo')).toBe('Bo');
+    expect(plainTextOf('x</')).toBe('x/');
+  });
+
+  it('for any string, no markup is left (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom(...MARKUP_PAYLOADS, '<', '</', '&lt;'), fc.string()), { maxLength: 8 }),
+        (parts) => {
+          expect(textProblems(plainTextOf(parts.join('')))).toEqual([]);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('URLs', () => {
+  it.each(URL_PAYLOADS)('%j: refused, or http(s) in normalized form', (payload) => {
+    const url = normalizeHttpUrl(payload);
+    if (url !== null) expect(urlProblems(url)).toEqual([]);
+  });
+
+  it('normalized as the WHATWG URL parser serializes; hosts no real host has are refused', () => {
+    expect(normalizeHttpUrl('https://cdn.example/a.jpg"onerror="alert(8)')).toBe(
+      'https://cdn.example/a.jpg%22onerror=%22alert(8)',
+    );
+    expect(normalizeHttpUrl('HTTPS://EXAMPLE.COM')).toBe('https://example.com/');
+    expect(normalizeHttpUrl('https://ä.example/ü?q=<x>')).toBe('https://xn--4ca.example/%C3%BC?q=%3Cx%3E');
+    expect(normalizeHttpUrl('http://[::1]:8080/x')).toBe('http://[::1]:8080/x');
+    for (const bad of [
+      'https://x"y/',
+      'https://exa%22mple.com/',
+      "https://a'b/",
+      'javascript:alert(1)',
+      'ftp://x/',
+      'x',
+    ])
+      expect(normalizeHttpUrl(bad)).toBeNull();
+  });
+});
+
+describe('field rules of a write', () => {
+  it('each field by its rule; refused URLs and names left empty are named', () => {
+    expect(
+      cleanWrite(
+        {
+          content: '<b>b</b><script>x</script>',
+          authorName: '<i>Ann</i>',
+          postFile: 'https://cdn.example/a b.jpg',
+          authorPicture: '',
+          link: 'javascript:alert(1)',
+        },
+        CUSTOM_POST_RULES,
+      ),
+    ).toEqual({
+      value: {
+        content: '<b>b</b>',
+        authorName: 'Ann',
+        postFile: 'https://cdn.example/a%20b.jpg',
+        authorPicture: '',
+        link: 'javascript:alert(1)',
+      },
+      problems: [{ field: 'link', message: 'link must be an absolute http or https URL of at most 2048 characters' }],
+    });
+    expect(cleanWrite({ name: '<b> </b>', image: 'https://x"/', price: 1 }, PRODUCT_RULES).problems).toEqual([
+      { field: 'name', message: 'name must contain text besides tags and spaces' },
+      {
+        field: 'image',
+        message: 'image must be empty or an absolute http or https URL of at most 2048 characters',
+      },
+    ]);
+  });
+});
+
+describe('ingestion shares the allowlist', () => {
+  it('text before an `&#x` at the very end is kept', () => {
+    expect(sanitizeIngestedHtml('<p>a &amp; b &#x')).toBe('<p>a &amp; b &amp;#x</p>');
+  });
+
+  it('span kept, del as s, mailto links, a link without an allowed scheme becomes a span', () => {
+    expect(
+      sanitizeIngestedHtml(
+        '<span class="h">#<span>tag</span></span> <del>old</del> <a href="mailto:a@b.example">m</a> <a href="vbscript:x">v</a>',
+      ),
+    ).toBe(
+      `<span>#<span>tag</span></span> <s>old</s> <a href="mailto:a@b.example" ${REL} target="_blank">m</a> <span>v</span>`,
+    );
+  });
+
+  it.each(MARKUP_PAYLOADS)('%j: nothing executable is left', (payload) => {
+    expect(contentProblems(sanitizeIngestedHtml(payload)).filter((p) => !/mailto/.test(p))).toEqual([]);
+  });
+});
