@@ -3,6 +3,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { AppContext } from './context.js';
+import { clientErrorHandler } from './client-error.js';
 import { sendError } from './envelope.js';
 import { ApiError, MESSAGES, validationMessage } from './errors.js';
 import { resolveFormat } from './format.js';
@@ -30,6 +31,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     // bodies are never coerced: `"content": 123` is an error, not "123".
     ajv: { customOptions: { coerceTypes: false, keywords: ['x-error'], allErrors: false } },
     return503OnClosing: true,
+    clientErrorHandler,
     frameworkErrors: (error, request, reply) => {
       request.format = resolveFormat(request);
       void sendError(
