@@ -104,7 +104,10 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
         .header('Access-Control-Max-Age', '86400')
         .send();
     }
-    if (allowed.length > 0) {
+    // A path a route of this very method matches, yet nothing answered it: a
+    // resource under a wildcard route (a static file) that does not exist.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    if (allowed.length > 0 && !(allowed as readonly string[]).includes(method)) {
       if (allowed.includes('GET')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD' as never);
       reply.header('Allow', allowed.join(', '));
       return sendError(reply, request.format, 405, MESSAGES.methodNotAllowed);
