@@ -21,6 +21,7 @@ export { DataFileSyntaxError } from './datafile/reader.js';
 export { DEFAULT_DAILY_CALL_LIMIT, type ImportCounts } from './datafile/loader.js';
 export { exportDataFile } from './datafile/export.js';
 
+/** chunks of events (16 KiB of the file each) read ahead while the store is busy */
 const READ_AHEAD_CHUNKS = 16;
 
 /** Posts loaded so far, and how far through the file (0–1) the reading is. */
