@@ -9,20 +9,16 @@
 // account or product of a section still to come (a file whose sections are
 // not in the order accounts, products, walls) makes the import start over,
 // in the same transaction, reading the file once per section in that order.
-import { Readable } from 'node:stream';
 import type { DialectHandle } from './dialect.js';
 import { resetIdSequences } from './dialect.js';
 import { SECTIONS, sectionOf, type DataEvent, type Section } from './datafile/format.js';
 import { IdConflict, Loader, SectionsOutOfOrder, type ImportCounts } from './datafile/loader.js';
-import { eventsOfValue, readDataFile } from './datafile/reader.js';
+import { eventsOfValue, readDataFileAside } from './datafile/reader.js';
 
 export { DataFileError, DataFileSchema, jsonPath, type DataFile } from './datafile/format.js';
 export { DataFileSyntaxError } from './datafile/reader.js';
 export { DEFAULT_DAILY_CALL_LIMIT, type ImportCounts } from './datafile/loader.js';
 export { exportDataFile } from './datafile/export.js';
-
-/** chunks of events (16 KiB of the file each) read ahead while the store is busy */
-const READ_AHEAD_CHUNKS = 16;
 
 /** Posts loaded so far, and how far through the file (0–1) the reading is. */
 export type Progress = (postsDone: number, fraction: number) => void;
@@ -54,7 +50,7 @@ export async function importDataFileFrom(
 ): Promise<ImportCounts> {
   let fraction = 0;
   const source: EventSource = (only) =>
-    readDataFile(path, {
+    readDataFileAside(path, {
       sections: only === undefined ? SECTIONS : [only],
       onBytes: (read, total) => (fraction = total === 0 ? 1 : read / total),
     });
@@ -99,9 +95,11 @@ async function loadOnce(
       const loader = new Loader(trx, now, onPosts);
       for (const only of passes) {
         if (only !== undefined) loader.startPass(only);
-        // Readable.from reads ahead (a few chunks) while the loader waits for the store
-        for await (const events of Readable.from(source(only), { highWaterMark: READ_AHEAD_CHUNKS }))
-          for (const event of events as DataEvent[]) await loader.handle(event);
+        for await (const events of source(only))
+          for (const event of events) {
+            const writing = loader.handle(event);
+            if (writing) await writing;
+          }
       }
       return loader.finish();
     });

@@ -155,16 +155,25 @@ export class Loader {
     }
   }
 
-  /** Takes one event; a problem (with the ones before it checked first) ends the load. */
-  async handle(event: DataEvent): Promise<void> {
+  /**
+   * Takes one event; a problem (with the ones before it checked first) ends
+   * the load. Synchronous unless a batch is written (most events just add a
+   * row): a million posts do not make a million promises.
+   */
+  handle(event: DataEvent): Promise<void> | void {
+    let pending: Promise<void> | void;
     try {
-      await this.take(event);
+      pending = this.take(event);
     } catch (err) {
-      // Problems found on arrival come after everything already read:
-      // check what is pending first, it may hold an earlier one.
-      if (err instanceof DataFileError) await this.flush();
-      throw err;
+      return this.failed(err);
     }
+    if (pending) return pending.catch((err: unknown) => this.failed(err));
+  }
+
+  /** Problems found on arrival come after everything already read: what is pending may hold an earlier one. */
+  private async failed(err: unknown): Promise<never> {
+    if (err instanceof DataFileError) await this.flush();
+    throw err;
   }
 
   /** The end of the file: writes what is pending, checks what only the end can tell. */
@@ -174,7 +183,7 @@ export class Loader {
     return this.counts;
   }
 
-  private async take(event: DataEvent): Promise<void> {
+  private take(event: DataEvent): Promise<void> | void {
     switch (event.kind) {
       case 'top':
         checkTop(event.value, '$');
@@ -203,13 +212,9 @@ export class Loader {
       case 'post':
         return this.post(event.value, `${this.feed!.path}.posts[${event.index}]`);
       case 'wallEnd':
-        await this.wallTail(event.tail);
-        this.wall = null;
-        return;
+        return this.wallTail(event.tail);
       case 'feedEnd':
-        await this.feedTail(event.tail);
-        this.feed = null;
-        return;
+        return this.feedTail(event.tail);
     }
   }
 
@@ -315,6 +320,7 @@ export class Loader {
   /** Fields of a wall after its feeds: checked with the ones before, then written over the row. */
   private async wallTail(tail: Record<string, unknown>): Promise<void> {
     const wall = this.wall!;
+    this.wall = null;
     if (Object.keys(tail).length === 0) return;
     const merged = mergeTail(wall.head, tail, wall.path, 'feeds');
     const w = checkWallHead(merged, wall.path);
@@ -325,6 +331,7 @@ export class Loader {
 
   private async feedTail(tail: Record<string, unknown>): Promise<void> {
     const feed = this.feed!;
+    this.feed = null;
     if (Object.keys(tail).length === 0) return;
     const merged = mergeTail(feed.head, tail, feed.path, 'posts');
     const f = checkFeedHead(merged, feed.path);

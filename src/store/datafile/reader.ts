@@ -5,7 +5,9 @@
 // `feeds` / `posts` are handed over first, then their children one by one.
 // A wall or feed whose required fields are not all read when its children
 // start (an unusual key order) is kept whole and handed over at its end.
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
+import { on } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { stat } from 'node:fs/promises';
 import chain from 'stream-chain';
 import fun from 'stream-chain/fun.js';
@@ -167,8 +169,8 @@ class EventBuilder {
 
 /** A data file that is not JSON: where the reading stopped. */
 export class DataFileSyntaxError extends Error {
-  constructor(message: string, offset: number) {
-    super(`not valid JSON near byte ${offset}: ${message.replace(/^Parser /, '')}`);
+  constructor(message: string) {
+    super(message);
     this.name = 'DataFileSyntaxError';
   }
 }
@@ -194,7 +196,9 @@ export async function* readDataFile(path: string, options: ReadOptions = {}): As
     try {
       tokens = chain.getManyValues(tokenize(chunk as string) as never) as Token[];
     } catch (err) {
-      throw new DataFileSyntaxError((err as Error).message, read);
+      throw new DataFileSyntaxError(
+        `not valid JSON near byte ${read}: ${(err as Error).message.replace(/^Parser /, '')}`,
+      );
     }
     for (const t of tokens) builder.token(t);
   };
@@ -211,6 +215,42 @@ export async function* readDataFile(path: string, options: ReadOptions = {}): As
   }
   feed(chain.none);
   if (builder.events.length > 0) yield builder.events.splice(0);
+}
+
+/** What the reading worker (reader-worker.ts) sends. */
+export type FromReader =
+  | { kind: 'events'; events: DataEvent[]; read: number; total: number }
+  | { kind: 'done' }
+  | { kind: 'error'; name: string; message: string };
+
+/** Batches of events (256 each) the worker reads ahead of the loader. */
+export const READ_AHEAD_MESSAGES = 4;
+
+/**
+ * `readDataFile` in a worker thread: tokenizing the text (the costly part)
+ * runs beside the loading. Used where the compiled worker exists (the built
+ * CLI); run from TypeScript sources (tests in-process) it reads in-thread.
+ */
+export async function* readDataFileAside(path: string, options: ReadOptions = {}): AsyncGenerator<DataEvent[]> {
+  const script = new URL('./reader-worker.js', import.meta.url);
+  if (!existsSync(script)) {
+    yield* readDataFile(path, options);
+    return;
+  }
+  const worker = new Worker(script, { workerData: { path, sections: options.sections } });
+  try {
+    for await (const [message] of on(worker, 'message')) {
+      const m = message as FromReader;
+      if (m.kind === 'done') return;
+      if (m.kind === 'error')
+        throw m.name === 'DataFileSyntaxError' ? new DataFileSyntaxError(m.message) : new Error(m.message);
+      options.onBytes?.(m.read, m.total);
+      worker.postMessage('more');
+      yield m.events;
+    }
+  } finally {
+    await worker.terminate();
+  }
 }
 
 /** The events of a data file already in memory (sections in their load order). */
