@@ -225,6 +225,7 @@ export type FromReader =
 
 /** Batches of events (256 each) the worker reads ahead of the loader. */
 export const READ_AHEAD_MESSAGES = 4;
+const WORKER_YOUNG_GENERATION_MB = 4;
 
 /**
  * `readDataFile` in a worker thread: tokenizing the text (the costly part)
@@ -237,7 +238,12 @@ export async function* readDataFileAside(path: string, options: ReadOptions = {}
     yield* readDataFile(path, options);
     return;
   }
-  const worker = new Worker(script, { workerData: { path, sections: options.sections } });
+  const worker = new Worker(script, {
+    workerData: { path, sections: options.sections },
+    // It keeps little alive (a few batches) but makes much garbage: a small
+    // young generation keeps its share of the process's memory small.
+    resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+  });
   try {
     for await (const [message] of on(worker, 'message')) {
       const m = message as FromReader;
