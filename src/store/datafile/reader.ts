@@ -245,7 +245,8 @@ export async function* readDataFileAside(path: string, options: ReadOptions = {}
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
   });
   try {
-    for await (const [message] of on(worker, 'message')) {
+    // a worker that exits before 'done' ends the loop: that must not pass for the end of the file
+    for await (const [message] of on(worker, 'message', { close: ['exit'] })) {
       const m = message as FromReader;
       if (m.kind === 'done') return;
       if (m.kind === 'error')
@@ -254,6 +255,7 @@ export async function* readDataFileAside(path: string, options: ReadOptions = {}
       worker.postMessage('more');
       yield m.events;
     }
+    throw new Error('the reading of the data file stopped before its end');
   } finally {
     await worker.terminate();
   }
