@@ -1,9 +1,13 @@
 // migrate, import, export.
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { exportDataFile, importDataFile } from '../store/datafile.js';
+import { DataFileSyntaxError, exportDataFile, importDataFileFrom } from '../store/datafile.js';
 import { openStore } from '../store/store.js';
 import { CliError, configFrom, databaseOption, withStore, type StoreOptions } from './common.js';
+
+/** Files with fewer posts import quietly. */
+const PROGRESS_FROM_POSTS = 10_000;
 
 export function registerDataCommands(program: Command) {
   program
@@ -24,25 +28,30 @@ export function registerDataCommands(program: Command) {
 
   program
     .command('import')
-    .description('load a data file (contract §8) keeping every id; all or nothing')
+    .description('load a data file (contract §8) keeping every id; all or nothing; read as a stream')
     .argument('<file>', 'data file (JSON)')
     .option(...databaseOption)
     .action(async (file: string, options: StoreOptions) => {
-      let data: unknown;
       try {
-        data = JSON.parse(await readFile(file, 'utf8'));
+        await access(file, constants.R_OK);
       } catch (err) {
         throw new CliError(`cannot read ${file}: ${(err as Error).message}`);
       }
       await withStore(options, async (store) => {
         const started = Date.now();
         let lastShown = 0;
-        const counts = await importDataFile(store, data, Date.now(), (done, total) => {
-          // progress only where it helps: large files, at most every 5 %
-          if (total < 10_000 || (done < total && done - lastShown < total / 20)) return;
-          lastShown = done;
-          process.stderr.write(`import: ${done}/${total} posts (${Math.round((100 * done) / total)}%)\n`);
-        });
+        let counts;
+        try {
+          counts = await importDataFileFrom(store, file, Date.now(), (done, fraction) => {
+            // progress only where it helps: large files, at most every 5 % of the file
+            if (done < PROGRESS_FROM_POSTS || (fraction < 1 && fraction - lastShown < 0.05)) return;
+            lastShown = fraction;
+            process.stderr.write(`import: ${done} posts (${Math.floor(100 * fraction)}% of the file)\n`);
+          });
+        } catch (err) {
+          if (err instanceof DataFileSyntaxError) throw new CliError(`cannot read ${file}: ${err.message}`);
+          throw err;
+        }
         const seconds = (Date.now() - started) / 1000;
         process.stdout.write(
           `imported ${counts.accounts} accounts, ${counts.userKeys} keys, ${counts.products} products, ` +

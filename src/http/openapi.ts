@@ -271,6 +271,16 @@ export async function registerOpenApi(app: FastifyInstance) {
   await app.register(swaggerUi, {
     routePrefix: DOCS_PREFIX,
     uiConfig: { url: OPENAPI_PATH, docExpansion: 'list', deepLinking: true, persistAuthorization: false },
+    uiHooks: {
+      // The plugin redirects its old index.html address by rewriting the URL,
+      // which with a query (or a trailing slash) gives the same URL back: a
+      // redirect to itself, forever. The page is at DOCS_PREFIX/; keep the query.
+      onRequest: (request, reply, done) => {
+        if (request.routeOptions.url !== `${DOCS_PREFIX}/static/index.html`) return done();
+        const query = request.url.indexOf('?');
+        void reply.redirect(`${DOCS_PREFIX}/${query < 0 ? '' : request.url.slice(query)}`);
+      },
+    },
   });
 
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) =>

@@ -3,6 +3,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { AppContext } from './context.js';
+import { clientErrorHandler } from './client-error.js';
 import { sendError } from './envelope.js';
 import { ApiError, MESSAGES, validationMessage } from './errors.js';
 import { resolveFormat } from './format.js';
@@ -31,6 +32,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     // bodies are never coerced: `"content": 123` is an error, not "123".
     ajv: { customOptions: { coerceTypes: false, keywords: ['x-error'], allErrors: false } },
     return503OnClosing: true,
+    clientErrorHandler,
     frameworkErrors: (error, request, reply) => {
       request.format = resolveFormat(request);
       void sendError(
@@ -103,7 +105,10 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
         .header('Access-Control-Max-Age', '86400')
         .send();
     }
-    if (allowed.length > 0) {
+    // A path a route of this very method matches, yet nothing answered it: a
+    // resource under a wildcard route (a static file) that does not exist.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    if (allowed.length > 0 && !(allowed as readonly string[]).includes(method)) {
       if (allowed.includes('GET')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD' as never);
       reply.header('Allow', allowed.join(', '));
       return sendError(reply, request.format, 405, MESSAGES.methodNotAllowed);

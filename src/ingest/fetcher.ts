@@ -7,7 +7,8 @@
 //   connect cannot slip through; IP literals, which skip the lookup, are
 //   checked before the request. Loopback, private, link-local, CGNAT,
 //   multicast, unspecified and every other non-global range is refused unless
-//   the operator allows it (all, or a list of CIDR ranges).
+//   the operator allows it (all, or a list of CIDR ranges); IPv6 forms that
+//   carry an IPv4 address are judged by it (address-policy.ts).
 // - The body is capped in bytes (after decompression) and the whole request
 //   in time; both end the request early.
 // - Per-host concurrency and pauses come from the HostLimiter.
@@ -18,8 +19,8 @@ import { TextDecoder } from 'node:util';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import ipaddr from 'ipaddr.js';
 import { Agent, request } from 'undici';
+import { addressRefusal } from './address-policy.js';
 import type { PrivateNetworks } from './config.js';
 import { HostLimiter } from './scheduler.js';
 
@@ -93,43 +94,9 @@ export const USER_AGENT = 'Wallery/0.1 (self-hosted social wall; feed ingestion)
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-// ---------- the address policy ----------
+// ---------- the address policy (address-policy.ts) ----------
 
-type Addr = ipaddr.IPv4 | ipaddr.IPv6;
-
-function normalizeAddress(ip: string): Addr {
-  let addr: Addr = ipaddr.parse(ip);
-  if (addr.kind() === 'ipv6') {
-    const v6 = addr as ipaddr.IPv6;
-    if (v6.isIPv4MappedAddress()) addr = v6.toIPv4Address();
-    else if (v6.range() === 'rfc6052') {
-      // NAT64 (64:ff9b::/96): judge the IPv4 address it embeds
-      const b = v6.toByteArray();
-      addr = new ipaddr.IPv4(b.slice(12, 16));
-    }
-  }
-  return addr;
-}
-
-/** Null when the address may be fetched, else the name of its range. */
-export function addressRefusal(ip: string, allow: PrivateNetworks): string | null {
-  let addr: Addr;
-  try {
-    addr = normalizeAddress(ip);
-  } catch {
-    return 'unparseable';
-  }
-  const range = addr.range();
-  if (range === 'unicast') return null;
-  if (allow === true) return null;
-  if (allow !== false) {
-    for (const cidr of allow) {
-      const [net, bits] = ipaddr.parseCIDR(cidr);
-      if (net.kind() === addr.kind() && addr.match([net, bits] as never)) return null;
-    }
-  }
-  return range;
-}
+export { addressRefusal };
 
 const systemResolve: Resolver = (hostname) =>
   new Promise((resolve, reject) => {

@@ -2,7 +2,7 @@
 // Refused addresses are never connected to: every check happens before the
 // connect (IP literals up front, names in the connect-time lookup).
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   addressRefusal,
   createFetcher,
@@ -12,9 +12,17 @@ import {
   type FetcherOptions,
   type Resolver,
 } from '../../src/ingest/fetcher.js';
+import { loopbackOnly } from '../helpers/loopback-only.js';
 import { startFeeds, rssXml } from './fixtures/feeds.js';
 import { startFixture, type Fixture, type Reply } from './fixtures/server.js';
 import { startHarness, ingestState, type Harness } from './harness.js';
+
+// Nothing here may connect beyond this machine, whatever the guard does.
+let removeBelt: () => void;
+beforeAll(() => {
+  removeBelt = loopbackOnly();
+});
+afterAll(() => removeBelt());
 
 const fixtures: Fixture[] = [];
 const fetchers: Fetcher[] = [];
@@ -95,6 +103,92 @@ describe('address policy', () => {
     expect(addressRefusal('10.0.0.1', ['127.0.0.0/8'])).toBe('private');
     expect(addressRefusal('fd00::5', ['fd00::/8'])).toBeNull();
   });
+});
+
+/**
+ * IPv6 forms that carry an IPv4 address, each with the range of the address
+ * it carries (all refused): judged by that address, whatever the IPv6 range.
+ */
+const CARRYING: [form: string, address: string, range: string][] = [
+  ['IPv4-mapped', '::ffff:127.0.0.1', 'loopback'],
+  ['IPv4-mapped, hex', '::ffff:7f00:1', 'loopback'],
+  ['IPv4-mapped, metadata', '::ffff:a9fe:a9fe', 'linkLocal'],
+  ['IPv4-translated', '::ffff:0:10.0.0.1', 'private'],
+  ['IPv4-compatible, hex', '::7f00:1', 'loopback'],
+  ['IPv4-compatible, dotted', '::127.0.0.1', 'loopback'],
+  ['IPv4-compatible, metadata', '::169.254.169.254', 'linkLocal'],
+  ['IPv4-compatible, CGNAT', '::6440:1', 'carrierGradeNat'],
+  ['NAT64 well-known prefix', '64:ff9b::7f00:1', 'loopback'],
+  ['NAT64 well-known prefix, dotted', '64:ff9b::192.168.1.1', 'private'],
+  ['NAT64 local-use /48, /96 layout', '64:ff9b:1::a00:1', 'private'],
+  ['NAT64 local-use /48, /48 layout', '64:ff9b:1:7f00:1::', 'loopback'],
+  ['NAT64 local-use /48, /64 layout', '64:ff9b:1:0:a9:fea9:fe00:0', 'linkLocal'],
+  ['6to4', '2002:7f00:1::', 'loopback'],
+  ['6to4, with a host part', '2002:a9fe:a9fe::1', 'linkLocal'],
+  ['Teredo, private client (obfuscated 10.0.0.1)', '2001:0:5db8:d822::f5ff:fffe', 'private'],
+  ['Teredo, loopback client (obfuscated 127.0.0.1)', '2001:0:5db8:d822::80ff:fffe', 'loopback'],
+  ['Teredo, private server', '2001:0:a00:1::a247:27dd', 'private'],
+  ['ISATAP under a global prefix', '2a00:1450:4001::5efe:7f00:1', 'loopback'],
+  ['ISATAP (u/l bit) under a global prefix', '2a00:1450:4001::200:5efe:a00:1', 'private'],
+  ['ISATAP, dotted', '2a00:1450:4001:0:0:5efe:192.168.0.1', 'private'],
+];
+
+/** The same forms carrying a global address: not refused (never fetched here: no traffic leaves this machine). */
+const CARRYING_GLOBAL: string[] = [
+  '::ffff:5db8:d822',
+  '::ffff:0:93.184.216.34',
+  '::5db8:d822',
+  '64:ff9b::5db8:d822',
+  '64:ff9b:1::5db8:d822',
+  '2002:5db8:d822::1',
+  '2001:0:5db8:d822::a247:27dd',
+  '2a00:1450:4001::5efe:5db8:d822',
+];
+
+describe('IPv6 forms that carry an IPv4 address', () => {
+  it.each(CARRYING)('%s (%s) is judged by its IPv4 address: %s', (_form, address, range) => {
+    expect(addressRefusal(address, false)).toBe(range);
+  });
+
+  it.each(CARRYING_GLOBAL)('%s carries a global address: allowed', (address) => {
+    expect(addressRefusal(address, false)).toBeNull();
+  });
+
+  it('the operator’s allowance for the IPv4 range covers every form carrying it', () => {
+    for (const [, address, range] of CARRYING) {
+      expect(addressRefusal(address, true), address).toBeNull();
+      if (address.startsWith('64:ff9b:1:')) continue; // below
+      if (range === 'loopback') expect(addressRefusal(address, ['127.0.0.0/8']), address).toBeNull();
+      else expect(addressRefusal(address, ['127.0.0.0/8']), address).toBe(range);
+    }
+    // The local-use NAT64 /48 is read in every RFC 6052 layout the address
+    // fits, and the /96 one always fits: 0.0.0.0 here needs allowing too.
+    expect(addressRefusal('64:ff9b:1:7f00:1::', ['127.0.0.0/8'])).toBe('unspecified');
+    expect(addressRefusal('64:ff9b:1:7f00:1::', ['127.0.0.0/8', '0.0.0.0/8'])).toBeNull();
+    // an allowed IPv6 range allows what it carries
+    expect(addressRefusal('64:ff9b::7f00:1', ['64:ff9b::/96'])).toBeNull();
+    // an ISATAP id does not make a non-global prefix acceptable
+    expect(addressRefusal('fd00::5efe:5db8:d822', false)).toBe('uniqueLocal');
+    expect(addressRefusal('fe80::5efe:5db8:d822', false)).toBe('linkLocal');
+  });
+
+  it.each(CARRYING)(
+    '%s: the fetcher refuses %s as a URL and as a DNS answer, before connecting',
+    async (_f, address, range) => {
+      const f = fetcher({ allowPrivateNetworks: false, resolve: resolver({ 'carrier.test': [address] }) });
+      const literal = await refusal(f.fetch({ url: `http://[${address}]:8080/feed.xml` }));
+      expect(literal.message).toMatch(new RegExp(`^refused: [0-9a-f:.]+ is a ${range} address$`));
+      const named = await refusal(f.fetch({ url: 'http://carrier.test:8080/feed.xml' }));
+      expect(named.message).toBe(`refused: carrier.test resolves to ${address}, a ${range} address`);
+      // and on a redirect hop, from a fixture the operator allowed: 127.0.0.1,
+      // which allows the forms carrying it, so those are not tried here (a
+      // refused form is never connected to; an allowed one would be)
+      if (range === 'loopback') return;
+      const fx = await fixture(() => ({ status: 302, headers: { location: `http://[${address}]/` } }));
+      const hop = await refusal(fetcher({ allowPrivateNetworks: ['127.0.0.1/32'] }).fetch({ url: `${fx.origin}/` }));
+      expect(hop.message).toMatch(new RegExp(`is a ${range} address$`));
+    },
+  );
 });
 
 describe('fetching', () => {

@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../../src/http/server.js';
 import { ChangeBus } from '../../../src/store/changes.js';
 import { openStore } from '../../../src/store/store.js';
+import { call, expectJsonError, MSG } from '../../helpers/http.js';
 import { describeSample } from '../../helpers/sample.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { startManageServer, type ManageServer } from './helpers.js';
 
 type Json = Record<string, unknown>;
@@ -166,6 +168,45 @@ describeSample('the OpenAPI document', () => {
     const init = await fetch(`${m.srv.baseUrl}/docs/static/swagger-initializer.js`);
     expect(init.status).toBe(200);
     expect(await init.text()).toContain('/openapi.json');
+  });
+});
+
+describe('the interactive docs’ own addresses', () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer();
+  });
+  afterAll(async () => srv?.close());
+
+  it.each(['GET', 'HEAD'])('%s of a missing asset under /docs/static/ → 404 (not 405)', async (method) => {
+    for (const path of ['/docs/static/missing.js', '/docs/static/theme/none.css', '/docs/static/a/b/c']) {
+      const res = await call(srv.baseUrl, path, { method });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('allow'), path).toBeNull();
+      if (method === 'GET') expectJsonError(res, 404, MSG.notFound);
+    }
+  });
+
+  it('an asset that exists is served; another method on it → 405 with Allow', async () => {
+    expect((await call(srv.baseUrl, '/docs/static/swagger-ui.css')).status).toBe(200);
+    const res = await call(srv.baseUrl, '/docs/static/swagger-ui.css', { method: 'POST', body: '{}' });
+    expectJsonError(res, 405, MSG.methodNotAllowed);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it.each([
+    ['/docs/static/index.html', '/docs/'],
+    ['/docs/static/index.html?a=1', '/docs/?a=1'],
+    ['/docs/static/index.html/', '/docs/'],
+    ['/docs/static/index.html/?a=1&b=2', '/docs/?a=1&b=2'],
+  ])('%s redirects once, to the page (%s)', async (from, to) => {
+    const res = await fetch(`${srv.baseUrl}${from}`, { redirect: 'manual' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(to);
+    const page = await fetch(`${srv.baseUrl}${from}`);
+    expect(page.status).toBe(200);
+    expect(page.url).toBe(`${srv.baseUrl}${to}`);
+    expect(await page.text()).toMatch(/swagger/i);
   });
 });
 

@@ -1,0 +1,171 @@
+// Export: the whole store as a data file that import reads back, written as
+// it is read (rows in pages; nothing of the file is held in memory).
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import type { Kysely } from 'kysely';
+import { formatIso } from '../../domain/dates.js';
+import type { Database } from '../schema.js';
+import type { ImportCounts } from './loader.js';
+
+/** Writes the whole store as a data file, streaming posts feed by feed. */
+export async function exportDataFile(db: Kysely<Database>, path: string): Promise<ImportCounts> {
+  const out = createWriteStream(path, { encoding: 'utf8' });
+  const write = async (text: string) => {
+    if (!out.write(text)) await once(out, 'drain');
+  };
+  const counts: ImportCounts = { accounts: 0, userKeys: 0, products: 0, walls: 0, feeds: 0, posts: 0 };
+
+  await write('{"version":1,\n"accounts":[');
+  const accounts = await db.selectFrom('accounts').selectAll().orderBy('id').execute();
+  const keys = await db
+    .selectFrom('user_keys')
+    .select(['account_id', 'key_hash'])
+    .where('revoked_at', 'is', null)
+    .orderBy('id')
+    .execute();
+  for (const [i, a] of accounts.entries()) {
+    const hashes = keys.filter((k) => k.account_id === a.id).map((k) => k.key_hash);
+    counts.userKeys += hashes.length;
+    const rec = {
+      id: a.id,
+      name: a.name,
+      plan: a.plan,
+      dailyCallLimit: a.daily_call_limit,
+      userKeys: [],
+      userKeyHashes: hashes,
+    };
+    await write(`${i ? ',' : ''}\n${JSON.stringify(rec)}`);
+  }
+  counts.accounts = accounts.length;
+
+  await write('],\n"products":[');
+  const products = await db.selectFrom('products').selectAll().orderBy('id').execute();
+  for (const [i, p] of products.entries()) {
+    const rec = {
+      id: p.id,
+      accountId: p.account_id,
+      name: p.name,
+      sku: p.sku,
+      price: p.price,
+      currencySymbol: p.currency_symbol,
+      currency: p.currency,
+      discount: p.discount,
+      discountCurrencySymbol: p.discount_currency_symbol,
+      discountCurrency: p.discount_currency,
+      url: p.url,
+      image: p.image,
+      storeShopName: p.store_shop_name,
+      storeProductId: p.store_product_id,
+      storeProductType: p.store_product_type,
+      createdAt: formatIso(p.created_at),
+      updatedAt: formatIso(p.updated_at),
+    };
+    await write(`${i ? ',' : ''}\n${JSON.stringify(rec)}`);
+  }
+  counts.products = products.length;
+
+  await write('],\n"walls":[');
+  const walls = await db.selectFrom('walls').selectAll().orderBy('id').execute();
+  for (const [i, w] of walls.entries()) {
+    const head = {
+      id: w.id,
+      accountId: w.account_id,
+      name: w.name,
+      url: w.url,
+      profanity: w.profanity,
+      createdAt: formatIso(w.created_at),
+      deleted: w.deleted_at !== null,
+    };
+    await write(`${i ? ',' : ''}\n${JSON.stringify(head).slice(0, -1)},"feeds":[`);
+    const feeds = await db.selectFrom('feeds').selectAll().where('wall_id', '=', w.id).orderBy('id').execute();
+    for (const [j, f] of feeds.entries()) {
+      const fhead = {
+        id: f.id,
+        name: f.name,
+        source: f.source,
+        sourceType: f.source_type,
+        createdAt: f.created_at === null ? null : formatIso(f.created_at),
+        updatedAt: formatIso(f.updated_at),
+        ...(f.connector === null ? {} : { connector: JSON.parse(f.connector) as unknown }),
+        ...(f.enabled === 0 ? { enabled: false } : {}),
+      };
+      await write(`${j ? ',' : ''}\n${JSON.stringify(fhead).slice(0, -1)},"posts":[`);
+      let after = 0;
+      let first = true;
+      for (;;) {
+        const posts = await db
+          .selectFrom('posts')
+          .selectAll()
+          .where('feed_id', '=', f.id)
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(1000)
+          .execute();
+        if (posts.length === 0) break;
+        const tags = await db
+          .selectFrom('post_products')
+          .selectAll()
+          .where(
+            'post_id',
+            'in',
+            posts.map((p) => p.id),
+          )
+          .orderBy('post_id')
+          .orderBy('position')
+          .execute();
+        for (const p of posts) {
+          const rec = {
+            id: p.id,
+            networkName: p.network_name,
+            postType: p.post_type,
+            content: p.content,
+            picture: p.picture,
+            file: p.file,
+            fileOriginal: p.file_original,
+            fileThumb: p.file_thumb,
+            mediaFile: p.media_file,
+            linkUrl: p.link_url,
+            authorName: p.author_name,
+            username: p.username,
+            userPicture: p.user_picture,
+            score: p.score,
+            rating: p.rating,
+            highlight: p.highlight,
+            pin: p.pin,
+            tags: p.tags,
+            location: p.location,
+            createdAt: formatIso(p.created_at),
+            updatedAt: formatIso(p.updated_at),
+            media: p.media,
+            hidden: p.hidden === 1,
+            cta: p.has_cta
+              ? {
+                  color: p.cta_color,
+                  background: p.cta_background,
+                  status: p.cta_status,
+                  url: p.cta_url,
+                  text: p.cta_text,
+                }
+              : null,
+            children: JSON.parse(p.children) as unknown,
+            products: tags
+              .filter((t) => t.post_id === p.id)
+              .map((t) => ({ productId: t.product_id, left: t.left_pct, top: t.top_pct })),
+          };
+          await write(`${first ? '' : ','}\n${JSON.stringify(rec)}`);
+          first = false;
+        }
+        counts.posts += posts.length;
+        after = posts[posts.length - 1]!.id;
+      }
+      await write(']}');
+    }
+    counts.feeds += feeds.length;
+    await write(']}');
+  }
+  counts.walls = walls.length;
+  await write(']}\n');
+  out.end();
+  await once(out, 'finish');
+  return counts;
+}

@@ -1,0 +1,225 @@
+// The data file of contract §8: its schema, record by record (a file is read
+// as a stream: each record is checked as it arrives), and its errors, which
+// name the JSON path of the problem.
+import { Type, type Static, type TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+
+const Id = Type.Integer({ minimum: 1 });
+const Str = Type.String();
+const OptStr = Type.Optional(Type.String());
+const NumOrNull = Type.Union([Type.Number(), Type.Null()]);
+const Plan = Type.Union([
+  Type.Literal('free'),
+  Type.Literal('widget'),
+  Type.Literal('commerce'),
+  Type.Literal('enterprise'),
+]);
+const Media = Type.Union([Type.Literal('image'), Type.Literal('video'), Type.Literal('text')]);
+
+export const AccountSchema = Type.Object({
+  id: Id,
+  name: Str,
+  plan: Plan,
+  dailyCallLimit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+  userKeys: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  /** Wallery's own extension: keys exported as their SHA-256 (plaintext is never stored). */
+  userKeyHashes: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9a-f]{64}$' }))),
+});
+
+export const ProductSchema = Type.Object({
+  id: Id,
+  accountId: Id,
+  name: Str,
+  sku: OptStr,
+  price: Type.Number(),
+  currencySymbol: OptStr,
+  currency: OptStr,
+  discount: Type.Optional(Type.Number()),
+  discountCurrencySymbol: OptStr,
+  discountCurrency: OptStr,
+  url: OptStr,
+  image: OptStr,
+  storeShopName: OptStr,
+  storeProductId: OptStr,
+  storeProductType: OptStr,
+  createdAt: Str,
+  updatedAt: OptStr,
+});
+
+export const PostSchema = Type.Object({
+  id: Id,
+  networkName: OptStr,
+  postType: Type.Optional(Type.Integer({ minimum: 0 })),
+  content: OptStr,
+  picture: OptStr,
+  file: OptStr,
+  fileOriginal: OptStr,
+  fileThumb: OptStr,
+  mediaFile: OptStr,
+  linkUrl: OptStr,
+  authorName: OptStr,
+  username: OptStr,
+  userPicture: OptStr,
+  score: Type.Optional(NumOrNull),
+  rating: Type.Optional(NumOrNull),
+  highlight: Type.Optional(Type.Integer({ minimum: 0 })),
+  pin: Type.Optional(Type.Integer({ minimum: 0 })),
+  tags: OptStr,
+  location: OptStr,
+  createdAt: Str,
+  updatedAt: OptStr,
+  media: Type.Optional(Media),
+  hidden: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  cta: Type.Optional(
+    Type.Union([
+      Type.Null(),
+      Type.Object({ color: Str, background: Str, status: Type.Integer(), url: Str, text: Str }),
+    ]),
+  ),
+  children: Type.Optional(Type.Array(Type.Object({ image: Str, video: Str }))),
+  products: Type.Optional(Type.Array(Type.Object({ productId: Id, left: Type.Number(), top: Type.Number() }))),
+});
+
+/** A feed without its posts (they are records of their own). */
+export const FeedHeadSchema = Type.Object({
+  id: Id,
+  name: Str,
+  source: Str,
+  sourceType: Str,
+  createdAt: Type.Optional(Type.Union([Str, Type.Null()])),
+  updatedAt: OptStr,
+  /** ingestion setting (src/ingest/connector-settings.ts) */
+  connector: Type.Optional(Type.Union([Type.Null(), Type.Object({ kind: Type.String() })])),
+  enabled: Type.Optional(Type.Boolean()),
+});
+const FeedSchema = Type.Object({ ...FeedHeadSchema.properties, posts: Type.Optional(Type.Array(PostSchema)) });
+/** A feed read as one value: its fields, and a list of posts (each then checked as a record of its own). */
+export const FeedShallowSchema = Type.Object({
+  ...FeedHeadSchema.properties,
+  posts: Type.Optional(Type.Array(Type.Unknown())),
+});
+
+/** A wall without its feeds. */
+export const WallHeadSchema = Type.Object({
+  id: Id,
+  accountId: Id,
+  name: Str,
+  url: Str,
+  profanity: Type.Optional(Type.Integer({ minimum: 0 })),
+  createdAt: Str,
+  deleted: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+});
+const WallSchema = Type.Object({ ...WallHeadSchema.properties, feeds: Type.Optional(Type.Array(FeedSchema)) });
+/** A wall read as one value: its fields, and a list of feeds (each then checked on its own). */
+export const WallShallowSchema = Type.Object({
+  ...WallHeadSchema.properties,
+  feeds: Type.Optional(Type.Array(Type.Unknown())),
+});
+
+export const DataFileSchema = Type.Object({
+  version: Type.Literal(1),
+  accounts: Type.Optional(Type.Array(AccountSchema)),
+  products: Type.Optional(Type.Array(ProductSchema)),
+  walls: Type.Optional(Type.Array(WallSchema)),
+});
+
+export type DataFile = Static<typeof DataFileSchema>;
+export type AccountIn = Static<typeof AccountSchema>;
+export type ProductIn = Static<typeof ProductSchema>;
+export type WallHeadIn = Static<typeof WallHeadSchema>;
+export type FeedHeadIn = Static<typeof FeedHeadSchema>;
+export type PostIn = Static<typeof PostSchema>;
+
+/** The top-level sections, in the order their rows depend on each other. */
+export const SECTIONS = ['accounts', 'products', 'walls'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+/**
+ * Whether a wall's (or feed's) fields read so far are all it needs before its
+ * feeds (posts) can be loaded: the reader then streams them; otherwise it
+ * keeps the whole object and hands it over at its end.
+ */
+export function headComplete(kind: 'wall' | 'feed', head: Record<string, unknown>): boolean {
+  return (kind === 'wall' ? WallHeadSchema : FeedHeadSchema).required.every((key) => key in head);
+}
+
+// ---------- errors ----------
+
+export class DataFileError extends Error {
+  constructor(
+    readonly path: string,
+    problem: string,
+  ) {
+    super(`${path}: ${problem}`);
+    this.name = 'DataFileError';
+  }
+}
+
+/** `/walls/0/feeds/1/id` → `$.walls[0].feeds[1].id` (below `base`, `$` by default) */
+export function jsonPath(pointer: string, base = '$'): string {
+  let out = base;
+  for (const raw of pointer.split('/').slice(1)) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    out += /^\d+$/.test(seg) ? `[${seg}]` : /^[A-Za-z_$][\w$]*$/.test(seg) ? `.${seg}` : `[${JSON.stringify(seg)}]`;
+  }
+  return out;
+}
+
+interface SchemaError {
+  keyword?: string;
+  message?: string;
+  instancePath?: string;
+  params?: Record<string, unknown>;
+}
+
+function describe(err: SchemaError | undefined): string {
+  if (!err) return 'invalid';
+  if (err.keyword === 'required')
+    return `missing required field ${JSON.stringify(err.params?.requiredProperties ?? err.params?.missingProperty ?? '')}`;
+  return err.message ?? 'invalid';
+}
+
+/** A compiled check of one kind of record that names the first problem by its path. */
+export function recordCheck<T extends TSchema>(schema: T): (value: unknown, path: string) => Static<T> {
+  const checker = Compile(schema);
+  return (value, path) => {
+    if (checker.Check(value)) return value as Static<T>;
+    const [first] = checker.Errors(value) as Iterable<SchemaError>;
+    throw new DataFileError(jsonPath(first?.instancePath ?? '', path), describe(first));
+  };
+}
+
+// ---------- what a reader hands to the loader, in file order ----------
+
+export type DataEvent =
+  /** the top-level value, when it is not an object */
+  | { kind: 'top'; value: unknown }
+  /** a top-level field that is not a section array (`version`, or a section that is not an array) */
+  | { kind: 'field'; key: string; value: unknown }
+  | { kind: 'sectionStart'; name: Section }
+  | { kind: 'sectionEnd'; name: Section }
+  | { kind: 'account' | 'product'; index: number; value: unknown }
+  /** `whole`: the complete wall (feeds included); else its fields before `feeds`, which follow as events */
+  | { kind: 'wall'; index: number; value: unknown; whole: boolean }
+  | { kind: 'feed'; index: number; value: unknown; whole: boolean }
+  | { kind: 'post'; index: number; value: unknown }
+  /** the end of a wall or feed read field by field; `tail`: fields after its feeds or posts */
+  | { kind: 'wallEnd' | 'feedEnd'; tail: Record<string, unknown> };
+
+/** The section an event belongs to; null for the top-level ones. */
+export function sectionOf(event: DataEvent): Section | null {
+  switch (event.kind) {
+    case 'sectionStart':
+    case 'sectionEnd':
+      return event.name;
+    case 'account':
+      return 'accounts';
+    case 'product':
+      return 'products';
+    case 'top':
+    case 'field':
+      return null;
+    default:
+      return 'walls';
+  }
+}

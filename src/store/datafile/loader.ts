@@ -1,0 +1,546 @@
+// Loading data-file records into the store, inside the caller's transaction,
+// as they arrive (see reader.ts): each record is checked on arrival, rows are
+// written in batches, and each batch is first checked against the store (ids
+// already there, references that resolve). The first problem in file order
+// ends the load; the caller's transaction then leaves the store unchanged.
+import { Type } from 'typebox';
+import type { Kysely } from 'kysely';
+import { parseIsoInstant } from '../../domain/dates.js';
+import { connectorProblem } from '../../ingest/connector-settings.js';
+import { hashSecret, keyPrefix } from '../keys.js';
+import { productColumns } from '../manage/products.js';
+import type { Database, MediaKind } from '../schema.js';
+import {
+  AccountSchema,
+  DataFileError,
+  FeedHeadSchema,
+  FeedShallowSchema,
+  PostSchema,
+  ProductSchema,
+  recordCheck,
+  SECTIONS,
+  WallHeadSchema,
+  WallShallowSchema,
+  type DataEvent,
+  type FeedHeadIn,
+  type PostIn,
+  type Section,
+  type WallHeadIn,
+} from './format.js';
+
+export const DEFAULT_DAILY_CALL_LIMIT = 1000;
+
+export interface ImportCounts {
+  accounts: number;
+  userKeys: number;
+  products: number;
+  walls: number;
+  feeds: number;
+  posts: number;
+}
+
+const MEDIA_BY_TYPE: Record<number, MediaKind> = { 1: 'text', 2: 'image', 3: 'video', 4: 'image' };
+const TYPE_BY_MEDIA: Record<MediaKind, number> = { text: 1, image: 2, video: 3 };
+
+const checkAccount = recordCheck(AccountSchema);
+const checkProduct = recordCheck(ProductSchema);
+const checkWallShallow = recordCheck(WallShallowSchema);
+const checkWallHead = recordCheck(WallHeadSchema);
+const checkFeedShallow = recordCheck(FeedShallowSchema);
+const checkFeedHead = recordCheck(FeedHeadSchema);
+const checkPost = recordCheck(PostSchema);
+const checkVersion = recordCheck(Type.Object({ version: Type.Literal(1) }));
+const checkTop = recordCheck(Type.Object({}));
+const checkSectionIsList = Object.fromEntries(
+  SECTIONS.map((s) => [s, recordCheck(Type.Object({ [s]: Type.Array(Type.Unknown()) }))]),
+) as Record<Section, (value: unknown, path: string) => unknown>;
+
+/** Tables whose ids the file sets (and import never overwrites). */
+type IdTable = 'accounts' | 'products' | 'walls' | 'feeds' | 'posts';
+const WHAT: Record<IdTable, string> = {
+  accounts: 'account',
+  products: 'product',
+  walls: 'wall',
+  feeds: 'feed',
+  posts: 'post',
+};
+
+/** Something to check against the store at the next batch, in file order (`seq`). */
+interface Check<T> {
+  seq: number;
+  path: string;
+  value: T;
+}
+
+/**
+ * An id the store holds already — before this import, or because the file
+ * has it twice. Which of the two is told once the transaction has rolled
+ * back (`explain`): then the store shows only what was there before.
+ */
+export class IdConflict extends Error {
+  constructor(
+    readonly table: IdTable,
+    readonly id: number,
+    readonly path: string,
+  ) {
+    super(`${path}: id ${id} conflicts`);
+  }
+
+  async explain(db: Kysely<Database>): Promise<DataFileError> {
+    const before = await db.selectFrom(this.table).select('id').where('id', '=', this.id).executeTakeFirst();
+    const what = WHAT[this.table];
+    return new DataFileError(
+      this.path,
+      before ? `${what} ${this.id} already exists in the store` : `duplicate ${what} id ${this.id}`,
+    );
+  }
+}
+
+/**
+ * A reference to an account or product that is neither in the store nor
+ * read so far, while the section that could hold it is still to come: the
+ * file's sections are out of their load order, and it is read again section
+ * by section (accounts, products, walls).
+ */
+export class SectionsOutOfOrder extends Error {}
+
+type Row<T extends keyof Database> = Omit<Database[T], 'id' | 'enabled'> & { id?: number; enabled?: number };
+
+// Rows are checked and written a batch at a time. Larger batches save few
+// round trips but keep more rows alive between collections: at 1,000 posts
+// the peak of a large import was ~60 MB higher than at 250, no faster.
+const BATCH = { posts: 250, other: 500 };
+
+export class Loader {
+  readonly counts: ImportCounts = { accounts: 0, userKeys: 0, products: 0, walls: 0, feeds: 0, posts: 0 };
+  private seq = 0;
+  private readonly ids: Record<IdTable, Check<number>[]> = {
+    accounts: [],
+    products: [],
+    walls: [],
+    feeds: [],
+    posts: [],
+  };
+  private keyChecks: Check<string>[] = [];
+  private readonly refs: Record<'accounts' | 'products', Check<number>[]> = { accounts: [], products: [] };
+  private rows: {
+    accounts: Row<'accounts'>[];
+    user_keys: Row<'user_keys'>[];
+    products: Row<'products'>[];
+    walls: Row<'walls'>[];
+    feeds: Row<'feeds'>[];
+    posts: Row<'posts'>[];
+    post_products: Database['post_products'][];
+  } = { accounts: [], user_keys: [], products: [], walls: [], feeds: [], posts: [], post_products: [] };
+  /** accounts and products known to be in the store (written by this import or there before) */
+  private readonly known = { accounts: new Set<number>(), products: new Set<number>() };
+  /** sections read to their end (a reference to them that does not resolve is a problem) */
+  private readonly complete = new Set<Section>();
+  private readonly started = new Set<Section>();
+  private versionSeen = false;
+  private wall: { id: number; path: string; head: Record<string, unknown> } | null = null;
+  private feed: { id: number; path: string; source: string; head: Record<string, unknown> } | null = null;
+
+  constructor(
+    private readonly trx: Kysely<Database>,
+    private readonly now: number,
+    private readonly onPosts?: (done: number) => void,
+  ) {}
+
+  /** Reading section by section: the sections before `section` are complete. */
+  startPass(section: Section): void {
+    for (const s of SECTIONS) {
+      if (s === section) break;
+      this.complete.add(s);
+    }
+  }
+
+  /**
+   * Takes one event; a problem (with the ones before it checked first) ends
+   * the load. Synchronous unless a batch is written (most events just add a
+   * row): a million posts do not make a million promises.
+   */
+  handle(event: DataEvent): Promise<void> | void {
+    let pending: Promise<void> | void;
+    try {
+      pending = this.take(event);
+    } catch (err) {
+      return this.failed(err);
+    }
+    if (pending) return pending.catch((err: unknown) => this.failed(err));
+  }
+
+  /** Problems found on arrival come after everything already read: what is pending may hold an earlier one. */
+  private async failed(err: unknown): Promise<never> {
+    if (err instanceof DataFileError) await this.flush();
+    throw err;
+  }
+
+  /** The end of the file: writes what is pending, checks what only the end can tell. */
+  async finish(): Promise<ImportCounts> {
+    await this.flush();
+    if (!this.versionSeen) checkVersion({}, '$');
+    return this.counts;
+  }
+
+  private take(event: DataEvent): Promise<void> | void {
+    switch (event.kind) {
+      case 'top':
+        checkTop(event.value, '$');
+        return;
+      case 'field':
+        if (event.key === 'version') {
+          checkVersion({ version: event.value }, '$');
+          this.versionSeen = true;
+        } else checkSectionIsList[event.key as Section]({ [event.key]: event.value }, '$');
+        return;
+      case 'sectionStart':
+        if (this.started.has(event.name)) throw new DataFileError(`$.${event.name}`, 'appears twice in the file');
+        this.started.add(event.name);
+        return;
+      case 'sectionEnd':
+        this.complete.add(event.name);
+        return;
+      case 'account':
+        return this.account(event.value, `$.accounts[${event.index}]`);
+      case 'product':
+        return this.product(event.value, `$.products[${event.index}]`);
+      case 'wall':
+        return this.wallEvent(event.index, event.value, event.whole);
+      case 'feed':
+        return this.feedEvent(event.index, event.value, event.whole);
+      case 'post':
+        return this.post(event.value, `${this.feed!.path}.posts[${event.index}]`);
+      case 'wallEnd':
+        return this.wallTail(event.tail);
+      case 'feedEnd':
+        return this.feedTail(event.tail);
+    }
+  }
+
+  // ---------- records ----------
+
+  private expectId(table: IdTable, id: number, path: string): void {
+    this.ids[table].push({ seq: this.seq++, path, value: id });
+  }
+
+  private expectRef(table: 'accounts' | 'products', id: number, path: string): void {
+    this.refs[table].push({ seq: this.seq++, path, value: id });
+  }
+
+  private account(value: unknown, path: string): Promise<void> | void {
+    const a = checkAccount(value, path);
+    this.expectId('accounts', a.id, `${path}.id`);
+    this.rows.accounts.push({
+      id: a.id,
+      name: a.name,
+      plan: a.plan,
+      daily_call_limit: a.dailyCallLimit ?? DEFAULT_DAILY_CALL_LIMIT,
+      created_at: this.now,
+    });
+    const keys = [
+      ...(a.userKeys ?? []).map((k, j) => ({
+        hash: hashSecret(k),
+        prefix: keyPrefix(k),
+        path: `${path}.userKeys[${j}]`,
+      })),
+      ...(a.userKeyHashes ?? []).map((h, j) => ({ hash: h, prefix: '', path: `${path}.userKeyHashes[${j}]` })),
+    ];
+    for (const k of keys) {
+      this.keyChecks.push({ seq: this.seq++, path: k.path, value: k.hash });
+      this.rows.user_keys.push({
+        account_id: a.id,
+        key_hash: k.hash,
+        prefix: k.prefix,
+        created_at: this.now,
+        last_used_at: null,
+        revoked_at: null,
+      });
+    }
+    return this.flushIfFull();
+  }
+
+  private product(value: unknown, path: string): Promise<void> | void {
+    const p = checkProduct(value, path);
+    this.expectId('products', p.id, `${path}.id`);
+    this.expectRef('accounts', p.accountId, `${path}.accountId`);
+    const createdAt = instant(p.createdAt, `${path}.createdAt`);
+    this.rows.products.push({
+      id: p.id,
+      ...productColumns(p),
+      created_at: createdAt,
+      updated_at: p.updatedAt === undefined ? createdAt : instant(p.updatedAt, `${path}.updatedAt`),
+    });
+    return this.flushIfFull();
+  }
+
+  private async wallEvent(index: number, value: unknown, whole: boolean): Promise<void> {
+    const path = `$.walls[${index}]`;
+    const w: WallHeadIn & { feeds?: unknown[] } = whole ? checkWallShallow(value, path) : checkWallHead(value, path);
+    this.expectId('walls', w.id, `${path}.id`);
+    this.expectRef('accounts', w.accountId, `${path}.accountId`);
+    this.rows.walls.push(wallRow(w, path, this.now));
+    this.wall = { id: w.id, path, head: value as Record<string, unknown> };
+    if (!whole) return this.flushIfFull();
+    for (const [j, feed] of (w.feeds ?? []).entries()) await this.feedEvent(j, feed, true);
+    this.wall = null;
+    await this.flushIfFull();
+  }
+
+  private async feedEvent(index: number, value: unknown, whole: boolean): Promise<void> {
+    const wall = this.wall!;
+    const path = `${wall.path}.feeds[${index}]`;
+    const f: FeedHeadIn & { posts?: unknown[] } = whole ? checkFeedShallow(value, path) : checkFeedHead(value, path);
+    this.expectId('feeds', f.id, `${path}.id`);
+    this.rows.feeds.push(feedRow(f, wall.id, path));
+    this.feed = { id: f.id, path, source: f.source, head: value as Record<string, unknown> };
+    if (!whole) return this.flushIfFull();
+    for (const [k, post] of (f.posts ?? []).entries()) await this.post(post, `${path}.posts[${k}]`);
+    this.feed = null;
+  }
+
+  private post(value: unknown, path: string): Promise<void> | void {
+    const p = checkPost(value, path);
+    const feed = this.feed!;
+    this.expectId('posts', p.id, `${path}.id`);
+    this.rows.posts.push(postRow(p, this.wall!.id, feed.id, feed.source, path));
+    (p.products ?? []).forEach((t, n) => {
+      this.expectRef('products', t.productId, `${path}.products[${n}].productId`);
+      this.rows.post_products.push({
+        post_id: p.id,
+        product_id: t.productId,
+        position: n,
+        left_pct: t.left,
+        top_pct: t.top,
+      });
+    });
+    return this.flushIfFull();
+  }
+
+  /** Fields of a wall after its feeds: checked with the ones before, then written over the row. */
+  private async wallTail(tail: Record<string, unknown>): Promise<void> {
+    const wall = this.wall!;
+    this.wall = null;
+    if (Object.keys(tail).length === 0) return;
+    const merged = mergeTail(wall.head, tail, wall.path, 'feeds');
+    const w = checkWallHead(merged, wall.path);
+    const { id: _id, ...row } = wallRow(w, wall.path, this.now);
+    await this.flush();
+    await this.trx.updateTable('walls').set(row).where('id', '=', wall.id).execute();
+  }
+
+  private async feedTail(tail: Record<string, unknown>): Promise<void> {
+    const feed = this.feed!;
+    this.feed = null;
+    if (Object.keys(tail).length === 0) return;
+    const merged = mergeTail(feed.head, tail, feed.path, 'posts');
+    const f = checkFeedHead(merged, feed.path);
+    const { id: _id, ...row } = feedRow(f, this.wall!.id, feed.path);
+    await this.flush();
+    await this.trx.updateTable('feeds').set(row).where('id', '=', feed.id).execute();
+  }
+
+  // ---------- batches ----------
+
+  private flushIfFull(): Promise<void> | void {
+    const r = this.rows;
+    if (
+      r.posts.length >= BATCH.posts ||
+      r.post_products.length >= BATCH.other ||
+      r.accounts.length + r.user_keys.length + r.products.length + r.walls.length + r.feeds.length >= BATCH.other
+    )
+      return this.flush();
+  }
+
+  /** Checks the pending records against the store (the earliest problem wins), then writes them. */
+  private async flush(): Promise<void> {
+    const problems: { seq: number; error: Error }[] = [];
+    for (const table of Object.keys(this.ids) as IdTable[]) {
+      const first = new Map<number, Check<number>>();
+      for (const c of this.ids[table]) {
+        if (first.has(c.value)) problems.push({ seq: c.seq, error: new IdConflict(table, c.value, c.path) });
+        else first.set(c.value, c);
+      }
+      for (const id of await this.existing(table, [...first.keys()]))
+        problems.push({ seq: first.get(id)!.seq, error: new IdConflict(table, id, first.get(id)!.path) });
+    }
+    const hashes = new Set<string>();
+    const taken = await this.existingKeys(this.keyChecks.map((k) => k.value));
+    for (const k of this.keyChecks) {
+      if (hashes.has(k.value) || taken.has(k.value))
+        problems.push({ seq: k.seq, error: new DataFileError(k.path, 'duplicate user key') });
+      hashes.add(k.value);
+    }
+    for (const table of ['accounts', 'products'] as const) {
+      const known = this.known[table];
+      const pending = new Set(this.ids[table].map((c) => c.value));
+      const unknown = [...new Set(this.refs[table].map((r) => r.value))].filter(
+        (id) => !known.has(id) && !pending.has(id),
+      );
+      for (const id of await this.existing(table, unknown)) known.add(id);
+      for (const r of this.refs[table]) {
+        if (known.has(r.value) || pending.has(r.value)) continue;
+        if (!this.complete.has(table)) throw new SectionsOutOfOrder();
+        problems.push({ seq: r.seq, error: new DataFileError(r.path, `no ${WHAT[table]} ${r.value}`) });
+      }
+    }
+    const written = {
+      accounts: this.ids.accounts.map((c) => c.value),
+      products: this.ids.products.map((c) => c.value),
+    };
+    for (const table of Object.keys(this.ids) as IdTable[]) this.ids[table] = [];
+    this.keyChecks = [];
+    this.refs.accounts = [];
+    this.refs.products = [];
+    const rows = this.rows;
+    this.rows = { accounts: [], user_keys: [], products: [], walls: [], feeds: [], posts: [], post_products: [] };
+    if (problems.length > 0) throw problems.reduce((a, b) => (b.seq < a.seq ? b : a)).error;
+
+    await this.insert('accounts', rows.accounts, 500);
+    await this.insert('user_keys', rows.user_keys, 500);
+    await this.insert('products', rows.products, 200);
+    await this.insert('walls', rows.walls, 500);
+    await this.insert('feeds', rows.feeds, 500);
+    await this.insert('posts', rows.posts, 250);
+    await this.insert('post_products', rows.post_products, 500);
+    for (const id of written.accounts) this.known.accounts.add(id);
+    for (const id of written.products) this.known.products.add(id);
+    this.counts.accounts += rows.accounts.length;
+    this.counts.userKeys += rows.user_keys.length;
+    this.counts.products += rows.products.length;
+    this.counts.walls += rows.walls.length;
+    this.counts.feeds += rows.feeds.length;
+    this.counts.posts += rows.posts.length;
+    if (rows.posts.length > 0) this.onPosts?.(this.counts.posts);
+  }
+
+  private async insert<T extends keyof Database>(table: T, rows: unknown[], size: number): Promise<void> {
+    for (let i = 0; i < rows.length; i += size)
+      await this.trx
+        .insertInto(table)
+        .values(rows.slice(i, i + size) as never)
+        .execute();
+  }
+
+  private async existing(table: IdTable, ids: number[]): Promise<number[]> {
+    const found: number[] = [];
+    for (let i = 0; i < ids.length; i += 900) {
+      const rows = await this.trx
+        .selectFrom(table)
+        .select('id')
+        .where('id', 'in', ids.slice(i, i + 900))
+        .execute();
+      for (const r of rows) found.push(r.id);
+    }
+    return found;
+  }
+
+  private async existingKeys(hashes: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < hashes.length; i += 900) {
+      const rows = await this.trx
+        .selectFrom('user_keys')
+        .select('key_hash')
+        .where('key_hash', 'in', hashes.slice(i, i + 900))
+        .execute();
+      for (const r of rows) found.add(r.key_hash);
+    }
+    return found;
+  }
+}
+
+function mergeTail(
+  head: Record<string, unknown>,
+  tail: Record<string, unknown>,
+  path: string,
+  childKey: string,
+): Record<string, unknown> {
+  for (const key of Object.keys(tail)) {
+    if (key in head || key === childKey)
+      throw new DataFileError(`${path}.${key}`, `${key} appears twice in the object`);
+  }
+  return { ...head, ...tail };
+}
+
+function instant(value: string, path: string): number {
+  const ms = parseIsoInstant(value);
+  if (ms === null) throw new DataFileError(path, `${JSON.stringify(value)} is not an ISO 8601 date-time`);
+  return ms;
+}
+
+function wallRow(w: WallHeadIn, path: string, now: number): Row<'walls'> & { id: number } {
+  // Slugs are not checked here: the data file is authoritative and the
+  // contract does not make them unique; the management API keeps new and
+  // edited slugs unique within an account.
+  return {
+    id: w.id,
+    account_id: w.accountId,
+    name: w.name,
+    url: w.url,
+    profanity: w.profanity ?? 0,
+    created_at: instant(w.createdAt, `${path}.createdAt`),
+    deleted_at: w.deleted === true ? now : null,
+  };
+}
+
+function feedRow(f: FeedHeadIn, wallId: number, path: string): Row<'feeds'> & { id: number } {
+  const created = f.createdAt === null || f.createdAt === undefined ? null : instant(f.createdAt, `${path}.createdAt`);
+  const connector = f.connector ?? null;
+  if (connector !== null) {
+    const problem = connectorProblem(connector);
+    if (problem) throw new DataFileError(`${path}.connector`, problem);
+  }
+  return {
+    id: f.id,
+    wall_id: wallId,
+    name: f.name,
+    source: f.source,
+    source_type: f.sourceType,
+    created_at: created,
+    updated_at: f.updatedAt === undefined ? (created ?? 0) : instant(f.updatedAt, `${path}.updatedAt`),
+    connector: connector === null ? null : JSON.stringify(connector),
+    enabled: f.enabled === false ? 0 : 1,
+  };
+}
+
+function postRow(p: PostIn, wallId: number, feedId: number, source: string, path: string): Row<'posts'> {
+  const createdAt = instant(p.createdAt, `${path}.createdAt`);
+  const media: MediaKind = p.media ?? MEDIA_BY_TYPE[p.postType ?? 0] ?? (p.file ? 'image' : 'text');
+  const cta = p.cta ?? null;
+  return {
+    id: p.id,
+    wall_id: wallId,
+    feed_id: feedId,
+    external_id: null,
+    upstream_hash: null,
+    network_name: p.networkName ?? source,
+    post_type: p.postType ?? TYPE_BY_MEDIA[media],
+    content: p.content ?? '',
+    picture: p.picture ?? '',
+    file: p.file ?? '',
+    file_original: p.fileOriginal ?? '',
+    file_thumb: p.fileThumb ?? '',
+    media_file: p.mediaFile ?? '',
+    link_url: p.linkUrl ?? '',
+    author_name: p.authorName ?? '',
+    username: p.username ?? '',
+    user_picture: p.userPicture ?? '',
+    score: p.score ?? null,
+    rating: p.rating ?? null,
+    highlight: p.highlight ?? 0,
+    pin: p.pin ?? 0,
+    tags: p.tags ?? '',
+    location: p.location ?? '',
+    created_at: createdAt,
+    updated_at: p.updatedAt === undefined ? createdAt : instant(p.updatedAt, `${path}.updatedAt`),
+    media,
+    hidden: p.hidden === true ? 1 : 0,
+    has_cta: cta ? 1 : 0,
+    cta_color: cta?.color ?? '',
+    cta_background: cta?.background ?? '',
+    cta_status: cta?.status ?? 0,
+    cta_url: cta?.url ?? '',
+    cta_text: cta?.text ?? '',
+    children: JSON.stringify((p.children ?? []).map((c) => ({ image: c.image, video: c.video }))),
+  };
+}

@@ -1,0 +1,302 @@
+// Import read as a stream (contract §8): still one transaction, the first
+// problem in file order named by its JSON path, sections and fields in any
+// order, and a round trip that gives back the same file.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { writeDataFile } from '../../bench/generate.js';
+import {
+  DataFileError,
+  DataFileSyntaxError,
+  exportDataFile,
+  importDataFile,
+  importDataFileFrom,
+} from '../../src/store/datafile.js';
+import type { Store } from '../../src/store/store.js';
+import { openTestStore, type TestStore } from '../helpers/store.js';
+
+const T = '2025-05-01T10:00:00.000Z';
+const account = (id = 1) => ({ id, name: `Account ${id}`, plan: 'enterprise', userKeys: [`key-${id}`] });
+const product = (id: number) => ({ id, accountId: 1, name: `Product ${id}`, price: 9.5, createdAt: T });
+const post = (
+  id: number,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> & { id: number; createdAt: string } => ({
+  id,
+  createdAt: T,
+  content: `post ${id}`,
+  ...extra,
+});
+const posts = (from: number, count: number) => Array.from({ length: count }, (_, i) => post(from + i));
+const feed = (id: number, list: unknown[]) => ({
+  id,
+  name: `Feed ${id}`,
+  source: 'RSS',
+  sourceType: 'feed',
+  posts: list,
+});
+const wall = (id: number, feeds: unknown[]) => ({
+  id,
+  accountId: 1,
+  name: `Wall ${id}`,
+  url: `w${id}`,
+  createdAt: T,
+  feeds,
+});
+const file = (walls: unknown[], products: unknown[] = []) => ({ version: 1, accounts: [account()], products, walls });
+
+let dir: string;
+let ts: TestStore;
+let store: Store;
+let n = 0;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'wallery-datafile-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  await ts?.close();
+});
+
+async function freshStore(): Promise<Store> {
+  ts = await openTestStore(dir, `s${n++}`);
+  store = ts.store;
+  return store;
+}
+
+/** Writes `content` (a value, or JSON text as written) to a file of its own. */
+function onDisk(content: unknown): string {
+  const path = join(dir, `f${n++}.json`);
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+async function rowCounts(s: Store) {
+  const count = async (table: 'accounts' | 'user_keys' | 'products' | 'walls' | 'feeds' | 'posts' | 'post_products') =>
+    Number(
+      (
+        await s.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    accounts: await count('accounts'),
+    keys: await count('user_keys'),
+    products: await count('products'),
+    walls: await count('walls'),
+    feeds: await count('feeds'),
+    posts: await count('posts'),
+    tags: await count('post_products'),
+  };
+}
+const EMPTY = { accounts: 0, keys: 0, products: 0, walls: 0, feeds: 0, posts: 0, tags: 0 };
+
+async function importError(path: string): Promise<Error> {
+  const err = await importDataFileFrom(store, path, Date.now()).then(
+    () => null,
+    (e: unknown) => e as Error,
+  );
+  expect(err).not.toBeNull();
+  return err!;
+}
+
+describe('one transaction, the first problem by its path', () => {
+  it('a problem in the very last record leaves the store unchanged', async () => {
+    await freshStore();
+    const list = posts(1, 1200);
+    list[1199]!.createdAt = '2024-02-31T00:00:00.000Z';
+    const err = await importError(onDisk(file([wall(1, [feed(1, list)])])));
+    expect(err).toBeInstanceOf(DataFileError);
+    expect(err.message).toBe(
+      '$.walls[0].feeds[0].posts[1199].createdAt: "2024-02-31T00:00:00.000Z" is not an ISO 8601 date-time',
+    );
+    expect(await rowCounts(store)).toEqual(EMPTY);
+  });
+
+  it('of several problems, the first in the file is named (a schema problem does not jump ahead)', async () => {
+    await freshStore();
+    const list = posts(1, 1000);
+    list[900]!.media = 'gif';
+    list[10]!.createdAt = 'yesterday';
+    expect((await importError(onDisk(file([wall(1, [feed(1, list)])])))).message).toMatch(
+      /^\$\.walls\[0\]\.feeds\[0\]\.posts\[10\]\.createdAt: /,
+    );
+    expect(await rowCounts(store)).toEqual(EMPTY);
+  });
+
+  it('an id the file repeats, batches apart, and an id the store already holds', async () => {
+    await freshStore();
+    const list = posts(1, 700);
+    list[650]!.id = 3;
+    expect((await importError(onDisk(file([wall(1, [feed(1, list)])])))).message).toBe(
+      '$.walls[0].feeds[0].posts[650].id: duplicate post id 3',
+    );
+    expect(await rowCounts(store)).toEqual(EMPTY);
+
+    await importDataFileFrom(store, onDisk(file([wall(1, [feed(1, posts(1, 10))])])), Date.now());
+    const second = { version: 1, walls: [wall(2, [feed(2, [...posts(100, 400), post(5), post(9)])])] };
+    expect((await importError(onDisk(second))).message).toBe(
+      '$.walls[0].feeds[0].posts[400].id: post 5 already exists in the store',
+    );
+    expect((await rowCounts(store)).posts).toBe(10);
+  });
+
+  it('an id already in the store comes before a later schema problem', async () => {
+    await freshStore();
+    await importDataFileFrom(store, onDisk(file([wall(1, [feed(1, posts(1, 10))])])), Date.now());
+    const list = posts(100, 600);
+    list[3]!.id = 7;
+    list[500]!.media = 'gif';
+    const second = { version: 1, walls: [wall(2, [feed(2, list)])] };
+    expect((await importError(onDisk(second))).message).toBe(
+      '$.walls[0].feeds[0].posts[3].id: post 7 already exists in the store',
+    );
+  });
+
+  it('JSON that breaks off late changes nothing', async () => {
+    await freshStore();
+    const text = JSON.stringify(file([wall(1, [feed(1, posts(1, 2000))])]));
+    const err = await importError(onDisk(text.slice(0, -200)));
+    expect(err).toBeInstanceOf(DataFileSyntaxError);
+    expect(err.message).toMatch(/^not valid JSON near byte \d+/);
+    expect(await rowCounts(store)).toEqual(EMPTY);
+  });
+
+  it('the whole file must be an object with version 1', async () => {
+    await freshStore();
+    expect((await importError(onDisk('[]'))).message).toBe('$: must be object');
+    expect((await importError(onDisk({ accounts: [account()] }))).message).toBe(
+      '$: missing required field ["version"]',
+    );
+    expect((await importError(onDisk({ ...file([]), version: 2 }))).message).toBe(
+      '$.version: must be equal to constant',
+    );
+    expect((await importError(onDisk({ version: 1, walls: {} }))).message).toBe('$.walls: must be array');
+    expect(await rowCounts(store)).toEqual(EMPTY);
+  });
+});
+
+describe('any order of sections and fields', () => {
+  /** walls first, then products, then accounts; version last */
+  const backwards = (productId = 2) =>
+    `{"walls":${JSON.stringify([
+      wall(1, [feed(1, [post(1, { products: [{ productId, left: 10, top: 20 }] }), post(2)])]),
+    ])},"products":${JSON.stringify([product(2)])},"accounts":${JSON.stringify([account()])},"version":1}`;
+
+  it('sections out of their load order are read again section by section, in one transaction', async () => {
+    await freshStore();
+    const counts = await importDataFileFrom(store, onDisk(backwards()), Date.now());
+    expect(counts).toEqual({ accounts: 1, userKeys: 1, products: 1, walls: 1, feeds: 1, posts: 2 });
+    expect(await rowCounts(store)).toEqual({
+      ...EMPTY,
+      accounts: 1,
+      keys: 1,
+      products: 1,
+      walls: 1,
+      feeds: 1,
+      posts: 2,
+      tags: 1,
+    });
+  });
+
+  it('a dangling reference in such a file is still named by its path', async () => {
+    await freshStore();
+    expect((await importError(onDisk(backwards(99)))).message).toBe(
+      '$.walls[0].feeds[0].posts[0].products[0].productId: no product 99',
+    );
+    expect(await rowCounts(store)).toEqual(EMPTY);
+  });
+
+  it('the same file in memory gives the same store', async () => {
+    await freshStore();
+    await importDataFile(store, JSON.parse(backwards()), Date.now());
+    expect(await rowCounts(store)).toEqual({
+      ...EMPTY,
+      accounts: 1,
+      keys: 1,
+      products: 1,
+      walls: 1,
+      feeds: 1,
+      posts: 2,
+      tags: 1,
+    });
+  });
+
+  it('a wall’s or feed’s fields may follow its feeds or posts', async () => {
+    await freshStore();
+    const feedsFirst = `{"feeds":[${JSON.stringify(feed(1, posts(1, 3)))}],"id":1,"accountId":1,"name":"W","url":"w","createdAt":"${T}"}`;
+    const postsFirst = `{"posts":${JSON.stringify(posts(10, 3))},"id":2,"name":"F2","source":"RSS","sourceType":"feed","enabled":false}`;
+    const tailFields = `{"id":2,"accountId":1,"name":"W2","url":"w2","createdAt":"${T}","feeds":[${postsFirst},{"id":3,"name":"F3","source":"Mastodon","sourceType":"tag","posts":${JSON.stringify(posts(20, 2))},"enabled":false}],"deleted":true,"profanity":2}`;
+    const text = `{"version":1,"accounts":${JSON.stringify([account()])},"walls":[${feedsFirst},${tailFields}]}`;
+    await importDataFileFrom(store, onDisk(text), Date.now());
+    const walls = await store.db
+      .selectFrom('walls')
+      .select(['id', 'name', 'deleted_at', 'profanity'])
+      .orderBy('id')
+      .execute();
+    expect(walls.map((w) => [w.id, w.name, w.deleted_at !== null, w.profanity])).toEqual([
+      [1, 'W', false, 0],
+      [2, 'W2', true, 2],
+    ]);
+    const feeds = await store.db.selectFrom('feeds').select(['id', 'wall_id', 'enabled']).orderBy('id').execute();
+    expect(feeds).toEqual([
+      { id: 1, wall_id: 1, enabled: 1 },
+      { id: 2, wall_id: 2, enabled: 0 },
+      { id: 3, wall_id: 2, enabled: 0 },
+    ]);
+    const stored = await store.db.selectFrom('posts').select(['id', 'feed_id', 'network_name']).orderBy('id').execute();
+    expect(stored.map((p) => [p.id, p.feed_id, p.network_name])).toEqual([
+      [1, 1, 'RSS'],
+      [2, 1, 'RSS'],
+      [3, 1, 'RSS'],
+      [10, 2, 'RSS'],
+      [11, 2, 'RSS'],
+      [12, 2, 'RSS'],
+      [20, 3, 'Mastodon'],
+      [21, 3, 'Mastodon'],
+    ]);
+  });
+
+  it('a field given twice around a wall’s feeds is refused', async () => {
+    await freshStore();
+    const text = `{"version":1,"accounts":${JSON.stringify([account()])},"walls":[{"id":1,"accountId":1,"name":"W","url":"w","createdAt":"${T}","feeds":[],"name":"again"}]}`;
+    expect((await importError(onDisk(text))).message).toBe('$.walls[0].name: name appears twice in the object');
+    expect(await rowCounts(store)).toEqual(EMPTY);
+  });
+});
+
+describe('round trip and progress', () => {
+  it('export of an import imports to the same export (products, tags, several walls and feeds)', async () => {
+    const source = join(dir, 'generated.json');
+    await writeDataFile(
+      source,
+      [
+        { id: 1, posts: 1500, firstPostId: 1, feeds: 3 },
+        { id: 2, posts: 300, firstPostId: 5000, feeds: 1 },
+      ],
+      true,
+    );
+    await freshStore();
+    const progress: [number, number][] = [];
+    const counts = await importDataFileFrom(store, source, Date.now(), (done, fraction) =>
+      progress.push([done, fraction]),
+    );
+    expect(counts).toMatchObject({ accounts: 1, products: 20, walls: 2, feeds: 4, posts: 1800 });
+    expect(progress.at(-1)).toEqual([1800, 1]);
+    for (let i = 1; i < progress.length; i++) {
+      expect(progress[i]![0]).toBeGreaterThan(progress[i - 1]![0]);
+      expect(progress[i]![1]).toBeGreaterThanOrEqual(progress[i - 1]![1]);
+    }
+    const first = join(dir, 'export-1.json');
+    await exportDataFile(store.db, first);
+    const original = ts;
+    await freshStore();
+    await importDataFileFrom(store, first, Date.now());
+    const second = join(dir, 'export-2.json');
+    await exportDataFile(store.db, second);
+    expect(readFileSync(second, 'utf8')).toBe(readFileSync(first, 'utf8'));
+    await original.close();
+  });
+});
