@@ -139,7 +139,7 @@ function exited(child: ChildProcess): Promise<number | null> {
   });
 }
 
-async function until(check: () => Promise<boolean>, ms = 10_000) {
+async function until(check: () => Promise<boolean>, ms = 60_000) {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await check()) return;

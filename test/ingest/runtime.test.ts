@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IngestRuntime } from '../../src/ingest/runtime.js';
 import { openHookedStore } from '../helpers/hooked-store.js';
+import { eventually } from '../helpers/poll.js';
 import { ChangeBus } from '../../src/store/changes.js';
 import { rssXml, startFeeds, type FeedFixture, type RssItem } from './fixtures/feeds.js';
 import { NOW, ingestState, startHarness, storedPosts, testIngestConfig, untilDue, type Harness } from './harness.js';
@@ -250,8 +251,13 @@ describe('the running runtime', () => {
     fx.documents.set('/feed.xml', { body: rssXml(items(4)), type: 'application/rss+xml' });
     await withFeeds([{ id: 201, name: 'x', connector: rss() }], { runtime: { tickMs: 20 } });
     h.runtime.start();
-    for (let i = 0; i < 200 && (await storedPosts(h, 201)).length < 4; i++) await new Promise((r) => setTimeout(r, 15));
-    expect(await storedPosts(h, 201)).toHaveLength(4);
+    await eventually(
+      "the tick stores the feed's 4 posts",
+      () => storedPosts(h, 201),
+      (p) => p.length === 4,
+      60_000,
+      15,
+    );
     await h.runtime.stop();
     const seen = fx.requests.length;
     await new Promise((r) => setTimeout(r, 80));
@@ -261,25 +267,37 @@ describe('the running runtime', () => {
 
   it('stop() during a slow request cancels it without counting a failure', async () => {
     fx = await startFeeds();
-    fx.handler = () => ({
-      delayMs: 3000,
-      status: 200,
-      headers: { 'content-type': 'application/rss+xml' },
-      body: rssXml(items(1)),
-    });
-    await withFeeds([{ id: 201, name: 'x', connector: rss() }], { runtime: { tickMs: 1000 } });
-    h.runtime.start();
-    for (let i = 0; i < 200 && fx.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-    const started = Date.now();
-    await h.runtime.stop();
-    expect(Date.now() - started).toBeLessThan(1500);
-    expect(await ingestState(h, 201)).toMatchObject({
-      lease_owner: null,
-      lease_until: null,
-      consecutive_failures: 0,
-      last_error: null,
-    });
-    expect(await storedPosts(h, 201)).toHaveLength(0);
+    // the upstream holds the request until the test ends: only stop() can end the poll
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    fx.handler = async () => {
+      await held;
+      return { status: 200, headers: { 'content-type': 'application/rss+xml' }, body: rssXml(items(1)) };
+    };
+    try {
+      await withFeeds([{ id: 201, name: 'x', connector: rss() }], { runtime: { tickMs: 1000 } });
+      h.runtime.start();
+      await eventually(
+        'the poll reaches the upstream',
+        async () => fx.requests.length,
+        (n) => n > 0,
+        60_000,
+        10,
+      );
+      const started = Date.now();
+      await h.runtime.stop();
+      // far below the poll's own time cap (80 % of a lease of at least a minute)
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(await ingestState(h, 201)).toMatchObject({
+        lease_owner: null,
+        lease_until: null,
+        consecutive_failures: 0,
+        last_error: null,
+      });
+      expect(await storedPosts(h, 201)).toHaveLength(0);
+    } finally {
+      release();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 // Scheduling policy (pure), upstream hints, the host limiter, the tick, and
 // the ingestion settings.
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/poll.js';
 import { ConfigError } from '../../src/config.js';
 import { loadIngestConfig, parsePrivateNetworks } from '../../src/ingest/config.js';
 import {
@@ -130,10 +131,16 @@ describe('host limiter and tick', () => {
       () => undefined,
     );
     expect(runs).toBe(1);
-    await new Promise((r) => setTimeout(r, 120));
+    // however late a loaded machine fires the timers, the tick comes back
+    await eventually(
+      'the tick repeats',
+      async () => runs,
+      (n) => n >= 3,
+      60_000,
+      5,
+    );
     ticker.stop();
     const stoppedAt = runs;
-    expect(stoppedAt).toBeGreaterThanOrEqual(2);
     expect(overlapped).toBe(false);
     await new Promise((r) => setTimeout(r, 60));
     expect(runs).toBe(stoppedAt);
