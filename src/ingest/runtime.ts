@@ -401,7 +401,7 @@ export class IngestRuntime {
         signal,
       );
       if (result.leftOut > 0) this.log.debug({ url, leftOut: result.leftOut }, 'upstream posts left out');
-      return { rows: result.rows, skipped: result.skipped, meta: result.meta as M };
+      return { rows: result.rows, skipped: result.skipped, warnings: result.warnings, meta: result.meta as M };
     };
   }
 }
