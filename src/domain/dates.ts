@@ -92,6 +92,17 @@ const MONTH_NAMES: { name: string; month: number }[] = MONTH_LOCALES.flatMap((lo
 
 /** A month name or abbreviation (any of the languages above; a prefix of 3 letters or more) → 0–11; null if none or ambiguous (`jui`). */
 export function monthOf(word: string): number | null {
+  let month = monthCache.get(word);
+  if (month === undefined) {
+    month = readMonth(word);
+    if (monthCache.size < 1000) monthCache.set(word, month);
+  }
+  return month;
+}
+
+const monthCache = new Map<string, number | null>();
+
+function readMonth(word: string): number | null {
   const w = fold(word);
   if (w === '') return null;
   const months = new Set(

@@ -90,9 +90,23 @@ const USUAL_PREFIXES: Record<string, string> = {
 const ATOM_URI = 'http://www.w3.org/2005/atom';
 
 type Scope = Map<string, string>;
+const ROOT_SCOPE: Scope = new Map();
+const isDeclaration = (attribute: string) => /^xmlns(?::|$)/i.test(attribute);
+
+/** Canonical names already worked out, per scope (elements share their parent's scope unless they declare one). */
+const names = new WeakMap<Scope, Map<string, string>>();
 
 /** `prefix:local` (or `local`) in this scope → canonical name. */
 function canonical(qname: string, scope: Scope, isAttribute: boolean): string {
+  let known = names.get(scope);
+  if (!known) names.set(scope, (known = new Map()));
+  const key = isAttribute ? `@${qname}` : qname;
+  let name = known.get(key);
+  if (name === undefined) known.set(key, (name = canonicalName(qname, scope, isAttribute)));
+  return name;
+}
+
+function canonicalName(qname: string, scope: Scope, isAttribute: boolean): string {
   const lower = qname.toLowerCase();
   const colon = lower.indexOf(':');
   const prefix = colon === -1 ? '' : lower.slice(0, colon);
@@ -113,7 +127,7 @@ function canonical(qname: string, scope: Scope, isAttribute: boolean): string {
 // C0 controls (but tab, LF, CR) and non-characters are not XML text: real feeds still carry them
 const NOT_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
-const decoded = (raw: string) => decodeHTMLStrict(raw).replace(NOT_TEXT, '');
+const decoded = (raw: string) => (raw.includes('&') ? decodeHTMLStrict(raw) : raw).replace(NOT_TEXT, '');
 
 function resolveBase(value: string, parent: string, documentUrl: string): string {
   try {
@@ -179,20 +193,19 @@ export function readFeedXml(
         if (failure) return;
         flushText();
         const parent = open[open.length - 1];
-        let scope = parent?.scope ?? new Map<string, string>();
-        const declarations = Object.entries(rawAttrs).filter(([k]) => /^xmlns(?::|$)/i.test(k));
-        if (declarations.length > 0) {
+        let scope = parent?.scope ?? ROOT_SCOPE;
+        const keys = Object.keys(rawAttrs);
+        const declares = keys.some(isDeclaration);
+        if (declares) {
           scope = new Map(scope);
-          for (const [k, v] of declarations)
-            scope.set(k.length > 5 ? k.slice(6).toLowerCase() : '', v.trim().toLowerCase());
+          for (const k of keys.filter(isDeclaration))
+            scope.set(k.length > 5 ? k.slice(6).toLowerCase() : '', rawAttrs[k]!.trim().toLowerCase());
         }
         // an Atom feed that forgot its namespace is Atom all the same
         if (!parent && name.toLowerCase() === 'feed' && !scope.has('')) scope = new Map([...scope, ['', ATOM_URI]]);
         const attrs: Record<string, string> = {};
-        for (const [k, v] of Object.entries(rawAttrs)) {
-          if (/^xmlns(?::|$)/i.test(k)) continue;
-          attrs[canonical(k, scope, true)] = decoded(v);
-        }
+        for (const k of keys)
+          if (!declares || !isDeclaration(k)) attrs[canonical(k, scope, true)] = decoded(rawAttrs[k]!);
         const el: XElement = {
           name: canonical(name, scope, false),
           attrs,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
-import { startFixture, type Fixture } from './fixtures/server.js';
+import { startFixture, type Fixture, type Reply } from './fixtures/server.js';
 import { NOW, startHarness, storedPosts, type Harness } from './harness.js';
 
 const CORPUS = join(ROOT, '..', 'shared', 'feeds-corpus');
@@ -76,7 +76,8 @@ const UNDATED = new Set([
 const WITHOUT_LINK: Record<string, number> = { 'nfp-complexNamespaceFeed.xml': 1 /* its only link is rel="self" */ };
 
 /** Counting pixels, share buttons, ad beacons and forum UI images that these feeds put in their HTML. */
-const TRACKER = /style_images|feeds\.feedburner\.com\/~|\/~ff\/|pheedo\.com|adsrvr\.org|bluekai\.com|cpx\.golem\.de|doubleclick/;
+const TRACKER =
+  /style_images|feeds\.feedburner\.com\/~|\/~ff\/|pheedo\.com|adsrvr\.org|bluekai\.com|cpx\.golem\.de|doubleclick/;
 
 const bytesOf = (file: string) => {
   const raw = readFileSync(join(CORPUS, file));
@@ -111,7 +112,7 @@ describe.skipIf(!existsSync(CORPUS))('the feeds corpus, polled for real', () => 
   const posts = new Map<string, Awaited<ReturnType<typeof storedPosts>>>();
 
   beforeAll(async () => {
-    upstream = await startFixture((_req, url) => {
+    upstream = await startFixture((_req, url): Reply => {
       const file = decodeURIComponent(url.pathname.slice(1));
       if (!manifest.some((f) => f.file === file)) return { status: 404 };
       const raw = readFileSync(join(CORPUS, file));

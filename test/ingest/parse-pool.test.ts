@@ -169,7 +169,9 @@ describe('a document too large to parse', () => {
 
   it('750,000 empty items are not too large: only the newest INGEST_MAX_ITEMS are ever held', async () => {
     await feedsWith({ '/items.xml': fillWith('<item/>') });
-    h = await startHarness([{ id: 313, name: 'empty items', connector: { kind: 'rss', url: `${fx.origin}/items.xml` } }]);
+    h = await startHarness([
+      { id: 313, name: 'empty items', connector: { kind: 'rss', url: `${fx.origin}/items.xml` } },
+    ]);
     // nothing to show in any of them: the kept ones are counted as unreadable
     expect((await h.poll(313))[0]).toMatchObject({ status: 'ok', inserted: 0, skippedItems: 500 });
   });
