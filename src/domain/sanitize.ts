@@ -63,15 +63,24 @@ const hasScheme = (href: string, schemes: readonly string[]) => {
  * A link with an allowed scheme keeps its `href` and gets `rel` (plus
  * `extra`); any other `a` becomes a `span`, which keeps its text. (Not a
  * removed tag name: sanitize-html 2.14 would then close the next sibling
- * with that name.)
+ * with that name.) With a `base`, a relative `href` is first resolved
+ * against it (ingested HTML written for the page it came from).
  */
 const linkRule =
-  (schemes: readonly string[], extra: Record<string, string> = {}): sanitizeHtml.Transformer =>
+  (schemes: readonly string[], extra: Record<string, string> = {}, base?: string): sanitizeHtml.Transformer =>
   (tagName, attribs) => {
-    const href = attribs.href;
+    const href = attribs.href === undefined || !base ? attribs.href : resolved(attribs.href, base);
     if (href === undefined || !hasScheme(href, schemes)) return { tagName: 'span', attribs: {} };
-    return { tagName, attribs: { ...attribs, rel: LINK_REL, ...extra } };
+    return { tagName, attribs: { ...attribs, href, rel: LINK_REL, ...extra } };
   };
+
+function resolved(href: string, base: string): string {
+  try {
+    return new URL(href.trim(), base).href;
+  } catch {
+    return href;
+  }
+}
 
 const BASE_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: CONTENT_TAGS,
@@ -91,21 +100,24 @@ const BASE_OPTIONS: sanitizeHtml.IOptions = {
  * open in a new tab (`target="_blank"`, safe with `noopener`). Writes follow
  * contract §7 to the letter: anything outside the list is removed.
  */
+const INGEST_SCHEMES = ['http', 'https', 'mailto'];
+const INGEST_TRANSFORMS: sanitizeHtml.IOptions['transformTags'] = {
+  h1: 'p',
+  h2: 'p',
+  h3: 'p',
+  h4: 'p',
+  h5: 'p',
+  h6: 'p',
+  div: 'p',
+  del: 's',
+};
 const INGEST_OPTIONS: sanitizeHtml.IOptions = {
   ...BASE_OPTIONS,
   allowedAttributes: { a: ['href', 'title', 'rel', 'target'] },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  transformTags: {
-    a: linkRule(['http', 'https', 'mailto'], { target: '_blank' }),
-    h1: 'p',
-    h2: 'p',
-    h3: 'p',
-    h4: 'p',
-    h5: 'p',
-    h6: 'p',
-    div: 'p',
-    del: 's',
-  },
+  allowedSchemes: INGEST_SCHEMES,
+  transformTags: { ...INGEST_TRANSFORMS, a: linkRule(INGEST_SCHEMES, { target: '_blank' }) },
+  // a link whose only content was an image (removed: post media are not content) shows nothing
+  exclusiveFilter: (frame) => frame.tag === 'a' && frame.text.trim() === '',
 };
 
 /**
@@ -122,9 +134,18 @@ export function sanitize(html: string, options: sanitizeHtml.IOptions): string {
   return sanitizeHtml(html + mark, options).replaceAll(mark, '');
 }
 
-/** Upstream HTML → HTML that keeps only the allowlist; empty paragraphs dropped, trimmed. */
-export function sanitizeIngestedHtml(html: string): string {
-  return sanitize(html, INGEST_OPTIONS)
+/**
+ * Upstream HTML → HTML that keeps only the allowlist; empty links and
+ * paragraphs dropped, trimmed. Relative links resolve against `base`.
+ */
+export function sanitizeIngestedHtml(html: string, base?: string): string {
+  const options = base
+    ? {
+        ...INGEST_OPTIONS,
+        transformTags: { ...INGEST_TRANSFORMS, a: linkRule(INGEST_SCHEMES, { target: '_blank' }, base) },
+      }
+    : INGEST_OPTIONS;
+  return sanitize(html, options)
     .replace(/<p>\s*<\/p>/g, '')
     .trim();
 }

@@ -13,7 +13,16 @@ const Reposts = Type.Optional(
 );
 
 export const RssConnector = Type.Object(
-  { kind: Type.Literal('rss'), url: HttpUrl },
+  {
+    kind: Type.Literal('rss'),
+    url: HttpUrl,
+    channelImage: Type.Optional(
+      Type.Boolean({
+        description:
+          'posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false',
+      }),
+    ),
+  },
   { description: 'any RSS 2.0 or Atom feed (Media RSS and enclosures included)' },
 );
 

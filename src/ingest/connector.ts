@@ -85,6 +85,8 @@ export interface PollOutput {
   notModified: boolean;
   /** upstream items that could not be read and were left out */
   skipped: number;
+  /** what was read but not as it should be (e.g. unreadable dates): shown in the feed's ingestion status */
+  warnings?: string[];
 }
 
 // ---------- documents: what the parse workers run ----------
@@ -108,6 +110,8 @@ export interface DocumentContent<M = unknown> {
   posts: UpstreamPost[];
   /** items that could not be read and were left out */
   skipped: number;
+  /** what was read but not as it should be (e.g. unreadable dates) */
+  warnings?: string[];
   /** what the poll needs from the document to go on: ids for paging, a cursor, a token (structured-cloneable) */
   meta: M;
 }
@@ -123,6 +127,7 @@ export type DocumentParser<S extends ConnectorSettings = ConnectorSettings, M = 
 export interface ParsedPage<M = unknown> {
   rows: IngestedPost[];
   skipped: number;
+  warnings: string[];
   meta: M;
 }
 

@@ -14,11 +14,13 @@
 // - Per-host concurrency and pauses come from the HostLimiter.
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupAddress, LookupAllOptions, LookupOneOptions } from 'node:dns';
+import { isUtf8 } from 'node:buffer';
 import { isIP } from 'node:net';
-import { TextDecoder } from 'node:util';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import * as chardet from 'chardet';
+import iconv from 'iconv-lite';
 import { Agent, request } from 'undici';
 import { addressRefusal } from './address-policy.js';
 import type { PrivateNetworks } from './config.js';
@@ -157,21 +159,55 @@ export function checkUrl(raw: string, allow: PrivateNetworks): URL {
 
 // ---------- body handling ----------
 
-function charsetOf(contentType: string | undefined, head: Buffer): string {
-  const fromHeader = /charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '')?.[1];
-  if (fromHeader) return fromHeader;
-  const decl = /^\s*<\?xml[^>]*encoding\s*=\s*["']([\w.:-]+)["']/i.exec(head.subarray(0, 200).toString('latin1'))?.[1];
-  return decl ?? 'utf-8';
+/**
+ * Labels that name Latin-1 or ASCII mean windows-1252 on the web (the WHATWG
+ * Encoding Standard): feeds that say ISO-8859-1 use its curly quotes and dashes.
+ */
+const WEB_LABELS: Record<string, string> = {
+  'iso-8859-1': 'windows-1252',
+  iso88591: 'windows-1252',
+  'iso_8859-1': 'windows-1252',
+  latin1: 'windows-1252',
+  'us-ascii': 'windows-1252',
+  ascii: 'windows-1252',
+};
+
+/** A charset label iconv-lite can decode (web meanings applied), or null. */
+function usableEncoding(label: string | undefined | null): string | null {
+  if (!label) return null;
+  const name = label.trim().toLowerCase();
+  const web = WEB_LABELS[name] ?? name;
+  return iconv.encodingExists(web) ? web : null;
 }
 
+const isUtf8Label = (name: string | null) => name === 'utf-8' || name === 'utf8';
+
+/** Bytes read to guess the encoding of a body that declares none and is not UTF-8. */
+const DETECT_BYTES = 64 * 1024;
+
+/**
+ * The encoding of a body, in this order: its byte order mark; the XML
+ * declaration; the HTTP charset; then, for bytes that do not say, UTF-8
+ * if they are valid UTF-8, else what chardet detects (windows-1252 if it
+ * cannot tell). A declared UTF-8 that the bytes are not is detected too.
+ */
+export function bodyEncoding(buf: Buffer, contentType: string | undefined): string {
+  if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return 'utf-8';
+  if (buf[0] === 0xfe && buf[1] === 0xff) return 'utf-16be';
+  if (buf[0] === 0xff && buf[1] === 0xfe) return 'utf-16le';
+  const head = buf.subarray(0, 1024).toString('latin1');
+  const declared =
+    usableEncoding(/^\s*<\?xml[^>]*?\bencoding\s*=\s*["']([\w.:-]+)["']/i.exec(head)?.[1]) ??
+    usableEncoding(/charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '')?.[1]);
+  if (declared && (!isUtf8Label(declared) || isUtf8(buf))) return declared;
+  if (!declared && isUtf8(buf)) return 'utf-8';
+  const guess = chardet.detect(buf.subarray(0, DETECT_BYTES));
+  return usableEncoding(guess) ?? 'windows-1252';
+}
+
+/** A body → text, in the encoding bodyEncoding finds (decoded by iconv-lite; a byte order mark dropped). */
 export function decodeBody(buf: Buffer, contentType: string | undefined): string {
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(charsetOf(contentType, buf));
-  } catch {
-    decoder = new TextDecoder('utf-8');
-  }
-  return decoder.decode(buf);
+  return iconv.decode(buf, bodyEncoding(buf, contentType));
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {

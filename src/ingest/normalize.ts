@@ -4,6 +4,7 @@
 // hashtags → tags, and the hidden flag for sensitive or profane posts.
 import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
 import sanitizeHtml from 'sanitize-html';
+import { parseFeedInstant } from '../domain/dates.js';
 import { normalizeHttpUrl, plainTextOf, REMOVED_WITH_TEXT, sanitize } from '../domain/sanitize.js';
 import type { IngestedPost, PostFields } from '../store/ingest.js';
 import type { MediaKind } from '../store/schema.js';
@@ -118,16 +119,17 @@ export function str(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }
 
-/** An upstream instant → epoch ms (UTC), or null. Zone-less ISO forms (older Lemmy) are taken as UTC. */
+/**
+ * An upstream instant → epoch ms (UTC), or null. ISO 8601, RFC 822 and their
+ * usual breakages and translations (parseFeedInstant); zone-less forms (older
+ * Lemmy, many feeds) are taken as UTC. Anything else only with an explicit zone.
+ */
 export function parseInstant(value: unknown): number | null {
   if (typeof value !== 'string' || value.trim() === '') return null;
-  let v = value.trim();
-  const iso = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/i.exec(v);
-  if (iso) {
-    const frac = iso[3] ? iso[3].slice(0, 4) : '';
-    v = `${iso[1]}T${iso[2]}${frac}${iso[4] ?? 'Z'}`;
-  }
-  const ms = Date.parse(v);
+  const read = parseFeedInstant(value);
+  if (read !== null) return read;
+  if (!/(?:\b(?:gmt|utc)|[+-]\d{2}:?\d{2})\s*$/i.test(value.trim())) return null;
+  const ms = Date.parse(value.trim());
   return Number.isNaN(ms) ? null : ms;
 }
 

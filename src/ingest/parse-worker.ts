@@ -34,6 +34,7 @@ export interface ParseResult {
   skipped: number;
   /** posts that could not be normalized into rows */
   leftOut: number;
+  warnings: string[];
   meta: unknown;
 }
 
@@ -56,5 +57,5 @@ export default function parseResponse(task: ParseTask): ParseResult {
     now: task.now,
     maxItems: task.maxItems,
   });
-  return { rows, skipped: content.skipped, leftOut, meta: content.meta };
+  return { rows, skipped: content.skipped, leftOut, warnings: content.warnings ?? [], meta: content.meta };
 }

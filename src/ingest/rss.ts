@@ -1,345 +1,257 @@
-// RSS 2.0, RSS 1.0 (RDF) and Atom feeds, with Media RSS (`media:content`,
-// `media:group`, `media:thumbnail`, `media:rating`), enclosures, Dublin Core
-// and GeoRSS. The parser here is shared with the YouTube connector, whose
-// feeds are Atom with Media RSS.
+// RSS 0.9x, 1.0 (RDF) and 2.0 and Atom (0.3, 1.0) feeds, with Media RSS
+// (`media:content`, `media:group`, `media:thumbnail`, `media:rating`),
+// enclosures, iTunes podcast tags, Dublin Core and GeoRSS. The document is
+// read by feed-xml.ts (namespaces, entities, `xml:base`, the newest items);
+// this module maps it to posts. The reading is shared with the YouTube
+// connector, whose feeds are Atom with Media RSS.
 import { createHash } from 'node:crypto';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { Static } from 'typebox';
+import { parseFeedInstant } from '../domain/dates.js';
+import { sanitizeIngestedHtml } from '../domain/sanitize.js';
 import {
   ACCEPT_FEED,
-  UpstreamFormatError,
-  isObject,
   type Connector,
   type DocumentContent,
   type ParseLimits,
   type PollOutput,
   type UpstreamDocument,
-  type UpstreamMedia,
   type UpstreamPost,
 } from './connector.js';
 import type { RssConnector } from './connector-settings.js';
-import { sanitizeIngestedHtml } from '../domain/sanitize.js';
-import { escapeHtml, hashtagsIn, httpUrl, parseInstant, plainText, textToHtml } from './normalize.js';
-import type { Static } from 'typebox';
-
-type Node = Record<string, unknown>;
-
-const ARRAY_TAGS = new Set([
-  'item',
-  'entry',
-  'link',
-  'atom:link',
-  'category',
-  'enclosure',
-  'media:content',
-  'media:thumbnail',
-  'media:group',
-  'media:category',
-  'dc:subject',
-]);
-
-const OPTIONS = {
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  textNodeName: '#text',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  htmlEntities: true,
-  processEntities: { enabled: true, maxEntityCount: 50, maxTotalExpansions: 1000, maxExpandedLength: 100_000 },
-  isArray: (name: string) => ARRAY_TAGS.has(name),
-};
-
-// The document is read in two steps so that memory follows the items a poll
-// keeps, not the size of the feed: first the feed level, with every item kept
-// as its raw XML (a stop node: a slice of the body, no tree), then each item
-// on its own — all of them only to rank them by date when there are more
-// than the poll keeps, then the kept ones for good.
-const ITEM_PATHS = ['rss.channel.item', 'rdf:RDF.item', 'feed.entry'];
-const feedParser = new XMLParser({ ...OPTIONS, stopNodes: ITEM_PATHS });
-const itemParser = new XMLParser(OPTIONS);
-// ranking reads only dates: without entity processing, which costs most of a small parse
-const rankParser = new XMLParser({ ...OPTIONS, htmlEntities: false, processEntities: false });
+import { itemMedia, itunesImage, urlAttr } from './feed-media.js';
+import {
+  attrOf,
+  child,
+  childText,
+  childrenOf,
+  isElement,
+  readFeedXml,
+  textIn,
+  type FeedFormat,
+  type XElement,
+} from './feed-xml.js';
+import { escapeHtml, hashtagsIn, httpUrl, plainText, textToHtml } from './normalize.js';
 
 export interface ParsedFeed {
-  format: 'rss' | 'rdf' | 'atom';
+  format: FeedFormat;
+  /** the URL the document was read from (after redirects): the base of relative URLs without `xml:base` */
+  documentUrl: string;
   /** channel/feed level */
   title: string;
   link: string;
+  /** the feed's icon: its authors' picture */
   image: string;
+  /** the feed's artwork (`itunes:image`, else its image or logo): the picture of posts without one, when asked */
+  artwork: string;
   author: string;
   /** the newest `maxItems` items (by date; undated ones after dated ones), in document order */
-  items: Node[];
-  /** items that could not be read and were left out */
-  skipped: number;
+  items: XElement[];
 }
 
-/**
- * Parses an RSS/RDF/Atom document, keeping its newest `maxItems` items;
- * anything else (HTML, JSON, malformed XML) is an UpstreamFormatError.
- */
-export function parseFeedXml(body: string, where: string, limits: ParseLimits): ParsedFeed {
-  const text = body.replace(/^\uFEFF/, '').trim();
-  if (!text.startsWith('<'))
-    throw new UpstreamFormatError(`expected a feed from ${where}, got something that is not XML`);
-  const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
-  if (valid !== true) {
-    if (/^<!doctype html|^<html/i.test(text))
-      throw new UpstreamFormatError(`expected a feed from ${where}, got an HTML page`);
-    throw new UpstreamFormatError(`malformed XML from ${where} (line ${valid.err.line}: ${valid.err.msg})`);
-  }
-  let doc: Node;
-  try {
-    doc = feedParser.parse(text) as Node;
-  } catch (err) {
-    throw new UpstreamFormatError(`unreadable XML from ${where}: ${(err as Error).message.slice(0, 200)}`);
-  }
-  const withItems = (
-    format: ParsedFeed['format'],
-    raw: unknown,
-    head: Omit<ParsedFeed, 'format' | 'items' | 'skipped'>,
-  ) => ({ format, ...head, ...newestItems(format, raw, limits.maxItems) }) satisfies ParsedFeed;
-  if (isObject(doc.rss)) {
-    const channel = isObject(doc.rss.channel) ? doc.rss.channel : {};
-    return withItems('rss', channel.item, {
-      title: plainText(textOf(channel.title)),
-      link: rssLink(channel),
-      image:
-        httpUrl(textOf(isObject(channel.image) ? channel.image.url : undefined)) ||
-        httpUrl(attr(channel['itunes:image'], 'href')),
-      author: plainText(textOf(channel['dc:creator']) || textOf(channel.managingEditor)),
-    });
-  }
-  if (isObject(doc['rdf:RDF'])) {
-    const rdf = doc['rdf:RDF'];
-    const channel = isObject(rdf.channel) ? rdf.channel : {};
-    return withItems('rdf', rdf.item, {
-      title: plainText(textOf(channel.title)),
-      link: rssLink(channel),
-      image: httpUrl(textOf(isObject(rdf.image) ? rdf.image.url : undefined)),
-      author: plainText(textOf(channel['dc:creator']) || textOf(channel['dc:publisher'])),
-    });
-  }
-  if (isObject(doc.feed)) {
-    const feed = doc.feed;
-    return withItems('atom', feed.entry, {
-      title: plainText(textOf(feed.title)),
-      link: atomLink(feed, ''),
-      image: httpUrl(textOf(feed.icon)) || httpUrl(textOf(feed.logo)),
-      author: plainText(textOf(first(feed.author)?.name)),
-    });
-  }
-  if (isObject(doc.html)) throw new UpstreamFormatError(`expected a feed from ${where}, got an HTML page`);
-  throw new UpstreamFormatError(
-    `expected an RSS or Atom feed from ${where}, got <${Object.keys(doc).find((k) => !k.startsWith('?')) ?? '?'}>`,
-  );
-}
+// ---------- dates ----------
 
-// ---------- items: raw XML → nodes, the newest kept ----------
+const PUBLISHED: Record<FeedFormat, string[]> = {
+  rss: ['pubdate', 'dc:date', 'dcterms:issued', 'dcterms:created', 'atom:published'],
+  rdf: ['dc:date', 'pubdate', 'dcterms:issued', 'dcterms:created'],
+  atom: ['atom:published', 'atom:issued', 'atom:created', 'dc:date'],
+};
+const UPDATED: Record<FeedFormat, string[]> = {
+  rss: ['atom:updated', 'dc:modified', 'dcterms:modified'],
+  rdf: ['dcterms:modified', 'dc:modified'],
+  atom: ['atom:updated', 'atom:modified', 'dcterms:modified'],
+};
 
-/** The XML inside an item the feed parser kept raw. */
-const rawXml = (raw: unknown) => (typeof raw === 'string' ? raw : isObject(raw) ? textOf(raw['#text']) : '');
+/** The text of the first of these child elements that has one. */
+const firstText = (el: XElement, names: readonly string[]) => {
+  for (const name of names) {
+    const text = childText(el, name);
+    if (text !== '') return text;
+  }
+  return '';
+};
 
-/** One item kept raw by the feed parser (its XML, and the attributes of its element) → its node; null if empty. */
-function itemNode(raw: unknown, parser = itemParser): Node | null {
-  const xml = rawXml(raw);
-  const attributes = isObject(raw) ? Object.fromEntries(Object.entries(raw).filter(([k]) => k.startsWith('@_'))) : {};
-  const parsed = first((parser.parse(`<item>${xml}</item>`) as Node).item);
-  if (!parsed) return Object.keys(attributes).length > 0 ? attributes : null;
-  return { ...attributes, ...parsed };
+/** When an item was published and last updated, as written and as read (null: missing or unreadable). */
+export function itemDates(format: FeedFormat, item: XElement) {
+  const publishedText = firstText(item, PUBLISHED[format]);
+  const updatedText = firstText(item, UPDATED[format]);
+  const published = publishedText ? parseFeedInstant(publishedText) : null;
+  const updated = updatedText ? parseFeedInstant(updatedText) : null;
+  return { publishedText, updatedText, published, updated };
 }
 
 /** When an item was published (updated, if that is all it says); null if it does not say. */
-function itemInstant(format: ParsedFeed['format'], item: Node): number | null {
-  if (format === 'atom') return parseInstant(textOf(item.published)) ?? parseInstant(textOf(item.updated));
-  return (
-    parseInstant(textOf(item.pubDate) || textOf(item['dc:date'])) ??
-    parseInstant(textOf(item['atom:updated']) || textOf(item['dc:modified']))
-  );
+function itemInstant(format: FeedFormat, item: XElement): number | null {
+  const { published, updated } = itemDates(format, item);
+  return published ?? updated;
 }
 
-/** Items ranked by date read this many at a time: one small parse per item would cost more than the items. */
-const RANK_BATCH = 256;
+// ---------- the document ----------
 
-const UNREADABLE = Symbol('unreadable');
+/** Parses an RSS/RDF/Atom document, keeping its newest `maxItems` items; anything else is an UpstreamFormatError. */
+export function parseFeedXml(
+  body: string,
+  where: string,
+  options: { documentUrl: string; maxItems: number },
+): ParsedFeed {
+  const { format, root, channel, items } = readFeedXml(body, where, { ...options, instantOf: itemInstant });
+  const base = options.documentUrl;
+  const feed = {
+    format,
+    documentUrl: base,
+    items,
+    title: plainText(childText(channel, 'title') || childText(channel, 'atom:title')),
+  };
+  if (format === 'atom') {
+    const image = urlText(child(channel, 'atom:icon'), base) || urlText(child(channel, 'atom:logo'), base);
+    return {
+      ...feed,
+      link: atomLink(channel, base),
+      image,
+      artwork: urlText(child(channel, 'atom:logo'), base) || image,
+      author: personName(childText(child(channel, 'atom:author'), 'atom:name')),
+    };
+  }
+  const imageEl = child(channel, 'image') ?? child(root, 'image');
+  const image = urlText(child(imageEl, 'url'), base) || itunesImage(channel, base);
+  return {
+    ...feed,
+    link: rssLink(channel, base),
+    image,
+    artwork: itunesImage(channel, base) || image,
+    author:
+      personName(childText(channel, 'dc:creator')) ||
+      personName(childText(channel, 'itunes:author')) ||
+      personName(childText(child(channel, 'itunes:owner'), 'itunes:name')) ||
+      personName(childText(channel, 'managingeditor')) ||
+      personName(childText(channel, 'dc:publisher')),
+  };
+}
 
-/** When each of these raw items was published, for ranking (no date: null; empty: undefined). */
-function instantsOf(
-  format: ParsedFeed['format'],
-  raws: readonly unknown[],
-): (number | null | undefined | typeof UNREADABLE)[] {
-  const instant = (node: Node | null) => (node ? itemInstant(format, node) : undefined);
-  try {
-    const doc = rankParser.parse(`<items>${raws.map((raw) => `<item>${rawXml(raw)}</item>`).join('')}</items>`) as Node;
-    const parsed = isObject(doc.items) && Array.isArray(doc.items.item) ? (doc.items.item as unknown[]) : [];
-    if (parsed.length === raws.length) {
-      // an item with attributes only is an (empty) item all the same
-      return parsed.map((p, i) => instant(isObject(p) ? p : isObject(raws[i]) ? {} : null));
+// ---------- text ----------
+
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+]);
+
+function startTag(name: string, attrs: Record<string, string>): string {
+  const written = Object.entries(attrs)
+    .filter(([k]) => /^[a-z][a-z0-9-]*$/.test(k))
+    .map(([k, v]) => ` ${k}="${escapeHtml(v)}"`)
+    .join('');
+  return `<${name}${written}>`;
+}
+
+/**
+ * The content of an element whose text is HTML source (an RSS description,
+ * Atom `type="html"`): the text as it is, and elements a feed left unescaped
+ * in it written back as tags.
+ */
+export function htmlSourceOf(el: XElement | undefined): string {
+  if (!el) return '';
+  let out = '';
+  for (const c of el.children) {
+    if (!isElement(c)) out += c;
+    else {
+      const name = c.name.replace(/^xhtml:/, '');
+      if (!/^[a-z][a-z0-9]*$/.test(name)) out += htmlSourceOf(c);
+      else out += startTag(name, c.attrs) + (VOID.has(name) ? '' : `${htmlSourceOf(c)}</${name}>`);
     }
-  } catch {
-    // one of them is unreadable: read them one by one below
-  }
-  return raws.map((raw) => {
-    try {
-      return instant(itemNode(raw, rankParser));
-    } catch {
-      return UNREADABLE;
-    }
-  });
-}
-
-function newestItems(
-  format: ParsedFeed['format'],
-  value: unknown,
-  maxItems: number,
-): { items: Node[]; skipped: number } {
-  const raws = value === undefined ? [] : Array.isArray(value) ? value : [value];
-  let chosen: unknown[] = raws;
-  let skipped = 0;
-  if (raws.length > maxItems) {
-    // rank all by date (none kept), keep the newest
-    const ranked: { index: number; at: number | null }[] = [];
-    for (let start = 0; start < raws.length; start += RANK_BATCH) {
-      instantsOf(format, raws.slice(start, start + RANK_BATCH)).forEach((at, i) => {
-        if (at === UNREADABLE) skipped++;
-        else if (at !== undefined) ranked.push({ index: start + i, at });
-      });
-    }
-    ranked.sort((a, b) => (b.at ?? -Infinity) - (a.at ?? -Infinity) || a.index - b.index);
-    chosen = ranked
-      .slice(0, maxItems)
-      .map((r) => r.index)
-      .sort((a, b) => a - b)
-      .map((i) => raws[i]);
-  }
-  const items: Node[] = [];
-  for (const raw of chosen) {
-    try {
-      const node = itemNode(raw);
-      if (node) items.push(node);
-    } catch {
-      skipped++;
-    }
-  }
-  return { items, skipped };
-}
-
-// ---------- node helpers ----------
-
-function nodes(value: unknown): Node[] {
-  if (Array.isArray(value)) return value.filter(isObject);
-  return isObject(value) ? [value] : [];
-}
-
-function first(value: unknown): Node | undefined {
-  return nodes(value)[0];
-}
-
-/** The text of an element (string, `#text` of an element with attributes, first of a list). */
-export function textOf(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return textOf(value[0]);
-  if (isObject(value))
-    return typeof value['#text'] === 'string' || typeof value['#text'] === 'number' ? String(value['#text']) : '';
-  return '';
-}
-
-/** All text inside an element, for XHTML content that the parser turned into objects. */
-function deepText(value: unknown): string {
-  if (typeof value === 'string' || typeof value === 'number') return String(value);
-  if (Array.isArray(value)) return value.map(deepText).join(' ');
-  if (isObject(value)) {
-    return Object.entries(value)
-      .filter(([k]) => !k.startsWith('@_'))
-      .map(([, v]) => deepText(v))
-      .join(' ');
-  }
-  return '';
-}
-
-export function attr(value: unknown, name: string): string {
-  const node = Array.isArray(value) ? value[0] : value;
-  return isObject(node) && typeof node[`@_${name}`] === 'string' ? (node[`@_${name}`] as string) : '';
-}
-
-function rssLink(node: Node): string {
-  for (const l of Array.isArray(node.link) ? node.link : [node.link]) {
-    const url = httpUrl(textOf(l));
-    if (url) return url;
-  }
-  return atomLink(node, '', 'atom:link');
-}
-
-/** Atom `link rel=alternate` (or without rel) href, resolved against the feed URL. */
-export function atomLink(node: Node, base: string, tag = 'link'): string {
-  const links = nodes(node[tag]);
-  const alt = links.find((l) => (attr(l, 'rel') || 'alternate') === 'alternate') ?? links[0];
-  return alt ? httpUrl(attr(alt, 'href'), base || undefined) : '';
-}
-
-/** Atom text construct (text/html/xhtml) → safe HTML. */
-function atomHtml(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  const type = attr(value, 'type').toLowerCase();
-  if (type === 'xhtml') return textToHtml(plainText(deepText(value)));
-  const raw = textOf(value);
-  if (type === 'html' || type === 'text/html') return sanitizeIngestedHtml(raw);
-  return textToHtml(raw);
-}
-
-// ---------- items ----------
-
-const IMAGE_EXT = /\.(jpe?g|png|gif|webp|avif|bmp|heic)$/i;
-const VIDEO_EXT = /\.(mp4|mov|webm|m4v|m3u8)$/i;
-
-function kindOf(url: string, type: string, medium: string): 'image' | 'video' | null {
-  const m = medium.toLowerCase();
-  const t = type.toLowerCase();
-  if (m === 'image' || t.startsWith('image/')) return 'image';
-  if (m === 'video' || t.startsWith('video/') || t === 'application/x-mpegurl') return 'video';
-  if (m !== '' || t !== '') return null; // audio, documents, …
-  let path = url;
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    /* keep as is */
-  }
-  if (VIDEO_EXT.test(path)) return 'video';
-  if (IMAGE_EXT.test(path)) return 'image';
-  return 'image';
-}
-
-/** Media RSS, enclosures, and (as a last resort) the first image of the HTML. */
-export function mediaOfItem(item: Node, html: string, base: string): UpstreamMedia[] {
-  const out: UpstreamMedia[] = [];
-  const thumbOf = (n: Node | undefined) => httpUrl(attr(n?.['media:thumbnail'], 'url'), base || undefined);
-  const itemThumb = thumbOf(item);
-  const groups = nodes(item['media:group']);
-  const contents: { node: Node; groupThumb: string }[] = [
-    ...groups.flatMap((g) => nodes(g['media:content']).map((node) => ({ node, groupThumb: thumbOf(g) }))),
-    ...nodes(item['media:content']).map((node) => ({ node, groupThumb: '' })),
-  ];
-  for (const { node, groupThumb } of contents) {
-    const url = httpUrl(attr(node, 'url'), base || undefined);
-    if (!url) continue;
-    const kind = kindOf(url, attr(node, 'type'), attr(node, 'medium'));
-    if (!kind) continue;
-    const thumb = thumbOf(node) || groupThumb || itemThumb;
-    out.push({ kind, url, thumb: kind === 'image' ? thumb || '' : thumb });
-  }
-  for (const enc of nodes(item.enclosure)) {
-    const url = httpUrl(attr(enc, 'url'), base || undefined);
-    const kind = url ? kindOf(url, attr(enc, 'type'), '') : null;
-    if (url && kind) out.push({ kind, url, thumb: kind === 'video' ? itemThumb : '' });
-  }
-  if (out.length === 0 && itemThumb) out.push({ kind: 'image', url: itemThumb, thumb: '' });
-  if (out.length === 0 && html) {
-    const src = /<img\b[^>]*?\bsrc\s*=\s*["']([^"']+)["']/i.exec(html)?.[1];
-    const url = src ? httpUrl(src.replace(/&amp;/g, '&'), base || undefined) : '';
-    if (url) out.push({ kind: 'image', url, thumb: '' });
   }
   return out;
 }
+
+/**
+ * Atom `type="xhtml"` content → HTML, order and markup kept: text escaped,
+ * XHTML elements written as HTML (the wrapping `div` left out), elements of
+ * other vocabularies unwrapped to their text (SVG and MathML left out).
+ */
+export function xhtmlToHtml(el: XElement): string {
+  const parts = el.children.filter((c) => !(typeof c === 'string' && c.trim() === ''));
+  const only = parts.length === 1 && isElement(parts[0]) && parts[0].name === 'xhtml:div' ? parts[0] : el;
+  const walk = (node: XElement): string =>
+    node.children
+      .map((c) => {
+        if (!isElement(c)) return escapeHtml(c);
+        if (c.name.startsWith('svg:') || c.name.startsWith('math:')) return '';
+        if (!c.name.startsWith('xhtml:')) return walk(c);
+        const name = c.name.slice(6);
+        return startTag(name, c.attrs) + (VOID.has(name) ? '' : `${walk(c)}</${name}>`);
+      })
+      .join('');
+  return walk(only);
+}
+
+/** An Atom text construct (`text`, `html`, `xhtml`; Atom 0.3's `mode="escaped"`) → HTML source. */
+function atomTextSource(el: XElement | undefined): string {
+  if (!el) return '';
+  const type = attrOf(el, 'type').toLowerCase();
+  if (type === 'xhtml' || type === 'application/xhtml+xml') return xhtmlToHtml(el);
+  if (type === 'html' || type === 'text/html' || attrOf(el, 'mode') === 'escaped' || el.children.some(isElement))
+    return htmlSourceOf(el);
+  return textToHtml(textIn(el).trim());
+}
+
+/** A URL as an element's text, resolved against its `xml:base`, else `base`. */
+function urlText(el: XElement | undefined, base: string): string {
+  return el ? httpUrl(textIn(el).trim(), el.base || base || undefined) : '';
+}
+
+/**
+ * A person as feeds write one → a name: `a@b.example (Ana)` and `Ana
+ * <a@b.example>` → `Ana`; an address alone (or a `mailto:` link) → ''.
+ */
+export function personName(value: string): string {
+  const v = value.trim();
+  const parenthesized = /\(([^)]+)\)\s*$/.exec(v);
+  if (parenthesized && /@/.test(v.slice(0, parenthesized.index))) return plainText(parenthesized[1]!);
+  const angled = /^(.*?)\s*<[^<>\s]*@[^<>\s]*>$/.exec(v);
+  if (angled) return plainText(angled[1]!.replace(/^"|"$/g, ''));
+  if (/^mailto:/i.test(v) || (/@/.test(v) && !/\s/.test(v))) return '';
+  return plainText(v);
+}
+
+// ---------- links ----------
+
+const ABSOLUTE_HTTP = /^\s*https?:\/\//i;
+
+/** The page an RSS/RDF channel or item links to: `link`, `atom:link`, a permalink `guid`, `rdf:about`. */
+function rssLink(el: XElement, base: string): string {
+  for (const l of childrenOf(el, 'link')) {
+    const url = urlText(l, base) || urlAttr(l, 'href', base);
+    if (url) return url;
+  }
+  const atom = atomLink(el, base, 'atom:link');
+  if (atom) return atom;
+  const guid = child(el, 'guid');
+  if (guid && attrOf(guid, 'ispermalink').toLowerCase() !== 'false' && ABSOLUTE_HTTP.test(textIn(guid)))
+    return httpUrl(textIn(guid).trim());
+  const about = attrOf(el, 'rdf:about');
+  return ABSOLUTE_HTTP.test(about) ? httpUrl(about.trim()) : '';
+}
+
+/** Atom `link rel=alternate` (or without rel): an HTML one first; resolved against its `xml:base`, else `base`. */
+export function atomLink(el: XElement, base: string, name = 'atom:link'): string {
+  const links = childrenOf(el, name);
+  const alternates = links.filter((l) => (attrOf(l, 'rel') || 'alternate').toLowerCase() === 'alternate');
+  const html = alternates.find((l) => /^(text\/html|application\/xhtml\+xml)?$/i.test(attrOf(l, 'type')));
+  const chosen =
+    html ?? alternates[0] ?? links.find((l) => !/^(self|edit|replies|hub|enclosure)$/i.test(attrOf(l, 'rel')));
+  return urlAttr(chosen, 'href', base);
+}
+
+// ---------- items ----------
 
 /** `<p><strong>title</strong></p>` then the body, unless the body already starts with the title. */
 export function titleAndBody(title: string, bodyHtml: string): string {
@@ -351,96 +263,40 @@ export function titleAndBody(title: string, bodyHtml: string): string {
   return `<p><strong>${escapeHtml(t)}</strong></p>${bodyHtml}`;
 }
 
-/** `a@b.c (Name)` → `Name` (RSS 2.0 `author` is an e-mail address with an optional name). */
-function rssAuthor(value: string): string {
-  const m = /\(([^)]+)\)\s*$/.exec(value);
-  if (m) return m[1]!;
-  return value.includes('@') && !value.includes(' ') ? '' : value;
-}
-
-function locationOf(item: Node): string {
-  const name = textOf(item['georss:featurename']) || textOf(item['georss:featureName']);
+function locationOf(item: XElement): string {
+  const name = childText(item, 'georss:featurename');
   if (name) return name;
-  const point = textOf(item['georss:point']).trim().split(/\s+/);
+  const point = childText(item, 'georss:point').split(/\s+/);
   if (point.length === 2 && point.every((p) => /^-?\d+(\.\d+)?$/.test(p))) return `${point[0]}, ${point[1]}`;
+  const [lat, long] = [childText(item, 'geo:lat'), childText(item, 'geo:long')];
+  if (/^-?\d+(\.\d+)?$/.test(lat) && /^-?\d+(\.\d+)?$/.test(long)) return `${lat}, ${long}`;
   return '';
 }
 
-function sensitiveOf(item: Node): boolean {
-  const ratings = [item['media:rating'], ...nodes(item['media:group']).map((g) => g['media:rating'])].map((r) =>
-    textOf(r).trim().toLowerCase(),
+function sensitiveOf(item: XElement): boolean {
+  const ratings = [item, ...childrenOf(item, 'media:group')].flatMap((el) =>
+    childrenOf(el, 'media:rating').map((r) => textIn(r).trim().toLowerCase()),
   );
   // urn:simple `adult`, urn:mpaa `nc-17`/`x`, urn:v-chip `tv-ma`
   return ratings.some((r) => ['adult', 'nc-17', 'x', 'tv-ma'].includes(r));
+}
+
+function categoriesOf(item: XElement): string[] {
+  return [
+    ...childrenOf(item, 'category').map((c) => textIn(c)),
+    ...childrenOf(item, 'atom:category').map((c) => attrOf(c, 'term') || attrOf(c, 'label')),
+    ...childrenOf(item, 'dc:subject').map((c) => textIn(c)),
+    ...[item, ...childrenOf(item, 'media:group')].flatMap((el) => childrenOf(el, 'media:category').map(textIn)),
+  ]
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
 }
 
 function fallbackId(parts: string[]): string {
   return `sha1:${createHash('sha1').update(parts.join('\u0000')).digest('hex')}`;
 }
 
-/** One RSS/RDF item or Atom entry → a post (null when it has nothing to show). */
-export function feedItemPost(feed: ParsedFeed, item: Node, base: string): UpstreamPost | null {
-  const categories = [
-    ...nodes(item.category).map((c) => attr(c, 'term') || textOf(c)),
-    ...(Array.isArray(item.category) ? item.category : [item.category]).filter(
-      (c): c is string => typeof c === 'string',
-    ),
-    ...nodes(item['media:category']).map(textOf),
-    ...(Array.isArray(item['dc:subject']) ? item['dc:subject'] : []).map(textOf),
-  ];
-  if (feed.format === 'atom') {
-    const title = plainText(textOf(item.title));
-    const bodyNode = item.content ?? item.summary ?? first(item['media:group'])?.['media:description'];
-    const body = atomHtml(bodyNode);
-    const link = atomLink(item, base);
-    const published = parseInstant(textOf(item.published));
-    const updated = parseInstant(textOf(item.updated));
-    const id = textOf(item.id).trim() || link || fallbackId([title, textOf(item.updated)]);
-    const content = titleAndBody(title, body);
-    if (content === '' && link === '') return null;
-    const author = first(item.author);
-    return {
-      externalId: id,
-      content,
-      authorName: plainText(textOf(author?.name)) || feed.author || feed.title,
-      username: hostOf(textOf(author?.uri) || feed.link),
-      userPicture: feed.image,
-      linkUrl: link,
-      createdAt: published ?? updated,
-      updatedAt: updated,
-      media: mediaOfItem(item, attr(bodyNode, 'type').toLowerCase().includes('html') ? textOf(bodyNode) : '', base),
-      tags: [...categories, ...hashtagsIn(plainText(body))],
-      location: locationOf(item),
-      sensitive: sensitiveOf(item),
-    };
-  }
-  const title = plainText(textOf(item.title));
-  const rawBody = textOf(item['content:encoded']) || textOf(item.description);
-  const body = sanitizeIngestedHtml(rawBody);
-  const link = rssLink(item);
-  const guid = textOf(item.guid).trim() || attr(item, 'rdf:about');
-  const dateText = textOf(item.pubDate) || textOf(item['dc:date']);
-  const created = parseInstant(dateText);
-  const updated = parseInstant(textOf(item['atom:updated']) || textOf(item['dc:modified']));
-  const content = titleAndBody(title, body);
-  if (content === '' && link === '') return null;
-  return {
-    externalId: guid || link || fallbackId([title, dateText, rawBody]),
-    content,
-    authorName: plainText(textOf(item['dc:creator']) || rssAuthor(textOf(item.author))) || feed.author || feed.title,
-    username: hostOf(feed.link || link),
-    userPicture: feed.image,
-    linkUrl: link,
-    createdAt: created,
-    updatedAt: updated,
-    media: mediaOfItem(item, rawBody, base),
-    tags: [...categories, ...hashtagsIn(plainText(body))],
-    location: locationOf(item),
-    sensitive: sensitiveOf(item),
-  };
-}
-
-function hostOf(url: string): string {
+export function hostOf(url: string): string {
   try {
     return new URL(url).host;
   } catch {
@@ -448,17 +304,96 @@ function hostOf(url: string): string {
   }
 }
 
+/** What a feed's items are mapped with (the rss connector's settings that matter to them). */
+export interface ItemOptions {
+  /** posts without a picture of their own show the feed's artwork */
+  channelImage?: boolean;
+}
+
+/** The body element of an item and its HTML source, and the base its relative URLs resolve against. */
+function bodyOf(feed: ParsedFeed, item: XElement, link: string) {
+  const el =
+    feed.format === 'atom'
+      ? [child(item, 'atom:content'), child(item, 'atom:summary')].find(
+          (e) => e && !attrOf(e, 'src') && textIn(e).trim() !== '',
+        )
+      : [child(item, 'content:encoded'), child(item, 'description'), child(item, 'itunes:summary')].find(
+          (e) => e && textIn(e).trim() !== '',
+        );
+  const source = el
+    ? feed.format === 'atom'
+      ? atomTextSource(el)
+      : el.name === 'itunes:summary'
+        ? textToHtml(textIn(el).trim())
+        : htmlSourceOf(el)
+    : '';
+  // relative URLs in the HTML: its `xml:base`, else the page it was written for, else the feed
+  const base = el?.base || link || feed.documentUrl;
+  if (source !== '') return { source, base };
+  const description = [item, ...childrenOf(item, 'media:group')]
+    .map((g) => child(g, 'media:description'))
+    .find((d) => d);
+  return { source: description ? textToHtml(textIn(description).trim()) : '', base };
+}
+
+/** One RSS/RDF item or Atom entry → a post (null when it has nothing to show). */
+export function feedItemPost(feed: ParsedFeed, item: XElement, options: ItemOptions = {}): UpstreamPost | null {
+  const base = item.base || feed.documentUrl;
+  const atom = feed.format === 'atom';
+  const link = atom ? atomLink(item, feed.documentUrl) : rssLink(item, feed.documentUrl);
+  const titleEl = atom ? child(item, 'atom:title') : child(item, 'title');
+  const title = plainText(atom ? atomTextSource(titleEl) : textIn(titleEl));
+  const { source, base: htmlBase } = bodyOf(feed, item, link);
+  const body = sanitizeIngestedHtml(source, htmlBase);
+  const { published, updated, publishedText, updatedText } = itemDates(feed.format, item);
+  const content = titleAndBody(title, body);
+  if (content === '' && link === '') return null;
+  const id = atom ? childText(item, 'atom:id') : childText(item, 'guid') || attrOf(item, 'rdf:about').trim();
+  const atomAuthor = child(item, 'atom:author');
+  const authorName =
+    personName(childText(atomAuthor, 'atom:name')) ||
+    personName(childText(item, 'dc:creator')) ||
+    personName(childText(item, 'author')) ||
+    personName(childText(item, 'itunes:author')) ||
+    feed.author ||
+    feed.title;
+  const authorUri = urlText(child(atomAuthor, 'atom:uri'), base);
+  return {
+    externalId: id || link || fallbackId([title, publishedText || updatedText, source]),
+    content,
+    authorName,
+    username: hostOf(atom ? authorUri || feed.link : feed.link || link),
+    userPicture: feed.image,
+    linkUrl: link,
+    createdAt: published ?? updated,
+    updatedAt: updated,
+    media: itemMedia({
+      item,
+      html: source,
+      base,
+      htmlBase,
+      channelImage: options.channelImage ? feed.artwork : '',
+    }),
+    tags: [...categoriesOf(item), ...hashtagsIn(plainText(body))],
+    location: locationOf(item),
+    sensitive: sensitiveOf(item),
+  };
+}
+
+/** A mapping of one item of a parsed feed to a post (the rss connector's, or YouTube's). */
+export type ItemMapper = (feed: ParsedFeed, item: XElement, options: ItemOptions) => UpstreamPost | null;
+
 /** Items of a parsed feed → posts; unreadable items are counted, never fatal. */
 export function feedPosts(
   feed: ParsedFeed,
-  base: string,
-  map = feedItemPost,
+  map: ItemMapper = feedItemPost,
+  options: ItemOptions = {},
 ): { posts: UpstreamPost[]; skipped: number } {
   const posts: UpstreamPost[] = [];
-  let skipped = feed.skipped;
+  let skipped = 0;
   for (const item of feed.items) {
     try {
-      const post = map(feed, item, base);
+      const post = map(feed, item, options);
       if (post) posts.push(post);
       else skipped++;
     } catch {
@@ -468,11 +403,29 @@ export function feedPosts(
   return { posts, skipped };
 }
 
+/** What an operator should know about a document that was read: items whose date could not be read. */
+export function feedWarnings(feed: ParsedFeed): string[] {
+  const unreadable = feed.items
+    .map((item) => itemDates(feed.format, item))
+    .flatMap((d) => [
+      ...(d.publishedText && d.published === null ? [d.publishedText] : []),
+      ...(d.updatedText && d.updated === null && !d.publishedText ? [d.updatedText] : []),
+    ]);
+  if (unreadable.length === 0) return [];
+  const example = unreadable[0]!.slice(0, 80);
+  return [
+    `${unreadable.length} item${unreadable.length === 1 ? '' : 's'} with a date that could not be read (e.g. "${example}"): dated when first read`,
+  ];
+}
+
 /** A feed document (RSS, RDF, Atom; YouTube's too, with its own item mapping) → its newest posts. */
-export function feedDocument(map = feedItemPost) {
-  return (doc: UpstreamDocument, _settings: unknown, limits: ParseLimits): DocumentContent<null> => {
-    const feed = parseFeedXml(doc.text, hostOf(doc.url) || doc.url, limits);
-    return { ...feedPosts(feed, doc.url, map), meta: null };
+export function feedDocument<S>(map: ItemMapper, optionsOf: (settings: S) => ItemOptions = () => ({})) {
+  return (doc: UpstreamDocument, settings: S, limits: ParseLimits): DocumentContent<null> => {
+    const feed = parseFeedXml(doc.text, hostOf(doc.url) || doc.url, {
+      documentUrl: doc.url,
+      maxItems: limits.maxItems,
+    });
+    return { ...feedPosts(feed, map, optionsOf(settings)), warnings: feedWarnings(feed), meta: null };
   };
 }
 
@@ -485,8 +438,8 @@ export const rssConnector: Connector<RssSettings> = {
   async poll({ settings, http, parse }): Promise<PollOutput> {
     const res = await http.request(settings.url, { accept: ACCEPT_FEED, conditional: true });
     if (res.notModified) return { rows: [], cursor: null, notModified: true, skipped: 0 };
-    const { rows, skipped } = await parse(res, 'feed');
-    return { rows, cursor: null, notModified: false, skipped };
+    const { rows, skipped, warnings } = await parse(res, 'feed');
+    return { rows, cursor: null, notModified: false, skipped, warnings };
   },
-  documents: { feed: feedDocument() },
+  documents: { feed: feedDocument<RssSettings>(feedItemPost, (s) => ({ channelImage: s.channelImage === true })) },
 };

@@ -89,6 +89,8 @@ export interface PollReport {
   updated: number;
   /** upstream items left out because they could not be read */
   skippedItems: number;
+  /** what was read but not as it should be (unreadable dates, …): also in the feed's ingestion status */
+  warnings: string[];
   /** the error (failed), or why the feed was not polled (skipped, deferred) */
   message: string | null;
   nextPollAt: number | null;
@@ -335,6 +337,7 @@ export class IngestRuntime {
         now: after,
         newPosts: written.inserted,
         updatedPosts: written.updated,
+        warnings: out.notModified ? null : (out.warnings ?? []),
       });
       if (!kept) this.log.warn({ feedId }, 'lease lost during the poll; state not recorded');
       if (changed || feedTouched) this.options.changes.wallChanged(feed.wallId);
@@ -342,6 +345,7 @@ export class IngestRuntime {
         status: out.notModified ? 'not_modified' : 'ok',
         ...written,
         skippedItems: out.skipped,
+        warnings: out.warnings ?? [],
         nextPollAt,
       });
       this.log.info(
@@ -351,6 +355,7 @@ export class IngestRuntime {
           inserted: written.inserted,
           updated: written.updated,
           skipped: out.skipped,
+          warnings: out.warnings,
           nextPollAt,
         },
         'feed polled',
@@ -401,7 +406,7 @@ export class IngestRuntime {
         signal,
       );
       if (result.leftOut > 0) this.log.debug({ url, leftOut: result.leftOut }, 'upstream posts left out');
-      return { rows: result.rows, skipped: result.skipped, meta: result.meta as M };
+      return { rows: result.rows, skipped: result.skipped, warnings: result.warnings, meta: result.meta as M };
     };
   }
 }
@@ -431,6 +436,7 @@ function emptyReport(feedId: number): PollReport {
     inserted: 0,
     updated: 0,
     skippedItems: 0,
+    warnings: [],
     message: null,
     nextPollAt: null,
     durationMs: 0,

@@ -4,10 +4,11 @@
 // URL is its media file, the watch page its file and link, the thumbnail its
 // picture; the star rating, where the feed carries one, is its rating.
 import type { Static } from 'typebox';
-import { ACCEPT_FEED, isObject, type Connector, type PollOutput, type UpstreamPost } from './connector.js';
+import { ACCEPT_FEED, type Connector, type PollOutput, type UpstreamPost } from './connector.js';
 import type { YoutubeConnector } from './connector-settings.js';
-import { escapeHtml, hashtagsIn, httpUrl, parseInstant, plainText, textToHtml } from './normalize.js';
-import { atomLink, attr, feedDocument, textOf, type ParsedFeed } from './rss.js';
+import { attrOf, child, childText, textIn, type XElement } from './feed-xml.js';
+import { escapeHtml, hashtagsIn, httpUrl, plainText, textToHtml } from './normalize.js';
+import { atomLink, feedDocument, itemDates, type ParsedFeed } from './rss.js';
 
 type YoutubeSettings = Static<typeof YoutubeConnector>;
 
@@ -22,24 +23,21 @@ export function youtubeFeedUrl(settings: YoutubeSettings): string {
   return `${base}/feeds/videos.xml?${query}`;
 }
 
-function entryPost(feed: ParsedFeed, entry: Record<string, unknown>, base: string): UpstreamPost | null {
-  const videoId = (textOf(entry['yt:videoId']) || textOf(entry.id).replace(/^yt:video:/, '')).trim();
+function entryPost(feed: ParsedFeed, entry: XElement): UpstreamPost | null {
+  const videoId = (childText(entry, 'yt:videoid') || childText(entry, 'atom:id').replace(/^yt:video:/, '')).trim();
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(videoId)) return null;
-  const group =
-    Array.isArray(entry['media:group']) && isObject(entry['media:group'][0])
-      ? (entry['media:group'][0] as Record<string, unknown>)
-      : {};
-  const title = plainText(textOf(group['media:title']) || textOf(entry.title));
-  const description = plainText(textOf(group['media:description']), true);
-  const watch = atomLink(entry, base) || `https://www.youtube.com/watch?v=${videoId}`;
-  const thumb = httpUrl(attr(group['media:thumbnail'], 'url')) || `https://i.ytimg.com/vi/${videoId}/hqdefault.jpg`;
-  const community = isObject(group['media:community']) ? group['media:community'] : {};
-  const stars = community['media:starRating'];
-  const count = Number(attr(stars, 'count'));
-  const average = Number(attr(stars, 'average'));
-  const author = Array.isArray(entry.author) ? entry.author[0] : entry.author;
-  const authorName = plainText(textOf(isObject(author) ? author.name : '')) || feed.author || feed.title;
-  const channelId = textOf(entry['yt:channelId']).trim();
+  const group = child(entry, 'media:group');
+  const title = plainText(childText(group, 'media:title') || childText(entry, 'atom:title'));
+  const description = plainText(textIn(child(group, 'media:description')), true);
+  const watch = atomLink(entry, feed.documentUrl) || `https://www.youtube.com/watch?v=${videoId}`;
+  const thumb =
+    httpUrl(attrOf(child(group, 'media:thumbnail'), 'url')) || `https://i.ytimg.com/vi/${videoId}/hqdefault.jpg`;
+  const stars = child(child(group, 'media:community'), 'media:starrating');
+  const count = Number(attrOf(stars, 'count'));
+  const average = Number(attrOf(stars, 'average'));
+  const authorName = plainText(childText(child(entry, 'atom:author'), 'atom:name')) || feed.author || feed.title;
+  const channelId = childText(entry, 'yt:channelid');
+  const { published, updated } = itemDates('atom', entry);
   return {
     externalId: videoId,
     content: `${title ? `<p><strong>${escapeHtml(title)}</strong></p>` : ''}${description ? textToHtml(description) : ''}`,
@@ -47,8 +45,8 @@ function entryPost(feed: ParsedFeed, entry: Record<string, unknown>, base: strin
     username: channelId || authorName,
     userPicture: '',
     linkUrl: watch,
-    createdAt: parseInstant(textOf(entry.published)) ?? parseInstant(textOf(entry.updated)),
-    updatedAt: parseInstant(textOf(entry.updated)),
+    createdAt: published ?? updated,
+    updatedAt: updated,
     // the feed links the legacy /v/ player; the embed player is what plays today
     media: [{ kind: 'video', url: `https://www.youtube.com/embed/${videoId}`, thumb, original: watch }],
     tags: hashtagsIn(`${title}\n${description}`),
@@ -65,8 +63,8 @@ export const youtubeConnector: Connector<YoutubeSettings> = {
     const url = youtubeFeedUrl(settings);
     const res = await http.request(url, { accept: ACCEPT_FEED, conditional: true });
     if (res.notModified) return { rows: [], cursor: null, notModified: true, skipped: 0 };
-    const { rows, skipped } = await parse(res, 'feed');
-    return { rows, cursor: null, notModified: false, skipped };
+    const { rows, skipped, warnings } = await parse(res, 'feed');
+    return { rows, cursor: null, notModified: false, skipped, warnings };
   },
   documents: { feed: feedDocument(entryPost) },
 };

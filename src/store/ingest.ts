@@ -144,6 +144,8 @@ export interface SuccessPatch {
   now: number;
   newPosts: number;
   updatedPosts: number;
+  /** what the poll read but not as it should be; null: the document was not read (304) */
+  warnings: string[] | null;
 }
 
 /** After a good poll: new cursor and schedule, failures cleared, lease released. False if the lease was lost. */
@@ -169,6 +171,14 @@ export async function recordSuccess(
       last_success_at: p.now,
       last_new_posts: p.newPosts,
       last_updated_posts: p.updatedPosts,
+      ...(p.warnings === null
+        ? {}
+        : {
+            last_warnings: p.warnings.length,
+            ...(p.warnings.length > 0
+              ? { last_warning: p.warnings.join('; ').slice(0, 1000), last_warning_at: p.now }
+              : {}),
+          }),
       lease_owner: null,
       lease_until: null,
     })
@@ -405,6 +415,10 @@ export interface IngestStatus {
   lastSuccessAt: number | null;
   lastNewPosts: number;
   lastUpdatedPosts: number;
+  /** warnings of the last poll that read the feed */
+  warnings: number;
+  lastWarning: string | null;
+  lastWarningAt: number | null;
 }
 
 export function toIngestStatus(feedId: number, s: IngestStateRow | null | undefined): IngestStatus {
@@ -420,6 +434,9 @@ export function toIngestStatus(feedId: number, s: IngestStateRow | null | undefi
     lastSuccessAt: s?.last_success_at ?? null,
     lastNewPosts: s?.last_new_posts ?? 0,
     lastUpdatedPosts: s?.last_updated_posts ?? 0,
+    warnings: s?.last_warnings ?? 0,
+    lastWarning: s?.last_warning ?? null,
+    lastWarningAt: s?.last_warning_at ?? null,
   };
 }
 

@@ -273,6 +273,19 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         for (const statement of changeNotificationSql()) await sql.raw(statement).execute(db);
       },
     },
+    '0007_ingest_warnings': {
+      async up(db: Kysely<unknown>) {
+        // What a successful poll read but not as it should be (items whose
+        // date could not be read, …), for operators: how many in the last
+        // poll that read the feed, and the last such message with its time.
+        await db.schema
+          .alterTable('feed_ingest_state')
+          .addColumn('last_warnings', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema.alterTable('feed_ingest_state').addColumn('last_warning', 'text').execute();
+        await db.schema.alterTable('feed_ingest_state').addColumn('last_warning_at', 'bigint').execute();
+      },
+    },
   };
 }
 

@@ -201,6 +201,11 @@ export interface FeedIngestStateTable {
   last_success_at: number | null;
   last_new_posts: Generated<number>;
   last_updated_posts: Generated<number>;
+  /** warnings of the last poll that read the feed (unreadable dates, …; migration 0007) */
+  last_warnings: Generated<number>;
+  /** the last warning and when it was given (kept until the next one) */
+  last_warning: string | null;
+  last_warning_at: number | null;
   /** which poller holds the feed, until when (ms) */
   lease_owner: string | null;
   lease_until: number | null;

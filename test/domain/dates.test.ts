@@ -6,6 +6,8 @@ import {
   formatIso,
   formatLongText,
   nextUtcMidnight,
+  monthOf,
+  parseFeedInstant,
   parseDayMonthYear,
   parseIsoInstant,
   utcDay,
@@ -170,5 +172,19 @@ describe('utcDay / nextUtcMidnight', () => {
         expect(utcDay(m)).toBe(utcDay(ms) + 1);
       }),
     );
+  });
+});
+
+describe('parseFeedInstant', () => {
+  it('reads month names in several languages, and refuses an ambiguous or impossible date', () => {
+    expect(parseFeedInstant('Seg, 24 Set 2018 19:42:40 -0300')).toBe(Date.UTC(2018, 8, 24, 22, 42, 40));
+    expect(parseFeedInstant('Dienstag, 3. März 2020 10:00')).toBe(Date.UTC(2020, 2, 3, 10));
+    expect(parseFeedInstant('24 de setembro de 2018 19:42')).toBe(Date.UTC(2018, 8, 24, 19, 42));
+    expect(parseFeedInstant('Monday, September 24, 2018 7:42 PM EST')).toBe(Date.UTC(2018, 8, 25, 0, 42));
+    expect(monthOf('jui')).toBeNull(); // juin or juillet
+    expect(monthOf('juil.')).toBe(6);
+    expect(parseFeedInstant('Sun, 31 Feb 2018 10:00:00 GMT')).toBeNull();
+    expect(parseFeedInstant('Mon, 24 Sep 2018 19:42:40 IST')).toBeNull(); // Irish, Indian or Israeli
+    expect(parseFeedInstant('yesterday')).toBeNull();
   });
 });

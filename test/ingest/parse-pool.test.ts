@@ -141,12 +141,15 @@ describe('a large feed does not stall the serving thread', () => {
 });
 
 describe('a document too large to parse', () => {
+  const head = '<?xml version="1.0"?><rss version="2.0"><channel><title>Empty</title>';
+  const tail = '</channel></rss>';
+  /** 5 MB of one empty element, repeated: 750,000 of them */
+  const fillWith = (element: string) =>
+    Buffer.from(head + element.repeat(Math.floor((CAP - head.length - tail.length) / element.length)) + tail);
+
   it('fails its poll with a clear message; the process and the other feeds go on', async () => {
-    // 5 MB of empty items: 750,000 of them, more than the worker's heap holds
-    const head = '<?xml version="1.0"?><rss version="2.0"><channel><title>Empty</title>';
-    const tail = '</channel></rss>';
-    const empties = Buffer.from(head + '<item/>'.repeat(Math.floor((CAP - head.length - tail.length) / 7)) + tail);
-    await feedsWith({ '/empties.xml': empties });
+    // 750,000 empty elements in the channel, all kept (the channel is read whole): more than the worker's heap holds
+    await feedsWith({ '/empties.xml': fillWith('<x/>'.padEnd(7, ' ')) });
     h = await startHarness([
       { id: 311, name: 'empties', connector: { kind: 'rss', url: `${fx.origin}/empties.xml` } },
       { id: 312, name: 'small', connector: { kind: 'rss', url: `${fx.origin}/small.xml` } },
@@ -162,5 +165,14 @@ describe('a document too large to parse', () => {
     });
     expect(await storedPosts(h, 311)).toEqual([]);
     expect((await h.poll(312))[0]).toMatchObject({ status: 'ok', inserted: 1 });
+  });
+
+  it('750,000 empty items are not too large: only the newest INGEST_MAX_ITEMS are ever held', async () => {
+    await feedsWith({ '/items.xml': fillWith('<item/>') });
+    h = await startHarness([
+      { id: 313, name: 'empty items', connector: { kind: 'rss', url: `${fx.origin}/items.xml` } },
+    ]);
+    // nothing to show in any of them: the kept ones are counted as unreadable
+    expect((await h.poll(313))[0]).toMatchObject({ status: 'ok', inserted: 0, skippedItems: 500 });
   });
 });

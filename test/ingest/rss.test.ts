@@ -270,8 +270,8 @@ describe('atom', () => {
     const posts = await wallPosts(h);
     expect(posts.get('https://journal.example/2026/snow')!.widget).toMatchObject({
       PostType: 2,
-      // relative image URLs resolve against the feed's URL
-      postPicture: `${fx.origin}/img/snow.jpg`,
+      // relative image URLs resolve against the page the entry links to (no xml:base)
+      postPicture: 'https://journal.example/img/snow.jpg',
       postAuthorName: 'Mo',
       postUsername: 'journal.example',
       postUserPicture: 'https://journal.example/icon.png',

@@ -456,6 +456,14 @@ export const FeedIngestState = Type.Object(
     lastError: Type.Optional(Nullable(Type.String())),
     lastErrorAt: Type.Optional(NullableInstant),
     failing: Type.Optional(Type.Boolean({ description: 'true after repeated failures; the feed keeps being polled' })),
+    warnings: Type.Optional(
+      Type.Integer({
+        description:
+          'warnings of the last poll that read the feed: what was read but not as it should be (e.g. items whose date could not be read, dated when first read)',
+      }),
+    ),
+    lastWarning: Type.Optional(Nullable(Type.String({ description: 'the last warning, kept until the next one' }))),
+    lastWarningAt: Type.Optional(NullableInstant),
   },
   { description: 'ingestion state, present once the feed is ingested' },
 );

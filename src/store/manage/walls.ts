@@ -234,6 +234,10 @@ export interface FeedIngestState {
   lastError?: string | null;
   lastErrorAt?: string | null;
   failing?: boolean;
+  /** warnings of the last poll that read the feed (items whose date could not be read, …) */
+  warnings?: number;
+  lastWarning?: string | null;
+  lastWarningAt?: string | null;
 }
 
 export interface FeedRecord {
@@ -270,6 +274,9 @@ type FeedRow = Selectable<FeedsTable> & {
   st_last_error_at: number | null;
   st_last_polled_at: number | null;
   st_last_success_at: number | null;
+  st_last_warnings: number | null;
+  st_last_warning: string | null;
+  st_last_warning_at: number | null;
 };
 
 const feedRecord = (r: FeedRow): FeedRecord => ({
@@ -295,6 +302,9 @@ const feedRecord = (r: FeedRow): FeedRecord => ({
           lastError: r.st_last_error,
           lastErrorAt: isoOrNull(r.st_last_error_at),
           failing: r.st_failing === 1,
+          warnings: Number(r.st_last_warnings ?? 0),
+          lastWarning: r.st_last_warning,
+          lastWarningAt: isoOrNull(r.st_last_warning_at),
         },
       }),
 });
@@ -314,6 +324,9 @@ function feedsWithCounts(db: Kysely<Database>) {
       'st.last_error_at as st_last_error_at',
       'st.last_polled_at as st_last_polled_at',
       'st.last_success_at as st_last_success_at',
+      'st.last_warnings as st_last_warnings',
+      'st.last_warning as st_last_warning',
+      'st.last_warning_at as st_last_warning_at',
     ])
     .select((eb) =>
       eb

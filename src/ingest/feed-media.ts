@@ -1,0 +1,172 @@
+// The pictures and videos of a feed item: Media RSS (`media:content`,
+// `media:group`, `media:thumbnail`), enclosures, `itunes:image`, then the
+// first image of its HTML that is not a tracker — never a 1×1 counting
+// pixel, a feed service's share button or an ad beacon.
+import { Parser } from 'htmlparser2';
+import type { UpstreamMedia } from './connector.js';
+import { attrOf, child, childrenOf, textIn, type XElement } from './feed-xml.js';
+import { httpUrl } from './normalize.js';
+
+/**
+ * Hosts that only serve counting pixels, ads and share buttons in feeds
+ * (the host or any subdomain of it).
+ */
+const TRACKER_HOSTS = [
+  'pheedo.com',
+  'feedsportal.com',
+  'doubleclick.net',
+  'googlesyndication.com',
+  'googleadservices.com',
+  'google-analytics.com',
+  'bluekai.com',
+  'adsrvr.org',
+  'scorecardresearch.com',
+  'quantserve.com',
+  'pixel.wp.com',
+  'stats.wordpress.com',
+  'feeds.wordpress.com',
+  'addtoany.com',
+  'addthis.com',
+  'sharethis.com',
+  'feedblitz.com',
+  'statcounter.com',
+];
+
+/** FeedBurner's pixel (`/~r/`), flares (`/~ff/`) and ads (`/~a/`), on its own host or a publisher's. */
+const TRACKER_PATH = /\/~(?:r|ff|a)\//;
+/** Smileys, emoji and forum UI images: decoration, not a post's picture. */
+const DECORATION_DIR = /\/(?:smilies|smileys|emoticons|style_images|images\/core\/emoji)\//i;
+/** Spacer and pixel files by name. */
+const TRACKER_FILE = /\/(?:1x1|pixel|spacer|blank|clear|transparent|tracker|tracking|beacon)\.(?:gif|png)$/i;
+
+/** Smaller than this (declared width or height, px) is an icon or a pixel, not a post's picture. */
+export const MIN_PICTURE_PX = 50;
+
+/** Whether an image is a tracker or button rather than a picture: by its URL, declared size or hidden style. */
+export function isTrackerImage(url: string, attrs: Record<string, string | undefined> = {}): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return true;
+  }
+  const host = parsed.hostname.toLowerCase();
+  if (TRACKER_HOSTS.some((h) => host === h || host.endsWith(`.${h}`))) return true;
+  if ([TRACKER_PATH, TRACKER_FILE, DECORATION_DIR].some((re) => re.test(parsed.pathname))) return true;
+  for (const side of [attrs.width, attrs.height]) {
+    const px = side === undefined ? NaN : parseFloat(side);
+    if (Number.isFinite(px) && px < MIN_PICTURE_PX && !/%/.test(side!)) return true;
+  }
+  return /display\s*:\s*none|visibility\s*:\s*hidden/i.test(attrs.style ?? '');
+}
+
+/** The first image of an HTML fragment that is not a tracker, resolved against `base`; '' if none. */
+export function firstPictureIn(html: string, base: string): string {
+  if (!/<img\b/i.test(html)) return '';
+  let found = '';
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (found || name !== 'img') return;
+        const url = httpUrl(attrs.src ?? '', base || undefined);
+        if (url && !isTrackerImage(url, attrs)) {
+          found = url;
+          parser.pause();
+        }
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.end(html);
+  return found;
+}
+
+const IMAGE_EXT = /\.(jpe?g|png|gif|webp|avif|bmp|heic)$/i;
+const VIDEO_EXT = /\.(mp4|mov|webm|m4v|m3u8)$/i;
+
+function kindOf(url: string, type: string, medium: string): 'image' | 'video' | null {
+  const m = medium.toLowerCase();
+  const t = type.toLowerCase();
+  if (m === 'image' || t.startsWith('image/')) return 'image';
+  if (m === 'video' || t.startsWith('video/') || t === 'application/x-mpegurl') return 'video';
+  if (m !== '' || t !== '') return null; // audio, documents, players, …
+  let path = url;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    /* keep as is */
+  }
+  if (VIDEO_EXT.test(path)) return 'video';
+  if (IMAGE_EXT.test(path)) return 'image';
+  return 'image';
+}
+
+/** Resolves a URL attribute of an element against the element's `xml:base`, else `base`. */
+export const urlAttr = (el: XElement | undefined, name: string, base: string) =>
+  el ? httpUrl(attrOf(el, name), el.base || base || undefined) : '';
+
+/** The picture an element names: its `media:thumbnail`s (the first that is not a tracker). */
+function thumbnailOf(el: XElement | undefined, base: string): string {
+  for (const t of childrenOf(el, 'media:thumbnail')) {
+    const url = urlAttr(t, 'url', base);
+    if (url && !isTrackerImage(url, t.attrs)) return url;
+  }
+  return '';
+}
+
+/** `<itunes:image href="…"/>`, or the URL as its text (as some feeds write it). */
+export function itunesImage(el: XElement | undefined, base: string): string {
+  const image = child(el, 'itunes:image');
+  return urlAttr(image, 'href', base) || (image ? httpUrl(textIn(image).trim(), image.base || base || undefined) : '');
+}
+
+export interface ItemMediaInput {
+  item: XElement;
+  /** the item's HTML (content or description), to find a picture in when nothing else names one */
+  html: string;
+  /** what relative URLs of the item resolve against */
+  base: string;
+  /** the base of its HTML (its `xml:base`, else the item's link, else the feed's URL) */
+  htmlBase: string;
+  /** the channel's artwork, used when the item has none (the connector's `channelImage`); '' for none */
+  channelImage: string;
+}
+
+/**
+ * Media of an item, in this order: Media RSS contents (in groups or not)
+ * and enclosures that are images or videos; else a thumbnail (of the item,
+ * a group or a content); else `itunes:image`; else the first picture of its
+ * HTML; else the channel's artwork when asked for. Trackers are never one.
+ */
+export function itemMedia({ item, html, base, htmlBase, channelImage }: ItemMediaInput): UpstreamMedia[] {
+  const out: UpstreamMedia[] = [];
+  const itemThumb = thumbnailOf(item, base);
+  const groups = childrenOf(item, 'media:group');
+  const contents = [
+    ...groups.flatMap((g) => childrenOf(g, 'media:content').map((node) => ({ node, group: g }))),
+    ...childrenOf(item, 'media:content').map((node) => ({ node, group: undefined as XElement | undefined })),
+  ];
+  for (const { node, group } of contents) {
+    const url = urlAttr(node, 'url', base);
+    if (!url) continue;
+    const kind = kindOf(url, attrOf(node, 'type'), attrOf(node, 'medium'));
+    if (!kind || (kind === 'image' && isTrackerImage(url, node.attrs))) continue;
+    const thumb = thumbnailOf(node, base) || thumbnailOf(group, base) || itemThumb;
+    out.push({ kind, url, thumb });
+  }
+  for (const enc of [...childrenOf(item, 'enclosure'), ...childrenOf(item, 'enc:enclosure')]) {
+    const url = urlAttr(enc, 'url', base) || urlAttr(enc, 'resource', base) || urlAttr(enc, 'rdf:resource', base);
+    const kind = url ? kindOf(url, attrOf(enc, 'type'), '') : null;
+    if (!url || !kind || (kind === 'image' && isTrackerImage(url))) continue;
+    out.push({ kind, url, thumb: kind === 'video' ? itemThumb : '' });
+  }
+  if (out.length > 0) return out;
+  const picture =
+    itemThumb ||
+    groups.map((g) => thumbnailOf(g, base)).find((u) => u !== '') ||
+    contents.map(({ node }) => thumbnailOf(node, base)).find((u) => u !== '') ||
+    itunesImage(item, base) ||
+    firstPictureIn(html, htmlBase) ||
+    channelImage;
+  return picture ? [{ kind: 'image', url: picture, thumb: '' }] : [];
+}
