@@ -18,7 +18,8 @@ import {
 } from '../domain/mappers.js';
 import type { PostRow, TaggedProduct } from '../store/posts.js';
 import type { FeedRow, WallRow } from '../store/walls.js';
-import { errorEnvelope, renderBody, successData, successMessage } from './envelope.js';
+import { renderBody, successData, successMessage } from './envelope.js';
+import { completeOperations, errorExample, unroutedComponents, v2Content } from './openapi-responses.js';
 import { MESSAGES } from './errors.js';
 import { CREATED_MESSAGE } from './v2/shared.js';
 
@@ -61,16 +62,11 @@ audit log. Authenticate with \`Authorization: Bearer <token>\` (make a token wit
 never accepted. JSON only; errors use the same envelope, and a 400 adds \`fieldErrors\` listing every bad field.
 Lists are paginated with \`limit\` (1–200, default 50) and the opaque \`cursor\` of the previous page's \`nextCursor\`.`;
 
-const XML_DESCRIPTION =
-  'The same envelope as XML (format=xml): root element `xml`, one child per field in the JSON order; arrays of objects are ' +
-  'repeated sibling elements named after the field (`feeds`, `posts`, `postProducts`, `postDetail`), `hotspot` is two ' +
-  'repeated elements, the widget `childNode` list is ONE element holding image, video, image, video…; null is the text ' +
-  '`null`, an empty string an empty element. An error envelope orders responseStatus, responseMessage, responseCode.';
-
 const V2_STATUS: Record<string, string> = {
   200: 'success: JSON by default, XML with format=xml',
+  304: 'not modified: If-None-Match names the current ETag; no body',
   400: 'a parameter or the body is malformed; the message names it',
-  401: 'user_key missing, unknown or revoked, or its plan lacks this API family',
+  401: 'user_key missing, unknown or revoked, or its plan lacks this API family (no quota headers: the call is not counted)',
   404: 'the wall (or, for C5, the post) does not exist, is deleted or belongs to another account',
   413: 'request body over 1 MiB',
   429: 'the account’s daily call limit is spent (see Retry-After)',
@@ -174,40 +170,30 @@ const V2_EXAMPLES: Record<string, (form: 'iso' | 'long') => Record<string, unkno
     successData(postDetail(101, examplePost, [exampleProduct], form)),
 };
 
-const errorExample = (code: number, format: 'json' | 'xml') => {
-  const message =
-    code === 401
-      ? MESSAGES.unauthorized
-      : code === 404
-        ? MESSAGES.wallNotFound
-        : code === 429
-          ? MESSAGES.quota
-          : code === 413
-            ? MESSAGES.tooLarge
-            : 'limit must be an integer from 1 to 500';
-  return errorEnvelope(format, code, message);
+const ERROR_MESSAGES: Record<string, string> = {
+  400: 'limit must be an integer from 1 to 500',
+  401: MESSAGES.unauthorized,
+  404: MESSAGES.wallNotFound,
+  429: MESSAGES.quota,
 };
 
+type OpenApiObject = Parameters<typeof completeOperations>[0] & { components?: Record<string, unknown> };
 type RouteSchema = Record<string, unknown> & { response?: Record<string, Record<string, unknown>> };
 
 /** v2 routes: user_key as the security scheme, and every response in its JSON and XML form. */
 function describeV2(schema: RouteSchema, url: string): Record<string, unknown> {
   const response: Record<string, unknown> = {};
   for (const [code, body] of Object.entries(schema.response ?? {})) {
-    const example =
-      code === '200'
-        ? V2_EXAMPLES[url]
-        : (form: 'iso' | 'long') => errorExample(Number(code), form === 'iso' ? 'json' : 'xml');
-    response[code] = {
-      description: V2_STATUS[code] ?? 'error',
-      content: {
-        'application/json': { schema: body, ...(example ? { example: example('iso') } : {}) },
-        'application/xml': {
-          schema: { ...body, description: XML_DESCRIPTION, xml: { name: 'xml' } },
-          ...(example ? { example: renderBody('xml', example('long')) } : {}),
-        },
-      },
-    };
+    const description = V2_STATUS[code] ?? 'error';
+    if (code === '304') {
+      response[code] = { ...body, description };
+      continue;
+    }
+    const success = code === '200' ? V2_EXAMPLES[url] : undefined;
+    const example = success
+      ? (format: 'json' | 'xml') => (format === 'json' ? success('iso') : renderBody('xml', success('long')))
+      : errorExample(Number(code), ERROR_MESSAGES[code] ?? '');
+    response[code] = { description, content: v2Content(body, example) };
   }
   return { ...schema, security: [{ userKey: [] }], response };
 }
@@ -265,6 +251,14 @@ export async function registerOpenApi(app: FastifyInstance) {
     transform: ({ schema, url }) => {
       if (!url.startsWith('/api/v2/') || !schema) return { schema, url };
       return { schema: describeV2(schema as RouteSchema, url) as never, url };
+    },
+    // what every operation shares (statuses of the server layer, headers) and
+    // the answers to requests no operation matches
+    transformObject: (documentObject) => {
+      const doc = (documentObject as { openapiObject: OpenApiObject }).openapiObject;
+      completeOperations(doc);
+      doc.components = { ...doc.components, responses: unroutedComponents() };
+      return doc as never;
     },
   });
 
