@@ -31,7 +31,7 @@ export const XML_DESCRIPTION =
   'repeated elements, the widget `childNode` list is ONE element holding image, video, image, video…; null is the text ' +
   '`null`, an empty string an empty element. An error envelope orders responseStatus, responseMessage, responseCode.';
 
-/** Fastify's own client-error codes that never reach a route: the envelope is JSON, whatever `format` says. */
+/** What Node's HTTP parser answers before any route (src/http/client-error.ts): JSON, whatever `format` says. */
 const JSON_ONLY = new Set([408, 431]);
 
 /** A v2 body in both forms (contract §1): JSON, and the same envelope as XML. */
@@ -200,9 +200,13 @@ export const UNROUTED_RESPONSES: Record<string, { status: number; response: Resp
       content: anyFamilyError(405, MESSAGES.methodNotAllowed),
     },
   },
-  MalformedUrl: {
+  MalformedRequest: {
     status: 400,
-    response: { description: 'the URL cannot be decoded', content: anyFamilyError(400, 'URL is malformed') },
+    response: {
+      description:
+        'the URL cannot be decoded (`URL is malformed`), or HTTP itself cannot parse the request: bad header bytes, an unknown method, a Content-Length that lies (`Bad request`, always JSON)',
+      content: anyFamilyError(400, 'URL is malformed'),
+    },
   },
   CorsPreflight: {
     status: 204,
