@@ -19,6 +19,8 @@ if (!runPostgres) {
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
+    // every answer an API suite receives is held against the OpenAPI document
+    setupFiles: ['test/helpers/conformance-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // each file gets its own databases; two workers match the 2-core machines

@@ -2,21 +2,27 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 
-// Documentation (OpenAPI) and serialization; each component the probe checks
-// is one more `ok`/`down` field.
-const Probe = (description: string) =>
-  Type.Object({ status: Type.String() }, { additionalProperties: Type.String(), description });
+// Documentation (OpenAPI) and serialization: a status, then one `ok`/`down`
+// field per component the probe checks (redis only when the quota uses it).
+const Component = Type.Enum(['ok', 'down']);
 const LIVENESS = {
   summary: 'Liveness: the process is up',
   tags: ['health'],
-  response: { 200: Probe('{"status":"ok"}') },
+  response: {
+    200: Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false, description: '{"status":"ok"}' }),
+  },
 };
+const Readiness = (status: 'ready' | 'unavailable', description: string) =>
+  Type.Object(
+    { status: Type.Literal(status), store: Component, redis: Type.Optional(Component) },
+    { additionalProperties: false, description },
+  );
 const READINESS = {
   summary: 'Readiness: the store (and Redis, when configured) answer',
   tags: ['health'],
   response: {
-    200: Probe('ready: every component ok'),
-    503: Probe('unavailable: the component that is down says "down"'),
+    200: Readiness('ready', 'ready: every component ok'),
+    503: Readiness('unavailable', 'unavailable: the component that is down says "down"'),
   },
 };
 

@@ -1,6 +1,9 @@
 // Real-HTTP helpers for the contract tests: global fetch against a running
-// server, and the checks every envelope must pass (contract §1).
+// server, and the checks every envelope must pass (contract §1). Every answer
+// `call()` receives from a test server is also held against the server's
+// OpenAPI document (conformance.ts); a departure fails the test.
 import { expect } from 'vitest';
+import { recordExchange } from './conformance.js';
 import { parseXmlDoc, type XEl, type XmlDoc } from './xml.js';
 
 export const KEYS = {
@@ -74,12 +77,11 @@ export async function call(baseUrl: string, path: string, options: CallOptions =
     if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
       headers['content-type'] = 'application/json';
   }
-  const response = await fetch(baseUrl + path + queryString(options.query), {
-    method: options.method ?? (options.body !== undefined ? 'POST' : 'GET'),
-    headers,
-    body,
-  });
+  const url = path + queryString(options.query);
+  const method = options.method ?? (options.body !== undefined ? 'POST' : 'GET');
+  const response = await fetch(baseUrl + url, { method, headers, body });
   const text = await response.text();
+  recordExchange(baseUrl, { method, url, status: response.status, headers: response.headers, body: text });
   return {
     status: response.status,
     headers: response.headers,

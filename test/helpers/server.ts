@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/http/server.js';
+import { registerDocument, unregisterDocument, type OpenApiDocument } from './conformance.js';
 import { importDataFile } from '../../src/store/datafile.js';
 import { ChangeBus } from '../../src/store/changes.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -64,8 +65,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const app = await buildServer({ store, now: () => clock.now, changes: new ChangeBus() });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
+  const baseUrl = `http://127.0.0.1:${port}`;
+  registerDocument(baseUrl, 'buildServer', () => app.swagger() as OpenApiDocument);
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     app,
     store,
     clock,
@@ -76,6 +79,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       // close() runs; it is not idle then, and the graceful close would wait
       // out the keep-alive timeout. Tests have nothing in flight at close,
       // so cut such stragglers after a moment.
+      unregisterDocument(baseUrl);
       const straggler = setTimeout(() => app.server.closeAllConnections(), 200);
       await app.close();
       clearTimeout(straggler);

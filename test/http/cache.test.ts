@@ -6,6 +6,8 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { recordExchange } from '../helpers/conformance.js';
+import { call } from '../helpers/http.js';
 import { hasSampleData, loadSampleData, SKIP_NO_SAMPLE, startTestServer, type TestServer } from '../helpers/server.js';
 import { testStoreKind } from '../helpers/services.js';
 
@@ -23,9 +25,9 @@ interface Raw {
   body: Buffer;
 }
 
-/** A raw HTTP GET (fetch would decode the body and hide Content-Encoding). */
-function get(path: string, headers: Record<string, string> = {}): Promise<Raw> {
-  return new Promise((resolve, reject) => {
+/** A raw HTTP GET (fetch would decode the body and hide Content-Encoding), checked against the OpenAPI document. */
+async function get(path: string, headers: Record<string, string> = {}): Promise<Raw> {
+  const raw = await new Promise<Raw>((resolve, reject) => {
     const req = httpRequest(`${server.baseUrl}${path}`, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -34,6 +36,19 @@ function get(path: string, headers: Record<string, string> = {}): Promise<Raw> {
     req.on('error', reject);
     req.end();
   });
+  const encoding = raw.headers['content-encoding'];
+  const decoded =
+    encoding === 'gzip' ? gunzipSync(raw.body) : encoding === 'br' ? brotliDecompressSync(raw.body) : raw.body;
+  const seen = new Headers();
+  for (const [name, value] of Object.entries(raw.headers)) if (typeof value === 'string') seen.set(name, value);
+  recordExchange(server.baseUrl, {
+    method: 'GET',
+    url: path,
+    status: raw.status,
+    headers: seen,
+    body: decoded.toString(),
+  });
+  return raw;
 }
 
 const posts = (body: Buffer) =>
@@ -41,11 +56,7 @@ const posts = (body: Buffer) =>
     .posts;
 
 async function createPost(content: string, wallId = 7011) {
-  const res = await fetch(`${server.baseUrl}/api/v2/widget/create-post?user_key=${KEY}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ wallId, content }),
-  });
+  const res = await call(server.baseUrl, `/api/v2/widget/create-post?user_key=${KEY}`, { body: { wallId, content } });
   expect(res.status).toBe(200);
 }
 

@@ -1,5 +1,6 @@
 // Embedded walls read the API from other origins.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -10,7 +11,7 @@ afterAll(() => server.close());
 
 describe('CORS', () => {
   it('lets any origin read v2 answers and the rate-limit headers', async () => {
-    const res = await fetch(`${server.baseUrl}/api/v2/widget/posts/1?user_key=nope`, {
+    const res = await call(server.baseUrl, '/api/v2/widget/posts/1?user_key=nope', {
       headers: { Origin: 'https://shop.example' },
     });
     expect(res.status).toBe(401);
@@ -19,7 +20,7 @@ describe('CORS', () => {
   });
 
   it('answers a preflight on a known path with the allowed methods', async () => {
-    const res = await fetch(`${server.baseUrl}/api/v2/widget/create-post`, {
+    const res = await call(server.baseUrl, '/api/v2/widget/create-post', {
       method: 'OPTIONS',
       headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'POST' },
     });
@@ -29,14 +30,14 @@ describe('CORS', () => {
   });
 
   it('keeps a plain OPTIONS on a known path a 405 and on an unknown path a 404', async () => {
-    const known = await fetch(`${server.baseUrl}/api/v2/widget/create-post`, { method: 'OPTIONS' });
+    const known = await call(server.baseUrl, '/api/v2/widget/create-post', { method: 'OPTIONS' });
     expect(known.status).toBe(405);
-    expect(await known.json()).toEqual({
+    expect(known.json()).toEqual({
       responseCode: 405,
       responseStatus: 'error',
       responseMessage: 'Method not allowed',
     });
-    const unknown = await fetch(`${server.baseUrl}/api/v2/widget/nothing`, {
+    const unknown = await call(server.baseUrl, '/api/v2/widget/nothing', {
       method: 'OPTIONS',
       headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'GET' },
     });

@@ -53,7 +53,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
       schema: {
         ...doc(tag, 'Create an account'),
         body: AccountCreateBody,
-        response: responses({ 201: Created(AccountRecord, 'the new account') }),
+        response: responses({ 201: Created(AccountRecord, 'the new account') }, 409),
       },
     },
     async (request, reply) => {
@@ -68,7 +68,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
       schema: {
         ...doc(tag, 'Get an account'),
         params: AccountParams,
-        response: responses({ 200: Ok(AccountRecord, 'the account') }),
+        response: responses({ 200: Ok(AccountRecord, 'the account') }, 404),
       },
     },
     async (request) => ok(await getAccount(db(request), num(request.params.accountId))),
@@ -81,7 +81,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
         ...doc(tag, 'Change an account’s name, plan or daily call limit', 'Takes effect on the next public API call.'),
         params: AccountParams,
         body: AccountPatchBody,
-        response: responses({ 200: Ok(AccountRecord, 'the account after the change') }),
+        response: responses({ 200: Ok(AccountRecord, 'the account after the change') }, 404, 409),
       },
     },
     async (request) => ok(await updateAccount(opOf(request), num(request.params.accountId), request.body)),
@@ -97,7 +97,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
           'Deletes the account with its keys, products and usage. Refused (409) while it still has walls, live or deleted: delete and purge them first.',
         ),
         params: AccountParams,
-        response: responses({ 200: Ok(AccountRecord, 'the account as it was') }),
+        response: responses({ 200: Ok(AccountRecord, 'the account as it was') }, 404, 409),
       },
     },
     async (request) => ok(await deleteAccount(opOf(request), num(request.params.accountId))),
@@ -109,7 +109,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
       schema: {
         ...doc(tag, 'Calls per UTC day for the last 30 days'),
         params: AccountParams,
-        response: responses({ 200: Ok(UsageRecord, 'the account’s usage') }),
+        response: responses({ 200: Ok(UsageRecord, 'the account’s usage') }, 404),
       },
     },
     async (request) => ok(await accountUsage(db(request), num(request.params.accountId), request.server.ctx.now())),
@@ -128,7 +128,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
         ),
         params: AccountParams,
         querystring: PageQuery,
-        response: responses({ 200: Ok(PageOf(UserKeyRecord), 'a page of keys') }),
+        response: responses({ 200: Ok(PageOf(UserKeyRecord), 'a page of keys') }, 404),
       },
     },
     async (request) => ok(await listUserKeys(db(request), num(request.params.accountId), pageRequest(request.query))),
@@ -140,7 +140,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
       schema: {
         ...doc(keyTag, 'Make a user key', 'The plaintext `key` is in this response only; Wallery stores its SHA-256.'),
         params: AccountParams,
-        response: responses({ 201: Created(NewUserKeyRecord, 'the new key, with its plaintext') }),
+        response: responses({ 201: Created(NewUserKeyRecord, 'the new key, with its plaintext') }, 404, 409),
       },
     },
     async (request, reply) => {
@@ -155,7 +155,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
       schema: {
         ...doc(keyTag, 'Get a user key'),
         params: KeyParams,
-        response: responses({ 200: Ok(UserKeyRecord, 'the key') }),
+        response: responses({ 200: Ok(UserKeyRecord, 'the key') }, 404),
       },
     },
     async (request) => ok(await getUserKey(db(request), num(request.params.accountId), num(request.params.keyId))),
@@ -171,7 +171,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
           'Calls with the key are 401 from the next call on. A revoked key stays listed.',
         ),
         params: KeyParams,
-        response: responses({ 200: Ok(UserKeyRecord, 'the revoked key') }),
+        response: responses({ 200: Ok(UserKeyRecord, 'the revoked key') }, 404, 409),
       },
     },
     async (request) => ok(await revokeUserKey(opOf(request), num(request.params.accountId), num(request.params.keyId))),

@@ -49,7 +49,7 @@ export async function postRoutes(fastify: FastifyInstance) {
         ),
         params: WallParams,
         querystring: PostListQuery,
-        response: responses({ 200: Ok(PageOf(PostRecord), 'a page of posts') }),
+        response: responses({ 200: Ok(PageOf(PostRecord), 'a page of posts') }, 404),
       },
     },
     async (request) => {
@@ -65,7 +65,7 @@ export async function postRoutes(fastify: FastifyInstance) {
       schema: {
         ...doc(tag, 'Get a post'),
         params: PostParams,
-        response: responses({ 200: Ok(PostRecord, 'the post') }),
+        response: responses({ 200: Ok(PostRecord, 'the post') }, 404),
       },
     },
     async (request) => ok(await getModerationPost(db(request), num(request.params.wallId), num(request.params.postId))),
@@ -82,7 +82,7 @@ export async function postRoutes(fastify: FastifyInstance) {
         ),
         params: PostParams,
         body: PostPatchBody,
-        response: responses({ 200: Ok(PostRecord, 'the post after the change') }),
+        response: responses({ 200: Ok(PostRecord, 'the post after the change') }, 404, 409),
       },
     },
     async (request) =>
@@ -100,7 +100,7 @@ export async function postRoutes(fastify: FastifyInstance) {
         ),
         params: WallParams,
         body: BulkBody,
-        response: responses({ 200: Ok(BulkResult, 'what was done') }),
+        response: responses({ 200: Ok(BulkResult, 'what was done') }, 404, 409),
       },
     },
     async (request) => ok(await bulkModerate(opOf(request), num(request.params.wallId), request.body)),
@@ -115,7 +115,7 @@ export async function postRoutes(fastify: FastifyInstance) {
       schema: {
         ...doc(tagTag, 'The products tagged on a post', 'In tag order: the order of `postProducts` in C5.'),
         params: PostParams,
-        response: responses({ 200: Ok(TagList, 'the tags') }),
+        response: responses({ 200: Ok(TagList, 'the tags') }, 404),
       },
     },
     async (request) => ok(await listTags(db(request), num(request.params.wallId), num(request.params.postId))),
@@ -132,7 +132,7 @@ export async function postRoutes(fastify: FastifyInstance) {
         ),
         params: PostParams,
         body: TagsPutBody,
-        response: responses({ 200: Ok(TagList, 'the tags after the change') }),
+        response: responses({ 200: Ok(TagList, 'the tags after the change') }, 404, 409),
       },
     },
     async (request) =>
@@ -150,7 +150,7 @@ export async function postRoutes(fastify: FastifyInstance) {
         ),
         params: PostParams,
         body: TagPostBody,
-        response: responses({ 200: Ok(TagList, 'the tags after the change') }),
+        response: responses({ 200: Ok(TagList, 'the tags after the change') }, 404, 409),
       },
     },
     async (request) =>
@@ -164,7 +164,7 @@ export async function postRoutes(fastify: FastifyInstance) {
         ...doc(tagTag, 'Move a tag’s hotspot or its place in the tag order'),
         params: TagParams,
         body: TagPatchBody,
-        response: responses({ 200: Ok(TagList, 'the tags after the change') }),
+        response: responses({ 200: Ok(TagList, 'the tags after the change') }, 404, 409),
       },
     },
     async (request) =>
@@ -185,7 +185,7 @@ export async function postRoutes(fastify: FastifyInstance) {
       schema: {
         ...doc(tagTag, 'Remove a product tag from a post'),
         params: TagParams,
-        response: responses({ 200: Ok(TagList, 'the tags after the change') }),
+        response: responses({ 200: Ok(TagList, 'the tags after the change') }, 404, 409),
       },
     },
     async (request) =>

@@ -43,7 +43,7 @@ export async function productRoutes(fastify: FastifyInstance) {
           'Every field of api-v2.md’s Product; those left out are empty (0 for discount).',
         ),
         body: ProductCreateBody,
-        response: responses({ 201: Created(ProductRecord, 'the new product') }),
+        response: responses({ 201: Created(ProductRecord, 'the new product') }, 404, 409),
       },
     },
     async (request, reply) => {
@@ -58,7 +58,7 @@ export async function productRoutes(fastify: FastifyInstance) {
       schema: {
         ...doc(tag, 'Get a product'),
         params: ProductParams,
-        response: responses({ 200: Ok(ProductRecord, 'the product') }),
+        response: responses({ 200: Ok(ProductRecord, 'the product') }, 404),
       },
     },
     async (request) => ok(await getProduct(db(request), num(request.params.productId))),
@@ -71,7 +71,7 @@ export async function productRoutes(fastify: FastifyInstance) {
         ...doc(tag, 'Change a product', 'Every post it is tagged on shows the change on the next C5 read.'),
         params: ProductParams,
         body: ProductPatchBody,
-        response: responses({ 200: Ok(ProductRecord, 'the product after the change') }),
+        response: responses({ 200: Ok(ProductRecord, 'the product after the change') }, 404, 409),
       },
     },
     async (request) => ok(await updateProduct(opOf(request), num(request.params.productId), request.body)),
@@ -83,7 +83,7 @@ export async function productRoutes(fastify: FastifyInstance) {
       schema: {
         ...doc(tag, 'Delete a product', 'Its tags are removed from every post.'),
         params: ProductParams,
-        response: responses({ 200: Ok(ProductRecord, 'the product as it was') }),
+        response: responses({ 200: Ok(ProductRecord, 'the product as it was') }, 404, 409),
       },
     },
     async (request) => ok(await deleteProduct(opOf(request), num(request.params.productId))),

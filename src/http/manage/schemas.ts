@@ -2,9 +2,16 @@
 // and body (each field's wording in `x-error`, all bad fields reported at
 // once), serialize every response, and are the OpenAPI document's source.
 // The CLI validates its options against the same body schemas.
-import { Type, type TSchema } from 'typebox';
+import { Type, type TObject, type TSchema } from 'typebox';
 import { WRITE_MESSAGES } from '../../domain/writes.js';
-import { ConnectorSettings } from '../../ingest/connector-settings.js';
+import {
+  BlueskyConnector,
+  ConnectorSettings,
+  LemmyConnector,
+  MastodonConnector,
+  RssConnector,
+  YoutubeConnector,
+} from '../../ingest/connector-settings.js';
 import { BULK_ACTIONS, BULK_MAX, TAGS_MAX } from '../../store/manage/posts.js';
 import { PAGE_DEFAULT, PAGE_MAX } from '../../store/manage/op.js';
 
@@ -392,12 +399,17 @@ export const ProductPatchBody = Type.Object(
 );
 
 // ---------- records (responses) ----------
+// Every record forbids properties it does not name, so a validator catches a
+// field that should not be there (the audit summary is the one open map).
 
 const Instant = Type.String({ format: 'date-time', description: 'ISO 8601 UTC' });
 const NullableInstant = Type.Union([Instant, Type.Null()]);
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+/** A response record: exactly these properties. */
+const Record = <T extends Record<string, TSchema>>(properties: T, options: Record<string, unknown> = {}) =>
+  Type.Object(properties, { ...strict, ...options });
 
-export const AccountRecord = Type.Object({
+export const AccountRecord = Record({
   id: Type.Integer(),
   name: Type.String(),
   plan: Type.Enum(['free', 'widget', 'commerce', 'enterprise']),
@@ -405,35 +417,34 @@ export const AccountRecord = Type.Object({
   createdAt: Instant,
 });
 
-export const UsageRecord = Type.Object({
+export const UsageRecord = Record({
   accountId: Type.Integer(),
   dailyCallLimit: Type.Integer(),
-  days: Type.Array(
-    Type.Object({ day: Type.String({ format: 'date', description: 'UTC day' }), calls: Type.Integer() }),
-    {
-      description:
-        'the last 30 UTC days, oldest first, today last. The current day can run ahead by calls a running instance has ' +
-        'reserved but not answered yet (the quota counter reserves calls in small blocks); it settles when the instance ' +
-        'sees the next day or stops.',
-    },
-  ),
+  days: Type.Array(Record({ day: Type.String({ format: 'date', description: 'UTC day' }), calls: Type.Integer() }), {
+    description:
+      'the last 30 UTC days, oldest first, today last. The current day can run ahead by calls a running instance has ' +
+      'reserved but not answered yet (the quota counter reserves calls in small blocks); it settles when the instance ' +
+      'sees the next day or stops.',
+  }),
 });
 
-export const UserKeyRecord = Type.Object({
+const userKeyFields = {
   id: Type.Integer(),
   accountId: Type.Integer(),
   prefix: Type.String({ description: 'first characters of the key' }),
   createdAt: Instant,
   lastUsedAt: Type.Union([Instant, Type.Null()], { description: 'to the minute' }),
   revokedAt: NullableInstant,
-});
+};
 
-export const NewUserKeyRecord = Type.Object({
-  ...UserKeyRecord.properties,
+export const UserKeyRecord = Record(userKeyFields);
+
+export const NewUserKeyRecord = Record({
+  ...userKeyFields,
   key: Type.String({ description: 'the plaintext key: shown this once, only its SHA-256 is stored' }),
 });
 
-export const WallRecord = Type.Object({
+export const WallRecord = Record({
   id: Type.Integer(),
   accountId: Type.Integer(),
   name: Type.String(),
@@ -446,7 +457,7 @@ export const WallRecord = Type.Object({
   postCount: Type.Integer(),
 });
 
-export const FeedIngestState = Type.Object(
+export const FeedIngestState = Record(
   {
     lastPolledAt: Type.Optional(NullableInstant),
     lastSuccessAt: Type.Optional(NullableInstant),
@@ -468,13 +479,24 @@ export const FeedIngestState = Type.Object(
   { description: 'ingestion state, present once the feed is ingested' },
 );
 
-export const FeedRecord = Type.Object({
+/** The connector settings as stored and answered: each kind with exactly its own fields. */
+const exactly = <T extends TObject>(kind: T) =>
+  Type.Object(kind.properties, { ...strict, description: (kind as { description?: string }).description });
+const ConnectorRecord = Type.Union([
+  exactly(RssConnector),
+  exactly(MastodonConnector),
+  exactly(BlueskyConnector),
+  exactly(YoutubeConnector),
+  exactly(LemmyConnector),
+]);
+
+export const FeedRecord = Record({
   id: Type.Integer(),
   wallId: Type.Integer(),
   name: Type.String(),
   source: Type.String(),
   sourceType: Type.String(),
-  connector: Nullable(ConnectorSettings),
+  connector: Nullable(ConnectorRecord),
   enabled: Type.Boolean(),
   createdAt: NullableInstant,
   updatedAt: Instant,
@@ -482,7 +504,7 @@ export const FeedRecord = Type.Object({
   ingest: Type.Optional(FeedIngestState),
 });
 
-export const CtaRecord = Type.Object({
+export const CtaRecord = Record({
   color: Type.String(),
   background: Type.String(),
   status: Type.Integer(),
@@ -490,7 +512,7 @@ export const CtaRecord = Type.Object({
   text: Type.String(),
 });
 
-export const TagRecord = Type.Object({
+export const TagRecord = Record({
   productId: Type.Integer(),
   productName: Type.String(),
   left: Type.Number(),
@@ -498,7 +520,7 @@ export const TagRecord = Type.Object({
   position: Type.Integer({ description: 'tag order, from 0' }),
 });
 
-export const PostRecord = Type.Object({
+export const PostRecord = Record({
   id: Type.Integer(),
   wallId: Type.Integer(),
   feedId: Type.Integer(),
@@ -521,7 +543,7 @@ export const PostRecord = Type.Object({
   rating: Nullable(Type.Number()),
   tags: Type.String(),
   location: Type.String(),
-  children: Type.Array(Type.Object({ image: Type.String(), video: Type.String() })),
+  children: Type.Array(Record({ image: Type.String(), video: Type.String() })),
   createdAt: Instant,
   updatedAt: Instant,
   hidden: Type.Boolean(),
@@ -531,13 +553,13 @@ export const PostRecord = Type.Object({
   products: Type.Array(TagRecord),
 });
 
-export const BulkResult = Type.Object({
+export const BulkResult = Record({
   action: Type.Enum([...BULK_ACTIONS]),
   postIds: Type.Array(Type.Integer()),
   changed: Type.Integer({ description: 'posts whose state actually changed' }),
 });
 
-export const ProductRecord = Type.Object({
+export const ProductRecord = Record({
   id: Type.Integer(),
   accountId: Type.Integer(),
   name: Type.String(),
@@ -558,7 +580,7 @@ export const ProductRecord = Type.Object({
   tagCount: Type.Integer({ description: 'posts this product is tagged on' }),
 });
 
-export const AuditRecord = Type.Object({
+export const AuditRecord = Record({
   id: Type.Integer(),
   at: Instant,
   tokenName: Type.String({ description: 'operator token name, or cli' }),
@@ -567,49 +589,65 @@ export const AuditRecord = Type.Object({
   targetId: Nullable(Type.Integer()),
   summary: Type.Object(
     { before: Type.Unknown(), after: Type.Unknown() },
-    { additionalProperties: true, description: 'the changed fields before and after, plus details' },
+    {
+      additionalProperties: true,
+      description:
+        'the changed fields before and after, plus details of the action: an open map, as what changed differs per action',
+    },
   ),
 });
 
 // ---------- envelopes ----------
 
-export const FieldErrorSchema = Type.Object({ field: Type.String(), message: Type.String() });
+export const FieldErrorSchema = Record({ field: Type.String(), message: Type.String() });
 
-export const ErrorEnvelope = (description: string) =>
-  Type.Object(
+/** The error envelope of one status (`responseCode` = the status line); a 400 adds every bad field. */
+export const ErrorEnvelope = (code: number, description: string) =>
+  Record(
     {
-      responseCode: Type.Integer(),
+      responseCode: Type.Literal(code),
       responseStatus: Type.Literal('error'),
       responseMessage: Type.String(),
-      fieldErrors: Type.Optional(Type.Array(FieldErrorSchema, { description: 'on 400: every bad field' })),
+      ...(code === 400
+        ? { fieldErrors: Type.Array(FieldErrorSchema, { minItems: 1, description: 'every bad field' }) }
+        : {}),
     },
     { description },
   );
 
-const errorResponses = {
-  400: ErrorEnvelope('invalid request; fieldErrors names every bad field'),
-  401: ErrorEnvelope('missing, unknown or revoked operator token'),
-  404: ErrorEnvelope('no such resource (or route)'),
-  409: ErrorEnvelope('conflicts with the current state'),
+const ERRORS = {
+  400: ErrorEnvelope(400, 'invalid request; fieldErrors names every bad field'),
+  401: ErrorEnvelope(401, 'missing, unknown or revoked operator token'),
+  404: ErrorEnvelope(404, 'a resource the request names does not exist'),
+  409: ErrorEnvelope(409, 'conflicts with the current state, or with a concurrent change: read again and retry'),
 };
 
 export const Ok = <T extends TSchema>(data: T, description: string) =>
-  Type.Object(
+  Record(
     { responseCode: Type.Literal(200), responseStatus: Type.Literal('success'), responseData: data },
     { description },
   );
 export const Created = <T extends TSchema>(data: T, description: string) =>
-  Type.Object(
+  Record(
     { responseCode: Type.Literal(201), responseStatus: Type.Literal('success'), responseData: data },
     { description },
   );
 export const PageOf = <T extends TSchema>(item: T) =>
-  Type.Object({
+  Record({
     data: Type.Array(item),
     nextCursor: Type.Union([Type.String(), Type.Null()], {
       description: 'pass as cursor for the next page; null on the last page',
     }),
   });
 
-/** The responses of a route: its success schema and every error it can give. */
-export const responses = <S extends Record<number, TSchema>>(success: S) => ({ ...success, ...errorResponses });
+/**
+ * The responses of a route: its success, 400 and 401 (every route), and the
+ * route's own errors — 404 when it names a record, 409 when it writes. The
+ * statuses every route shares (413, 431, 500, 503…) are added in openapi.ts.
+ */
+export const responses = <S extends Record<number, TSchema>>(success: S, ...own: (404 | 409)[]) => ({
+  ...success,
+  400: ERRORS[400],
+  401: ERRORS[401],
+  ...Object.fromEntries(own.map((code) => [code, ERRORS[code]])),
+});

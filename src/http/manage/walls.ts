@@ -60,7 +60,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
       schema: {
         ...doc(tag, 'Create a wall', 'The URL slug must be unique within the account (409 otherwise).'),
         body: WallCreateBody,
-        response: responses({ 201: Created(WallRecord, 'the new wall') }),
+        response: responses({ 201: Created(WallRecord, 'the new wall') }, 404, 409),
       },
     },
     async (request, reply) => {
@@ -75,7 +75,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
       schema: {
         ...doc(tag, 'Get a wall (live or deleted)'),
         params: WallParams,
-        response: responses({ 200: Ok(WallRecord, 'the wall') }),
+        response: responses({ 200: Ok(WallRecord, 'the wall') }, 404),
       },
     },
     async (request) => ok(await getWall(db(request), num(request.params.wallId))),
@@ -88,7 +88,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
         ...doc(tag, 'Change a wall’s name, URL slug or profanity flag'),
         params: WallParams,
         body: WallPatchBody,
-        response: responses({ 200: Ok(WallRecord, 'the wall after the change') }),
+        response: responses({ 200: Ok(WallRecord, 'the wall after the change') }, 404, 409),
       },
     },
     async (request) => ok(await updateWall(opOf(request), num(request.params.wallId), request.body)),
@@ -104,7 +104,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
           'Contract §7: the wall is 404 on the public API from then on; nothing is erased until it is purged, and `restore` brings it back.',
         ),
         params: WallParams,
-        response: responses({ 200: Ok(WallRecord, 'the deleted wall') }),
+        response: responses({ 200: Ok(WallRecord, 'the deleted wall') }, 404, 409),
       },
     },
     async (request) => ok(await deleteWall(opOf(request), num(request.params.wallId))),
@@ -116,7 +116,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
       schema: {
         ...doc(tag, 'Restore a deleted wall', 'The wall and everything on it come back; 409 when it is not deleted.'),
         params: WallParams,
-        response: responses({ 200: Ok(WallRecord, 'the restored wall') }),
+        response: responses({ 200: Ok(WallRecord, 'the restored wall') }, 404, 409),
       },
     },
     async (request) => ok(await restoreWall(opOf(request), num(request.params.wallId))),
@@ -132,7 +132,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
           'Erases the wall with its feeds, posts and tags for good. A live wall is refused (409).',
         ),
         params: WallParams,
-        response: responses({ 200: Ok(WallRecord, 'the wall as it was before the purge') }),
+        response: responses({ 200: Ok(WallRecord, 'the wall as it was before the purge') }, 404, 409),
       },
     },
     async (request) => ok(await purgeWall(opOf(request), num(request.params.wallId))),
@@ -147,7 +147,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
         ...doc(feedTag, 'List the feeds of a wall'),
         params: WallParams,
         querystring: PageQuery,
-        response: responses({ 200: Ok(PageOf(FeedRecord), 'a page of feeds') }),
+        response: responses({ 200: Ok(PageOf(FeedRecord), 'a page of feeds') }, 404),
       },
     },
     async (request) => ok(await listFeeds(db(request), num(request.params.wallId), pageRequest(request.query))),
@@ -164,7 +164,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
         ),
         params: WallParams,
         body: FeedCreateBody,
-        response: responses({ 201: Created(FeedRecord, 'the new feed') }),
+        response: responses({ 201: Created(FeedRecord, 'the new feed') }, 404, 409),
       },
     },
     async (request, reply) => {
@@ -179,7 +179,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
       schema: {
         ...doc(feedTag, 'Get a feed', 'With its ingestion state (`ingest`) once the feed is ingested.'),
         params: FeedParams,
-        response: responses({ 200: Ok(FeedRecord, 'the feed') }),
+        response: responses({ 200: Ok(FeedRecord, 'the feed') }, 404),
       },
     },
     async (request) => ok(await getFeed(db(request), num(request.params.feedId), num(request.params.wallId))),
@@ -196,7 +196,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
         ),
         params: FeedParams,
         body: FeedPatchBody,
-        response: responses({ 200: Ok(FeedRecord, 'the feed after the change') }),
+        response: responses({ 200: Ok(FeedRecord, 'the feed after the change') }, 404, 409),
       },
     },
     async (request) =>
@@ -209,7 +209,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
       schema: {
         ...doc(feedTag, 'Delete a feed with its posts'),
         params: FeedParams,
-        response: responses({ 200: Ok(FeedRecord, 'the feed as it was') }),
+        response: responses({ 200: Ok(FeedRecord, 'the feed as it was') }, 404, 409),
       },
     },
     async (request) => ok(await deleteFeed(opOf(request), num(request.params.feedId), num(request.params.wallId))),

@@ -19,22 +19,23 @@ import {
 } from './shared.js';
 import {
   CommerceListQuery,
-  CommercePost,
+  CommercePostList,
+  CommerceWallInfo,
   CommonQuery,
+  CREATE_POST_CONTENT_TYPES,
   CreatePostBody,
   CreatePostHeaders,
   dataEnvelope,
-  ErrorEnvelope,
-  ListWall,
-  MessageEnvelope,
+  messageEnvelope,
+  NotModified,
   PostDetail,
-  WallInfo,
+  v2Errors,
   WallParams,
   WallPostParams,
 } from './schemas.js';
 
-const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope };
 const config = { family: 'commerce' as const };
+const DELETED = 'You have successfully deleted your gallery.';
 
 export async function commerceRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -48,7 +49,11 @@ export async function commerceRoutes(fastify: FastifyInstance) {
         tags: ['commerce'],
         params: WallParams,
         querystring: CommonQuery,
-        response: { 200: dataEnvelope(Type.Array(WallInfo)), ...errors },
+        response: {
+          200: dataEnvelope(Type.Array(CommerceWallInfo, { minItems: 1, maxItems: 1 })),
+          304: NotModified,
+          ...v2Errors,
+        },
       },
     },
     async (request, reply) => {
@@ -70,10 +75,7 @@ export async function commerceRoutes(fastify: FastifyInstance) {
         tags: ['commerce'],
         params: WallParams,
         querystring: CommerceListQuery,
-        response: {
-          200: dataEnvelope(Type.Array(Type.Object({ wall: ListWall, feeds: Type.Array(CommercePost) }))),
-          ...errors,
-        },
+        response: { 200: dataEnvelope(CommercePostList), 304: NotModified, ...v2Errors },
       },
     },
     async (request, reply) => {
@@ -97,7 +99,8 @@ export async function commerceRoutes(fastify: FastifyInstance) {
         querystring: CommonQuery,
         headers: CreatePostHeaders,
         body: CreatePostBody,
-        response: { 200: MessageEnvelope, ...errors, 413: ErrorEnvelope },
+        consumes: CREATE_POST_CONTENT_TYPES,
+        response: { 200: messageEnvelope(CREATED_MESSAGE), ...v2Errors },
       },
     },
     async (request, reply) => {
@@ -115,12 +118,12 @@ export async function commerceRoutes(fastify: FastifyInstance) {
         tags: ['commerce'],
         params: WallParams,
         querystring: CommonQuery,
-        response: { 200: MessageEnvelope, ...errors },
+        response: { 200: messageEnvelope(DELETED), ...v2Errors },
       },
     },
     async (request, reply) => {
       await deleteWall(request, idFromDigits(request.params.wall_id));
-      return sendEnvelope(reply, request.format, successMessage('You have successfully deleted your gallery.'));
+      return sendEnvelope(reply, request.format, successMessage(DELETED));
     },
   );
 
@@ -133,7 +136,7 @@ export async function commerceRoutes(fastify: FastifyInstance) {
         tags: ['commerce'],
         params: WallPostParams,
         querystring: CommonQuery,
-        response: { 200: dataEnvelope(PostDetail), ...errors },
+        response: { 200: dataEnvelope(PostDetail), 304: NotModified, ...v2Errors },
       },
     },
     async (request, reply) => {

@@ -125,33 +125,57 @@ export const CreatePostHeaders = Type.Object({
 });
 
 // ---- responses (documentation and types) ----
+// Exactly the fields of api-v2.md's tables (contract §5, §6 for values):
+// every record forbids other properties, so a validator catches a field that
+// should not be there. The OpenAPI document adds the statuses and headers
+// every route shares (src/http/openapi.ts).
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-
-export const FeedInfo = Type.Object({
-  feedId: Type.Integer(),
-  feedName: Type.String(),
-  source: Type.String(),
-  sourceType: Type.String(),
-  feedCreatedAt: Nullable(Type.String({ description: 'DD/MM/YYYY' })),
-  feedUpdatedAt: Type.String({ description: 'DD/MM/YYYY' }),
+const strict = { additionalProperties: false } as const;
+const DayMonthYear = (description = 'DD/MM/YYYY (UTC)') =>
+  Type.String({ pattern: '^[0-9]{2}/[0-9]{2}/[0-9]{4}$', description });
+/** widget `wallCreatedAt`, product `createdAt`/`updatedAt`: two forms, one schema for both documents */
+const Instant = Type.String({
+  description:
+    'JSON: ISO 8601 UTC with milliseconds (2024-03-01T09:00:00.000Z); XML: the long text form (Fri Mar 01 2024 09:00:00 GMT+0000 (Coordinated Universal Time))',
 });
+const Score = Nullable(Type.Number());
+const JSON_NUMBER = '-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?';
 
-export const WallInfo = Type.Object({
-  wallId: Type.Integer(),
-  wallName: Type.String(),
-  wallUrl: Type.String(),
-  wallProfanity: Type.Integer(),
-  wallCreatedAt: Type.String(),
-  feeds: Type.Array(FeedInfo),
-});
+export const FeedInfo = Type.Object(
+  {
+    feedId: Type.Integer(),
+    feedName: Type.String(),
+    source: Type.String(),
+    sourceType: Type.String(),
+    feedCreatedAt: Nullable(DayMonthYear()),
+    feedUpdatedAt: DayMonthYear(),
+  },
+  strict,
+);
 
-export const ListWall = Type.Object({
-  wallName: Type.String(),
-  wallUrl: Type.String(),
-  wallProfanity: Type.Integer(),
-  wallCreatedAt: Type.String(),
-});
+const wallInfo = (wallCreatedAt: TSchema) =>
+  Type.Object(
+    {
+      wallId: Type.Integer(),
+      wallName: Type.String(),
+      wallUrl: Type.String(),
+      wallProfanity: Type.Integer(),
+      wallCreatedAt,
+      feeds: Type.Array(FeedInfo),
+    },
+    strict,
+  );
+export const WidgetWallInfo = wallInfo(Instant);
+export const CommerceWallInfo = wallInfo(DayMonthYear());
+
+const listWall = (wallCreatedAt: TSchema) =>
+  Type.Object(
+    { wallName: Type.String(), wallUrl: Type.String(), wallProfanity: Type.Integer(), wallCreatedAt },
+    strict,
+  );
+export const WidgetListWall = listWall(Instant);
+export const CommerceListWall = listWall(DayMonthYear());
 
 const ctaNullable = {
   CTAcolor: Nullable(Type.String()),
@@ -161,116 +185,167 @@ const ctaNullable = {
   CTAtext: Nullable(Type.String()),
 };
 
-export const WidgetPost = Type.Object({
-  feedId: Type.Integer(),
-  feedName: Type.String(),
-  postPicture: Type.String(),
-  wallProfanity: Type.Integer(),
-  networkName: Type.String(),
-  postId: Type.String(),
-  content: Type.String(),
-  postFile: Type.String(),
-  postFileOriginal: Type.String(),
-  postFileThumb: Type.String(),
-  postMediaFile: Type.String(),
-  rating: Nullable(Type.Number()),
-  postPin: Type.Integer(),
-  postCreatedAt: Type.String(),
-  postUpdatedAt: Type.String(),
-  postTags: Type.String(),
-  location: Type.String(),
-  postLinkUrl: Type.String(),
-  postAuthorName: Type.String(),
-  postUsername: Type.String(),
-  postUserPicture: Type.String(),
-  PostType: Type.Integer(),
-  postHighlight: Type.Integer(),
-  ...ctaNullable,
-  childNode: Type.Array(Type.Object({ image: Type.String(), video: Type.String() })),
-});
+export const WidgetPost = Type.Object(
+  {
+    feedId: Type.Integer(),
+    feedName: Type.String(),
+    postPicture: Type.String(),
+    wallProfanity: Type.Integer(),
+    networkName: Type.String(),
+    postId: Type.String({ pattern: '^[0-9]+$' }),
+    content: Type.String(),
+    postFile: Type.String(),
+    postFileOriginal: Type.String(),
+    postFileThumb: Type.String(),
+    postMediaFile: Type.String(),
+    rating: Score,
+    postPin: Type.Integer(),
+    postCreatedAt: DayMonthYear(),
+    postUpdatedAt: DayMonthYear(),
+    postTags: Type.String(),
+    location: Type.String(),
+    postLinkUrl: Type.String(),
+    postAuthorName: Type.String(),
+    postUsername: Type.String(),
+    postUserPicture: Type.String(),
+    PostType: Type.Integer(),
+    postHighlight: Type.Integer(),
+    ...ctaNullable,
+    childNode: Type.Array(Type.Object({ image: Type.String(), video: Type.String() }, strict)),
+  },
+  strict,
+);
 
-export const CommercePost = Type.Object({
-  feedId: Type.Integer(),
-  feedName: Type.String(),
-  networkName: Type.String(),
-  postId: Type.Integer(),
-  postPicture: Type.String(),
-  postContent: Type.String(),
-  postFile: Type.String(),
-  postMediaFile: Type.String(),
-  postLinkUrl: Type.String(),
-  postAuthorName: Type.String(),
-  postUsername: Type.String(),
-  postUserPicture: Type.String(),
-  postType: Type.Integer(),
-  postScore: Nullable(Type.Number()),
-  postHighlight: Type.Integer(),
-  postRating: Nullable(Type.Number()),
-  postPin: Type.Integer(),
-  postCreatedAt: Type.String(),
-  postUpdatedAt: Type.String(),
-  CTAcolor: Type.String(),
-  CTAbackground: Type.String(),
-  CTAStatus: Type.Integer(),
-  CTAurl: Type.String(),
-  CTAtext: Type.String(),
-});
+export const CommercePost = Type.Object(
+  {
+    feedId: Type.Integer(),
+    feedName: Type.String(),
+    networkName: Type.String(),
+    postId: Type.Integer(),
+    postPicture: Type.String(),
+    postContent: Type.String(),
+    postFile: Type.String(),
+    postMediaFile: Type.String(),
+    postLinkUrl: Type.String(),
+    postAuthorName: Type.String(),
+    postUsername: Type.String(),
+    postUserPicture: Type.String(),
+    postType: Type.Integer(),
+    postScore: Score,
+    postHighlight: Type.Integer(),
+    postRating: Score,
+    postPin: Type.Integer(),
+    postCreatedAt: DayMonthYear(),
+    postUpdatedAt: DayMonthYear(),
+    CTAcolor: Type.String(),
+    CTAbackground: Type.String(),
+    CTAStatus: Type.Integer(),
+    CTAurl: Type.String(),
+    CTAtext: Type.String(),
+  },
+  strict,
+);
 
-export const Product = Type.Object({
-  productId: Type.Integer(),
-  productName: Type.String(),
-  productSku: Type.String(),
-  productPrice: Type.Number(),
-  productCurrencySymbol: Type.String(),
-  priceCurrency: Type.String(),
-  productDiscount: Type.Number(),
-  productUrl: Type.String(),
-  productImage: Type.String(),
-  discountCurrencySymbol: Type.String(),
-  discountCurrency: Type.String(),
-  storeShopName: Type.String(),
-  storeProductId: Type.String(),
-  storeProductType: Type.String(),
-  hotspot: Type.Array(Type.String(), { minItems: 2, maxItems: 2 }),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
+export const WidgetPostList = Type.Array(Type.Object({ wall: WidgetListWall, posts: Type.Array(WidgetPost) }, strict), {
+  minItems: 1,
+  maxItems: 1,
 });
+export const CommercePostList = Type.Array(
+  Type.Object({ wall: CommerceListWall, feeds: Type.Array(CommercePost) }, strict),
+  { minItems: 1, maxItems: 1 },
+);
 
-export const PostDetail = Type.Object({
-  wallId: Type.String(),
-  postId: Type.String(),
-  postProductIds: Type.String(),
-  postDetail: Type.Array(
-    Type.Object({
-      feedId: Type.Integer(),
-      Postcontent: Type.String(),
-      postPicture: Type.String(),
-      postLink: Type.String(),
-      postMediaFile: Type.String(),
-      highlight: Type.Integer(),
-      postPin: Type.Integer(),
-      authorName: Type.String(),
-      authorUserName: Type.String(),
-      authorPicture: Type.String(),
-      postScore: Nullable(Type.Number()),
-      postCreatedAt: Type.String(),
-      postUpdatedAt: Type.String(),
+export const Product = Type.Object(
+  {
+    productId: Type.Integer(),
+    productName: Type.String(),
+    productSku: Type.String(),
+    productPrice: Type.Number(),
+    productCurrencySymbol: Type.String(),
+    priceCurrency: Type.String(),
+    productDiscount: Type.Number(),
+    productUrl: Type.String(),
+    productImage: Type.String(),
+    discountCurrencySymbol: Type.String(),
+    discountCurrency: Type.String(),
+    storeShopName: Type.String(),
+    storeProductId: Type.String(),
+    storeProductType: Type.String(),
+    hotspot: Type.Array(Type.String({ pattern: `^(?:left|top):${JSON_NUMBER}%$` }), {
+      minItems: 2,
+      maxItems: 2,
+      description: '["left:<n>%", "top:<n>%"], <n> printed as a JSON number',
     }),
-  ),
-  postProducts: Type.Array(Product),
-});
+    createdAt: Instant,
+    updatedAt: Instant,
+  },
+  strict,
+);
 
-export const ErrorEnvelope = Type.Object({
-  responseCode: Type.Integer(),
-  responseStatus: Type.Literal('error'),
-  responseMessage: Type.String(),
-});
+export const PostDetail = Type.Object(
+  {
+    wallId: Type.String({ pattern: '^[0-9]+$' }),
+    postId: Type.String({ pattern: '^[0-9]+$' }),
+    postProductIds: Type.String({ pattern: '^(?:[0-9]+(?:,[0-9]+)*)?$', description: 'product ids in tag order' }),
+    postDetail: Type.Array(
+      Type.Object(
+        {
+          feedId: Type.Integer(),
+          Postcontent: Type.String(),
+          postPicture: Type.String(),
+          postLink: Type.String(),
+          postMediaFile: Type.String(),
+          highlight: Type.Integer(),
+          postPin: Type.Integer(),
+          authorName: Type.String(),
+          authorUserName: Type.String(),
+          authorPicture: Type.String(),
+          postScore: Score,
+          postCreatedAt: DayMonthYear(),
+          postUpdatedAt: DayMonthYear(),
+        },
+        strict,
+      ),
+      { minItems: 1, maxItems: 1 },
+    ),
+    postProducts: Type.Array(Product),
+  },
+  strict,
+);
+
+/** The error envelope of one status: `responseCode` always equals the status line (contract §1). */
+export const errorEnvelope = (code: number) =>
+  Type.Object(
+    { responseCode: Type.Literal(code), responseStatus: Type.Literal('error'), responseMessage: Type.String() },
+    strict,
+  );
 
 export const dataEnvelope = <T extends TSchema>(data: T) =>
-  Type.Object({ responseCode: Type.Literal(200), responseStatus: Type.Literal('success'), responseData: data });
+  Type.Object({ responseCode: Type.Literal(200), responseStatus: Type.Literal('success'), responseData: data }, strict);
 
-export const MessageEnvelope = Type.Object({
-  responseCode: Type.Literal(200),
-  responseStatus: Type.Literal('success'),
-  responseMessage: Type.String(),
-});
+export const messageEnvelope = (message: string) =>
+  Type.Object(
+    {
+      responseCode: Type.Literal(200),
+      responseStatus: Type.Literal('success'),
+      responseMessage: Type.Literal(message),
+    },
+    strict,
+  );
+
+/** 304: If-None-Match named the current ETag; no body. */
+export const NotModified = Type.Null({ description: 'not modified: If-None-Match names the current ETag; no body' });
+
+/** What every v2 route can answer besides its success (contract §2); the server-wide ones are added in openapi.ts. */
+export const v2Errors = {
+  400: errorEnvelope(400),
+  401: errorEnvelope(401),
+  404: errorEnvelope(404),
+  429: errorEnvelope(429),
+};
+
+/**
+ * What W3/C3 bodies may be labelled: JSON, or text/plain, which browsers send
+ * cross-origin without a preflight (the body is read as JSON either way).
+ */
+export const CREATE_POST_CONTENT_TYPES = ['application/json', 'text/plain'];

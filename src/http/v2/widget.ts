@@ -18,20 +18,21 @@ import {
 } from './shared.js';
 import {
   CommonQuery,
+  CREATE_POST_CONTENT_TYPES,
   CreatePostBody,
   CreatePostHeaders,
   dataEnvelope,
-  ErrorEnvelope,
-  ListWall,
-  MessageEnvelope,
-  WallInfo,
+  messageEnvelope,
+  NotModified,
+  v2Errors,
   WallParams,
   WidgetListQuery,
-  WidgetPost,
+  WidgetPostList,
+  WidgetWallInfo,
 } from './schemas.js';
 
-const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope };
 const config = { family: 'widget' as const };
+const DELETED = 'You have successfully deleted your wall.';
 
 export async function widgetRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -45,7 +46,11 @@ export async function widgetRoutes(fastify: FastifyInstance) {
         tags: ['widget'],
         params: WallParams,
         querystring: CommonQuery,
-        response: { 200: dataEnvelope(Type.Array(WallInfo)), ...errors },
+        response: {
+          200: dataEnvelope(Type.Array(WidgetWallInfo, { minItems: 1, maxItems: 1 })),
+          304: NotModified,
+          ...v2Errors,
+        },
       },
     },
     async (request, reply) => {
@@ -67,10 +72,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
         tags: ['widget'],
         params: WallParams,
         querystring: WidgetListQuery,
-        response: {
-          200: dataEnvelope(Type.Array(Type.Object({ wall: ListWall, posts: Type.Array(WidgetPost) }))),
-          ...errors,
-        },
+        response: { 200: dataEnvelope(WidgetPostList), 304: NotModified, ...v2Errors },
       },
     },
     async (request, reply) => {
@@ -95,7 +97,8 @@ export async function widgetRoutes(fastify: FastifyInstance) {
         querystring: CommonQuery,
         headers: CreatePostHeaders,
         body: CreatePostBody,
-        response: { 200: MessageEnvelope, ...errors, 413: ErrorEnvelope },
+        consumes: CREATE_POST_CONTENT_TYPES,
+        response: { 200: messageEnvelope(CREATED_MESSAGE), ...v2Errors },
       },
     },
     async (request, reply) => {
@@ -113,12 +116,12 @@ export async function widgetRoutes(fastify: FastifyInstance) {
         tags: ['widget'],
         params: WallParams,
         querystring: CommonQuery,
-        response: { 200: MessageEnvelope, ...errors },
+        response: { 200: messageEnvelope(DELETED), ...v2Errors },
       },
     },
     async (request, reply) => {
       await deleteWall(request, idFromDigits(request.params.wall_id));
-      return sendEnvelope(reply, request.format, successMessage('You have successfully deleted your wall.'));
+      return sendEnvelope(reply, request.format, successMessage(DELETED));
     },
   );
 }

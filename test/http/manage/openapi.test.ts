@@ -16,10 +16,21 @@ import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { startManageServer, type ManageServer } from './helpers.js';
 
 type Json = Record<string, unknown>;
+interface Header {
+  required: boolean;
+  schema: Json;
+}
 interface Operation {
   parameters?: { in: string; name: string; schema?: Json }[];
   requestBody?: { content: Record<string, { schema?: Json }> };
-  responses?: Record<string, { description: string; content?: Record<string, { schema?: Json; example?: unknown }> }>;
+  responses?: Record<
+    string,
+    {
+      description: string;
+      headers?: Record<string, Header>;
+      content?: Record<string, { schema?: Json; example?: unknown }>;
+    }
+  >;
   security?: Record<string, string[]>[];
   tags?: string[];
   summary?: string;
@@ -57,6 +68,7 @@ function undocumented(app: FastifyInstance, doc: Doc): string[] {
     const responses = Object.entries(op.responses ?? {});
     if (!responses.some(([code]) => code.startsWith('2'))) problems.push(`${name} has no success response`);
     for (const [code, r] of responses) {
+      if (code === '304') continue; // no body, by HTTP's definition
       const schemas = Object.values(r.content ?? {}).map((c) => c.schema);
       if (schemas.length === 0 || schemas.some((s) => !describesShape(s)))
         problems.push(`${name} ${code} has no schema`);
@@ -126,6 +138,11 @@ describeSample('the OpenAPI document', () => {
           path,
         ).toBe(true);
         for (const [code, r] of Object.entries(op.responses!)) {
+          // 304 has no body; 408 and 431 come before `format` is read: JSON only
+          if (['304', '408', '431'].includes(code)) {
+            expect(r.content?.['application/xml'], `${path} ${code}`).toBeUndefined();
+            continue;
+          }
           const xml = r.content?.['application/xml'];
           expect(xml?.schema?.description, `${path} ${code}`).toMatch(/root element `xml`/);
           expect(xml?.schema?.xml).toEqual({ name: 'xml' });
@@ -158,6 +175,94 @@ describeSample('the OpenAPI document', () => {
     expect(JSON.stringify(createWall)).toContain('harbour-festival-2026');
     const bulk = doc.paths['/api/manage/v1/walls/{wallId}/posts/bulk']!.post!;
     expect(JSON.stringify(bulk.requestBody)).toContain('"maxItems":500');
+  });
+
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ path, method, op, responses: op.responses! })),
+    );
+  const V2_READS = [
+    '/api/v2/widget/wallInfo/{wall_id}',
+    '/api/v2/widget/posts/{wall_id}',
+    '/api/v2/commerce/getGalleryInfo/{wall_id}',
+    '/api/v2/commerce/getGalleryPosts/{wall_id}/',
+    '/api/v2/commerce/getGalleryProductByID/{wall_id}/{post_id}/',
+  ];
+  const headerNames = (r: { headers?: Record<string, Header> } | undefined) => Object.keys(r?.headers ?? {});
+  const required = (r: { headers?: Record<string, Header> } | undefined) =>
+    Object.entries(r?.headers ?? {})
+      .filter(([, h]) => h.required)
+      .map(([name]) => name);
+
+  it('lists every status the server layer can answer: 413 where a body is read, 408/431 always, 500/503 on the APIs', () => {
+    for (const { path, method, responses } of operations()) {
+      const codes = Object.keys(responses);
+      const name = `${method} ${path}`;
+      expect(codes, name).toEqual(expect.arrayContaining(['400', '408', '431']));
+      if (path.startsWith('/api/')) expect(codes, name).toEqual(expect.arrayContaining(['401', '500', '503']));
+      expect(codes.includes('413'), name).toBe(method !== 'get');
+      expect(codes.includes('429'), name).toBe(path.startsWith('/api/v2/'));
+      // 409 only where something is written; 404 only where a record is named
+      if (path.startsWith('/api/manage/')) expect(codes.includes('409'), name).toBe(method !== 'get');
+      if (path.startsWith('/api/manage/') && path.includes('{')) expect(codes, name).toContain('404');
+    }
+    expect(Object.keys(doc.paths['/api/manage/v1/accounts']!.get!.responses!)).not.toContain('404');
+  });
+
+  it('lists 304 with its validators on the v2 reads that send an ETag, and nowhere else', () => {
+    for (const { path, method, responses } of operations()) {
+      const read = V2_READS.includes(path);
+      expect('304' in responses, `${method} ${path}`).toBe(read);
+      if (!read) continue;
+      expect(responses['304']!.content, path).toBeUndefined();
+      expect(required(responses['304']), path).toEqual(expect.arrayContaining(['ETag', 'Cache-Control', 'Vary']));
+      expect(headerNames(responses['200']), path).toEqual(
+        expect.arrayContaining(['ETag', 'Cache-Control', 'Vary', 'Content-Encoding']),
+      );
+    }
+  });
+
+  it('documents the response headers: quota, Retry-After, CORS, WWW-Authenticate, and the unrouted answers', () => {
+    for (const { path, responses } of operations().filter((o) => o.path.startsWith('/api/v2/'))) {
+      const quota = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+      const cors = ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers'];
+      expect(required(responses['200']), path).toEqual(expect.arrayContaining([...quota, ...cors]));
+      expect(required(responses['429']), path).toEqual(expect.arrayContaining([...quota, 'Retry-After']));
+      expect(headerNames(responses['401']), path).toEqual(cors); // not counted: no quota headers
+      expect(headerNames(responses['431']), path).toEqual([]);
+    }
+    for (const { path, responses } of operations().filter((o) => o.path.startsWith('/api/manage/')))
+      expect(required(responses['401']), path).toEqual(['WWW-Authenticate']);
+    const unrouted = doc.components.responses as Record<
+      string,
+      { 'x-status': number; headers?: Record<string, Header> }
+    >;
+    expect(Object.values(unrouted).map((r) => r['x-status'])).toEqual(expect.arrayContaining([204, 400, 404, 405]));
+    expect(required(unrouted.MethodNotAllowed)).toEqual(['Allow']);
+  });
+
+  it('lists text/plain next to JSON for W3/C3 bodies (read as JSON either way)', () => {
+    for (const path of ['/api/v2/widget/create-post', '/api/v2/commerce/createGalleryPost']) {
+      const content = doc.paths[path]!.post!.requestBody!.content;
+      expect(Object.keys(content)).toEqual(['application/json', 'text/plain']);
+      expect(content['text/plain']!.schema).toEqual(content['application/json']!.schema);
+    }
+  });
+
+  it('forbids extra properties in every response object (the audit summary is the one open map)', () => {
+    const open: string[] = [];
+    const walk = (schema: unknown, at: string): void => {
+      if (Array.isArray(schema)) return schema.forEach((s, i) => walk(s, `${at}/${i}`));
+      if (schema === null || typeof schema !== 'object') return;
+      const node = schema as Json;
+      if ((node.type === 'object' || 'properties' in node) && node.additionalProperties !== false) open.push(at);
+      for (const [key, value] of Object.entries(node)) if (key !== 'example') walk(value, `${at}/${key}`);
+    };
+    for (const { path, method, responses } of operations())
+      for (const [code, r] of Object.entries(responses))
+        for (const [media, c] of Object.entries(r.content ?? {})) walk(c.schema, `${method} ${path} ${code} ${media}`);
+    const summary = 'properties/data/items/properties/summary';
+    expect(open).toEqual([`get /api/manage/v1/audit 200 application/json/properties/responseData/${summary}`]);
   });
 
   it('serves the interactive docs at /docs, reading /openapi.json', async () => {
