@@ -26,6 +26,8 @@ export interface UpstreamMedia {
   thumb: string;
   /** full-size original when the network serves it apart from `url` */
   original?: string;
+  /** its text alternative (alt text) as the author wrote it; '' or absent when there is none */
+  alt?: string;
 }
 
 /** One upstream post, normalized. `content` is already safe HTML (see normalize.ts). */
@@ -85,6 +87,8 @@ export interface PollOutput {
   notModified: boolean;
   /** upstream items that could not be read and were left out */
   skipped: number;
+  /** upstream ids of posts left out because their authors asked not to be shown publicly (stored copies go too) */
+  withheld?: string[];
 }
 
 // ---------- documents: what the parse workers run ----------
@@ -108,6 +112,8 @@ export interface DocumentContent<M = unknown> {
   posts: UpstreamPost[];
   /** items that could not be read and were left out */
   skipped: number;
+  /** upstream ids of posts whose authors asked not to be shown publicly: left out */
+  withheld?: string[];
   /** what the poll needs from the document to go on: ids for paging, a cursor, a token (structured-cloneable) */
   meta: M;
 }
@@ -123,6 +129,7 @@ export type DocumentParser<S extends ConnectorSettings = ConnectorSettings, M = 
 export interface ParsedPage<M = unknown> {
   rows: IngestedPost[];
   skipped: number;
+  withheld: string[];
   meta: M;
 }
 
@@ -302,15 +309,24 @@ export function parseJson(res: UpstreamDocument): unknown {
   }
 }
 
+/** What a connector's mapping returns for a post its author asked not to be shown publicly. */
+export interface Withheld {
+  withheld: string;
+}
+
+export const isWithheld = (v: UpstreamPost | Withheld | null): v is Withheld => v !== null && 'withheld' in v;
+
 /**
  * Upstream items → posts. An item `toPost` cannot read (null, or a throw) is
- * counted as skipped, never fatal; a post whose externalId came before is left out.
+ * counted as skipped, never fatal; one it withholds is listed by its upstream
+ * id; a post whose externalId came before is left out.
  */
 export function collectPosts<I>(
   items: readonly I[],
-  toPost: (item: I) => UpstreamPost | null,
-): { posts: UpstreamPost[]; skipped: number } {
+  toPost: (item: I) => UpstreamPost | Withheld | null,
+): { posts: UpstreamPost[]; skipped: number; withheld: string[] } {
   const posts: UpstreamPost[] = [];
+  const withheld: string[] = [];
   const seen = new Set<string>();
   let skipped = 0;
   for (const item of items) {
@@ -320,6 +336,10 @@ export function collectPosts<I>(
         skipped++;
         continue;
       }
+      if (isWithheld(post)) {
+        withheld.push(post.withheld);
+        continue;
+      }
       if (seen.has(post.externalId)) continue;
       seen.add(post.externalId);
       posts.push(post);
@@ -327,7 +347,7 @@ export function collectPosts<I>(
       skipped++;
     }
   }
-  return { posts, skipped };
+  return { posts, skipped, withheld };
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> =>

@@ -34,6 +34,8 @@ export interface ParseResult {
   skipped: number;
   /** posts that could not be normalized into rows */
   leftOut: number;
+  /** upstream ids of posts withheld at their authors' request */
+  withheld: string[];
   meta: unknown;
 }
 
@@ -56,5 +58,5 @@ export default function parseResponse(task: ParseTask): ParseResult {
     now: task.now,
     maxItems: task.maxItems,
   });
-  return { rows, skipped: content.skipped, leftOut, meta: content.meta };
+  return { rows, skipped: content.skipped, leftOut, withheld: content.withheld ?? [], meta: content.meta };
 }

@@ -23,6 +23,7 @@ import {
   recordFailure,
   recordSuccess,
   releaseFeed,
+  removeWithheldPosts,
   touchFeed,
   upsertPosts,
   type IngestedPost,
@@ -89,6 +90,8 @@ export interface PollReport {
   updated: number;
   /** upstream items left out because they could not be read */
   skippedItems: number;
+  /** upstream posts left out (and removed if stored before) because their authors asked not to be shown publicly */
+  withheldItems: number;
   /** the error (failed), or why the feed was not polled (skipped, deferred) */
   message: string | null;
   nextPollAt: number | null;
@@ -310,8 +313,10 @@ export class IngestRuntime {
         const r = await upsertPosts(this.db, feed.wallId, feedId, rows.slice(i, i + WRITE_BATCH));
         written = { inserted: written.inserted + r.inserted, updated: written.updated + r.updated };
       }
+      const withheld = [...new Set(out.withheld ?? [])];
+      const removed = await removeWithheldPosts(this.db, feedId, withheld);
       const after = this.now();
-      const changed = written.inserted + written.updated > 0;
+      const changed = written.inserted + written.updated + removed > 0;
       const feedTouched = await touchFeed(this.db, feedId, {
         source: connector.network,
         sourceType: connector.sourceType(settings),
@@ -342,6 +347,7 @@ export class IngestRuntime {
         status: out.notModified ? 'not_modified' : 'ok',
         ...written,
         skippedItems: out.skipped,
+        withheldItems: withheld.length,
         nextPollAt,
       });
       this.log.info(
@@ -351,6 +357,8 @@ export class IngestRuntime {
           inserted: written.inserted,
           updated: written.updated,
           skipped: out.skipped,
+          withheld: withheld.length,
+          removed,
           nextPollAt,
         },
         'feed polled',
@@ -401,7 +409,7 @@ export class IngestRuntime {
         signal,
       );
       if (result.leftOut > 0) this.log.debug({ url, leftOut: result.leftOut }, 'upstream posts left out');
-      return { rows: result.rows, skipped: result.skipped, meta: result.meta as M };
+      return { rows: result.rows, skipped: result.skipped, withheld: result.withheld, meta: result.meta as M };
     };
   }
 }
@@ -431,6 +439,7 @@ function emptyReport(feedId: number): PollReport {
     inserted: 0,
     updated: 0,
     skippedItems: 0,
+    withheldItems: 0,
     message: null,
     nextPollAt: null,
     durationMs: 0,

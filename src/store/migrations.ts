@@ -273,6 +273,16 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         for (const statement of changeNotificationSql()) await sql.raw(statement).execute(db);
       },
     },
+    '0007_media_alt': {
+      async up(db: Kysely<unknown>) {
+        // Alt text of a post's main media; each carousel child's is an `alt`
+        // inside its children entry. '' for every post stored before.
+        await db.schema
+          .alterTable('posts')
+          .addColumn('alt', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+      },
+    },
   };
 }
 

@@ -144,6 +144,7 @@ describe('media → postType', () => {
       file_thumb: 'https://cdn.example/1-s.jpg',
       media_file: '',
       children: JSON.stringify([{ image: 'https://cdn.example/1.jpg', video: '' }]),
+      alt: '',
     });
     expect(mediaFields([vid])).toEqual({
       post_type: 3,
@@ -154,6 +155,7 @@ describe('media → postType', () => {
       file_thumb: 'https://cdn.example/v.jpg',
       media_file: 'https://cdn.example/v.mp4',
       children: JSON.stringify([{ image: 'https://cdn.example/v.jpg', video: 'https://cdn.example/v.mp4' }]),
+      alt: '',
     });
     const carousel = mediaFields([img(1), vid, img(2)]);
     expect(carousel).toMatchObject({ post_type: 4, media: 'image', picture: 'https://cdn.example/1.jpg' });
