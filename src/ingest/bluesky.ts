@@ -121,7 +121,10 @@ function embedParts(embed: unknown): EmbedParts {
     }
     case 'app.bsky.embed.video#view': {
       const url = httpUrl(embed.playlist);
-      return { ...none, media: url ? [{ kind: 'video', url, thumb: httpUrl(embed.thumbnail), alt: str(embed.alt) }] : [] };
+      return {
+        ...none,
+        media: url ? [{ kind: 'video', url, thumb: httpUrl(embed.thumbnail), alt: str(embed.alt) }] : [],
+      };
     }
     case 'app.bsky.embed.external#view':
       return { ...none, external: isObject(embed.external) ? embed.external : null };
@@ -183,7 +186,10 @@ function richText(record: Json): { html: string; text: string; tags: string[] } 
   return {
     html: segmentsToHtml(segments),
     text,
-    tags: [...tags, ...(Array.isArray(record.tags) ? record.tags.filter((t): t is string => typeof t === 'string') : [])],
+    tags: [
+      ...tags,
+      ...(Array.isArray(record.tags) ? record.tags.filter((t): t is string => typeof t === 'string') : []),
+    ],
   };
 }
 
@@ -244,13 +250,22 @@ function quotedPost(view: Json, depth: number): QuotedPost | null | undefined {
     case 'app.bsky.embed.record#viewDetached':
       return null;
     case 'app.bsky.feed.defs#generatorView':
-      return named(str(view.displayName), `https://bsky.app/profile/${encodeURIComponent(creator.id)}/feed/${encodeURIComponent(rkeyOf(uri))}`);
+      return named(
+        str(view.displayName),
+        `https://bsky.app/profile/${encodeURIComponent(creator.id)}/feed/${encodeURIComponent(rkeyOf(uri))}`,
+      );
     case 'app.bsky.graph.defs#listView':
-      return named(str(view.name), `https://bsky.app/profile/${encodeURIComponent(creator.id)}/lists/${encodeURIComponent(rkeyOf(uri))}`);
+      return named(
+        str(view.name),
+        `https://bsky.app/profile/${encodeURIComponent(creator.id)}/lists/${encodeURIComponent(rkeyOf(uri))}`,
+      );
     case 'app.bsky.graph.defs#starterPackViewBasic':
     case 'app.bsky.graph.defs#starterPackView': {
       const record = isObject(view.record) ? view.record : {};
-      return named(str(record.name), `https://bsky.app/starter-pack/${encodeURIComponent(creator.id)}/${encodeURIComponent(rkeyOf(uri))}`);
+      return named(
+        str(record.name),
+        `https://bsky.app/starter-pack/${encodeURIComponent(creator.id)}/${encodeURIComponent(rkeyOf(uri))}`,
+      );
     }
     default:
       return undefined;
@@ -275,7 +290,8 @@ export function postViewPost(view: Json): UpstreamPost | Withheld | null {
   const { media, fromQuote } = shownMedia(parts.media, quote ?? null, externalImage(parts.external));
   return {
     externalId: uri,
-    content: text.html + externalHtml(parts.external, text.text) + (quote !== undefined ? quoteHtml(quote, fromQuote) : ''),
+    content:
+      text.html + externalHtml(parts.external, text.text) + (quote !== undefined ? quoteHtml(quote, fromQuote) : ''),
     authorName: actor.name,
     username: actor.id,
     userPicture: httpUrl(author.avatar),

@@ -91,7 +91,11 @@ export function postViewPost(view: Json): UpstreamPost | null {
   if (link && own.every((m) => m.url !== link) && !body.includes(link))
     content += `<p>${linkHtml(link, plainText(str(post.embed_title)) || link)}</p>`;
   const thumb = httpUrl(post.thumbnail_url);
-  const { media } = shownMedia(own, null, thumb ? { kind: 'image', url: thumb, thumb: '', alt: str(post.alt_text) } : null);
+  const { media } = shownMedia(
+    own,
+    null,
+    thumb ? { kind: 'image', url: thumb, thumb: '', alt: str(post.alt_text) } : null,
+  );
   const creatorHost = (() => {
     try {
       return new URL(String(creator.actor_id ?? '')).host;

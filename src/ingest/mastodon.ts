@@ -149,7 +149,9 @@ function statusBody(status: Json, hiddenClasses: string[] = []) {
   return {
     html,
     media: mediaOf(status),
-    cardImage: cardImage ? { kind: 'image' as const, url: cardImage, thumb: '', alt: str(card?.image_description) } : null,
+    cardImage: cardImage
+      ? { kind: 'image' as const, url: cardImage, thumb: '', alt: str(card?.image_description) }
+      : null,
     sensitive: status.sensitive === true || str(status.spoiler_text).trim() !== '',
   };
 }

@@ -174,14 +174,16 @@ export function shownMedia(
 
 /**
  * A link card (a page the post links to) as a paragraph: its title linked to
- * the page. Left out when the post's text already shows the title, or when
- * there is no title and the text already links the page.
+ * the page. Left out when the post's text already shows the title (in any
+ * case), or when there is no title and the text already links the page.
  */
 export function cardHtml(url: string, title: string, postHtml: string): string {
   const href = httpUrl(url);
   if (href === '') return '';
   const name = plainText(title);
-  if (name === '' ? postHtml.includes(escapeHtml(href)) : plainText(postHtml).includes(name)) return '';
+  const shown =
+    name === '' ? postHtml.includes(escapeHtml(href)) : plainText(postHtml).toLowerCase().includes(name.toLowerCase());
+  if (shown) return '';
   return `<p>${linkHtml(href, name || href)}</p>`;
 }
 
@@ -305,7 +307,13 @@ export function mediaFields(media: readonly UpstreamMedia[]) {
       media_file: '',
     };
   }
-  return { ...shared, media: 'video' as MediaKind, picture: first.thumb, file_thumb: first.thumb, media_file: first.url };
+  return {
+    ...shared,
+    media: 'video' as MediaKind,
+    picture: first.thumb,
+    file_thumb: first.thumb,
+    media_file: first.url,
+  };
 }
 
 /** Alt text is plain text: markup removed, line breaks kept, at most this long (Bluesky allows 10,000 graphemes). */
