@@ -175,13 +175,15 @@ function emojiFilter(emojis: readonly CustomEmoji[]): ((text: string) => string)
 export function sanitizeIngestedHtml(html: string, extras: IngestExtras = {}): string {
   const hidden = extras.hiddenClasses ?? [];
   const textFilter = emojiFilter(extras.emojis ?? []);
+  const dropped = INGEST_OPTIONS.exclusiveFilter;
   const options: sanitizeHtml.IOptions = {
     ...INGEST_OPTIONS,
     ...(textFilter ? { textFilter } : {}),
     ...(hidden.length > 0
       ? {
+          // on top of whatever the ingestion options drop already
           exclusiveFilter: (frame: sanitizeHtml.IFrame) =>
-            (frame.attribs.class ?? '').split(/\s+/).some((c) => hidden.includes(c)),
+            dropped?.(frame) === true || (frame.attribs.class ?? '').split(/\s+/).some((c) => hidden.includes(c)),
         }
       : {}),
   };

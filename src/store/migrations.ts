@@ -273,7 +273,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         for (const statement of changeNotificationSql()) await sql.raw(statement).execute(db);
       },
     },
-    '0007_media_alt': {
+    '0008_media_alt': {
       async up(db: Kysely<unknown>) {
         // Alt text of a post's main media; each carousel child's is an `alt`
         // inside its children entry. '' for every post stored before.
