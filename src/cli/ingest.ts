@@ -54,7 +54,7 @@ function describe(r: PollReport): string {
   const what = `feed ${r.feedId}${r.kind ? ` (${r.kind})` : ''}`;
   switch (r.status) {
     case 'ok':
-      return `${what}: ${r.inserted} new, ${r.updated} updated${r.skippedItems ? `, ${r.skippedItems} unreadable left out` : ''}${r.warnings.map((w) => `; warning: ${w}`).join('')}`;
+      return `${what}: ${r.inserted} new, ${r.updated} updated${r.skippedItems ? `, ${r.skippedItems} unreadable left out` : ''}${r.withheldItems ? `, ${r.withheldItems} withheld (their authors opted out of public display)` : ''}${r.warnings.map((w) => `; warning: ${w}`).join('')}`;
     case 'not_modified':
       return `${what}: not modified`;
     case 'deferred':

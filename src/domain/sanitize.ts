@@ -134,17 +134,77 @@ export function sanitize(html: string, options: sanitizeHtml.IOptions): string {
   return sanitizeHtml(html + mark, options).replaceAll(mark, '');
 }
 
+/** A custom emoji of the upstream network (Mastodon's `emojis[]`): `:shortcode:` in text shows its image. */
+export interface CustomEmoji {
+  shortcode: string;
+  url: string;
+}
+
+export interface IngestExtras {
+  /** `:shortcode:` in text (never in attribute values) becomes the emoji's image: see emojiImageHtml */
+  emojis?: readonly CustomEmoji[];
+  /** elements with one of these classes go with their content: what the network's own clients never show */
+  hiddenClasses?: readonly string[];
+  /** relative links resolve against this URL */
+  base?: string;
+}
+
+/** Width and height of a custom emoji's image (CSS pixels): the size of a line of text. */
+export const EMOJI_SIZE = 20;
+
+const SHORTCODE = /^[A-Za-z0-9_]{1,100}$/;
+const attrValue = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * The one element beyond the allowlist that post content may hold, and only
+ * content ingestion made: a custom emoji's image, built here from the
+ * network's emoji list — an http(s) `src` in normalized form, `alt` and
+ * `title` `:shortcode:`, class `emoji` and a small fixed size, nothing else.
+ * Upstream HTML never brings an `img` (the allowlist removes it), and writes
+ * never keep one (contract §7). Without a usable URL: the text `:shortcode:`.
+ */
+export function emojiImageHtml(emoji: CustomEmoji): string {
+  const code = `:${emoji.shortcode}:`;
+  const src = SHORTCODE.test(emoji.shortcode) ? normalizeHttpUrl(emoji.url) : null;
+  if (src === null) return attrValue(code).replace(/>/g, '&gt;');
+  return `<img src="${attrValue(src)}" alt="${code}" title="${code}" class="emoji" width="${EMOJI_SIZE}" height="${EMOJI_SIZE}" />`;
+}
+
+/** `:shortcode:` in (escaped) text → the emoji's image, for shortcodes in `emojis`. */
+function emojiFilter(emojis: readonly CustomEmoji[]): ((text: string) => string) | undefined {
+  const known = new Map(emojis.filter((e) => SHORTCODE.test(e.shortcode)).map((e) => [e.shortcode, e]));
+  if (known.size === 0) return undefined;
+  return (text) =>
+    text.replace(/:([A-Za-z0-9_]{1,100}):/g, (match, code: string) => {
+      const emoji = known.get(code);
+      return emoji ? emojiImageHtml(emoji) : match;
+    });
+}
+
 /**
  * Upstream HTML → HTML that keeps only the allowlist; empty links and
- * paragraphs dropped, trimmed. Relative links resolve against `base`.
+ * paragraphs dropped, trimmed. With `extras`, relative links resolve against
+ * `base`, custom emoji in its text become their images, and elements the
+ * network's clients hide are dropped.
  */
-export function sanitizeIngestedHtml(html: string, base?: string): string {
-  const options = base
-    ? {
-        ...INGEST_OPTIONS,
-        transformTags: { ...INGEST_TRANSFORMS, a: linkRule(INGEST_SCHEMES, { target: '_blank' }, base) },
-      }
-    : INGEST_OPTIONS;
+export function sanitizeIngestedHtml(html: string, extras: IngestExtras = {}): string {
+  const hidden = extras.hiddenClasses ?? [];
+  const textFilter = emojiFilter(extras.emojis ?? []);
+  const dropped = INGEST_OPTIONS.exclusiveFilter;
+  const options: sanitizeHtml.IOptions = {
+    ...INGEST_OPTIONS,
+    ...(extras.base
+      ? { transformTags: { ...INGEST_TRANSFORMS, a: linkRule(INGEST_SCHEMES, { target: '_blank' }, extras.base) } }
+      : {}),
+    ...(textFilter ? { textFilter } : {}),
+    ...(hidden.length > 0
+      ? {
+          // on top of whatever the ingestion options drop already
+          exclusiveFilter: (frame: sanitizeHtml.IFrame) =>
+            dropped?.(frame) === true || (frame.attribs.class ?? '').split(/\s+/).some((c) => hidden.includes(c)),
+        }
+      : {}),
+  };
   return sanitize(html, options)
     .replace(/<p>\s*<\/p>/g, '')
     .trim();

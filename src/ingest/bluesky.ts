@@ -6,8 +6,11 @@
 //
 // Each poll reads the newest page; while every item on it is newer than what
 // was read before, older pages follow through `cursor`, at most `maxPages`.
-// Facets become links, image/video embeds media, labels (on the post, its
-// record's self-labels, or its author) make a post arrive hidden.
+// Facets become links, image/video embeds media (with their alt text), a
+// quoted record a quoted block, a link card a linked title (its thumbnail the
+// picture of a post without media). Labels (on the post, its record's
+// self-labels, or its author) make a post arrive hidden — or, for an opt-out
+// such as `!no-unauthenticated`, keep it off the wall altogether.
 import type { Static } from 'typebox';
 import type { IngestedPost } from '../store/ingest.js';
 import {
@@ -24,9 +27,21 @@ import {
   type PollOutput,
   type UpstreamMedia,
   type UpstreamPost,
+  type Withheld,
 } from './connector.js';
 import type { BlueskyConnector } from './connector-settings.js';
-import { httpUrl, linkHtml, parseInstant, plainText, segmentsToHtml, type TextSegment } from './normalize.js';
+import {
+  httpUrl,
+  linkHtml,
+  parseInstant,
+  plainText,
+  quoteHtml,
+  segmentsToHtml,
+  shownMedia,
+  str,
+  type QuotedPost,
+  type TextSegment,
+} from './normalize.js';
 
 type BlueskySettings = Static<typeof BlueskyConnector>;
 type Json = Record<string, unknown>;
@@ -85,80 +100,207 @@ export function facetSegments(text: string, facets: unknown): { segments: TextSe
   return { segments, tags };
 }
 
-function embedMedia(embed: unknown): { media: UpstreamMedia[]; external: Json | null } {
-  if (!isObject(embed)) return { media: [], external: null };
-  const type = String(embed.$type ?? '');
-  if (type === 'app.bsky.embed.images#view') {
-    const media = (Array.isArray(embed.images) ? embed.images : [])
-      .filter(isObject)
-      .map((i) => ({ kind: 'image' as const, url: httpUrl(i.fullsize), thumb: httpUrl(i.thumb) }))
-      .filter((m) => m.url !== '');
-    return { media, external: null };
-  }
-  if (type === 'app.bsky.embed.video#view') {
-    const url = httpUrl(embed.playlist);
-    return { media: url ? [{ kind: 'video', url, thumb: httpUrl(embed.thumbnail) }] : [], external: null };
-  }
-  if (type === 'app.bsky.embed.external#view') {
-    return { media: [], external: isObject(embed.external) ? embed.external : null };
-  }
-  if (type === 'app.bsky.embed.recordWithMedia#view') return embedMedia(embed.media);
-  return { media: [], external: null };
+/** What an embed view (`app.bsky.embed.*#view`) holds: media, a link card, a quoted record. */
+interface EmbedParts {
+  media: UpstreamMedia[];
+  external: Json | null;
+  /** the quoted record's view (`#viewRecord`, `#viewNotFound`, a feed generator, list…) */
+  record: Json | null;
 }
 
-/** Label values that do not say anything about the content itself. */
-const NEUTRAL_LABEL = /^!no-/;
+function embedParts(embed: unknown): EmbedParts {
+  const none: EmbedParts = { media: [], external: null, record: null };
+  if (!isObject(embed)) return none;
+  switch (String(embed.$type ?? '')) {
+    case 'app.bsky.embed.images#view': {
+      const media = (Array.isArray(embed.images) ? embed.images : [])
+        .filter(isObject)
+        .map((i) => ({ kind: 'image' as const, url: httpUrl(i.fullsize), thumb: httpUrl(i.thumb), alt: str(i.alt) }))
+        .filter((m) => m.url !== '');
+      return { ...none, media };
+    }
+    case 'app.bsky.embed.video#view': {
+      const url = httpUrl(embed.playlist);
+      return {
+        ...none,
+        media: url ? [{ kind: 'video', url, thumb: httpUrl(embed.thumbnail), alt: str(embed.alt) }] : [],
+      };
+    }
+    case 'app.bsky.embed.external#view':
+      return { ...none, external: isObject(embed.external) ? embed.external : null };
+    case 'app.bsky.embed.record#view':
+      return { ...none, record: isObject(embed.record) ? embed.record : null };
+    case 'app.bsky.embed.recordWithMedia#view': {
+      const quoted = isObject(embed.record) && isObject(embed.record.record) ? embed.record.record : null;
+      return { ...embedParts(embed.media), record: quoted };
+    }
+    default:
+      return none;
+  }
+}
+
+/** A link card's title, linked, unless the text already holds its URL. */
+function externalHtml(external: Json | null, text: string): string {
+  if (!external || typeof external.uri !== 'string' || text.includes(external.uri)) return '';
+  const link = linkHtml(external.uri, plainText(str(external.title)) || external.uri);
+  return link.startsWith('<a') ? `<p>${link}</p>` : '';
+}
+
+/** A link card's thumbnail as an image (for a post with no media of its own). */
+function externalImage(external: Json | null): UpstreamMedia | null {
+  const thumb = external ? httpUrl(external.thumb) : '';
+  return thumb ? { kind: 'image', url: thumb, thumb: '' } : null;
+}
+
+/**
+ * Labels by which an author or a post is kept off public walls altogether:
+ * `!no-unauthenticated` (the author asked not to be shown to logged-out
+ * viewers — a wall is such a viewer), any other `!no-…` opt-out, and
+ * `!takedown`/`!suspend`. Every other label (`!hide`, `!warn`, porn,
+ * graphic-media, a labeler's own values…) makes a post arrive hidden.
+ */
+const WITHHOLDING_LABEL = /^!(no-|takedown$|suspend$)/;
 
 function labelValues(labels: unknown): string[] {
   return (Array.isArray(labels) ? labels : [])
     .filter((l): l is Json => isObject(l) && l.neg !== true)
-    .map((l) => String(l.val ?? ''));
+    .map((l) => String(l.val ?? ''))
+    .filter((v) => v !== '');
 }
 
-export function isLabelled(view: Json): boolean {
-  const record = isObject(view.record) ? view.record : {};
+/** The labels on a post view (or a quoted record's view), its record's self-labels, and its author's. */
+function labelsOf(view: Json, record: Json): { withheld: boolean; sensitive: boolean } {
   const author = isObject(view.author) ? view.author : {};
   const self = isObject(record.labels) && Array.isArray(record.labels.values) ? record.labels.values : [];
-  return [...labelValues(view.labels), ...labelValues(self), ...labelValues(author.labels)].some(
-    (v) => v !== '' && !NEUTRAL_LABEL.test(v),
-  );
+  const values = [...labelValues(view.labels), ...labelValues(self), ...labelValues(author.labels)];
+  return {
+    withheld: values.some((v) => WITHHOLDING_LABEL.test(v)),
+    sensitive: values.some((v) => !WITHHOLDING_LABEL.test(v)),
+  };
 }
 
-/** A PostView (app.bsky.feed.defs#postView) → a post. */
-export function postViewPost(view: Json): UpstreamPost | null {
-  const uri = typeof view.uri === 'string' ? view.uri : '';
-  const record = isObject(view.record) ? view.record : null;
-  if (!uri.startsWith('at://') || !record) return null;
-  const author = isObject(view.author) ? view.author : {};
-  const handle = typeof author.handle === 'string' && author.handle !== 'handle.invalid' ? author.handle : '';
-  const did = typeof author.did === 'string' ? author.did : '';
-  const rkey = uri.split('/').pop() ?? '';
-  const text = typeof record.text === 'string' ? record.text : '';
+/** Rich text (a post's text and facets) → safe HTML, and its tags. */
+function richText(record: Json): { html: string; text: string; tags: string[] } {
+  const text = str(record.text);
   const { segments, tags } = facetSegments(text, record.facets);
-  const { media, external } = embedMedia(view.embed);
-  let content = segmentsToHtml(segments);
-  if (external && typeof external.uri === 'string' && !text.includes(external.uri)) {
-    const title = plainText(typeof external.title === 'string' ? external.title : '') || external.uri;
-    const link = linkHtml(external.uri, title);
-    if (link.startsWith('<a')) content += `<p>${link}</p>`;
-  }
   return {
-    externalId: uri,
-    content,
-    authorName: plainText(
-      typeof author.displayName === 'string' && author.displayName.trim() !== '' ? author.displayName : handle || did,
-    ),
-    username: handle || did,
-    userPicture: httpUrl(author.avatar),
-    linkUrl: `https://bsky.app/profile/${encodeURIComponent(handle || did)}/post/${encodeURIComponent(rkey)}`,
-    createdAt: parseInstant(record.createdAt) ?? parseInstant(view.indexedAt),
-    updatedAt: null,
-    media,
+    html: segmentsToHtml(segments),
+    text,
     tags: [
       ...tags,
       ...(Array.isArray(record.tags) ? record.tags.filter((t): t is string => typeof t === 'string') : []),
     ],
-    sensitive: isLabelled(view),
+  };
+}
+
+const rkeyOf = (uri: string) => uri.split('/').pop() ?? '';
+
+function actorOf(author: unknown): { name: string; handle: string; id: string } {
+  const a = isObject(author) ? author : {};
+  const handle = typeof a.handle === 'string' && a.handle !== 'handle.invalid' ? a.handle : '';
+  const id = handle || str(a.did);
+  return { name: plainText(str(a.displayName).trim() !== '' ? str(a.displayName) : id), handle: id, id };
+}
+
+const postUrl = (actor: string, uri: string) =>
+  `https://bsky.app/profile/${encodeURIComponent(actor)}/post/${encodeURIComponent(rkeyOf(uri))}`;
+
+/** Quotes inside quotes are shown to this depth (the AppView sends the embeds of two levels). */
+const QUOTE_DEPTH = 2;
+
+/**
+ * A quoted record's view → the quoted post (null when it cannot be shown:
+ * not found, blocked, detached by its author, or its author opted out of
+ * public display); undefined for a record that is not a post and has no page.
+ * Feeds, lists and starter packs are quoted as their name, linked.
+ */
+function quotedPost(view: Json, depth: number): QuotedPost | null | undefined {
+  const type = String(view.$type ?? '');
+  const creator = actorOf(view.creator);
+  const uri = str(view.uri);
+  const named = (name: string, link: string): QuotedPost => ({
+    authorName: plainText(name) || creator.name,
+    handle: creator.handle,
+    link,
+    bodyHtml: '',
+    media: [],
+    sensitive: labelsOf({ ...view, author: view.creator }, {}).sensitive,
+  });
+  switch (type) {
+    case 'app.bsky.embed.record#viewRecord': {
+      const value = isObject(view.value) ? view.value : {};
+      const labels = labelsOf(view, value);
+      if (labels.withheld) return null;
+      const author = actorOf(view.author);
+      const text = richText(value);
+      const parts = embedParts(Array.isArray(view.embeds) ? view.embeds[0] : undefined);
+      const nested = parts.record && depth < QUOTE_DEPTH ? quotedPost(parts.record, depth + 1) : undefined;
+      return {
+        authorName: author.name,
+        handle: author.handle,
+        link: postUrl(author.id, uri),
+        bodyHtml:
+          text.html + externalHtml(parts.external, text.text) + (nested !== undefined ? quoteHtml(nested, false) : ''),
+        media: parts.media,
+        sensitive: labels.sensitive || nested?.sensitive === true,
+      };
+    }
+    case 'app.bsky.embed.record#viewNotFound':
+    case 'app.bsky.embed.record#viewBlocked':
+    case 'app.bsky.embed.record#viewDetached':
+      return null;
+    case 'app.bsky.feed.defs#generatorView':
+      return named(
+        str(view.displayName),
+        `https://bsky.app/profile/${encodeURIComponent(creator.id)}/feed/${encodeURIComponent(rkeyOf(uri))}`,
+      );
+    case 'app.bsky.graph.defs#listView':
+      return named(
+        str(view.name),
+        `https://bsky.app/profile/${encodeURIComponent(creator.id)}/lists/${encodeURIComponent(rkeyOf(uri))}`,
+      );
+    case 'app.bsky.graph.defs#starterPackViewBasic':
+    case 'app.bsky.graph.defs#starterPackView': {
+      const record = isObject(view.record) ? view.record : {};
+      return named(
+        str(record.name),
+        `https://bsky.app/starter-pack/${encodeURIComponent(creator.id)}/${encodeURIComponent(rkeyOf(uri))}`,
+      );
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A PostView (app.bsky.feed.defs#postView) → a post; withheld when it or
+ * its author carries an opt-out label (see WITHHOLDING_LABEL).
+ */
+export function postViewPost(view: Json): UpstreamPost | Withheld | null {
+  const uri = typeof view.uri === 'string' ? view.uri : '';
+  const record = isObject(view.record) ? view.record : null;
+  if (!uri.startsWith('at://') || !record) return null;
+  const labels = labelsOf(view, record);
+  if (labels.withheld) return { withheld: uri };
+  const author = isObject(view.author) ? view.author : {};
+  const actor = actorOf(author);
+  const text = richText(record);
+  const parts = embedParts(view.embed);
+  const quote = parts.record ? quotedPost(parts.record, 1) : undefined;
+  const { media, fromQuote } = shownMedia(parts.media, quote ?? null, externalImage(parts.external));
+  return {
+    externalId: uri,
+    content:
+      text.html + externalHtml(parts.external, text.text) + (quote !== undefined ? quoteHtml(quote, fromQuote) : ''),
+    authorName: actor.name,
+    username: actor.id,
+    userPicture: httpUrl(author.avatar),
+    linkUrl: postUrl(actor.id, uri),
+    createdAt: parseInstant(record.createdAt) ?? parseInstant(view.indexedAt),
+    updatedAt: null,
+    media,
+    tags: text.tags,
+    sensitive: labels.sensitive || quote?.sensitive === true,
   };
 }
 
@@ -220,7 +362,7 @@ const sessionDocument = ((doc) => {
   return { posts: [], skipped: 0, meta: { accessJwt: data.accessJwt } };
 }) satisfies DocumentParser<BlueskySettings>;
 
-type Page = MetaOf<typeof authorFeedDocument> & { rows: IngestedPost[]; skipped: number };
+type Page = MetaOf<typeof authorFeedDocument> & { rows: IngestedPost[]; skipped: number; withheld: string[] };
 
 // ---------- the poll (serving thread) ----------
 
@@ -253,7 +395,7 @@ export const blueskyConnector: Connector<BlueskySettings> = {
     let fetchPage: (apiCursor: string | null) => Promise<Page>;
     const read = async (res: Parameters<typeof input.parse>[0], document: string): Promise<Page> => {
       const page = await input.parse<MetaOf<typeof authorFeedDocument>>(res, document);
-      return { ...page.meta, rows: page.rows, skipped: page.skipped };
+      return { ...page.meta, rows: page.rows, skipped: page.skipped, withheld: page.withheld };
     };
 
     if (settings.hashtag !== undefined) {
@@ -282,12 +424,14 @@ export const blueskyConnector: Connector<BlueskySettings> = {
     }
 
     const rows: IngestedPost[] = [];
+    const withheld: string[] = [];
     let skipped = 0;
     let newest = cursor.newest;
     let apiCursor: string | null = null;
     for (let page = 0; page < input.maxPages && rows.length < input.maxItems; page++) {
       const got = await fetchPage(apiCursor);
       rows.push(...got.rows);
+      withheld.push(...got.withheld);
       skipped += got.skipped;
       apiCursor = got.cursor;
       const timed = got.times.filter((i) => !i.pinned);
@@ -302,6 +446,7 @@ export const blueskyConnector: Connector<BlueskySettings> = {
       cursor: newest === undefined ? {} : { newest },
       notModified: false,
       skipped,
+      withheld,
     };
   },
   documents: { authorFeed: authorFeedDocument, search: searchDocument, session: sessionDocument },

@@ -26,6 +26,8 @@ export interface UpstreamMedia {
   thumb: string;
   /** full-size original when the network serves it apart from `url` */
   original?: string;
+  /** its text alternative (alt text) as the author wrote it; '' or absent when there is none */
+  alt?: string;
 }
 
 /** One upstream post, normalized. `content` is already safe HTML (see normalize.ts). */
@@ -87,6 +89,8 @@ export interface PollOutput {
   skipped: number;
   /** what was read but not as it should be (e.g. unreadable dates): shown in the feed's ingestion status */
   warnings?: string[];
+  /** upstream ids of posts left out because their authors asked not to be shown publicly (stored copies go too) */
+  withheld?: string[];
 }
 
 // ---------- documents: what the parse workers run ----------
@@ -112,6 +116,8 @@ export interface DocumentContent<M = unknown> {
   skipped: number;
   /** what was read but not as it should be (e.g. unreadable dates) */
   warnings?: string[];
+  /** upstream ids of posts whose authors asked not to be shown publicly: left out */
+  withheld?: string[];
   /** what the poll needs from the document to go on: ids for paging, a cursor, a token (structured-cloneable) */
   meta: M;
 }
@@ -128,6 +134,7 @@ export interface ParsedPage<M = unknown> {
   rows: IngestedPost[];
   skipped: number;
   warnings: string[];
+  withheld: string[];
   meta: M;
 }
 
@@ -307,15 +314,24 @@ export function parseJson(res: UpstreamDocument): unknown {
   }
 }
 
+/** What a connector's mapping returns for a post its author asked not to be shown publicly. */
+export interface Withheld {
+  withheld: string;
+}
+
+export const isWithheld = (v: UpstreamPost | Withheld | null): v is Withheld => v !== null && 'withheld' in v;
+
 /**
  * Upstream items → posts. An item `toPost` cannot read (null, or a throw) is
- * counted as skipped, never fatal; a post whose externalId came before is left out.
+ * counted as skipped, never fatal; one it withholds is listed by its upstream
+ * id; a post whose externalId came before is left out.
  */
 export function collectPosts<I>(
   items: readonly I[],
-  toPost: (item: I) => UpstreamPost | null,
-): { posts: UpstreamPost[]; skipped: number } {
+  toPost: (item: I) => UpstreamPost | Withheld | null,
+): { posts: UpstreamPost[]; skipped: number; withheld: string[] } {
   const posts: UpstreamPost[] = [];
+  const withheld: string[] = [];
   const seen = new Set<string>();
   let skipped = 0;
   for (const item of items) {
@@ -325,6 +341,10 @@ export function collectPosts<I>(
         skipped++;
         continue;
       }
+      if (isWithheld(post)) {
+        withheld.push(post.withheld);
+        continue;
+      }
       if (seen.has(post.externalId)) continue;
       seen.add(post.externalId);
       posts.push(post);
@@ -332,7 +352,7 @@ export function collectPosts<I>(
       skipped++;
     }
   }
-  return { posts, skipped };
+  return { posts, skipped, withheld };
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> =>

@@ -1,10 +1,11 @@
 // Lemmy: the newest posts of a community
 // (`GET /api/v3/post/list?community_name=…&sort=New`), older pages through
 // the `next_page` cursor (`page_cursor=`) while everything on a page is new,
-// at most `maxPages`. A post's title and Markdown body become the content
-// (as text: escaped, line breaks and bare links kept); an image link or a
-// video embed becomes its media; NSFW posts or communities arrive hidden;
-// removed or deleted posts are left out.
+// at most `maxPages`. A post's title and Markdown body (rendered with
+// markdown-it, then the ingestion allowlist) become the content, a link
+// post's page title its linked card; an image link or a video embed becomes
+// its media (with its alt text), else a link's thumbnail its picture; NSFW
+// posts or communities arrive hidden; removed or deleted posts are left out.
 import type { Static } from 'typebox';
 import type { IngestedPost } from '../store/ingest.js';
 import {
@@ -20,7 +21,9 @@ import {
   type UpstreamPost,
 } from './connector.js';
 import type { LemmyConnector } from './connector-settings.js';
-import { escapeHtml, hashtagsIn, httpUrl, linkHtml, parseInstant, plainText, textToHtml } from './normalize.js';
+import MarkdownIt from 'markdown-it';
+import { sanitizeIngestedHtml } from '../domain/sanitize.js';
+import { escapeHtml, hashtagsIn, httpUrl, linkHtml, parseInstant, plainText, shownMedia, str } from './normalize.js';
 
 type LemmySettings = Static<typeof LemmyConnector>;
 type Json = Record<string, unknown>;
@@ -38,17 +41,36 @@ function pathOf(url: string): string {
   }
 }
 
+/** The post's own media: its link when that is an image or a video, or its video embed. */
 function mediaOf(post: Json): UpstreamMedia[] {
   const url = httpUrl(post.url);
   const thumb = httpUrl(post.thumbnail_url);
   const type = typeof post.url_content_type === 'string' ? post.url_content_type.toLowerCase() : '';
   const video = httpUrl(post.embed_video_url);
+  const alt = str(post.alt_text);
   if (url && (type.startsWith('image/') || (type === '' && IMAGE_EXT.test(pathOf(url)))))
-    return [{ kind: 'image', url, thumb: thumb || '' }];
-  if (video) return [{ kind: 'video', url: video, thumb }];
+    return [{ kind: 'image', url, thumb: thumb || '', alt }];
+  if (video) return [{ kind: 'video', url: video, thumb, alt }];
   if (url && (type.startsWith('video/') || (type === '' && VIDEO_EXT.test(pathOf(url)))))
-    return [{ kind: 'video', url, thumb }];
+    return [{ kind: 'video', url, thumb, alt }];
   return [];
+}
+
+// Lemmy's own clients render bodies with markdown-it; raw HTML stays text
+// (`html: false`), bare URLs become links, and the result still goes
+// through the ingestion allowlist.
+const markdown = new MarkdownIt({ html: false, linkify: true });
+// an inline image is not something post content may show: a link to it, named by its alt text
+markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
+  const token = tokens[idx]!;
+  const alt = self.renderInlineAsText(token.children ?? [], options, env);
+  const src = String(token.attrGet('src') ?? '');
+  return linkHtml(src, alt || src);
+};
+
+/** A Markdown body → safe HTML (without the line breaks markdown-it puts between blocks). */
+export function markdownHtml(body: string): string {
+  return sanitizeIngestedHtml(markdown.render(body).replace(/>\n+</g, '><'));
 }
 
 /** A PostView of `post/list` → a post (null for removed or deleted ones). */
@@ -61,11 +83,19 @@ export function postViewPost(view: Json): UpstreamPost | null {
   const counts = isObject(view.counts) ? view.counts : {};
   const title = plainText(typeof post.name === 'string' ? post.name : '');
   const body = typeof post.body === 'string' ? post.body : '';
-  const media = mediaOf(post);
+  const own = mediaOf(post);
   const link = httpUrl(post.url);
   let content = title ? `<p><strong>${escapeHtml(title)}</strong></p>` : '';
-  if (body.trim() !== '') content += textToHtml(body);
-  if (link && media.every((m) => m.url !== link) && !body.includes(link)) content += `<p>${linkHtml(link, link)}</p>`;
+  if (body.trim() !== '') content += markdownHtml(body);
+  // a link post: its page's title (the link card) linked, its thumbnail the picture
+  if (link && own.every((m) => m.url !== link) && !body.includes(link))
+    content += `<p>${linkHtml(link, plainText(str(post.embed_title)) || link)}</p>`;
+  const thumb = httpUrl(post.thumbnail_url);
+  const { media } = shownMedia(
+    own,
+    null,
+    thumb ? { kind: 'image', url: thumb, thumb: '', alt: str(post.alt_text) } : null,
+  );
   const creatorHost = (() => {
     try {
       return new URL(String(creator.actor_id ?? '')).host;

@@ -25,8 +25,19 @@ import {
   type UpstreamPost,
 } from './connector.js';
 import type { MastodonConnector } from './connector-settings.js';
-import { sanitizeIngestedHtml } from '../domain/sanitize.js';
-import { escapeHtml, httpUrl, parseInstant, plainText } from './normalize.js';
+import { sanitizeIngestedHtml, type CustomEmoji } from '../domain/sanitize.js';
+import {
+  cardHtml,
+  contentWarningHtml,
+  httpUrl,
+  parseInstant,
+  plainText,
+  pollHtml,
+  quoteHtml,
+  shownMedia,
+  str,
+  type QuotedPost,
+} from './normalize.js';
 
 type MastodonSettings = Static<typeof MastodonConnector>;
 type Json = Record<string, unknown>;
@@ -82,56 +93,120 @@ function mediaOf(status: Json): UpstreamMedia[] {
     const url = httpUrl(m.url) || httpUrl(m.remote_url);
     if (!url) continue;
     const preview = httpUrl(m.preview_url);
+    const alt = str(m.description);
     if (m.type === 'image')
-      out.push({ kind: 'image', url, thumb: preview, original: httpUrl(m.remote_url) || undefined });
-    else if (m.type === 'video' || m.type === 'gifv') out.push({ kind: 'video', url, thumb: preview });
+      out.push({ kind: 'image', url, thumb: preview, original: httpUrl(m.remote_url) || undefined, alt });
+    else if (m.type === 'video' || m.type === 'gifv') out.push({ kind: 'video', url, thumb: preview, alt });
     // audio and unknown attachments are left out
   }
   return out;
+}
+
+/** The custom emoji a status's text may use (`emojis[]`). */
+function emojisOf(status: Json): CustomEmoji[] {
+  return (Array.isArray(status.emojis) ? status.emojis : [])
+    .filter(isObject)
+    .map((e) => ({ shortcode: str(e.shortcode), url: str(e.url) || str(e.static_url) }));
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
+
+/** An account's name (display name, else its user name) and its handle `user@host`. */
+function accountOf(status: Json, instance: string) {
+  const account = isObject(status.account) ? status.account : {};
+  const acct = str(account.acct);
+  const host = hostOf(str(account.url) || instance);
+  const displayName = str(account.display_name);
+  return {
+    // custom emoji in a name stay as their `:shortcode:` text (name fields are plain text)
+    name: plainText(displayName.trim() !== '' ? displayName : str(account.username) || acct),
+    handle: acct === '' ? '' : acct.includes('@') || host === '' ? acct : `${acct}@${host}`,
+    avatar: httpUrl(account.avatar) || httpUrl(account.avatar_static),
+  };
+}
+
+/**
+ * What a status shows as text: content warning, text (custom emoji as their
+ * images), poll options, link card; its media, and its link card's image.
+ */
+function statusBody(status: Json, hiddenClasses: string[] = []) {
+  const emojis = emojisOf(status);
+  const poll = isObject(status.poll) ? status.poll : null;
+  const options = poll && Array.isArray(poll.options) ? poll.options.filter(isObject).map((o) => str(o.title)) : [];
+  const card = isObject(status.card) ? status.card : null;
+  let html =
+    sanitizeIngestedHtml(contentWarningHtml(plainText(str(status.spoiler_text))), { emojis }) +
+    sanitizeIngestedHtml(str(status.content), { emojis, hiddenClasses }) +
+    sanitizeIngestedHtml(pollHtml(options), { emojis: poll ? [...emojis, ...emojisOf(poll)] : emojis });
+  if (card) html += cardHtml(str(card.url), str(card.title), html);
+  const cardImage = card && httpUrl(card.image) ? httpUrl(card.image) : '';
+  return {
+    html,
+    media: mediaOf(status),
+    cardImage: cardImage
+      ? { kind: 'image' as const, url: cardImage, thumb: '', alt: str(card?.image_description) }
+      : null,
+    sensitive: status.sensitive === true || str(status.spoiler_text).trim() !== '',
+  };
+}
+
+/**
+ * A status's quote (`quote`, Mastodon 4.5): the quoted status, when the
+ * quote is accepted and the status is there; null for any other state
+ * (pending, revoked, deleted, blocked…). undefined when it quotes nothing.
+ */
+function quoteOf(status: Json, instance: string): QuotedPost | null | undefined {
+  const quote = isObject(status.quote) ? status.quote : null;
+  if (!quote) return undefined;
+  const quoted = quote.state === 'accepted' && isObject(quote.quoted_status) ? quote.quoted_status : null;
+  if (!quoted) return null;
+  const author = accountOf(quoted, instance);
+  // its own quote is not shown (nor by Mastodon): its `RE: <link>` paragraph stays for it
+  const body = statusBody(quoted);
+  return {
+    authorName: author.name,
+    handle: author.handle,
+    link: httpUrl(quoted.url) || httpUrl(quoted.uri),
+    bodyHtml: body.html,
+    media: body.media,
+    sensitive: body.sensitive,
+  };
 }
 
 /** A status (already unwrapped from a boost) → a post. */
 export function statusPost(status: Json, instance: string): UpstreamPost | null {
   const id = typeof status.id === 'string' ? status.id : '';
   if (id === '') return null;
-  const account = isObject(status.account) ? status.account : {};
-  const acct = typeof account.acct === 'string' ? account.acct : '';
-  const host = (() => {
-    try {
-      return new URL(typeof account.url === 'string' ? account.url : instance).host;
-    } catch {
-      return '';
-    }
-  })();
-  const spoiler = plainText(typeof status.spoiler_text === 'string' ? status.spoiler_text : '');
-  const body = sanitizeIngestedHtml(typeof status.content === 'string' ? status.content : '');
+  const author = accountOf(status, instance);
+  const quote = quoteOf(status, instance);
+  // a quote's `RE: <link>` paragraph is for clients that cannot show quotes: theirs hide it
+  const body = statusBody(status, quote !== undefined ? ['quote-inline'] : []);
+  const { media, fromQuote } = shownMedia(body.media, quote ?? null, body.cardImage);
   const tags = (Array.isArray(status.tags) ? status.tags : [])
     .filter(isObject)
     .map((t) => (typeof t.name === 'string' ? t.name : ''));
   return {
     externalId: id,
-    content: `${spoiler ? `<p>${escapeHtml(spoiler)}</p>` : ''}${body}`,
-    authorName: plainText(
-      typeof account.display_name === 'string' && account.display_name.trim() !== ''
-        ? account.display_name
-        : typeof account.username === 'string'
-          ? account.username
-          : acct,
-    ),
-    username: acct === '' ? '' : acct.includes('@') || host === '' ? acct : `${acct}@${host}`,
-    userPicture: httpUrl(account.avatar) || httpUrl(account.avatar_static),
+    content: body.html + (quote !== undefined ? quoteHtml(quote, fromQuote) : ''),
+    authorName: author.name,
+    username: author.handle,
+    userPicture: author.avatar,
     linkUrl: httpUrl(status.url) || httpUrl(status.uri),
     createdAt: parseInstant(status.created_at),
     updatedAt: parseInstant(status.edited_at),
-    media: mediaOf(status),
+    media,
     tags,
-    sensitive: status.sensitive === true || spoiler !== '',
+    sensitive: body.sensitive || quote?.sensitive === true,
   };
 }
 
 // ---------- documents (parse worker) ----------
-
-const hostOf = (url: string) => new URL(url).host;
 
 const accountDocument = ((doc) => {
   const data = parseJson(doc);

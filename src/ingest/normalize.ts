@@ -97,12 +97,106 @@ function paragraphs(html: string): string {
 }
 
 export function linkHtml(href: string, text: string): string {
+  return linkAround(href, escapeHtml(text));
+}
+
+/** A link around safe HTML (`inner` as it is); the HTML alone when `href` is not an http(s) or mailto URL. */
+function linkAround(href: string, inner: string): string {
   const url = /^mailto:[^\s<>"]+$/i.test(href) ? href : httpUrl(href);
-  if (url === '') return escapeHtml(text);
-  return `<a href="${escapeHtml(url)}" rel="nofollow noopener noreferrer" target="_blank">${escapeHtml(text)}</a>`;
+  if (url === '') return inner;
+  return `<a href="${escapeHtml(url)}" rel="nofollow noopener noreferrer" target="_blank">${inner}</a>`;
+}
+
+// ---------- what social posts carry besides their text ----------
+
+/**
+ * A content warning as the first paragraph, marked as one (the post also
+ * arrives hidden: `sensitive`). '' when there is none.
+ */
+export function contentWarningHtml(text: string): string {
+  return text.trim() === '' ? '' : `<p><strong>Content warning:</strong> ${escapeHtml(text.trim())}</p>`;
+}
+
+export interface QuotedPost {
+  authorName: string;
+  /** shown after the name as `@handle` */
+  handle: string;
+  /** the quoted post upstream */
+  link: string;
+  /** its text (and whatever it shows of its own embeds), safe HTML */
+  bodyHtml: string;
+  /** its images and videos */
+  media: UpstreamMedia[];
+  /** flagged sensitive upstream: the quoting post arrives hidden too */
+  sensitive: boolean;
+}
+
+export const QUOTE_UNAVAILABLE = 'Quoted post unavailable';
+
+/**
+ * A quoted post as a block of the quoting post's content: its author (name
+ * and handle, linked to the quoted post upstream), then its text, then —
+ * unless they became the quoting post's own media (`mediaShown`) — its media
+ * as links named by their alt text. A quote the network cannot show
+ * (deleted, blocked, detached by its author, not approved, or its author
+ * opted out of public display) is a block that says so, with nothing of the
+ * quoted post.
+ */
+export function quoteHtml(quote: QuotedPost | null, mediaShown: boolean): string {
+  if (!quote) return `<blockquote><p>${QUOTE_UNAVAILABLE}</p></blockquote>`;
+  const name = plainText(quote.authorName) || quote.handle;
+  const who = `<strong>${escapeHtml(name)}</strong>${quote.handle && quote.handle !== name ? ` @${escapeHtml(quote.handle)}` : ''}`;
+  const media = mediaShown
+    ? ''
+    : quote.media
+        .map((m) => {
+          const kind = m.kind === 'image' ? 'Image' : 'Video';
+          const alt = plainText(m.alt ?? '');
+          return `<p>${linkHtml(m.url, alt ? `${kind}: ${alt}` : kind)}</p>`;
+        })
+        .join('');
+  return `<blockquote><p>${linkAround(quote.link, who)}</p>${quote.bodyHtml}${media}</blockquote>`;
+}
+
+/**
+ * The media a post shows: its own; when it has none, the quoted post's;
+ * else a link card's image. `fromQuote` tells whether the quoted post's
+ * media were taken.
+ */
+export function shownMedia(
+  own: readonly UpstreamMedia[],
+  quote: QuotedPost | null,
+  cardImage: UpstreamMedia | null,
+): { media: UpstreamMedia[]; fromQuote: boolean } {
+  if (own.length > 0) return { media: [...own], fromQuote: false };
+  if (quote && quote.media.length > 0) return { media: [...quote.media], fromQuote: true };
+  return { media: cardImage ? [cardImage] : [], fromQuote: false };
+}
+
+/**
+ * A link card (a page the post links to) as a paragraph: its title linked to
+ * the page. Left out when the post's text already shows the title (in any
+ * case), or when there is no title and the text already links the page.
+ */
+export function cardHtml(url: string, title: string, postHtml: string): string {
+  const href = httpUrl(url);
+  if (href === '') return '';
+  const name = plainText(title);
+  const shown =
+    name === '' ? postHtml.includes(escapeHtml(href)) : plainText(postHtml).toLowerCase().includes(name.toLowerCase());
+  if (shown) return '';
+  return `<p>${linkHtml(href, name || href)}</p>`;
+}
+
+/** A poll's options as a list (their counts change with every vote: left out, so re-polls stay quiet). */
+export function pollHtml(options: readonly string[]): string {
+  const items = options.map((o) => plainText(o)).filter((o) => o !== '');
+  return items.length === 0 ? '' : `<ul>${items.map((o) => `<li>${escapeHtml(o)}</li>`).join('')}</ul>`;
 }
 
 // ---------- small values ----------
+
+const limit = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
 
 /** An http(s) URL as a string (normalized, src/domain/sanitize.ts), or '' (anything else never reaches a client). */
 export function httpUrl(value: unknown, base?: string): string {
@@ -177,12 +271,14 @@ export const POST_TYPE = { text: 1, image: 2, video: 3, carousel: 4 } as const;
  * image post (2) whose picture and file are the image. One video: a video post
  * (3) whose picture is the poster, file and media file the video. Several: an
  * image carousel (4), one child node per item, the first item as picture/file.
+ * Alt text: the first item's is the post's `alt`; each child carries its own.
  */
 export function mediaFields(media: readonly UpstreamMedia[]) {
   const first = media[0];
-  const children = media.map((m) =>
-    m.kind === 'image' ? { image: m.url, video: '' } : { image: m.thumb, video: m.url },
-  );
+  const children = media.map((m) => ({
+    ...(m.kind === 'image' ? { image: m.url, video: '' } : { image: m.thumb, video: m.url }),
+    ...(m.alt ? { alt: m.alt } : {}),
+  }));
   if (!first) {
     return {
       post_type: POST_TYPE.text,
@@ -193,32 +289,37 @@ export function mediaFields(media: readonly UpstreamMedia[]) {
       file_thumb: '',
       media_file: '',
       children: '[]',
+      alt: '',
     };
   }
   const type = media.length > 1 ? POST_TYPE.carousel : first.kind === 'image' ? POST_TYPE.image : POST_TYPE.video;
+  const shared = {
+    post_type: type,
+    file: first.url,
+    file_original: first.original && first.original !== first.url ? first.original : '',
+    children: JSON.stringify(children),
+    alt: first.alt ?? '',
+  };
   if (first.kind === 'image') {
     return {
-      post_type: type,
+      ...shared,
       media: 'image' as MediaKind,
       picture: first.url,
-      file: first.url,
-      file_original: first.original && first.original !== first.url ? first.original : '',
       file_thumb: first.thumb && first.thumb !== first.url ? first.thumb : '',
       media_file: '',
-      children: JSON.stringify(children),
     };
   }
   return {
-    post_type: type,
+    ...shared,
     media: 'video' as MediaKind,
     picture: first.thumb,
-    file: first.url,
-    file_original: first.original && first.original !== first.url ? first.original : '',
     file_thumb: first.thumb,
     media_file: first.url,
-    children: JSON.stringify(children),
   };
 }
+
+/** Alt text is plain text: markup removed, line breaks kept, at most this long (Bluesky allows 10,000 graphemes). */
+const ALT_MAX = 10_000;
 
 /** Keeps only media with usable http(s) URLs; a video without a poster keeps '' as its image. */
 export function cleanMedia(media: readonly UpstreamMedia[]): UpstreamMedia[] {
@@ -228,12 +329,17 @@ export function cleanMedia(media: readonly UpstreamMedia[]): UpstreamMedia[] {
     const url = httpUrl(m.url);
     if (url === '' || seen.has(url)) continue;
     seen.add(url);
-    out.push({ kind: m.kind, url, thumb: httpUrl(m.thumb), ...(m.original ? { original: httpUrl(m.original) } : {}) });
+    const alt = limit(plainText(m.alt ?? '', true), ALT_MAX);
+    out.push({
+      kind: m.kind,
+      url,
+      thumb: httpUrl(m.thumb),
+      ...(m.original ? { original: httpUrl(m.original) } : {}),
+      ...(alt ? { alt } : {}),
+    });
   }
   return out.slice(0, 20);
 }
-
-const limit = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
 
 /** A connector's post → the stored columns (everything except ids and moderation state). */
 export function toPostFields(post: UpstreamPost, network: string, now: number): PostFields {

@@ -35,6 +35,8 @@ export interface ParseResult {
   /** posts that could not be normalized into rows */
   leftOut: number;
   warnings: string[];
+  /** upstream ids of posts withheld at their authors' request */
+  withheld: string[];
   meta: unknown;
 }
 
@@ -57,5 +59,12 @@ export default function parseResponse(task: ParseTask): ParseResult {
     now: task.now,
     maxItems: task.maxItems,
   });
-  return { rows, skipped: content.skipped, leftOut, warnings: content.warnings ?? [], meta: content.meta };
+  return {
+    rows,
+    skipped: content.skipped,
+    leftOut,
+    warnings: content.warnings ?? [],
+    withheld: content.withheld ?? [],
+    meta: content.meta,
+  };
 }

@@ -344,7 +344,7 @@ export function feedItemPost(feed: ParsedFeed, item: XElement, options: ItemOpti
   const titleEl = atom ? child(item, 'atom:title') : child(item, 'title');
   const title = plainText(atom ? atomTextSource(titleEl) : textIn(titleEl));
   const { source, base: htmlBase } = bodyOf(feed, item, link);
-  const body = sanitizeIngestedHtml(source, htmlBase);
+  const body = sanitizeIngestedHtml(source, { base: htmlBase });
   const { published, updated, publishedText, updatedText } = itemDates(feed.format, item);
   const content = titleAndBody(title, body);
   if (content === '' && link === '') return null;

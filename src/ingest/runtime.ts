@@ -23,6 +23,7 @@ import {
   recordFailure,
   recordSuccess,
   releaseFeed,
+  removeWithheldPosts,
   touchFeed,
   upsertPosts,
   type IngestedPost,
@@ -91,6 +92,8 @@ export interface PollReport {
   skippedItems: number;
   /** what was read but not as it should be (unreadable dates, …): also in the feed's ingestion status */
   warnings: string[];
+  /** upstream posts left out (and removed if stored before) because their authors asked not to be shown publicly */
+  withheldItems: number;
   /** the error (failed), or why the feed was not polled (skipped, deferred) */
   message: string | null;
   nextPollAt: number | null;
@@ -312,8 +315,10 @@ export class IngestRuntime {
         const r = await upsertPosts(this.db, feed.wallId, feedId, rows.slice(i, i + WRITE_BATCH));
         written = { inserted: written.inserted + r.inserted, updated: written.updated + r.updated };
       }
+      const withheld = [...new Set(out.withheld ?? [])];
+      const removed = await removeWithheldPosts(this.db, feedId, withheld);
       const after = this.now();
-      const changed = written.inserted + written.updated > 0;
+      const changed = written.inserted + written.updated + removed > 0;
       const feedTouched = await touchFeed(this.db, feedId, {
         source: connector.network,
         sourceType: connector.sourceType(settings),
@@ -346,6 +351,7 @@ export class IngestRuntime {
         ...written,
         skippedItems: out.skipped,
         warnings: out.warnings ?? [],
+        withheldItems: withheld.length,
         nextPollAt,
       });
       this.log.info(
@@ -356,6 +362,8 @@ export class IngestRuntime {
           updated: written.updated,
           skipped: out.skipped,
           warnings: out.warnings,
+          withheld: withheld.length,
+          removed,
           nextPollAt,
         },
         'feed polled',
@@ -406,7 +414,13 @@ export class IngestRuntime {
         signal,
       );
       if (result.leftOut > 0) this.log.debug({ url, leftOut: result.leftOut }, 'upstream posts left out');
-      return { rows: result.rows, skipped: result.skipped, warnings: result.warnings, meta: result.meta as M };
+      return {
+        rows: result.rows,
+        skipped: result.skipped,
+        warnings: result.warnings,
+        withheld: result.withheld,
+        meta: result.meta as M,
+      };
     };
   }
 }
@@ -437,6 +451,7 @@ function emptyReport(feedId: number): PollReport {
     updated: 0,
     skippedItems: 0,
     warnings: [],
+    withheldItems: 0,
     message: null,
     nextPollAt: null,
     durationMs: 0,

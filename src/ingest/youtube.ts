@@ -2,7 +2,9 @@
 // (`/feeds/videos.xml?channel_id=…` / `?playlist_id=…`), Atom with the `yt:`
 // and Media RSS namespaces. Every entry is a video post: the player (embed)
 // URL is its media file, the watch page its file and link, the thumbnail its
-// picture; the star rating, where the feed carries one, is its rating.
+// picture; the star rating, where the feed carries one, is its rating. The
+// author is the entry's (else the feed's) name, the username the channel's
+// handle when the feed links it, else that name — never the channel id.
 import type { Static } from 'typebox';
 import { ACCEPT_FEED, type Connector, type PollOutput, type UpstreamPost } from './connector.js';
 import type { YoutubeConnector } from './connector-settings.js';
@@ -23,6 +25,22 @@ export function youtubeFeedUrl(settings: YoutubeSettings): string {
   return `${base}/feeds/videos.xml?${query}`;
 }
 
+/**
+ * The channel's handle or legacy user name, from the feed's link to the
+ * channel page (`/@handle`, `/user/name`, `/c/name`); '' for a
+ * `/channel/UC…` link, which names only the channel id.
+ */
+export function channelHandle(link: string): string {
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(link).pathname);
+  } catch {
+    return '';
+  }
+  const m = /^\/(?:@|user\/|c\/)([^/]+)\/?$/.exec(path);
+  return m ? m[1]! : '';
+}
+
 function entryPost(feed: ParsedFeed, entry: XElement): UpstreamPost | null {
   const videoId = (childText(entry, 'yt:videoid') || childText(entry, 'atom:id').replace(/^yt:video:/, '')).trim();
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(videoId)) return null;
@@ -36,14 +54,14 @@ function entryPost(feed: ParsedFeed, entry: XElement): UpstreamPost | null {
   const count = Number(attrOf(stars, 'count'));
   const average = Number(attrOf(stars, 'average'));
   const authorName = plainText(childText(child(entry, 'atom:author'), 'atom:name')) || feed.author || feed.title;
-  const channelId = childText(entry, 'yt:channelid');
   const { published, updated } = itemDates('atom', entry);
   return {
     externalId: videoId,
     content: `${title ? `<p><strong>${escapeHtml(title)}</strong></p>` : ''}${description ? textToHtml(description) : ''}`,
     authorName,
-    username: channelId || authorName,
-    userPicture: '',
+    username: channelHandle(feed.link) || authorName,
+    // the feed names no channel picture; a feed that has an icon or logo gives it
+    userPicture: feed.image,
     linkUrl: watch,
     createdAt: published ?? updated,
     updatedAt: updated,

@@ -267,7 +267,7 @@ export async function recentPostTimes(db: Kysely<Database>, feedId: number, n: n
 // ---------- posts ----------
 
 /** The posts columns an ingested post takes from upstream (src/ingest/normalize.ts fills them). */
-export type PostFields = Pick<PostsTable, (typeof UPSTREAM_COLUMNS)[number] | 'created_at' | 'updated_at'>;
+export type PostFields = Pick<Selectable<PostsTable>, (typeof UPSTREAM_COLUMNS)[number] | 'created_at' | 'updated_at'>;
 
 export interface IngestedPost extends PostFields {
   external_id: string;
@@ -299,13 +299,18 @@ export const UPSTREAM_COLUMNS = [
   'location',
   'media',
   'children',
+  'alt',
 ] as const;
 
-/** Fingerprint of what upstream said about a post (every upstream column but the edit time). */
+/**
+ * Fingerprint of what upstream said about a post (every upstream column but
+ * the edit time). `alt` came later: it counts only when there is one, so a
+ * post without alt text keeps the fingerprint it had before (no rewrite).
+ */
 export function upstreamHash(p: IngestedPost): string {
-  return createHash('sha256')
-    .update(JSON.stringify(UPSTREAM_COLUMNS.map((c) => p[c])))
-    .digest('base64url');
+  const values: unknown[] = UPSTREAM_COLUMNS.filter((c) => c !== 'alt').map((c) => p[c]);
+  if (p.alt !== '') values.push(p.alt);
+  return createHash('sha256').update(JSON.stringify(values)).digest('base64url');
 }
 
 /**
@@ -373,6 +378,29 @@ export async function upsertPosts(
     }
     return { inserted, updated };
   });
+}
+
+/**
+ * Deletes the feed's stored posts with these upstream ids: posts whose
+ * authors have since asked not to be shown publicly (a Bluesky
+ * `!no-unauthenticated` label). Moderation state goes with them: a hidden
+ * copy could still be unhidden. Returns how many were deleted.
+ */
+export async function removeWithheldPosts(
+  db: Kysely<Database>,
+  feedId: number,
+  externalIds: readonly string[],
+): Promise<number> {
+  let removed = 0;
+  for (let i = 0; i < externalIds.length; i += 500) {
+    const res = await db
+      .deleteFrom('posts')
+      .where('feed_id', '=', feedId)
+      .where('external_id', 'in', externalIds.slice(i, i + 500))
+      .executeTakeFirst();
+    removed += Number(res.numDeletedRows);
+  }
+  return removed;
 }
 
 /** Keeps the feed's `source`/`sourceType` naming its network, and `updatedAt` at the last poll that changed posts. */

@@ -286,6 +286,16 @@ function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.alterTable('feed_ingest_state').addColumn('last_warning_at', 'bigint').execute();
       },
     },
+    '0008_media_alt': {
+      async up(db: Kysely<unknown>) {
+        // Alt text of a post's main media; each carousel child's is an `alt`
+        // inside its children entry. '' for every post stored before.
+        await db.schema
+          .alterTable('posts')
+          .addColumn('alt', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+      },
+    },
   };
 }
 

@@ -162,6 +162,7 @@ export async function createCustomPost(
             isImage || isVideo
               ? JSON.stringify([{ image: isImage ? input.postFile : '', video: isVideo ? input.postFile : '' }])
               : '[]',
+          alt: '',
         })
         .returning('id')
         .executeTakeFirstOrThrow();

@@ -87,8 +87,10 @@ export interface PostsTable {
   cta_status: number;
   cta_url: string;
   cta_text: string;
-  /** JSON array of { image, video } */
+  /** JSON array of { image, video, alt? } (`alt` only where there is one; never served in v2's childNode) */
   children: string;
+  /** text alternative (alt text) of the post's main media (picture/file); '' when none */
+  alt: string;
 }
 
 export interface ProductsTable {

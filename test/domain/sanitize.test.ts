@@ -2,7 +2,13 @@
 // sanitizer, plain text and URLs, against the attack corpus and as properties.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeHttpUrl, plainTextOf, sanitizeIngestedHtml, sanitizeWrittenHtml } from '../../src/domain/sanitize.js';
+import {
+  emojiImageHtml,
+  normalizeHttpUrl,
+  plainTextOf,
+  sanitizeIngestedHtml,
+  sanitizeWrittenHtml,
+} from '../../src/domain/sanitize.js';
 import { cleanWrite, CUSTOM_POST_RULES, PRODUCT_RULES } from '../../src/domain/writes.js';
 import { contentProblems, textProblems, urlProblems } from '../helpers/html-safety.js';
 import { MARKUP_PAYLOADS, URL_PAYLOADS } from '../helpers/xss-corpus.js';
@@ -229,5 +235,31 @@ describe('ingestion shares the allowlist', () => {
 
   it.each(MARKUP_PAYLOADS)('%j: nothing executable is left', (payload) => {
     expect(contentProblems(sanitizeIngestedHtml(payload)).filter((p) => !/mailto/.test(p))).toEqual([]);
+  });
+});
+
+describe('custom emoji: the one image ingested content may hold, never a write', () => {
+  const EMOJI = { shortcode: 'blob', url: 'https://cdn.example/e/blob.png?v=1&s=2' };
+  const IMG =
+    '<img src="https://cdn.example/e/blob.png?v=1&amp;s=2" alt=":blob:" title=":blob:" class="emoji" width="20" height="20" />';
+
+  it('is built from the emoji list: http(s) source in normalized form, alt and title the shortcode, fixed size', () => {
+    expect(emojiImageHtml(EMOJI)).toBe(IMG);
+    for (const url of ['javascript:alert(1)', 'data:image/png;base64,AAAA', '//cdn.example/x.png', 'https://a"b/x.png'])
+      expect(emojiImageHtml({ shortcode: 'blob', url })).toBe(':blob:');
+    expect(emojiImageHtml({ shortcode: 'x" onerror="alert(1)', url: EMOJI.url })).toBe(
+      ':x&quot; onerror=&quot;alert(1):',
+    );
+  });
+
+  it('replaces known shortcodes in text only, never in attribute values', () => {
+    expect(
+      sanitizeIngestedHtml('<p>:blob: <a href="https://x.example/:blob:">:blob:</a> :nope:</p>', { emojis: [EMOJI] }),
+    ).toBe(`<p>${IMG} <a href="https://x.example/:blob:" ${REL} target="_blank">${IMG}</a> :nope:</p>`);
+  });
+
+  it('a write keeps no image, not even one shaped as an emoji (contract §7)', () => {
+    expect(sanitizeWrittenHtml(`<p>hi ${IMG}</p>`)).toBe('<p>hi </p>');
+    expect(sanitizeIngestedHtml(`<p>hi ${IMG}</p>`)).toBe('<p>hi </p>');
   });
 });

@@ -10,6 +10,7 @@ import {
   moderation,
   startHarness,
   storedPosts,
+  untilDue,
   wallPosts,
   type Harness,
 } from './harness.js';
@@ -216,6 +217,46 @@ describe('bluesky author feed', () => {
     const after = (await storedPosts(h, 601)).find((p) => p.id === target.id)!;
     expect(after.author_name).toBe('Ana L.');
     expect(await moderation(h, target.id)).toEqual(before);
+  });
+
+  it('opt-out labels: !no-unauthenticated keeps a post off the wall, and removes it once its author opts out; !hide and !warn arrive hidden', async () => {
+    await actorWall();
+    fx.feed.push(
+      {
+        post: postView({
+          rkey: '3lboptpost0a',
+          text: 'Not for logged-out eyes',
+          createdAt: at(10),
+          labels: ['!no-unauthenticated'],
+        }),
+      },
+      { post: postView({ rkey: '3lbhide0000a', text: 'Hidden by a moderator', createdAt: at(11), labels: ['!hide'] }) },
+      { post: postView({ rkey: '3lbwarn0000a', text: 'Warned', createdAt: at(12), selfLabels: ['!warn'] }) },
+      { post: postView({ rkey: '3lbplain000a', text: 'Plain', createdAt: at(13) }) },
+    );
+    const [first] = await h.poll();
+    expect(first).toMatchObject({ status: 'ok', inserted: 3, withheldItems: 1 });
+    const stored = await storedPosts(h, 601);
+    expect(stored.map((p) => [p.external_id!.split('/').pop(), p.hidden])).toEqual([
+      ['3lbhide0000a', 1],
+      ['3lbplain000a', 0],
+      ['3lbwarn0000a', 1],
+    ]);
+    await moderate(h, stored[1]!.id);
+
+    // the author opts out on their profile: every post of theirs leaves the wall, moderation or not
+    for (const item of fx.feed)
+      (item.post.author as { labels: unknown[] }).labels = [
+        { src: 'did:plc:ana4mgkzjqfg5xb2wbqvnb2p', val: '!no-unauthenticated', cts: at(1) },
+      ];
+    h.changed.length = 0;
+    await untilDue(h, 601);
+    const [second] = await h.poll();
+    expect(second).toMatchObject({ status: 'ok', inserted: 0, updated: 0, withheldItems: 4 });
+    expect(await storedPosts(h, 601)).toEqual([]);
+    expect(await h.server.store.db.selectFrom('post_products').selectAll().execute()).toEqual([]);
+    expect(h.changed).toEqual([WALL]);
+    expect(await wallPosts(h)).toEqual(new Map());
   });
 
   it('fails with the AppView’s message for an unknown actor, backs off on errors', async () => {

@@ -116,15 +116,18 @@ describe('lemmy community', () => {
       postUsername: 'tom@remote.example',
       postAuthorName: 'tom',
     });
+    // a link post: its thumbnail is the picture (issue 10, link cards)
     expect(posts.get('https://lemmy.example/post/9004')!.widget).toMatchObject({
-      PostType: 1,
+      PostType: 2,
+      postPicture: 'https://lemmy.example/pictrs/image/shoe.jpeg',
       content:
         '<p><strong>Shoe review &amp; notes</strong></p><p><a href="https://blog.example/shoes" rel="nofollow noopener noreferrer" target="_blank">https://blog.example/shoes</a></p>',
     });
     const ask = posts.get('https://lemmy.example/post/9005')!.widget;
     expect(ask).toMatchObject({ PostType: 1, postTags: 'ultra,trailrunning' });
     expect(ask.content).toBe(
-      '<p><strong>Ask: first ultra?</strong></p><p>Any tips for a **first** ultra? &lt;script&gt;alert(1)&lt;/script&gt;</p>' +
+      // Markdown rendered (issue 10); raw HTML in it stays text
+      '<p><strong>Ask: first ultra?</strong></p><p>Any tips for a <strong>first</strong> ultra? &lt;script&gt;alert(1)&lt;/script&gt;</p>' +
         '<p>See <a href="https://ultra.example/guide" rel="nofollow noopener noreferrer" target="_blank">https://ultra.example/guide</a> #ultra #trailrunning</p>',
     );
     const feed = await h.server.store.db

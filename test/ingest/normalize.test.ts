@@ -13,7 +13,9 @@ import {
   textToHtml,
   toPostFields,
 } from '../../src/ingest/normalize.js';
+import { createHash } from 'node:crypto';
 import { sanitizeIngestedHtml } from '../../src/domain/sanitize.js';
+import { upstreamHash, type IngestedPost } from '../../src/store/ingest.js';
 import type { UpstreamPost } from '../../src/ingest/connector.js';
 
 const post = (over: Partial<UpstreamPost> = {}): UpstreamPost => ({
@@ -144,6 +146,7 @@ describe('media → postType', () => {
       file_thumb: 'https://cdn.example/1-s.jpg',
       media_file: '',
       children: JSON.stringify([{ image: 'https://cdn.example/1.jpg', video: '' }]),
+      alt: '',
     });
     expect(mediaFields([vid])).toEqual({
       post_type: 3,
@@ -154,6 +157,7 @@ describe('media → postType', () => {
       file_thumb: 'https://cdn.example/v.jpg',
       media_file: 'https://cdn.example/v.mp4',
       children: JSON.stringify([{ image: 'https://cdn.example/v.jpg', video: 'https://cdn.example/v.mp4' }]),
+      alt: '',
     });
     const carousel = mediaFields([img(1), vid, img(2)]);
     expect(carousel).toMatchObject({ post_type: 4, media: 'image', picture: 'https://cdn.example/1.jpg' });
@@ -195,5 +199,63 @@ describe('media → postType', () => {
     expect(arrivesHidden(post({ content: '<p>holy shit</p>' }), true)).toBe(true);
     expect(arrivesHidden(post({ authorName: 'Dickhead Dan' }), true)).toBe(true);
     expect(arrivesHidden(post({ content: '<p>a fine day</p>' }), true)).toBe(false);
+  });
+});
+
+describe('alt text in stored rows', () => {
+  const row = (alt: string, media: UpstreamPost['media']): IngestedPost => ({
+    external_id: '1',
+    hidden: 0,
+    ...toPostFields(post({ media: media.map((m) => ({ ...m, alt })) }), 'Mastodon', Date.UTC(2026, 0, 1)),
+  });
+  const image = { kind: 'image' as const, url: 'https://cdn.example/1.jpg', thumb: '' };
+
+  it('the first item’s alt text is the post’s; each child keeps its own, as plain text', () => {
+    const fields = toPostFields(
+      post({
+        media: [
+          { ...image, alt: 'a <b>heron</b>\nat dawn' },
+          { kind: 'video', url: 'https://cdn.example/v.mp4', thumb: 'https://cdn.example/v.jpg', alt: '' },
+        ],
+      }),
+      'Bluesky',
+      0,
+    );
+    expect(fields.alt).toBe('a heron\nat dawn');
+    expect(JSON.parse(fields.children)).toEqual([
+      { image: 'https://cdn.example/1.jpg', video: '', alt: 'a heron\nat dawn' },
+      { image: 'https://cdn.example/v.jpg', video: 'https://cdn.example/v.mp4' },
+    ]);
+  });
+
+  it('a post without alt text keeps the upstream fingerprint it had before alt text was stored (no rewrite)', () => {
+    const plain = row('', [image]);
+    const before = [
+      'network_name',
+      'post_type',
+      'content',
+      'picture',
+      'file',
+      'file_original',
+      'file_thumb',
+      'media_file',
+      'link_url',
+      'author_name',
+      'username',
+      'user_picture',
+      'score',
+      'rating',
+      'tags',
+      'location',
+      'media',
+      'children',
+    ] as const;
+    const legacy = createHash('sha256')
+      .update(JSON.stringify(before.map((c) => plain[c])))
+      .digest('base64url');
+    expect(upstreamHash(plain)).toBe(legacy);
+    // alt text counts once there is some: an upstream alt edit is an update
+    const described = row('a heron', [image]);
+    expect(upstreamHash(described)).not.toBe(upstreamHash({ ...described, alt: 'a crane' }));
   });
 });

@@ -60,7 +60,8 @@ describe('youtube channel and playlist feeds', () => {
       postFileThumb: 'https://i2.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg',
       postMediaFile: 'https://www.youtube.com/embed/dQw4w9WgXcQ',
       postAuthorName: 'Trail Cam',
-      postUsername: CHANNEL_ID,
+      // the feed links the channel by its id only: the name stands for it (issue 10)
+      postUsername: 'Trail Cam',
       rating: 4.9,
       postTags: 'trailrunning,4K',
       postCreatedAt: '15/01/2026',

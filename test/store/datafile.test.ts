@@ -300,3 +300,56 @@ describe('round trip and progress', () => {
     await original.close();
   });
 });
+
+describe('alt text (Wallery’s extension of the data file)', () => {
+  const exported = async () => {
+    const path = join(dir, `export-${n++}.json`);
+    await exportDataFile(store.db, path);
+    const text = readFileSync(path, 'utf8');
+    const data = JSON.parse(text) as { walls: { feeds: { posts: Record<string, unknown>[] }[] }[] };
+    return { text, posts: data.walls[0]!.feeds[0]!.posts };
+  };
+
+  it('a post’s and each child’s alt text: imported, exported, and imported again the same', async () => {
+    const media = {
+      postType: 4,
+      media: 'image',
+      picture: 'https://cdn.example/1.jpg',
+      file: 'https://cdn.example/1.jpg',
+      alt: 'a heron at dawn',
+      children: [
+        { image: 'https://cdn.example/1.jpg', video: '', alt: 'a heron at dawn' },
+        { image: 'https://cdn.example/2.jpg', video: '' },
+        { image: 'https://cdn.example/3.jpg', video: '', alt: '' },
+      ],
+    };
+    await freshStore();
+    await importDataFile(store, file([wall(1, [feed(1, [post(1, media)])])]), Date.now());
+    const first = await exported();
+    expect(first.posts[0]).toMatchObject({
+      alt: 'a heron at dawn',
+      children: [
+        { image: 'https://cdn.example/1.jpg', video: '', alt: 'a heron at dawn' },
+        { image: 'https://cdn.example/2.jpg', video: '' },
+        { image: 'https://cdn.example/3.jpg', video: '' },
+      ],
+    });
+    await freshStore();
+    await importDataFile(store, JSON.parse(first.text), Date.now());
+    expect((await exported()).text).toBe(first.text);
+  });
+
+  it('a file without alt text imports as before and exports without it', async () => {
+    await freshStore();
+    const children = [{ image: 'https://cdn.example/1.jpg', video: '' }];
+    await importDataFile(store, file([wall(1, [feed(1, [post(1, { children }), post(2)])])]), Date.now());
+    const rows = await store.db.selectFrom('posts').select(['alt', 'children']).orderBy('id').execute();
+    expect(rows).toEqual([
+      { alt: '', children: JSON.stringify(children) },
+      { alt: '', children: '[]' },
+    ]);
+    const { posts: out } = await exported();
+    expect(out.map((p) => 'alt' in p)).toEqual([false, false]);
+    expect(out[0]!.children).toEqual(children);
+  });
+});

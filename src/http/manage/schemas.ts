@@ -543,7 +543,15 @@ export const PostRecord = Record({
   rating: Nullable(Type.Number()),
   tags: Type.String(),
   location: Type.String(),
-  children: Type.Array(Record({ image: Type.String(), video: Type.String() })),
+  alt: Type.String({ description: 'alt text (text alternative) of the main media; empty when none' }),
+  children: Type.Array(
+    Record({
+      image: Type.String(),
+      video: Type.String(),
+      alt: Type.Optional(Type.String({ description: 'alt text of this item, when it has one' })),
+    }),
+    { description: 'carousel items (childNode in v2, which shows image and video only)' },
+  ),
   createdAt: Instant,
   updatedAt: Instant,
   hidden: Type.Boolean(),

@@ -4,6 +4,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Kysely } from 'kysely';
 import { formatIso } from '../../domain/dates.js';
+import { storedChildren } from '../../domain/mappers.js';
 import type { Database } from '../schema.js';
 import type { ImportCounts } from './loader.js';
 
@@ -147,7 +148,8 @@ export async function exportDataFile(db: Kysely<Database>, path: string): Promis
                   text: p.cta_text,
                 }
               : null,
-            children: JSON.parse(p.children) as unknown,
+            children: storedChildren(p.children),
+            ...(p.alt !== '' ? { alt: p.alt } : {}),
             products: tags
               .filter((t) => t.post_id === p.id)
               .map((t) => ({ productId: t.product_id, left: t.left_pct, top: t.top_pct })),

@@ -76,7 +76,9 @@ export const PostSchema = Type.Object({
       Type.Object({ color: Str, background: Str, status: Type.Integer(), url: Str, text: Str }),
     ]),
   ),
-  children: Type.Optional(Type.Array(Type.Object({ image: Str, video: Str }))),
+  /** Wallery's own extension: alt text of the main media, and of each child */
+  alt: OptStr,
+  children: Type.Optional(Type.Array(Type.Object({ image: Str, video: Str, alt: OptStr }))),
   products: Type.Optional(Type.Array(Type.Object({ productId: Id, left: Type.Number(), top: Type.Number() }))),
 });
 

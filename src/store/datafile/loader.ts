@@ -541,6 +541,9 @@ function postRow(p: PostIn, wallId: number, feedId: number, source: string, path
     cta_status: cta?.status ?? 0,
     cta_url: cta?.url ?? '',
     cta_text: cta?.text ?? '',
-    children: JSON.stringify((p.children ?? []).map((c) => ({ image: c.image, video: c.video }))),
+    children: JSON.stringify(
+      (p.children ?? []).map((c) => ({ image: c.image, video: c.video, ...(c.alt ? { alt: c.alt } : {}) })),
+    ),
+    alt: p.alt ?? '',
   };
 }

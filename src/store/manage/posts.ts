@@ -2,7 +2,7 @@
 // atomic bulk actions and product tags. Each change is visible on the next
 // public read; the wall is announced as changed after the commit.
 import type { Kysely, Selectable } from 'kysely';
-import { parseChildren } from '../../domain/mappers.js';
+import { storedChildren, type StoredChild } from '../../domain/mappers.js';
 import { cleanPostEdit, cleanWrite, CTA_RULES } from '../../domain/writes.js';
 import type { Database, MediaKind, PostsTable } from '../schema.js';
 import {
@@ -66,7 +66,9 @@ export interface PostRecord {
   rating: number | null;
   tags: string;
   location: string;
-  children: { image: string; video: string }[];
+  /** alt text of the main media (picture/file); '' when none */
+  alt: string;
+  children: StoredChild[];
   createdAt: string;
   updatedAt: string;
   hidden: boolean;
@@ -119,7 +121,8 @@ function postRecord(r: PostRow, tags: TagRecord[]): PostRecord {
     rating: r.rating,
     tags: r.tags,
     location: r.location,
-    children: parseChildren(r.children),
+    alt: r.alt,
+    children: storedChildren(r.children),
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
     hidden: r.hidden !== 0,

@@ -96,6 +96,40 @@ describeSample('moderation', () => {
     });
   });
 
+  describe('alt text', () => {
+    it('the management record carries the main media’s and each child’s alt text; v2’s childNode stays image and video', async () => {
+      const db = m.srv.store.db;
+      const row = await db
+        .selectFrom('posts')
+        .select(['id', 'children'])
+        .where('wall_id', '=', 7011)
+        .where('hidden', '=', 0)
+        .where('children', '<>', '[]')
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
+      const children = JSON.parse(row.children) as { image: string; video: string }[];
+      const withAlt = children.map((c, i) => (i === 0 ? { ...c, alt: 'a heron at dawn' } : c));
+      await db
+        .updateTable('posts')
+        .set({ alt: 'a heron at dawn', children: JSON.stringify(withAlt) })
+        .where('id', '=', row.id)
+        .execute();
+      m.srv.app.ctx.changes.wallChanged(7011); // as every write does: cached reads of the wall go
+      try {
+        const post = data<{ alt: string; children: unknown[] }>(await m.api('GET', `/walls/7011/posts/${row.id}`));
+        expect(post.alt).toBe('a heron at dawn');
+        expect(post.children).toEqual(withAlt);
+        const served = (await w2Posts(m, 7011)).find((p) => Number(p.postId) === row.id)!;
+        expect(served.childNode).toEqual(children);
+        const plain = data<{ data: { id: number; alt: string }[] }>(await m.api('GET', '/walls/7011/posts?limit=200'));
+        expect(plain.data.filter((p) => p.id !== row.id).every((p) => p.alt === '')).toBe(true);
+      } finally {
+        await db.updateTable('posts').set({ alt: '', children: row.children }).where('id', '=', row.id).execute();
+        m.srv.app.ctx.changes.wallChanged(7011);
+      }
+    });
+  });
+
   describe('one post', () => {
     it('hide removes the post from W2, C2 and C5; unhide brings it back', async () => {
       expect(ids(await w2Posts(m, 7011))).toContain(17007);
