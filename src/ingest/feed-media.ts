@@ -5,7 +5,7 @@
 import { Parser } from 'htmlparser2';
 import type { UpstreamMedia } from './connector.js';
 import { attrOf, child, childrenOf, textIn, type XElement } from './feed-xml.js';
-import { httpUrl } from './normalize.js';
+import { httpUrl, plainText } from './normalize.js';
 
 /**
  * Hosts that only serve counting pixels, ads and share buttons in feeds
@@ -60,17 +60,23 @@ export function isTrackerImage(url: string, attrs: Record<string, string | undef
   return /display\s*:\s*none|visibility\s*:\s*hidden/i.test(attrs.style ?? '');
 }
 
-/** The first image of an HTML fragment that is not a tracker, resolved against `base`; '' if none. */
-export function firstPictureIn(html: string, base: string): string {
-  if (!/<img\b/i.test(html)) return '';
-  let found = '';
+/** A picture and its text alternative ('' when it has none). */
+interface Picture {
+  url: string;
+  alt: string;
+}
+
+/** The first image of an HTML fragment that is not a tracker, resolved against `base`, with its `alt`. */
+export function firstPictureIn(html: string, base: string): Picture | null {
+  if (!/<img\b/i.test(html)) return null;
+  let found: Picture | null = null;
   const parser = new Parser(
     {
       onopentag(name, attrs) {
         if (found || name !== 'img') return;
         const url = httpUrl(attrs.src ?? '', base || undefined);
         if (url && !isTrackerImage(url, attrs)) {
-          found = url;
+          found = { url, alt: plainText(attrs.alt ?? '') };
           parser.pause();
         }
       },
@@ -152,7 +158,7 @@ export function itemMedia({ item, html, base, htmlBase, channelImage }: ItemMedi
     const kind = kindOf(url, attrOf(node, 'type'), attrOf(node, 'medium'));
     if (!kind || (kind === 'image' && isTrackerImage(url, node.attrs))) continue;
     const thumb = thumbnailOf(node, base) || thumbnailOf(group, base) || itemThumb;
-    out.push({ kind, url, thumb });
+    out.push({ kind, url, thumb, ...(kind === 'image' ? altOf(node, group) : {}) });
   }
   for (const enc of [...childrenOf(item, 'enclosure'), ...childrenOf(item, 'enc:enclosure')]) {
     const url = urlAttr(enc, 'url', base) || urlAttr(enc, 'resource', base) || urlAttr(enc, 'rdf:resource', base);
@@ -161,12 +167,28 @@ export function itemMedia({ item, html, base, htmlBase, channelImage }: ItemMedi
     out.push({ kind, url, thumb: kind === 'video' ? itemThumb : '' });
   }
   if (out.length > 0) return out;
-  const picture =
+  const named =
     itemThumb ||
     groups.map((g) => thumbnailOf(g, base)).find((u) => u !== '') ||
     contents.map(({ node }) => thumbnailOf(node, base)).find((u) => u !== '') ||
-    itunesImage(item, base) ||
-    firstPictureIn(html, htmlBase) ||
-    channelImage;
-  return picture ? [{ kind: 'image', url: picture, thumb: '' }] : [];
+    itunesImage(item, base);
+  const picture = named ? { url: named, alt: '' } : (firstPictureIn(html, htmlBase) ?? { url: channelImage, alt: '' });
+  if (!picture.url) return [];
+  return [{ kind: 'image', url: picture.url, thumb: '', ...(picture.alt ? { alt: picture.alt } : {}) }];
+}
+
+/**
+ * The text alternative Media RSS gives an image: its own `media:description`
+ * (plain text), else its group's; nothing when neither says. (A video's
+ * description is what the video is about, not a text alternative.)
+ */
+function altOf(node: XElement, group: XElement | undefined): { alt?: string } {
+  for (const el of [node, group]) {
+    const description = child(el, 'media:description');
+    if (description && attrOf(description, 'type') !== 'html') {
+      const alt = plainText(textIn(description));
+      if (alt) return { alt };
+    }
+  }
+  return {};
 }

@@ -226,6 +226,31 @@ describe('F: pictures named by the feed', () => {
   });
 });
 
+it('alt text: an image’s media:description (its own, else its group’s) or the alt of the picture in the HTML', () => {
+  const { rows } = read(
+    rss(
+      item(
+        '<title>A</title><link>https://pod.example/a</link><media:content url="https://pod.example/a.jpg" medium="image"><media:description>A red &amp; white lighthouse</media:description></media:content>',
+      ) +
+        item(
+          '<title>B</title><link>https://pod.example/b</link><media:group><media:description>Two cats</media:description><media:content url="https://pod.example/b.jpg" type="image/jpeg"/></media:group>',
+        ) +
+        item(
+          '<title>C</title><link>https://pod.example/c</link><description>&lt;p&gt;&lt;img src="/c.png" alt="A &amp;lt;b&amp;gt;bold&amp;lt;/b&amp;gt; chart"&gt;&lt;/p&gt;</description>',
+        ) +
+        item(
+          '<title>D</title><link>https://pod.example/d</link><media:content url="https://pod.example/d.mp4" medium="video"><media:description>What the video is about</media:description></media:content>',
+        ),
+    ),
+  );
+  expect(rows.map((r) => [r.picture || r.file, r.alt])).toEqual([
+    ['https://pod.example/a.jpg', 'A red & white lighthouse'],
+    ['https://pod.example/b.jpg', 'Two cats'],
+    ['https://pod.example/c.png', 'A bold chart'],
+    ['https://pod.example/d.mp4', ''],
+  ]);
+});
+
 describe('G: relative URLs', () => {
   it('xml:base, on the feed and the item, resolves links, hrefs and srcs', () => {
     const { rows } = read(
