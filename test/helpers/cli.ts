@@ -28,6 +28,14 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
   });
 }
 
+/**
+ * How long a started process may take to say it is ready. A process start is
+ * not a measurement: on a machine whose two cores the whole suite keeps busy,
+ * a start that takes 1 s alone took over 20 s, so the deadline sits just under
+ * the test timeout (vitest.config.ts) and only catches a process that hangs.
+ */
+export const READY_DEADLINE_MS = 100_000;
+
 /** Starts a long-running CLI command and resolves once its stdout matches `ready`. */
 export function startCli(
   args: string[],
@@ -37,7 +45,7 @@ export function startCli(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, cliArgs(args), { cwd: ROOT, env: { ...process.env, ...env } });
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`CLI not ready in time:\n${out}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`CLI not ready in time:\n${out}`)), READY_DEADLINE_MS);
     const onData = (d: Buffer) => {
       out += d.toString();
       if (ready.test(out)) {

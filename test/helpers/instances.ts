@@ -1,7 +1,7 @@
 // Real `wallery serve` processes for multi-instance tests.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { cliArgs, ROOT } from './cli.js';
+import { cliArgs, READY_DEADLINE_MS, ROOT } from './cli.js';
 
 export interface Instance {
   url: string;
@@ -17,7 +17,7 @@ export function startInstance(env: Record<string, string>, args: string[] = ['se
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', INGEST: 'off', ...env },
     });
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`instance not ready:\n${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`instance not ready:\n${out}`)), READY_DEADLINE_MS);
     const onData = (d: Buffer) => {
       out += d.toString();
       const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
