@@ -10,7 +10,7 @@ import {
   updateAccount,
   type AccountInput,
   type AccountPatch,
-} from '../store/manage/accounts.js';
+} from '../manage/accounts.js';
 import { idArgument, withStore } from './common.js';
 import {
   attempt,

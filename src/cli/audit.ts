@@ -1,7 +1,7 @@
 // audit: the log of management writes (API and CLI), newest first.
 import type { Command } from 'commander';
 import { AuditListQuery } from '../http/manage/schemas.js';
-import { listAudit } from '../store/manage/audit.js';
+import { listAudit } from '../manage/audit.js';
 import { given, idFilter, pagedOptions, pageFrom, showPage, type PagedOptions } from './output.js';
 
 export function registerAuditCommands(program: Command) {

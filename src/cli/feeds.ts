@@ -9,7 +9,7 @@ import {
   updateFeed,
   type FeedInput,
   type FeedPatch,
-} from '../store/manage/walls.js';
+} from '../manage/walls.js';
 import { CliError, databaseOption, idArgument, withStore, type StoreOptions } from './common.js';
 import {
   attempt,

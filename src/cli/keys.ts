@@ -1,7 +1,7 @@
 // keys create / list / revoke: user keys of the public API.
 import type { Command } from 'commander';
-import { createUserKey, listUserKeys, revokeUserKeyByPlaintext } from '../store/manage/accounts.js';
-import { ManageError } from '../store/manage/op.js';
+import { createUserKey, listUserKeys, revokeUserKeyByPlaintext } from '../manage/accounts.js';
+import { ManageError } from '../domain/errors.js';
 import { CliError, databaseOption, positiveInt, withStore, type StoreOptions } from './common.js';
 import {
   cliOp,

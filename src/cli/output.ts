@@ -3,10 +3,12 @@
 // scripts; and the mapping of a refused operation onto a CLI error.
 import type { Command } from 'commander';
 import type { TSchema } from 'typebox';
-import { pageRequest } from '../http/manage/common.js';
+import { pageRequest } from '../manage/paging.js';
 import { PageQuery } from '../http/manage/schemas.js';
 import { fieldErrorsOf } from '../http/manage/validation.js';
-import { CLI_ACTOR, ManageError, type Op, type Page } from '../store/manage/op.js';
+import { CLI_ACTOR, type Op } from '../manage/op.js';
+import { ManageError } from '../domain/errors.js';
+import { type Page } from '../manage/paging.js';
 import type { Store } from '../store/store.js';
 import { CliError, databaseOption, withStore, type StoreOptions } from './common.js';
 

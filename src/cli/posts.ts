@@ -17,7 +17,7 @@ import {
   type PostPatch,
   type PostStatus,
   type TagInput,
-} from '../store/manage/posts.js';
+} from '../manage/posts.js';
 import { databaseOption, idArgument, positiveInt, withStore, type StoreOptions } from './common.js';
 import {
   attempt,

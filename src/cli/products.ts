@@ -9,7 +9,7 @@ import {
   updateProduct,
   type ProductInput,
   type ProductPatch,
-} from '../store/manage/products.js';
+} from '../manage/products.js';
 import { databaseOption, idArgument, withStore, type StoreOptions } from './common.js';
 import {
   attempt,

@@ -1,11 +1,6 @@
 // tokens create / list / revoke: operator tokens of the management API.
 import type { Command } from 'commander';
-import {
-  createOperatorToken,
-  listOperatorTokens,
-  revokeOperatorToken,
-  TOKEN_NAME_PATTERN,
-} from '../store/manage/tokens.js';
+import { createOperatorToken, listOperatorTokens, revokeOperatorToken, TOKEN_NAME_PATTERN } from '../manage/tokens.js';
 import { CliError, withStore } from './common.js';
 import { attempt, cliOp, printList, printOptions, printRecord, type PrintOptions } from './output.js';
 

@@ -2,7 +2,7 @@
 // (contract §7: only an operator undoes or completes a delete).
 import type { Command } from 'commander';
 import { WallCreateBody, WallListQuery, WallPatchBody } from '../http/manage/schemas.js';
-import { ManageError } from '../store/manage/op.js';
+import { ManageError } from '../domain/errors.js';
 import {
   createWall,
   deleteWall,
@@ -14,7 +14,7 @@ import {
   type WallInput,
   type WallPatch,
   type WallState,
-} from '../store/manage/walls.js';
+} from '../manage/walls.js';
 import { CliError, databaseOption, idArgument, withStore, type StoreOptions } from './common.js';
 import {
   attempt,

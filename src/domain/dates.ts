@@ -260,3 +260,6 @@ export function parseFeedInstant(value: string): number | null {
   if (month === null || offset === null || !time) return null;
   return instantOf(fullYear(parts.year), month, Number(parts.day), time, offset);
 }
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));

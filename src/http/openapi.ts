@@ -17,7 +17,7 @@ import {
   widgetListWall,
   widgetPost,
   widgetWallInfo,
-} from '../domain/mappers.js';
+} from './v2/presenters.js';
 import type { PostRow, TaggedProduct } from '../store/posts.js';
 import type { FeedRow, WallRow } from '../store/walls.js';
 import { renderBody, successData, successMessage } from './envelope.js';

@@ -29,7 +29,7 @@ import {
   type UpstreamPost,
   type Withheld,
 } from './connector.js';
-import type { BlueskyConnector } from './connector-settings.js';
+import type { BlueskyConnector } from '../schemas/connectors.js';
 import {
   httpUrl,
   linkHtml,

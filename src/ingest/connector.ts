@@ -14,7 +14,7 @@
 // never touches the store: the runtime fetches first, then writes in short
 // transactions.
 import type { IngestedPost } from '../store/ingest.js';
-import type { ConnectorSettings } from './connector-settings.js';
+import type { ConnectorSettings } from '../schemas/connectors.js';
 import { FetchError, decodeBody, type Fetcher, type FetchResponse } from './fetcher.js';
 import { parseMaxAge, parseRateLimitReset, parseRetryAfter } from './scheduler.js';
 

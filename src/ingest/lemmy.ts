@@ -20,7 +20,7 @@ import {
   type UpstreamMedia,
   type UpstreamPost,
 } from './connector.js';
-import type { LemmyConnector } from './connector-settings.js';
+import type { LemmyConnector } from '../schemas/connectors.js';
 import MarkdownIt from 'markdown-it';
 import { sanitizeIngestedHtml } from '../domain/sanitize.js';
 import { escapeHtml, hashtagsIn, httpUrl, linkHtml, parseInstant, plainText, shownMedia, str } from './normalize.js';

@@ -24,7 +24,7 @@ import {
   type UpstreamMedia,
   type UpstreamPost,
 } from './connector.js';
-import type { MastodonConnector } from './connector-settings.js';
+import type { MastodonConnector } from '../schemas/connectors.js';
 import { sanitizeIngestedHtml, type CustomEmoji } from '../domain/sanitize.js';
 import {
   cardHtml,

@@ -5,7 +5,7 @@
 // document parser, so a parser can be swapped without the pool or the
 // serving thread noticing.
 import type { IngestedPost } from '../store/ingest.js';
-import type { ConnectorSettings } from './connector-settings.js';
+import type { ConnectorSettings } from '../schemas/connectors.js';
 import type { UpstreamDocument } from './connector.js';
 import { decodeBody } from './fetcher.js';
 import { postRows } from './normalize.js';

@@ -1,7 +1,7 @@
 // Every connector by kind.
 import { blueskyConnector } from './bluesky.js';
 import type { Connector } from './connector.js';
-import type { ConnectorKind, ConnectorSettings } from './connector-settings.js';
+import type { ConnectorKind, ConnectorSettings } from '../schemas/connectors.js';
 import { lemmyConnector } from './lemmy.js';
 import { mastodonConnector } from './mastodon.js';
 import { rssConnector } from './rss.js';

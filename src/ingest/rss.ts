@@ -17,7 +17,7 @@ import {
   type UpstreamDocument,
   type UpstreamPost,
 } from './connector.js';
-import type { RssConnector } from './connector-settings.js';
+import type { RssConnector } from '../schemas/connectors.js';
 import { itemMedia, itunesImage, urlAttr } from './feed-media.js';
 import {
   attrOf,

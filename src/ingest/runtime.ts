@@ -30,7 +30,7 @@ import {
 } from '../store/ingest.js';
 import type { Database } from '../store/schema.js';
 import type { IngestConfig } from './config.js';
-import { connectorProblem, type ConnectorSettings } from './connector-settings.js';
+import { connectorProblem, type ConnectorSettings } from '../schemas/connectors.js';
 import { PollHttp, errorMessage, type ConnectorEnv, type ParseFn, type Validators } from './connector.js';
 import { createFetcher, type Fetcher, type Resolver } from './fetcher.js';
 import { ParsePool } from './parse-pool.js';

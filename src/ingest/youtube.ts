@@ -7,7 +7,7 @@
 // handle when the feed links it, else that name — never the channel id.
 import type { Static } from 'typebox';
 import { ACCEPT_FEED, type Connector, type PollOutput, type UpstreamPost } from './connector.js';
-import type { YoutubeConnector } from './connector-settings.js';
+import type { YoutubeConnector } from '../schemas/connectors.js';
 import { attrOf, child, childText, textIn, type XElement } from './feed-xml.js';
 import { escapeHtml, hashtagsIn, httpUrl, plainText, textToHtml } from './normalize.js';
 import { atomLink, feedDocument, itemDates, type ParsedFeed } from './rss.js';

@@ -201,7 +201,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
 
         // Looks up a wall by slug within its account. Not a unique index: an
         // imported data file may repeat a slug (the contract allows it); the
-        // management API keeps new and edited slugs unique (store/manage/walls.ts).
+        // management API keeps new and edited slugs unique (src/manage/walls.ts).
         await db.schema.createIndex('walls_account_url').on('walls').columns(['account_id', 'url']).execute();
 
         // The moderation list: every post of a wall, newest first, hidden included.

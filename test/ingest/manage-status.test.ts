@@ -1,8 +1,8 @@
 // A feed that keeps failing is marked failing, with its last error visible
 // through the management API; it is never disabled or deleted.
 import { afterEach, expect, it } from 'vitest';
-import { CLI_ACTOR } from '../../src/store/manage/op.js';
-import { createOperatorToken } from '../../src/store/manage/tokens.js';
+import { CLI_ACTOR } from '../../src/manage/op.js';
+import { createOperatorToken } from '../../src/manage/tokens.js';
 import { rssXml, startFeeds, type FeedFixture } from './fixtures/feeds.js';
 import { startHarness, untilDue, WALL, type Harness } from './harness.js';
 

@@ -12,9 +12,10 @@ import {
   listUserKeys,
   revokeUserKey,
   updateAccount,
-} from '../../store/manage/accounts.js';
+} from '../../manage/accounts.js';
 import { opOf } from './auth.js';
-import { created, db, doc, num, ok, pageRequest } from './common.js';
+import { created, db, doc, num, ok } from './common.js';
+import { pageRequest } from '../../manage/paging.js';
 import {
   AccountCreateBody,
   AccountParams,

@@ -1,8 +1,9 @@
 // The audit log of management writes.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { listAudit } from '../../store/manage/audit.js';
-import { db, doc, ok, optNum, pageRequest } from './common.js';
+import { listAudit } from '../../manage/audit.js';
+import { db, doc, ok, optNum } from './common.js';
+import { pageRequest } from '../../manage/paging.js';
 import { AuditListQuery, AuditRecord, Ok, PageOf, responses } from './schemas.js';
 
 export async function auditRoutes(fastify: FastifyInstance) {

@@ -2,8 +2,9 @@
 // <token>` with a token made by `wallery tokens create`. Runs in onRequest,
 // before the body is read. User keys are never accepted here.
 import type { FastifyRequest } from 'fastify';
-import { ManageError, type Op } from '../../store/manage/op.js';
-import { findOperator, type Operator } from '../../store/manage/tokens.js';
+import { ManageError } from '../../domain/errors.js';
+import { type Op } from '../../manage/op.js';
+import { findOperator, type Operator } from '../../manage/tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,6 @@
 // What the management route modules share: envelopes, paging, the
 // operation context and the OpenAPI annotations of a route.
 import type { FastifyRequest } from 'fastify';
-import type { PageRequest } from '../../store/manage/op.js';
 
 export const ok = <T>(data: T) => ({
   responseCode: 200 as const,
@@ -13,14 +12,6 @@ export const created = <T>(data: T) => ({
   responseStatus: 'success' as const,
   responseData: data,
 });
-
-/** `limit` and `cursor` of a validated query (strings, as every query value). */
-export function pageRequest(q: { limit?: string; cursor?: string }): PageRequest {
-  return {
-    ...(q.limit !== undefined ? { limit: Number(q.limit) } : {}),
-    ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
-  };
-}
 
 /** A validated id string (digits, at most 15 significant) as a number. */
 export const num = (digits: string) => Number(digits);

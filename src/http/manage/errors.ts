@@ -3,7 +3,7 @@
 // plus `fieldErrors` on every 400. Nothing internal ever reaches a client.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isForeignKeyViolation, isUniqueViolation } from '../../store/dialect.js';
-import { ManageError, type FieldError } from '../../store/manage/op.js';
+import { ManageError, type FieldError } from '../../domain/errors.js';
 import { MESSAGES } from '../errors.js';
 import { isStoreUnavailable } from '../server.js';
 

@@ -12,9 +12,10 @@ import {
   setTags,
   updatePost,
   updateTag,
-} from '../../store/manage/posts.js';
+} from '../../manage/posts.js';
 import { opOf } from './auth.js';
-import { db, doc, num, ok, optNum, pageRequest } from './common.js';
+import { db, doc, num, ok, optNum } from './common.js';
+import { pageRequest } from '../../manage/paging.js';
 import {
   BulkBody,
   BulkResult,

@@ -1,9 +1,10 @@
 // Products of an account.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from '../../store/manage/products.js';
+import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from '../../manage/products.js';
 import { opOf } from './auth.js';
-import { created, db, doc, num, ok, optNum, pageRequest } from './common.js';
+import { created, db, doc, num, ok, optNum } from './common.js';
+import { pageRequest } from '../../manage/paging.js';
 import {
   Created,
   Ok,

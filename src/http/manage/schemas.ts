@@ -11,9 +11,9 @@ import {
   MastodonConnector,
   RssConnector,
   YoutubeConnector,
-} from '../../ingest/connector-settings.js';
-import { BULK_ACTIONS, BULK_MAX, TAGS_MAX } from '../../store/manage/posts.js';
-import { PAGE_DEFAULT, PAGE_MAX } from '../../store/manage/op.js';
+} from '../../schemas/connectors.js';
+import { BULK_ACTIONS, BULK_MAX, TAGS_MAX } from '../../manage/posts.js';
+import { PAGE_DEFAULT, PAGE_MAX } from '../../manage/paging.js';
 
 // ---------- field rules ----------
 

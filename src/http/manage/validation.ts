@@ -5,8 +5,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { ConnectorSettings, connectorProblem } from '../../ingest/connector-settings.js';
-import { invalid, type FieldError } from '../../store/manage/op.js';
+import { ConnectorSettings, connectorProblem } from '../../schemas/connectors.js';
+import { invalid, type FieldError } from '../../domain/errors.js';
 
 type Node = Record<string, unknown>;
 

@@ -14,9 +14,10 @@ import {
   restoreWall,
   updateFeed,
   updateWall,
-} from '../../store/manage/walls.js';
+} from '../../manage/walls.js';
 import { opOf } from './auth.js';
-import { created, db, doc, num, ok, optNum, pageRequest } from './common.js';
+import { created, db, doc, num, ok, optNum } from './common.js';
+import { pageRequest } from '../../manage/paging.js';
 import {
   Created,
   FeedCreateBody,

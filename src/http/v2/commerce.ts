@@ -2,7 +2,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { commerceListWall, commercePost, commerceWallInfo, postDetail } from '../../domain/mappers.js';
+import { commerceListWall, commercePost, commerceWallInfo, postDetail } from './presenters.js';
 import { findVisiblePost, listPosts, productsOfPost } from '../../store/posts.js';
 import { listFeeds } from '../../store/walls.js';
 import { sendEnvelope, successMessage } from '../envelope.js';

@@ -2,7 +2,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { widgetListWall, widgetPost, widgetWallInfo } from '../../domain/mappers.js';
+import { widgetListWall, widgetPost, widgetWallInfo } from './presenters.js';
 import { listPosts } from '../../store/posts.js';
 import { listFeeds } from '../../store/walls.js';
 import { sendEnvelope, successMessage } from '../envelope.js';

@@ -4,7 +4,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Kysely } from 'kysely';
 import { formatIso } from '../../domain/dates.js';
-import { storedChildren } from '../../domain/mappers.js';
+import { storedChildren } from '../../domain/media.js';
 import type { Database } from '../schema.js';
 import type { ImportCounts } from './loader.js';
 

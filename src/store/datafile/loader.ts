@@ -6,9 +6,9 @@
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import { parseIsoInstant } from '../../domain/dates.js';
-import { connectorProblem } from '../../ingest/connector-settings.js';
+import { connectorProblem } from '../../schemas/connectors.js';
 import { hashSecret, keyPrefix } from '../keys.js';
-import { productColumns } from '../manage/products.js';
+import { productColumns } from '../../manage/products.js';
 import type { Database, MediaKind } from '../schema.js';
 import {
   AccountSchema,

@@ -2,8 +2,8 @@
 // callers for the management API (Bearer token) and the public API v2.
 import { expect } from 'vitest';
 import type { Change } from '../../../src/store/changes.js';
-import { CLI_ACTOR } from '../../../src/store/manage/op.js';
-import { createOperatorToken } from '../../../src/store/manage/tokens.js';
+import { CLI_ACTOR } from '../../../src/manage/op.js';
+import { createOperatorToken } from '../../../src/manage/tokens.js';
 import { call, JSON_TYPE, KEYS, type Res } from '../../helpers/http.js';
 import { NOW, sample } from '../../helpers/sample.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';

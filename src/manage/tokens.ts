@@ -2,10 +2,12 @@
 // stored as SHA-256 only, looked up by hash and compared in constant time.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import { hashSecret, KEY_LAST_USED_RESOLUTION_MS as LAST_USED_RESOLUTION_MS, keyPrefix } from '../keys.js';
-import { cleanWrite, NAME_RULES } from '../../domain/writes.js';
-import type { Database, OperatorTokensTable } from '../schema.js';
-import { audited, conflict, iso, isoOrNull, notFound, stored, type Op } from './op.js';
+import { hashSecret, KEY_LAST_USED_RESOLUTION_MS as LAST_USED_RESOLUTION_MS, keyPrefix } from '../store/keys.js';
+import { cleanWrite, NAME_RULES } from '../domain/writes.js';
+import type { Database, OperatorTokensTable } from '../store/schema.js';
+import { audited, type Op } from './op.js';
+import { conflict, notFound, stored } from '../domain/errors.js';
+import { iso, isoOrNull } from '../domain/dates.js';
 
 /** `wop_` + 43 base64url characters (256 bits). */
 export function generateOperatorToken(): string {

@@ -1,8 +1,9 @@
 // Store rows → the two API families' records, with fields in the order of
 // api-v2.md's tables (the XML form prints them in this order).
-import type { FeedRow, WallRow } from '../store/walls.js';
-import type { PostRow, TaggedProduct } from '../store/posts.js';
-import { formatDayMonthYear, formatIso, formatLongText } from './dates.js';
+import type { FeedRow, WallRow } from '../../store/walls.js';
+import type { PostRow, TaggedProduct } from '../../store/posts.js';
+import { parseChildren } from '../../domain/media.js';
+import { formatDayMonthYear, formatIso, formatLongText } from '../../domain/dates.js';
 
 export type DateForm = 'iso' | 'long';
 
@@ -60,30 +61,6 @@ export function commerceListWall(w: WallRow) {
     wallProfanity: w.profanity,
     wallCreatedAt: formatDayMonthYear(w.created_at),
   };
-}
-
-/** A carousel child as v2's `childNode` shows it: exactly these two fields. */
-export interface ChildNode {
-  image: string;
-  video: string;
-}
-
-/** A carousel child as stored: with its alt text where it has one (management API, data file). */
-export interface StoredChild extends ChildNode {
-  alt?: string;
-}
-
-export function storedChildren(json: string): StoredChild[] {
-  return (JSON.parse(json) as StoredChild[]).map((c) => ({
-    image: c.image,
-    video: c.video,
-    ...(typeof c.alt === 'string' && c.alt !== '' ? { alt: c.alt } : {}),
-  }));
-}
-
-/** The stored children in v2's `childNode` shape (their alt text is not part of the contract). */
-export function parseChildren(json: string): ChildNode[] {
-  return (JSON.parse(json) as StoredChild[]).map((c) => ({ image: c.image, video: c.video }));
 }
 
 export function widgetPost(p: PostRow, wallProfanity: number) {

@@ -1,23 +1,14 @@
 // Walls and their feeds for operators: every wall (deleted ones too), the
 // soft delete of contract §7, restore and purge.
 import type { Kysely, Selectable } from 'kysely';
-import { cleanWrite, NAME_RULES } from '../../domain/writes.js';
-import type { ConnectorSettings } from '../../ingest/connector-settings.js';
-import type { Database, FeedsTable, WallsTable } from '../schema.js';
-import { purgeWallRows } from '../walls.js';
-import {
-  audited,
-  conflict,
-  diff,
-  iso,
-  isoOrNull,
-  notFound,
-  pageById,
-  stored,
-  type Op,
-  type Page,
-  type PageRequest,
-} from './op.js';
+import { cleanWrite, NAME_RULES } from '../domain/writes.js';
+import type { ConnectorSettings } from '../schemas/connectors.js';
+import type { Database, FeedsTable, WallsTable } from '../store/schema.js';
+import { purgeWallRows } from '../store/walls.js';
+import { audited, diff, type Op } from './op.js';
+import { conflict, notFound, stored } from '../domain/errors.js';
+import { iso, isoOrNull } from '../domain/dates.js';
+import { pageById, type Page, type PageRequest } from './paging.js';
 
 // ---------- walls ----------
 

@@ -1,7 +1,8 @@
 // The audit log: one entry per management write, newest first.
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
-import { decodeCursor, iso, pageLimit, pageOf, type Page, type PageRequest } from './op.js';
+import type { Database } from '../store/schema.js';
+import { decodeCursor, pageLimit, pageOf, type Page, type PageRequest } from './paging.js';
+import { iso } from '../domain/dates.js';
 
 export interface AuditRecord {
   id: number;

@@ -2,27 +2,13 @@
 // atomic bulk actions and product tags. Each change is visible on the next
 // public read; the wall is announced as changed after the commit.
 import type { Kysely, Selectable } from 'kysely';
-import { storedChildren, type StoredChild } from '../../domain/mappers.js';
-import { cleanPostEdit, cleanWrite, CTA_RULES } from '../../domain/writes.js';
-import type { Database, MediaKind, PostsTable } from '../schema.js';
-import {
-  audited,
-  decodeCursor,
-  diff,
-  invalid,
-  invalidField,
-  iso,
-  ManageError,
-  notFound,
-  pageLimit,
-  pageOf,
-  stored,
-  type FieldError,
-  type Op,
-  type Page,
-  type PageRequest,
-  type Tx,
-} from './op.js';
+import { storedChildren, type StoredChild } from '../domain/media.js';
+import { cleanPostEdit, cleanWrite, CTA_RULES } from '../domain/writes.js';
+import type { Database, MediaKind, PostsTable } from '../store/schema.js';
+import { audited, diff, type Op, type Tx } from './op.js';
+import { decodeCursor, pageLimit, pageOf, type Page, type PageRequest } from './paging.js';
+import { invalid, invalidField, ManageError, notFound, stored, type FieldError } from '../domain/errors.js';
+import { iso } from '../domain/dates.js';
 import { requireWall } from './walls.js';
 
 export interface Cta {

@@ -1,24 +1,15 @@
 // Accounts, their user keys and their daily usage, as the management API
 // and the CLI see them.
 import type { Kysely, Selectable } from 'kysely';
-import { utcDay } from '../../domain/dates.js';
-import { cleanWrite, NAME_RULES } from '../../domain/writes.js';
-import { DEFAULT_DAILY_CALL_LIMIT } from '../datafile.js';
-import { generateUserKey, hashSecret, keyPrefix } from '../keys.js';
-import type { AccountsTable, Database, Plan, UserKeysTable } from '../schema.js';
-import {
-  audited,
-  conflict,
-  diff,
-  iso,
-  isoOrNull,
-  notFound,
-  pageById,
-  stored,
-  type Op,
-  type Page,
-  type PageRequest,
-} from './op.js';
+import { utcDay } from '../domain/dates.js';
+import { cleanWrite, NAME_RULES } from '../domain/writes.js';
+import { DEFAULT_DAILY_CALL_LIMIT } from '../store/datafile.js';
+import { generateUserKey, hashSecret, keyPrefix } from '../store/keys.js';
+import type { AccountsTable, Database, Plan, UserKeysTable } from '../store/schema.js';
+import { audited, diff, type Op } from './op.js';
+import { conflict, notFound, stored } from '../domain/errors.js';
+import { iso, isoOrNull } from '../domain/dates.js';
+import { pageById, type Page, type PageRequest } from './paging.js';
 
 export const PLANS: readonly Plan[] = ['free', 'widget', 'commerce', 'enterprise'];
 

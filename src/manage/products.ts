@@ -2,9 +2,12 @@
 // data file). A product appears on every post it is tagged on, on any wall
 // of the account, so a change is announced account-wide.
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import { cleanWrite, PRODUCT_RULES } from '../../domain/writes.js';
-import type { Database, ProductsTable } from '../schema.js';
-import { audited, diff, iso, notFound, pageById, stored, type Op, type Page, type PageRequest } from './op.js';
+import { cleanWrite, PRODUCT_RULES } from '../domain/writes.js';
+import type { Database, ProductsTable } from '../store/schema.js';
+import { audited, diff, type Op } from './op.js';
+import { iso } from '../domain/dates.js';
+import { notFound, stored } from '../domain/errors.js';
+import { pageById, type Page, type PageRequest } from './paging.js';
 
 export interface ProductFields {
   name: string;
