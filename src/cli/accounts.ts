@@ -1,6 +1,6 @@
 // accounts list / get / create / update / delete / usage.
 import type { Command } from 'commander';
-import { AccountCreateBody, AccountPatchBody } from '../http/manage/schemas.js';
+import { AccountCreateBody, AccountPatchBody } from '../schemas/accounts.js';
 import {
   accountUsage,
   createAccount,

@@ -1,6 +1,6 @@
 // audit: the log of management writes (API and CLI), newest first.
 import type { Command } from 'commander';
-import { AuditListQuery } from '../http/manage/schemas.js';
+import { AuditListQuery } from '../schemas/audit.js';
 import { listAudit } from '../manage/audit.js';
 import { given, idFilter, pagedOptions, pageFrom, showPage, type PagedOptions } from './output.js';
 

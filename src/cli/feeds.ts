@@ -1,6 +1,6 @@
 // feeds list / get / create / update / enable / disable / delete.
 import type { Command } from 'commander';
-import { FeedCreateBody, FeedPatchBody } from '../http/manage/schemas.js';
+import { FeedCreateBody, FeedPatchBody } from '../schemas/feeds.js';
 import {
   createFeed,
   deleteFeed,

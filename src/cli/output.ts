@@ -4,8 +4,8 @@
 import type { Command } from 'commander';
 import type { TSchema } from 'typebox';
 import { pageRequest } from '../manage/paging.js';
-import { PageQuery } from '../http/manage/schemas.js';
-import { fieldErrorsOf } from '../http/manage/validation.js';
+import { PageQuery } from '../schemas/fields.js';
+import { fieldErrorsOf } from '../schemas/validate.js';
 import { CLI_ACTOR, type Op } from '../manage/op.js';
 import { ManageError } from '../domain/errors.js';
 import { type Page } from '../manage/paging.js';

@@ -2,8 +2,8 @@
 // cta / edit / tags / tag / untag: moderation from the command line. The
 // actions on several posts are one atomic bulk action.
 import type { Command } from 'commander';
-import { BulkBody, PostListQuery, PostPatchBody, TagPostBody } from '../http/manage/schemas.js';
-import type { MediaKind } from '../store/schema.js';
+import { BulkBody, PostListQuery, PostPatchBody, TagPostBody } from '../schemas/posts.js';
+import type { MediaKind } from '../domain/lists.js';
 import {
   addTag,
   bulkModerate,
@@ -12,12 +12,12 @@ import {
   listTags,
   removeTag,
   updatePost,
-  type BulkAction,
   type BulkInput,
   type PostPatch,
   type PostStatus,
   type TagInput,
 } from '../manage/posts.js';
+import { type BulkAction } from '../schemas/posts.js';
 import { databaseOption, idArgument, positiveInt, withStore, type StoreOptions } from './common.js';
 import {
   attempt,

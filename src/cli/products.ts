@@ -1,6 +1,6 @@
 // products list / get / create / update / delete.
 import type { Command } from 'commander';
-import { ProductCreateBody, ProductListQuery, ProductPatchBody } from '../http/manage/schemas.js';
+import { ProductCreateBody, ProductListQuery, ProductPatchBody } from '../schemas/products.js';
 import {
   createProduct,
   deleteProduct,

@@ -1,7 +1,7 @@
 // walls list / get / create / update / delete / restore / purge
 // (contract §7: only an operator undoes or completes a delete).
 import type { Command } from 'commander';
-import { WallCreateBody, WallListQuery, WallPatchBody } from '../http/manage/schemas.js';
+import { WallCreateBody, WallListQuery, WallPatchBody } from '../schemas/walls.js';
 import { ManageError } from '../domain/errors.js';
 import {
   createWall,

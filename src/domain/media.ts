@@ -1,5 +1,5 @@
 // Media kind of a custom post from its file URL (contract §7).
-import type { MediaKind } from '../store/schema.js';
+import type { MediaKind } from './lists.js';
 
 const VIDEO_EXTENSIONS = ['.mp4', '.mov', '.webm', '.m4v'];
 

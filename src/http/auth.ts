@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { nextUtcMidnight, utcDay } from '../domain/dates.js';
 import { findKeyOwner, touchUserKey } from '../store/keys.js';
-import type { Plan } from '../store/schema.js';
+import type { Plan } from '../domain/lists.js';
 import { sendError } from './envelope.js';
 import { MESSAGES } from './errors.js';
 

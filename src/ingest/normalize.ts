@@ -7,7 +7,7 @@ import sanitizeHtml from 'sanitize-html';
 import { parseFeedInstant } from '../domain/dates.js';
 import { normalizeHttpUrl, plainTextOf, REMOVED_WITH_TEXT, sanitize } from '../domain/sanitize.js';
 import type { IngestedPost, PostFields } from '../store/ingest.js';
-import type { MediaKind } from '../store/schema.js';
+import type { MediaKind } from '../domain/lists.js';
 import type { UpstreamMedia, UpstreamPost } from './connector.js';
 
 // ---------- HTML ----------

@@ -5,13 +5,12 @@ import { utcDay } from '../domain/dates.js';
 import { cleanWrite, NAME_RULES } from '../domain/writes.js';
 import { DEFAULT_DAILY_CALL_LIMIT } from '../store/datafile.js';
 import { generateUserKey, hashSecret, keyPrefix } from '../store/keys.js';
-import type { AccountsTable, Database, Plan, UserKeysTable } from '../store/schema.js';
+import type { AccountsTable, Database, UserKeysTable } from '../store/schema.js';
+import type { Plan } from '../domain/lists.js';
 import { audited, diff, type Op } from './op.js';
 import { conflict, notFound, stored } from '../domain/errors.js';
 import { iso, isoOrNull } from '../domain/dates.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
-
-export const PLANS: readonly Plan[] = ['free', 'widget', 'commerce', 'enterprise'];
 
 export interface AccountRecord {
   id: number;

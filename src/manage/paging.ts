@@ -1,8 +1,6 @@
 // Cursor paging of management lists: opaque cursors over a row's sort key.
 import { invalidField } from '../domain/errors.js';
-
-export const PAGE_DEFAULT = 50;
-export const PAGE_MAX = 200;
+import { PAGE_DEFAULT } from '../schemas/fields.js';
 
 export interface Page<T> {
   data: T[];

@@ -4,12 +4,14 @@
 import type { Kysely, Selectable } from 'kysely';
 import { storedChildren, type StoredChild } from '../domain/media.js';
 import { cleanPostEdit, cleanWrite, CTA_RULES } from '../domain/writes.js';
-import type { Database, MediaKind, PostsTable } from '../store/schema.js';
+import type { Database, PostsTable } from '../store/schema.js';
+import type { MediaKind } from '../domain/lists.js';
 import { audited, diff, type Op, type Tx } from './op.js';
 import { decodeCursor, pageLimit, pageOf, type Page, type PageRequest } from './paging.js';
 import { invalid, invalidField, ManageError, notFound, stored, type FieldError } from '../domain/errors.js';
 import { iso } from '../domain/dates.js';
 import { requireWall } from './walls.js';
+import { TAGS_MAX, type BulkAction } from '../schemas/posts.js';
 
 export interface Cta {
   color: string;
@@ -266,19 +268,6 @@ const preview = (text: string) => (text.length <= 200 ? text : `${text.slice(0, 
 
 // ---------- bulk ----------
 
-export const BULK_MAX = 500;
-export const BULK_ACTIONS = [
-  'hide',
-  'unhide',
-  'pin',
-  'unpin',
-  'highlight',
-  'unhighlight',
-  'setCta',
-  'clearCta',
-] as const;
-export type BulkAction = (typeof BULK_ACTIONS)[number];
-
 export interface BulkInput {
   postIds: number[];
   action: BulkAction;
@@ -409,8 +398,6 @@ export async function bulkModerate(op: Op, wallId: number, request: BulkInput): 
 }
 
 // ---------- product tags ----------
-
-export const TAGS_MAX = 50;
 
 export interface TagInput {
   productId: number;

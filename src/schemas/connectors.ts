@@ -4,8 +4,10 @@
 // point connectors at local fixture servers.
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { CONNECTOR_KINDS } from '../domain/lists.js';
+import { HTTP_URL } from './fields.js';
 
-const HttpUrl = Type.String({ pattern: '^[hH][tT][tT][pP][sS]?://[^\\s/?#]+(?:[/?#]\\S*)?$', maxLength: 2048 });
+const HttpUrl = Type.String({ pattern: HTTP_URL, maxLength: 2048 });
 const Reposts = Type.Optional(
   Type.Union([Type.Literal('skip'), Type.Literal('unwrap')], {
     description: 'boosts/reposts: skip (default) or unwrap',
@@ -87,8 +89,8 @@ const check = Compile(ConnectorSettings);
 export function connectorProblem(value: unknown): string | null {
   if (!check.Check(value)) {
     const kind = (value as { kind?: unknown } | null)?.kind;
-    if (!['rss', 'mastodon', 'bluesky', 'youtube', 'lemmy'].includes(String(kind))) {
-      return 'kind must be one of rss, mastodon, bluesky, youtube, lemmy';
+    if (!(CONNECTOR_KINDS as readonly string[]).includes(String(kind))) {
+      return `kind must be one of ${CONNECTOR_KINDS.join(', ')}`;
     }
     const first = [...check.Errors(value)].find((e) => e.instancePath !== '') ?? [...check.Errors(value)][0];
     return `${first?.instancePath.replace(/^\//, '') || 'connector'} ${first?.message ?? 'is invalid'}`;

@@ -1,7 +1,8 @@
 // User keys: stored as SHA-256 hashes only; the plaintext is shown once.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database, Plan } from './schema.js';
+import type { Database } from './schema.js';
+import type { Plan } from '../domain/lists.js';
 
 export function hashSecret(plaintext: string): string {
   return createHash('sha256').update(plaintext, 'utf8').digest('hex');

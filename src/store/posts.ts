@@ -1,6 +1,7 @@
 // Post reads and the custom-post write.
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, MediaKind, PostsTable, ProductsTable } from './schema.js';
+import type { Database, PostsTable, ProductsTable } from './schema.js';
+import type { MediaKind } from '../domain/lists.js';
 import { isUniqueViolation } from './dialect.js';
 
 export type PostRow = Selectable<PostsTable> & { feed_name: string };

@@ -3,8 +3,7 @@
 // comparisons and no dialect's date type leaks into the queries.
 import type { Generated } from 'kysely';
 
-export type Plan = 'free' | 'widget' | 'commerce' | 'enterprise';
-export type MediaKind = 'image' | 'video' | 'text';
+import type { MediaKind, Plan } from '../domain/lists.js';
 
 export interface AccountsTable {
   id: Generated<number>;

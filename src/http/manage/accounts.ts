@@ -18,19 +18,14 @@ import { created, db, doc, num, ok } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
 import {
   AccountCreateBody,
-  AccountParams,
   AccountPatchBody,
   AccountRecord,
-  Created,
-  KeyParams,
   NewUserKeyRecord,
-  Ok,
-  PageOf,
-  PageQuery,
-  responses,
   UsageRecord,
   UserKeyRecord,
-} from './schemas.js';
+} from '../../schemas/accounts.js';
+import { AccountParams, Created, KeyParams, Ok, PageOf, responses } from './schemas.js';
+import { PageQuery } from '../../schemas/fields.js';
 
 export async function accountRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { listAudit } from '../../manage/audit.js';
 import { db, doc, ok, optNum } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
-import { AuditListQuery, AuditRecord, Ok, PageOf, responses } from './schemas.js';
+import { AuditListQuery, AuditRecord } from '../../schemas/audit.js';
+import { Ok, PageOf, responses } from './schemas.js';
 
 export async function auditRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -7,7 +7,7 @@ import { auditRoutes } from './audit.js';
 import { authenticateOperator } from './auth.js';
 import { manageErrorHandler } from './errors.js';
 import { postRoutes } from './posts.js';
-import { NoQuery } from './schemas.js';
+import { NoQuery } from '../../schemas/fields.js';
 import { productRoutes } from './products.js';
 import { validateRequest } from './validation.js';
 import { wallRoutes } from './walls.js';

@@ -19,20 +19,15 @@ import { pageRequest } from '../../manage/paging.js';
 import {
   BulkBody,
   BulkResult,
-  Ok,
-  PageOf,
   PostListQuery,
-  PostParams,
   PostPatchBody,
   PostRecord,
-  responses,
-  TagParams,
   TagPatchBody,
   TagPostBody,
   TagRecord,
   TagsPutBody,
-  WallParams,
-} from './schemas.js';
+} from '../../schemas/posts.js';
+import { Ok, PageOf, PostParams, responses, TagParams, WallParams } from './schemas.js';
 import { Type } from 'typebox';
 
 export async function postRoutes(fastify: FastifyInstance) {

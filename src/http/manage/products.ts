@@ -5,17 +5,8 @@ import { createProduct, deleteProduct, getProduct, listProducts, updateProduct }
 import { opOf } from './auth.js';
 import { created, db, doc, num, ok, optNum } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
-import {
-  Created,
-  Ok,
-  PageOf,
-  ProductCreateBody,
-  ProductListQuery,
-  ProductParams,
-  ProductPatchBody,
-  ProductRecord,
-  responses,
-} from './schemas.js';
+import { Created, Ok, PageOf, ProductParams, responses } from './schemas.js';
+import { ProductCreateBody, ProductListQuery, ProductPatchBody, ProductRecord } from '../../schemas/products.js';
 
 export async function productRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -18,22 +18,10 @@ import {
 import { opOf } from './auth.js';
 import { created, db, doc, num, ok, optNum } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
-import {
-  Created,
-  FeedCreateBody,
-  FeedParams,
-  FeedPatchBody,
-  FeedRecord,
-  Ok,
-  PageOf,
-  PageQuery,
-  responses,
-  WallCreateBody,
-  WallListQuery,
-  WallParams,
-  WallPatchBody,
-  WallRecord,
-} from './schemas.js';
+import { Created, FeedParams, Ok, PageOf, responses, WallParams } from './schemas.js';
+import { FeedCreateBody, FeedPatchBody, FeedRecord } from '../../schemas/feeds.js';
+import { PageQuery } from '../../schemas/fields.js';
+import { WallCreateBody, WallListQuery, WallPatchBody, WallRecord } from '../../schemas/walls.js';
 
 export async function wallRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -6,7 +6,7 @@ import { parseDayMonthYear } from '../../domain/dates.js';
 import { mediaKindOfFile } from '../../domain/media.js';
 import { cleanWrite, CUSTOM_POST_RULES } from '../../domain/writes.js';
 import { createCustomPost, type ListFilter } from '../../store/posts.js';
-import type { MediaKind } from '../../store/schema.js';
+import type { MediaKind } from '../../domain/lists.js';
 import { findLiveWall, softDeleteWall, type WallRow } from '../../store/walls.js';
 import { CONTENT_TYPES, renderBody, successData } from '../envelope.js';
 import { ApiError, badRequest, MESSAGES } from '../errors.js';

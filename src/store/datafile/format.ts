@@ -3,18 +3,14 @@
 // name the JSON path of the problem.
 import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { MEDIA_KINDS, PLANS } from '../../domain/lists.js';
 
 const Id = Type.Integer({ minimum: 1 });
 const Str = Type.String();
 const OptStr = Type.Optional(Type.String());
 const NumOrNull = Type.Union([Type.Number(), Type.Null()]);
-const Plan = Type.Union([
-  Type.Literal('free'),
-  Type.Literal('widget'),
-  Type.Literal('commerce'),
-  Type.Literal('enterprise'),
-]);
-const Media = Type.Union([Type.Literal('image'), Type.Literal('video'), Type.Literal('text')]);
+const Plan = Type.Enum(PLANS);
+const Media = Type.Enum(MEDIA_KINDS);
 
 export const AccountSchema = Type.Object({
   id: Id,

@@ -9,7 +9,8 @@ import { parseIsoInstant } from '../../domain/dates.js';
 import { connectorProblem } from '../../schemas/connectors.js';
 import { hashSecret, keyPrefix } from '../keys.js';
 import { productColumns } from '../../manage/products.js';
-import type { Database, MediaKind } from '../schema.js';
+import type { Database } from '../schema.js';
+import type { MediaKind } from '../../domain/lists.js';
 import {
   AccountSchema,
   DataFileError,

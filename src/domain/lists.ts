@@ -1,0 +1,18 @@
+// The closed lists of the domain, declared once: schemas, store types, the
+// data file and messages derive from these.
+
+/** An account's plan: widget → W1–W4, commerce → C1–C5, enterprise → both, free → no API access. */
+export const PLANS = ['free', 'widget', 'commerce', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** What a post shows (its file's kind; `text` when it has none). */
+export const MEDIA_KINDS = ['image', 'video', 'text'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+
+/** The networks ingestion can collect from (`connector.kind` of a feed). */
+export const CONNECTOR_KINDS = ['rss', 'mastodon', 'bluesky', 'youtube', 'lemmy'] as const;
+
+/** `a, b or c` — a list as a message names it. */
+export function spoken(items: readonly string[], last = 'or'): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} ${last} ${items[items.length - 1]}`;
+}

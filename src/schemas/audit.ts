@@ -1,0 +1,39 @@
+// The audit log: how it is filtered and what an entry holds.
+import { Type } from 'typebox';
+import { IdString, Instant, Nullable, Record, pageQuery, strict } from './fields.js';
+
+export const AuditListQuery = Type.Object(
+  {
+    ...pageQuery,
+    action: Type.Optional(
+      Type.String({ pattern: '^[a-zA-Z_.]{1,100}$', 'x-error': 'action must be an action name such as wall.update' }),
+    ),
+    targetType: Type.Optional(
+      Type.Enum(['account', 'user_key', 'wall', 'feed', 'post', 'product', 'operator_token'], {
+        'x-error': 'targetType must be account, user_key, wall, feed, post, product or operator_token',
+      }),
+    ),
+    targetId: Type.Optional(IdString('targetId')),
+    tokenName: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, 'x-error': 'tokenName must be 1 to 100 characters' }),
+    ),
+  },
+  strict,
+);
+
+export const AuditRecord = Record({
+  id: Type.Integer(),
+  at: Instant,
+  tokenName: Type.String({ description: 'operator token name, or cli' }),
+  action: Type.String(),
+  targetType: Type.String(),
+  targetId: Nullable(Type.Integer()),
+  summary: Type.Object(
+    { before: Type.Unknown(), after: Type.Unknown() },
+    {
+      additionalProperties: true,
+      description:
+        'the changed fields before and after, plus details of the action: an open map, as what changed differs per action',
+    },
+  ),
+});

@@ -1,0 +1,96 @@
+// Feeds and their connector settings: what a write takes, what a read answers.
+import { Type, type TObject } from 'typebox';
+import { CONNECTOR_KINDS, spoken } from '../domain/lists.js';
+import {
+  BlueskyConnector,
+  ConnectorSettings,
+  LemmyConnector,
+  MastodonConnector,
+  RssConnector,
+  YoutubeConnector,
+} from './connectors.js';
+import { Bool, Instant, Nullable, NullableInstant, Record, Text, patch, strict } from './fields.js';
+
+export const Connector = Type.Union([Type.Null(), ConnectorSettings], {
+  'x-error': `connector must be null or a connector setting (kind ${spoken(CONNECTOR_KINDS)})`,
+  'x-check': 'connector',
+  description: 'what ingestion collects for this feed; null: none (posts come from import or the API)',
+});
+
+export const FeedCreateBody = Type.Object(
+  {
+    name: Text('name', 200),
+    source: Text('source', 100, { description: 'network name, e.g. Mastodon' }),
+    sourceType: Text('sourceType', 100, { description: 'kind of feed on that network, e.g. hashtag' }),
+    connector: Type.Optional(Connector),
+    enabled: Type.Optional(Bool('enabled', 'false stops ingestion for this feed; its posts stay (default true)')),
+  },
+  {
+    ...strict,
+    examples: [
+      {
+        name: '#harbourfest on Mastodon',
+        source: 'Mastodon',
+        sourceType: 'hashtag',
+        connector: { kind: 'mastodon', instance: 'https://mastodon.social', hashtag: 'harbourfest' },
+      },
+    ],
+  },
+);
+export const FeedPatchBody = Type.Object(
+  {
+    name: Type.Optional(Text('name', 200)),
+    source: Type.Optional(Text('source', 100)),
+    sourceType: Type.Optional(Text('sourceType', 100)),
+    connector: Type.Optional(Connector),
+    enabled: Type.Optional(Bool('enabled')),
+  },
+  { ...patch, examples: [{ enabled: false }] },
+);
+
+export const FeedIngestState = Record(
+  {
+    lastPolledAt: Type.Optional(NullableInstant),
+    lastSuccessAt: Type.Optional(NullableInstant),
+    nextPollAt: Type.Optional(NullableInstant),
+    intervalSeconds: Type.Optional(Type.Integer({ description: 'current adaptive poll interval' })),
+    consecutiveFailures: Type.Optional(Type.Integer()),
+    lastError: Type.Optional(Nullable(Type.String())),
+    lastErrorAt: Type.Optional(NullableInstant),
+    failing: Type.Optional(Type.Boolean({ description: 'true after repeated failures; the feed keeps being polled' })),
+    warnings: Type.Optional(
+      Type.Integer({
+        description:
+          'warnings of the last poll that read the feed: what was read but not as it should be (e.g. items whose date could not be read, dated when first read)',
+      }),
+    ),
+    lastWarning: Type.Optional(Nullable(Type.String({ description: 'the last warning, kept until the next one' }))),
+    lastWarningAt: Type.Optional(NullableInstant),
+  },
+  { description: 'ingestion state, present once the feed is ingested' },
+);
+
+/** The connector settings as stored and answered: each kind with exactly its own fields. */
+export const exactly = <T extends TObject>(kind: T) =>
+  Type.Object(kind.properties, { ...strict, description: (kind as { description?: string }).description });
+export const ConnectorRecord = Type.Union([
+  exactly(RssConnector),
+  exactly(MastodonConnector),
+  exactly(BlueskyConnector),
+  exactly(YoutubeConnector),
+  exactly(LemmyConnector),
+]);
+
+export const FeedRecord = Record({
+  id: Type.Integer(),
+  wallId: Type.Integer(),
+  name: Type.String(),
+  source: Type.String(),
+  sourceType: Type.String(),
+  connector: Nullable(ConnectorRecord),
+  enabled: Type.Boolean(),
+  createdAt: NullableInstant,
+  updatedAt: Instant,
+  postCount: Type.Integer(),
+  ingest: Type.Optional(FeedIngestState),
+});

@@ -1,0 +1,226 @@
+// Posts, their call-to-action and product tags: what a write takes, what a
+// read answers, how lists filter. Store records are `Static<>` of these.
+import { Type } from 'typebox';
+import { MEDIA_KINDS, spoken } from '../domain/lists.js';
+import {
+  Bool,
+  Color,
+  IdString,
+  Instant,
+  M,
+  Nullable,
+  Percent,
+  PositiveId,
+  Record,
+  Text,
+  Url,
+  pageQuery,
+  patch,
+  strict,
+} from './fields.js';
+
+export const BULK_MAX = 500;
+export const BULK_ACTIONS = [
+  'hide',
+  'unhide',
+  'pin',
+  'unpin',
+  'highlight',
+  'unhighlight',
+  'setCta',
+  'clearCta',
+] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+/** product tags one post carries at most */
+export const TAGS_MAX = 50;
+
+export const PostListQuery = Type.Object(
+  {
+    ...pageQuery,
+    status: Type.Optional(
+      Type.Enum(['visible', 'hidden', 'all'], {
+        'x-error': 'status must be visible, hidden or all',
+        description: 'default all',
+      }),
+    ),
+    feedId: Type.Optional(IdString('feedId')),
+    media: Type.Optional(Type.Enum(MEDIA_KINDS, { 'x-error': `media must be ${spoken(MEDIA_KINDS)}` })),
+  },
+  strict,
+);
+
+export const CtaBody = Type.Object(
+  {
+    color: Color('cta.color'),
+    background: Color('cta.background'),
+    status: Type.Integer({ minimum: 0, maximum: 1, 'x-error': 'cta.status must be 0 or 1', description: 'CTAStatus' }),
+    url: Url('cta.url'),
+    text: Text('cta.text', 200),
+  },
+  {
+    ...strict,
+    description: 'call-to-action: CTAcolor, CTAbackground, CTAStatus, CTAurl, CTAtext of both API families',
+  },
+);
+
+export const PostPatchBody = Type.Object(
+  {
+    content: Type.Optional(
+      Type.String({
+        maxLength: 10000,
+        'x-error': M.optText('content', 10000),
+        description: 'HTML: what the allowlist of contract §7 does not keep is removed (as sent when nothing is)',
+      }),
+    ),
+    hidden: Type.Optional(Bool('hidden', 'hidden posts never appear in the public API')),
+    pinned: Type.Optional(Bool('pinned', 'pinned posts come first in post lists (postPin)')),
+    highlighted: Type.Optional(Bool('highlighted', 'postHighlight')),
+    cta: Type.Optional(
+      Type.Union([Type.Null(), CtaBody], {
+        'x-error': 'cta must be null (clear) or an object with color, background, status, url, text',
+      }),
+    ),
+  },
+  {
+    ...patch,
+    examples: [
+      { hidden: true },
+      {
+        pinned: true,
+        cta: {
+          color: '#ffffff',
+          background: '#0a7cff',
+          status: 1,
+          url: 'https://shop.example.com/look',
+          text: 'Shop the look',
+        },
+      },
+    ],
+  },
+);
+
+export const BulkBody = Type.Object(
+  {
+    postIds: Type.Array(
+      Type.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        'x-error': 'each post id must be a positive integer',
+      }),
+      {
+        minItems: 1,
+        maxItems: BULK_MAX,
+        'x-error': `postIds must be a list of 1 to ${BULK_MAX} post ids`,
+      },
+    ),
+    action: Type.Enum([...BULK_ACTIONS], { 'x-error': `action must be one of ${BULK_ACTIONS.join(', ')}` }),
+    cta: Type.Optional(CtaBody),
+  },
+  { ...strict, examples: [{ postIds: [17001, 17002, 17003], action: 'hide' }] },
+);
+
+export const TagBody = Type.Object(
+  { productId: PositiveId('productId'), left: Percent('left'), top: Percent('top') },
+  { ...strict, description: 'a product tagged on the post, with its hotspot' },
+);
+
+export const TagsPutBody = Type.Object(
+  {
+    tags: Type.Array(TagBody, {
+      maxItems: TAGS_MAX,
+      'x-error': `tags must be a list of at most ${TAGS_MAX} tags`,
+      description: 'in tag order',
+    }),
+  },
+  {
+    ...strict,
+    examples: [
+      {
+        tags: [
+          { productId: 7501, left: 40, top: 62.5 },
+          { productId: 7502, left: 71, top: 20 },
+        ],
+      },
+    ],
+  },
+);
+
+export const Position = Type.Integer({
+  minimum: 0,
+  maximum: TAGS_MAX,
+  'x-error': 'position must be an integer of 0 or more',
+  description: 'place in the tag order, from 0',
+});
+
+export const TagPostBody = Type.Object(
+  { productId: PositiveId('productId'), left: Percent('left'), top: Percent('top'), position: Type.Optional(Position) },
+  { ...strict, examples: [{ productId: 7501, left: 40, top: 62.5 }] },
+);
+export const TagPatchBody = Type.Object(
+  { left: Type.Optional(Percent('left')), top: Type.Optional(Percent('top')), position: Type.Optional(Position) },
+  { ...patch, examples: [{ position: 0 }] },
+);
+
+export const CtaRecord = Record({
+  color: Type.String(),
+  background: Type.String(),
+  status: Type.Integer(),
+  url: Type.String(),
+  text: Type.String(),
+});
+
+export const TagRecord = Record({
+  productId: Type.Integer(),
+  productName: Type.String(),
+  left: Type.Number(),
+  top: Type.Number(),
+  position: Type.Integer({ description: 'tag order, from 0' }),
+});
+
+export const PostRecord = Record({
+  id: Type.Integer(),
+  wallId: Type.Integer(),
+  feedId: Type.Integer(),
+  feedName: Type.String(),
+  externalId: Nullable(Type.String()),
+  networkName: Type.String(),
+  postType: Type.Integer(),
+  media: Type.Enum(MEDIA_KINDS),
+  content: Type.String(),
+  picture: Type.String(),
+  file: Type.String(),
+  fileOriginal: Type.String(),
+  fileThumb: Type.String(),
+  mediaFile: Type.String(),
+  linkUrl: Type.String(),
+  authorName: Type.String(),
+  username: Type.String(),
+  userPicture: Type.String(),
+  score: Nullable(Type.Number()),
+  rating: Nullable(Type.Number()),
+  tags: Type.String(),
+  location: Type.String(),
+  alt: Type.String({ description: 'alt text (text alternative) of the main media; empty when none' }),
+  children: Type.Array(
+    Record({
+      image: Type.String(),
+      video: Type.String(),
+      alt: Type.Optional(Type.String({ description: 'alt text of this item, when it has one' })),
+    }),
+    { description: 'carousel items (childNode in v2, which shows image and video only)' },
+  ),
+  createdAt: Instant,
+  updatedAt: Instant,
+  hidden: Type.Boolean(),
+  pinned: Type.Boolean(),
+  highlighted: Type.Boolean(),
+  cta: Nullable(CtaRecord),
+  products: Type.Array(TagRecord),
+});
+
+export const BulkResult = Record({
+  action: Type.Enum([...BULK_ACTIONS]),
+  postIds: Type.Array(Type.Integer()),
+  changed: Type.Integer({ description: 'posts whose state actually changed' }),
+});

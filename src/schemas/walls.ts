@@ -1,0 +1,65 @@
+// Walls: what a write takes, what a read answers, how lists filter.
+import { Type } from 'typebox';
+import {
+  Bool,
+  IdString,
+  Instant,
+  NullableInstant,
+  PositiveId,
+  Record,
+  Text,
+  pageQuery,
+  patch,
+  strict,
+} from './fields.js';
+
+export const WallListQuery = Type.Object(
+  {
+    ...pageQuery,
+    accountId: Type.Optional(IdString('accountId')),
+    state: Type.Optional(
+      Type.Enum(['live', 'deleted', 'all'], {
+        'x-error': 'state must be live, deleted or all',
+        description: 'default all',
+      }),
+    ),
+  },
+  strict,
+);
+
+export const Slug = Type.String({
+  pattern: '^[a-z0-9](?:[a-z0-9_-]{0,98}[a-z0-9])?$',
+  'x-error':
+    'url must be a slug of 1 to 100 lowercase letters, digits, - and _, starting and ending with a letter or digit',
+  description: 'URL slug, unique within the account',
+});
+
+export const WallCreateBody = Type.Object(
+  {
+    accountId: PositiveId('accountId'),
+    name: Text('name', 200),
+    url: Slug,
+    profanity: Type.Optional(Bool('profanity', 'profanity filter flag (wallProfanity), default false')),
+  },
+  {
+    ...strict,
+    examples: [{ accountId: 7001, name: 'Harbour Festival 2026', url: 'harbour-festival-2026', profanity: false }],
+  },
+);
+export const WallPatchBody = Type.Object(
+  { name: Type.Optional(Text('name', 200)), url: Type.Optional(Slug), profanity: Type.Optional(Bool('profanity')) },
+  { ...patch, examples: [{ name: 'Harbour Festival — main stage' }] },
+);
+
+export const WallRecord = Record({
+  id: Type.Integer(),
+  accountId: Type.Integer(),
+  name: Type.String(),
+  url: Type.String(),
+  profanity: Type.Boolean(),
+  createdAt: Instant,
+  deleted: Type.Boolean(),
+  deletedAt: NullableInstant,
+  feedCount: Type.Integer(),
+  postCount: Type.Integer(),
+});
