@@ -8,9 +8,8 @@ import {
   getAccount,
   listAccounts,
   updateAccount,
-  type AccountInput,
-  type AccountPatch,
 } from '../manage/accounts.js';
+import { type AccountInput, type AccountPatch } from '../schemas/accounts.js';
 import { idArgument, withStore } from './common.js';
 import {
   attempt,

@@ -1,15 +1,8 @@
 // feeds list / get / create / update / enable / disable / delete.
 import type { Command } from 'commander';
 import { FeedCreateBody, FeedPatchBody } from '../schemas/feeds.js';
-import {
-  createFeed,
-  deleteFeed,
-  getFeed,
-  listFeeds,
-  updateFeed,
-  type FeedInput,
-  type FeedPatch,
-} from '../manage/walls.js';
+import { createFeed, deleteFeed, getFeed, listFeeds, updateFeed } from '../manage/walls.js';
+import { type FeedInput, type FeedPatch } from '../schemas/feeds.js';
 import { CliError, databaseOption, idArgument, withStore, type StoreOptions } from './common.js';
 import {
   attempt,

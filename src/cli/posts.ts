@@ -12,11 +12,9 @@ import {
   listTags,
   removeTag,
   updatePost,
-  type BulkInput,
-  type PostPatch,
-  type PostStatus,
   type TagInput,
 } from '../manage/posts.js';
+import { type BulkInput, type PostPatch, type PostStatus } from '../schemas/posts.js';
 import { type BulkAction } from '../schemas/posts.js';
 import { databaseOption, idArgument, positiveInt, withStore, type StoreOptions } from './common.js';
 import {

@@ -1,15 +1,8 @@
 // products list / get / create / update / delete.
 import type { Command } from 'commander';
 import { ProductCreateBody, ProductListQuery, ProductPatchBody } from '../schemas/products.js';
-import {
-  createProduct,
-  deleteProduct,
-  getProduct,
-  listProducts,
-  updateProduct,
-  type ProductInput,
-  type ProductPatch,
-} from '../manage/products.js';
+import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from '../manage/products.js';
+import { type ProductInput, type ProductPatch } from '../schemas/products.js';
 import { databaseOption, idArgument, withStore, type StoreOptions } from './common.js';
 import {
   attempt,

@@ -3,18 +3,8 @@
 import type { Command } from 'commander';
 import { WallCreateBody, WallListQuery, WallPatchBody } from '../schemas/walls.js';
 import { ManageError } from '../domain/errors.js';
-import {
-  createWall,
-  deleteWall,
-  getWall,
-  listWalls,
-  purgeWall,
-  restoreWall,
-  updateWall,
-  type WallInput,
-  type WallPatch,
-  type WallState,
-} from '../manage/walls.js';
+import { createWall, deleteWall, getWall, listWalls, purgeWall, restoreWall, updateWall } from '../manage/walls.js';
+import { type WallInput, type WallPatch, type WallState } from '../schemas/walls.js';
 import { CliError, databaseOption, idArgument, withStore, type StoreOptions } from './common.js';
 import {
   attempt,

@@ -24,6 +24,7 @@ import { renderBody, successData, successMessage } from './envelope.js';
 import { completeOperations, errorExample, unroutedComponents, v2Content } from './openapi-responses.js';
 import { MESSAGES } from './errors.js';
 import { CREATED_MESSAGE } from './v2/shared.js';
+import { ctaColumns, POST_DEFAULTS } from '../store/post-columns.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PREFIX = '/docs';
@@ -97,42 +98,35 @@ const exampleFeed = {
   connector: null,
   enabled: 1,
 } as FeedRow;
-const examplePost = {
+const examplePost: PostRow = {
+  ...POST_DEFAULTS,
   id: 10001,
   wall_id: 101,
   feed_id: 1001,
   feed_name: '#summertrail',
-  external_id: null,
   network_name: 'Mastodon',
   post_type: 2,
   content: 'Sunrise over the ridge <b>#summertrail</b>',
   picture: 'https://cdn.example.com/p/10001.jpg',
   file: 'https://cdn.example.com/p/10001.jpg',
-  file_original: '',
-  file_thumb: '',
-  media_file: '',
   link_url: 'https://social.example.com/p/10001',
   author_name: 'Ana',
   username: 'ana',
   user_picture: 'https://cdn.example.com/u/ana.png',
-  score: null,
-  rating: null,
-  highlight: 0,
   pin: 1,
   tags: 'summer,trail',
-  location: '',
   created_at: AT,
   updated_at: AT,
   media: 'image',
-  hidden: 0,
-  has_cta: 1,
-  cta_color: '#ffffff',
-  cta_background: '#0a7cff',
-  cta_status: 1,
-  cta_url: 'https://shop.example.com/look/10001',
-  cta_text: 'Shop the look',
+  ...ctaColumns({
+    color: '#ffffff',
+    background: '#0a7cff',
+    status: 1,
+    url: 'https://shop.example.com/look/10001',
+    text: 'Shop the look',
+  }),
   children: JSON.stringify([{ image: 'https://cdn.example.com/p/10001.jpg', video: '' }]),
-} as PostRow;
+};
 const exampleProduct = {
   id: 5001,
   account_id: 1,

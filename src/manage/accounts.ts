@@ -6,27 +6,11 @@ import { cleanWrite, NAME_RULES } from '../domain/writes.js';
 import { DEFAULT_DAILY_CALL_LIMIT } from '../store/datafile.js';
 import { generateUserKey, hashSecret, keyPrefix } from '../store/keys.js';
 import type { AccountsTable, Database, UserKeysTable } from '../store/schema.js';
-import type { Plan } from '../domain/lists.js';
 import { audited, diff, type Op } from './op.js';
 import { conflict, notFound, stored } from '../domain/errors.js';
 import { iso, isoOrNull } from '../domain/dates.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
-
-export interface AccountRecord {
-  id: number;
-  name: string;
-  plan: Plan;
-  dailyCallLimit: number;
-  createdAt: string;
-}
-
-export interface AccountInput {
-  name: string;
-  plan: Plan;
-  dailyCallLimit?: number;
-}
-
-export type AccountPatch = Partial<AccountInput>;
+import type { AccountInput, AccountPatch, AccountRecord, UsageRecord, UserKeyRecord } from '../schemas/accounts.js';
 
 const accountRecord = (r: Selectable<AccountsTable>): AccountRecord => ({
   id: r.id,
@@ -127,13 +111,6 @@ export async function deleteAccount(op: Op, id: number): Promise<AccountRecord> 
 
 export const USAGE_DAYS = 30;
 
-export interface UsageRecord {
-  accountId: number;
-  dailyCallLimit: number;
-  /** the last 30 UTC days, oldest first, today last; days without calls are 0 */
-  days: { day: string; calls: number }[];
-}
-
 export async function accountUsage(db: Kysely<Database>, id: number, now: number): Promise<UsageRecord> {
   const account = await accountRow(db, id);
   const today = utcDay(now);
@@ -154,16 +131,6 @@ export async function accountUsage(db: Kysely<Database>, id: number, now: number
 }
 
 // ---------- user keys ----------
-
-export interface UserKeyRecord {
-  id: number;
-  accountId: number;
-  /** first characters of the key, to recognise it */
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
 
 const keyRecord = (r: Selectable<UserKeysTable>): UserKeyRecord => ({
   id: r.id,

@@ -3,18 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { decodeCursor, pageLimit, pageOf, type Page, type PageRequest } from './paging.js';
 import { iso } from '../domain/dates.js';
-
-export interface AuditRecord {
-  id: number;
-  at: string;
-  /** the operator token's name, or `cli` */
-  tokenName: string;
-  action: string;
-  targetType: string;
-  targetId: number | null;
-  /** `before` and `after` (the changed fields), plus details such as a bulk action's post ids */
-  summary: { before: unknown; after: unknown; [detail: string]: unknown };
-}
+import type { AuditRecord } from '../schemas/audit.js';
 
 export interface AuditFilter {
   action?: string;

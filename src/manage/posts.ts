@@ -2,7 +2,7 @@
 // atomic bulk actions and product tags. Each change is visible on the next
 // public read; the wall is announced as changed after the commit.
 import type { Kysely, Selectable } from 'kysely';
-import { storedChildren, type StoredChild } from '../domain/media.js';
+import { storedChildren } from '../domain/media.js';
 import { cleanPostEdit, cleanWrite, CTA_RULES } from '../domain/writes.js';
 import type { Database, PostsTable } from '../store/schema.js';
 import type { MediaKind } from '../domain/lists.js';
@@ -11,79 +11,16 @@ import { decodeCursor, pageLimit, pageOf, type Page, type PageRequest } from './
 import { invalid, invalidField, ManageError, notFound, stored, type FieldError } from '../domain/errors.js';
 import { iso } from '../domain/dates.js';
 import { requireWall } from './walls.js';
-import { TAGS_MAX, type BulkAction } from '../schemas/posts.js';
-
-export interface Cta {
-  color: string;
-  background: string;
-  status: number;
-  url: string;
-  text: string;
-}
-
-export interface TagRecord {
-  productId: number;
-  productName: string;
-  /** hotspot position in percent of the picture's width and height */
-  left: number;
-  top: number;
-  /** tag order on the post, from 0 (C5 lists products in this order) */
-  position: number;
-}
-
-export interface PostRecord {
-  id: number;
-  wallId: number;
-  feedId: number;
-  feedName: string;
-  externalId: string | null;
-  networkName: string;
-  postType: number;
-  media: MediaKind;
-  content: string;
-  picture: string;
-  file: string;
-  fileOriginal: string;
-  fileThumb: string;
-  mediaFile: string;
-  linkUrl: string;
-  authorName: string;
-  username: string;
-  userPicture: string;
-  score: number | null;
-  rating: number | null;
-  tags: string;
-  location: string;
-  /** alt text of the main media (picture/file); '' when none */
-  alt: string;
-  children: StoredChild[];
-  createdAt: string;
-  updatedAt: string;
-  hidden: boolean;
-  pinned: boolean;
-  highlighted: boolean;
-  cta: Cta | null;
-  products: TagRecord[];
-}
-
-export type PostStatus = 'visible' | 'hidden' | 'all';
+import { TAGS_MAX } from '../schemas/posts.js';
+import type { BulkInput, BulkResult, PostPatch, PostRecord, PostStatus, TagRecord } from '../schemas/posts.js';
+import { ctaColumns, ctaOf, postContentOf } from '../store/post-columns.js';
+import { selectPostsWithFeed, type PostRow } from '../store/posts.js';
 
 export interface PostFilter {
   status?: PostStatus;
   feedId?: number;
   media?: MediaKind;
 }
-
-export interface PostPatch {
-  content?: string;
-  hidden?: boolean;
-  pinned?: boolean;
-  highlighted?: boolean;
-  /** null clears the call-to-action */
-  cta?: Cta | null;
-}
-
-type PostRow = Selectable<PostsTable> & { feed_name: string };
 
 function postRecord(r: PostRow, tags: TagRecord[]): PostRecord {
   return {
@@ -92,45 +29,20 @@ function postRecord(r: PostRow, tags: TagRecord[]): PostRecord {
     feedId: r.feed_id,
     feedName: r.feed_name,
     externalId: r.external_id,
-    networkName: r.network_name,
-    postType: r.post_type,
-    media: r.media,
-    content: r.content,
-    picture: r.picture,
-    file: r.file,
-    fileOriginal: r.file_original,
-    fileThumb: r.file_thumb,
-    mediaFile: r.media_file,
-    linkUrl: r.link_url,
-    authorName: r.author_name,
-    username: r.username,
-    userPicture: r.user_picture,
-    score: r.score,
-    rating: r.rating,
-    tags: r.tags,
-    location: r.location,
-    alt: r.alt,
+    ...postContentOf(r),
     children: storedChildren(r.children),
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
     hidden: r.hidden !== 0,
     pinned: r.pin !== 0,
     highlighted: r.highlight !== 0,
-    cta:
-      r.has_cta === 1
-        ? { color: r.cta_color, background: r.cta_background, status: r.cta_status, url: r.cta_url, text: r.cta_text }
-        : null,
+    cta: ctaOf(r),
     products: tags,
   };
 }
 
 function postsOfWall(db: Kysely<Database>, wallId: number) {
-  return db
-    .selectFrom('posts')
-    .innerJoin('feeds', 'feeds.id', 'posts.feed_id')
-    .selectAll('posts')
-    .select('feeds.name as feed_name')
-    .where('posts.wall_id', '=', wallId);
+  return selectPostsWithFeed(db).where('posts.wall_id', '=', wallId);
 }
 
 async function tagsOf(db: Kysely<Database>, postIds: number[]): Promise<Map<number, TagRecord[]>> {
@@ -221,18 +133,6 @@ async function loadPost(db: Kysely<Database>, wallId: number, postId: number): P
 
 export const getModerationPost = loadPost;
 
-const ctaColumns = (cta: Cta | null) =>
-  cta === null
-    ? { has_cta: 0, cta_color: '', cta_background: '', cta_status: 0, cta_url: '', cta_text: '' }
-    : {
-        has_cta: 1,
-        cta_color: cta.color,
-        cta_background: cta.background,
-        cta_status: cta.status,
-        cta_url: cta.url,
-        cta_text: cta.text,
-      };
-
 /** Moderation and content edit of one post (only the fields given change). */
 export async function updatePost(op: Op, wallId: number, postId: number, edit: PostPatch): Promise<PostRecord> {
   const patch = stored(cleanPostEdit(edit));
@@ -267,21 +167,6 @@ export async function updatePost(op: Op, wallId: number, postId: number, edit: P
 const preview = (text: string) => (text.length <= 200 ? text : `${text.slice(0, 200)}… (${text.length} characters)`);
 
 // ---------- bulk ----------
-
-export interface BulkInput {
-  postIds: number[];
-  action: BulkAction;
-  /** required for setCta */
-  cta?: Cta;
-}
-
-export interface BulkResult {
-  action: BulkAction;
-  /** the posts the action applied to (each once, in request order) */
-  postIds: number[];
-  /** how many of them actually changed (the others already were in that state) */
-  changed: number;
-}
 
 /** The columns an action writes, and the same change as the API names it (for the audit log). */
 function bulkChange(input: BulkInput): {
@@ -330,10 +215,7 @@ function apiState(r: BulkState) {
     hidden: r.hidden !== 0,
     pinned: r.pin !== 0,
     highlighted: r.highlight !== 0,
-    cta:
-      r.has_cta === 1
-        ? { color: r.cta_color, background: r.cta_background, status: r.cta_status, url: r.cta_url, text: r.cta_text }
-        : null,
+    cta: ctaOf(r),
   };
 }
 

@@ -8,6 +8,7 @@ import { audited, diff, type Op } from './op.js';
 import { iso } from '../domain/dates.js';
 import { notFound, stored } from '../domain/errors.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
+import type { ProductInput, ProductPatch, ProductRecord } from '../schemas/products.js';
 
 export interface ProductFields {
   name: string;
@@ -24,20 +25,6 @@ export interface ProductFields {
   storeProductId: string;
   storeProductType: string;
 }
-
-export interface ProductRecord extends ProductFields {
-  id: number;
-  accountId: number;
-  createdAt: string;
-  updatedAt: string;
-  /** posts this product is tagged on */
-  tagCount: number;
-}
-
-export type ProductInput = { accountId: number; name: string; price: number } & Partial<
-  Omit<ProductFields, 'name' | 'price'>
->;
-export type ProductPatch = Partial<ProductFields>;
 
 type ProductRow = Selectable<ProductsTable> & { tag_count: number };
 

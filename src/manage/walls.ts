@@ -9,33 +9,10 @@ import { audited, diff, type Op } from './op.js';
 import { conflict, notFound, stored } from '../domain/errors.js';
 import { iso, isoOrNull } from '../domain/dates.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
+import type { WallInput, WallPatch, WallRecord, WallState } from '../schemas/walls.js';
+import type { FeedInput, FeedPatch, FeedRecord } from '../schemas/feeds.js';
 
 // ---------- walls ----------
-
-export interface WallRecord {
-  id: number;
-  accountId: number;
-  name: string;
-  /** URL slug, unique within the account */
-  url: string;
-  profanity: boolean;
-  createdAt: string;
-  deleted: boolean;
-  deletedAt: string | null;
-  feedCount: number;
-  postCount: number;
-}
-
-export interface WallInput {
-  accountId: number;
-  name: string;
-  url: string;
-  profanity?: boolean;
-}
-
-export type WallPatch = Partial<Omit<WallInput, 'accountId'>>;
-
-export type WallState = 'live' | 'deleted' | 'all';
 
 type WallRow = Selectable<WallsTable> & { feed_count: number; post_count: number };
 
@@ -211,49 +188,6 @@ export async function purgeWall(op: Op, id: number): Promise<WallRecord> {
 }
 
 // ---------- feeds ----------
-
-/**
- * Ingestion state of a feed. The ingestion module (src/ingest/, migration
- * 0004) fills it; feeds without ingestion state leave it out.
- */
-export interface FeedIngestState {
-  lastPolledAt?: string | null;
-  lastSuccessAt?: string | null;
-  nextPollAt?: string | null;
-  intervalSeconds?: number;
-  consecutiveFailures?: number;
-  lastError?: string | null;
-  lastErrorAt?: string | null;
-  failing?: boolean;
-  /** warnings of the last poll that read the feed (items whose date could not be read, …) */
-  warnings?: number;
-  lastWarning?: string | null;
-  lastWarningAt?: string | null;
-}
-
-export interface FeedRecord {
-  id: number;
-  wallId: number;
-  name: string;
-  source: string;
-  sourceType: string;
-  connector: ConnectorSettings | null;
-  enabled: boolean;
-  createdAt: string | null;
-  updatedAt: string;
-  postCount: number;
-  ingest?: FeedIngestState;
-}
-
-export interface FeedInput {
-  name: string;
-  source: string;
-  sourceType: string;
-  connector?: ConnectorSettings | null;
-  enabled?: boolean;
-}
-
-export type FeedPatch = Partial<FeedInput>;
 
 type FeedRow = Selectable<FeedsTable> & {
   post_count: number;

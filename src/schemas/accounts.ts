@@ -1,5 +1,5 @@
 // Accounts and their user keys: what a write takes, what a read answers.
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { PLANS, spoken } from '../domain/lists.js';
 import { Instant, NullableInstant, Record, Text, patch, strict } from './fields.js';
 
@@ -57,3 +57,12 @@ export const NewUserKeyRecord = Record({
   ...userKeyFields,
   key: Type.String({ description: 'the plaintext key: shown this once, only its SHA-256 is stored' }),
 });
+
+// ---------- the types of the shapes above ----------
+
+export type AccountRecord = Static<typeof AccountRecord>;
+export type UsageRecord = Static<typeof UsageRecord>;
+export type UserKeyRecord = Static<typeof UserKeyRecord>;
+export type NewUserKeyRecord = Static<typeof NewUserKeyRecord>;
+export type AccountInput = Static<typeof AccountCreateBody>;
+export type AccountPatch = Static<typeof AccountPatchBody>;

@@ -1,5 +1,5 @@
 // The audit log: how it is filtered and what an entry holds.
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { IdString, Instant, Nullable, Record, pageQuery, strict } from './fields.js';
 
 export const AuditListQuery = Type.Object(
@@ -37,3 +37,7 @@ export const AuditRecord = Record({
     },
   ),
 });
+
+// ---------- the types of the shapes above ----------
+
+export type AuditRecord = Static<typeof AuditRecord>;

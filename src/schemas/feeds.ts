@@ -1,5 +1,5 @@
 // Feeds and their connector settings: what a write takes, what a read answers.
-import { Type, type TObject } from 'typebox';
+import { Type, type Static, type TObject } from 'typebox';
 import { CONNECTOR_KINDS, spoken } from '../domain/lists.js';
 import {
   BlueskyConnector,
@@ -94,3 +94,10 @@ export const FeedRecord = Record({
   postCount: Type.Integer(),
   ingest: Type.Optional(FeedIngestState),
 });
+
+// ---------- the types of the shapes above ----------
+
+export type FeedRecord = Static<typeof FeedRecord>;
+export type FeedIngestState = Static<typeof FeedIngestState>;
+export type FeedInput = Static<typeof FeedCreateBody>;
+export type FeedPatch = Static<typeof FeedPatchBody>;

@@ -1,6 +1,6 @@
 // Posts, their call-to-action and product tags: what a write takes, what a
 // read answers, how lists filter. Store records are `Static<>` of these.
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { MEDIA_KINDS, spoken } from '../domain/lists.js';
 import {
   Bool,
@@ -178,14 +178,14 @@ export const TagRecord = Record({
   position: Type.Integer({ description: 'tag order, from 0' }),
 });
 
-export const PostRecord = Record({
-  id: Type.Integer(),
-  wallId: Type.Integer(),
-  feedId: Type.Integer(),
-  feedName: Type.String(),
-  externalId: Nullable(Type.String()),
+/**
+ * A post's content as the management API and the data file name it: each
+ * field one stored column (src/store/post-columns.ts maps them). A field
+ * added here is answered by the management API, exported and imported.
+ */
+export const PostContent = {
   networkName: Type.String(),
-  postType: Type.Integer(),
+  postType: Type.Integer({ minimum: 0 }),
   media: Type.Enum(MEDIA_KINDS),
   content: Type.String(),
   picture: Type.String(),
@@ -202,6 +202,15 @@ export const PostRecord = Record({
   tags: Type.String(),
   location: Type.String(),
   alt: Type.String({ description: 'alt text (text alternative) of the main media; empty when none' }),
+};
+
+export const PostRecord = Record({
+  id: Type.Integer(),
+  wallId: Type.Integer(),
+  feedId: Type.Integer(),
+  feedName: Type.String(),
+  externalId: Nullable(Type.String()),
+  ...PostContent,
   children: Type.Array(
     Record({
       image: Type.String(),
@@ -224,3 +233,12 @@ export const BulkResult = Record({
   postIds: Type.Array(Type.Integer()),
   changed: Type.Integer({ description: 'posts whose state actually changed' }),
 });
+
+// ---------- the types of the shapes above ----------
+
+export type PostRecord = Static<typeof PostRecord>;
+export type TagRecord = Static<typeof TagRecord>;
+export type BulkResult = Static<typeof BulkResult>;
+export type PostPatch = Static<typeof PostPatchBody>;
+export type BulkInput = Static<typeof BulkBody>;
+export type PostStatus = NonNullable<Static<typeof PostListQuery>['status']>;

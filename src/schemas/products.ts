@@ -1,5 +1,5 @@
 // Products of an account's catalogue: what a write takes, what a read answers.
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import {
   IdString,
   Instant,
@@ -84,3 +84,9 @@ export const ProductRecord = Record({
   updatedAt: Instant,
   tagCount: Type.Integer({ description: 'posts this product is tagged on' }),
 });
+
+// ---------- the types of the shapes above ----------
+
+export type ProductRecord = Static<typeof ProductRecord>;
+export type ProductInput = Static<typeof ProductCreateBody>;
+export type ProductPatch = Static<typeof ProductPatchBody>;

@@ -1,5 +1,5 @@
 // Walls: what a write takes, what a read answers, how lists filter.
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import {
   Bool,
   IdString,
@@ -63,3 +63,10 @@ export const WallRecord = Record({
   feedCount: Type.Integer(),
   postCount: Type.Integer(),
 });
+
+// ---------- the types of the shapes above ----------
+
+export type WallRecord = Static<typeof WallRecord>;
+export type WallInput = Static<typeof WallCreateBody>;
+export type WallPatch = Static<typeof WallPatchBody>;
+export type WallState = NonNullable<Static<typeof WallListQuery>['state']>;

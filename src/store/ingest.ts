@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, FeedIngestStateTable, PostsTable } from './schema.js';
+import { ctaColumns } from './post-columns.js';
 
 export type IngestStateRow = Selectable<FeedIngestStateTable>;
 
@@ -347,12 +348,7 @@ export async function upsertPosts(
           feed_id: feedId,
           highlight: 0,
           pin: 0,
-          has_cta: 0,
-          cta_color: '',
-          cta_background: '',
-          cta_status: 0,
-          cta_url: '',
-          cta_text: '',
+          ...ctaColumns(null),
         })),
       )
       .onConflict((oc) =>

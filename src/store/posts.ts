@@ -3,8 +3,18 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, PostsTable, ProductsTable } from './schema.js';
 import type { MediaKind } from '../domain/lists.js';
 import { isUniqueViolation } from './dialect.js';
+import { POST_DEFAULTS } from './post-columns.js';
 
 export type PostRow = Selectable<PostsTable> & { feed_name: string };
+
+/** Posts with their feed's name (a PostRow each): the select every post read starts from. */
+export function selectPostsWithFeed(db: Kysely<Database>) {
+  return db
+    .selectFrom('posts')
+    .innerJoin('feeds', 'feeds.id', 'posts.feed_id')
+    .selectAll('posts')
+    .select('feeds.name as feed_name');
+}
 
 export interface ListFilter {
   wallId: number;
@@ -34,11 +44,7 @@ export async function listPosts(db: Kysely<Database>, f: ListFilter): Promise<Po
     .offset(f.offset)
     .execute();
   if (page.length === 0) return [];
-  const rows = await db
-    .selectFrom('posts')
-    .innerJoin('feeds', 'feeds.id', 'posts.feed_id')
-    .selectAll('posts')
-    .select('feeds.name as feed_name')
+  const rows = await selectPostsWithFeed(db)
     .where(
       'posts.id',
       'in',
@@ -50,11 +56,7 @@ export async function listPosts(db: Kysely<Database>, f: ListFilter): Promise<Po
 }
 
 export async function findVisiblePost(db: Kysely<Database>, wallId: number, postId: number): Promise<PostRow | null> {
-  const row = await db
-    .selectFrom('posts')
-    .innerJoin('feeds', 'feeds.id', 'posts.feed_id')
-    .selectAll('posts')
-    .select('feeds.name as feed_name')
+  const row = await selectPostsWithFeed(db)
     .where('posts.id', '=', postId)
     .where('posts.wall_id', '=', wallId)
     .where('posts.hidden', '=', 0)
@@ -128,42 +130,25 @@ export async function createCustomPost(
       const inserted = await trx
         .insertInto('posts')
         .values({
+          ...POST_DEFAULTS,
           wall_id: input.wallId,
           feed_id: feedId,
-          external_id: null,
           network_name: 'Custom',
           post_type: CUSTOM_POST_TYPE,
           content: input.content,
           picture: isImage ? input.postFile : '',
           file: input.postFile,
-          file_original: '',
-          file_thumb: '',
           media_file: isVideo ? input.postFile : '',
           link_url: input.link,
           author_name: input.authorName,
-          username: '',
           user_picture: input.authorPicture,
-          score: null,
-          rating: null,
-          highlight: 0,
-          pin: 0,
-          tags: '',
-          location: '',
           created_at: input.now,
           updated_at: input.now,
           media: input.media,
-          hidden: 0,
-          has_cta: 0,
-          cta_color: '',
-          cta_background: '',
-          cta_status: 0,
-          cta_url: '',
-          cta_text: '',
           children:
             isImage || isVideo
               ? JSON.stringify([{ image: isImage ? input.postFile : '', video: isVideo ? input.postFile : '' }])
               : '[]',
-          alt: '',
         })
         .returning('id')
         .executeTakeFirstOrThrow();

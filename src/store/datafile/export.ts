@@ -7,6 +7,7 @@ import { formatIso } from '../../domain/dates.js';
 import { storedChildren } from '../../domain/media.js';
 import type { Database } from '../schema.js';
 import type { ImportCounts } from './loader.js';
+import { ctaOf, postContentOf } from '../post-columns.js';
 
 /** Writes the whole store as a data file, streaming posts feed by feed. */
 export async function exportDataFile(db: Kysely<Database>, path: string): Promise<ImportCounts> {
@@ -115,41 +116,19 @@ export async function exportDataFile(db: Kysely<Database>, path: string): Promis
           .orderBy('position')
           .execute();
         for (const p of posts) {
+          // alt text is Wallery's own extension: written only where there is some
+          const { alt, ...content } = postContentOf(p);
           const rec = {
             id: p.id,
-            networkName: p.network_name,
-            postType: p.post_type,
-            content: p.content,
-            picture: p.picture,
-            file: p.file,
-            fileOriginal: p.file_original,
-            fileThumb: p.file_thumb,
-            mediaFile: p.media_file,
-            linkUrl: p.link_url,
-            authorName: p.author_name,
-            username: p.username,
-            userPicture: p.user_picture,
-            score: p.score,
-            rating: p.rating,
+            ...content,
             highlight: p.highlight,
             pin: p.pin,
-            tags: p.tags,
-            location: p.location,
             createdAt: formatIso(p.created_at),
             updatedAt: formatIso(p.updated_at),
-            media: p.media,
             hidden: p.hidden === 1,
-            cta: p.has_cta
-              ? {
-                  color: p.cta_color,
-                  background: p.cta_background,
-                  status: p.cta_status,
-                  url: p.cta_url,
-                  text: p.cta_text,
-                }
-              : null,
+            cta: ctaOf(p),
             children: storedChildren(p.children),
-            ...(p.alt !== '' ? { alt: p.alt } : {}),
+            ...(alt !== '' ? { alt } : {}),
             products: tags
               .filter((t) => t.post_id === p.id)
               .map((t) => ({ productId: t.product_id, left: t.left_pct, top: t.top_pct })),

@@ -3,14 +3,14 @@
 // name the JSON path of the problem.
 import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { MEDIA_KINDS, PLANS } from '../../domain/lists.js';
+import { PLANS } from '../../domain/lists.js';
+import { optional } from '../../schemas/fields.js';
+import { PostContent } from '../../schemas/posts.js';
 
 const Id = Type.Integer({ minimum: 1 });
 const Str = Type.String();
 const OptStr = Type.Optional(Type.String());
-const NumOrNull = Type.Union([Type.Number(), Type.Null()]);
 const Plan = Type.Enum(PLANS);
-const Media = Type.Enum(MEDIA_KINDS);
 
 export const AccountSchema = Type.Object({
   id: Id,
@@ -44,27 +44,11 @@ export const ProductSchema = Type.Object({
 
 export const PostSchema = Type.Object({
   id: Id,
-  networkName: OptStr,
-  postType: Type.Optional(Type.Integer({ minimum: 0 })),
-  content: OptStr,
-  picture: OptStr,
-  file: OptStr,
-  fileOriginal: OptStr,
-  fileThumb: OptStr,
-  mediaFile: OptStr,
-  linkUrl: OptStr,
-  authorName: OptStr,
-  username: OptStr,
-  userPicture: OptStr,
-  score: Type.Optional(NumOrNull),
-  rating: Type.Optional(NumOrNull),
+  ...optional(PostContent),
   highlight: Type.Optional(Type.Integer({ minimum: 0 })),
   pin: Type.Optional(Type.Integer({ minimum: 0 })),
-  tags: OptStr,
-  location: OptStr,
   createdAt: Str,
   updatedAt: OptStr,
-  media: Type.Optional(Media),
   hidden: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   cta: Type.Optional(
     Type.Union([
@@ -72,8 +56,7 @@ export const PostSchema = Type.Object({
       Type.Object({ color: Str, background: Str, status: Type.Integer(), url: Str, text: Str }),
     ]),
   ),
-  /** Wallery's own extension: alt text of the main media, and of each child */
-  alt: OptStr,
+  /** Wallery's own extension (with `alt` of PostContent): alt text of each child */
   children: Type.Optional(Type.Array(Type.Object({ image: Str, video: Str, alt: OptStr }))),
   products: Type.Optional(Type.Array(Type.Object({ productId: Id, left: Type.Number(), top: Type.Number() }))),
 });

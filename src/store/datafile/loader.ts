@@ -28,6 +28,7 @@ import {
   type Section,
   type WallHeadIn,
 } from './format.js';
+import { ctaColumns, POST_DEFAULTS, postContentColumns } from '../post-columns.js';
 
 export const DEFAULT_DAILY_CALL_LIMIT = 1000;
 
@@ -509,42 +510,22 @@ function postRow(p: PostIn, wallId: number, feedId: number, source: string, path
   const media: MediaKind = p.media ?? MEDIA_BY_TYPE[p.postType ?? 0] ?? (p.file ? 'image' : 'text');
   const cta = p.cta ?? null;
   return {
+    ...POST_DEFAULTS,
+    ...postContentColumns(p),
     id: p.id,
     wall_id: wallId,
     feed_id: feedId,
-    external_id: null,
-    upstream_hash: null,
     network_name: p.networkName ?? source,
     post_type: p.postType ?? TYPE_BY_MEDIA[media],
-    content: p.content ?? '',
-    picture: p.picture ?? '',
-    file: p.file ?? '',
-    file_original: p.fileOriginal ?? '',
-    file_thumb: p.fileThumb ?? '',
-    media_file: p.mediaFile ?? '',
-    link_url: p.linkUrl ?? '',
-    author_name: p.authorName ?? '',
-    username: p.username ?? '',
-    user_picture: p.userPicture ?? '',
-    score: p.score ?? null,
-    rating: p.rating ?? null,
     highlight: p.highlight ?? 0,
     pin: p.pin ?? 0,
-    tags: p.tags ?? '',
-    location: p.location ?? '',
     created_at: createdAt,
     updated_at: p.updatedAt === undefined ? createdAt : instant(p.updatedAt, `${path}.updatedAt`),
     media,
     hidden: p.hidden === true ? 1 : 0,
-    has_cta: cta ? 1 : 0,
-    cta_color: cta?.color ?? '',
-    cta_background: cta?.background ?? '',
-    cta_status: cta?.status ?? 0,
-    cta_url: cta?.url ?? '',
-    cta_text: cta?.text ?? '',
+    ...ctaColumns(cta),
     children: JSON.stringify(
       (p.children ?? []).map((c) => ({ image: c.image, video: c.video, ...(c.alt ? { alt: c.alt } : {}) })),
     ),
-    alt: p.alt ?? '',
   };
 }

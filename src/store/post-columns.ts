@@ -1,0 +1,138 @@
+// Every stored column of a post in one place: the value a post has when its
+// source does not give one, the column behind each content field that the
+// management API and the data file share (src/schemas/posts.ts `PostContent`),
+// and the call-to-action's columns. The types are exhaustive: a column added
+// to PostsTable, or a field added to PostContent, does not compile until it
+// is listed here (README, design notes: adding a stored post field).
+import type { Selectable } from 'kysely';
+import type { Static } from 'typebox';
+import type { PostContent } from '../schemas/posts.js';
+import type { PostsTable } from './schema.js';
+
+type PostColumns = Selectable<PostsTable>;
+
+/** The columns a post is placed and dated by: every writer sets them itself. */
+type PlacementColumn = 'id' | 'wall_id' | 'feed_id' | 'created_at' | 'updated_at';
+
+/** The value of every other column when the post's source does not give one. */
+export const POST_DEFAULTS = {
+  external_id: null,
+  upstream_hash: null,
+  network_name: '',
+  post_type: 0,
+  content: '',
+  picture: '',
+  file: '',
+  file_original: '',
+  file_thumb: '',
+  media_file: '',
+  link_url: '',
+  author_name: '',
+  username: '',
+  user_picture: '',
+  score: null,
+  rating: null,
+  highlight: 0,
+  pin: 0,
+  tags: '',
+  location: '',
+  media: 'text',
+  hidden: 0,
+  has_cta: 0,
+  cta_color: '',
+  cta_background: '',
+  cta_status: 0,
+  cta_url: '',
+  cta_text: '',
+  children: '[]',
+  alt: '',
+} as const satisfies { [C in Exclude<keyof PostColumns, PlacementColumn>]: PostColumns[C] };
+
+/** A post's content as the management API and the data file name it. */
+export type PostContentFields = { [F in keyof typeof PostContent]: Static<(typeof PostContent)[F]> };
+
+/** The columns holding exactly a value of type T. */
+type ColumnOf<T> = {
+  [C in keyof PostColumns]: [PostColumns[C]] extends [T] ? ([T] extends [PostColumns[C]] ? C : never) : never;
+}[keyof PostColumns];
+
+/** The column behind each content field (of the same type). */
+export const POST_CONTENT_COLUMNS = {
+  networkName: 'network_name',
+  postType: 'post_type',
+  media: 'media',
+  content: 'content',
+  picture: 'picture',
+  file: 'file',
+  fileOriginal: 'file_original',
+  fileThumb: 'file_thumb',
+  mediaFile: 'media_file',
+  linkUrl: 'link_url',
+  authorName: 'author_name',
+  username: 'username',
+  userPicture: 'user_picture',
+  score: 'score',
+  rating: 'rating',
+  tags: 'tags',
+  location: 'location',
+  alt: 'alt',
+} as const satisfies { [F in keyof PostContentFields]: ColumnOf<PostContentFields[F]> };
+
+const CONTENT = Object.entries(POST_CONTENT_COLUMNS) as [keyof PostContentFields, keyof PostColumns][];
+
+/** The content fields of a stored post. */
+export function postContentOf(row: PostColumns): PostContentFields {
+  return Object.fromEntries(CONTENT.map(([field, column]) => [field, row[column]])) as PostContentFields;
+}
+
+/** The columns of the content fields given (those left out are not in the result). */
+export function postContentColumns(fields: Partial<PostContentFields>): Partial<PostColumns> {
+  const out: Record<string, unknown> = {};
+  for (const [field, column] of CONTENT) if (fields[field] !== undefined) out[column] = fields[field];
+  return out as Partial<PostColumns>;
+}
+
+/** A call-to-action as every API names it. */
+export interface Cta {
+  color: string;
+  background: string;
+  status: number;
+  url: string;
+  text: string;
+}
+
+type CtaColumns = Pick<PostColumns, 'has_cta' | 'cta_color' | 'cta_background' | 'cta_status' | 'cta_url' | 'cta_text'>;
+
+/** The columns of a call-to-action; null clears it. */
+export function ctaColumns(cta: Cta | null): CtaColumns {
+  return cta === null
+    ? {
+        has_cta: 0,
+        cta_color: POST_DEFAULTS.cta_color,
+        cta_background: POST_DEFAULTS.cta_background,
+        cta_status: POST_DEFAULTS.cta_status,
+        cta_url: POST_DEFAULTS.cta_url,
+        cta_text: POST_DEFAULTS.cta_text,
+      }
+    : {
+        has_cta: 1,
+        cta_color: cta.color,
+        cta_background: cta.background,
+        cta_status: cta.status,
+        cta_url: cta.url,
+        cta_text: cta.text,
+      };
+}
+
+/** The call-to-action of a stored post, or null. */
+export function ctaOf(row: CtaColumns): Cta | null {
+  return row.has_cta === 1
+    ? {
+        color: row.cta_color,
+        background: row.cta_background,
+        status: row.cta_status,
+        url: row.cta_url,
+        text: row.cta_text,
+      }
+    : null;
+}
