@@ -1,6 +1,8 @@
-// Configuration from the environment, validated once at start.
-// A bad value throws a ConfigError whose message names the variable; the CLI
-// prints that one line and exits non-zero.
+// Configuration from the environment, validated once at start: one tree
+// (`loadConfig`) holding every setting, the ingestion section included, read
+// with one set of setting parsers. A bad value throws a ConfigError whose
+// message names the variable; the CLI prints that one line and exits non-zero.
+import ipaddr from 'ipaddr.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -32,6 +34,9 @@ export const DEFAULT_DATABASE_OPTIONS: DatabaseOptions = {
 /** A revoked key or a hidden post is gone from every instance within this, notification or not. */
 export const DEFAULT_CACHE_TTL_MS = 5_000;
 
+/** RESPONSE_CACHE_MB's default */
+export const DEFAULT_RESPONSE_CACHE_MB = 64;
+
 export interface Config {
   store: StoreUrl;
   database: DatabaseOptions;
@@ -49,22 +54,95 @@ export interface Config {
   port: number;
   host: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** feed ingestion (`serve` with INGEST on, `wallery worker`, `wallery ingest --once`) */
+  ingest: IngestConfig;
 }
 
+/** `true` allows every address; a list allows only addresses in those CIDR ranges. */
+export type PrivateNetworks = boolean | readonly string[];
+
+export interface IngestConfig {
+  /** INGEST: poll feeds inside `serve` (the worker always does) */
+  enabled: boolean;
+  /** INGEST_MIN_INTERVAL / INGEST_MAX_INTERVAL: bounds of the adaptive per-feed interval, seconds */
+  minIntervalS: number;
+  maxIntervalS: number;
+  /** INGEST_ALLOW_PRIVATE_NETWORKS: lift the SSRF guard for private/loopback/… addresses */
+  allowPrivateNetworks: PrivateNetworks;
+  /** INGEST_MAX_BYTES: largest upstream response body (after decompression) */
+  maxBytes: number;
+  /** INGEST_TIMEOUT_MS: time cap of one upstream request (all redirect hops) */
+  timeoutMs: number;
+  /** INGEST_HOST_CONCURRENCY: requests in flight to one host at a time */
+  hostConcurrency: number;
+  /** INGEST_MAX_ITEMS: most posts one poll of a feed keeps (the newest) */
+  maxItems: number;
+  /** INGEST_PARSE_THREADS: worker threads that parse upstream responses off the serving thread */
+  parseThreads: number;
+  /** BLUESKY_IDENTIFIER / BLUESKY_APP_PASSWORD: for Bluesky hashtag search */
+  bluesky: { identifier: string; appPassword: string } | null;
+}
+
+export const INGEST_DEFAULTS = {
+  minIntervalS: 300,
+  maxIntervalS: 21_600,
+  maxBytes: 5 * 1024 * 1024,
+  timeoutMs: 15_000,
+  hostConcurrency: 2,
+  maxItems: 500,
+  parseThreads: 1,
+} as const;
+
+// ---- setting parsers: the only ones; every variable is read through them ----
+
 /** An integer setting within [min, max]; absent or empty → fallback. */
-export function parseIntSetting(
+export function intSetting(
   value: string | undefined,
   name: string,
   fallback: number,
   min: number,
   max: number,
 ): number {
-  if (value === undefined || value.trim() === '') return fallback;
-  const n = Number(value.trim());
-  if (!/^\d+$/.test(value.trim()) || n < min || n > max) {
+  const raw = (value ?? '').trim();
+  if (raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
   }
-  return n;
+  return Number(raw);
+}
+
+const TRUE = ['1', 'true', 'on', 'yes'];
+const FALSE = ['0', 'false', 'off', 'no'];
+
+/** An on/off setting (1/true/on/yes, 0/false/off/no); absent or empty → fallback. */
+export function boolSetting(value: string | undefined, name: string, fallback: boolean): boolean {
+  const raw = (value ?? '').trim().toLowerCase();
+  if (raw === '') return fallback;
+  if (TRUE.includes(raw)) return true;
+  if (FALSE.includes(raw)) return false;
+  throw new ConfigError(`${name} must be on or off`);
+}
+
+/** `true`/`1`/`on` → all; `false`/`0`/`off`/empty → none; otherwise a comma-separated list of CIDR ranges. */
+export function parsePrivateNetworks(
+  value: string | undefined,
+  name = 'INGEST_ALLOW_PRIVATE_NETWORKS',
+): PrivateNetworks {
+  const raw = (value ?? '').trim();
+  if (raw === '' || FALSE.includes(raw.toLowerCase())) return false;
+  if (TRUE.includes(raw.toLowerCase())) return true;
+  const ranges = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const range of ranges) {
+    try {
+      ipaddr.parseCIDR(range);
+    } catch {
+      throw new ConfigError(`${name} must be on, off or a comma-separated list of CIDR ranges (bad: ${range})`);
+    }
+  }
+  return ranges;
 }
 
 export function parseRedisPrefix(value: string | undefined, name = 'REDIS_KEY_PREFIX'): string {
@@ -114,11 +192,7 @@ export function parseDatabaseUrl(value: string | undefined, name = 'DATABASE_URL
 }
 
 export function parsePort(value: string | undefined, name = 'PORT', fallback = 3000): number {
-  if (value === undefined || value.trim() === '') return fallback;
-  if (!/^\d+$/.test(value.trim())) throw new ConfigError(`${name} must be an integer from 0 to 65535`);
-  const port = Number(value.trim());
-  if (port > 65535) throw new ConfigError(`${name} must be an integer from 0 to 65535`);
-  return port;
+  return intSetting(value, name, fallback, 0, 65535);
 }
 
 export function parseHost(value: string | undefined, name = 'HOST'): string {
@@ -136,35 +210,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     store: parseDatabaseUrl(env.DATABASE_URL),
     database: {
-      poolSize: parseIntSetting(
-        env.DATABASE_POOL_SIZE,
-        'DATABASE_POOL_SIZE',
-        DEFAULT_DATABASE_OPTIONS.poolSize,
-        1,
-        1000,
-      ),
-      statementTimeoutMs: parseIntSetting(
+      poolSize: intSetting(env.DATABASE_POOL_SIZE, 'DATABASE_POOL_SIZE', DEFAULT_DATABASE_OPTIONS.poolSize, 1, 1000),
+      statementTimeoutMs: intSetting(
         env.DATABASE_STATEMENT_TIMEOUT_MS,
         'DATABASE_STATEMENT_TIMEOUT_MS',
         DEFAULT_DATABASE_OPTIONS.statementTimeoutMs,
         0,
         3_600_000,
       ),
-      connectTimeoutMs: parseIntSetting(
+      connectTimeoutMs: intSetting(
         env.DATABASE_CONNECT_TIMEOUT_MS,
         'DATABASE_CONNECT_TIMEOUT_MS',
         DEFAULT_DATABASE_OPTIONS.connectTimeoutMs,
         100,
         600_000,
       ),
-      connectRetries: parseIntSetting(
+      connectRetries: intSetting(
         env.DATABASE_CONNECT_RETRIES,
         'DATABASE_CONNECT_RETRIES',
         DEFAULT_DATABASE_OPTIONS.connectRetries,
         0,
         100,
       ),
-      busyTimeoutMs: parseIntSetting(
+      busyTimeoutMs: intSetting(
         env.DATABASE_BUSY_TIMEOUT_MS,
         'DATABASE_BUSY_TIMEOUT_MS',
         DEFAULT_DATABASE_OPTIONS.busyTimeoutMs,
@@ -174,10 +242,57 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     redisUrl: parseRedisUrl(env.REDIS_URL),
     redisPrefix: parseRedisPrefix(env.REDIS_KEY_PREFIX),
-    responseCacheBytes: parseIntSetting(env.RESPONSE_CACHE_MB, 'RESPONSE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
-    cacheTtlMs: parseIntSetting(env.CACHE_TTL_MS, 'CACHE_TTL_MS', DEFAULT_CACHE_TTL_MS, 100, 3_600_000),
+    responseCacheBytes:
+      intSetting(env.RESPONSE_CACHE_MB, 'RESPONSE_CACHE_MB', DEFAULT_RESPONSE_CACHE_MB, 0, 65_536) * 1024 * 1024,
+    cacheTtlMs: intSetting(env.CACHE_TTL_MS, 'CACHE_TTL_MS', DEFAULT_CACHE_TTL_MS, 100, 3_600_000),
     port: parsePort(env.PORT),
     host: parseHost(env.HOST),
     logLevel: level as Config['logLevel'],
+    ingest: loadIngestConfig(env),
+  };
+}
+
+/** The `ingest` section of the tree (also checked on its own by the ingestion tests). */
+export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env): IngestConfig {
+  const minIntervalS = intSetting(
+    env.INGEST_MIN_INTERVAL,
+    'INGEST_MIN_INTERVAL',
+    INGEST_DEFAULTS.minIntervalS,
+    30,
+    86_400,
+  );
+  const maxIntervalS = intSetting(
+    env.INGEST_MAX_INTERVAL,
+    'INGEST_MAX_INTERVAL',
+    INGEST_DEFAULTS.maxIntervalS,
+    30,
+    7 * 86_400,
+  );
+  if (maxIntervalS < minIntervalS) {
+    throw new ConfigError(`INGEST_MAX_INTERVAL must not be below INGEST_MIN_INTERVAL (${minIntervalS})`);
+  }
+  const identifier = (env.BLUESKY_IDENTIFIER ?? '').trim();
+  const appPassword = (env.BLUESKY_APP_PASSWORD ?? '').trim();
+  if (identifier !== '' && appPassword === '')
+    throw new ConfigError('BLUESKY_APP_PASSWORD must be set when BLUESKY_IDENTIFIER is');
+  if (appPassword !== '' && identifier === '')
+    throw new ConfigError('BLUESKY_IDENTIFIER must be set when BLUESKY_APP_PASSWORD is');
+  return {
+    enabled: boolSetting(env.INGEST, 'INGEST', true),
+    minIntervalS,
+    maxIntervalS,
+    allowPrivateNetworks: parsePrivateNetworks(env.INGEST_ALLOW_PRIVATE_NETWORKS),
+    maxBytes: intSetting(env.INGEST_MAX_BYTES, 'INGEST_MAX_BYTES', INGEST_DEFAULTS.maxBytes, 1024, 1024 * 1024 * 1024),
+    timeoutMs: intSetting(env.INGEST_TIMEOUT_MS, 'INGEST_TIMEOUT_MS', INGEST_DEFAULTS.timeoutMs, 100, 600_000),
+    hostConcurrency: intSetting(
+      env.INGEST_HOST_CONCURRENCY,
+      'INGEST_HOST_CONCURRENCY',
+      INGEST_DEFAULTS.hostConcurrency,
+      1,
+      64,
+    ),
+    maxItems: intSetting(env.INGEST_MAX_ITEMS, 'INGEST_MAX_ITEMS', INGEST_DEFAULTS.maxItems, 1, 10_000),
+    parseThreads: intSetting(env.INGEST_PARSE_THREADS, 'INGEST_PARSE_THREADS', INGEST_DEFAULTS.parseThreads, 1, 32),
+    bluesky: identifier === '' ? null : { identifier, appPassword },
   };
 }

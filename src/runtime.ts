@@ -1,68 +1,119 @@
-// What a running instance holds: the store, the change bus, the quota
-// counter (in Redis when REDIS_URL is set, shared by every instance), the
-// caches, and on PostgreSQL the connection that hears of every other
-// process's writes.
+// The composition root: everything a Wallery process runs is built here, from
+// the one configuration tree (src/config.ts) — the store, the change bus, the
+// quota counter (in Redis when REDIS_URL is set, shared by every instance),
+// the caches, on PostgreSQL the connection that hears of every other
+// process's writes, the HTTP server, and feed ingestion. CLI commands ask for
+// the parts they need and take what was built; nothing else constructs them.
+import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
-import type { AppContext } from './http/context.js';
-import { defaultKeyCache, defaultResponseCache } from './http/server.js';
+import { completeContext, type AppContext } from './http/context.js';
+import { buildServer, type ServerOptions } from './http/server.js';
 import { jsonLogger } from './ingest/log.js';
+import { IngestRuntime, type IngestLogger } from './ingest/runtime.js';
 import { RedisQuota } from './quota/redis-quota.js';
-import { StoreQuota } from './quota/store-quota.js';
 import { connectRedis, waitReady } from './redis/client.js';
 import { ChangeListener } from './store/change-listener.js';
 import { ChangeBus } from './store/changes.js';
 import { openStore } from './store/store.js';
 
-export interface Runtime {
+export interface Runtime<
+  App extends FastifyInstance | null = FastifyInstance | null,
+  Ingest extends IngestRuntime | null = IngestRuntime | null,
+> {
   ctx: AppContext;
+  /** the HTTP server (not listening yet) when serving */
+  app: App;
+  /** feed ingestion (not started) when asked for; also `ctx.ingest` */
+  ingest: Ingest;
+  /** stops ingestion, closes the server, then everything else */
   close(): Promise<void>;
 }
 
 export interface RuntimeOptions {
-  /** false for processes that only write (the ingestion worker): no caches, nothing to listen for */
-  serving?: boolean;
+  /**
+   * Serve the API: the caches, the other processes' writes heard, and the
+   * HTTP server built on the context with these options. Without it (the
+   * ingestion worker, one-shot polls): no caches, nothing to listen for.
+   */
+  server?: ServerOptions;
+  /** Build feed ingestion: `serve` with INGEST on, `wallery worker`, `wallery ingest --once`. */
+  ingest?: boolean;
+  /**
+   * Where ingestion logs when there is no server to lend its logger
+   * (default: JSON lines on stderr at LOG_LEVEL).
+   */
+  ingestLog?: IngestLogger;
 }
 
+export function openRuntime(
+  config: Config,
+  options: RuntimeOptions & { server: ServerOptions },
+): Promise<Runtime<FastifyInstance>>;
+export function openRuntime(
+  config: Config,
+  options: RuntimeOptions & { ingest: true },
+): Promise<Runtime<null, IngestRuntime>>;
+export function openRuntime(config: Config, options?: RuntimeOptions): Promise<Runtime>;
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
-  const serving = options.serving ?? true;
+  const serving = options.server !== undefined;
   const store = openStore(config.store, config.database);
   await store.waitUntilReachable(config.database.connectRetries);
   await store.migrate();
-  const changes = new ChangeBus();
   let redis: Redis | null = null;
-  let quota: AppContext['quota'] = new StoreQuota(store.db);
+  let quota: AppContext['quota'];
   if (config.redisUrl) {
     redis = connectRedis(config.redisUrl, config.redisPrefix);
     await waitReady(redis);
     quota = new RedisQuota(redis, store.db, { prefix: `${config.redisPrefix}:quota` });
   }
-  const ctx: AppContext = { store, now: Date.now, changes, quota, cache: null, keys: null };
+  const ctx: AppContext = {
+    store,
+    now: Date.now,
+    changes: new ChangeBus(),
+    quota,
+    // undefined: made by completeContext; null: none
+    cache: serving ? undefined : null,
+    keys: serving ? undefined : null,
+    ingest: null,
+  };
+  completeContext(ctx, config);
   // Caches hear of every write, whoever made it: this instance's own on the
   // change bus; on PostgreSQL every other process's through the database's
   // notifications; on SQLite through data_version (see buildServer). And
   // whatever becomes of those messages, an entry lives CACHE_TTL_MS at most.
   let listener: ChangeListener | null = null;
-  if (serving) {
-    if (config.store.kind === 'postgres') {
-      listener = new ChangeListener(changes, {
-        url: config.store.url,
-        connectTimeoutMs: config.database.connectTimeoutMs,
-        log: jsonLogger(config.logLevel),
-      });
-      await listener.start(config.database.connectRetries);
-    }
-    if (config.responseCacheBytes > 0)
-      ctx.cache = defaultResponseCache(ctx, config.responseCacheBytes, config.cacheTtlMs);
-    ctx.keys = defaultKeyCache(ctx, config.cacheTtlMs);
+  if (serving && config.store.kind === 'postgres') {
+    listener = new ChangeListener(ctx.changes, {
+      url: config.store.url,
+      connectTimeoutMs: config.database.connectTimeoutMs,
+      log: jsonLogger(config.logLevel),
+    });
+    await listener.start(config.database.connectRetries);
   }
+  const app = options.server ? await buildServer(ctx, options.server) : null;
+  // Built after the server so that it logs through the server's logger; the
+  // routes read `ctx.ingest` when called, so they find it.
+  const ingest = options.ingest
+    ? new IngestRuntime({
+        db: store.db,
+        changes: ctx.changes,
+        config: config.ingest,
+        log: app ? app.log.child({ component: 'ingest' }) : (options.ingestLog ?? jsonLogger(config.logLevel)),
+      })
+    : null;
+  ctx.ingest = ingest;
   return {
     ctx,
+    app,
+    ingest,
     async close() {
+      await ingest?.stop();
+      await app?.close();
       ctx.cache?.close();
       ctx.keys?.close();
       await listener?.close();
-      await quota.close();
+      await ctx.quota?.close();
       redis?.disconnect();
       await store.close();
     },

@@ -1,8 +1,7 @@
 // worker (ingestion only, on the schedule) and ingest --once.
 import type { Command } from 'commander';
-import { loadIngestConfig } from '../ingest/config.js';
 import { jsonLogger } from '../ingest/log.js';
-import { IngestRuntime, type PollReport } from '../ingest/runtime.js';
+import type { PollReport } from '../ingest/runtime.js';
 import { openRuntime } from '../runtime.js';
 import { CliError, configFrom, databaseOption, positiveInt, type StoreOptions } from './common.js';
 
@@ -31,16 +30,9 @@ export function registerIngestCommands(program: Command) {
 
 async function worker(options: StoreOptions) {
   const config = configFrom(options);
-  const ingestConfig = loadIngestConfig();
-  const runtime = await openRuntime(config, { serving: false });
-  const ingest = new IngestRuntime({
-    db: runtime.ctx.store.db,
-    changes: runtime.ctx.changes,
-    config: ingestConfig,
-    log: jsonLogger(config.logLevel),
-  });
+  const runtime = await openRuntime(config, { ingest: true });
+  const { ingest } = runtime;
   const shutdown = async () => {
-    await ingest.stop();
     await runtime.close();
     process.exit(0);
   };
@@ -69,14 +61,12 @@ function describe(r: PollReport): string {
 async function ingestOnce(options: IngestOptions) {
   if (!options.once) throw new CliError('ingest needs --once (`wallery worker` polls continuously)');
   const config = configFrom(options);
-  const ingestConfig = loadIngestConfig();
-  const runtime = await openRuntime(config, { serving: false });
-  const ingest = new IngestRuntime({
-    db: runtime.ctx.store.db,
-    changes: runtime.ctx.changes,
-    config: ingestConfig,
-    log: jsonLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
+  // progress goes to stdout; the log only says what went wrong
+  const runtime = await openRuntime(config, {
+    ingest: true,
+    ingestLog: jsonLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
   });
+  const { ingest } = runtime;
   let reports: PollReport[];
   try {
     let done = 0;
@@ -95,7 +85,6 @@ async function ingestOnce(options: IngestOptions) {
       },
     });
   } finally {
-    await ingest.stop();
     await runtime.close();
   }
   if (

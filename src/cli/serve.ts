@@ -2,10 +2,7 @@
 import type { Command } from 'commander';
 import { parseHost, parsePort } from '../config.js';
 import { demoDataFile, DEMO_KEYS } from '../demo/demo-data.js';
-import { buildServer } from '../http/server.js';
 import { loggerOptions } from '../http/logger.js';
-import { loadIngestConfig } from '../ingest/config.js';
-import { IngestRuntime } from '../ingest/runtime.js';
 import { importDataFile } from '../store/datafile.js';
 import { findKeyOwner } from '../store/keys.js';
 import { openRuntime } from '../runtime.js';
@@ -41,21 +38,15 @@ async function serve(options: ServeOptions, demo: boolean) {
   const config = configFrom(options);
   if (options.port !== undefined) config.port = parsePort(options.port, '--port');
   if (options.host !== undefined) config.host = parseHost(options.host, '--host');
-  const ingestConfig = loadIngestConfig();
-  const runtime = await openRuntime(config);
+  // feed ingestion in-process unless INGEST=off (`wallery worker` runs it alone)
+  const runtime = await openRuntime(config, {
+    server: { logger: loggerOptions(config.logLevel) },
+    ingest: config.ingest.enabled,
+  });
+  const { app, ingest } = runtime;
   const { store } = runtime.ctx;
   if (demo) await seedDemo(store);
 
-  const app = await buildServer(runtime.ctx, { logger: loggerOptions(config.logLevel) });
-  // feed ingestion in-process unless INGEST=off (`wallery worker` runs it alone)
-  const ingest = ingestConfig.enabled
-    ? new IngestRuntime({
-        db: store.db,
-        changes: runtime.ctx.changes,
-        config: ingestConfig,
-        log: app.log.child({ component: 'ingest' }),
-      })
-    : null;
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     // In-flight work gets a grace period; nothing stuck can keep a stopping
@@ -64,8 +55,6 @@ async function serve(options: ServeOptions, demo: boolean) {
       app.log.error('graceful shutdown timed out; exiting');
       process.exit(1);
     }, SHUTDOWN_GRACE_MS).unref();
-    await ingest?.stop();
-    await app.close();
     await runtime.close();
     process.exit(0);
   };

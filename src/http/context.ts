@@ -1,7 +1,13 @@
-// What every route needs: the store and a clock (injectable for tests).
+// What every route needs: the store and a clock (injectable for tests), and
+// the parts a serving context is made of. `openRuntime` (src/runtime.ts)
+// builds them from the configuration; `completeContext` is the one place each
+// default part is made, for the runtime and for a test's bare context alike.
+import { DEFAULT_CACHE_TTL_MS, DEFAULT_RESPONSE_CACHE_MB } from '../config.js';
+import type { IngestRuntime } from '../ingest/runtime.js';
 import type { QuotaCounter } from '../quota/quota.js';
-import type { ResponseCache } from './v2/response-cache.js';
-import type { KeyCache } from './key-cache.js';
+import { StoreQuota } from '../quota/store-quota.js';
+import { ResponseCache } from './v2/response-cache.js';
+import { KeyCache } from './key-cache.js';
 import type { ChangeBus } from '../store/changes.js';
 import type { Store } from '../store/store.js';
 import type { KeyOwner } from '../store/keys.js';
@@ -21,6 +27,46 @@ export interface AppContext {
   keys?: KeyCache | null;
   /** true once after another process wrote to the store (SQLite); set by buildServer */
   externalWrites?: () => boolean;
+  /** this process's feed ingestion (serve with INGEST on); undefined or null → none */
+  ingest?: IngestRuntime | null;
+}
+
+export interface CacheSettings {
+  /** memory for rendered v2 reads; 0 → no response cache */
+  responseCacheBytes: number;
+  /** longest life of a cached answer, ms */
+  cacheTtlMs: number;
+}
+
+export const DEFAULT_CACHE_SETTINGS: CacheSettings = {
+  responseCacheBytes: DEFAULT_RESPONSE_CACHE_MB * 1024 * 1024,
+  cacheTtlMs: DEFAULT_CACHE_TTL_MS,
+};
+
+/**
+ * Makes each part of `ctx` left undefined: the quota counter (counting in the
+ * store), the response cache (invalidated by the change bus, which also hears
+ * of other processes' writes: PostgreSQL notifications, SQLite's
+ * `externalWrites` in the v2 hook) and the key cache. Returns what closes the
+ * parts it made, and only those.
+ */
+export function completeContext(
+  ctx: AppContext,
+  settings: CacheSettings = DEFAULT_CACHE_SETTINGS,
+): () => Promise<void> {
+  const made: { close(): unknown }[] = [];
+  if (ctx.quota === undefined) made.push((ctx.quota = new StoreQuota(ctx.store.db)));
+  if (ctx.cache === undefined) {
+    ctx.cache =
+      settings.responseCacheBytes > 0
+        ? new ResponseCache(ctx.changes, { maxBytes: settings.responseCacheBytes, ttlMs: settings.cacheTtlMs })
+        : null;
+    if (ctx.cache) made.push(ctx.cache);
+  }
+  if (ctx.keys === undefined) made.push((ctx.keys = new KeyCache(ctx.changes, { ttlMs: settings.cacheTtlMs })));
+  return async () => {
+    for (const part of made) await part.close();
+  };
 }
 
 declare module 'fastify' {

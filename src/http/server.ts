@@ -2,7 +2,7 @@
 // method-not-allowed handling shared by every route family.
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import type { AppContext } from './context.js';
+import { completeContext, type AppContext } from './context.js';
 import { clientErrorHandler } from './client-error.js';
 import { sendError } from './envelope.js';
 import { ApiError, MESSAGES, validationMessage } from './errors.js';
@@ -11,11 +11,7 @@ import { registerV2 } from './v2/index.js';
 import { registerHealth } from './health.js';
 import { registerManage } from './manage/index.js';
 import { registerOpenApi } from './openapi.js';
-import { StoreQuota } from '../quota/store-quota.js';
-import { ResponseCache } from './v2/response-cache.js';
 import { externalWriteDetector, isSqliteBusy } from '../store/dialect.js';
-import { KeyCache } from './key-cache.js';
-import { DEFAULT_CACHE_TTL_MS } from '../config.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -43,22 +39,11 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
       );
     },
   });
-  if (!ctx.quota) {
-    const quota = new StoreQuota(ctx.store.db);
-    ctx.quota = quota;
-    app.addHook('onClose', () => quota.close());
-  }
+  // A bare context (tests) gets the default parts, closed with the server;
+  // openRuntime has built them all from the configuration.
+  const closeDefaults = completeContext(ctx);
+  app.addHook('onClose', closeDefaults);
   if (ctx.store.sqlite && !ctx.externalWrites) ctx.externalWrites = externalWriteDetector(ctx.store.sqlite);
-  if (ctx.cache === undefined) {
-    const cache = defaultResponseCache(ctx);
-    ctx.cache = cache;
-    app.addHook('onClose', async () => cache.close());
-  }
-  if (ctx.keys === undefined) {
-    const keys = defaultKeyCache(ctx);
-    ctx.keys = keys;
-    app.addHook('onClose', async () => keys.close());
-  }
   app.decorate('ctx', ctx);
   app.decorateRequest('format', 'json');
   app.decorateRequest('caller', null as never);
@@ -153,25 +138,6 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   await registerV2(app);
   await registerManage(app);
   return app;
-}
-
-export const DEFAULT_RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
-
-/**
- * A response cache invalidated by the change bus, which also hears of other
- * processes' writes (PostgreSQL notifications; SQLite's `externalWrites` in
- * the v2 hook), its entries living `ttlMs` at most.
- */
-export function defaultResponseCache(
-  ctx: AppContext,
-  maxBytes = DEFAULT_RESPONSE_CACHE_BYTES,
-  ttlMs = DEFAULT_CACHE_TTL_MS,
-): ResponseCache {
-  return new ResponseCache(ctx.changes, { maxBytes, ttlMs });
-}
-
-export function defaultKeyCache(ctx: AppContext, ttlMs = DEFAULT_CACHE_TTL_MS): KeyCache {
-  return new KeyCache(ctx.changes, { ttlMs });
 }
 
 const CORS_EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';

@@ -12,7 +12,7 @@
 //   or …:200:5efe:a.b.c.d under any prefix.
 // The address is refused when any IPv4 address it carries is refused.
 import ipaddr from 'ipaddr.js';
-import type { PrivateNetworks } from './config.js';
+import type { PrivateNetworks } from '../config.js';
 
 type Addr = ipaddr.IPv4 | ipaddr.IPv6;
 

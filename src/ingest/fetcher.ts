@@ -23,7 +23,7 @@ import * as chardet from 'chardet';
 import iconv from 'iconv-lite';
 import { Agent, request } from 'undici';
 import { addressRefusal } from './address-policy.js';
-import type { PrivateNetworks } from './config.js';
+import type { PrivateNetworks } from '../config.js';
 import { HostLimiter } from './scheduler.js';
 
 export type ResolvedAddress = { address: string; family: number };

@@ -29,7 +29,7 @@ import {
   type IngestedPost,
 } from '../store/ingest.js';
 import type { Database } from '../store/schema.js';
-import type { IngestConfig } from './config.js';
+import type { IngestConfig } from '../config.js';
 import { connectorProblem, type ConnectorSettings } from '../schemas/connectors.js';
 import { PollHttp, errorMessage, type ConnectorEnv, type ParseFn, type Validators } from './connector.js';
 import { createFetcher, type Fetcher, type Resolver } from './fetcher.js';

@@ -3,7 +3,7 @@
 // connectors, an ingestion runtime on the same store with an injectable
 // clock, and readers for W2/C2 in both formats.
 import { expect } from 'vitest';
-import type { IngestConfig } from '../../src/ingest/config.js';
+import type { IngestConfig } from '../../src/config.js';
 import { IngestRuntime, type IngestRuntimeOptions, type PollReport } from '../../src/ingest/runtime.js';
 import { ChangeBus } from '../../src/store/changes.js';
 import type { Resolver } from '../../src/ingest/fetcher.js';
@@ -107,6 +107,8 @@ export async function startHarness(feeds: FeedSpec[], options: HarnessOptions = 
     owner: 'test-poller',
     ...(options.runtime ?? {}),
   });
+  // as openRuntime does: the management API reaches ingestion through the context
+  server.app.ctx.ingest = runtime;
   return {
     server,
     clock,

@@ -2,8 +2,7 @@
 // the ingestion settings.
 import { describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/poll.js';
-import { ConfigError } from '../../src/config.js';
-import { loadIngestConfig, parsePrivateNetworks } from '../../src/ingest/config.js';
+import { ConfigError, loadIngestConfig, parsePrivateNetworks } from '../../src/config.js';
 import {
   HostLimiter,
   HostPausedError,
