@@ -38,6 +38,7 @@ const NPM_IO = [
 const nodeIo = `^(?:node:)?(?:${NODE_IO.join('|')})(?:/|$)`;
 // unanchored so it also matches when the cruise starts in a sub-folder (the test fixtures)
 const npmIo = `(?:^|/)node_modules/(?:${NPM_IO.join('|')})/`;
+/** A layer by name: its folder `src/<name>/`, or its single module `src/<name>.ts` (runtime, config). */
 const layer = (/** @type {string[]} */ names) => `^src/(?:${names.join('|')})(?:/|[.]ts$)`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
