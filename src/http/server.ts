@@ -11,7 +11,7 @@ import { registerV2 } from './v2/index.js';
 import { registerHealth } from './health.js';
 import { registerManage } from './manage/index.js';
 import { registerOpenApi } from './openapi.js';
-import { externalWriteDetector, isSqliteBusy } from '../store/dialect.js';
+import { externalWriteDetector, isStoreUnavailable } from '../store/dialect.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -148,32 +148,5 @@ function isCorsPreflight(method: string, headers: Record<string, unknown>): bool
     method === 'OPTIONS' &&
     typeof headers.origin === 'string' &&
     typeof headers['access-control-request-method'] === 'string'
-  );
-}
-
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'SQLITE_CANTOPEN',
-  'SQLITE_IOERR',
-  '57P01', // admin_shutdown
-  '57P02',
-  '57P03', // cannot_connect_now
-  '53300', // too_many_connections
-  '08000',
-  '08003',
-  '08006',
-]);
-
-/** PostgreSQL, SQLite or Redis unreachable or going away: a 503, not a 500. */
-export function isStoreUnavailable(error: unknown): boolean {
-  const e = error as { code?: string; message?: string; name?: string } | null;
-  if (!e) return false;
-  if ((e.code && UNAVAILABLE_CODES.has(e.code)) || isSqliteBusy(e)) return true;
-  if (e.name === 'MaxRetriesPerRequestError') return true;
-  return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|enableOfflineQueue|Connection is closed|Command timed out/i.test(
-    e.message ?? '',
   );
 }

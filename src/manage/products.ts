@@ -9,6 +9,7 @@ import { iso } from '../domain/dates.js';
 import { notFound, stored } from '../domain/errors.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
 import type { ProductInput, ProductPatch, ProductRecord } from '../schemas/products.js';
+import { productColumns } from '../store/product-columns.js';
 
 export interface ProductFields {
   name: string;
@@ -29,24 +30,6 @@ export interface ProductFields {
 type ProductRow = Selectable<ProductsTable> & { tag_count: number };
 
 /** The stored columns of a new product; absent optional fields are "" (or 0 for the discount). Shared with import. */
-export function productColumns(input: ProductInput) {
-  return {
-    account_id: input.accountId,
-    name: input.name,
-    sku: input.sku ?? '',
-    price: input.price,
-    currency_symbol: input.currencySymbol ?? '',
-    currency: input.currency ?? '',
-    discount: input.discount ?? 0,
-    discount_currency_symbol: input.discountCurrencySymbol ?? '',
-    discount_currency: input.discountCurrency ?? '',
-    url: input.url ?? '',
-    image: input.image ?? '',
-    store_shop_name: input.storeShopName ?? '',
-    store_product_id: input.storeProductId ?? '',
-    store_product_type: input.storeProductType ?? '',
-  };
-}
 
 const productRecord = (r: ProductRow): ProductRecord => ({
   id: r.id,

@@ -85,6 +85,33 @@ export function isSqliteBusy(err: unknown): boolean {
   return typeof code === 'string' && (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_'));
 }
 
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+  '57P01', // admin_shutdown
+  '57P02',
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+  '08000',
+  '08003',
+  '08006',
+]);
+
+/** PostgreSQL, SQLite or Redis unreachable or going away: a 503, not a 500. */
+export function isStoreUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string; name?: string } | null;
+  if (!e) return false;
+  if ((e.code && UNAVAILABLE_CODES.has(e.code)) || isSqliteBusy(e)) return true;
+  if (e.name === 'MaxRetriesPerRequestError') return true;
+  return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|enableOfflineQueue|Connection is closed|Command timed out/i.test(
+    e.message ?? '',
+  );
+}
+
 /**
  * Kysely's SQLite dialect with transactions that start as writers, and
  * waits for another process's write lock that leave the event loop free.

@@ -2,10 +2,9 @@
 // responseStatus, responseMessage; status line = responseCode), JSON only,
 // plus `fieldErrors` on every 400. Nothing internal ever reaches a client.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isForeignKeyViolation, isUniqueViolation } from '../../store/dialect.js';
+import { isForeignKeyViolation, isStoreUnavailable, isUniqueViolation } from '../../store/dialect.js';
 import { ManageError, type FieldError } from '../../domain/errors.js';
 import { MESSAGES } from '../errors.js';
-import { isStoreUnavailable } from '../server.js';
 
 export function sendManageError(reply: FastifyReply, code: number, message: string, fieldErrors?: FieldError[]) {
   const body =

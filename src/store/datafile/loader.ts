@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { parseIsoInstant } from '../../domain/dates.js';
 import { connectorProblem } from '../../schemas/connectors.js';
 import { hashSecret, keyPrefix } from '../keys.js';
-import { productColumns } from '../../manage/products.js';
+import { productColumns } from '../product-columns.js';
 import type { Database } from '../schema.js';
 import type { MediaKind } from '../../domain/lists.js';
 import {
