@@ -1,17 +1,18 @@
 // The HTTP server: Fastify with the envelope-aware error, not-found and
 // method-not-allowed handling shared by every route family.
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { completeContext, type AppContext } from './context.js';
 import { clientErrorHandler } from './client-error.js';
 import { sendError } from './envelope.js';
-import { ApiError, MESSAGES, validationMessage } from './errors.js';
+import { MESSAGES } from './errors.js';
+import { errorHandler } from './error-handler.js';
 import { resolveFormat } from './format.js';
 import { registerV2 } from './v2/index.js';
 import { registerHealth } from './health.js';
 import { registerManage } from './manage/index.js';
 import { registerOpenApi } from './openapi.js';
-import { externalWriteDetector, isStoreUnavailable } from '../store/dialect.js';
+import { externalWriteDetector } from '../store/dialect.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -101,36 +102,11 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     return sendError(reply, request.format, 404, MESSAGES.routeNotFound);
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const format = request.format;
-    if (error instanceof ApiError) return sendError(reply, format, error.statusCode, error.message);
-    if (error.validation) {
-      const schema = request.routeOptions.schema as Record<string, unknown> | undefined;
-      return sendError(reply, format, 400, validationMessage(error.validation, error.validationContext, schema));
-    }
-    switch (error.code) {
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendError(reply, format, 413, MESSAGES.tooLarge);
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return sendError(reply, format, 400, MESSAGES.bodyNotObject);
-      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-        return sendError(reply, format, 400, 'Content-Length does not match the body');
-    }
-    if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-      return sendError(reply, format, 400, MESSAGES.badJson);
-    }
-    if (isStoreUnavailable(error)) {
-      request.log.error({ err: error }, 'store unavailable');
-      return sendError(reply, format, 503, MESSAGES.unavailable);
-    }
-    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-      // A client error Fastify raised that the contract does not name; keep the
-      // code family but never echo internal text.
-      return sendError(reply, format, 400, 'request is malformed');
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return sendError(reply, format, 500, MESSAGES.internal);
-  });
+  app.setErrorHandler(
+    errorHandler((reply, request, failure) => sendError(reply, request.format, failure.status, failure.message), {
+      conflicts: false,
+    }),
+  );
 
   // the docs first: they collect every route registered after them
   await registerOpenApi(app);

@@ -275,3 +275,14 @@ export function isForeignKeyViolation(err: unknown): boolean {
   const e = err as { code?: string } | null;
   return e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || e?.code === '23503';
 }
+
+/** What a database (or Redis) error means to a caller: the store is away, or a constraint refused a concurrent change. */
+export type DbErrorKind = 'unavailable' | 'unique' | 'foreign-key';
+
+/** The one classifier of database errors: null for anything else. */
+export function classifyDbError(err: unknown): DbErrorKind | null {
+  if (isStoreUnavailable(err)) return 'unavailable';
+  if (isUniqueViolation(err)) return 'unique';
+  if (isForeignKeyViolation(err)) return 'foreign-key';
+  return null;
+}

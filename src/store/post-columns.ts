@@ -85,11 +85,17 @@ export function postContentOf(row: PostColumns): PostContentFields {
   return Object.fromEntries(CONTENT.map(([field, column]) => [field, row[column]])) as PostContentFields;
 }
 
-/** The columns of the content fields given (those left out are not in the result). */
-export function postContentColumns(fields: Partial<PostContentFields>): Partial<PostColumns> {
-  const out: Record<string, unknown> = {};
-  for (const [field, column] of CONTENT) if (fields[field] !== undefined) out[column] = fields[field];
-  return out as Partial<PostColumns>;
+/**
+ * Writes the content fields given into `row` (those left out keep its value).
+ * In place: the data-file loader builds a row per post of files of millions.
+ */
+export function assignPostContent<R extends Partial<PostColumns>>(row: R, fields: Partial<PostContentFields>): R {
+  const target = row as Record<string, unknown>;
+  for (const [field, column] of CONTENT) {
+    const value = fields[field];
+    if (value !== undefined) target[column] = value;
+  }
+  return row;
 }
 
 /** A call-to-action as every API names it. */

@@ -34,27 +34,6 @@ export async function softDeleteWall(db: Kysely<Database>, wallId: number, accou
   return Number(res.numUpdatedRows) > 0;
 }
 
-export type OperatorResult = 'ok' | 'not_found' | 'not_deleted';
-
-export async function restoreWall(db: Kysely<Database>, wallId: number): Promise<OperatorResult> {
-  const wall = await db.selectFrom('walls').select(['deleted_at']).where('id', '=', wallId).executeTakeFirst();
-  if (!wall) return 'not_found';
-  if (wall.deleted_at === null) return 'not_deleted';
-  await db.updateTable('walls').set({ deleted_at: null }).where('id', '=', wallId).execute();
-  return 'ok';
-}
-
-/** Erases a soft-deleted wall with its feeds, posts and tags. Live walls are refused. */
-export async function purgeWall(db: Kysely<Database>, wallId: number): Promise<OperatorResult> {
-  return db.transaction().execute(async (trx) => {
-    const wall = await trx.selectFrom('walls').select(['deleted_at']).where('id', '=', wallId).executeTakeFirst();
-    if (!wall) return 'not_found';
-    if (wall.deleted_at === null) return 'not_deleted';
-    await purgeWallRows(trx, wallId);
-    return 'ok';
-  });
-}
-
 /** The rows of a purge, inside the caller's transaction: tags, posts, feeds, the wall. */
 export async function purgeWallRows(trx: Kysely<Database>, wallId: number): Promise<void> {
   const postIds = trx.selectFrom('posts').select('id').where('wall_id', '=', wallId);

@@ -599,8 +599,12 @@ describeSample('writes of contract §7', () => {
     it('deleting is soft: a restore by the operator brings the wall back with its posts', async () => {
       const before = await get(srv.baseUrl, '/api/v2/widget/posts/7011', { user_key: KEYS.ent });
       await get(srv.baseUrl, '/api/v2/widget/delete/7011', { user_key: KEYS.ent });
-      const { restoreWall } = await import('../../src/store/walls.js');
-      expect(await restoreWall(srv.store.db, 7011)).toBe('ok');
+      const { restoreWall } = await import('../../src/manage/walls.js');
+      const { CLI_ACTOR } = await import('../../src/manage/op.js');
+      expect(await restoreWall({ db: srv.store.db, actor: CLI_ACTOR, now: Date.now() }, 7011)).toMatchObject({
+        id: 7011,
+        deleted: false,
+      });
       const after = await get(srv.baseUrl, '/api/v2/widget/posts/7011', { user_key: KEYS.ent });
       expect(after.json()).toStrictEqual(before.json());
     });

@@ -1,16 +1,20 @@
 // Store rows → the two API families' records, with fields in the order of
-// api-v2.md's tables (the XML form prints them in this order).
+// api-v2.md's tables (the XML form prints them in this order). Each returns
+// exactly the type of its schema (src/http/v2/schemas.ts); a test holds
+// their output for every fixture post against those schemas.
 import type { FeedRow, WallRow } from '../../store/walls.js';
 import type { PostRow, TaggedProduct } from '../../store/posts.js';
 import { parseChildren } from '../../domain/media.js';
 import { formatDayMonthYear, formatIso, formatLongText } from '../../domain/dates.js';
+import type { Static } from 'typebox';
+import type * as S from './schemas.js';
 
 export type DateForm = 'iso' | 'long';
 
 const dmyOrNull = (ms: number | null) => (ms === null ? null : formatDayMonthYear(ms));
 const widgetInstant = (ms: number, form: DateForm) => (form === 'iso' ? formatIso(ms) : formatLongText(ms));
 
-export function feedInfo(f: FeedRow) {
+export function feedInfo(f: FeedRow): Static<typeof S.FeedInfo> {
   return {
     feedId: f.id,
     feedName: f.name,
@@ -22,7 +26,7 @@ export function feedInfo(f: FeedRow) {
 }
 
 /** W1 (`wallCreatedAt` ISO in JSON, long text in XML) */
-export function widgetWallInfo(w: WallRow, feeds: FeedRow[], form: DateForm) {
+export function widgetWallInfo(w: WallRow, feeds: FeedRow[], form: DateForm): Static<typeof S.WidgetWallInfo> {
   return {
     wallId: w.id,
     wallName: w.name,
@@ -34,7 +38,7 @@ export function widgetWallInfo(w: WallRow, feeds: FeedRow[], form: DateForm) {
 }
 
 /** C1 (`wallCreatedAt` as DD/MM/YYYY) */
-export function commerceWallInfo(w: WallRow, feeds: FeedRow[]) {
+export function commerceWallInfo(w: WallRow, feeds: FeedRow[]): Static<typeof S.CommerceWallInfo> {
   return {
     wallId: w.id,
     wallName: w.name,
@@ -45,7 +49,7 @@ export function commerceWallInfo(w: WallRow, feeds: FeedRow[]) {
   };
 }
 
-export function widgetListWall(w: WallRow, form: DateForm) {
+export function widgetListWall(w: WallRow, form: DateForm): Static<typeof S.WidgetListWall> {
   return {
     wallName: w.name,
     wallUrl: w.url,
@@ -54,7 +58,7 @@ export function widgetListWall(w: WallRow, form: DateForm) {
   };
 }
 
-export function commerceListWall(w: WallRow) {
+export function commerceListWall(w: WallRow): Static<typeof S.CommerceListWall> {
   return {
     wallName: w.name,
     wallUrl: w.url,
@@ -63,7 +67,7 @@ export function commerceListWall(w: WallRow) {
   };
 }
 
-export function widgetPost(p: PostRow, wallProfanity: number) {
+export function widgetPost(p: PostRow, wallProfanity: number): Static<typeof S.WidgetPost> {
   const cta = p.has_cta === 1;
   return {
     feedId: p.feed_id,
@@ -98,7 +102,7 @@ export function widgetPost(p: PostRow, wallProfanity: number) {
   };
 }
 
-export function commercePost(p: PostRow) {
+export function commercePost(p: PostRow): Static<typeof S.CommercePost> {
   const cta = p.has_cta === 1;
   return {
     feedId: p.feed_id,
@@ -128,7 +132,7 @@ export function commercePost(p: PostRow) {
   };
 }
 
-export function productRecord(t: TaggedProduct, form: DateForm) {
+export function productRecord(t: TaggedProduct, form: DateForm): Static<typeof S.Product> {
   return {
     productId: t.id,
     productName: t.name,
@@ -151,7 +155,12 @@ export function productRecord(t: TaggedProduct, form: DateForm) {
 }
 
 /** C5 */
-export function postDetail(wallId: number, p: PostRow, products: TaggedProduct[], form: DateForm) {
+export function postDetail(
+  wallId: number,
+  p: PostRow,
+  products: TaggedProduct[],
+  form: DateForm,
+): Static<typeof S.PostDetail> {
   return {
     wallId: String(wallId),
     postId: String(p.id),

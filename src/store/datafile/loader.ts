@@ -28,7 +28,7 @@ import {
   type Section,
   type WallHeadIn,
 } from './format.js';
-import { ctaColumns, POST_DEFAULTS, postContentColumns } from '../post-columns.js';
+import { assignPostContent, ctaColumns, POST_DEFAULTS } from '../post-columns.js';
 
 export const DEFAULT_DAILY_CALL_LIMIT = 1000;
 
@@ -509,23 +509,25 @@ function postRow(p: PostIn, wallId: number, feedId: number, source: string, path
   const createdAt = instant(p.createdAt, `${path}.createdAt`);
   const media: MediaKind = p.media ?? MEDIA_BY_TYPE[p.postType ?? 0] ?? (p.file ? 'image' : 'text');
   const cta = p.cta ?? null;
-  return {
-    ...POST_DEFAULTS,
-    ...postContentColumns(p),
-    id: p.id,
-    wall_id: wallId,
-    feed_id: feedId,
-    network_name: p.networkName ?? source,
-    post_type: p.postType ?? TYPE_BY_MEDIA[media],
-    highlight: p.highlight ?? 0,
-    pin: p.pin ?? 0,
-    created_at: createdAt,
-    updated_at: p.updatedAt === undefined ? createdAt : instant(p.updatedAt, `${path}.updatedAt`),
-    media,
-    hidden: p.hidden === true ? 1 : 0,
-    ...ctaColumns(cta),
-    children: JSON.stringify(
-      (p.children ?? []).map((c) => ({ image: c.image, video: c.video, ...(c.alt ? { alt: c.alt } : {}) })),
-    ),
-  };
+  return assignPostContent(
+    {
+      ...POST_DEFAULTS,
+      id: p.id,
+      wall_id: wallId,
+      feed_id: feedId,
+      network_name: p.networkName ?? source,
+      post_type: p.postType ?? TYPE_BY_MEDIA[media],
+      highlight: p.highlight ?? 0,
+      pin: p.pin ?? 0,
+      created_at: createdAt,
+      updated_at: p.updatedAt === undefined ? createdAt : instant(p.updatedAt, `${path}.updatedAt`),
+      media,
+      hidden: p.hidden === true ? 1 : 0,
+      ...ctaColumns(cta),
+      children: JSON.stringify(
+        (p.children ?? []).map((c) => ({ image: c.image, video: c.video, ...(c.alt ? { alt: c.alt } : {}) })),
+      ),
+    },
+    p,
+  );
 }
