@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, FeedIngestStateTable, PostsTable } from './schema.js';
-import { ctaColumns } from './post-columns.js';
+import { ctaColumns, UPSTREAM_COLUMNS } from './post-columns.js';
 
 export type IngestStateRow = Selectable<FeedIngestStateTable>;
 
@@ -275,33 +275,6 @@ export interface IngestedPost extends PostFields {
   /** only for a new post: arrives hidden (sensitive or profane) */
   hidden: number;
 }
-
-/**
- * The columns an upstream edit may change. Moderation state — hidden, pin,
- * highlight, the call-to-action and product tags — and created_at are never
- * touched by an update.
- */
-export const UPSTREAM_COLUMNS = [
-  'network_name',
-  'post_type',
-  'content',
-  'picture',
-  'file',
-  'file_original',
-  'file_thumb',
-  'media_file',
-  'link_url',
-  'author_name',
-  'username',
-  'user_picture',
-  'score',
-  'rating',
-  'tags',
-  'location',
-  'media',
-  'children',
-  'alt',
-] as const;
 
 /**
  * Fingerprint of what upstream said about a post (every upstream column but

@@ -28,7 +28,7 @@ import {
   type Section,
   type WallHeadIn,
 } from './format.js';
-import { assignPostContent, ctaColumns, POST_DEFAULTS } from '../post-columns.js';
+import { assignPostContent, postDefaults } from '../post-columns.js';
 
 export const DEFAULT_DAILY_CALL_LIMIT = 1000;
 
@@ -509,25 +509,29 @@ function postRow(p: PostIn, wallId: number, feedId: number, source: string, path
   const createdAt = instant(p.createdAt, `${path}.createdAt`);
   const media: MediaKind = p.media ?? MEDIA_BY_TYPE[p.postType ?? 0] ?? (p.file ? 'image' : 'text');
   const cta = p.cta ?? null;
-  return assignPostContent(
-    {
-      ...POST_DEFAULTS,
-      id: p.id,
-      wall_id: wallId,
-      feed_id: feedId,
-      network_name: p.networkName ?? source,
-      post_type: p.postType ?? TYPE_BY_MEDIA[media],
-      highlight: p.highlight ?? 0,
-      pin: p.pin ?? 0,
-      created_at: createdAt,
-      updated_at: p.updatedAt === undefined ? createdAt : instant(p.updatedAt, `${path}.updatedAt`),
-      media,
-      hidden: p.hidden === true ? 1 : 0,
-      ...ctaColumns(cta),
-      children: JSON.stringify(
-        (p.children ?? []).map((c) => ({ image: c.image, video: c.video, ...(c.alt ? { alt: c.alt } : {}) })),
-      ),
-    },
-    p,
+  // property by property on a fresh defaults row (see postDefaults): files hold millions of posts
+  const row = assignPostContent(postDefaults(), p) as Row<'posts'>;
+  row.id = p.id;
+  row.wall_id = wallId;
+  row.feed_id = feedId;
+  row.network_name = p.networkName ?? source;
+  row.post_type = p.postType ?? TYPE_BY_MEDIA[media];
+  row.highlight = p.highlight ?? 0;
+  row.pin = p.pin ?? 0;
+  row.created_at = createdAt;
+  row.updated_at = p.updatedAt === undefined ? createdAt : instant(p.updatedAt, `${path}.updatedAt`);
+  row.media = media;
+  row.hidden = p.hidden === true ? 1 : 0;
+  if (cta) {
+    row.has_cta = 1;
+    row.cta_color = cta.color;
+    row.cta_background = cta.background;
+    row.cta_status = cta.status;
+    row.cta_url = cta.url;
+    row.cta_text = cta.text;
+  }
+  row.children = JSON.stringify(
+    (p.children ?? []).map((c) => ({ image: c.image, video: c.video, ...(c.alt ? { alt: c.alt } : {}) })),
   );
+  return row;
 }
