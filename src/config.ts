@@ -49,6 +49,56 @@ export interface Config {
   port: number;
   host: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** the embed API (publishable keys, SSE streams) */
+  embed: EmbedConfig;
+}
+
+export interface EmbedConfig {
+  /** open SSE streams per instance; one more is a 503 */
+  maxStreams: number;
+  /** ms between `: ping` comments on an open stream */
+  heartbeatMs: number;
+  /** requests per window per publishable key (0: no limit) */
+  rateLimitPerKey: number;
+  /** requests per window per client IP address (0: no limit) */
+  rateLimitPerIp: number;
+  /** the rate limits' window, ms */
+  rateLimitWindowMs: number;
+  /** events a wall's stream keeps for Last-Event-ID resumption */
+  replayEvents: number;
+}
+
+export const DEFAULT_EMBED_CONFIG: EmbedConfig = {
+  maxStreams: 10_000,
+  heartbeatMs: 15_000,
+  rateLimitPerKey: 6_000,
+  rateLimitPerIp: 600,
+  rateLimitWindowMs: 60_000,
+  replayEvents: 500,
+};
+
+export function loadEmbedConfig(env: NodeJS.ProcessEnv = process.env): EmbedConfig {
+  const d = DEFAULT_EMBED_CONFIG;
+  return {
+    maxStreams: parseIntSetting(env.EMBED_MAX_STREAMS, 'EMBED_MAX_STREAMS', d.maxStreams, 0, 1_000_000),
+    heartbeatMs: parseIntSetting(env.EMBED_HEARTBEAT_MS, 'EMBED_HEARTBEAT_MS', d.heartbeatMs, 100, 600_000),
+    rateLimitPerKey: parseIntSetting(
+      env.EMBED_RATE_LIMIT_PER_KEY,
+      'EMBED_RATE_LIMIT_PER_KEY',
+      d.rateLimitPerKey,
+      0,
+      100_000_000,
+    ),
+    rateLimitPerIp: parseIntSetting(env.EMBED_RATE_LIMIT_PER_IP, 'EMBED_RATE_LIMIT_PER_IP', d.rateLimitPerIp, 0, 100_000_000),
+    rateLimitWindowMs: parseIntSetting(
+      env.EMBED_RATE_LIMIT_WINDOW_MS,
+      'EMBED_RATE_LIMIT_WINDOW_MS',
+      d.rateLimitWindowMs,
+      1000,
+      86_400_000,
+    ),
+    replayEvents: parseIntSetting(env.EMBED_REPLAY_EVENTS, 'EMBED_REPLAY_EVENTS', d.replayEvents, 0, 100_000),
+  };
 }
 
 /** An integer setting within [min, max]; absent or empty → fallback. */
@@ -179,5 +229,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: parsePort(env.PORT),
     host: parseHost(env.HOST),
     logLevel: level as Config['logLevel'],
+    embed: loadEmbedConfig(env),
   };
 }

@@ -46,7 +46,10 @@ async function serve(options: ServeOptions, demo: boolean) {
   const { store } = runtime.ctx;
   if (demo) await seedDemo(store);
 
-  const app = await buildServer(runtime.ctx, { logger: loggerOptions(config.logLevel) });
+  const app = await buildServer(runtime.ctx, {
+    logger: loggerOptions(config.logLevel),
+    embed: { ...config.embed, cacheTtlMs: config.cacheTtlMs },
+  });
   // feed ingestion in-process unless INGEST=off (`wallery worker` runs it alone)
   const ingest = ingestConfig.enabled
     ? new IngestRuntime({

@@ -10,6 +10,7 @@ import { resolveFormat } from './format.js';
 import { registerV2 } from './v2/index.js';
 import { registerHealth } from './health.js';
 import { registerManage } from './manage/index.js';
+import { registerEmbed, type EmbedOptions } from './embed/index.js';
 import { registerOpenApi } from './openapi.js';
 import { StoreQuota } from '../quota/store-quota.js';
 import { ResponseCache } from './v2/response-cache.js';
@@ -21,6 +22,8 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export interface ServerOptions {
   logger?: FastifyServerOptions['logger'];
+  /** embed API settings (stream cap, heartbeat, rate limits); defaults otherwise */
+  embed?: EmbedOptions;
 }
 
 export async function buildServer(ctx: AppContext, options: ServerOptions = {}): Promise<FastifyInstance> {
@@ -152,6 +155,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   await registerHealth(app);
   await registerV2(app);
   await registerManage(app);
+  await registerEmbed(app, options.embed);
   return app;
 }
 

@@ -2,6 +2,7 @@
 // integer in both dialects), so ordering and date filters are plain integer
 // comparisons and no dialect's date type leaks into the queries.
 import type { Generated } from 'kysely';
+import type { PublishableKeysTable } from './publishable-keys.js';
 
 export type Plan = 'free' | 'widget' | 'commerce' | 'enterprise';
 export type MediaKind = 'image' | 'video' | 'text';
@@ -177,6 +178,7 @@ export interface Database {
   operator_tokens: OperatorTokensTable;
   audit_log: AuditLogTable;
   feed_ingest_state: FeedIngestStateTable;
+  publishable_keys: PublishableKeysTable;
 }
 
 /** Ingestion state of a feed with a connector (src/ingest/, src/store/ingest.ts). */
