@@ -89,7 +89,13 @@ export function loadEmbedConfig(env: NodeJS.ProcessEnv = process.env): EmbedConf
       0,
       100_000_000,
     ),
-    rateLimitPerIp: parseIntSetting(env.EMBED_RATE_LIMIT_PER_IP, 'EMBED_RATE_LIMIT_PER_IP', d.rateLimitPerIp, 0, 100_000_000),
+    rateLimitPerIp: parseIntSetting(
+      env.EMBED_RATE_LIMIT_PER_IP,
+      'EMBED_RATE_LIMIT_PER_IP',
+      d.rateLimitPerIp,
+      0,
+      100_000_000,
+    ),
     rateLimitWindowMs: parseIntSetting(
       env.EMBED_RATE_LIMIT_WINDOW_MS,
       'EMBED_RATE_LIMIT_WINDOW_MS',

@@ -1,11 +1,7 @@
 // walls keys create / list / revoke: publishable keys (`pk_…`) of a wall,
 // what a web page embeds to show it (the embed API).
 import type { Command } from 'commander';
-import {
-  createPublishableKey,
-  listPublishableKeys,
-  revokePublishableKey,
-} from '../store/manage/publishable-keys.js';
+import { createPublishableKey, listPublishableKeys, revokePublishableKey } from '../store/manage/publishable-keys.js';
 import { databaseOption, idArgument, withStore, type StoreOptions } from './common.js';
 import {
   attempt,
@@ -30,7 +26,11 @@ export function registerWallKeyCommands(walls: Command) {
       .command('create')
       .description('make a publishable key for a wall and print it (shown once; only its hash is stored)')
       .argument(...idArgument('wall'))
-      .option('--origin <url>', 'an origin allowed to use the key, e.g. https://shop.example (repeat; none: any)', collect),
+      .option(
+        '--origin <url>',
+        'an origin allowed to use the key, e.g. https://shop.example (repeat; none: any)',
+        collect,
+      ),
   ).action(async (wall: number, options: PrintOptions & { origin?: string[] }) => {
     await withStore(options, async (store) => {
       const made = await attempt(() => createPublishableKey(cliOp(store), wall, { origins: options.origin ?? [] }));

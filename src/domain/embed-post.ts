@@ -90,7 +90,7 @@ function mediaOf(p: PostRow): EmbedMedia[] {
   if (items.length > 0) return items;
   // posts without children: their main media
   const alt = nonEmpty(p.alt);
-  const video = p.media === 'video' ? safeUrl(p.media_file) ?? safeUrl(p.file) : null;
+  const video = p.media === 'video' ? (safeUrl(p.media_file) ?? safeUrl(p.file)) : null;
   if (video) {
     const poster = safeUrl(p.file_thumb) ?? safeUrl(p.picture);
     return [{ kind: 'video', url: video, poster, alt, width: null, height: null }];

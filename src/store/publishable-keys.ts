@@ -45,7 +45,10 @@ export interface PublishableKeyGrant {
 }
 
 /** The grant of an active key, by its hex SHA-256; null when unknown or revoked. */
-export async function findPublishableKeyByHash(db: Kysely<Database>, hash: string): Promise<PublishableKeyGrant | null> {
+export async function findPublishableKeyByHash(
+  db: Kysely<Database>,
+  hash: string,
+): Promise<PublishableKeyGrant | null> {
   const row = await db
     .selectFrom('publishable_keys')
     .innerJoin('walls', 'walls.id', 'publishable_keys.wall_id')

@@ -49,7 +49,11 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
       await embed.register(rateLimit, { global: false });
       const limiter = (max: number, prefix: string, key: (r: Parameters<Limiter>[0]) => string): Limiter | null =>
         max > 0
-          ? (embed.createRateLimit({ max, timeWindow: config.rateLimitWindowMs, keyGenerator: (r) => `${prefix}${key(r)}` }) as Limiter)
+          ? (embed.createRateLimit({
+              max,
+              timeWindow: config.rateLimitWindowMs,
+              keyGenerator: (r) => `${prefix}${key(r)}`,
+            }) as Limiter)
           : null;
       const access = embedAccess({
         keys,

@@ -52,7 +52,11 @@ async function sendJson(
     const start = store?.now();
     const body = Buffer.from(JSON.stringify(await build()));
     if (cache && store)
-      entry = store.set(cache.key, { body, contentType: JSON_TYPE, wallId: cache.wallId, accountId: cache.accountId }, start);
+      entry = store.set(
+        cache.key,
+        { body, contentType: JSON_TYPE, wallId: cache.wallId, accountId: cache.accountId },
+        start,
+      );
     else entry = { body, contentType: JSON_TYPE, wallId: 0, accountId: 0, etag: etagOf(body) };
   }
   reply.header('ETag', entry.etag).header('Cache-Control', EMBED_CACHE_CONTROL);
@@ -75,7 +79,10 @@ export async function embedReadRoutes(fastify: FastifyInstance) {
     '/walls/:wallId',
     {
       schema: {
-        ...doc('A wall, for an embed', 'Name, layout hints and theme of the wall, and the URLs of its posts and stream.'),
+        ...doc(
+          'A wall, for an embed',
+          'Name, layout hints and theme of the wall, and the URLs of its posts and stream.',
+        ),
         params: EmbedWallParams,
         querystring: EmbedKeyQuery,
         response: readResponses(EmbedWallBody, 'the wall'),

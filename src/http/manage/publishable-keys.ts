@@ -23,8 +23,7 @@ export const PublishableKeyCreateBody = Type.Object(
       Type.Array(Type.String({ minLength: 1, maxLength: 300, 'x-error': ORIGIN_MESSAGE }), {
         maxItems: ORIGINS_MAX,
         'x-error': `origins must be a list of at most ${ORIGINS_MAX} origins`,
-        description:
-          'the web origins (scheme://host[:port]) whose pages may use the key; empty or absent: any origin',
+        description: 'the web origins (scheme://host[:port]) whose pages may use the key; empty or absent: any origin',
       }),
     ),
   },
@@ -60,7 +59,11 @@ export async function publishableKeyRoutes(fastify: FastifyInstance) {
     '/walls/:wallId/publishable-keys',
     {
       schema: {
-        ...doc(tag, 'List the publishable keys of a wall', 'Revoked keys included. Only a prefix of each key is known.'),
+        ...doc(
+          tag,
+          'List the publishable keys of a wall',
+          'Revoked keys included. Only a prefix of each key is known.',
+        ),
         params: WallParams,
         querystring: PageQuery,
         response: responses({ 200: Ok(PageOf(PublishableKeyRecord), 'a page of keys') }, 404),
