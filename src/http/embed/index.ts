@@ -38,6 +38,17 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
   app.decorate('embedStreams', hub);
   // open streams never finish by themselves: end them before the server waits for its connections
   app.addHook('preClose', async () => hub.close());
+  // CORS preflights (a page sending If-None-Match or Last-Event-ID) match no
+  // route; they are answered here, before the not-found handler, by the key's origins
+  app.decorateRequest('embedGrant', null);
+  app.addHook('onRequest', async (request, reply) => {
+    if (
+      request.method === 'OPTIONS' &&
+      request.url.startsWith(`${EMBED_PREFIX}/`) &&
+      typeof request.headers['access-control-request-method'] === 'string'
+    )
+      return embedPreflight(request, reply, keys);
+  });
   app.addHook('onClose', async () => {
     hub.close();
     keys.close();
@@ -45,7 +56,6 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
 
   await app.register(
     async (embed) => {
-      embed.decorateRequest('embedGrant', null);
       await embed.register(rateLimit, { global: false });
       const limiter = (max: number, prefix: string, key: (r: Parameters<Limiter>[0]) => string): Limiter | null =>
         max > 0
@@ -60,11 +70,7 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
         perIp: limiter(config.rateLimitPerIp, 'ip:', (r) => r.ip),
         perKey: limiter(config.rateLimitPerKey, 'key:', (r) => String(r.embedGrant?.keyId ?? '')),
       });
-      // CORS preflights (If-None-Match, Last-Event-ID) answer before any check
-      embed.addHook('onRequest', async (request, reply) => {
-        if (request.method === 'OPTIONS') return embedPreflight(request, reply, keys);
-        return access(request, reply);
-      });
+      embed.addHook('onRequest', access);
       // errors after the access check (validation 400, 404, 500) are readable by the page too
       embed.addHook('onSend', async (request, reply) => {
         if (!reply.hasHeader('Vary')) {

@@ -143,9 +143,6 @@ export async function embedReadRoutes(fastify: FastifyInstance) {
       );
     },
   );
-
-  for (const url of ['/walls/:wallId', '/walls/:wallId/posts', '/walls/:wallId/stream'])
-    app.options(url, { schema: { hide: true } }, async (_request, reply) => reply);
 }
 
 /**
@@ -154,6 +151,7 @@ export async function embedReadRoutes(fastify: FastifyInstance) {
  * whose origin is refused gets no Access-Control-Allow-Origin.
  */
 export async function embedPreflight(request: FastifyRequest, reply: FastifyReply, keys: PublishableKeyCache) {
+  request.embedGrant = null;
   const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
   const key = (request.query as Record<string, unknown>).key;
   const grant =

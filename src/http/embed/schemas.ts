@@ -223,6 +223,23 @@ export const streamResponses = () =>
         'Cache-Control': header('never cached', { const: 'no-cache, no-transform' }),
         'X-Accel-Buffering': header('proxies pass events on at once', { const: 'no' }),
       },
-      { 'text/event-stream': { schema: { type: 'string' } } },
+      {
+        'text/event-stream': {
+          schema: {
+            type: 'string',
+            description: 'a sequence of SSE frames, each one of these',
+            anyOf: [
+              { title: 'retry', pattern: '^retry: \\d+\\n\\n' },
+              { title: 'heartbeat', pattern: '^: ping\\n\\n' },
+              { title: 'upsert (data: an EmbedPost)', pattern: '^event: upsert\\nid: \\d+\\ndata: \\{.*\\}\\n\\n' },
+              {
+                title: 'remove (data: {"id": post id})',
+                pattern: '^event: remove\\nid: \\d+\\ndata: \\{"id":"\\d+"\\}\\n\\n',
+              },
+              { title: 'reset (data: {})', pattern: '^event: reset\\nid: \\d+\\ndata: \\{\\}\\n\\n' },
+            ],
+          },
+        },
+      },
     ),
   });
