@@ -26,7 +26,11 @@ const WALL: WallSpec = { id: 1001, posts: 1_000, firstPostId: 1, feeds: 3 };
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 function node(args: string[], env: Record<string, string> = {}) {
-  return spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 async function runToEnd(child: ChildProcess): Promise<string> {
@@ -132,7 +136,8 @@ async function openStreams(url: string, n: number) {
   };
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function main() {
   rmSync(DATA, { recursive: true, force: true });
@@ -141,7 +146,9 @@ async function main() {
   const file = join(DATA, 'data.json');
   await writeDataFile(file, [WALL], true);
   await runToEnd(node(['dist/cli/main.js', 'import', file], { DATABASE_URL: db }));
-  const made = await runToEnd(node(['dist/cli/main.js', 'walls', 'keys', 'create', String(WALL.id)], { DATABASE_URL: db }));
+  const made = await runToEnd(
+    node(['dist/cli/main.js', 'walls', 'keys', 'create', String(WALL.id)], { DATABASE_URL: db }),
+  );
   const key = made.trim();
   const posts = (limit: number) => `/api/embed/v1/walls/${WALL.id}/posts?key=${key}&limit=${limit}`;
 
@@ -162,7 +169,9 @@ async function main() {
   wallery = await startWallery(db, 64);
   await measure('embed posts limit=20 (cached)', wallery.base + posts(20));
   await measure('embed posts limit=100 (cached)', wallery.base + posts(100));
-  await measure('embed posts limit=100 (cached, gzip/br)', wallery.base + posts(100), { 'accept-encoding': 'gzip, br' });
+  await measure('embed posts limit=100 (cached, gzip/br)', wallery.base + posts(100), {
+    'accept-encoding': 'gzip, br',
+  });
   const etag = (await fetch(wallery.base + posts(20))).headers.get('etag')!;
   await measure('embed posts limit=20, If-None-Match → 304', wallery.base + posts(20), { 'if-none-match': etag });
   await measure('embed wall info', `${wallery.base}/api/embed/v1/walls/${WALL.id}?key=${key}`);

@@ -27,7 +27,16 @@ describeSample('wallery walls keys', () => {
   });
 
   it('creates a key (printed once), lists it by prefix, revokes it: the embed API follows', async () => {
-    const made = await cli('walls', 'keys', 'create', '7011', '--origin', 'https://shop.example', '--origin', 'http://localhost:8080');
+    const made = await cli(
+      'walls',
+      'keys',
+      'create',
+      '7011',
+      '--origin',
+      'https://shop.example',
+      '--origin',
+      'http://localhost:8080',
+    );
     expect(made.code, made.stderr).toBe(0);
     const key = made.stdout.trim();
     expect(key).toMatch(/^pk_[A-Za-z0-9_-]{32}$/);

@@ -50,7 +50,12 @@ describe.skipIf(!hasSampleData)(
       streams.push(stream);
       expect(stream.status).toBe(200);
       // B holds the wall's snapshot once a first change after opening is diffed: make sure it has one
-      await eventually('the stream is open', async () => stream.text(), (t) => t.startsWith('retry:'), 10_000);
+      await eventually(
+        'the stream is open',
+        async () => stream.text(),
+        (t) => t.startsWith('retry:'),
+        10_000,
+      );
       const warm = await fetch(`${a.url}/api/v2/widget/create-post?user_key=${KEY}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -66,7 +71,10 @@ describe.skipIf(!hasSampleData)(
         body: JSON.stringify({ wallId: 7011, content: 'created on A' }),
       });
       expect(created.status).toBe(200);
-      const event = await stream.next((e) => e.event === 'upsert' && JSON.parse(e.data).html === 'created on A', 10_000);
+      const event = await stream.next(
+        (e) => e.event === 'upsert' && JSON.parse(e.data).html === 'created on A',
+        10_000,
+      );
       const took = performance.now() - started;
       expect(took).toBeLessThan(2000);
       expect(JSON.parse(event.data)).toMatchObject({ type: 'text', network: 'custom' });
