@@ -67,6 +67,24 @@ describeSample('publishable keys', () => {
     expect(audit.text).not.toContain(made.key);
   });
 
+  it('go with their wall when it is purged', async () => {
+    const wall = await s.manage('POST', '/walls', { accountId: 7001, name: 'Short-lived', url: 'short-lived' });
+    expect(wall.status).toBe(201);
+    const wallId = (wall.json().responseData as { id: number }).id;
+    const made = await s.makeKey(wallId);
+    expect((await s.embed(`/walls/${wallId}`, { key: made.key })).status).toBe(200);
+    expect((await s.manage('DELETE', `/walls/${wallId}`)).status).toBe(200);
+    embedError(await s.embed(`/walls/${wallId}`, { key: made.key }), 404);
+    expect((await s.manage('POST', `/walls/${wallId}/purge`)).status).toBe(200);
+    embedError(await s.embed(`/walls/${wallId}`, { key: made.key }), 401);
+    const rows = await s.srv.store.db
+      .selectFrom('publishable_keys')
+      .select('id')
+      .where('wall_id', '=', wallId)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
   describe('refusals', () => {
     it('a publishable key is refused by the public API v2 and the management API', async () => {
       const { key } = await s.makeKey(7011);
