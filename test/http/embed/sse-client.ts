@@ -6,6 +6,8 @@ export interface SseEvent {
   event: string;
   id: string | null;
   data: string;
+  /** performance.now() when the event was received */
+  at: number;
 }
 
 export interface SseStream {
@@ -21,8 +23,8 @@ export interface SseStream {
   close(): void;
 }
 
-export function parseFrames(text: string): SseEvent[] {
-  const events: SseEvent[] = [];
+export function parseFrames(text: string): Omit<SseEvent, 'at'>[] {
+  const events: Omit<SseEvent, 'at'>[] = [];
   for (const block of text.split('\n\n').slice(0, -1)) {
     let event = 'message';
     let id: string | null = null;
@@ -84,7 +86,10 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         text += chunk;
-        stream.events = parseFrames(text);
+        const now = performance.now();
+        const parsed = parseFrames(text);
+        // events already seen keep their arrival time
+        for (let i = stream.events.length; i < parsed.length; i++) stream.events.push({ ...parsed[i]!, at: now });
         for (const w of [...waiters]) w();
       });
       res.on('error', () => undefined);

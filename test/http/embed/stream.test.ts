@@ -65,7 +65,7 @@ describeSample('the embed stream', () => {
     const started = performance.now();
     const postId = await createPost(s, 'live from the stage');
     const upsert = await st.next((e) => e.event === 'upsert' && JSON.parse(e.data).id === String(postId));
-    const took = performance.now() - started;
+    const took = upsert.at - started;
     expect(took).toBeLessThan(LIVE_MS);
     const post = JSON.parse(upsert.data);
     expect(post).toMatchObject({ id: String(postId), html: 'live from the stage', type: 'text', network: 'custom' });
