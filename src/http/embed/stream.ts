@@ -13,6 +13,8 @@ export async function embedStreamRoute(fastify: FastifyInstance) {
   app.get(
     '/walls/:wallId/stream',
     {
+      // a HEAD would hold a stream open without ever reading it
+      exposeHeadRoute: false,
       schema: {
         tags: ['embed'],
         summary: 'Live changes of a wall (Server-Sent Events)',
