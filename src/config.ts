@@ -56,6 +56,62 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** feed ingestion (`serve` with INGEST on, `wallery worker`, `wallery ingest --once`) */
   ingest: IngestConfig;
+  /** the embed API (publishable keys, SSE streams) */
+  embed: EmbedConfig;
+}
+
+export interface EmbedConfig {
+  /** open SSE streams per instance; one more is a 503 */
+  maxStreams: number;
+  /** ms between `: ping` comments on an open stream */
+  heartbeatMs: number;
+  /** requests per window per publishable key (0: no limit) */
+  rateLimitPerKey: number;
+  /** requests per window per client IP address (0: no limit) */
+  rateLimitPerIp: number;
+  /** the rate limits' window, ms */
+  rateLimitWindowMs: number;
+  /** events a wall's stream keeps for Last-Event-ID resumption */
+  replayEvents: number;
+}
+
+export const DEFAULT_EMBED_CONFIG: EmbedConfig = {
+  maxStreams: 10_000,
+  heartbeatMs: 15_000,
+  rateLimitPerKey: 6_000,
+  rateLimitPerIp: 600,
+  rateLimitWindowMs: 60_000,
+  replayEvents: 500,
+};
+
+export function loadEmbedConfig(env: NodeJS.ProcessEnv = process.env): EmbedConfig {
+  const d = DEFAULT_EMBED_CONFIG;
+  return {
+    maxStreams: intSetting(env.EMBED_MAX_STREAMS, 'EMBED_MAX_STREAMS', d.maxStreams, 0, 1_000_000),
+    heartbeatMs: intSetting(env.EMBED_HEARTBEAT_MS, 'EMBED_HEARTBEAT_MS', d.heartbeatMs, 100, 600_000),
+    rateLimitPerKey: intSetting(
+      env.EMBED_RATE_LIMIT_PER_KEY,
+      'EMBED_RATE_LIMIT_PER_KEY',
+      d.rateLimitPerKey,
+      0,
+      100_000_000,
+    ),
+    rateLimitPerIp: intSetting(
+      env.EMBED_RATE_LIMIT_PER_IP,
+      'EMBED_RATE_LIMIT_PER_IP',
+      d.rateLimitPerIp,
+      0,
+      100_000_000,
+    ),
+    rateLimitWindowMs: intSetting(
+      env.EMBED_RATE_LIMIT_WINDOW_MS,
+      'EMBED_RATE_LIMIT_WINDOW_MS',
+      d.rateLimitWindowMs,
+      1000,
+      86_400_000,
+    ),
+    replayEvents: intSetting(env.EMBED_REPLAY_EVENTS, 'EMBED_REPLAY_EVENTS', d.replayEvents, 0, 100_000),
+  };
 }
 
 /** `true` allows every address; a list allows only addresses in those CIDR ranges. */
@@ -249,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: parseHost(env.HOST),
     logLevel: level as Config['logLevel'],
     ingest: loadIngestConfig(env),
+    embed: loadEmbedConfig(env),
   };
 }
 

@@ -91,7 +91,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     });
     await listener.start(config.database.connectRetries);
   }
-  const app = options.server ? await buildServer(ctx, options.server) : null;
+  const app = options.server
+    ? await buildServer(ctx, { embed: { ...config.embed, cacheTtlMs: config.cacheTtlMs }, ...options.server })
+    : null;
   // Built after the server so that it logs through the server's logger; the
   // routes read `ctx.ingest` when called, so they find it.
   const ingest = options.ingest

@@ -10,7 +10,7 @@ export function registerAuditCommands(program: Command) {
       .command('audit')
       .description('the audit log: every management write, newest first')
       .option('--action <action>', 'only this action, e.g. wall.update')
-      .option('--target-type <type>', 'account, user_key, wall, feed, post, product or operator_token')
+      .option('--target-type <type>', 'account, user_key, wall, feed, post, product, operator_token or publishable_key')
       .option('--target-id <id>', 'only this target')
       .option('--token-name <name>', 'only writes made with this token (cli for the CLI)'),
   ).action(

@@ -8,6 +8,7 @@ import { findKeyOwner } from '../store/keys.js';
 import { openRuntime } from '../runtime.js';
 import type { Store } from '../store/store.js';
 import { configFrom, databaseOption, type StoreOptions } from './common.js';
+import { demoEmbedLines } from './demo-embed.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -89,6 +90,7 @@ async function printDemo(store: Store, port: number) {
     `  curl '${base}/api/v2/widget/posts/${DEMO_KEYS[0]!.wallId}?user_key=${DEMO_KEYS[0]!.key}&limit=5'`,
     `  curl '${base}/api/v2/commerce/getGalleryProductByID/${DEMO_KEYS[0]!.wallId}/${DEMO_KEYS[0]!.taggedPostId}/?user_key=${DEMO_KEYS[0]!.key}&format=xml'`,
     '',
+    ...(await demoEmbedLines(store, base, DEMO_KEYS[0]!.wallId)),
   );
   process.stdout.write(`${lines.join('\n')}\n`);
 }

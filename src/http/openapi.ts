@@ -225,7 +225,12 @@ export async function registerOpenApi(app: FastifyInstance) {
         },
         { name: 'manage: product tags', description: 'Products tagged on a post, with hotspots, in tag order' },
         { name: 'manage: products', description: 'Products of an account' },
+        { name: 'manage: publishable keys', description: 'Read-only keys of one wall for web pages (embed API)' },
         { name: 'manage: audit', description: 'Every management write' },
+        {
+          name: 'embed',
+          description: 'Embed API v1 (`/api/embed/v1`): one wall for web pages, with a publishable key (`key=pk_…`)',
+        },
         { name: 'health', description: 'Probes for load balancers and orchestrators' },
       ],
       components: {

@@ -1,4 +1,4 @@
-// Secrets never reach the logs: user_key values are replaced in logged URLs.
+// Secrets never reach the logs: user_key (and publishable key) values are replaced in logged URLs.
 export function redactUrl(url: string): string {
-  return url.replace(/([?&]user_key=)[^&#]*/gi, '$1[REDACTED]');
+  return url.replace(/([?&](?:user_key|key)=)[^&#]*/gi, '$1[REDACTED]');
 }

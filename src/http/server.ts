@@ -11,6 +11,7 @@ import { resolveFormat } from './format.js';
 import { registerV2 } from './v2/index.js';
 import { registerHealth } from './health.js';
 import { registerManage } from './manage/index.js';
+import { registerEmbed, type EmbedOptions } from './embed/index.js';
 import { registerOpenApi } from './openapi.js';
 import { externalWriteDetector } from '../store/dialect.js';
 
@@ -18,6 +19,8 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export interface ServerOptions {
   logger?: FastifyServerOptions['logger'];
+  /** embed API settings (stream cap, heartbeat, rate limits); defaults otherwise */
+  embed?: EmbedOptions;
 }
 
 export async function buildServer(ctx: AppContext, options: ServerOptions = {}): Promise<FastifyInstance> {
@@ -113,6 +116,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   await registerHealth(app);
   await registerV2(app);
   await registerManage(app);
+  await registerEmbed(app, options.embed);
   return app;
 }
 

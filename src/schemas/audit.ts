@@ -9,8 +9,8 @@ export const AuditListQuery = Type.Object(
       Type.String({ pattern: '^[a-zA-Z_.]{1,100}$', 'x-error': 'action must be an action name such as wall.update' }),
     ),
     targetType: Type.Optional(
-      Type.Enum(['account', 'user_key', 'wall', 'feed', 'post', 'product', 'operator_token'], {
-        'x-error': 'targetType must be account, user_key, wall, feed, post, product or operator_token',
+      Type.Enum(['account', 'user_key', 'wall', 'feed', 'post', 'product', 'operator_token', 'publishable_key'], {
+        'x-error': 'targetType must be account, user_key, wall, feed, post, product, operator_token or publishable_key',
       }),
     ),
     targetId: Type.Optional(IdString('targetId')),

@@ -1,6 +1,7 @@
 // Schema migrations, kept in code so the compiled CLI carries them.
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { idColumn, idColumnType, type DialectName } from './dialect.js';
+import { publishableKeysMigration } from './publishable-keys.js';
 
 function migrations(dialect: DialectName): Record<string, Migration> {
   const id = idColumnType(dialect);
@@ -296,6 +297,7 @@ function migrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    '0009_publishable_keys': publishableKeysMigration(dialect),
   };
 }
 

@@ -163,6 +163,19 @@ export interface AuditLogTable {
   summary: string;
 }
 
+export interface PublishableKeysTable {
+  id: Generated<number>;
+  wall_id: number;
+  /** the first characters of the key, for people to recognise it */
+  prefix: string;
+  /** hex SHA-256 of the plaintext; the plaintext is never stored */
+  key_hash: string;
+  /** JSON list of normalised origins; [] = any origin */
+  origins: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   user_keys: UserKeysTable;
@@ -176,6 +189,7 @@ export interface Database {
   operator_tokens: OperatorTokensTable;
   audit_log: AuditLogTable;
   feed_ingest_state: FeedIngestStateTable;
+  publishable_keys: PublishableKeysTable;
 }
 
 /** Ingestion state of a feed with a connector (src/ingest/, src/store/ingest.ts). */

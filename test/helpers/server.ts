@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/http/server.js';
+import type { EmbedOptions } from '../../src/http/embed/index.js';
 import { registerDocument, unregisterDocument, type OpenApiDocument } from './conformance.js';
 import { importDataFile } from '../../src/store/datafile.js';
 import { ChangeBus } from '../../src/store/changes.js';
@@ -42,6 +43,8 @@ export interface TestServerOptions {
    * that close() removes.
    */
   dir?: string;
+  /** embed API settings (stream cap, rate limits, …) */
+  embed?: EmbedOptions;
 }
 
 /** A fresh temporary directory for `startTestServer({ dir })`; remove it with `removeDir`. */
@@ -62,7 +65,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   await store.migrate();
   const clock = { now: options.now ?? Date.now() };
   if (options.data !== undefined) await importDataFile(store, options.data, clock.now);
-  const app = await buildServer({ store, now: () => clock.now, changes: new ChangeBus() });
+  const app = await buildServer(
+    { store, now: () => clock.now, changes: new ChangeBus() },
+    options.embed ? { embed: options.embed } : {},
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const baseUrl = `http://127.0.0.1:${port}`;

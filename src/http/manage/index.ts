@@ -9,6 +9,7 @@ import { manageErrorHandler } from './errors.js';
 import { postRoutes } from './posts.js';
 import { NoQuery } from '../../schemas/fields.js';
 import { productRoutes } from './products.js';
+import { publishableKeyRoutes } from './publishable-keys.js';
 import { validateRequest } from './validation.js';
 import { wallRoutes } from './walls.js';
 
@@ -42,6 +43,7 @@ export async function registerManage(app: FastifyInstance) {
       await manage.register(wallRoutes);
       await manage.register(postRoutes);
       await manage.register(productRoutes);
+      await manage.register(publishableKeyRoutes);
       await manage.register(auditRoutes);
     },
     { prefix: MANAGE_PREFIX },

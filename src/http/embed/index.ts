@@ -1,0 +1,86 @@
+// Embed API v1 (`/api/embed/v1`): read-only, for browsers, authenticated by a
+// publishable key (`key=pk_…`) of one wall. Wall info, posts by cursor, and a
+// Server-Sent Events stream of changes. Not bound by the v2 contract and not
+// counted on the account's v2 daily quota: it has its own per-key and per-IP
+// rate limits (@fastify/rate-limit, in memory per instance).
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { DEFAULT_CACHE_TTL_MS, DEFAULT_EMBED_CONFIG, type EmbedConfig } from '../../config.js';
+import { corsHeaders, embedAccess, type Limiter } from './access.js';
+import { PublishableKeyCache } from './key-cache.js';
+import { embedPreflight, embedReadRoutes } from './routes.js';
+import { embedStreamRoute } from './stream.js';
+import { StreamHub } from './stream-hub.js';
+import { EMBED_PREFIX } from './schemas.js';
+
+export { EMBED_PREFIX };
+
+export interface EmbedOptions extends Partial<EmbedConfig> {
+  cacheTtlMs?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the SSE hub of this instance (tests and benchmarks look at it) */
+    embedStreams: StreamHub;
+  }
+}
+
+export async function registerEmbed(app: FastifyInstance, options: EmbedOptions = {}) {
+  const config: EmbedConfig = { ...DEFAULT_EMBED_CONFIG, ...options };
+  const keys = new PublishableKeyCache(app.ctx.changes, options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS);
+  const hub = new StreamHub(app.ctx, keys, {
+    maxStreams: config.maxStreams,
+    heartbeatMs: config.heartbeatMs,
+    replayEvents: config.replayEvents,
+    log: app.log,
+  });
+  app.decorate('embedStreams', hub);
+  // open streams never finish by themselves: end them before the server waits for its connections
+  app.addHook('preClose', async () => hub.close());
+  // CORS preflights (a page sending If-None-Match or Last-Event-ID) match no
+  // route; they are answered here, before the not-found handler, by the key's origins
+  app.decorateRequest('embedGrant', null);
+  app.addHook('onRequest', async (request, reply) => {
+    if (
+      request.method === 'OPTIONS' &&
+      request.url.startsWith(`${EMBED_PREFIX}/`) &&
+      typeof request.headers['access-control-request-method'] === 'string'
+    )
+      return embedPreflight(request, reply, keys);
+  });
+  app.addHook('onClose', async () => {
+    hub.close();
+    keys.close();
+  });
+
+  await app.register(
+    async (embed) => {
+      await embed.register(rateLimit, { global: false });
+      const limiter = (max: number, prefix: string, key: (r: Parameters<Limiter>[0]) => string): Limiter | null =>
+        max > 0
+          ? (embed.createRateLimit({
+              max,
+              timeWindow: config.rateLimitWindowMs,
+              keyGenerator: (r) => `${prefix}${key(r)}`,
+            }) as Limiter)
+          : null;
+      const access = embedAccess({
+        keys,
+        perIp: limiter(config.rateLimitPerIp, 'ip:', (r) => r.ip),
+        perKey: limiter(config.rateLimitPerKey, 'key:', (r) => String(r.embedGrant?.keyId ?? '')),
+      });
+      embed.addHook('onRequest', access);
+      // errors after the access check (validation 400, 404, 500) are readable by the page too
+      embed.addHook('onSend', async (request, reply) => {
+        if (!reply.hasHeader('Vary')) {
+          const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
+          reply.headers(corsHeaders(request.embedGrant, origin));
+        }
+      });
+      await embed.register(embedReadRoutes);
+      await embed.register(embedStreamRoute);
+    },
+    { prefix: EMBED_PREFIX },
+  );
+}

@@ -1,0 +1,168 @@
+// Store rows → the embed API's records (EmbedPost, EmbedWall of the embed
+// wire contract). Content is already sanitized HTML (every write and every
+// ingested post goes through domain/sanitize.ts); URLs are kept only when
+// they are http(s), so nothing a page puts in `src` or `href` can run.
+import { storedChildren } from '../../domain/media.js';
+import type { PostRow, TaggedProduct } from '../../store/posts.js';
+import type { WallRow } from '../../store/walls.js';
+
+export interface EmbedMedia {
+  kind: 'image' | 'video';
+  url: string;
+  poster: string | null;
+  alt: string | null;
+  width: number | null;
+  height: number | null;
+}
+
+export interface EmbedProduct {
+  id: string;
+  name: string;
+  price: string | null;
+  currency: string | null;
+  url: string | null;
+  image: string | null;
+  left: number;
+  top: number;
+}
+
+export interface EmbedPost {
+  id: string;
+  network: string;
+  type: 'text' | 'image' | 'video' | 'carousel';
+  html: string;
+  author: { name: string; username: string | null; avatar: string | null; url: string | null };
+  link: string | null;
+  createdAt: string;
+  pinned: boolean;
+  highlighted: boolean;
+  media: EmbedMedia[];
+  cta: { text: string; url: string; color: string; background: string } | null;
+  products: EmbedProduct[];
+  sort: string;
+}
+
+export interface EmbedWall {
+  id: number;
+  name: string;
+  slug: string | null;
+  shoppable: boolean;
+  layout: 'masonry' | 'grid' | 'carousel' | 'event';
+  theme: 'light' | 'dark' | 'auto';
+  columns: number | null;
+  postsUrl: string;
+  streamUrl: string;
+}
+
+/** An absolute http(s) URL, else null (javascript:, data:, relative junk, empty). */
+export function safeUrl(value: string | null | undefined): string | null {
+  if (typeof value !== 'string' || value === '') return null;
+  const text = value.trim();
+  if (!/^https?:\/\//i.test(text)) return null;
+  try {
+    return new URL(text).href;
+  } catch {
+    return null;
+  }
+}
+
+const nonEmpty = (s: string) => (s.trim() === '' ? null : s);
+
+/**
+ * The opaque ordering key: posts sort by it DESCENDING (string compare) in W2
+ * order — pin, then created time, then id, each fixed-width.
+ */
+export function sortKey(p: { pin: number; created_at: number; id: number }): string {
+  const created = Math.max(0, Math.trunc(p.created_at));
+  return `${p.pin > 0 ? 1 : 0}${String(created).padStart(15, '0')}${String(p.id).padStart(16, '0')}`;
+}
+
+function mediaOf(p: PostRow): EmbedMedia[] {
+  const items: EmbedMedia[] = [];
+  const children = storedChildren(p.children);
+  children.forEach((c, i) => {
+    const alt = c.alt ?? (i === 0 ? nonEmpty(p.alt) : null) ?? null;
+    const video = safeUrl(c.video);
+    const image = safeUrl(c.image);
+    if (video) items.push({ kind: 'video', url: video, poster: image, alt, width: null, height: null });
+    else if (image) items.push({ kind: 'image', url: image, poster: null, alt, width: null, height: null });
+  });
+  if (items.length > 0) return items;
+  // posts without children: their main media
+  const alt = nonEmpty(p.alt);
+  const video = p.media === 'video' ? (safeUrl(p.media_file) ?? safeUrl(p.file)) : null;
+  if (video) {
+    const poster = safeUrl(p.file_thumb) ?? safeUrl(p.picture);
+    return [{ kind: 'video', url: video, poster, alt, width: null, height: null }];
+  }
+  const image = safeUrl(p.picture) ?? (p.media === 'image' ? safeUrl(p.file) : null);
+  return image ? [{ kind: 'image', url: image, poster: null, alt, width: null, height: null }] : [];
+}
+
+function typeOf(media: EmbedMedia[]): EmbedPost['type'] {
+  if (media.length > 1) return 'carousel';
+  if (media.length === 1) return media[0]!.kind;
+  return 'text';
+}
+
+function priceOf(t: TaggedProduct): string | null {
+  if (!Number.isFinite(t.price) || t.price <= 0) return null;
+  return t.price.toFixed(2);
+}
+
+export function embedProduct(t: TaggedProduct): EmbedProduct {
+  return {
+    id: String(t.id),
+    name: t.name,
+    price: priceOf(t),
+    currency: nonEmpty(t.currency_symbol) ?? nonEmpty(t.currency),
+    url: safeUrl(t.url),
+    image: safeUrl(t.image),
+    left: t.left_pct,
+    top: t.top_pct,
+  };
+}
+
+export function embedPost(p: PostRow, products: readonly TaggedProduct[]): EmbedPost {
+  const media = mediaOf(p);
+  const ctaUrl = p.has_cta === 1 ? safeUrl(p.cta_url) : null;
+  return {
+    id: String(p.id),
+    network: p.network_name.trim().toLowerCase() || 'custom',
+    type: typeOf(media),
+    html: p.content,
+    author: {
+      name: p.author_name,
+      username: nonEmpty(p.username),
+      avatar: safeUrl(p.user_picture),
+      url: null,
+    },
+    link: safeUrl(p.link_url),
+    createdAt: new Date(p.created_at).toISOString(),
+    pinned: p.pin > 0,
+    highlighted: p.highlight > 0,
+    media,
+    cta:
+      ctaUrl !== null
+        ? { text: p.cta_text, url: ctaUrl, color: p.cta_color || '#ffffff', background: p.cta_background || '#000000' }
+        : null,
+    products: products.map(embedProduct),
+    sort: sortKey(p),
+  };
+}
+
+/** The wall's record; `base` is the API path of the wall (`/api/embed/v1/walls/ID`), `key` the publishable key. */
+export function embedWall(w: WallRow, shoppable: boolean, base: string, key: string): EmbedWall {
+  const q = `?key=${encodeURIComponent(key)}`;
+  return {
+    id: w.id,
+    name: w.name,
+    slug: nonEmpty(w.url),
+    shoppable,
+    layout: 'masonry',
+    theme: 'auto',
+    columns: null,
+    postsUrl: `${base}/posts${q}`,
+    streamUrl: `${base}/stream${q}`,
+  };
+}

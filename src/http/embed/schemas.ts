@@ -1,0 +1,245 @@
+// TypeBox schemas of the embed API (the embed wire contract): they validate
+// the query, serialize nothing by hand, and are the OpenAPI document's
+// source — every status each route answers, with its headers.
+import { Type, type TSchema } from 'typebox';
+
+export const EMBED_PREFIX = '/api/embed/v1';
+export const EMBED_LIMIT_DEFAULT = 20;
+export const EMBED_LIMIT_MAX = 100;
+
+export const EMBED_MESSAGES = {
+  key: 'a publishable key is required: key=pk_… (make one with `wallery walls keys create WALL`; user keys are not accepted)',
+  otherWall: 'this publishable key belongs to another wall',
+  origin: 'this page’s origin may not use this publishable key',
+  limit: `limit must be an integer from 1 to ${EMBED_LIMIT_MAX}`,
+  cursor: 'cursor is not one this API returned',
+  wallId: 'wall id must be a positive integer',
+  rateLimited: 'Too many requests: slow down (see Retry-After)',
+  streamsFull: 'too many open streams on this server: poll the posts URL instead',
+} as const;
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const strict = { additionalProperties: false } as const;
+
+export const EmbedWallParams = Type.Object({
+  wallId: Type.String({ pattern: '^0*[1-9][0-9]{0,14}$', 'x-error': EMBED_MESSAGES.wallId }),
+});
+
+const KeyQuery = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'a publishable key of the wall (`pk_…`)',
+  'x-error': EMBED_MESSAGES.key,
+});
+
+export const EmbedKeyQuery = Type.Object({ key: KeyQuery });
+
+export const EmbedPostsQuery = Type.Object({
+  key: KeyQuery,
+  limit: Type.Optional(
+    Type.String({
+      pattern: '^0*(?:[1-9][0-9]?|100)$',
+      'x-error': EMBED_MESSAGES.limit,
+      description: `posts per page, 1–${EMBED_LIMIT_MAX}, default ${EMBED_LIMIT_DEFAULT}`,
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9_-]{1,200}$',
+      'x-error': EMBED_MESSAGES.cursor,
+      description: 'the `nextCursor` of the previous page',
+    }),
+  ),
+});
+
+export const EmbedStreamQuery = Type.Object({
+  key: KeyQuery,
+  lastEventId: Type.Optional(
+    Type.String({
+      maxLength: 40,
+      description: 'the id of the last event received, for clients that cannot send the Last-Event-ID header',
+    }),
+  ),
+});
+
+const Url = Type.String({ description: 'absolute http(s) URL' });
+
+export const EmbedPostSchema = Type.Object(
+  {
+    id: Type.String({ description: 'the post id as in W2 (`postId`)' }),
+    network: Type.String({ description: 'W2 networkName in lower case: instagram, mastodon, bluesky, rss, custom…' }),
+    type: Type.Enum(['text', 'image', 'video', 'carousel']),
+    html: Type.String({ description: 'the post’s content: sanitized HTML, may be empty' }),
+    author: Type.Object(
+      { name: Type.String(), username: Nullable(Type.String()), avatar: Nullable(Url), url: Nullable(Url) },
+      strict,
+    ),
+    link: Nullable(Url),
+    createdAt: Type.String({ format: 'date-time', description: 'ISO 8601 UTC' }),
+    pinned: Type.Boolean(),
+    highlighted: Type.Boolean(),
+    media: Type.Array(
+      Type.Object(
+        {
+          kind: Type.Enum(['image', 'video']),
+          url: Url,
+          poster: Nullable(Url),
+          alt: Nullable(Type.String()),
+          width: Nullable(Type.Integer()),
+          height: Nullable(Type.Integer()),
+        },
+        strict,
+      ),
+      { description: 'carousel: every item in order; text: []' },
+    ),
+    cta: Nullable(
+      Type.Object({ text: Type.String(), url: Url, color: Type.String(), background: Type.String() }, strict),
+    ),
+    products: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          name: Type.String(),
+          price: Nullable(Type.String()),
+          currency: Nullable(Type.String({ description: 'symbol, e.g. $' })),
+          url: Nullable(Url),
+          image: Nullable(Url),
+          left: Type.Number({ description: 'hotspot, % from the left' }),
+          top: Type.Number({ description: 'hotspot, % from the top' }),
+        },
+        strict,
+      ),
+      { description: 'tagged products in C5 (tag) order' },
+    ),
+    sort: Type.String({ description: 'opaque ordering key: posts sort by it descending (string compare) = W2 order' }),
+  },
+  strict,
+);
+
+export const EmbedWallSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    slug: Nullable(Type.String()),
+    shoppable: Type.Boolean({ description: 'true when a visible post has tagged products' }),
+    layout: Type.Enum(['masonry', 'grid', 'carousel', 'event']),
+    theme: Type.Enum(['light', 'dark', 'auto']),
+    columns: Nullable(Type.Integer()),
+    postsUrl: Type.String({ description: 'path of the posts, with the key' }),
+    streamUrl: Type.String({ description: 'path of the event stream, with the key' }),
+  },
+  strict,
+);
+
+export const EmbedWallBody = Type.Object({ wall: EmbedWallSchema }, strict);
+export const EmbedPostsBody = Type.Object(
+  {
+    posts: Type.Array(EmbedPostSchema),
+    nextCursor: Nullable(Type.String({ description: 'pass as cursor for the next page; null on the last page' })),
+  },
+  strict,
+);
+
+const ErrorBody = (code: number) =>
+  Type.Object(
+    { responseCode: Type.Literal(code), responseStatus: Type.Literal('error'), responseMessage: Type.String() },
+    strict,
+  );
+
+// ---------- headers ----------
+
+// @fastify/swagger turns `{ description, ...schema }` into a header object
+const header = (description: string, schema: Record<string, unknown>) => ({ description, ...schema });
+const CORS = {
+  'Access-Control-Allow-Origin': header('the request’s Origin when the key allows it, or * when it allows any', {
+    type: 'string',
+  }),
+  'Access-Control-Expose-Headers': header('headers a page’s script may read', { type: 'string' }),
+  Vary: header('answers differ by Origin (and encoding)', { type: 'string' }),
+};
+const RATE = {
+  'X-RateLimit-Limit': header('requests allowed in the window (per key)', { type: 'integer', minimum: 0 }),
+  'X-RateLimit-Remaining': header('requests left in the window', { type: 'integer', minimum: 0 }),
+  'X-RateLimit-Reset': header('seconds until the window starts again', { type: 'integer', minimum: 0 }),
+};
+const CACHING = {
+  ETag: header('strong entity tag of the body; send it back in If-None-Match for a 304', {
+    type: 'string',
+    pattern: '^"[^"]*"$',
+  }),
+  'Cache-Control': header('CDN- and browser-cacheable briefly', { type: 'string' }),
+  'Content-Encoding': header('br or gzip when accepted and the body is 1 KiB or more', { enum: ['br', 'gzip'] }),
+};
+
+const json = (schema: TSchema) => ({ 'application/json': { schema } });
+const response = (description: string, headers: Record<string, unknown>, content?: Record<string, unknown>) => ({
+  description,
+  headers,
+  ...(content ? { content } : { type: 'null' }),
+});
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'a query parameter is malformed; the message names it',
+  401: 'key missing, unknown, revoked, or not a publishable key (a user_key is refused)',
+  403: 'the key belongs to another wall, or the request’s Origin is not one the key allows',
+  404: 'the wall does not exist or is deleted',
+  429: 'rate limited (per key or per IP address): see Retry-After',
+  500: 'internal fault: a generic message',
+  503: 'the store is unreachable, or (stream) too many open streams: poll instead',
+};
+
+/** The responses of an embed route: its success and every error, each with the headers it carries. */
+export function embedResponses(success: Record<number, unknown>): Record<number, unknown> {
+  const errors = Object.fromEntries(
+    Object.entries(ERROR_DESCRIPTIONS).map(([code, description]) => [
+      code,
+      response(
+        description,
+        code === '429'
+          ? { ...CORS, ...RATE, 'Retry-After': header('seconds to wait', { type: 'integer', minimum: 0 }) }
+          : { ...CORS, ...RATE },
+        json(ErrorBody(Number(code))),
+      ),
+    ]),
+  );
+  return { ...success, ...errors };
+}
+
+export const readResponses = (body: TSchema, description: string) =>
+  embedResponses({
+    200: response(description, { ...CORS, ...RATE, ...CACHING }, json(body)),
+    304: response('not modified: If-None-Match names the current ETag; no body', { ...CORS, ...RATE, ...CACHING }),
+  });
+
+export const streamResponses = () =>
+  embedResponses({
+    200: response(
+      'Server-Sent Events: `retry: 2000`, then `upsert` (data: an EmbedPost), `remove` (data: {"id"}) and `reset` ' +
+        '(data: {}; reload the first page) events with increasing ids, and `: ping` comments. Send Last-Event-ID ' +
+        '(or lastEventId=) to resume.',
+      {
+        ...CORS,
+        ...RATE,
+        'Cache-Control': header('never cached', { const: 'no-cache, no-transform' }),
+        'X-Accel-Buffering': header('proxies pass events on at once', { const: 'no' }),
+      },
+      {
+        'text/event-stream': {
+          schema: {
+            type: 'string',
+            description: 'a sequence of SSE frames, each one of these',
+            anyOf: [
+              { title: 'retry', pattern: '^retry: \\d+\\n\\n' },
+              { title: 'heartbeat', pattern: '^: ping\\n\\n' },
+              { title: 'upsert (data: an EmbedPost)', pattern: '^event: upsert\\nid: \\d+\\ndata: \\{.*\\}\\n\\n' },
+              {
+                title: 'remove (data: {"id": post id})',
+                pattern: '^event: remove\\nid: \\d+\\ndata: \\{"id":"\\d+"\\}\\n\\n',
+              },
+              { title: 'reset (data: {})', pattern: '^event: reset\\nid: \\d+\\ndata: \\{\\}\\n\\n' },
+            ],
+          },
+        },
+      },
+    ),
+  });

@@ -1,0 +1,253 @@
+// Live walls over Server-Sent Events. One hub per instance holds, per wall
+// with open streams, the last snapshot of the wall's first page of visible
+// posts (a hash per post). The change bus — which also hears the other
+// instances' and processes' writes (PostgreSQL notifications; SQLite's
+// data_version, polled here while streams are open) — says when a wall may
+// have changed; the hub then reads that page once for all of the wall's
+// streams, diffs it against the snapshot and sends `upsert` / `remove`
+// events, numbered per wall, kept in a bounded buffer for Last-Event-ID.
+import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { AppContext } from '../context.js';
+import { embedPost, type EmbedPost } from './presenter.js';
+import { findLiveWallById, listVisiblePostsAfter, productsOfPosts, stillVisible } from '../../store/embed.js';
+import type { PublishableKeyCache } from './key-cache.js';
+
+export interface StreamHubOptions {
+  maxStreams: number;
+  heartbeatMs: number;
+  replayEvents: number;
+  /** how many of the wall's first posts are watched */
+  windowSize?: number;
+  /** how long a wall's snapshot and event buffer outlive its last stream (reconnects resume), ms */
+  graceMs?: number;
+  /** how often another process's SQLite commits are looked for while streams are open, ms */
+  externalPollMs?: number;
+  log?: { warn(obj: object, msg?: string): void };
+}
+
+/** One open stream: the response it writes to and the key it was opened with. */
+export interface Stream {
+  res: ServerResponse;
+  wallId: number;
+  /** the publishable key (plaintext, kept in memory only) — checked again after every change of the wall */
+  key: string;
+}
+
+interface BufferedEvent {
+  id: number;
+  text: string;
+}
+
+/** A slow reader whose unsent output passes this is cut off (it reconnects and resumes). */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+export const frame = (event: string, id: number | null, data: unknown) =>
+  `event: ${event}\n${id === null ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`;
+
+class WallFeed {
+  readonly streams = new Set<Stream>();
+  private snapshot: Map<string, string> | null = null;
+  private readonly events: BufferedEvent[] = [];
+  /** the id of the last event sent; ids start high (time-based) so that ids of an earlier hub are told apart */
+  private lastId = Date.now() * 1000;
+  private running: Promise<void> | null = null;
+  private dirty = false;
+  graceTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly wallId: number,
+    private readonly hub: StreamHub,
+  ) {}
+
+  /** Re-read the wall now, or right after the read under way. */
+  changed(): void {
+    if (this.running) {
+      this.dirty = true;
+      return;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.dirty = false;
+          await this.refresh();
+        } while (this.dirty);
+      } catch (err) {
+        this.hub.options.log?.warn({ err, wallId: this.wallId }, 'embed stream: could not read the wall');
+      } finally {
+        this.running = null;
+      }
+    })();
+  }
+
+  /** Resolves once no read is under way (tests, benchmarks). */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async refresh(): Promise<void> {
+    const { db } = this.hub.ctx.store;
+    const wall = await findLiveWallById(db, this.wallId);
+    if (!wall) {
+      for (const s of this.streams) this.hub.end(s);
+      return;
+    }
+    const rows = await listVisiblePostsAfter(db, this.wallId, this.hub.windowSize, null);
+    const products = await productsOfPosts(
+      db,
+      rows.map((r) => r.id),
+    );
+    const posts = rows.map((r) => embedPost(r, products.get(r.id) ?? []));
+    const next = new Map(posts.map((p) => [p.id, createHash('sha1').update(JSON.stringify(p)).digest('base64url')]));
+    const before = this.snapshot;
+    this.snapshot = next;
+    if (before) {
+      const gone = [...before.keys()].filter((id) => !next.has(id));
+      // a post that only fell off the watched page (newer ones came) is still there: no event
+      const visible = await stillVisible(db, this.wallId, gone.map(Number));
+      for (const id of gone) if (!visible.has(Number(id))) this.emit('remove', { id });
+      // oldest first, so a client appending in arrival order still ends newest-last
+      for (const post of [...posts].reverse()) if (before.get(post.id) !== next.get(post.id)) this.emit('upsert', post);
+    }
+    await this.recheckKeys();
+  }
+
+  /** A key revoked (or moved to another wall) ends the streams opened with it. */
+  private async recheckKeys(): Promise<void> {
+    const byKey = new Map<string, Stream[]>();
+    for (const s of this.streams) byKey.set(s.key, [...(byKey.get(s.key) ?? []), s]);
+    for (const [key, streams] of byKey) {
+      const grant = await this.hub.keys.lookup(this.hub.ctx.store.db, key);
+      if (!grant || grant.wallId !== this.wallId) for (const s of streams) this.hub.end(s);
+    }
+  }
+
+  private emit(event: 'upsert' | 'remove', data: EmbedPost | { id: string }): void {
+    const id = ++this.lastId;
+    const text = frame(event, id, data);
+    this.events.push({ id, text });
+    if (this.events.length > this.hub.options.replayEvents) this.events.shift();
+    for (const s of this.streams) this.hub.write(s, text);
+  }
+
+  /** What a stream reconnecting with `lastEventId` needs: the events after it, or a reset. */
+  resume(s: Stream, lastEventId: string | undefined): void {
+    if (lastEventId === undefined || lastEventId === '') return;
+    const last = /^\d{1,16}$/.test(lastEventId.trim()) ? Number(lastEventId.trim()) : NaN;
+    const oldest = this.events[0]?.id ?? this.lastId + 1;
+    if (last === this.lastId) return;
+    if (Number.isSafeInteger(last) && last >= oldest - 1 && last < this.lastId) {
+      for (const e of this.events) if (e.id > last) this.hub.write(s, e.text);
+      return;
+    }
+    this.hub.write(s, frame('reset', this.lastId, {}));
+  }
+
+  /** Loads the first snapshot when the wall's first stream opens. */
+  start(): void {
+    if (this.snapshot === null) this.changed();
+  }
+}
+
+export class StreamHub {
+  private readonly walls = new Map<number, WallFeed>();
+  private readonly all = new Set<Stream>();
+  private readonly unsubscribe: () => void;
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly externalPoll: NodeJS.Timeout | null;
+  private closed = false;
+  readonly windowSize: number;
+
+  constructor(
+    readonly ctx: AppContext,
+    readonly keys: PublishableKeyCache,
+    readonly options: StreamHubOptions,
+  ) {
+    this.windowSize = options.windowSize ?? 100;
+    this.unsubscribe = ctx.changes.subscribe((change) => {
+      if (change.kind === 'wall') this.walls.get(change.wallId)?.changed();
+      else for (const feed of this.walls.values()) feed.changed();
+    });
+    this.heartbeat = setInterval(() => {
+      for (const s of this.all) this.write(s, ': ping\n\n');
+    }, options.heartbeatMs);
+    this.heartbeat.unref();
+    // another process's commit to the SQLite file shows only when looked for
+    this.externalPoll = ctx.externalWrites
+      ? setInterval(() => {
+          if (this.all.size > 0 && ctx.externalWrites?.()) ctx.changes.publish({ kind: 'all' });
+        }, options.externalPollMs ?? 500)
+      : null;
+    this.externalPoll?.unref();
+  }
+
+  get openStreams(): number {
+    return this.all.size;
+  }
+
+  get full(): boolean {
+    return this.all.size >= this.options.maxStreams;
+  }
+
+  /** Starts sending a wall's events to an open response (headers already written). */
+  attach(stream: Stream, lastEventId: string | undefined): void {
+    if (this.closed) {
+      stream.res.end();
+      return;
+    }
+    let feed = this.walls.get(stream.wallId);
+    if (!feed) {
+      feed = new WallFeed(stream.wallId, this);
+      this.walls.set(stream.wallId, feed);
+    }
+    if (feed.graceTimer) clearTimeout(feed.graceTimer);
+    feed.graceTimer = null;
+    feed.streams.add(stream);
+    this.all.add(stream);
+    stream.res.once('close', () => this.detach(stream));
+    feed.resume(stream, lastEventId);
+    feed.start();
+  }
+
+  private detach(stream: Stream): void {
+    this.all.delete(stream);
+    const feed = this.walls.get(stream.wallId);
+    if (!feed || !feed.streams.delete(stream) || feed.streams.size > 0 || this.closed) return;
+    feed.graceTimer = setTimeout(() => {
+      if (feed.streams.size === 0 && this.walls.get(feed.wallId) === feed) this.walls.delete(feed.wallId);
+    }, this.options.graceMs ?? 60_000);
+    feed.graceTimer.unref();
+  }
+
+  write(stream: Stream, text: string): void {
+    const { res } = stream;
+    if (res.destroyed || res.writableEnded) return;
+    if (res.writableLength > MAX_BUFFERED_BYTES) {
+      res.destroy();
+      return;
+    }
+    res.write(text);
+  }
+
+  end(stream: Stream): void {
+    if (!stream.res.writableEnded) stream.res.end();
+  }
+
+  /** Resolves once no wall read is under way (tests, benchmarks). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.walls.values()].map((f) => f.settled()));
+  }
+
+  /** Ends every stream (server shutdown): clients reconnect elsewhere. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe();
+    clearInterval(this.heartbeat);
+    if (this.externalPoll) clearInterval(this.externalPoll);
+    for (const feed of this.walls.values()) if (feed.graceTimer) clearTimeout(feed.graceTimer);
+    for (const s of this.all) this.end(s);
+    this.all.clear();
+    this.walls.clear();
+  }
+}

@@ -1,0 +1,216 @@
+// The embed API's reads: the wall, and its posts in exactly W2's order with
+// keyset cursors that neither repeat nor skip a post while posts arrive;
+// products with hotspots in C5 order; strong ETags and 304; rate limits
+// (per key, per IP) with Retry-After, apart from the account's v2 quota.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEYS } from '../../helpers/http.js';
+import { describeSample } from '../../helpers/sample.js';
+import { embedError, startEmbedServer, type EmbedServer } from './helpers.js';
+
+interface EmbedPost {
+  id: string;
+  sort: string;
+  products: { id: string; left: number; top: number }[];
+  [field: string]: unknown;
+}
+interface PostsPage {
+  posts: EmbedPost[];
+  nextCursor: string | null;
+}
+
+/** Every visible post of the wall in W2 order (W2 pages of 500 by offset). */
+async function w2Ids(s: EmbedServer, wallId: number, key: string = KEYS.ent): Promise<string[]> {
+  const ids: string[] = [];
+  for (;;) {
+    const url = `${s.srv.baseUrl}/api/v2/widget/posts/${wallId}?user_key=${key}&limit=500&offset=${ids.length}`;
+    const body = (await (await fetch(url)).json()) as { responseData: { posts: { postId: string }[] }[] };
+    const posts = body.responseData[0]!.posts;
+    ids.push(...posts.map((p) => p.postId));
+    if (posts.length < 500) return ids;
+  }
+}
+
+async function page(s: EmbedServer, key: string, limit: number, cursor: string | null): Promise<PostsPage> {
+  const res = await s.embed('/walls/7011/posts', { key, limit: String(limit), ...(cursor ? { cursor } : {}) });
+  expect(res.status, res.text).toBe(200);
+  return res.json() as unknown as PostsPage;
+}
+
+describeSample('embed reads', () => {
+  let s: EmbedServer;
+  let key: string;
+  beforeAll(async () => {
+    // the paging property makes hundreds of requests; the rate limits have their own suite
+    s = await startEmbedServer({ embed: { rateLimitPerIp: 0, rateLimitPerKey: 0 } });
+    key = (await s.makeKey(7011)).key;
+  });
+  afterAll(async () => s?.close());
+
+  it('wall info: name, slug, layout hints and the URLs of posts and stream', async () => {
+    const res = await s.embed('/walls/7011', { key });
+    expect(res.status).toBe(200);
+    const q = `?key=${encodeURIComponent(key)}`;
+    expect(res.json()).toEqual({
+      wall: {
+        id: 7011,
+        name: 'Demo Summer Wall',
+        slug: expect.any(String),
+        shoppable: true,
+        layout: 'masonry',
+        theme: 'auto',
+        columns: null,
+        postsUrl: `/api/embed/v1/walls/7011/posts${q}`,
+        streamUrl: `/api/embed/v1/walls/7011/stream${q}`,
+      },
+    });
+  });
+
+  it('pages reach every visible post once, in exactly W2 order, and `sort` orders them too', async () => {
+    const expected = await w2Ids(s, 7011);
+    expect(expected.length).toBeGreaterThan(20);
+    const seen: EmbedPost[] = [];
+    let cursor: string | null = null;
+    do {
+      const p: PostsPage = await page(s, key, 7, cursor);
+      seen.push(...p.posts);
+      cursor = p.nextCursor;
+    } while (cursor !== null);
+    expect(seen.map((p) => p.id)).toEqual(expected);
+    const sorts = seen.map((p) => p.sort);
+    expect([...sorts].sort().reverse()).toEqual(sorts);
+    expect((await page(s, key, 100, null)).posts.map((p) => p.id)).toEqual(expected.slice(0, 100));
+    expect((await s.embed('/walls/7011/posts', { key })).json().posts).toHaveLength(20);
+  });
+
+  it('products carry their hotspots in C5 order', async () => {
+    const all = (await page(s, key, 100, null)).posts;
+    const tagged = all.filter((p) => p.products.length > 0);
+    expect(tagged.length).toBeGreaterThan(2);
+    for (const post of tagged.slice(0, 4)) {
+      const c5 = await fetch(
+        `${s.srv.baseUrl}/api/v2/commerce/getGalleryProductByID/7011/${post.id}/?user_key=${KEYS.ent}`,
+      );
+      const products = (
+        (await c5.json()) as { responseData: { postProducts: { productId: number; hotspot: string[] }[] } }
+      ).responseData.postProducts;
+      expect(post.products.map((p) => [p.id, `left:${p.left}%`, `top:${p.top}%`])).toEqual(
+        products.map((p) => [String(p.productId), ...p.hotspot]),
+      );
+    }
+  });
+
+  it('cursor paging reaches every post exactly once while posts are created between pages', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ limit: fc.integer({ min: 10, max: 50 }), inserts: fc.integer({ min: 0, max: 2 }) }), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        async (steps) => {
+          const before = await w2Ids(s, 7011);
+          const seen: string[] = [];
+          let cursor: string | null = null;
+          let i = 0;
+          do {
+            const step = steps[i++ % steps.length]!;
+            const p: PostsPage = await page(s, key, step.limit, cursor);
+            seen.push(...p.posts.map((x) => x.id));
+            cursor = p.nextCursor;
+            for (let n = 0; n < step.inserts; n++) {
+              s.srv.clock.now += 1000;
+              const res = await fetch(`${s.srv.baseUrl}/api/v2/widget/create-post?user_key=${KEYS.ent}`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ wallId: 7011, content: `arrived while scrolling ${n}` }),
+              });
+              expect(res.status).toBe(200);
+            }
+          } while (cursor !== null);
+          expect(new Set(seen).size).toBe(seen.length);
+          expect(seen).toEqual(before);
+        },
+      ),
+      { numRuns: 5 },
+    );
+  });
+
+  it('answers carry a strong ETag and CDN-friendly Cache-Control; If-None-Match gets a 304 until the wall changes', async () => {
+    // the first 100 hold the newest unpinned post (the wall has fewer pinned ones)
+    const first = await s.embed('/walls/7011/posts', { key, limit: '100' });
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(first.headers.get('cache-control')).toBe('public, max-age=5, stale-while-revalidate=30');
+    const again = await s.embed('/walls/7011/posts', { key, limit: '100' }, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    const info = await s.embed('/walls/7011', { key });
+    expect((await s.embed('/walls/7011', { key }, { 'if-none-match': info.headers.get('etag')! })).status).toBe(304);
+    s.srv.clock.now += 1000;
+    await fetch(`${s.srv.baseUrl}/api/v2/widget/create-post?user_key=${KEYS.ent}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ wallId: 7011, content: 'new on top' }),
+    });
+    const changed = await s.embed('/walls/7011/posts', { key, limit: '100' }, { 'if-none-match': etag });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+  });
+
+  it('a CORS preflight is allowed for the key’s origins only', async () => {
+    const { key: shopKey } = await s.makeKey(7011, ['https://shop.example']);
+    const preflight = (origin: string) =>
+      fetch(`${s.srv.baseUrl}/api/embed/v1/walls/7011/posts?key=${shopKey}`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+      });
+    const ok = await preflight('https://shop.example');
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+    expect(ok.headers.get('access-control-allow-headers')).toMatch(/If-None-Match/);
+    const refused = await preflight('https://evil.example');
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describeSample('embed rate limits', () => {
+  let s: EmbedServer;
+  beforeAll(async () => {
+    s = await startEmbedServer({ embed: { rateLimitPerKey: 4, rateLimitPerIp: 1000, rateLimitWindowMs: 60_000 } });
+  });
+  afterAll(async () => s?.close());
+
+  it('per key: 429 in the envelope with Retry-After; other keys go on; the v2 daily quota is untouched', async () => {
+    // account 7005 may make 5 v2 calls a day; its wall 7016 serves many more embed views
+    const tiny = await s.makeKey(7016);
+    for (let i = 0; i < 4; i++) expect((await s.embed('/walls/7016/posts', { key: tiny.key })).status).toBe(200);
+    const limited = await s.embed('/walls/7016/posts', { key: tiny.key });
+    embedError(limited, 429, /Too many requests/);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    const other = await s.makeKey(7016);
+    expect((await s.embed('/walls/7016', { key: other.key })).status).toBe(200);
+    const v2 = await fetch(`${s.srv.baseUrl}/api/v2/widget/posts/7016?user_key=${KEYS.tiny}`);
+    expect(v2.status).toBe(200);
+    expect(v2.headers.get('x-ratelimit-remaining')).toBe('4');
+  });
+
+  describe('per IP', () => {
+    let t: EmbedServer;
+    beforeAll(async () => {
+      t = await startEmbedServer({ embed: { rateLimitPerKey: 1000, rateLimitPerIp: 3, rateLimitWindowMs: 60_000 } });
+    });
+    afterAll(async () => t?.close());
+
+    it('counts every request of the address, whatever the key, bad keys too', async () => {
+      const a = await t.makeKey(7011);
+      const b = await t.makeKey(7011);
+      expect((await t.embed('/walls/7011', { key: a.key })).status).toBe(200);
+      expect((await t.embed('/walls/7011', { key: b.key })).status).toBe(200);
+      expect((await t.embed('/walls/7011', { key: 'pk_guess' })).status).toBe(401);
+      const limited = await t.embed('/walls/7011', { key: a.key });
+      embedError(limited, 429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    });
+  });
+});
