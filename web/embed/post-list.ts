@@ -1,0 +1,93 @@
+// The posts a wall shows, kept in the API's order (`sort` descending) while
+// pages, live events and polls arrive in any order. Pure logic, no DOM.
+import type { EmbedPost } from './types.js';
+
+const bySortDesc = (a: EmbedPost, b: EmbedPost) => (a.sort < b.sort ? 1 : a.sort > b.sort ? -1 : 0);
+
+export class PostList {
+  private byId = new Map<string, EmbedPost>();
+  private sorted: EmbedPost[] = [];
+  /** cursor of the next page; null once the last page was read */
+  nextCursor: string | null = null;
+  /** false until the first page arrived */
+  loaded = false;
+
+  get posts(): readonly EmbedPost[] {
+    return this.sorted;
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /** The first page, read anew: replaces everything (a `reset`, a first load). */
+  reset(posts: EmbedPost[], nextCursor: string | null): void {
+    this.byId = new Map(posts.map((p) => [p.id, p]));
+    this.nextCursor = nextCursor;
+    this.loaded = true;
+    this.resort();
+  }
+
+  /** A further page: its posts go below; one already shown (a live upsert got there first) is updated. */
+  appendPage(posts: EmbedPost[], nextCursor: string | null): EmbedPost[] {
+    const added: EmbedPost[] = [];
+    for (const post of posts) {
+      if (!this.byId.has(post.id)) added.push(post);
+      this.byId.set(post.id, post);
+    }
+    this.nextCursor = nextCursor;
+    this.resort();
+    return added;
+  }
+
+  /**
+   * A live post (created, edited, pinned…). A post that would sort below the
+   * last one loaded while more pages remain is left to the cursor — adding it
+   * now would show it twice, or leave a gap above it. Returns 'added',
+   * 'updated' or 'ignored'.
+   */
+  upsert(post: EmbedPost): 'added' | 'updated' | 'ignored' {
+    const known = this.byId.has(post.id);
+    const last = this.sorted[this.sorted.length - 1];
+    if (this.nextCursor !== null && last && post.sort < last.sort) {
+      // it moved below the loaded range (unpinned): the cursor brings it back later
+      if (known) this.remove(post.id);
+      return 'ignored';
+    }
+    this.byId.set(post.id, post);
+    this.resort();
+    return known ? 'updated' : 'added';
+  }
+
+  remove(id: string): boolean {
+    if (!this.byId.delete(id)) return false;
+    this.resort();
+    return true;
+  }
+
+  /**
+   * A fresh first page from a poll: its posts are upserted, and a shown post
+   * that sorts within that page's range but is missing from it is gone (hidden
+   * or deleted). Returns the posts that were not shown before.
+   */
+  mergeFirstPage(posts: EmbedPost[], nextCursor: string | null): EmbedPost[] {
+    const fresh = new Set(posts.map((p) => p.id));
+    const lowest = posts[posts.length - 1]?.sort;
+    for (const post of [...this.sorted]) {
+      const inRange = nextCursor === null || (lowest !== undefined && post.sort >= lowest);
+      if (inRange && !fresh.has(post.id)) this.byId.delete(post.id);
+    }
+    const added = posts.filter((p) => !this.byId.has(p.id));
+    for (const post of posts) this.byId.set(post.id, post);
+    if (!this.loaded) {
+      this.nextCursor = nextCursor;
+      this.loaded = true;
+    }
+    this.resort();
+    return added;
+  }
+
+  private resort(): void {
+    this.sorted = [...this.byId.values()].sort(bySortDesc);
+  }
+}
