@@ -1,7 +1,7 @@
 // serve and start (serve with the demo data set on first start).
 import type { Command } from 'commander';
 import { parseHost, parsePort } from '../config.js';
-import { demoDataFile, DEMO_KEYS } from '../demo/demo-data.js';
+import { demoDataFile, demoMediaBase, DEMO_KEYS } from '../demo/demo-data.js';
 import { buildServer } from '../http/server.js';
 import { loggerOptions } from '../http/logger.js';
 import { loadIngestConfig } from '../ingest/config.js';
@@ -44,7 +44,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   const ingestConfig = loadIngestConfig();
   const runtime = await openRuntime(config);
   const { store } = runtime.ctx;
-  if (demo) await seedDemo(store);
+  if (demo) await seedDemo(store, config.port);
 
   const app = await buildServer(runtime.ctx, { logger: loggerOptions(config.logLevel) });
   // feed ingestion in-process unless INGEST=off (`wallery worker` runs it alone)
@@ -79,10 +79,10 @@ async function serve(options: ServeOptions, demo: boolean) {
   if (demo) await printDemo(store, port);
 }
 
-async function seedDemo(store: Store) {
+async function seedDemo(store: Store, port: number) {
   const any = await store.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (any) return;
-  const counts = await importDataFile(store, demoDataFile(Date.now()), Date.now());
+  const counts = await importDataFile(store, demoDataFile(Date.now(), demoMediaBase(port || 3000)), Date.now());
   process.stdout.write(
     `Loaded the demo data set: ${counts.walls} walls, ${counts.posts} posts, ${counts.products} products.\n`,
   );

@@ -11,6 +11,7 @@ import { registerV2 } from './v2/index.js';
 import { registerHealth } from './health.js';
 import { registerManage } from './manage/index.js';
 import { registerOpenApi } from './openapi.js';
+import { registerWeb } from './web/index.js';
 import { StoreQuota } from '../quota/store-quota.js';
 import { ResponseCache } from './v2/response-cache.js';
 import { externalWriteDetector, isSqliteBusy } from '../store/dialect.js';
@@ -152,6 +153,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   await registerHealth(app);
   await registerV2(app);
   await registerManage(app);
+  await registerWeb(app);
   return app;
 }
 
