@@ -1,7 +1,7 @@
 // One post as a card: media, author, text, time, link, CTA, shop button.
 import { html, nothing, type TemplateResult } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
-import { styleMap } from 'lit/directives/style-map.js';
+import { cssProps } from './css-props.js';
 import type { EmbedMedia, EmbedPost, Layout } from './types.js';
 import { networkLabel, relativeTime, safeColor, safeUrl } from './util.js';
 import { cleanHtml } from './sanitize.js';
@@ -74,7 +74,9 @@ export function renderPost(post: EmbedPost, ctx: PostContext): TemplateResult {
   const link = safeUrl(post.link);
   const avatar = safeUrl(post.author.avatar);
   const cta = post.cta && safeUrl(post.cta.url) ? post.cta : null;
+  const media = mediaBlock(post, ctx);
   const classes = ['post', post.pinned ? 'pinned' : '', post.highlighted ? 'highlighted' : ''];
+  if (media !== nothing) classes.push('has-media');
   if (ctx.fresh.has(post.id)) classes.push('enter');
   const time = html`<time datetime=${post.createdAt}>${relativeTime(post.createdAt, ctx.now)}</time>`;
   const name = html`<span class="name">${post.author.name}</span>`;
@@ -91,7 +93,7 @@ export function renderPost(post: EmbedPost, ctx: PostContext): TemplateResult {
           ? html`<span class="flag" part="flag">Featured</span>`
           : nothing
     }
-    ${mediaBlock(post, ctx)}
+    ${media}
     <div class="body">
       <div class="author" part="author">
         ${
@@ -142,7 +144,7 @@ export function renderPost(post: EmbedPost, ctx: PostContext): TemplateResult {
                 href=${safeUrl(cta.url)!}
                 target="_blank"
                 rel="nofollow noopener noreferrer"
-                style=${styleMap({ color: safeColor(cta.color), background: safeColor(cta.background) })}
+                style=${cssProps({ color: safeColor(cta.color), background: safeColor(cta.background) })}
                 >${cta.text}</a
               >`
             : nothing

@@ -3,7 +3,7 @@
 // <dialog>: Escape closes it, the page behind is inert; Tab is kept inside
 // and focus returns to the button that opened it.
 import { html, nothing } from 'lit';
-import { styleMap } from 'lit/directives/style-map.js';
+import { cssProps } from './css-props.js';
 import type { EmbedPost } from './types.js';
 import { safeUrl } from './util.js';
 
@@ -35,7 +35,7 @@ export function renderShop(post: EmbedPost | null, close: () => void) {
           src
             ? post.products.map((p, i) => {
                 const label = `${i + 1}: ${p.name}${price(p) ? `, ${price(p)}` : ''}`;
-                const at = styleMap({ left: clampPct(p.left), top: clampPct(p.top) });
+                const at = cssProps({ left: clampPct(p.left), top: clampPct(p.top) });
                 const url = safeUrl(p.url);
                 return url
                   ? html`<a

@@ -158,6 +158,20 @@ export const styles = css`
     margin: 0;
     flex: 1;
   }
+  @container (max-width: 560px) {
+    .event .top {
+      flex-wrap: wrap;
+      padding: 10px 12px;
+      gap: 8px 16px;
+    }
+    .event h1 {
+      flex-basis: 100%;
+      font-size: 1.25em;
+    }
+    .event .scroller {
+      padding: 12px;
+    }
+  }
   .event .scroller {
     flex: 1;
     overflow-y: auto;
@@ -227,10 +241,8 @@ export const styles = css`
     border: 2px solid var(--_accent);
   }
   .flag {
-    position: absolute;
-    top: 8px;
-    left: 8px;
-    z-index: 1;
+    align-self: flex-start;
+    margin: 12px 14px 0;
     font-size: 0.75em;
     font-weight: 700;
     padding: 2px 8px;
@@ -238,6 +250,13 @@ export const styles = css`
     background: var(--_card);
     color: var(--_fg);
     border: 1px solid var(--_line);
+  }
+  .has-media .flag {
+    position: absolute;
+    top: 8px;
+    left: 8px;
+    z-index: 1;
+    margin: 0;
   }
   .media {
     position: relative;

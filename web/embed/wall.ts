@@ -2,7 +2,7 @@
 // embed API's event stream (polling when refused), with four layouts.
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { styleMap } from 'lit/directives/style-map.js';
+import { cssProps } from './css-props.js';
 import { EmbedClient, apiBase } from './api.js';
 import { LiveFeed, type LiveState } from './live.js';
 import { PostList } from './post-list.js';
@@ -369,7 +369,7 @@ export class WalleryWall extends LitElement {
       class="wall ${layout} ${this.dark ? 'dark' : 'light'}"
       part="wall"
       data-live=${this.liveState}
-      style=${styleMap({ '--_cols': String(cols) })}
+      style=${cssProps({ '--_cols': String(cols) })}
       @mouseenter=${this.hover(true)}
       @mouseleave=${this.hover(false)}
       @focusin=${this.focusIn}
