@@ -36,6 +36,8 @@ export function viteBuild(outDir: string): void {
   execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir], {
     cwd: ROOT,
     stdio: 'pipe',
+    // vitest's NODE_ENV=test would select development builds of the libraries
+    env: { ...process.env, NODE_ENV: 'production' },
   });
 }
 

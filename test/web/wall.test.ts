@@ -359,7 +359,7 @@ describe.skipIf(!hasChromium)('the embed in Chromium', () => {
     expect(after).toEqual(before);
     expect(after.length).toBeGreaterThan(50);
     await picturesSettled(hostile);
-    await hostile.screenshot({ path: `${SHOTS}hostile-css-1280.png` });
+    await hostile.locator('wallery-wall').screenshot({ path: `${SHOTS}hostile-css-1280.png` });
     // nothing of ours in the page's own styles
     expect(await plain.evaluate(() => [document.styleSheets.length, document.adoptedStyleSheets.length])).toEqual([
       1, 0,
