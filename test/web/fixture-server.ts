@@ -8,6 +8,7 @@ import type { ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerWeb } from '../../src/http/web/index.js';
 import type { EmbedPost, EmbedWall } from '../../web/embed/types.js';
+import { demoDataFile } from '../../src/demo/demo-data.js';
 
 export const WALL_ID = 7;
 export const KEY = 'pk_test_fixture';
@@ -266,3 +267,73 @@ html { font-size: 30px !important; }
 article, img, button, a, p, ul, li, dialog { all: revert !important; outline: 5px solid red !important; visibility: hidden !important; }
 wallery-wall { text-align: right !important; direction: ltr; word-spacing: 20px !important; }
 `;
+
+interface DemoPost {
+  id: number;
+  networkName: string;
+  postType: number;
+  content: string;
+  picture: string;
+  mediaFile: string;
+  linkUrl: string;
+  authorName: string;
+  username: string;
+  userPicture: string;
+  createdAt: string;
+  pin: number;
+  highlight: number;
+  hidden: boolean;
+  cta: { color: string; background: string; url: string; text: string } | null;
+  children: { image: string; video: string }[];
+  products: { productId: number; left: number; top: number }[];
+}
+
+/** The demo wall 101 (src/demo/demo-data.ts) as the embed API would send it: for screenshots of real-looking content. */
+export function demoPosts(base: string): EmbedPost[] {
+  const data = demoDataFile(BASE_TIME, `${base}/demo-media`);
+  const products = new Map(data.products!.map((p) => [p.id, p]));
+  const wall = data.walls.find((w) => w.id === 101)!;
+  return wall.feeds.flatMap((feed) =>
+    (feed.posts as unknown as DemoPost[])
+      .filter((p) => !p.hidden)
+      .map((p) => {
+        const type = (['text', 'image', 'video', 'carousel'] as const)[p.postType - 1]!;
+        const post: EmbedPost = {
+          id: String(p.id),
+          network: p.networkName.toLowerCase(),
+          type,
+          html: `<p>${p.content}</p>`,
+          author: { name: p.authorName, username: p.username, avatar: p.userPicture, url: null },
+          link: p.linkUrl,
+          createdAt: p.createdAt,
+          pinned: p.pin === 1,
+          highlighted: p.highlight === 1,
+          media: p.children.map((c) => ({
+            kind: c.video ? ('video' as const) : ('image' as const),
+            url: c.video || c.image,
+            poster: c.video ? c.image : null,
+            alt: null,
+            width: 800,
+            height: 800,
+          })),
+          cta: p.cta ? { text: p.cta.text, url: p.cta.url, color: p.cta.color, background: p.cta.background } : null,
+          products: p.products.map((t) => {
+            const pr = products.get(t.productId)!;
+            return {
+              id: String(pr.id),
+              name: pr.name,
+              price: Number(pr.price).toFixed(2),
+              currency: pr.currencySymbol ?? '$',
+              url: pr.url ?? null,
+              image: pr.image ?? null,
+              left: t.left,
+              top: t.top,
+            };
+          }),
+          sort: '',
+        };
+        post.sort = sortKey(post);
+        return post;
+      }),
+  );
+}

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/poll.js';
 import { hasChromium, launchChromium } from './browser.js';
 import { testBuild } from './build.js';
-import { makePost, startFixture, type Fixture } from './fixture-server.js';
+import { demoPosts, makePost, startFixture, type Fixture } from './fixture-server.js';
 import type { EmbedPost } from '../../web/embed/types.js';
 
 const SHOTS = new URL('../../test-results/screenshots/', import.meta.url).pathname;
@@ -138,6 +138,53 @@ describe.skipIf(!hasChromium)('the embed in Chromium', () => {
       await page.screenshot({ path: `${SHOTS}${layout}-dark-1280.png` });
     });
   }
+
+  it('shows the demo wall (screenshots of real-looking content)', async () => {
+    fx.setPosts(demoPosts(fx.baseUrl));
+    fx.wall = { name: 'Summer Trail Wall' };
+    for (const [query, name] of [
+      ['layout=masonry&theme=light', 'demo-masonry-1280'],
+      ['layout=event&theme=dark', 'demo-event-dark-1280'],
+    ] as const) {
+      const page = await open(query, { width: 1280, height: 900 });
+      expect(await shownIds(page)).toEqual(
+        bySort(fx.posts)
+          .slice(0, 20)
+          .map((p) => p.id),
+      );
+      await picturesSettled(page);
+      const box = (await page.locator('wallery-wall').boundingBox())!;
+      await page.screenshot({ path: `${SHOTS}${name}.png`, clip: { x: 0, y: box.y, width: 1280, height: 900 } });
+      await page.close();
+    }
+  });
+
+  it('loads a video only when asked, except on an event screen', async () => {
+    fx.setPosts([makePost(2, { type: 'video' }, fx.baseUrl), makePost(4, { type: 'image' }, fx.baseUrl)]);
+    const page = await open('layout=grid');
+    expect(await page.locator('wallery-wall video').count()).toBe(0);
+    const play = page.locator('wallery-wall [data-post-id="1002"] .facade');
+    expect(await play.textContent()).toContain('Play video');
+    await play.focus();
+    await page.keyboard.press('Enter');
+    const video = page.locator('wallery-wall [data-post-id="1002"] video');
+    await video.waitFor({ timeout: WAIT });
+    expect(await video.evaluate((v: HTMLVideoElement) => [v.muted, v.autoplay, v.controls])).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    const event = await browser.newContext({ viewport: { width: 1280, height: 900 } }); // motion allowed
+    try {
+      const screen = await event.newPage();
+      await screen.goto(`${fx.baseUrl}/host?layout=event`);
+      const auto = screen.locator('wallery-wall [data-post-id="1002"] video');
+      await auto.waitFor({ timeout: WAIT });
+      expect(await auto.evaluate((v: HTMLVideoElement) => [v.muted, v.autoplay, v.loop])).toEqual([true, true, true]);
+    } finally {
+      await event.close();
+    }
+  });
 
   it('pages with the cursor to every post exactly once while new posts arrive live', async () => {
     fx.setPosts(Array.from({ length: 45 }, (_, n) => makePost(n, { type: n % 2 ? 'text' : 'image' }, fx.baseUrl)));

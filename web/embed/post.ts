@@ -11,6 +11,9 @@ export interface PostContext {
   now: number;
   /** ids that arrived live: animated in */
   fresh: ReadonlySet<string>;
+  /** videos (`postId:index`) a visitor started */
+  playing: ReadonlySet<string>;
+  play(key: string): void;
   openShop(post: EmbedPost, opener: HTMLElement): void;
 }
 
@@ -26,22 +29,42 @@ function mediaItem(post: EmbedPost, media: EmbedMedia, index: number, count: num
   const sized = media.width && media.height;
   const alt = mediaAlt(post, media, index, count);
   if (media.kind === 'video') {
-    // muted and inline; it plays by itself only on an event screen
+    // muted and inline; it plays by itself only on an event screen. Elsewhere
+    // the poster and a play button stand in for it until pressed, so a wall
+    // loads no video a visitor did not ask for.
+    const key = `${post.id}:${index}`;
     const auto = ctx.layout === 'event' && !matchMedia('(prefers-reduced-motion: reduce)').matches;
+    const poster = safeUrl(media.poster);
+    if (!auto && !ctx.playing.has(key) && poster) {
+      return html`<button class="facade" part="play" @click=${() => ctx.play(key)}>
+        <img
+          part="image"
+          class=${sized ? '' : 'unsized'}
+          src=${poster}
+          alt=""
+          width=${media.width ?? nothing}
+          height=${media.height ?? nothing}
+          loading="lazy"
+          decoding="async"
+        />
+        <span class="playicon" aria-hidden="true"></span>
+        <span class="sr">Play video: ${alt}</span>
+      </button>`;
+    }
     return html`<video
       part="video"
       class=${sized ? '' : 'unsized'}
       src=${src}
-      poster=${safeUrl(media.poster) ?? nothing}
+      poster=${poster ?? nothing}
       width=${media.width ?? nothing}
       height=${media.height ?? nothing}
       aria-label=${alt}
       .muted=${true}
-      ?autoplay=${auto}
+      ?autoplay=${auto || ctx.playing.has(key)}
       ?loop=${auto}
       ?controls=${!auto}
       playsinline
-      preload=${auto ? 'auto' : 'none'}
+      preload=${auto ? 'auto' : 'metadata'}
     ></video>`;
   }
   return html`<img

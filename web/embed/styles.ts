@@ -273,6 +273,34 @@ export const styles = css`
     aspect-ratio: 1;
     object-fit: cover;
   }
+  .facade {
+    display: block;
+    position: relative;
+    width: 100%;
+    padding: 0;
+    border: 0;
+    background: none;
+  }
+  .playicon {
+    position: absolute;
+    left: 50%;
+    top: 50%;
+    width: 64px;
+    height: 64px;
+    margin: -32px 0 0 -32px;
+    border-radius: 50%;
+    background: #000000b3;
+    box-shadow: 0 0 0 3px #fff;
+  }
+  .playicon::after {
+    content: '';
+    position: absolute;
+    left: 25px;
+    top: 19px;
+    border-style: solid;
+    border-width: 13px 0 13px 22px;
+    border-color: transparent transparent transparent #fff;
+  }
   .slides {
     display: flex;
     overflow-x: auto;

@@ -58,6 +58,15 @@ export class WalleryWall extends LitElement {
   private feed: LiveFeed | null = null;
   private generation = 0;
   private fresh = new Set<string>();
+  private playing = new Set<string>();
+  private play = (key: string) => {
+    this.playing.add(key);
+    this.requestUpdate();
+    void this.updateComplete.then(() => {
+      const [id, index] = key.split(':');
+      this.renderRoot.querySelectorAll<HTMLVideoElement>(`[data-post-id="${id}"] video`)[Number(index)]?.focus();
+    });
+  };
   private newCount = 0;
   private now = Date.now();
   private timers: ReturnType<typeof setInterval>[] = [];
@@ -310,7 +319,14 @@ export class WalleryWall extends LitElement {
   };
 
   private renderPosts(layout: Layout) {
-    const ctx: PostContext = { layout, now: this.now, fresh: this.fresh, openShop: this.openShop };
+    const ctx: PostContext = {
+      layout,
+      now: this.now,
+      fresh: this.fresh,
+      playing: this.playing,
+      play: this.play,
+      openShop: this.openShop,
+    };
     const more = this.list.nextCursor
       ? html`<button class="ctl more" part="load-more" ?disabled=${this.loadingMore} @click=${() => this.loadMore()}>
           ${this.loadingMore ? 'Loading…' : 'Load more'}
