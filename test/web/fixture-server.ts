@@ -31,6 +31,8 @@ export interface Fixture {
   upsert(post: EmbedPost): void;
   remove(id: string): void;
   openStreams(): number;
+  /** ends every open stream, as a restarting instance or a proxy timeout would */
+  dropStreams(): void;
   close(): Promise<void>;
 }
 
@@ -151,6 +153,10 @@ export async function startFixture(distDir: string): Promise<Fixture> {
       send('remove', JSON.stringify({ id }));
     },
     openStreams: () => streams.size,
+    dropStreams() {
+      for (const s of streams) s.end();
+      streams.clear();
+    },
     async close() {
       for (const s of streams) s.end();
       await app.close();

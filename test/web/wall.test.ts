@@ -279,6 +279,39 @@ describe.skipIf(!hasChromium)('the embed in Chromium', () => {
     expect(await shownIds(page)).toEqual(bySort(fx.posts).map((p) => p.id));
   });
 
+  it('reconnects when the stream drops and catches up on what it missed', async () => {
+    fx.setPosts(standardPosts(fx.baseUrl, 4));
+    const page = await open('layout=grid');
+    await eventually(
+      'the stream open',
+      async () => fx.openStreams(),
+      (n) => n > 0,
+      WAIT,
+    );
+    fx.dropStreams();
+    const missed = makePost(90, { type: 'text', createdAt: new Date().toISOString() });
+    fx.posts.push(missed); // announced to nobody: the stream was down
+    await page.waitForFunction(
+      (id) => window.walleryEvents.some((e) => e.type === 'wallery:post-added' && e.id === id),
+      missed.id,
+      { timeout: WAIT },
+    );
+    await eventually(
+      'the stream open again',
+      async () => fx.openStreams(),
+      (n) => n > 0,
+      WAIT,
+    );
+    const live = makePost(91, { type: 'text', createdAt: new Date(Date.now() + 1000).toISOString() });
+    fx.upsert(live);
+    await page.waitForFunction(
+      (id) => window.walleryEvents.some((e) => e.type === 'wallery:post-added' && e.id === id),
+      live.id,
+      { timeout: WAIT },
+    );
+    expect(await shownIds(page)).toEqual(bySort(fx.posts).map((p) => p.id));
+  });
+
   it('falls back to polling with If-None-Match when the stream answers 503', async () => {
     fx.streamMode = 'refuse';
     fx.setPosts(standardPosts(fx.baseUrl, 4));

@@ -3,6 +3,9 @@
 // not a stream) the first page is polled instead until the stream takes again.
 import type { EmbedPost } from './types.js';
 
+/** reconnections left to the browser before the feed polls and backs off itself */
+const MAX_BROWSER_RETRIES = 3;
+
 export type LiveState = 'connecting' | 'live' | 'polling' | 'offline';
 
 export interface LiveHandlers {
@@ -25,6 +28,8 @@ export class LiveFeed {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private pollTimer: ReturnType<typeof setTimeout> | undefined;
   private failures = 0;
+  /** errors of the current EventSource since it last opened */
+  private drops = 0;
   private stopped = false;
 
   constructor(
@@ -49,10 +54,12 @@ export class LiveFeed {
   private connect(): void {
     if (this.stopped) return;
     this.on.state(this.pollTimer ? 'polling' : 'connecting');
+    this.drops = 0;
     const source = new EventSource(this.url);
     this.source = source;
     source.addEventListener('open', () => {
       this.failures = 0;
+      this.drops = 0;
       this.stopPolling();
       this.on.state('live');
       // events sent while no stream was open are not replayed to a new
@@ -69,12 +76,14 @@ export class LiveFeed {
     });
     source.addEventListener('reset', () => void this.on.resync().catch(() => undefined));
     source.addEventListener('error', () => {
-      if (source.readyState !== EventSource.CLOSED) {
-        // the browser reconnects by itself (with Last-Event-ID); poll meanwhile
+      if (source.readyState !== EventSource.CLOSED && ++this.drops < MAX_BROWSER_RETRIES) {
+        // a dropped connection: the browser reconnects by itself (after the
+        // server's `retry`, sending Last-Event-ID so missed events replay)
         this.on.state('connecting');
         return;
       }
-      // refused (503, 4xx, not an event stream): poll, try the stream again later
+      // refused (503 over the stream cap, 4xx, not an event stream) or down
+      // for a while: poll, and try the stream again with growing pauses
       source.close();
       this.source = null;
       this.failures++;
