@@ -41,6 +41,9 @@ describe('the embed’s files and hosted page', () => {
     expect(stable.headers.get('cache-control')).toBe('public, max-age=300');
     expect(stable.headers.get('access-control-allow-origin')).toBe('*');
     const stableCode = await stable.text();
+    const etag = stable.headers.get('etag')!;
+    const again = await fetch(`${srv.baseUrl}/embed/v1/wallery.js`, { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
     const asset = await fetch(`${srv.baseUrl}/${hashed}`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
@@ -67,7 +70,8 @@ describe('the embed’s files and hosted page', () => {
       const html = await res.text();
       expect(html).toContain('<wallery-wall wall="101" key="pk_demo123" layout="event"></wallery-wall>');
       expect(html).toContain(`<script type="module" src="../${hashed}"></script>`);
-      expect(html).toContain('<title>Summer Trail Wall · Wallery</title>');
+      expect(html).toContain('<title>Wall 101 · Wallery</title>');
+      expect(html).not.toContain('Summer Trail Wall'); // the name is the embed API's to give, with a key
       expect(html).not.toMatch(/<script>|<style>|style=/); // nothing inline
     }
     const chosen = await (await fetch(`${srv.baseUrl}/walls/101?key=pk_a&layout=grid&theme=dark`)).text();

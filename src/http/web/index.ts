@@ -66,7 +66,7 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
   }
 
   // the stable URL of the snippet: the same code, cached briefly so a new release reaches pages within minutes
-  app.get(STABLE_SCRIPT_PATH, { schema: hide }, async (_request, reply) => {
+  app.get(STABLE_SCRIPT_PATH, { schema: hide }, async (request, reply) => {
     const entry = assets.entryCode();
     if (!entry) {
       return reply
@@ -75,12 +75,10 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
         .header('Cache-Control', 'no-store')
         .send('console.error("Wallery: the embed script was not built (npm run build)");\n');
     }
-    return reply
-      .type('text/javascript; charset=utf-8')
-      .header('Cache-Control', SHORT)
-      .header('Access-Control-Allow-Origin', '*')
-      .header('ETag', `"${entry.file.replace(/^.*\//, '')}"`)
-      .send(entry.code);
+    const etag = `"${entry.file.replace(/^.*\//, '')}"`;
+    reply.header('Cache-Control', SHORT).header('Access-Control-Allow-Origin', '*').header('ETag', etag);
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    return reply.type('text/javascript; charset=utf-8').send(entry.code);
   });
 
   app.get('/embed/v1/page.css', { schema: hide }, async (_request, reply) =>
@@ -118,7 +116,6 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
         200,
         wallPage({
           wallId: wall.id,
-          name: wall.name,
           key,
           layout: layout && LAYOUTS.has(layout) ? layout : 'event',
           theme: theme && THEMES.has(theme) ? theme : null,

@@ -1,7 +1,9 @@
 // The hosted wall page (GET /walls/{idOrSlug}?key=pk_…): a complete HTML
 // document holding one <wallery-wall>, made for big screens (event layout by
 // default). It has no inline script or style, so its Content-Security-Policy
-// can be strict.
+// can be strict. The page names nothing of the wall but its id: whether the
+// key may read it is for the embed API to say, and the wall's name comes
+// from there.
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
@@ -24,7 +26,6 @@ export const PAGE_CSP = [
 
 export interface WallPage {
   wallId: number;
-  name: string;
   key: string;
   layout: string;
   theme: string | null;
@@ -41,7 +42,7 @@ export function wallPage(page: WallPage): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="strict-origin-when-cross-origin">
-<title>${escapeHtml(page.name)} · Wallery</title>
+<title>Wall ${page.wallId} · Wallery</title>
 <link rel="stylesheet" href="${escapeHtml(page.stylesheet)}">
 <script type="module" src="${escapeHtml(page.script)}"></script>
 </head>
