@@ -121,7 +121,7 @@ export function hostPage(o: HostPageOptions = {}): string {
 <script>
   window.walleryEvents = [];
   for (const type of ['wallery:ready', 'wallery:post-added', 'wallery:post-removed'])
-    document.addEventListener(type, (e) => window.walleryEvents.push({ type, id: e.detail && e.detail.post ? e.detail.post.id : e.detail && e.detail.id }));
+    document.addEventListener(type, (e) => window.walleryEvents.push({ type, t: performance.now(), id: e.detail && e.detail.post ? e.detail.post.id : e.detail && e.detail.id }));
 </script>
 <script type="module" src="/embed/v1/wallery.js"></script>
 </head><body>

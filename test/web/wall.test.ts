@@ -20,7 +20,7 @@ const WAIT = 60_000;
 
 declare global {
   interface Window {
-    walleryEvents: { type: string; id?: string }[];
+    walleryEvents: { type: string; id?: string; t: number }[];
     xss?: number;
   }
 }
@@ -126,6 +126,12 @@ describe.skipIf(!hasChromium)('the embed in Chromium', () => {
       for (const width of WIDTHS) {
         const page = await open(`layout=${layout}&theme=light&limit=20`, { width, height: width < 500 ? 812 : 900 });
         expect(await shownIds(page), `${layout} at ${width}`).toEqual(expected.slice(0, 20));
+        // first posts on screen: from navigation start to the first page rendered (1 s on an idle machine)
+        const readyAt = await page.evaluate(() => window.walleryEvents.find((e) => e.type === 'wallery:ready')!.t);
+        console.info(
+          `[wallery] ${layout} at ${width} px: first posts shown ${Math.round(readyAt)} ms after navigation`,
+        );
+        expect(readyAt).toBeLessThan(10_000);
         // the pinned post is first and marked
         expect(await page.locator(`wallery-wall [data-post-id="${expected[0]}"] .flag`).textContent()).toBe('Pinned');
         await picturesSettled(page);
