@@ -318,6 +318,37 @@ describe.skipIf(!hasChromium)('the embed in Chromium', () => {
     expect(await shownIds(page)).toEqual(bySort(fx.posts).map((p) => p.id));
   });
 
+  it('starts again when moved in the page', async () => {
+    fx.setPosts(standardPosts(fx.baseUrl, 3));
+    const page = await open('layout=grid');
+    await page.evaluate(() => {
+      const wall = document.querySelector('wallery-wall')!;
+      const box = document.createElement('section');
+      document.body.append(box);
+      box.append(wall); // disconnect + connect
+    });
+    await page.waitForFunction(
+      () => window.walleryEvents.filter((e) => e.type === 'wallery:ready').length === 2,
+      null,
+      {
+        timeout: WAIT,
+      },
+    );
+    await eventually(
+      'one stream open',
+      async () => fx.openStreams(),
+      (n) => n === 1,
+      WAIT,
+    );
+    const post = makePost(95, { type: 'text', createdAt: new Date().toISOString() });
+    fx.upsert(post);
+    await page.waitForFunction(
+      (id) => window.walleryEvents.some((e) => e.type === 'wallery:post-added' && e.id === id),
+      post.id,
+      { timeout: WAIT },
+    );
+  });
+
   it('falls back to polling with If-None-Match when the stream answers 503', async () => {
     fx.streamMode = 'refuse';
     fx.setPosts(standardPosts(fx.baseUrl, 4));

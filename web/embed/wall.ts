@@ -101,6 +101,8 @@ export class WalleryWall extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // moved in the page: disconnectedCallback stopped everything, start again
+    if (this.hasUpdated) void this.boot();
     this.darkQuery.addEventListener('change', this.onScheme);
     this.timers.push(
       setInterval(() => {
