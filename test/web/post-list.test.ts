@@ -37,12 +37,37 @@ describe('PostList', () => {
     expect(list.posts.map((p) => p.id)).toEqual(['11', '9', '7', '5']);
   });
 
+  it('a page read before a live change does not undo it', () => {
+    const list = new PostList();
+    list.reset([post(9), post(8), post(7)], '000007');
+    // a poll in flight while a post arrives and another goes
+    let since = list.mark();
+    list.upsert(post(12));
+    list.remove('8');
+    expect(list.mergeFirstPage([post(9), post(8), post(7)], '000007', since)).toEqual([]);
+    expect(list.posts.map((p) => p.id)).toEqual(['12', '9', '7']);
+    // a next page in flight while one of its posts is removed live
+    since = list.mark();
+    list.remove('5');
+    list.appendPage([post(6), post(5), post(4)], null, since);
+    expect(list.posts.map((p) => p.id)).toEqual(['12', '9', '7', '6', '4']);
+    // an edit that arrived live is not replaced by the older copy of a later poll read before it
+    since = list.mark();
+    list.upsert({ ...post(9), html: 'edited' } as EmbedPost);
+    list.mergeFirstPage([post(12), post(9), post(7)], '000007', since);
+    expect(list.posts.find((p) => p.id === '9')!.html).toBe('edited');
+  });
+
   it('ends with every server post exactly once, in order, whatever the interleaving', () => {
     const op = fc.oneof(
       fc.record({ kind: fc.constant('create' as const) }),
       fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
       fc.record({ kind: fc.constant('more' as const) }),
       fc.record({ kind: fc.constant('poll' as const) }),
+      // a page requested now and applied at a later 'land': live changes happen in between
+      fc.record({ kind: fc.constant('sendMore' as const) }),
+      fc.record({ kind: fc.constant('sendPoll' as const) }),
+      fc.record({ kind: fc.constant('land' as const) }),
     );
     fc.assert(
       fc.property(
@@ -55,7 +80,19 @@ describe('PostList', () => {
           const list = new PostList();
           const first = page(server, limit, null);
           list.reset(first.posts, first.nextCursor);
+          type Flight = { since: number; page: ReturnType<typeof page> };
+          let more: Flight | null = null;
+          let poll: Flight | null = null;
           for (const o of ops) {
+            if (o.kind === 'sendMore' && !more && list.nextCursor) {
+              more = { since: list.mark(), page: page(server, limit, list.nextCursor) };
+            } else if (o.kind === 'sendPoll' && !poll) {
+              poll = { since: list.mark(), page: page(server, limit, null) };
+            } else if (o.kind === 'land') {
+              if (more) list.appendPage(more.page.posts, more.page.nextCursor, more.since);
+              if (poll) list.mergeFirstPage(poll.page.posts, poll.page.nextCursor, poll.since);
+              more = poll = null;
+            }
             if (o.kind === 'create') {
               const p = post(next++);
               server.push(p);
@@ -64,7 +101,7 @@ describe('PostList', () => {
               const gone = server[o.pick % server.length]!;
               server = server.filter((p) => p !== gone);
               list.remove(gone.id);
-            } else if (o.kind === 'more' && list.nextCursor) {
+            } else if (o.kind === 'more' && list.nextCursor && !more) {
               const p = page(server, limit, list.nextCursor);
               list.appendPage(p.posts, p.nextCursor);
             } else if (o.kind === 'poll') {
@@ -72,6 +109,8 @@ describe('PostList', () => {
               list.mergeFirstPage(p.posts, p.nextCursor);
             }
           }
+          if (more) list.appendPage(more.page.posts, more.page.nextCursor, more.since);
+          if (poll) list.mergeFirstPage(poll.page.posts, poll.page.nextCursor, poll.since);
           while (list.nextCursor) {
             const p = page(server, limit, list.nextCursor);
             list.appendPage(p.posts, p.nextCursor);

@@ -233,9 +233,10 @@ export class WalleryWall extends LitElement {
     this.resyncing ??= (async () => {
       try {
         if (!this.client || !this.info) return;
+        const since = this.list.mark();
         const page = await this.client.page(this.info.postsUrl, this.pageSize);
         if (generation !== this.generation) return;
-        this.added(this.list.mergeFirstPage(page.posts, page.nextCursor));
+        this.added(this.list.mergeFirstPage(page.posts, page.nextCursor, since));
         if (this.shopPost && !this.list.has(this.shopPost.id)) this.closeShop();
         this.requestUpdate();
       } finally {
@@ -251,8 +252,9 @@ export class WalleryWall extends LitElement {
     const generation = this.generation;
     this.loadingMore = true;
     try {
+      const since = this.list.mark();
       const page = await this.client.page(this.info.postsUrl, this.pageSize, cursor);
-      if (generation === this.generation) this.list.appendPage(page.posts, page.nextCursor);
+      if (generation === this.generation) this.list.appendPage(page.posts, page.nextCursor, since);
     } catch {
       // the button stays; a click tries again
     } finally {
