@@ -58,6 +58,18 @@ describe('PostList', () => {
     expect(list.posts.find((p) => p.id === '9')!.html).toBe('edited');
   });
 
+  it('a post unpinned live while the next page is on its way lands in its place', () => {
+    const pinned = (id: number) => post(id, `1.${String(id).padStart(6, '0')}`);
+    const list = new PostList();
+    list.reset([pinned(3), post(9), post(8)], '000008');
+    const since = list.mark();
+    // the server reads the next page (7, 6) — then post 3 is unpinned and sorts between 7 and 6
+    const unpinned = post(3, '000006.5');
+    expect(list.upsert(unpinned)).toBe('ignored');
+    list.appendPage([post(7), post(6)], '000006', since);
+    expect(list.posts.map((p) => p.id)).toEqual(['9', '8', '7', '3', '6']);
+  });
+
   it('ends with every server post exactly once, in order, whatever the interleaving', () => {
     const op = fc.oneof(
       fc.record({ kind: fc.constant('create' as const) }),

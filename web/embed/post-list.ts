@@ -12,6 +12,8 @@ export class PostList {
   /** change counter, and the count at each post's last live change (upsert or remove) */
   private seq = 0;
   private touched = new Map<string, number>();
+  /** the live version of posts a live upsert left to the cursor (they sorted below the loaded range) */
+  private deferred = new Map<string, EmbedPost>();
   private sorted: EmbedPost[] = [];
   /** cursor of the next page; null once the last page was read */
   nextCursor: string | null = null;
@@ -40,6 +42,7 @@ export class PostList {
   }
 
   private touch(id: string): void {
+    this.deferred.delete(id);
     this.touched.delete(id);
     this.touched.set(id, ++this.seq);
     if (this.touched.size > TOUCHED_MAX) this.touched.delete(this.touched.keys().next().value!);
@@ -62,6 +65,16 @@ export class PostList {
       this.byId.set(post.id, post);
     }
     this.nextCursor = nextCursor;
+    // a post that moved down live (unpinned) while this page was on its way:
+    // its live version goes in once the loaded range reaches it
+    const lowest = posts[posts.length - 1]?.sort;
+    for (const [id, post] of this.deferred) {
+      if (nextCursor === null || (lowest !== undefined && post.sort >= lowest)) {
+        this.deferred.delete(id);
+        if (!this.byId.has(id)) added.push(post);
+        this.byId.set(id, post);
+      }
+    }
     this.resort();
     return added;
   }
@@ -79,6 +92,7 @@ export class PostList {
     if (this.nextCursor !== null && last && post.sort < last.sort) {
       // it moved below the loaded range (unpinned): the cursor brings it back later
       if (known) this.byId.delete(post.id);
+      this.deferred.set(post.id, post);
       this.resort();
       return 'ignored';
     }
