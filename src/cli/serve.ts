@@ -1,7 +1,7 @@
 // serve and start (serve with the demo data set on first start).
 import type { Command } from 'commander';
 import { parseHost, parsePort } from '../config.js';
-import { demoDataFile, DEMO_KEYS } from '../demo/demo-data.js';
+import { demoDataFile, demoMediaBase, DEMO_KEYS } from '../demo/demo-data.js';
 import { loggerOptions } from '../http/logger.js';
 import { importDataFile } from '../store/datafile.js';
 import { findKeyOwner } from '../store/keys.js';
@@ -46,7 +46,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   });
   const { app, ingest } = runtime;
   const { store } = runtime.ctx;
-  if (demo) await seedDemo(store);
+  if (demo) await seedDemo(store, config.port);
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
@@ -69,10 +69,10 @@ async function serve(options: ServeOptions, demo: boolean) {
   if (demo) await printDemo(store, port);
 }
 
-async function seedDemo(store: Store) {
+async function seedDemo(store: Store, port: number) {
   const any = await store.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (any) return;
-  const counts = await importDataFile(store, demoDataFile(Date.now()), Date.now());
+  const counts = await importDataFile(store, demoDataFile(Date.now(), demoMediaBase(port || 3000)), Date.now());
   process.stdout.write(
     `Loaded the demo data set: ${counts.walls} walls, ${counts.posts} posts, ${counts.products} products.\n`,
   );

@@ -1,7 +1,11 @@
 // The project's own demo data set, loaded by `wallery start` into an empty
 // database: accounts on every plan, walls with text, image, video and
 // carousel posts, products with hotspots. Posts are dated relative to the
-// first start so the walls look fresh.
+// first start so the walls look fresh. Pictures are the files of demo/media,
+// which Wallery serves under /demo-media/ (src/http/web): the demo renders
+// without the internet. Their URLs are absolute, made from the base URL the
+// server starts on (`http://localhost:PORT/demo-media`), and stored with the
+// posts on the first start.
 import type { DataFile } from '../store/datafile.js';
 
 export const DEMO_KEYS = [
@@ -11,6 +15,10 @@ export const DEMO_KEYS = [
   { plan: 'free', key: 'demo-free-key', wallId: 0, taggedPostId: 0 },
 ] as const;
 
+/** Where the demo pictures are served when Wallery listens on `port` of this machine. */
+export const demoMediaBase = (port: number) => `http://localhost:${port}/demo-media`;
+
+const SCENES = 12;
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -37,12 +45,12 @@ interface FeedSpec {
   handle: string;
 }
 
-function posts(firstId: number, count: number, now: number, feed: FeedSpec, productIds: number[]) {
+function posts(firstId: number, count: number, now: number, feed: FeedSpec, productIds: number[], media: string) {
   return Array.from({ length: count }, (_, i) => {
     const id = firstId + i;
     const kind = KIND_CYCLE[i % KIND_CYCLE.length]!;
     const created = now - (i * 7 + 2) * HOUR;
-    const img = (n: number) => `https://picsum.photos/seed/wallery-${id}-${n}/800/800`;
+    const img = (n: number) => `${media}/scene-${((id * 7 + n * 5) % SCENES) + 1}.svg`;
     const video = `https://cdn.example.com/demo/${id}.mp4`;
     const children =
       kind === 'carousel'
@@ -66,7 +74,7 @@ function posts(firstId: number, count: number, now: number, feed: FeedSpec, prod
       linkUrl: `https://social.example.com/${feed.handle}/${id}`,
       authorName: ['Ana Ruiz', 'Ben Okafor', 'Chloé Martin', 'Dev Patel'][i % 4]!,
       username: ['ana.trails', 'benruns', 'chloe_m', 'devp'][i % 4]!,
-      userPicture: `https://i.pravatar.cc/100?u=${i % 4}`,
+      userPicture: `${media}/avatar-${(i % 4) + 1}.svg`,
       score: i % 5 === 0 ? 80 + i : null,
       rating: i % 6 === 0 ? 4.5 : null,
       highlight: i % 4 === 1 ? 1 : 0,
@@ -95,7 +103,7 @@ function posts(firstId: number, count: number, now: number, feed: FeedSpec, prod
   });
 }
 
-function product(id: number, accountId: number, name: string, price: number, now: number) {
+function product(id: number, accountId: number, name: string, price: number, now: number, media: string) {
   return {
     id,
     accountId,
@@ -108,7 +116,7 @@ function product(id: number, accountId: number, name: string, price: number, now
     discountCurrencySymbol: '$',
     discountCurrency: 'USD',
     url: `https://shop.example.com/p/${id}`,
-    image: `https://picsum.photos/seed/product-${id}/400/400`,
+    image: `${media}/product-${id}.svg`,
     storeShopName: 'Demo Store',
     storeProductId: `sp-${id}`,
     storeProductType: 'apparel',
@@ -117,7 +125,7 @@ function product(id: number, accountId: number, name: string, price: number, now
   };
 }
 
-export function demoDataFile(now: number): DataFile {
+export function demoDataFile(now: number, media = demoMediaBase(3000)): DataFile {
   const feed = (
     id: number,
     name: string,
@@ -140,7 +148,7 @@ export function demoDataFile(now: number): DataFile {
     sourceType: spec.sourceType,
     createdAt: iso(now - 60 * 24 * HOUR),
     updatedAt: iso(now - HOUR),
-    posts: posts(firstPost, count, now, spec, productIds),
+    posts: posts(firstPost, count, now, spec, productIds, media),
   });
   return {
     version: 1,
@@ -151,11 +159,11 @@ export function demoDataFile(now: number): DataFile {
       { id: 4, name: 'Free Tier Café', plan: 'free', dailyCallLimit: 1000, userKeys: [DEMO_KEYS[3].key] },
     ],
     products: [
-      product(501, 1, 'Ridge Runner trail shoe', 129.9, now),
-      product(502, 1, 'Packable rain shell', 89, now),
-      product(503, 1, 'Summit 20 L daypack', 74.5, now),
-      product(601, 3, 'Maple syrup gift box', 24.99, now),
-      product(602, 3, 'Plaid wool scarf', 45, now),
+      product(501, 1, 'Ridge Runner trail shoe', 129.9, now, media),
+      product(502, 1, 'Packable rain shell', 89, now, media),
+      product(503, 1, 'Summit 20 L daypack', 74.5, now, media),
+      product(601, 3, 'Maple syrup gift box', 24.99, now, media),
+      product(602, 3, 'Plaid wool scarf', 45, now, media),
     ],
     walls: [
       {

@@ -14,6 +14,7 @@ import { registerManage } from './manage/index.js';
 import { registerEmbed, type EmbedOptions } from './embed/index.js';
 import { registerOpenApi } from './openapi.js';
 import { externalWriteDetector } from '../store/dialect.js';
+import { registerWeb } from './web/index.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -117,6 +118,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   await registerV2(app);
   await registerManage(app);
   await registerEmbed(app, options.embed);
+  await registerWeb(app);
   return app;
 }
 

@@ -8,6 +8,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../../src/http/server.js';
+import { isWebRoute } from '../../../src/http/web/index.js';
 import { ChangeBus } from '../../../src/store/changes.js';
 import { openStore } from '../../../src/store/store.js';
 import { call, expectJsonError, MSG } from '../../helpers/http.js';
@@ -39,8 +40,9 @@ type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; 
 
 const openapiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
 
-/** Excluded on purpose: the docs' own assets and the document itself. */
-const isDocsRoute = (url: string) => url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/');
+/** Excluded on purpose: the docs' own assets and the document itself; the embed's pages and files (not an API). */
+const isDocsRoute = (url: string) =>
+  url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/') || isWebRoute(url);
 
 /** A schema that says what the value holds (not just `{}` or `{ type: 'object' }`). */
 const describesShape = (s: Json | undefined) =>

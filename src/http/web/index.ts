@@ -1,0 +1,146 @@
+// The embed's front end, served by Wallery: the built script at a stable URL
+// and as immutable hashed assets, the hosted wall page and the demo media.
+// These are pages and files for browsers, not API operations: they are left
+// out of the OpenAPI document (see WEB_ROUTE_PREFIXES).
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { existsSync } from 'node:fs';
+import { findLiveWallByIdOrSlug, type PublicWall } from '../../store/public-walls.js';
+import { DEFAULT_WEB_DIST, DEMO_MEDIA_DIR, WebAssets } from './assets.js';
+import { messagePage, PAGE_CSP, PAGE_CSS, wallPage } from './page.js';
+
+/** Where the routes of this module live; everything under them is a page or a file, not the API. */
+export const WEB_ROUTE_PREFIXES = ['/embed/', '/assets/', '/walls/', '/demo-media/'] as const;
+export const isWebRoute = (url: string): boolean => WEB_ROUTE_PREFIXES.some((p) => url.startsWith(p));
+
+export const STABLE_SCRIPT_PATH = '/embed/v1/wallery.js';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const SHORT = 'public, max-age=300';
+const LAYOUTS = new Set(['masonry', 'grid', 'carousel', 'event']);
+const THEMES = new Set(['light', 'dark', 'auto']);
+/** a publishable key as it may appear in a page URL: `pk_` and printable ASCII, no spaces */
+const PUBLISHABLE_KEY = /^pk_[\x21-\x7e]{1,256}$/;
+
+export interface WebOptions {
+  /** the Vite build (default dist/web of the package) */
+  distDir?: string;
+  /** demo pictures served under /demo-media/ (default demo/media of the package) */
+  demoMediaDir?: string;
+  /** wall lookup of the hosted page (default: live walls of the store, by id or slug) */
+  findWall?: (idOrSlug: string) => Promise<PublicWall | null>;
+}
+
+const hide = { hide: true } as const;
+
+function sendPage(reply: FastifyReply, status: number, body: string) {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('Content-Security-Policy', PAGE_CSP)
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Cache-Control', 'no-cache')
+    .send(body);
+}
+
+export async function registerWeb(app: FastifyInstance, options: WebOptions = {}): Promise<void> {
+  const assets = new WebAssets(options.distDir ?? DEFAULT_WEB_DIST);
+  const findWall = options.findWall ?? ((idOrSlug: string) => findLiveWallByIdOrSlug(app.ctx.store.db, idOrSlug));
+
+  // hashed files: cached for a year by browsers and CDNs, readable cross-origin (module scripts use CORS)
+  const corsAsset = (res: { setHeader(name: string, value: string): void }) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Cache-Control', IMMUTABLE);
+  };
+  if (existsSync(assets.assetsDir)) {
+    await app.register(fastifyStatic, {
+      root: assets.assetsDir,
+      prefix: '/assets/',
+      decorateReply: false,
+      cacheControl: false,
+      index: false,
+      setHeaders: corsAsset,
+      schemaHide: true,
+    });
+  } else {
+    app.get('/assets/*', { schema: hide }, async (_request, reply) => reply.callNotFound());
+  }
+
+  // the stable URL of the snippet: the same code, cached briefly so a new release reaches pages within minutes
+  app.get(STABLE_SCRIPT_PATH, { schema: hide }, async (request, reply) => {
+    const entry = assets.entryCode();
+    if (!entry) {
+      return reply
+        .code(503)
+        .type('text/javascript; charset=utf-8')
+        .header('Cache-Control', 'no-store')
+        .send('console.error("Wallery: the embed script was not built (npm run build)");\n');
+    }
+    const etag = `"${entry.file.replace(/^.*\//, '')}"`;
+    reply.header('Cache-Control', SHORT).header('Access-Control-Allow-Origin', '*').header('ETag', etag);
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    return reply.type('text/javascript; charset=utf-8').send(entry.code);
+  });
+
+  app.get('/embed/v1/page.css', { schema: hide }, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('Cache-Control', SHORT).send(PAGE_CSS),
+  );
+
+  app.get<{ Params: { idOrSlug: string }; Querystring: Record<string, string | string[] | undefined> }>(
+    '/walls/:idOrSlug',
+    { schema: hide },
+    async (request, reply) => {
+      const one = (name: string) => {
+        const v = request.query[name];
+        return typeof v === 'string' ? v : undefined;
+      };
+      const wall = await findWall(request.params.idOrSlug);
+      if (!wall) return sendPage(reply, 404, messagePage('Wall not found', 'There is no wall at this address.'));
+      const key = one('key');
+      if (!key || !PUBLISHABLE_KEY.test(key)) {
+        return sendPage(
+          reply,
+          400,
+          messagePage('Key needed', 'Open this page with ?key= and a publishable key of the wall (pk_…).'),
+        );
+      }
+      const entry = assets.entryFile();
+      if (!entry) {
+        return sendPage(reply, 503, messagePage('Not built', 'The embed script was not built (npm run build).'));
+      }
+      // relative to the page, so a Wallery behind a path prefix works too
+      const up = request.url.split('?')[0]!.endsWith('/') ? '../../' : '../';
+      const layout = one('layout');
+      const theme = one('theme');
+      return sendPage(
+        reply,
+        200,
+        wallPage({
+          wallId: wall.id,
+          key,
+          layout: layout && LAYOUTS.has(layout) ? layout : 'event',
+          theme: theme && THEMES.has(theme) ? theme : null,
+          script: `${up}${entry}`,
+          stylesheet: `${up}embed/v1/page.css`,
+        }),
+      );
+    },
+  );
+
+  // pictures of the demo data set, so `npm start` shows a wall without the internet
+  const demoDir = options.demoMediaDir ?? DEMO_MEDIA_DIR;
+  if (existsSync(demoDir)) {
+    await app.register(fastifyStatic, {
+      root: demoDir,
+      prefix: '/demo-media/',
+      decorateReply: false,
+      index: false,
+      maxAge: '1d',
+      schemaHide: true,
+      setHeaders: (res) => {
+        res.setHeader('Access-Control-Allow-Origin', '*');
+        // an SVG opened on its own can run nothing
+        res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+      },
+    });
+  }
+}

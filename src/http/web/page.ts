@@ -1,0 +1,78 @@
+// The hosted wall page (GET /walls/{idOrSlug}?key=pk_…): a complete HTML
+// document holding one <wallery-wall>, made for big screens (event layout by
+// default). It has no inline script or style, so its Content-Security-Policy
+// can be strict. The page names nothing of the wall but its id: whether the
+// key may read it is for the embed API to say, and the wall's name comes
+// from there.
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/**
+ * Scripts and styles only from this origin (Lit's constructed stylesheets
+ * need no 'unsafe-inline'); the API and stream on this origin; pictures and
+ * videos from any https host (the posts' media) or this origin.
+ */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' https: data:",
+  "media-src 'self' https: data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+export interface WallPage {
+  wallId: number;
+  key: string;
+  layout: string;
+  theme: string | null;
+  /** path of the hashed embed script, relative to the page (`../assets/wallery-HASH.js`) */
+  script: string;
+  stylesheet: string;
+}
+
+export function wallPage(page: WallPage): string {
+  const theme = page.theme ? ` theme="${escapeHtml(page.theme)}"` : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="strict-origin-when-cross-origin">
+<title>Wall ${page.wallId} · Wallery</title>
+<link rel="stylesheet" href="${escapeHtml(page.stylesheet)}">
+<script type="module" src="${escapeHtml(page.script)}"></script>
+</head>
+<body>
+<main>
+<wallery-wall wall="${page.wallId}" key="${escapeHtml(page.key)}" layout="${escapeHtml(page.layout)}"${theme}></wallery-wall>
+</main>
+</body>
+</html>
+`;
+}
+
+export function messagePage(title: string, message: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Wallery</title>
+</head>
+<body>
+<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(message)}</p>
+</body>
+</html>
+`;
+}
+
+/** The page's own stylesheet: no margins, the wall fills the screen. */
+export const PAGE_CSS = `html,body{margin:0;padding:0;background:#0f1115}
+main{display:block;min-height:100vh}
+@media (prefers-color-scheme: light){html,body{background:#f3f4f6}}
+`;
