@@ -1,5 +1,5 @@
 // The browser build: web/embed/wallery.ts → dist/web/assets/wallery-[hash].js,
-// one self-contained ES module (Lit and DOMPurify inside), with a manifest
+// one self-contained ES module (Lit inside), with a manifest
 // (dist/web/.vite/manifest.json) from which the server finds the hashed name.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';

@@ -1,4 +1,5 @@
-// Once per run: build dist/ so CLI tests exercise the real `wallery` bin, and
+// Once per run: build dist/ (the server with tsc, the embed with Vite) so CLI
+// and browser tests exercise the real `wallery` bin and the files it serves, and
 // remove PostgreSQL test databases that killed runs left behind.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -17,5 +18,11 @@ export default async function setup() {
     const out = String((err as { stdout?: Buffer }).stdout ?? '');
     if (!/error TS/.test(out)) throw err;
   }
+  // vitest's NODE_ENV=test would select development builds of the browser libraries
+  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build'], {
+    cwd: root,
+    stdio: 'pipe',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (await postgresReachable()) await dropStaleTestDatabases();
 }
