@@ -5,54 +5,9 @@
 import { storedChildren } from '../../domain/media.js';
 import type { PostRow, TaggedProduct } from '../../store/posts.js';
 import type { WallRow } from '../../store/walls.js';
+import type { EmbedMedia, EmbedPost, EmbedProduct, EmbedWall } from '../../schemas/embed.js';
 
-export interface EmbedMedia {
-  kind: 'image' | 'video';
-  url: string;
-  poster: string | null;
-  alt: string | null;
-  width: number | null;
-  height: number | null;
-}
-
-export interface EmbedProduct {
-  id: string;
-  name: string;
-  price: string | null;
-  currency: string | null;
-  url: string | null;
-  image: string | null;
-  left: number;
-  top: number;
-}
-
-export interface EmbedPost {
-  id: string;
-  network: string;
-  type: 'text' | 'image' | 'video' | 'carousel';
-  html: string;
-  author: { name: string; username: string | null; avatar: string | null; url: string | null };
-  link: string | null;
-  createdAt: string;
-  pinned: boolean;
-  highlighted: boolean;
-  media: EmbedMedia[];
-  cta: { text: string; url: string; color: string; background: string } | null;
-  products: EmbedProduct[];
-  sort: string;
-}
-
-export interface EmbedWall {
-  id: number;
-  name: string;
-  slug: string | null;
-  shoppable: boolean;
-  layout: 'masonry' | 'grid' | 'carousel' | 'event';
-  theme: 'light' | 'dark' | 'auto';
-  columns: number | null;
-  postsUrl: string;
-  streamUrl: string;
-}
+export type { EmbedPost } from '../../schemas/embed.js';
 
 /** An absolute http(s) URL, else null (javascript:, data:, relative junk, empty). */
 export function safeUrl(value: string | null | undefined): string | null {

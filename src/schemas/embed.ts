@@ -1,0 +1,81 @@
+// The records of the embed API (/api/embed/v1): one source for the server's
+// schemas and presenter and for the browser component, which imports their
+// types (web/embed/types.ts).
+import { Type, type Static } from 'typebox';
+import { Nullable, strict } from './fields.js';
+
+const Url = Type.String({ description: 'absolute http(s) URL' });
+
+export const EmbedPostSchema = Type.Object(
+  {
+    id: Type.String({ description: 'the post id as in W2 (`postId`)' }),
+    network: Type.String({ description: 'W2 networkName in lower case: instagram, mastodon, bluesky, rss, custom…' }),
+    type: Type.Enum(['text', 'image', 'video', 'carousel']),
+    html: Type.String({ description: 'the post’s content: sanitized HTML, may be empty' }),
+    author: Type.Object(
+      { name: Type.String(), username: Nullable(Type.String()), avatar: Nullable(Url), url: Nullable(Url) },
+      strict,
+    ),
+    link: Nullable(Url),
+    createdAt: Type.String({ format: 'date-time', description: 'ISO 8601 UTC' }),
+    pinned: Type.Boolean(),
+    highlighted: Type.Boolean(),
+    media: Type.Array(
+      Type.Object(
+        {
+          kind: Type.Enum(['image', 'video']),
+          url: Url,
+          poster: Nullable(Url),
+          alt: Nullable(Type.String()),
+          width: Nullable(Type.Integer()),
+          height: Nullable(Type.Integer()),
+        },
+        strict,
+      ),
+      { description: 'carousel: every item in order; text: []' },
+    ),
+    cta: Nullable(
+      Type.Object({ text: Type.String(), url: Url, color: Type.String(), background: Type.String() }, strict),
+    ),
+    products: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          name: Type.String(),
+          price: Nullable(Type.String()),
+          currency: Nullable(Type.String({ description: 'symbol, e.g. $' })),
+          url: Nullable(Url),
+          image: Nullable(Url),
+          left: Type.Number({ description: 'hotspot, % from the left' }),
+          top: Type.Number({ description: 'hotspot, % from the top' }),
+        },
+        strict,
+      ),
+      { description: 'tagged products in C5 (tag) order' },
+    ),
+    sort: Type.String({ description: 'opaque ordering key: posts sort by it descending (string compare) = W2 order' }),
+  },
+  strict,
+);
+
+export const EmbedWallSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    slug: Nullable(Type.String()),
+    shoppable: Type.Boolean({ description: 'true when a visible post has tagged products' }),
+    layout: Type.Enum(['masonry', 'grid', 'carousel', 'event']),
+    theme: Type.Enum(['light', 'dark', 'auto']),
+    columns: Nullable(Type.Integer()),
+    postsUrl: Type.String({ description: 'path of the posts, with the key' }),
+    streamUrl: Type.String({ description: 'path of the event stream, with the key' }),
+  },
+  strict,
+);
+
+export type EmbedPost = Static<typeof EmbedPostSchema>;
+export type EmbedMedia = EmbedPost['media'][number];
+export type EmbedProduct = EmbedPost['products'][number];
+export type EmbedWall = Static<typeof EmbedWallSchema>;
+export type Layout = EmbedWall['layout'];
+export type Theme = EmbedWall['theme'];
