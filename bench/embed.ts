@@ -4,16 +4,14 @@
 // off), from the response cache, and revalidated (304); then SSE fan-out —
 // N streams open on one `wallery serve`, a post created with W3, and the
 // time until each stream has its `upsert`. Writes bench/embed-results.md.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { request } from 'node:http';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BENCH_KEY, writeDataFile, type WallSpec } from './generate.js';
+import { log, node, ROOT, runToEnd, waitFor } from './process.js';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DATA = join(ROOT, 'bench', 'data-embed');
 const quick = process.argv.includes('--quick');
 const SECONDS = quick ? 3 : 10;
@@ -22,40 +20,6 @@ const CONNECTIONS = 32;
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 const ROUNDS = quick ? 3 : 10;
 const WALL: WallSpec = { id: 1001, posts: 1_000, firstPostId: 1, feeds: 3 };
-
-const log = (s: string) => process.stderr.write(`${s}\n`);
-
-function node(args: string[], env: Record<string, string> = {}) {
-  return spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-async function runToEnd(child: ChildProcess): Promise<string> {
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const [code] = (await once(child, 'exit')) as [number];
-  if (code !== 0) throw new Error(`process failed (${code}): ${err}`);
-  return out;
-}
-
-function waitFor(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = pattern.exec(out);
-      if (m) resolve(m);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
 
 interface Result {
   rps: number;

@@ -6,15 +6,13 @@
 //
 // Options: --quick (small data sets and 3 s cases, for a smoke run),
 //          --seconds N (measured seconds per case, default 10).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BENCH_KEY, writeDataFile, type WallSpec } from './generate.js';
+import { log, node, ROOT, runToEnd, waitFor } from './process.js';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DATA = join(ROOT, 'bench', 'data');
 const quick = process.argv.includes('--quick');
 const secondsArg = process.argv.indexOf('--seconds');
@@ -40,40 +38,6 @@ interface Result {
   errors: number;
   non2xx: number;
   bytesPerSec: number;
-}
-
-const log = (s: string) => process.stderr.write(`${s}\n`);
-
-function node(args: string[], env: Record<string, string> = {}) {
-  return spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-async function runToEnd(child: ChildProcess): Promise<string> {
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const [code] = (await once(child, 'exit')) as [number];
-  if (code !== 0) throw new Error(`process failed (${code}): ${err}`);
-  return out;
-}
-
-function waitFor(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = pattern.exec(out);
-      if (m) resolve(m);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
 }
 
 async function load(

@@ -1,0 +1,41 @@
+// The bench's child processes: started from the package root, run to their
+// end, or watched until they print what they are waiting for.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+export const log = (s: string) => process.stderr.write(`${s}\n`);
+
+export function node(args: string[], env: Record<string, string> = {}) {
+  return spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export async function runToEnd(child: ChildProcess): Promise<string> {
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const [code] = (await once(child, 'exit')) as [number];
+  if (code !== 0) throw new Error(`process failed (${code}): ${err}`);
+  return out;
+}
+
+export function waitFor(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = pattern.exec(out);
+      if (m) resolve(m);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+}
