@@ -1,6 +1,7 @@
 // migrate, import, export.
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
+import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { DataFileSyntaxError, exportDataFile, importDataFileFrom } from '../store/datafile.js';
 import { openStore } from '../store/store.js';
@@ -8,6 +9,17 @@ import { CliError, configFrom, databaseOption, withStore, type StoreOptions } fr
 
 /** Files with fewer posts import quietly. */
 const PROGRESS_FROM_POSTS = 10_000;
+
+/**
+ * An import keeps about 30 MB live whatever the file's size, but makes
+ * garbage fast; left to itself V8 lets the heap grow to 4-5 times the live
+ * set between full collections, more when the cores are busy (a million
+ * posts peaked at 259 MB on an idle machine, 333-360 MB on a loaded one).
+ * Growing the heap by at most half between collections keeps the peak near
+ * 210 MB either way, for a few per cent more time spent collecting. The
+ * import is its own process, so the setting touches nothing else.
+ */
+const IMPORT_HEAP_GROWING_PERCENT = 50;
 
 export function registerDataCommands(program: Command) {
   program
@@ -37,6 +49,7 @@ export function registerDataCommands(program: Command) {
       } catch (err) {
         throw new CliError(`cannot read ${file}: ${(err as Error).message}`);
       }
+      setFlagsFromString(`--heap-growing-percent=${IMPORT_HEAP_GROWING_PERCENT}`);
       await withStore(options, async (store) => {
         const started = Date.now();
         let lastShown = 0;
