@@ -53,6 +53,13 @@ export interface Config {
   cacheTtlMs: number;
   port: number;
   host: string;
+  /**
+   * The address people reach this instance at (printed URLs, the demo data's
+   * pictures); null: http://localhost:PORT, the port it listens on.
+   */
+  publicUrl: string | null;
+  /** which proxies in front are believed about the client's address (X-Forwarded-For), Fastify's `trustProxy` */
+  trustProxy: TrustProxy;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** feed ingestion (`serve` with INGEST on, `wallery worker`, `wallery ingest --once`) */
   ingest: IngestConfig;
@@ -73,6 +80,8 @@ export interface EmbedConfig {
   rateLimitWindowMs: number;
   /** events a wall's stream keeps for Last-Event-ID resumption */
   replayEvents: number;
+  /** how many of a wall's first posts (in W2 order) the stream watches for changes */
+  streamWindow: number;
 }
 
 export const DEFAULT_EMBED_CONFIG: EmbedConfig = {
@@ -82,6 +91,7 @@ export const DEFAULT_EMBED_CONFIG: EmbedConfig = {
   rateLimitPerIp: 600,
   rateLimitWindowMs: 60_000,
   replayEvents: 500,
+  streamWindow: 100,
 };
 
 export function loadEmbedConfig(env: NodeJS.ProcessEnv = process.env): EmbedConfig {
@@ -111,8 +121,12 @@ export function loadEmbedConfig(env: NodeJS.ProcessEnv = process.env): EmbedConf
       86_400_000,
     ),
     replayEvents: intSetting(env.EMBED_REPLAY_EVENTS, 'EMBED_REPLAY_EVENTS', d.replayEvents, 0, 100_000),
+    streamWindow: intSetting(env.EMBED_STREAM_WINDOW, 'EMBED_STREAM_WINDOW', d.streamWindow, 1, 1000),
   };
 }
+
+/** false: the peer's address is the client's; true: every proxy; a number: that many hops; a list: those addresses/ranges. */
+export type TrustProxy = boolean | number | string[];
 
 /** `true` allows every address; a list allows only addresses in those CIDR ranges. */
 export type PrivateNetworks = boolean | readonly string[];
@@ -251,6 +265,55 @@ export function parsePort(value: string | undefined, name = 'PORT', fallback = 3
   return intSetting(value, name, fallback, 0, 65535);
 }
 
+/** An http(s) URL without query or fragment; the trailing slash dropped. */
+export function parsePublicUrl(value: string | undefined, name = 'PUBLIC_URL'): string | null {
+  const raw = (value ?? '').trim();
+  if (raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http:// or https:// URL`);
+  }
+  if (!/^https?:$/.test(url.protocol) || url.search !== '' || url.hash !== '' || url.username !== '')
+    throw new ConfigError(`${name} must be an http:// or https:// URL without query, fragment or credentials`);
+  return url.href.replace(/\/+$/, '');
+}
+
+/**
+ * off (default): X-Forwarded-For is ignored, the peer is the client; on: any
+ * proxy is believed; a number: that many proxies in front; otherwise a
+ * comma-separated list of the proxies' addresses or CIDR ranges.
+ */
+export function parseTrustProxy(value: string | undefined, name = 'TRUST_PROXY'): TrustProxy {
+  const raw = (value ?? '').trim();
+  // a number counts proxies (1 = one hop, as in Express), so it is read before on/off
+  if (/^\d+$/.test(raw)) return raw === '0' ? false : intSetting(raw, name, 0, 1, 100);
+  if (raw === '' || FALSE.includes(raw.toLowerCase())) return false;
+  if (TRUE.includes(raw.toLowerCase())) return true;
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const entry of entries) {
+    const ok = entry.includes('/') ? safely(() => ipaddr.parseCIDR(entry)) : ipaddr.isValid(entry);
+    if (!ok)
+      throw new ConfigError(
+        `${name} must be on, off, a number of proxies or a list of addresses/CIDR ranges (bad: ${entry})`,
+      );
+  }
+  return entries;
+}
+
+function safely(parse: () => unknown): boolean {
+  try {
+    parse();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function parseHost(value: string | undefined, name = 'HOST'): string {
   if (value === undefined || value.trim() === '') return '0.0.0.0';
   const host = value.trim();
@@ -303,6 +366,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cacheTtlMs: intSetting(env.CACHE_TTL_MS, 'CACHE_TTL_MS', DEFAULT_CACHE_TTL_MS, 100, 3_600_000),
     port: parsePort(env.PORT),
     host: parseHost(env.HOST),
+    publicUrl: parsePublicUrl(env.PUBLIC_URL),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: level as Config['logLevel'],
     ingest: loadIngestConfig(env),
     embed: loadEmbedConfig(env),

@@ -72,6 +72,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     now: Date.now,
     changes: new ChangeBus(),
     quota,
+    shared: redis ? { redis, prefix: config.redisPrefix } : null,
     // undefined: made by completeContext; null: none
     cache: serving ? undefined : null,
     keys: serving ? undefined : null,
@@ -92,7 +93,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     await listener.start(config.database.connectRetries);
   }
   const app = options.server
-    ? await buildServer(ctx, { embed: { ...config.embed, cacheTtlMs: config.cacheTtlMs }, ...options.server })
+    ? await buildServer(ctx, {
+        embed: { ...config.embed, cacheTtlMs: config.cacheTtlMs },
+        trustProxy: config.trustProxy,
+        ...options.server,
+      })
     : null;
   // Built after the server so that it logs through the server's logger; the
   // routes read `ctx.ingest` when called, so they find it.

@@ -18,3 +18,48 @@ describe('CACHE_TTL_MS', () => {
     }
   });
 });
+
+describe('PUBLIC_URL', () => {
+  it('is the address people reach the instance at, without a trailing slash; absent: none', () => {
+    expect(loadConfig({}).publicUrl).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: ' https://walls.example/ ' }).publicUrl).toBe('https://walls.example');
+    expect(loadConfig({ PUBLIC_URL: 'http://10.0.0.5:8080/wallery/' }).publicUrl).toBe('http://10.0.0.5:8080/wallery');
+  });
+
+  it('refuses what is not a plain http(s) URL', () => {
+    for (const value of [
+      'walls.example',
+      'ftp://walls.example',
+      'https://walls.example/?a=1',
+      'https://u:p@w.example',
+    ]) {
+      expect(() => loadConfig({ PUBLIC_URL: value }), value).toThrow(
+        /^PUBLIC_URL must be an http:\/\/ or https:\/\/ URL/,
+      );
+    }
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('off by default; on, a number of hops, or a list of addresses and ranges', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'on' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      '::1',
+    ]);
+  });
+
+  it('names the entry it cannot read', () => {
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.1,proxy.local' })).toThrow(
+      /^TRUST_PROXY must be .*\(bad: proxy\.local\)$/,
+    );
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/99' })).toThrow(/\(bad: 10\.0\.0\.0\/99\)$/);
+    expect(() => loadConfig({ TRUST_PROXY: '101' })).toThrow(/^TRUST_PROXY must be an integer from 1 to 100$/);
+  });
+});

@@ -13,6 +13,7 @@ describe('embed settings', () => {
         EMBED_RATE_LIMIT_PER_KEY: '0',
         EMBED_RATE_LIMIT_PER_IP: ' 30 ',
         EMBED_RATE_LIMIT_WINDOW_MS: '1000',
+        EMBED_STREAM_WINDOW: '250',
       }).embed,
     ).toEqual({
       maxStreams: 2,
@@ -21,6 +22,7 @@ describe('embed settings', () => {
       rateLimitPerKey: 0,
       rateLimitPerIp: 30,
       rateLimitWindowMs: 1000,
+      streamWindow: 250,
     });
   });
 
@@ -31,6 +33,8 @@ describe('embed settings', () => {
       ['EMBED_RATE_LIMIT_PER_IP', 'many'],
       ['EMBED_RATE_LIMIT_WINDOW_MS', '999'],
       ['EMBED_REPLAY_EVENTS', '1e3'],
+      ['EMBED_STREAM_WINDOW', '0'],
+      ['EMBED_STREAM_WINDOW', '1001'],
     ] as const) {
       expect(() => loadConfig({ [name]: value }), name).toThrow(ConfigError);
       expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must be an integer`));

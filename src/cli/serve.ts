@@ -46,7 +46,6 @@ async function serve(options: ServeOptions, demo: boolean) {
   });
   const { app, ingest } = runtime;
   const { store } = runtime.ctx;
-  if (demo) await seedDemo(store, config.port);
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
@@ -63,23 +62,26 @@ async function serve(options: ServeOptions, demo: boolean) {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  ingest?.start();
   const port = (app.server.address() as { port: number }).port;
+  // the demo's pictures are addressed by the URL people reach this instance
+  // at, known for sure only now that it listens (PORT=0 picks a free port)
+  const base = config.publicUrl ?? `http://localhost:${port}`;
+  if (demo) await seedDemo(store, base);
+  ingest?.start();
   process.stdout.write(`wallery listening on http://${config.host}:${port}\n`);
-  if (demo) await printDemo(store, port);
+  if (demo) await printDemo(store, base);
 }
 
-async function seedDemo(store: Store, port: number) {
+async function seedDemo(store: Store, base: string) {
   const any = await store.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (any) return;
-  const counts = await importDataFile(store, demoDataFile(Date.now(), demoMediaBase(port || 3000)), Date.now());
+  const counts = await importDataFile(store, demoDataFile(Date.now(), demoMediaBase(base)), Date.now());
   process.stdout.write(
     `Loaded the demo data set: ${counts.walls} walls, ${counts.posts} posts, ${counts.products} products.\n`,
   );
 }
 
-async function printDemo(store: Store, port: number) {
-  const base = `http://localhost:${port}`;
+async function printDemo(store: Store, base: string) {
   const lines = ['', 'Wallery is serving the public API v2.', ''];
   for (const demo of DEMO_KEYS) {
     if (await findKeyOwner(store.db, demo.key)) lines.push(`  ${demo.plan.padEnd(10)} key: ${demo.key}`);

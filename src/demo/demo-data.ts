@@ -3,9 +3,9 @@
 // carousel posts, products with hotspots. Posts are dated relative to the
 // first start so the walls look fresh. Pictures are the files of demo/media,
 // which Wallery serves under /demo-media/ (src/http/web): the demo renders
-// without the internet. Their URLs are absolute, made from the base URL the
-// server starts on (`http://localhost:PORT/demo-media`), and stored with the
-// posts on the first start.
+// without the internet. Their URLs are absolute, made from the URL the
+// server is reached at (PUBLIC_URL, or `http://localhost:PORT`) on the first
+// start, and stored with the posts.
 import type { DataFile } from '../store/datafile.js';
 
 export const DEMO_KEYS = [
@@ -15,8 +15,8 @@ export const DEMO_KEYS = [
   { plan: 'free', key: 'demo-free-key', wallId: 0, taggedPostId: 0 },
 ] as const;
 
-/** Where the demo pictures are served when Wallery listens on `port` of this machine. */
-export const demoMediaBase = (port: number) => `http://localhost:${port}/demo-media`;
+/** Where the demo pictures are served by a Wallery reached at `base` (no trailing slash). */
+export const demoMediaBase = (base: string) => `${base}/demo-media`;
 
 const SCENES = 12;
 const HOUR = 3_600_000;
@@ -125,7 +125,7 @@ function product(id: number, accountId: number, name: string, price: number, now
   };
 }
 
-export function demoDataFile(now: number, media = demoMediaBase(3000)): DataFile {
+export function demoDataFile(now: number, media = demoMediaBase('http://localhost:3000')): DataFile {
   const feed = (
     id: number,
     name: string,

@@ -3,6 +3,7 @@
 // builds them from the configuration; `completeContext` is the one place each
 // default part is made, for the runtime and for a test's bare context alike.
 import { DEFAULT_CACHE_TTL_MS, DEFAULT_RESPONSE_CACHE_MB } from '../config.js';
+import type { Redis } from 'ioredis';
 import type { IngestRuntime } from '../ingest/runtime.js';
 import type { QuotaCounter } from '../quota/quota.js';
 import { StoreQuota } from '../quota/store-quota.js';
@@ -21,6 +22,8 @@ export interface AppContext {
   changes: ChangeBus;
   /** daily call counter; defaults to counting in the store */
   quota?: QuotaCounter;
+  /** the Redis every instance shares (REDIS_URL), with the deployment's key prefix; null or absent: none */
+  shared?: { redis: Redis; prefix: string } | null;
   /** rendered v2 reads; undefined → a default cache, null → no caching */
   cache?: ResponseCache | null;
   /** key → account answers; undefined → a default cache, null → a store query per call */

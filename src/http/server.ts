@@ -14,6 +14,7 @@ import { registerManage } from './manage/index.js';
 import { registerEmbed, type EmbedOptions } from './embed/index.js';
 import { registerOpenApi } from './openapi.js';
 import { externalWriteDetector } from '../store/dialect.js';
+import type { TrustProxy } from '../config.js';
 import { registerWeb } from './web/index.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -22,11 +23,19 @@ export interface ServerOptions {
   logger?: FastifyServerOptions['logger'];
   /** embed API settings (stream cap, heartbeat, rate limits); defaults otherwise */
   embed?: EmbedOptions;
+  /** which proxies' X-Forwarded-For is believed (client addresses for the embed's per-IP limit, logs) */
+  trustProxy?: TrustProxy;
+}
+
+/** Fastify's trustProxy; a number of hops as the function proxy-addr makes of it (Fastify's types take no number). */
+function trustProxyOption(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 
 export async function buildServer(ctx: AppContext, options: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
+    trustProxy: trustProxyOption(options.trustProxy ?? false),
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000 },
     // Query and path values stay strings (the schemas' patterns decide),

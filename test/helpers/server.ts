@@ -10,7 +10,8 @@ import { registerDocument, unregisterDocument, type OpenApiDocument } from './co
 import { importDataFile } from '../../src/store/datafile.js';
 import { ChangeBus } from '../../src/store/changes.js';
 import { openStore, type Store } from '../../src/store/store.js';
-import type { StoreUrl } from '../../src/config.js';
+import type { StoreUrl, TrustProxy } from '../../src/config.js';
+import type { AppContext } from '../../src/http/context.js';
 import { createTestDatabase, dropTestDatabase, testDatabaseUrl, testStoreKind } from './services.js';
 
 export const SAMPLE_DATA_PATH = new URL('../../../shared/fixtures/sample-data.json', import.meta.url).pathname;
@@ -45,6 +46,10 @@ export interface TestServerOptions {
   dir?: string;
   /** embed API settings (stream cap, rate limits, …) */
   embed?: EmbedOptions;
+  /** a Redis shared with other servers (as REDIS_URL gives every instance) */
+  shared?: AppContext['shared'];
+  /** Fastify's trustProxy (TRUST_PROXY) */
+  trustProxy?: TrustProxy;
 }
 
 /** A fresh temporary directory for `startTestServer({ dir })`; remove it with `removeDir`. */
@@ -66,8 +71,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const clock = { now: options.now ?? Date.now() };
   if (options.data !== undefined) await importDataFile(store, options.data, clock.now);
   const app = await buildServer(
-    { store, now: () => clock.now, changes: new ChangeBus() },
-    options.embed ? { embed: options.embed } : {},
+    { store, now: () => clock.now, changes: new ChangeBus(), shared: options.shared ?? null },
+    {
+      ...(options.embed ? { embed: options.embed } : {}),
+      ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+    },
   );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };

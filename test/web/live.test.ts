@@ -85,8 +85,8 @@ describe.skipIf(!hasChromium)('the embed on a real `wallery start`', () => {
       (o) => HOSTED.test(o),
     );
     const printed = HOSTED.exec(output);
-    // the printed URL names localhost and the real port
-    hostedUrl = printed![1]!.replace('http://localhost:', 'http://127.0.0.1:');
+    // opened as printed: localhost and the port the instance picked
+    hostedUrl = printed![1]!;
     host = await snippetHost(instance.url);
     browser = await launchChromium();
   });
@@ -121,6 +121,19 @@ describe.skipIf(!hasChromium)('the embed on a real `wallery start`', () => {
     );
     const expected = await w2Ids(first.length);
     expect(first).toEqual(expected);
+    // the demo's pictures come from this very instance, on the port it picked (PORT=0)
+    const pictures = await until(
+      'the demo pictures load',
+      () =>
+        hosted.evaluate(() =>
+          [...document.querySelector('wallery-wall')!.shadowRoot!.querySelectorAll('img')]
+            .filter((img) => img.complete)
+            .map((img) => ({ src: img.currentSrc, loaded: img.naturalWidth > 0 })),
+        ),
+      (imgs) => imgs.some((img) => img.loaded),
+    );
+    expect(pictures.filter((img) => !img.loaded)).toEqual([]);
+    expect(new URL(pictures[0]!.src).port).toBe(new URL(instance.url).port);
 
     const { key } = await newKey([host.origin]);
     const shop = await browser.newPage();

@@ -2,7 +2,9 @@
 // publishable key (`key=pk_…`) of one wall. Wall info, posts by cursor, and a
 // Server-Sent Events stream of changes. Not bound by the v2 contract and not
 // counted on the account's v2 daily quota: it has its own per-key and per-IP
-// rate limits (@fastify/rate-limit, in memory per instance).
+// rate limits (@fastify/rate-limit: counted in the shared Redis when there is
+// one, so N instances behind a balancer allow the limit, not N times it; in
+// memory per instance otherwise).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_CACHE_TTL_MS, DEFAULT_EMBED_CONFIG, type EmbedConfig } from '../../config.js';
@@ -33,6 +35,7 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
     maxStreams: config.maxStreams,
     heartbeatMs: config.heartbeatMs,
     replayEvents: config.replayEvents,
+    windowSize: config.streamWindow,
     log: app.log,
   });
   app.decorate('embedStreams', hub);
@@ -56,7 +59,18 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
 
   await app.register(
     async (embed) => {
-      await embed.register(rateLimit, { global: false });
+      const shared = embed.ctx.shared;
+      await embed.register(rateLimit, {
+        global: false,
+        ...(shared
+          ? {
+              redis: shared.redis,
+              nameSpace: `${shared.prefix}:embed-rate:`,
+              // Redis down: serve rather than refuse every visitor (the limits protect, they are not a quota)
+              skipOnError: true,
+            }
+          : {}),
+      });
       const limiter = (max: number, prefix: string, key: (r: Parameters<Limiter>[0]) => string): Limiter | null =>
         max > 0
           ? (embed.createRateLimit({

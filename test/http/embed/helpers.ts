@@ -2,12 +2,11 @@
 // made through the management API, and callers of the embed API (every
 // answer held against the OpenAPI document through `call`).
 import { expect } from 'vitest';
-import type { EmbedOptions } from '../../../src/http/embed/index.js';
 import { CLI_ACTOR } from '../../../src/manage/op.js';
 import { createOperatorToken } from '../../../src/manage/tokens.js';
 import { call, JSON_TYPE, type Res } from '../../helpers/http.js';
 import { NOW, sample } from '../../helpers/sample.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { startTestServer, type TestServer, type TestServerOptions } from '../../helpers/server.js';
 
 export const EMBED = '/api/embed/v1';
 export const MANAGE = '/api/manage/v1';
@@ -33,14 +32,9 @@ export interface EmbedServer {
 }
 
 export async function startEmbedServer(
-  options: { embed?: EmbedOptions; now?: number; dir?: string } = {},
+  options: Pick<TestServerOptions, 'embed' | 'now' | 'dir' | 'shared' | 'trustProxy'> = {},
 ): Promise<EmbedServer> {
-  const srv = await startTestServer({
-    data: sample(),
-    now: options.now ?? NOW,
-    ...(options.dir ? { dir: options.dir } : {}),
-    ...(options.embed ? { embed: options.embed } : {}),
-  });
+  const srv = await startTestServer({ data: sample(), ...options, now: options.now ?? NOW });
   const made = await createOperatorToken({ db: srv.store.db, actor: CLI_ACTOR, now: srv.clock.now }, 'embed-tests');
   const manage = (method: string, path: string, body?: unknown) =>
     call(srv.baseUrl, MANAGE + path, { method, body, headers: { authorization: `Bearer ${made.token}` } });

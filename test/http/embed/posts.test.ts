@@ -1,8 +1,13 @@
 // The embed API's reads: the wall, and its posts in exactly W2's order with
 // keyset cursors that neither repeat nor skip a post while posts arrive;
 // products with hotspots in C5 order; strong ETags and 304; rate limits
-// (per key, per IP) with Retry-After, apart from the account's v2 quota.
+// (per key, per IP — behind a trusted proxy, and shared by instances through
+// Redis) with Retry-After, apart from the account's v2 quota.
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
+import type { Redis } from 'ioredis';
+import { connectRedis, waitReady } from '../../../src/redis/client.js';
+import { TEST_REDIS_URL, testStoreKind } from '../../helpers/services.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS } from '../../helpers/http.js';
 import { describeSample } from '../../helpers/sample.js';
@@ -209,6 +214,61 @@ describeSample('embed rate limits', () => {
       expect((await t.embed('/walls/7011', { key: b.key })).status).toBe(200);
       expect((await t.embed('/walls/7011', { key: 'pk_guess' })).status).toBe(401);
       const limited = await t.embed('/walls/7011', { key: a.key });
+      embedError(limited, 429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    });
+
+    it('believes no X-Forwarded-For unless TRUST_PROXY says so', async () => {
+      const k = await t.makeKey(7011);
+      const from = (ip: string) => t.embed('/walls/7011', { key: k.key }, { 'x-forwarded-for': ip });
+      // the earlier test spent this address's 3 requests: another claimed address does not help
+      embedError(await from('198.51.100.7'), 429);
+    });
+  });
+
+  describe('per IP behind a trusted proxy (TRUST_PROXY)', () => {
+    let p: EmbedServer;
+    beforeAll(async () => {
+      p = await startEmbedServer({
+        embed: { rateLimitPerKey: 1000, rateLimitPerIp: 2, rateLimitWindowMs: 60_000 },
+        trustProxy: ['127.0.0.1'],
+      });
+    });
+    afterAll(async () => p?.close());
+
+    it('counts the client the proxy names, each apart', async () => {
+      const k = await p.makeKey(7011);
+      const from = (ip: string) => p.embed('/walls/7011', { key: k.key }, { 'x-forwarded-for': ip });
+      expect((await from('203.0.113.5')).status).toBe(200);
+      expect((await from('203.0.113.5')).status).toBe(200);
+      embedError(await from('203.0.113.5'), 429);
+      expect((await from('203.0.113.6')).status).toBe(200);
+    });
+  });
+
+  // REDIS_URL: the limits are counted in Redis, once for all instances
+  describe.runIf(testStoreKind() === 'postgres')('shared by instances (Redis)', () => {
+    let redis: Redis;
+    let a: EmbedServer;
+    let b: EmbedServer;
+    beforeAll(async () => {
+      redis = connectRedis(TEST_REDIS_URL, 'embed-rate-test');
+      await waitReady(redis);
+      const shared = { redis, prefix: `erl-${randomBytes(4).toString('hex')}` };
+      const embed = { rateLimitPerKey: 1000, rateLimitPerIp: 3, rateLimitWindowMs: 60_000 };
+      [a, b] = await Promise.all([startEmbedServer({ embed, shared }), startEmbedServer({ embed, shared })]);
+    });
+    afterAll(async () => {
+      await Promise.all([a?.close(), b?.close()]);
+      redis?.disconnect();
+    });
+
+    it('allows the limit across both, not the limit on each', async () => {
+      const [ka, kb] = await Promise.all([a.makeKey(7011), b.makeKey(7011)]);
+      expect((await a.embed('/walls/7011', { key: ka.key })).status).toBe(200);
+      expect((await b.embed('/walls/7011', { key: kb.key })).status).toBe(200);
+      expect((await a.embed('/walls/7011', { key: ka.key })).status).toBe(200);
+      const limited = await b.embed('/walls/7011', { key: kb.key });
       embedError(limited, 429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     });
