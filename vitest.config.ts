@@ -4,6 +4,7 @@
 // PostgreSQL or Redis the `postgres` project is skipped with one line — except
 // in CI (CI=true), where their absence must fail the run, so it stays in.
 import { defineConfig } from 'vitest/config';
+import SlowestFirst from './test/sequencer.js';
 import { postgresReachable, redisReachable, TEST_PG_URL, TEST_REDIS_URL } from './test/helpers/services.js';
 
 const ci = process.env.CI === 'true' || process.env.CI === '1';
@@ -26,6 +27,8 @@ export default defineConfig({
     // each file gets its own databases; two workers match the 2-core machines
     pool: 'forks' as const,
     maxWorkers: 2,
+    // the longest files first, so none of them ends the run alone (test/sequencer.ts)
+    sequence: { sequencer: SlowestFirst },
     projects: [
       {
         extends: true as const,

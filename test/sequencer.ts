@@ -1,0 +1,37 @@
+// The order test files start in. Two workers share the run: a long file that
+// starts last makes the whole run wait for it (the 1,000,000-post import alone
+// takes two minutes in CI). Vitest orders by the durations of earlier runs,
+// which a fresh clone does not have, and then by file size; so the files known
+// to take longest (measured in CI) start first, heaviest first, and the rest
+// follow in vitest's own order.
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** Paths from the repository root, heaviest first (CI, 2 cores: roughly 140 s down to 20 s). */
+const SLOWEST = [
+  'test/store/datafile-memory.test.ts',
+  'test/cli/cli.test.ts',
+  'test/cli/concurrent-writes.test.ts',
+  'test/scale/multi-instance.test.ts',
+  'test/scale/faults.test.ts',
+  'test/scale/workers.test.ts',
+  'test/web/wall.test.ts',
+  'test/cli/wall-keys.test.ts',
+  'test/web/live.test.ts',
+  'test/cli/errors.test.ts',
+  'test/ingest/parse-pool-memory.test.ts',
+];
+
+export default class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = SLOWEST.findIndex((path) => f.moduleId.endsWith(`/${path}`));
+      return i === -1 ? SLOWEST.length : i;
+    };
+    const sorted = await super.sort(files);
+    // stable: equal ranks keep vitest's order
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map(({ f }) => f);
+  }
+}
