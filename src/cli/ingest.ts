@@ -2,8 +2,7 @@
 import type { Command } from 'commander';
 import { jsonLogger } from '../ingest/log.js';
 import type { PollReport } from '../ingest/runtime.js';
-import { openRuntime } from '../runtime.js';
-import { CliError, configFrom, databaseOption, positiveInt, type StoreOptions } from './common.js';
+import { CliError, configFrom, databaseOption, loadRuntime, positiveInt, type StoreOptions } from './common.js';
 
 interface IngestOptions extends StoreOptions {
   once?: boolean;
@@ -30,6 +29,7 @@ export function registerIngestCommands(program: Command) {
 
 async function worker(options: StoreOptions) {
   const config = configFrom(options);
+  const { openRuntime } = await loadRuntime();
   const runtime = await openRuntime(config, { ingest: true });
   const { ingest } = runtime;
   const shutdown = async () => {
@@ -62,6 +62,7 @@ async function ingestOnce(options: IngestOptions) {
   if (!options.once) throw new CliError('ingest needs --once (`wallery worker` polls continuously)');
   const config = configFrom(options);
   // progress goes to stdout; the log only says what went wrong
+  const { openRuntime } = await loadRuntime();
   const runtime = await openRuntime(config, {
     ingest: true,
     ingestLog: jsonLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),

@@ -5,9 +5,8 @@ import { demoDataFile, demoMediaBase, DEMO_KEYS } from '../demo/demo-data.js';
 import { loggerOptions } from '../http/logger.js';
 import { importDataFile } from '../store/datafile.js';
 import { findKeyOwner } from '../store/keys.js';
-import { openRuntime } from '../runtime.js';
 import type { Store } from '../store/store.js';
-import { configFrom, databaseOption, type StoreOptions } from './common.js';
+import { configFrom, databaseOption, loadRuntime, type StoreOptions } from './common.js';
 import { demoEmbedLines } from './demo-embed.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -40,6 +39,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   if (options.port !== undefined) config.port = parsePort(options.port, '--port');
   if (options.host !== undefined) config.host = parseHost(options.host, '--host');
   // feed ingestion in-process unless INGEST=off (`wallery worker` runs it alone)
+  const { openRuntime } = await loadRuntime();
   const runtime = await openRuntime(config, {
     server: { logger: loggerOptions(config.logLevel) },
     ingest: config.ingest.enabled,
