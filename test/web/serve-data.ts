@@ -90,7 +90,13 @@ function post(id: number, n: number, kind: Kind, now: number, media: string, ext
     pin: 0,
     cta:
       n % 6 === 0
-        ? { color: '#ffffff', background: '#1a56b8', status: 1, url: `https://shop.example/look/${id}`, text: 'Shop the look' }
+        ? {
+            color: '#ffffff',
+            background: '#1a56b8',
+            status: 1,
+            url: `https://shop.example/look/${id}`,
+            text: 'Shop the look',
+          }
         : null,
     children,
     ...extra,
@@ -109,7 +115,13 @@ function standardWall(now: number, media: string): Post[] {
     }),
   );
   // pinned a month ago: first all the same
-  posts.push(post(PINNED, 2, 'image', now, media, { pin: 1, createdAt: iso(now - 30 * 24 * HOUR) }));
+  posts.push(
+    post(PINNED, 8, 'image', now, media, {
+      content: '<p>Trail maps for the season are in: pick one up at the stand. <b>Pinned all summer.</b></p>',
+      pin: 1,
+      createdAt: iso(now - 30 * 24 * HOUR),
+    }),
+  );
   posts.push(post(HIDDEN, 0, 'text', now, media, { hidden: true, createdAt: iso(now - 5 * 60_000) }));
   return posts;
 }
@@ -135,7 +147,13 @@ function xssWall(now: number, media: string): Post[] {
       userPicture: url(i + 2),
       alt: markup(i * 7 + 2),
       createdAt: iso(now - (i + 1) * HOUR),
-      cta: { color: 'red;background:url(javascript:x)', background: '#000', status: 1, url: url(i + 3), text: markup(i + 4) },
+      cta: {
+        color: 'red;background:url(javascript:x)',
+        background: '#000',
+        status: 1,
+        url: url(i + 3),
+        text: markup(i + 4),
+      },
       children: [
         { image: url(i + 4), video: '', alt: markup(i * 7 + 5) },
         { image: `${media}/scene-1.svg`, video: url(i + 5), alt: markup(i * 7 + 6) },

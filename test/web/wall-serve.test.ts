@@ -17,7 +17,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbedPost } from '../../src/schemas/embed.js';
 import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
-import { eventually } from '../helpers/poll.js';
 import { hasChromium, launchChromium } from './browser.js';
 import { startHostServer, type HostServer } from './host-page.js';
 import { DEMO_WALL, PINNED, serveDataFile, SHOPPABLE, USER_KEY, VIDEO, WALLS } from './serve-data.js';
@@ -189,11 +188,17 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
       const expected = await w2Ids(WALLS.standard, 20);
       expect(expected[0]).toBe(String(PINNED));
       for (const width of WIDTHS) {
-        const page = await open(WALLS.standard, { layout, theme: 'light', limit: 20 }, { width, height: width < 500 ? 812 : 900 });
+        const page = await open(
+          WALLS.standard,
+          { layout, theme: 'light', limit: 20 },
+          { width, height: width < 500 ? 812 : 900 },
+        );
         expect(await shownIds(page), `${layout} at ${width}`).toEqual(expected);
         // first posts on screen: from navigation start to the first page rendered
         const readyAt = await page.evaluate(() => window.walleryEvents.find((e) => e.type === 'wallery:ready')!.t);
-        console.info(`[wallery] ${layout} at ${width} px: first posts shown ${Math.round(readyAt)} ms after navigation`);
+        console.info(
+          `[wallery] ${layout} at ${width} px: first posts shown ${Math.round(readyAt)} ms after navigation`,
+        );
         // the old pinned post is first and marked, highlighted ones are marked
         expect(await page.locator(`wallery-wall [data-post-id="${PINNED}"] .flag`).textContent()).toBe('Pinned');
         expect(await page.locator('wallery-wall .flag', { hasText: 'Featured' }).count()).toBeGreaterThan(0);
@@ -211,7 +216,7 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
   it('shows every item of a carousel post with its alt text, and the hidden post nowhere', async () => {
     const page = await open(WALLS.standard, { layout: 'masonry' });
     const alts = await page
-      .locator('wallery-wall [data-post-id="20103"] img')
+      .locator('wallery-wall [data-post-id="20103"] .media img')
       .evaluateAll((imgs) => imgs.map((i) => i.getAttribute('alt')));
     expect(alts).toEqual([1, 2, 3].map((i) => `Trail scene 3, picture ${i} of 3`));
     expect(await shownIds(page)).not.toContain('20160');
@@ -240,7 +245,11 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
     await page.keyboard.press('Enter');
     const video = page.locator(`wallery-wall [data-post-id="${VIDEO}"] video`);
     await video.waitFor({ timeout: WAIT });
-    expect(await video.evaluate((v: HTMLVideoElement) => [v.muted, v.autoplay, v.controls])).toEqual([true, true, true]);
+    expect(await video.evaluate((v: HTMLVideoElement) => [v.muted, v.autoplay, v.controls])).toEqual([
+      true,
+      true,
+      true,
+    ]);
     const motion = await browser.newContext({ viewport: WIDE }); // motion allowed
     try {
       const screen = await open(WALLS.standard, { layout: 'event' }, WIDE, await newPage(WIDE, motion));
@@ -259,7 +268,9 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
     const made: string[] = [];
     for (let round = 0; round < 20; round++) {
       // a newer post arrives between two pages
-      made.push(await createPost(WALLS.paging, { content: `<p>Arrived while paging, ${round}</p>`, authorName: 'Desk' }));
+      made.push(
+        await createPost(WALLS.paging, { content: `<p>Arrived while paging, ${round}</p>`, authorName: 'Desk' }),
+      );
       const before = (await shownIds(page)).length;
       const more = await page.evaluate(() => {
         const button = document.querySelector('wallery-wall')!.shadowRoot!.querySelector<HTMLButtonElement>('.more');
@@ -318,8 +329,12 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
 
   it('opens the shoppable dialog by keyboard: hotspots in place, focus kept inside, Escape returns focus', async () => {
     // the products as the embed API gives them: C5 order, the positions of the data file
-    const res = await fetch(`${instance.url}/api/embed/v1/walls/${WALLS.standard}/posts?key=${keys.get(WALLS.standard)}`);
-    const shoppable = ((await res.json()) as { posts: EmbedPost[] }).posts.find((p) => p.id === String(SHOPPABLE.postId))!;
+    const res = await fetch(
+      `${instance.url}/api/embed/v1/walls/${WALLS.standard}/posts?key=${keys.get(WALLS.standard)}`,
+    );
+    const shoppable = ((await res.json()) as { posts: EmbedPost[] }).posts.find(
+      (p) => p.id === String(SHOPPABLE.postId),
+    )!;
     expect(shoppable.products.map((p) => [p.name, p.price, p.left, p.top])).toEqual(
       SHOPPABLE.products.map((p) => [p.name, p.price, p.left, p.top]),
     );
@@ -374,7 +389,9 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
     await page.screenshot({ path: `${SHOTS}shop-dialog-1280.png` });
     await page.keyboard.press('Escape');
-    await page.waitForFunction(() => !document.querySelector('wallery-wall')!.shadowRoot!.querySelector('dialog')!.open);
+    await page.waitForFunction(
+      () => !document.querySelector('wallery-wall')!.shadowRoot!.querySelector('dialog')!.open,
+    );
     const back = await deepActive();
     expect(back.cls).toContain('shop');
     expect(back.post).toBe(shoppable.id);
@@ -385,7 +402,15 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
       page.evaluate(() => {
         const root = document.querySelector('wallery-wall')!.shadowRoot!;
         const props = ['color', 'background-color', 'font-size', 'font-family', 'line-height', 'letter-spacing'];
-        props.push('text-transform', 'word-spacing', 'text-align', 'display', 'visibility', 'margin-top', 'padding-top');
+        props.push(
+          'text-transform',
+          'word-spacing',
+          'text-align',
+          'display',
+          'visibility',
+          'margin-top',
+          'padding-top',
+        );
         props.push('border-top-style', 'border-top-color', 'outline-style');
         return [...root.querySelectorAll('*')].map((el) => {
           const cs = getComputedStyle(el);
@@ -401,7 +426,9 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
     await picturesSettled(hostile);
     await hostile.locator('wallery-wall').screenshot({ path: `${SHOTS}hostile-css-1280.png` });
     // nothing of ours in the page's own styles: only its one <style>
-    expect(await plain.evaluate(() => [document.styleSheets.length, document.adoptedStyleSheets.length])).toEqual([1, 0]);
+    expect(await plain.evaluate(() => [document.styleSheets.length, document.adoptedStyleSheets.length])).toEqual([
+      1, 0,
+    ]);
     // and the page's own heading keeps the page's look
     expect(await plain.locator('h1.host-title').evaluate((h) => getComputedStyle(h).fontFamily)).toBe(
       await plain.evaluate(() => getComputedStyle(document.body).fontFamily),
