@@ -83,6 +83,7 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
   let dialogs: string[] = [];
 
   beforeAll(async () => {
+    const started = performance.now();
     mkdirSync(SHOTS, { recursive: true });
     dir = mkdtempSync(join(tmpdir(), 'wallery-embed-serve-'));
     database = join(dir, 'wallery.db');
@@ -115,6 +116,7 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
     );
     browser = await launching;
     context = await browser.newContext({ viewport: WIDE, reducedMotion: 'reduce' });
+    console.info(`[wallery] server started, data imported, keys made: ${Math.round(performance.now() - started)} ms`);
   });
   afterAll(async () => {
     await browser?.close();
