@@ -1,10 +1,11 @@
 // <wallery-wall> in real Chromium against a real `wallery serve` (SQLite, a
-// temporary directory), loaded with `wallery import` and keyed with
-// `wallery walls keys create` (test/web/serve-data.ts: the demo data set plus
-// walls made for these checks), on host pages of another origin
-// (host-page.ts): every layout in W2 order (screenshots at 375, 768 and
-// 1280 px), cursor paging while posts arrive through W3, a post created live,
-// edited and hidden with the CLI, the shoppable dialog by keyboard, isolation
+// temporary directory), loaded with `wallery import` (test/web/serve-data.ts:
+// the demo data set plus walls made for these checks) and keyed with
+// `wallery walls keys create --origin` (and the management API), on host
+// pages of another origin (host-page.ts): every layout in W2 order
+// (screenshots at 375, 768 and 1280 px), cursor paging while posts arrive
+// through W3, a post created live with W3, edited with the management API and
+// hidden with the CLI, the shoppable dialog by keyboard, isolation
 // from host CSS, accessibility scans, XSS attempts and the hosted page under
 // its CSP. Screenshots go to test-results/screenshots/. What needs faults
 // injected (dropped streams, a 503) stays on the fixture (wall.test.ts).
@@ -77,6 +78,8 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
   let context: BrowserContext;
   /** the publishable key of each wall, for the host pages' origin and the server's own */
   const keys = new Map<number, string>();
+  /** an operator token of the management API */
+  let token: string;
   /** pages opened by a test, closed after it */
   let pages: Page[] = [];
   /** messages of alert()/confirm()/prompt() dialogs: script that ran */
@@ -95,23 +98,25 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
     writeFileSync(file, JSON.stringify(serveDataFile(Date.now(), `${instance.url}/demo-media`)));
     const imported = await runCli(['import', file, '--database', database]);
     expect(imported.code, imported.stderr).toBe(0);
+    // the standard wall's key with the CLI, the others with the management API (each CLI run costs a process start)
+    const origins = [host.origin, instance.url];
+    const [made, tokenMade] = await Promise.all([
+      runCli(
+        ['walls', 'keys', 'create', String(WALLS.standard), '--json', '--database', database].concat(
+          origins.flatMap((o) => ['--origin', o]),
+        ),
+      ),
+      runCli(['tokens', 'create', '--name', 'browser-tests', '--json', '--database', database]),
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(tokenMade.code, tokenMade.stderr).toBe(0);
+    keys.set(WALLS.standard, (JSON.parse(made.stdout) as { key: string }).key);
+    token = (JSON.parse(tokenMade.stdout) as { token: string }).token;
     await Promise.all(
-      [DEMO_WALL, ...Object.values(WALLS)].map(async (wall) => {
-        const made = await runCli([
-          'walls',
-          'keys',
-          'create',
-          String(wall),
-          '--origin',
-          host.origin,
-          '--origin',
-          instance.url,
-          '--json',
-          '--database',
-          database,
-        ]);
-        expect(made.code, made.stderr).toBe(0);
-        keys.set(wall, (JSON.parse(made.stdout) as { key: string }).key);
+      [DEMO_WALL, WALLS.paging, WALLS.live, WALLS.xss].map(async (wall) => {
+        const res = await manage('POST', `/walls/${wall}/publishable-keys`, { origins });
+        expect(res.status).toBe(201);
+        keys.set(wall, ((await res.json()) as { responseData: { key: string } }).responseData.key);
       }),
     );
     browser = await launching;
@@ -178,6 +183,15 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
     const fresh = (await w2Ids(wall)).filter((id) => !before.has(id));
     expect(fresh).toHaveLength(1);
     return fresh[0]!;
+  }
+
+  /** A call of the management API as the operator. */
+  function manage(method: string, path: string, body: unknown): Promise<Response> {
+    return fetch(`${instance.url}/api/manage/v1${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   }
 
   async function cli(args: string[]): Promise<void> {
@@ -297,7 +311,7 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('shows a post created with W3 live, updates it in place and drops it when hidden with the CLI', async () => {
+  it('shows a post created with W3 live, edits it in place (management API) and drops it when hidden with the CLI', async () => {
     const page = await open(WALLS.live, { layout: 'masonry' });
     await streaming(page);
     const started = performance.now();
@@ -315,15 +329,25 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
       null,
       { timeout: WAIT },
     );
-    // highlighted by the operator (another process): marked in place
-    await cli(['posts', 'highlight', String(WALLS.live), id]);
+    // edited and highlighted by the operator (management API): changed in place
+    const patched = await manage('PATCH', `/walls/${WALLS.live}/posts/${id}`, {
+      content: '<p>Edited at the desk</p>',
+      highlighted: true,
+    });
+    expect(patched.status, await patched.clone().text()).toBe(200);
     await page.waitForFunction(
-      (id) =>
-        document.querySelector('wallery-wall')!.shadowRoot!.querySelector(`[data-post-id="${id}"] .flag`)
-          ?.textContent === 'Featured',
+      (id) => {
+        const post = document.querySelector('wallery-wall')!.shadowRoot!.querySelector(`[data-post-id="${id}"]`);
+        return (
+          post?.querySelector('.text')?.textContent === 'Edited at the desk' &&
+          post.querySelector('.flag')?.textContent === 'Featured'
+        );
+      },
       id,
       { timeout: WAIT },
     );
+    expect(await shownIds(page)).toEqual(await w2Ids(WALLS.live));
+    // hidden with the CLI (another process: the server learns it from the database file)
     await cli(['posts', 'hide', String(WALLS.live), id]);
     await gone(page, id);
     expect(await shownIds(page)).toEqual(await w2Ids(WALLS.live));
