@@ -6,15 +6,15 @@
 // src/http/web routes) and a host page that puts the element on a page.
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import { registerWeb } from '../../src/http/web/index.js';
 import type { EmbedPost, EmbedWall } from '../../web/embed/types.js';
 import { hostPage } from './host-page.js';
 
-export const WALL_ID = 7;
-export const KEY = 'pk_test_fixture';
+const WALL_ID = 7;
+const KEY = 'pk_test_fixture';
 
-export interface Logged {
+interface Logged {
   path: string;
   status: number;
   ifNoneMatch?: string;
@@ -22,7 +22,6 @@ export interface Logged {
 
 export interface Fixture {
   baseUrl: string;
-  app: FastifyInstance;
   posts: EmbedPost[];
   /** 'open': streams; 'refuse': 503 in the envelope, as over the cap */
   streamMode: 'open' | 'refuse';
@@ -105,7 +104,6 @@ export async function startFixture(distDir: string): Promise<Fixture> {
   let eventId = 0;
   const fixture: Fixture = {
     baseUrl: '',
-    app,
     posts: [],
     streamMode: 'open',
     log: [],
