@@ -1,19 +1,20 @@
-// A small stand-in for the embed API (the wire contract of issue 12) until
-// the real one lands: one wall, a mutable in-memory list of posts, cursor
-// pages with strong ETags, and a Server-Sent Events stream. It also serves the
-// built embed (through the real src/http/web routes) and host pages that put
-// the element on a page, optionally with hostile CSS.
+// A small stand-in for the embed API (the wire contract of issue 12) for the
+// browser tests that inject faults a real server does not produce on demand
+// (wall.test.ts): one wall, a mutable in-memory list of posts, cursor pages
+// with strong ETags, and a Server-Sent Events stream that can be dropped or
+// refused with 503. It also serves the built embed (through the real
+// src/http/web routes) and a host page that puts the element on a page.
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import { registerWeb } from '../../src/http/web/index.js';
 import type { EmbedPost, EmbedWall } from '../../web/embed/types.js';
-import { demoDataFile } from '../../src/demo/demo-data.js';
+import { hostPage } from './host-page.js';
 
-export const WALL_ID = 7;
-export const KEY = 'pk_test_fixture';
+const WALL_ID = 7;
+const KEY = 'pk_test_fixture';
 
-export interface Logged {
+interface Logged {
   path: string;
   status: number;
   ifNoneMatch?: string;
@@ -21,15 +22,12 @@ export interface Logged {
 
 export interface Fixture {
   baseUrl: string;
-  app: FastifyInstance;
   posts: EmbedPost[];
   /** 'open': streams; 'refuse': 503 in the envelope, as over the cap */
   streamMode: 'open' | 'refuse';
   log: Logged[];
-  wall: Partial<EmbedWall>;
   setPosts(posts: EmbedPost[]): void;
   upsert(post: EmbedPost): void;
-  remove(id: string): void;
   openStreams(): number;
   /** ends every open stream, as a restarting instance or a proxy timeout would */
   dropStreams(): void;
@@ -38,10 +36,10 @@ export interface Fixture {
 
 const HOUR = 3_600_000;
 /** Fixed "now" of the fixture's posts, so relative times do not change during a run. */
-export const BASE_TIME = Date.now();
+const BASE_TIME = Date.now();
 
 /** The `sort` key of the contract: pinned first, then newest, then the larger id. */
-export function sortKey(post: Pick<EmbedPost, 'pinned' | 'createdAt' | 'id'>): string {
+function sortKey(post: Pick<EmbedPost, 'pinned' | 'createdAt' | 'id'>): string {
   return `${post.pinned ? 1 : 0}.${String(Date.parse(post.createdAt)).padStart(15, '0')}.${post.id.padStart(12, '0')}`;
 }
 
@@ -100,57 +98,21 @@ const envelope = (code: number, message: string) => ({
 const cursorOf = (sort: string) => Buffer.from(sort).toString('base64url');
 const sortOf = (cursor: string) => Buffer.from(cursor, 'base64url').toString();
 
-export interface HostPageOptions {
-  layout?: string;
-  theme?: string;
-  limit?: number;
-  columns?: number;
-  poll?: number;
-  /** extra CSS on the host page */
-  css?: string;
-  /** extra attributes, raw */
-  attrs?: string;
-}
-
-/** The host page of a test: the snippet of the README, plus a recorder of the element's events. */
-export function hostPage(o: HostPageOptions = {}): string {
-  const attr = (name: string, v: unknown) => (v === undefined ? '' : ` ${name}="${String(v)}"`);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Host page</title>
-<style>body{margin:0}${o.css ?? ''}</style>
-<script>
-  window.walleryEvents = [];
-  for (const type of ['wallery:ready', 'wallery:post-added', 'wallery:post-removed'])
-    document.addEventListener(type, (e) => window.walleryEvents.push({ type, t: performance.now(), id: e.detail && e.detail.post ? e.detail.post.id : e.detail && e.detail.id }));
-</script>
-<script type="module" src="/embed/v1/wallery.js"></script>
-</head><body>
-<h1 class="host-title">Host page</h1>
-<wallery-wall wall="${WALL_ID}" key="${KEY}"${attr('layout', o.layout)}${attr('theme', o.theme)}${attr('limit', o.limit)}${attr('columns', o.columns)}${attr('poll', o.poll)}${o.attrs ?? ''}></wallery-wall>
-</body></html>`;
-}
-
 export async function startFixture(distDir: string): Promise<Fixture> {
   const app = Fastify({ logger: false });
   const streams = new Set<ServerResponse>();
   let eventId = 0;
   const fixture: Fixture = {
     baseUrl: '',
-    app,
     posts: [],
     streamMode: 'open',
     log: [],
-    wall: {},
     setPosts(posts) {
       fixture.posts = [...posts];
     },
     upsert(post) {
       fixture.posts = fixture.posts.filter((p) => p.id !== post.id).concat(post);
       send('upsert', JSON.stringify(post));
-    },
-    remove(id) {
-      fixture.posts = fixture.posts.filter((p) => p.id !== id);
-      send('remove', JSON.stringify({ id }));
     },
     openStreams: () => streams.size,
     dropStreams() {
@@ -167,13 +129,7 @@ export async function startFixture(distDir: string): Promise<Fixture> {
     for (const s of streams) s.write(`event: ${event}\nid: ${eventId}\ndata: ${data}\n\n`);
   };
 
-  await registerWeb(app, {
-    distDir,
-    findWall: async (idOrSlug) =>
-      idOrSlug === String(WALL_ID) || idOrSlug === 'fixture-wall'
-        ? { id: WALL_ID, name: 'Fixture Wall', slug: 'fixture-wall' }
-        : null,
-  });
+  await registerWeb(app, { distDir, findWall: async () => null });
 
   app.addHook('onResponse', async (request, reply) => {
     const path = request.url.split('?')[0]!;
@@ -200,7 +156,6 @@ export async function startFixture(distDir: string): Promise<Fixture> {
       columns: null,
       postsUrl: `/api/embed/v1/walls/${WALL_ID}/posts${q}`,
       streamUrl: `/api/embed/v1/walls/${WALL_ID}/stream${q}`,
-      ...fixture.wall,
     };
     return reply.header('Access-Control-Allow-Origin', '*').send({ wall });
   });
@@ -246,14 +201,14 @@ export async function startFixture(distDir: string): Promise<Fixture> {
 
   app.get<{ Querystring: Record<string, string> }>('/host', async (request, reply) => {
     const q = request.query;
-    const css = q.css === 'hostile' ? HOSTILE_CSS : '';
     return reply.type('text/html; charset=utf-8').send(
       hostPage({
+        wall: WALL_ID,
+        key: KEY,
         layout: q.layout,
         theme: q.theme,
         limit: q.limit ? Number(q.limit) : undefined,
         poll: q.poll ? Number(q.poll) : undefined,
-        css,
       }),
     );
   });
@@ -262,84 +217,4 @@ export async function startFixture(distDir: string): Promise<Fixture> {
   const { port } = app.server.address() as { port: number };
   fixture.baseUrl = `http://127.0.0.1:${port}`;
   return fixture;
-}
-
-/** What careless or hostile host pages do to everything. */
-export const HOSTILE_CSS = `
-* { color: red !important; display: block !important; font-size: 40px !important; font-family: serif !important;
-    line-height: 3 !important; letter-spacing: 5px !important; text-transform: uppercase !important;
-    background: yellow !important; margin: 7px !important; padding: 9px !important; border: 3px dashed lime !important; }
-html { font-size: 30px !important; }
-article, img, button, a, p, ul, li, dialog { all: revert !important; outline: 5px solid red !important; visibility: hidden !important; }
-wallery-wall { text-align: right !important; direction: ltr; word-spacing: 20px !important; }
-`;
-
-interface DemoPost {
-  id: number;
-  networkName: string;
-  postType: number;
-  content: string;
-  picture: string;
-  mediaFile: string;
-  linkUrl: string;
-  authorName: string;
-  username: string;
-  userPicture: string;
-  createdAt: string;
-  pin: number;
-  highlight: number;
-  hidden: boolean;
-  cta: { color: string; background: string; url: string; text: string } | null;
-  children: { image: string; video: string }[];
-  products: { productId: number; left: number; top: number }[];
-}
-
-/** The demo wall 101 (src/demo/demo-data.ts) as the embed API would send it: for screenshots of real-looking content. */
-export function demoPosts(base: string): EmbedPost[] {
-  const data = demoDataFile(BASE_TIME, `${base}/demo-media`);
-  const products = new Map(data.products!.map((p) => [p.id, p]));
-  const wall = data.walls.find((w) => w.id === 101)!;
-  return wall.feeds.flatMap((feed) =>
-    (feed.posts as unknown as DemoPost[])
-      .filter((p) => !p.hidden)
-      .map((p) => {
-        const type = (['text', 'image', 'video', 'carousel'] as const)[p.postType - 1]!;
-        const post: EmbedPost = {
-          id: String(p.id),
-          network: p.networkName.toLowerCase(),
-          type,
-          html: `<p>${p.content}</p>`,
-          author: { name: p.authorName, username: p.username, avatar: p.userPicture, url: null },
-          link: p.linkUrl,
-          createdAt: p.createdAt,
-          pinned: p.pin === 1,
-          highlighted: p.highlight === 1,
-          media: p.children.map((c) => ({
-            kind: c.video ? ('video' as const) : ('image' as const),
-            url: c.video || c.image,
-            poster: c.video ? c.image : null,
-            alt: null,
-            width: 800,
-            height: 800,
-          })),
-          cta: p.cta ? { text: p.cta.text, url: p.cta.url, color: p.cta.color, background: p.cta.background } : null,
-          products: p.products.map((t) => {
-            const pr = products.get(t.productId)!;
-            return {
-              id: String(pr.id),
-              name: pr.name,
-              price: Number(pr.price).toFixed(2),
-              currency: pr.currencySymbol ?? '$',
-              url: pr.url ?? null,
-              image: pr.image ?? null,
-              left: t.left,
-              top: t.top,
-            };
-          }),
-          sort: '',
-        };
-        post.sort = sortKey(post);
-        return post;
-      }),
-  );
 }
