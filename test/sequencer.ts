@@ -10,11 +10,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const SLOWEST = [
   'test/store/datafile-memory.test.ts',
   'test/cli/cli.test.ts',
+  'test/web/wall-serve.test.ts',
   'test/cli/concurrent-writes.test.ts',
   'test/scale/multi-instance.test.ts',
   'test/scale/faults.test.ts',
   'test/scale/workers.test.ts',
-  'test/web/wall.test.ts',
   'test/cli/wall-keys.test.ts',
   'test/web/live.test.ts',
   'test/cli/errors.test.ts',
