@@ -75,7 +75,9 @@ export async function audited<T>(op: Op, fn: (tx: Tx) => Promise<T>): Promise<T>
       });
       if (entries.length > 0) {
         const accounts = await Promise.all(
-          entries.map((e) => (e.accountId !== undefined ? e.accountId : accountOfTarget(trx, e.targetType, e.targetId))),
+          entries.map((e) =>
+            e.accountId !== undefined ? e.accountId : accountOfTarget(trx, e.targetType, e.targetId),
+          ),
         );
         await trx
           .insertInto('audit_log')
