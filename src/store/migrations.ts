@@ -435,3 +435,10 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName)
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** Migrates up (or down) to the migration `name` exactly: for tests of a migration on the data before it. */
+export async function migrateTo(db: Kysely<unknown>, dialect: DialectName, name: string): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+  const { error } = await new Migrator({ db, provider }).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
