@@ -6,6 +6,7 @@ import { hashSecret, KEY_LAST_USED_RESOLUTION_MS as LAST_USED_RESOLUTION_MS, key
 import { cleanWrite, NAME_RULES } from '../domain/writes.js';
 import type { Database, OperatorTokensTable } from '../store/schema.js';
 import { audited, type Op } from './op.js';
+import { pageById, type Page, type PageRequest } from './paging.js';
 import { conflict, invalidField, notFound, stored } from '../domain/errors.js';
 import { iso, isoOrNull } from '../domain/dates.js';
 import { isRole, scopeFromText, scopeToText, type AccountScope, type Role } from '../domain/roles.js';
@@ -101,6 +102,22 @@ export async function createOperatorToken(
 export async function listOperatorTokens(db: Kysely<Database>): Promise<OperatorTokenRecord[]> {
   const rows = await db.selectFrom('operator_tokens').selectAll().orderBy('id').execute();
   return rows.map(record);
+}
+
+/** A page of operator tokens, oldest first (the management API). */
+export async function listOperatorTokenPage(
+  db: Kysely<Database>,
+  page: PageRequest,
+): Promise<Page<OperatorTokenRecord>> {
+  return pageById(
+    page,
+    (afterId, take) => {
+      let q = db.selectFrom('operator_tokens').selectAll();
+      if (afterId !== undefined) q = q.where('id', '>', afterId);
+      return q.orderBy('id').limit(take).execute();
+    },
+    record,
+  );
 }
 
 /** Revokes by id, or by the plaintext token itself. */

@@ -11,6 +11,7 @@ import { postRoutes } from './posts.js';
 import { NoQuery } from '../../schemas/fields.js';
 import { productRoutes } from './products.js';
 import { publishableKeyRoutes } from './publishable-keys.js';
+import { tokenRoutes } from './tokens.js';
 import { validateRequest } from './validation.js';
 import { wallRoutes } from './walls.js';
 
@@ -50,6 +51,7 @@ export async function registerManage(app: FastifyInstance) {
       await manage.register(productRoutes);
       await manage.register(publishableKeyRoutes);
       await manage.register(auditRoutes);
+      await manage.register(tokenRoutes);
     },
     { prefix: MANAGE_PREFIX },
   );
