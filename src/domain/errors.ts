@@ -16,7 +16,7 @@ export interface FieldError {
  */
 export class ManageError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 409,
+    readonly status: 400 | 401 | 403 | 404 | 409,
     message: string,
     readonly fieldErrors: FieldError[] = [],
   ) {

@@ -228,6 +228,10 @@ export async function registerOpenApi(app: FastifyInstance) {
         { name: 'manage: publishable keys', description: 'Read-only keys of one wall for web pages (embed API)' },
         { name: 'manage: audit', description: 'Every management write' },
         {
+          name: 'manage: operator tokens',
+          description: 'Tokens of the management API, their role and account scope (unscoped admins only)',
+        },
+        {
           name: 'embed',
           description: 'Embed API v1 (`/api/embed/v1`): one wall for web pages, with a publishable key (`key=pk_…`)',
         },

@@ -8,6 +8,7 @@ import { generateUserKey, hashSecret, keyPrefix } from '../store/keys.js';
 import type { AccountsTable, Database, UserKeysTable } from '../store/schema.js';
 import { audited, diff, type Op } from './op.js';
 import { conflict, notFound, stored } from '../domain/errors.js';
+import { scopeIds, type AccountScope } from '../domain/roles.js';
 import { iso, isoOrNull } from '../domain/dates.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
 import type { AccountInput, AccountPatch, AccountRecord, UsageRecord, UserKeyRecord } from '../schemas/accounts.js';
@@ -20,11 +21,17 @@ const accountRecord = (r: Selectable<AccountsTable>): AccountRecord => ({
   createdAt: iso(r.created_at),
 });
 
-export async function listAccounts(db: Kysely<Database>, page: PageRequest): Promise<Page<AccountRecord>> {
+/** Every account, or those of `scope` (an operator token's accounts). */
+export async function listAccounts(
+  db: Kysely<Database>,
+  page: PageRequest,
+  scope: AccountScope = null,
+): Promise<Page<AccountRecord>> {
   return pageById(
     page,
     (afterId, take) => {
       let q = db.selectFrom('accounts').selectAll();
+      if (scope !== null) q = q.where('id', 'in', scopeIds(scope));
       if (afterId !== undefined) q = q.where('id', '>', afterId);
       return q.orderBy('id').limit(take).execute();
     },
@@ -101,7 +108,7 @@ export async function deleteAccount(op: Op, id: number): Promise<AccountRecord> 
     await tx.trx.deleteFrom('usage_daily').where('account_id', '=', id).execute();
     await tx.trx.deleteFrom('idempotency_keys').where('account_id', '=', id).execute();
     await tx.trx.deleteFrom('accounts').where('id', '=', id).execute();
-    tx.audit({ action: 'account.delete', targetType: 'account', targetId: id, before });
+    tx.audit({ action: 'account.delete', targetType: 'account', targetId: id, accountId: id, before });
     tx.accountChanged(id);
     return before;
   });

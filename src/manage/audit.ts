@@ -4,12 +4,15 @@ import type { Database } from '../store/schema.js';
 import { decodeCursor, pageLimit, pageOf, type Page, type PageRequest } from './paging.js';
 import { iso } from '../domain/dates.js';
 import type { AuditRecord } from '../schemas/audit.js';
+import { scopeIds, type AccountScope } from '../domain/roles.js';
 
 export interface AuditFilter {
   action?: string;
   targetType?: string;
   targetId?: number;
   tokenName?: string;
+  /** only the entries of these accounts (an operator token's scope); absent or null: every entry */
+  scope?: AccountScope;
 }
 
 export async function listAudit(
@@ -24,6 +27,7 @@ export async function listAudit(
   if (filter.targetType !== undefined) q = q.where('target_type', '=', filter.targetType);
   if (filter.targetId !== undefined) q = q.where('target_id', '=', filter.targetId);
   if (filter.tokenName !== undefined) q = q.where('token_name', '=', filter.tokenName);
+  if (filter.scope) q = q.where('account_id', 'in', scopeIds(filter.scope));
   if (after) q = q.where('id', '<', after[0]!);
   const rows = await q
     .orderBy('id', 'desc')
@@ -40,6 +44,7 @@ export async function listAudit(
       action: r.action,
       targetType: r.target_type,
       targetId: r.target_id,
+      accountId: r.account_id,
       summary: JSON.parse(r.summary) as AuditRecord['summary'],
     }),
   );

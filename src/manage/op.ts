@@ -35,6 +35,13 @@ export interface AuditEntry {
   action: string;
   targetType: string;
   targetId: number | null;
+  /**
+   * The account the entry belongs to (a token scoped to accounts sees only
+   * theirs); null for none (operator tokens). When absent, it is found from
+   * the target in the same transaction (accountOfTarget) — give it whenever
+   * the target is gone after the write (deletes).
+   */
+  accountId?: number | null;
   before?: unknown;
   after?: unknown;
   /** extra details (bulk post ids, …) */
@@ -67,16 +74,22 @@ export async function audited<T>(op: Op, fn: (tx: Tx) => Promise<T>): Promise<T>
         accountChanged: (id) => accounts.add(id),
       });
       if (entries.length > 0) {
+        const accounts = await Promise.all(
+          entries.map((e) =>
+            e.accountId !== undefined ? e.accountId : accountOfTarget(trx, e.targetType, e.targetId),
+          ),
+        );
         await trx
           .insertInto('audit_log')
           .values(
-            entries.map((e) => ({
+            entries.map((e, i) => ({
               at: op.now,
               token_id: op.actor.tokenId,
               token_name: op.actor.name,
               action: e.action,
               target_type: e.targetType,
               target_id: e.targetId,
+              account_id: accounts[i] ?? null,
               summary: JSON.stringify({ before: e.before ?? null, after: e.after ?? null, ...(e.details ?? {}) }),
             })),
           )
@@ -92,6 +105,57 @@ export async function audited<T>(op: Op, fn: (tx: Tx) => Promise<T>): Promise<T>
   for (const id of walls) op.changes?.wallChanged(id);
   for (const id of accounts) op.changes?.accountChanged(id);
   return result;
+}
+
+/** The account of an audit entry's target, as it is now; null when there is none (or no longer). */
+export async function accountOfTarget(
+  db: Kysely<Database>,
+  targetType: string,
+  targetId: number | null,
+): Promise<number | null> {
+  if (targetId === null) return null;
+  let row: { account_id: number } | undefined;
+  switch (targetType) {
+    case 'account':
+      row = await db.selectFrom('accounts').select('id as account_id').where('id', '=', targetId).executeTakeFirst();
+      break;
+    case 'user_key':
+      row = await db.selectFrom('user_keys').select('account_id').where('id', '=', targetId).executeTakeFirst();
+      break;
+    case 'product':
+      row = await db.selectFrom('products').select('account_id').where('id', '=', targetId).executeTakeFirst();
+      break;
+    case 'wall':
+      row = await db.selectFrom('walls').select('account_id').where('id', '=', targetId).executeTakeFirst();
+      break;
+    case 'feed':
+      row = await db
+        .selectFrom('feeds')
+        .innerJoin('walls', 'walls.id', 'feeds.wall_id')
+        .select('walls.account_id')
+        .where('feeds.id', '=', targetId)
+        .executeTakeFirst();
+      break;
+    case 'post':
+      row = await db
+        .selectFrom('posts')
+        .innerJoin('walls', 'walls.id', 'posts.wall_id')
+        .select('walls.account_id')
+        .where('posts.id', '=', targetId)
+        .executeTakeFirst();
+      break;
+    case 'publishable_key':
+      row = await db
+        .selectFrom('publishable_keys')
+        .innerJoin('walls', 'walls.id', 'publishable_keys.wall_id')
+        .select('walls.account_id')
+        .where('publishable_keys.id', '=', targetId)
+        .executeTakeFirst();
+      break;
+    default:
+      return null;
+  }
+  return row?.account_id ?? null;
 }
 
 /** The fields of `after` whose value differs from `before` (for the audit summary). */

@@ -7,6 +7,7 @@ import type { Database, ProductsTable } from '../store/schema.js';
 import { audited, diff, type Op } from './op.js';
 import { iso } from '../domain/dates.js';
 import { notFound, stored } from '../domain/errors.js';
+import { scopeIds, type AccountScope } from '../domain/roles.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
 import type { ProductInput, ProductPatch, ProductRecord } from '../schemas/products.js';
 import { productColumns } from '../store/product-columns.js';
@@ -85,13 +86,14 @@ function productsWithCounts(db: Kysely<Database>) {
 
 export async function listProducts(
   db: Kysely<Database>,
-  filter: { accountId?: number },
+  filter: { accountId?: number; scope?: AccountScope },
   page: PageRequest,
 ): Promise<Page<ProductRecord>> {
   return pageById(
     page,
     async (afterId, take) => {
       let q = productsWithCounts(db);
+      if (filter.scope) q = q.where('products.account_id', 'in', scopeIds(filter.scope));
       if (filter.accountId !== undefined) q = q.where('products.account_id', '=', filter.accountId);
       if (afterId !== undefined) q = q.where('products.id', '>', afterId);
       return (await q.orderBy('products.id').limit(take).execute()) as ProductRow[];
@@ -166,7 +168,7 @@ export async function deleteProduct(op: Op, id: number): Promise<ProductRecord> 
       .execute();
     await tx.trx.deleteFrom('post_products').where('product_id', '=', id).execute();
     await tx.trx.deleteFrom('products').where('id', '=', id).execute();
-    tx.audit({ action: 'product.delete', targetType: 'product', targetId: id, before });
+    tx.audit({ action: 'product.delete', targetType: 'product', targetId: id, accountId: before.accountId, before });
     tx.accountChanged(before.accountId);
     for (const w of walls) tx.wallChanged(w.wall_id);
     return before;

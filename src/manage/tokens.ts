@@ -6,8 +6,10 @@ import { hashSecret, KEY_LAST_USED_RESOLUTION_MS as LAST_USED_RESOLUTION_MS, key
 import { cleanWrite, NAME_RULES } from '../domain/writes.js';
 import type { Database, OperatorTokensTable } from '../store/schema.js';
 import { audited, type Op } from './op.js';
-import { conflict, notFound, stored } from '../domain/errors.js';
+import { pageById, type Page, type PageRequest } from './paging.js';
+import { conflict, invalidField, notFound, stored } from '../domain/errors.js';
 import { iso, isoOrNull } from '../domain/dates.js';
+import { isRole, scopeFromText, scopeToText, type AccountScope, type Role } from '../domain/roles.js';
 
 /** `wop_` + 43 base64url characters (256 bits). */
 export function generateOperatorToken(): string {
@@ -18,6 +20,9 @@ export interface OperatorTokenRecord {
   id: number;
   name: string;
   prefix: string;
+  role: Role;
+  /** the account ids the token is limited to; null = every account */
+  accounts: number[] | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -29,6 +34,8 @@ const record = (r: Row): OperatorTokenRecord => ({
   id: r.id,
   name: r.name,
   prefix: r.prefix,
+  role: roleOf(r.role),
+  accounts: scopeFromText(r.account_ids) as number[] | null,
   createdAt: iso(r.created_at),
   lastUsedAt: isoOrNull(r.last_used_at),
   revokedAt: isoOrNull(r.revoked_at),
@@ -36,17 +43,44 @@ const record = (r: Row): OperatorTokenRecord => ({
 
 export const TOKEN_NAME_PATTERN = /^[\x21-\x7E](?:[\x20-\x7E]{0,98}[\x21-\x7E])?$/;
 
-/** Makes a token; the plaintext is in the result and nowhere else. */
-export async function createOperatorToken(op: Op, given: string): Promise<OperatorTokenRecord & { token: string }> {
-  const { name } = stored(cleanWrite({ name: given }, NAME_RULES));
+/** A stored role this version does not know reads as the least able one. */
+const roleOf = (stored: string): Role => (isRole(stored) ? stored : 'viewer');
+
+export interface OperatorTokenInput {
+  name: string;
+  /** default admin */
+  role?: Role;
+  /** the accounts the token is limited to; absent or null = every account */
+  accounts?: readonly number[] | null;
+}
+
+/**
+ * Makes a token; the plaintext is in the result and nowhere else. Every
+ * account of its scope must exist (404 otherwise).
+ */
+export async function createOperatorToken(
+  op: Op,
+  given: string | OperatorTokenInput,
+): Promise<OperatorTokenRecord & { token: string }> {
+  const input = typeof given === 'string' ? { name: given } : given;
+  const { name } = stored(cleanWrite({ name: input.name }, NAME_RULES));
+  const role = input.role ?? 'admin';
+  if (!isRole(role)) throw invalidField('role', 'role must be admin, editor, moderator or viewer');
+  const scope: AccountScope = input.accounts ?? null;
   const token = generateOperatorToken();
   return audited(op, async (tx) => {
+    for (const accountId of scope ?? []) {
+      const found = await tx.trx.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+      if (!found) throw notFound('account', accountId);
+    }
     const row = await tx.trx
       .insertInto('operator_tokens')
       .values({
         name,
         token_hash: hashSecret(token),
         prefix: keyPrefix(token),
+        role,
+        account_ids: scopeToText(scope),
         created_at: op.now,
         last_used_at: null,
         revoked_at: null,
@@ -58,7 +92,8 @@ export async function createOperatorToken(op: Op, given: string): Promise<Operat
       action: 'operator_token.create',
       targetType: 'operator_token',
       targetId: row.id,
-      after: { name, prefix: rec.prefix },
+      accountId: null,
+      after: { name, prefix: rec.prefix, role: rec.role, accounts: rec.accounts },
     });
     return { ...rec, token };
   });
@@ -67,6 +102,22 @@ export async function createOperatorToken(op: Op, given: string): Promise<Operat
 export async function listOperatorTokens(db: Kysely<Database>): Promise<OperatorTokenRecord[]> {
   const rows = await db.selectFrom('operator_tokens').selectAll().orderBy('id').execute();
   return rows.map(record);
+}
+
+/** A page of operator tokens, oldest first (the management API). */
+export async function listOperatorTokenPage(
+  db: Kysely<Database>,
+  page: PageRequest,
+): Promise<Page<OperatorTokenRecord>> {
+  return pageById(
+    page,
+    (afterId, take) => {
+      let q = db.selectFrom('operator_tokens').selectAll();
+      if (afterId !== undefined) q = q.where('id', '>', afterId);
+      return q.orderBy('id').limit(take).execute();
+    },
+    record,
+  );
 }
 
 /** Revokes by id, or by the plaintext token itself. */
@@ -84,6 +135,7 @@ export async function revokeOperatorToken(op: Op, idOrToken: string): Promise<Op
       action: 'operator_token.revoke',
       targetType: 'operator_token',
       targetId: row.id,
+      accountId: null,
       before: { revokedAt: null },
       after: { revokedAt: iso(op.now) },
     });
@@ -94,6 +146,9 @@ export async function revokeOperatorToken(op: Op, idOrToken: string): Promise<Op
 export interface Operator {
   id: number;
   name: string;
+  role: Role;
+  /** the accounts the token is limited to; null = every account */
+  accounts: AccountScope;
 }
 
 /** The active token's owner, or null (unknown, revoked). */
@@ -101,7 +156,7 @@ export async function findOperator(db: Kysely<Database>, plaintext: string, now:
   const hash = hashSecret(plaintext);
   const row = await db
     .selectFrom('operator_tokens')
-    .select(['id', 'name', 'token_hash', 'last_used_at'])
+    .select(['id', 'name', 'token_hash', 'last_used_at', 'role', 'account_ids'])
     .where('token_hash', '=', hash)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
@@ -115,5 +170,5 @@ export async function findOperator(db: Kysely<Database>, plaintext: string, now:
       .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - LAST_USED_RESOLUTION_MS)]))
       .execute();
   }
-  return { id: row.id, name: row.name };
+  return { id: row.id, name: row.name, role: roleOf(row.role), accounts: scopeFromText(row.account_ids) };
 }

@@ -5,8 +5,9 @@ import { cleanWrite, NAME_RULES } from '../domain/writes.js';
 import type { ConnectorSettings } from '../schemas/connectors.js';
 import type { Database, FeedsTable, WallsTable } from '../store/schema.js';
 import { purgeWallRows } from '../store/walls.js';
-import { audited, diff, type Op } from './op.js';
+import { accountOfTarget, audited, diff, type Op } from './op.js';
 import { conflict, notFound, stored } from '../domain/errors.js';
+import { scopeIds, type AccountScope } from '../domain/roles.js';
 import { iso, isoOrNull } from '../domain/dates.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
 import type { WallInput, WallPatch, WallRecord, WallState } from '../schemas/walls.js';
@@ -49,13 +50,14 @@ function wallsWithCounts(db: Kysely<Database>) {
 
 export async function listWalls(
   db: Kysely<Database>,
-  filter: { accountId?: number; state?: WallState },
+  filter: { accountId?: number; state?: WallState; scope?: AccountScope },
   page: PageRequest,
 ): Promise<Page<WallRecord>> {
   return pageById(
     page,
     async (afterId, take) => {
       let q = wallsWithCounts(db);
+      if (filter.scope) q = q.where('walls.account_id', 'in', scopeIds(filter.scope));
       if (filter.accountId !== undefined) q = q.where('walls.account_id', '=', filter.accountId);
       if (filter.state === 'live') q = q.where('walls.deleted_at', 'is', null);
       if (filter.state === 'deleted') q = q.where('walls.deleted_at', 'is not', null);
@@ -181,7 +183,7 @@ export async function purgeWall(op: Op, id: number): Promise<WallRecord> {
     const before = wallRecord(await wallRow(tx.trx, id));
     if (!before.deleted) throw conflict(`wall ${id} is live; delete it first`);
     await purgeWallRows(tx.trx, id);
-    tx.audit({ action: 'wall.purge', targetType: 'wall', targetId: id, before });
+    tx.audit({ action: 'wall.purge', targetType: 'wall', targetId: id, accountId: before.accountId, before });
     tx.wallChanged(id);
     return before;
   });
@@ -352,6 +354,7 @@ export async function updateFeed(op: Op, feedId: number, change: FeedPatch, wall
 export async function deleteFeed(op: Op, feedId: number, wallId?: number): Promise<FeedRecord> {
   return audited(op, async (tx) => {
     const before = feedRecord(await feedRow(tx.trx, feedId, wallId));
+    const accountId = await accountOfTarget(tx.trx, 'wall', before.wallId);
     const posts = tx.trx.selectFrom('posts').select('id').where('feed_id', '=', feedId);
     await tx.trx.deleteFrom('post_products').where('post_id', 'in', posts).execute();
     await tx.trx.deleteFrom('posts').where('feed_id', '=', feedId).execute();
@@ -360,6 +363,7 @@ export async function deleteFeed(op: Op, feedId: number, wallId?: number): Promi
       action: 'feed.delete',
       targetType: 'feed',
       targetId: feedId,
+      accountId,
       before,
       details: { wallId: before.wallId },
     });

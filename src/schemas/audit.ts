@@ -28,6 +28,12 @@ export const AuditRecord = Record({
   action: Type.String(),
   targetType: Type.String(),
   targetId: Nullable(Type.Integer()),
+  accountId: Nullable(
+    Type.Integer({
+      description:
+        'the account the entry belongs to (what a token scoped to accounts is filtered on); null: none (operator tokens) or no longer known',
+    }),
+  ),
   summary: Type.Object(
     { before: Type.Unknown(), after: Type.Unknown() },
     {

@@ -146,6 +146,10 @@ export interface OperatorTokensTable {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** admin | editor | moderator | viewer (src/domain/roles.ts) */
+  role: Generated<string>;
+  /** JSON list of the account ids the token is limited to; null = every account */
+  account_ids: string | null;
 }
 
 export interface AuditLogTable {
@@ -161,6 +165,8 @@ export interface AuditLogTable {
   target_id: number | null;
   /** JSON: { before, after } (and details such as the post ids of a bulk action) */
   summary: string;
+  /** the account the entry belongs to; null: none (operator tokens) or unknown */
+  account_id: number | null;
 }
 
 export interface PublishableKeysTable {

@@ -104,10 +104,11 @@ describe.skipIf(!hasSampleData)(
 
       const list = await cli('tokens', 'list');
       const lines = list.stdout.trimEnd().split('\n');
-      expect(lines[0]).toMatch(/^id\s+name\s+prefix\s+createdAt\s+lastUsedAt\s+revokedAt$/);
+      expect(lines[0]).toMatch(/^id\s+name\s+role\s+scope\s+prefix\s+createdAt\s+lastUsedAt\s+revokedAt$/);
       expect(list.stdout).not.toContain(token);
       const row = lines.find((l) => l.includes('ci bot'))!;
       expect(row).toContain(token.slice(0, 8));
+      expect(row).toMatch(/ci bot\s+admin\s+all accounts\s/);
       const id = row.split(/\s+/)[0]!;
 
       expect((await cli('tokens', 'revoke', id)).stdout).toBe(`operator token ${id} "ci bot" revoked\n`);
@@ -115,6 +116,55 @@ describe.skipIf(!hasSampleData)(
       const again = await cli('tokens', 'revoke', token);
       expect(again.code).toBe(1);
       expect(again.stderr).toBe(`wallery: operator token ${id} is already revoked\n`);
+    });
+
+    it('tokens: --role and --account make a token limited to what it may do and to its accounts', async () => {
+      const made = await cli(
+        'tokens',
+        'create',
+        '--name',
+        'mod 7001',
+        '--role',
+        'moderator',
+        '--account',
+        '7001',
+        '--account',
+        '7002',
+      );
+      expect(made.code, made.stderr).toBe(0);
+      expect(made.stderr).toMatch(/^operator token \d+ "mod 7001" \(moderator, accounts 7001,7002\) created/);
+      const token = made.stdout.trim();
+      const api = (method: string, path: string, body?: unknown) =>
+        call(srv.baseUrl, `/api/manage/v1${path}`, { method, body, headers: { authorization: `Bearer ${token}` } });
+      const accounts = await api('GET', '/accounts');
+      expect(accounts.status).toBe(200);
+      expect((accounts.json().responseData as { data: { id: number }[] }).data.map((a) => a.id)).toEqual([7001, 7002]);
+      expect((await api('GET', '/accounts/7003')).status).toBe(404);
+      const refused = await api('POST', '/walls', { accountId: 7001, name: 'x', url: 'x' });
+      expect([refused.status, refused.json().responseMessage]).toEqual([
+        403,
+        "this token's role (moderator) cannot create a wall: that needs editor or admin",
+      ]);
+
+      const listed = (await json('tokens', 'list')) as unknown as Record<string, unknown>[];
+      expect(listed.find((t) => t.name === 'mod 7001')).toMatchObject({ role: 'moderator', accounts: [7001, 7002] });
+      const table = (await ok('tokens', 'list')).stdout.split('\n').find((l) => l.includes('mod 7001'))!;
+      expect(table).toMatch(/mod 7001\s+moderator\s+accounts 7001,7002\s/);
+
+      const [badRole, badAccount, missing] = await Promise.all([
+        cli('tokens', 'create', '--role', 'owner'),
+        cli('tokens', 'create', '--account', 'seven'),
+        cli('tokens', 'create', '--role', 'viewer', '--account', '999999'),
+      ]);
+      expect([badRole.code, badRole.stderr]).toEqual([
+        1,
+        'wallery: --role must be one of viewer, moderator, editor, admin\n',
+      ]);
+      expect([badAccount.code, badAccount.stderr]).toEqual([
+        1,
+        'wallery: --account must be an account id, not "seven"\n',
+      ]);
+      expect([missing.code, missing.stderr]).toEqual([1, 'wallery: account 999999 not found\n']);
     });
 
     it('CLI writes follow contract §7 too: names are plain text, post content is sanitized', async () => {

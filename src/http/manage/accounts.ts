@@ -13,6 +13,7 @@ import {
   revokeUserKey,
   updateAccount,
 } from '../../manage/accounts.js';
+import { access, scopeOf } from './access.js';
 import { opOf } from './auth.js';
 import { created, db, doc, num, ok } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
@@ -34,18 +35,20 @@ export async function accountRoutes(fastify: FastifyInstance) {
   app.get(
     '/accounts',
     {
+      config: access('viewer', 'filtered'),
       schema: {
         ...doc(tag, 'List accounts', 'Oldest first, cursor-paginated.'),
         querystring: PageQuery,
         response: responses({ 200: Ok(PageOf(AccountRecord), 'a page of accounts') }),
       },
     },
-    async (request) => ok(await listAccounts(db(request), pageRequest(request.query))),
+    async (request) => ok(await listAccounts(db(request), pageRequest(request.query), scopeOf(request))),
   );
 
   app.post(
     '/accounts',
     {
+      config: access('admin', 'unscoped'),
       schema: {
         ...doc(tag, 'Create an account'),
         body: AccountCreateBody,
@@ -61,6 +64,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
   app.get(
     '/accounts/:accountId',
     {
+      config: access('viewer', 'account'),
       schema: {
         ...doc(tag, 'Get an account'),
         params: AccountParams,
@@ -73,6 +77,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
   app.patch(
     '/accounts/:accountId',
     {
+      config: access('admin', 'unscoped'),
       schema: {
         ...doc(tag, 'Change an account’s name, plan or daily call limit', 'Takes effect on the next public API call.'),
         params: AccountParams,
@@ -86,6 +91,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
   app.delete(
     '/accounts/:accountId',
     {
+      config: access('admin', 'unscoped'),
       schema: {
         ...doc(
           tag,
@@ -102,6 +108,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
   app.get(
     '/accounts/:accountId/usage',
     {
+      config: access('viewer', 'account'),
       schema: {
         ...doc(tag, 'Calls per UTC day for the last 30 days'),
         params: AccountParams,
@@ -116,6 +123,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
   app.get(
     '/accounts/:accountId/keys',
     {
+      config: access('viewer', 'account'),
       schema: {
         ...doc(
           keyTag,
@@ -133,6 +141,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
   app.post(
     '/accounts/:accountId/keys',
     {
+      config: access('editor', 'account'),
       schema: {
         ...doc(keyTag, 'Make a user key', 'The plaintext `key` is in this response only; Wallery stores its SHA-256.'),
         params: AccountParams,
@@ -148,6 +157,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
   app.get(
     '/accounts/:accountId/keys/:keyId',
     {
+      config: access('viewer', 'account'),
       schema: {
         ...doc(keyTag, 'Get a user key'),
         params: KeyParams,
@@ -160,6 +170,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
   app.delete(
     '/accounts/:accountId/keys/:keyId',
     {
+      config: access('editor', 'account'),
       schema: {
         ...doc(
           keyTag,

@@ -2,6 +2,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { listAudit } from '../../manage/audit.js';
+import { access, scopeOf } from './access.js';
 import { db, doc, ok, optNum } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
 import { AuditListQuery, AuditRecord } from '../../schemas/audit.js';
@@ -13,6 +14,7 @@ export async function auditRoutes(fastify: FastifyInstance) {
   app.get(
     '/audit',
     {
+      config: access('viewer', 'filtered'),
       schema: {
         ...doc(
           'manage: audit',
@@ -30,6 +32,7 @@ export async function auditRoutes(fastify: FastifyInstance) {
         targetType: q.targetType,
         targetId: optNum(q.targetId),
         tokenName: q.tokenName,
+        scope: scopeOf(request),
       };
       return ok(await listAudit(db(request), filter, pageRequest(q)));
     },

@@ -2,6 +2,7 @@
 // handler (the v2 envelope plus fieldErrors), all-at-once validation, and
 // one module per resource.
 import type { FastifyInstance } from 'fastify';
+import { authorizeRole, declareAccess, enforceScope } from './access.js';
 import { accountRoutes } from './accounts.js';
 import { auditRoutes } from './audit.js';
 import { authenticateOperator } from './auth.js';
@@ -10,6 +11,7 @@ import { postRoutes } from './posts.js';
 import { NoQuery } from '../../schemas/fields.js';
 import { productRoutes } from './products.js';
 import { publishableKeyRoutes } from './publishable-keys.js';
+import { tokenRoutes } from './tokens.js';
 import { validateRequest } from './validation.js';
 import { wallRoutes } from './walls.js';
 
@@ -37,14 +39,19 @@ export async function registerManage(app: FastifyInstance) {
       manage.addHook('onRoute', (route) => {
         if (route.schema && !route.schema.querystring) route.schema = { ...route.schema, querystring: NoQuery };
       });
+      // Who may call each route: declared by the route (access.ts), enforced here.
+      manage.addHook('onRoute', declareAccess);
       manage.addHook('onRequest', authenticateOperator);
+      manage.addHook('onRequest', authorizeRole);
       manage.addHook('preValidation', validateRequest);
+      manage.addHook('preHandler', enforceScope);
       await manage.register(accountRoutes);
       await manage.register(wallRoutes);
       await manage.register(postRoutes);
       await manage.register(productRoutes);
       await manage.register(publishableKeyRoutes);
       await manage.register(auditRoutes);
+      await manage.register(tokenRoutes);
     },
     { prefix: MANAGE_PREFIX },
   );

@@ -13,6 +13,7 @@ import {
   updatePost,
   updateTag,
 } from '../../manage/posts.js';
+import { access } from './access.js';
 import { opOf } from './auth.js';
 import { db, doc, num, ok, optNum } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
@@ -37,6 +38,7 @@ export async function postRoutes(fastify: FastifyInstance) {
   app.get(
     '/walls/:wallId/posts',
     {
+      config: access('viewer', 'wall'),
       schema: {
         ...doc(
           tag,
@@ -58,6 +60,7 @@ export async function postRoutes(fastify: FastifyInstance) {
   app.get(
     '/walls/:wallId/posts/:postId',
     {
+      config: access('viewer', 'wall'),
       schema: {
         ...doc(tag, 'Get a post'),
         params: PostParams,
@@ -70,6 +73,7 @@ export async function postRoutes(fastify: FastifyInstance) {
   app.patch(
     '/walls/:wallId/posts/:postId',
     {
+      config: access('moderator', 'wall'),
       schema: {
         ...doc(
           tag,
@@ -88,10 +92,11 @@ export async function postRoutes(fastify: FastifyInstance) {
   app.post(
     '/walls/:wallId/posts/bulk',
     {
+      config: access('moderator', 'wall'),
       schema: {
         ...doc(
           tag,
-          'One moderation action on up to 500 posts, atomically',
+          'Apply one moderation action to up to 500 posts, atomically',
           'Every id must be a post of the wall: one that is not (listed in fieldErrors) changes nothing. `cta` is required for `setCta`.',
         ),
         params: WallParams,
@@ -108,6 +113,7 @@ export async function postRoutes(fastify: FastifyInstance) {
   app.get(
     '/walls/:wallId/posts/:postId/products',
     {
+      config: access('viewer', 'wall'),
       schema: {
         ...doc(tagTag, 'The products tagged on a post', 'In tag order: the order of `postProducts` in C5.'),
         params: PostParams,
@@ -120,6 +126,7 @@ export async function postRoutes(fastify: FastifyInstance) {
   app.put(
     '/walls/:wallId/posts/:postId/products',
     {
+      config: access('editor', 'wall'),
       schema: {
         ...doc(
           tagTag,
@@ -138,6 +145,7 @@ export async function postRoutes(fastify: FastifyInstance) {
   app.post(
     '/walls/:wallId/posts/:postId/products',
     {
+      config: access('editor', 'wall'),
       schema: {
         ...doc(
           tagTag,
@@ -156,6 +164,7 @@ export async function postRoutes(fastify: FastifyInstance) {
   app.patch(
     '/walls/:wallId/posts/:postId/products/:productId',
     {
+      config: access('editor', 'wall'),
       schema: {
         ...doc(tagTag, 'Move a tag’s hotspot or its place in the tag order'),
         params: TagParams,
@@ -178,6 +187,7 @@ export async function postRoutes(fastify: FastifyInstance) {
   app.delete(
     '/walls/:wallId/posts/:postId/products/:productId',
     {
+      config: access('editor', 'wall'),
       schema: {
         ...doc(tagTag, 'Remove a product tag from a post'),
         params: TagParams,

@@ -2,6 +2,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from '../../manage/products.js';
+import { access, scopeOf } from './access.js';
 import { opOf } from './auth.js';
 import { created, db, doc, num, ok, optNum } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
@@ -15,6 +16,7 @@ export async function productRoutes(fastify: FastifyInstance) {
   app.get(
     '/products',
     {
+      config: access('viewer', 'filtered'),
       schema: {
         ...doc(tag, 'List products', 'Of one account with `accountId`.'),
         querystring: ProductListQuery,
@@ -22,12 +24,19 @@ export async function productRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) =>
-      ok(await listProducts(db(request), { accountId: optNum(request.query.accountId) }, pageRequest(request.query))),
+      ok(
+        await listProducts(
+          db(request),
+          { accountId: optNum(request.query.accountId), scope: scopeOf(request) },
+          pageRequest(request.query),
+        ),
+      ),
   );
 
   app.post(
     '/products',
     {
+      config: access('editor', 'body-account'),
       schema: {
         ...doc(
           tag,
@@ -47,6 +56,7 @@ export async function productRoutes(fastify: FastifyInstance) {
   app.get(
     '/products/:productId',
     {
+      config: access('viewer', 'product'),
       schema: {
         ...doc(tag, 'Get a product'),
         params: ProductParams,
@@ -59,6 +69,7 @@ export async function productRoutes(fastify: FastifyInstance) {
   app.patch(
     '/products/:productId',
     {
+      config: access('editor', 'product'),
       schema: {
         ...doc(tag, 'Change a product', 'Every post it is tagged on shows the change on the next C5 read.'),
         params: ProductParams,
@@ -72,6 +83,7 @@ export async function productRoutes(fastify: FastifyInstance) {
   app.delete(
     '/products/:productId',
     {
+      config: access('editor', 'product'),
       schema: {
         ...doc(tag, 'Delete a product', 'Its tags are removed from every post.'),
         params: ProductParams,

@@ -9,6 +9,7 @@ import {
   ORIGINS_MAX,
   revokePublishableKey,
 } from '../../manage/publishable-keys.js';
+import { access } from './access.js';
 import { opOf } from './auth.js';
 import { created, db, doc, num, ok } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
@@ -60,6 +61,7 @@ export async function publishableKeyRoutes(fastify: FastifyInstance) {
   app.get(
     '/walls/:wallId/publishable-keys',
     {
+      config: access('viewer', 'wall'),
       schema: {
         ...doc(
           tag,
@@ -78,6 +80,7 @@ export async function publishableKeyRoutes(fastify: FastifyInstance) {
   app.post(
     '/walls/:wallId/publishable-keys',
     {
+      config: access('editor', 'wall'),
       schema: {
         ...doc(
           tag,
@@ -99,6 +102,7 @@ export async function publishableKeyRoutes(fastify: FastifyInstance) {
   app.delete(
     '/walls/:wallId/publishable-keys/:keyId',
     {
+      config: access('editor', 'wall'),
       schema: {
         ...doc(
           tag,

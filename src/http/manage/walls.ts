@@ -15,6 +15,7 @@ import {
   updateFeed,
   updateWall,
 } from '../../manage/walls.js';
+import { access, scopeOf } from './access.js';
 import { opOf } from './auth.js';
 import { created, db, doc, num, ok, optNum } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
@@ -30,6 +31,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
   app.get(
     '/walls',
     {
+      config: access('viewer', 'filtered'),
       schema: {
         ...doc(tag, 'List walls', 'Deleted walls included unless `state=live`.'),
         querystring: WallListQuery,
@@ -38,7 +40,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const q = request.query;
-      const filter = { accountId: optNum(q.accountId), state: q.state };
+      const filter = { accountId: optNum(q.accountId), state: q.state, scope: scopeOf(request) };
       return ok(await listWalls(db(request), filter, pageRequest(q)));
     },
   );
@@ -46,6 +48,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
   app.post(
     '/walls',
     {
+      config: access('editor', 'body-account'),
       schema: {
         ...doc(tag, 'Create a wall', 'The URL slug must be unique within the account (409 otherwise).'),
         body: WallCreateBody,
@@ -61,6 +64,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
   app.get(
     '/walls/:wallId',
     {
+      config: access('viewer', 'wall'),
       schema: {
         ...doc(tag, 'Get a wall (live or deleted)'),
         params: WallParams,
@@ -73,6 +77,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
   app.patch(
     '/walls/:wallId',
     {
+      config: access('editor', 'wall'),
       schema: {
         ...doc(tag, 'Change a wall’s name, URL slug or profanity flag'),
         params: WallParams,
@@ -86,6 +91,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
   app.delete(
     '/walls/:wallId',
     {
+      config: access('editor', 'wall'),
       schema: {
         ...doc(
           tag,
@@ -102,6 +108,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
   app.post(
     '/walls/:wallId/restore',
     {
+      config: access('editor', 'wall'),
       schema: {
         ...doc(tag, 'Restore a deleted wall', 'The wall and everything on it come back; 409 when it is not deleted.'),
         params: WallParams,
@@ -114,6 +121,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
   app.post(
     '/walls/:wallId/purge',
     {
+      config: access('editor', 'wall'),
       schema: {
         ...doc(
           tag,
@@ -132,6 +140,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
   app.get(
     '/walls/:wallId/feeds',
     {
+      config: access('viewer', 'wall'),
       schema: {
         ...doc(feedTag, 'List the feeds of a wall'),
         params: WallParams,
@@ -145,6 +154,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
   app.post(
     '/walls/:wallId/feeds',
     {
+      config: access('editor', 'wall'),
       schema: {
         ...doc(
           feedTag,
@@ -165,6 +175,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
   app.get(
     '/walls/:wallId/feeds/:feedId',
     {
+      config: access('viewer', 'wall'),
       schema: {
         ...doc(feedTag, 'Get a feed', 'With its ingestion state (`ingest`) once the feed is ingested.'),
         params: FeedParams,
@@ -177,6 +188,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
   app.patch(
     '/walls/:wallId/feeds/:feedId',
     {
+      config: access('editor', 'wall'),
       schema: {
         ...doc(
           feedTag,
@@ -195,6 +207,7 @@ export async function wallRoutes(fastify: FastifyInstance) {
   app.delete(
     '/walls/:wallId/feeds/:feedId',
     {
+      config: access('editor', 'wall'),
       schema: {
         ...doc(feedTag, 'Delete a feed with its posts'),
         params: FeedParams,

@@ -148,7 +148,7 @@ describeSample('products and product tags', () => {
     expect(errors).toEqual([
       { field: 'tags[0].productId', message: 'product 7505 is not a product of account 7001' },
       { field: 'tags[2].productId', message: 'product 7501 is tagged twice' },
-      { field: 'tags[3].productId', message: 'product 999999 does not exist' },
+      { field: 'tags[3].productId', message: 'product 999999 is not a product of account 7001' },
     ]);
     expect(
       fields(
