@@ -10,6 +10,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const SLOWEST = [
   'test/store/datafile-memory.test.ts',
   'test/cli/cli.test.ts',
+  'test/cli/manage.test.ts',
   'test/web/wall-serve.test.ts',
   'test/cli/concurrent-writes.test.ts',
   'test/scale/multi-instance.test.ts',
