@@ -18,6 +18,7 @@ import {
   claimFeed,
   dueFeedIds,
   ensureIngestStates,
+  arrivalByMode,
   loadFeedToPoll,
   recentPostTimes,
   recordFailure,
@@ -304,15 +305,17 @@ export class IngestRuntime {
         maxItems: this.options.config.maxItems,
       });
 
-      // 2. write, in short transactions
+      // 2. write, in short transactions; new posts arrive as the wall's moderation says
       const rows = uniqueRows(out.rows);
+      const arrival = arrivalByMode(feed.moderation);
+      const arrive = () => arrival;
       for (let i = 0; i < rows.length; i += WRITE_BATCH) {
         // SQLite writes synchronously, and awaiting its promises yields to no one:
         // give the event loop a turn between batches
         if (i > 0) await nextTurn();
         if (signal.aborted)
           throw new Error(this.abort.signal.aborted ? 'ingestion is stopping' : 'the poll ran out of time');
-        const r = await upsertPosts(this.db, feed.wallId, feedId, rows.slice(i, i + WRITE_BATCH));
+        const r = await upsertPosts(this.db, feed.wallId, feedId, rows.slice(i, i + WRITE_BATCH), arrive, now);
         written = { inserted: written.inserted + r.inserted, updated: written.updated + r.updated };
       }
       const withheld = [...new Set(out.withheld ?? [])];

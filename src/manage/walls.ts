@@ -22,6 +22,7 @@ const wallRecord = (r: WallRow): WallRecord => ({
   name: r.name,
   url: r.url,
   profanity: r.profanity !== 0,
+  moderation: r.moderation,
   createdAt: iso(r.created_at),
   deleted: r.deleted_at !== null,
   deletedAt: isoOrNull(r.deleted_at),
@@ -107,6 +108,7 @@ export async function createWall(op: Op, given: WallInput): Promise<WallRecord> 
         name: input.name,
         url: input.url,
         profanity: input.profanity ? 1 : 0,
+        moderation: input.moderation ?? 'auto',
         created_at: op.now,
         deleted_at: null,
       })
@@ -130,6 +132,7 @@ export async function updateWall(op: Op, id: number, change: WallPatch): Promise
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.url !== undefined ? { url: patch.url } : {}),
         ...(patch.profanity !== undefined ? { profanity: patch.profanity ? 1 : 0 } : {}),
+        ...(patch.moderation !== undefined ? { moderation: patch.moderation } : {}),
       })
       .where('id', '=', id)
       .execute();
@@ -212,6 +215,7 @@ const feedRecord = (r: FeedRow): FeedRecord => ({
   sourceType: r.source_type,
   connector: r.connector === null ? null : (JSON.parse(r.connector) as ConnectorSettings),
   enabled: r.enabled !== 0,
+  moderation: r.moderation,
   createdAt: isoOrNull(r.created_at),
   updatedAt: iso(r.updated_at),
   postCount: Number(r.post_count),
@@ -304,6 +308,7 @@ export async function createFeed(op: Op, wallId: number, given: FeedInput): Prom
         updated_at: op.now,
         connector: input.connector == null ? null : JSON.stringify(input.connector),
         enabled: input.enabled === false ? 0 : 1,
+        moderation: input.moderation ?? null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -328,6 +333,7 @@ export async function updateFeed(op: Op, feedId: number, change: FeedPatch, wall
           ? { connector: patch.connector === null ? null : JSON.stringify(patch.connector) }
           : {}),
         ...(patch.enabled !== undefined ? { enabled: patch.enabled ? 1 : 0 } : {}),
+        ...(patch.moderation !== undefined ? { moderation: patch.moderation } : {}),
         updated_at: op.now,
       })
       .where('id', '=', feedId)
