@@ -390,6 +390,7 @@ export function postRows(
         external_id: id,
         ...toPostFields(post, options.network, options.now),
         hidden: arrivesHidden(post, options.wallProfanity) ? 1 : 0,
+        ...(post.sensitive ? { sensitive: true } : {}),
       });
     } catch {
       leftOut++;

@@ -20,6 +20,7 @@ import {
   ensureIngestStates,
   arrivalByMode,
   loadFeedToPoll,
+  type Arrival,
   recentPostTimes,
   recordFailure,
   recordSuccess,
@@ -30,6 +31,8 @@ import {
   type IngestedPost,
 } from '../store/ingest.js';
 import type { Database } from '../store/schema.js';
+import { compileRules, ruleText, type Rule } from '../domain/rules.js';
+import type { ModerationMode } from '../domain/lists.js';
 import type { IngestConfig } from '../config.js';
 import { connectorProblem, type ConnectorSettings } from '../schemas/connectors.js';
 import { PollHttp, errorMessage, type ConnectorEnv, type ParseFn, type Validators } from './connector.js';
@@ -307,8 +310,7 @@ export class IngestRuntime {
 
       // 2. write, in short transactions; new posts arrive as the wall's moderation says
       const rows = uniqueRows(out.rows);
-      const arrival = arrivalByMode(feed.moderation);
-      const arrive = () => arrival;
+      const arrive = arrivalFor(feed.moderation, feed.rules);
       for (let i = 0; i < rows.length; i += WRITE_BATCH) {
         // SQLite writes synchronously, and awaiting its promises yields to no one:
         // give the event loop a turn between batches
@@ -459,4 +461,29 @@ function emptyReport(feedId: number): PollReport {
     nextPollAt: null,
     durationMs: 0,
   };
+}
+
+/**
+ * How the feed's new posts arrive: judged by the wall's rules (first match
+ * wins), else by the moderation mode. Compiled once per poll.
+ */
+function arrivalFor(mode: ModerationMode, rulesJson: string): (post: IngestedPost) => Arrival {
+  const rules = JSON.parse(rulesJson) as Rule[];
+  if (rules.length === 0) {
+    const arrival = arrivalByMode(mode);
+    return () => arrival;
+  }
+  const compiled = compileRules(rules);
+  return (p) =>
+    compiled.decide(
+      {
+        content: ruleText(p.content),
+        authorName: p.author_name,
+        username: p.username,
+        network: p.network_name,
+        media: p.media,
+        sensitive: p.sensitive === true,
+      },
+      mode,
+    );
 }

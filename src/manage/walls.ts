@@ -109,6 +109,7 @@ export async function createWall(op: Op, given: WallInput): Promise<WallRecord> 
         url: input.url,
         profanity: input.profanity ? 1 : 0,
         moderation: input.moderation ?? 'auto',
+        rules: '[]',
         created_at: op.now,
         deleted_at: null,
       })

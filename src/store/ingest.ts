@@ -69,6 +69,8 @@ export interface FeedToPoll {
   wallDeleted: boolean;
   /** the feed's moderation mode, or its wall's when the feed has none */
   moderation: ModerationMode;
+  /** JSON of the wall's moderation rules */
+  rules: string;
   state: IngestStateRow | null;
 }
 
@@ -87,6 +89,7 @@ export async function loadFeedToPoll(db: Kysely<Database>, feedId: number): Prom
       'w.deleted_at',
       'f.moderation as feed_moderation',
       'w.moderation as wall_moderation',
+      'w.rules',
     ])
     .where('f.id', '=', feedId)
     .executeTakeFirst();
@@ -102,6 +105,7 @@ export async function loadFeedToPoll(db: Kysely<Database>, feedId: number): Prom
     wallProfanity: feed.profanity !== 0,
     wallDeleted: feed.deleted_at !== null,
     moderation: feed.feed_moderation ?? feed.wall_moderation,
+    rules: feed.rules,
     state: state ?? null,
   };
 }
@@ -280,6 +284,8 @@ export interface IngestedPost extends PostFields {
   external_id: string;
   /** only for a new post: arrives hidden (sensitive or profane) */
   hidden: number;
+  /** flagged sensitive upstream (for the `sensitive` moderation rule; not stored) */
+  sensitive?: boolean;
 }
 
 /**
@@ -343,8 +349,9 @@ export async function upsertPosts(
         posts.map((p) => {
           // only a post not stored yet is judged: an update never changes its state
           const a = existed.has(p.external_id) ? APPROVED : arrival(p);
+          const { sensitive: _sensitive, ...columns } = p;
           return {
-            ...p,
+            ...columns,
             upstream_hash: upstreamHash(p),
             wall_id: wallId,
             feed_id: feedId,

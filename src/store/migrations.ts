@@ -308,6 +308,11 @@ function migrations(dialect: DialectName): Record<string, Migration> {
           .alterTable('walls')
           .addColumn('moderation', 'text', (c) => c.notNull().defaultTo('auto'))
           .execute();
+        // The wall's ordered moderation rules (JSON of src/domain/rules.ts `Rule[]`).
+        await db.schema
+          .alterTable('walls')
+          .addColumn('rules', 'text', (c) => c.notNull().defaultTo('[]'))
+          .execute();
         await db.schema.alterTable('feeds').addColumn('moderation', 'text').execute();
         await db.schema
           .alterTable('posts')

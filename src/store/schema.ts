@@ -35,6 +35,8 @@ export interface WallsTable {
   deleted_at: number | null;
   /** `manual`: ingested posts arrive pending (migration 0010) */
   moderation: ModerationMode;
+  /** JSON of the wall's ordered moderation rules (src/domain/rules.ts); '[]' when none */
+  rules: string;
 }
 
 export interface FeedsTable {

@@ -481,6 +481,7 @@ function wallRow(w: WallHeadIn, path: string, now: number): Row<'walls'> & { id:
     url: w.url,
     profanity: w.profanity ?? 0,
     moderation: w.moderation ?? 'auto',
+    rules: '[]',
     created_at: instant(w.createdAt, `${path}.createdAt`),
     deleted_at: w.deleted === true ? now : null,
   };
