@@ -230,4 +230,29 @@ describe('moderation through ingestion', () => {
     });
     expect(hide.status).toBe(400);
   });
+
+  it('rules judge new posts at ingestion, first match wins, before the mode; the decision names the rule', async () => {
+    const { manage, pk } = await manualWall();
+    const put = await manage('PUT', `/walls/${WALL}/rules`, {
+      rules: [
+        { id: 'vip', kind: 'keyword', action: 'approve', words: ['Number 2'] },
+        { id: 'spam', kind: 'keyword', action: 'reject', words: ['numbér'] },
+      ],
+    });
+    expect(put.status, put.text).toBe(200);
+    fx.documents.set('/feed.xml', {
+      body: rssXml([...ITEMS, item(5, 5, 'Nothing to see')]),
+      type: 'application/rss+xml',
+    });
+    await h.poll();
+    const stored = await storedPosts(h, 801);
+    expect(stored.map((p) => [p.external_id, p.state, p.decided_by])).toEqual([
+      ['https://blog.example/?p=1', 'rejected', 'rule:spam'],
+      ['https://blog.example/?p=2', 'approved', 'rule:vip'],
+      ['https://blog.example/?p=3', 'rejected', 'rule:spam'],
+      ['https://blog.example/?p=5', 'pending', null],
+    ]);
+    const approved = stored.find((p) => p.external_id.endsWith('p=2'))!;
+    expect((await publicIds(pk)).w2).toEqual([String(approved.id)]);
+  });
 });
