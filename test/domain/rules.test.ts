@@ -70,7 +70,7 @@ describe('moderation rules', () => {
   it('profanity, media, repost, reply, sensitive, length', () => {
     const profanity: Rule = { id: 'p', kind: 'profanity', action: 'reject', languages: ['en'] };
     expect(decide([profanity], post({ content: 'what the fuck' })).state).toBe('rejected');
-    expect(decide([profanity], post({ content: 'f u c k this' })).state).toBe('rejected');
+    expect(decide([profanity], post({ content: 'fuuuuck this' })).state).toBe('rejected');
     expect(decide([profanity], post()).state).toBe('approved');
 
     const anyMedia: Rule = { id: 'm', kind: 'media', action: 'hold', require: 'any' };

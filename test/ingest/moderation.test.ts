@@ -252,7 +252,7 @@ describe('moderation through ingestion', () => {
       ['https://blog.example/?p=3', 'rejected', 'rule:spam'],
       ['https://blog.example/?p=5', 'pending', null],
     ]);
-    const approved = stored.find((p) => p.external_id.endsWith('p=2'))!;
+    const approved = stored.find((p) => p.external_id?.endsWith('p=2'))!;
     expect((await publicIds(pk)).w2).toEqual([String(approved.id)]);
   });
 });
