@@ -29,9 +29,9 @@ const GROUPS: Record<string, string[]> = {
   posts: [
     'list',
     'queue',
-    'get',
     'approve',
     'reject',
+    'get',
     'hide',
     'unhide',
     'pin',

@@ -69,8 +69,8 @@ describeSample('moderation rules', () => {
       'rules[1].kind',
       'rules[2].action',
       'rules[2].require',
-      'rules[3].min',
       'rules[3].extra',
+      'rules[3].min',
       'rules[5].id',
       'rules[6]',
       'rules[7].network',
@@ -88,7 +88,7 @@ describeSample('moderation rules', () => {
     const rules = [
       { id: 'cafe', kind: 'keyword', action: 'reject', words: ['CAFE'] },
       { id: 'text', kind: 'media', action: 'approve', require: 'image' },
-      { id: 'rest', kind: 'length', action: 'approve', min: 100000 },
+      { id: 'rest', kind: 'length', action: 'approve', min: 1 },
     ];
     const dry = data<Rules>(await m.api('PUT', '/walls/7011/rules?dryRun=true', { rules }));
     expect(dry).toMatchObject({ dryRun: true });
