@@ -3,7 +3,7 @@
 // dry run that saves nothing, apply to stored posts (approved ones only when
 // asked), and the audit log.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeSample } from '../../helpers/sample.js';
 import { data, failure, fields, startManageServer, w2Posts, type ManageServer } from './helpers.js';
 
