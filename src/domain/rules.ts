@@ -46,6 +46,8 @@ export interface RuleSubject {
   repost?: boolean;
   reply?: boolean;
   sensitive?: boolean;
+  /** profane, when already known (ingestion checks it in its parse workers); else the profanity rule checks */
+  profane?: boolean;
 }
 
 export interface RuleDecision {
@@ -79,7 +81,13 @@ function isProfane(text: string): boolean {
 
 const handle = (name: string) => name.trim().replace(/^@/, '').toLowerCase();
 
-type Test = (s: RuleSubject, line: () => string) => boolean;
+/** What several rules of a list share for one post, computed at most once: its words, whether it is profane. */
+interface Shared {
+  line(): string;
+  profane(): boolean;
+}
+
+type Test = (s: RuleSubject, shared: Shared) => boolean;
 
 function testOf(rule: Rule): Test {
   switch (rule.kind) {
@@ -87,8 +95,8 @@ function testOf(rule: Rule): Test {
       const phrases = rule.words.map((w) => wordLine(w)).filter((p) => p !== ' ');
       if (phrases.length === 0) return () => false;
       return rule.match === 'all'
-        ? (_s, line) => phrases.every((p) => line().includes(p))
-        : (_s, line) => phrases.some((p) => line().includes(p));
+        ? (_s, shared) => phrases.every((p) => shared.line().includes(p))
+        : (_s, shared) => phrases.some((p) => shared.line().includes(p));
     }
     case 'author': {
       const names = new Set(rule.usernames.map(handle));
@@ -96,7 +104,7 @@ function testOf(rule: Rule): Test {
       return (s) => (network === null || s.network.toLowerCase() === network) && names.has(handle(s.username));
     }
     case 'profanity':
-      return (s) => isProfane(`${s.content}\n${s.authorName}`);
+      return (_s, shared) => shared.profane();
     case 'media':
       return rule.require === 'any' ? (s) => s.media === 'text' : (s) => s.media !== rule.require;
     case 'repost':
@@ -137,8 +145,12 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
   const tests = rules.map((rule) => ({ rule, test: testOf(rule), decision: ruleDecision(rule) }));
   const first = (subject: RuleSubject) => {
     let line: string | null = null;
-    const words = () => (line ??= wordLine(`${subject.content}\n${subject.authorName}`));
-    for (const t of tests) if (t.test(subject, words)) return t;
+    let profane: boolean | null = null;
+    const shared: Shared = {
+      line: () => (line ??= wordLine(`${subject.content}\n${subject.authorName}`)),
+      profane: () => (profane ??= subject.profane ?? isProfane(`${subject.content}\n${subject.authorName}`)),
+    };
+    for (const t of tests) if (t.test(subject, shared)) return t;
     return null;
   };
   return {

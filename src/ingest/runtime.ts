@@ -296,7 +296,8 @@ export class IngestRuntime {
           : null;
       http = new PollHttp(this.fetcher, previous, signal, this.now);
       const cursor = settingChanged ? null : readCursor(state.cursor_json);
-      const parse = this.parser(settings, feed.wallProfanity, signal);
+      const profanityRule = (JSON.parse(feed.rules) as Rule[]).some((r) => r.kind === 'profanity');
+      const parse = this.parser(settings, feed.wallProfanity, profanityRule, signal);
       const out = await connector.poll({
         settings,
         cursor,
@@ -404,7 +405,12 @@ export class IngestRuntime {
   }
 
   /** The poll's `parse`: a response → rows, in a parse worker (the response's bytes move there). */
-  private parser(settings: ConnectorSettings, wallProfanity: boolean, signal: AbortSignal): ParseFn {
+  private parser(
+    settings: ConnectorSettings,
+    wallProfanity: boolean,
+    profanityRule: boolean,
+    signal: AbortSignal,
+  ): ParseFn {
     return async <M>(res: Parameters<ParseFn>[0], document: string) => {
       const { url, status, headers, bytes } = res;
       const result = await this.parsePool.parse(
@@ -414,6 +420,7 @@ export class IngestRuntime {
           response: { url, status, headers, bytes },
           maxItems: this.options.config.maxItems,
           wallProfanity,
+          profanityRule,
           now: this.now(),
         },
         signal,
@@ -483,6 +490,7 @@ function arrivalFor(mode: ModerationMode, rulesJson: string): (post: IngestedPos
         network: p.network_name,
         media: p.media,
         sensitive: p.sensitive === true,
+        ...(p.profane !== undefined ? { profane: p.profane } : {}),
       },
       mode,
     );

@@ -286,6 +286,8 @@ export interface IngestedPost extends PostFields {
   hidden: number;
   /** flagged sensitive upstream (for the `sensitive` moderation rule; not stored) */
   sensitive?: boolean;
+  /** profane (content or author name), when the wall has a profanity rule: computed in the parse worker; not stored */
+  profane?: boolean;
 }
 
 /**
@@ -349,7 +351,7 @@ export async function upsertPosts(
         posts.map((p) => {
           // only a post not stored yet is judged: an update never changes its state
           const a = existed.has(p.external_id) ? APPROVED : arrival(p);
-          const { sensitive: _sensitive, ...columns } = p;
+          const { sensitive: _sensitive, profane: _profane, ...columns } = p;
           return {
             ...columns,
             upstream_hash: upstreamHash(p),
