@@ -1,6 +1,6 @@
-// posts list / get / hide / unhide / pin / unpin / highlight / unhighlight /
-// cta / edit / tags / tag / untag: moderation from the command line. The
-// actions on several posts are one atomic bulk action.
+// posts list / queue / get / approve / reject / hide / unhide / pin / unpin /
+// highlight / unhighlight / cta / edit / tags / tag / untag: moderation from
+// the command line. The actions on several posts are one atomic bulk action.
 import type { Command } from 'commander';
 import { BulkBody, PostListQuery, PostPatchBody, TagPostBody } from '../schemas/posts.js';
 import type { MediaKind } from '../domain/lists.js';
@@ -14,7 +14,7 @@ import {
   updatePost,
   type TagInput,
 } from '../manage/posts.js';
-import { type BulkInput, type PostPatch, type PostStatus } from '../schemas/posts.js';
+import { type BulkInput, type PostListState, type PostPatch, type PostStatus } from '../schemas/posts.js';
 import { type BulkAction } from '../schemas/posts.js';
 import { databaseOption, idArgument, positiveInt, withStore, type StoreOptions } from './common.js';
 import {
@@ -34,7 +34,18 @@ import {
   type PrintOptions,
 } from './output.js';
 
-const COLUMNS = ['id', 'feedId', 'media', 'hidden', 'pinned', 'highlighted', 'createdAt', 'authorName', 'content'];
+const COLUMNS = [
+  'id',
+  'feedId',
+  'media',
+  'state',
+  'hidden',
+  'pinned',
+  'highlighted',
+  'createdAt',
+  'authorName',
+  'content',
+];
 const TAG_COLUMNS = ['position', 'productId', 'productName', 'left', 'top'];
 
 const postIds = (value: string, previous: number[] | undefined) => [...(previous ?? []), positiveInt('post id')(value)];
@@ -73,22 +84,56 @@ export function registerPostCommands(program: Command) {
       .command('list')
       .description('the moderation view: newest first, hidden posts included')
       .argument(...idArgument('wall'))
-      .option('--status <status>', 'visible, hidden or all (default all)')
+      .option('--status <status>', 'visible (what the public API shows), hidden or all (default all)')
+      .option('--state <state>', 'pending (oldest first), approved, rejected, hidden or all (default all)')
       .option('--feed <id>', 'only this feed’s posts')
       .option('--media <kind>', 'image, video or text'),
-  ).action(async (wallId: number, options: PagedOptions & { status?: string; feed?: string; media?: string }) => {
-    const page = pageFrom(
-      options,
-      PostListQuery,
-      given({ status: options.status, feedId: options.feed, media: options.media }),
-    );
-    const filter = {
-      status: options.status as PostStatus | undefined,
-      feedId: idFilter(options.feed),
-      media: options.media as MediaKind | undefined,
-    };
-    await showPage(options, COLUMNS, (store) => listModerationPosts(store.db, wallId, filter, page));
+  ).action(
+    async (
+      wallId: number,
+      options: PagedOptions & { status?: string; state?: string; feed?: string; media?: string },
+    ) => {
+      const page = pageFrom(
+        options,
+        PostListQuery,
+        given({ status: options.status, state: options.state, feedId: options.feed, media: options.media }),
+      );
+      const filter = {
+        status: options.status as PostStatus | undefined,
+        state: options.state as PostListState | undefined,
+        feedId: idFilter(options.feed),
+        media: options.media as MediaKind | undefined,
+      };
+      await showPage(options, COLUMNS, (store) => listModerationPosts(store.db, wallId, filter, page));
+    },
+  );
+
+  pagedOptions(
+    posts
+      .command('queue')
+      .description('the approval queue: the pending posts of a wall, oldest first')
+      .argument(...idArgument('wall')),
+  ).action(async (wallId: number, options: PagedOptions) => {
+    const page = pageFrom(options, PostListQuery, { state: 'pending' });
+    await showPage(options, COLUMNS, (store) => listModerationPosts(store.db, wallId, { state: 'pending' }, page));
   });
+
+  const decisions: [BulkAction, string][] = [
+    ['approve', 'approve posts: they appear in the public API (unless hidden)'],
+    ['reject', 'reject posts: they never appear, and are not ingested again'],
+  ];
+  for (const [action, description] of decisions) {
+    severalPosts(posts, action, `${description} (several posts: all or nothing)`)
+      .option('--reason <text>', 'why: kept with the decision and in the audit log')
+      .option(...databaseOption)
+      .action(async (wallId: number, ids: number[], options: StoreOptions & { reason?: string }) => {
+        await bulk(
+          options,
+          wallId,
+          checkBody<BulkInput>(BulkBody, given({ postIds: ids, action, reason: options.reason })),
+        );
+      });
+  }
 
   printOptions(onePost(posts, 'get', 'show a post with its moderation state and product tags')).action(
     async (wallId: number, postId: number, options: PrintOptions) => {

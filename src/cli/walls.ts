@@ -22,12 +22,24 @@ import {
   type PrintOptions,
 } from './output.js';
 
-const COLUMNS = ['id', 'accountId', 'name', 'url', 'profanity', 'deleted', 'feedCount', 'postCount', 'createdAt'];
+const COLUMNS = [
+  'id',
+  'accountId',
+  'name',
+  'url',
+  'profanity',
+  'moderation',
+  'deleted',
+  'feedCount',
+  'postCount',
+  'createdAt',
+];
 
 interface WallFields {
   name?: string;
   url?: string;
   profanity?: boolean;
+  moderation?: string;
 }
 
 export function registerWallCommands(program: Command) {
@@ -61,7 +73,8 @@ export function registerWallCommands(program: Command) {
       .requiredOption('--account <id>', 'account id')
       .requiredOption('--name <name>', 'wall name')
       .requiredOption('--url <slug>', 'URL slug: lowercase letters, digits, - and _')
-      .option('--profanity', 'turn the profanity flag on'),
+      .option('--profanity', 'turn the profanity flag on')
+      .option('--moderation <mode>', 'auto (default) or manual: ingested posts wait for an approval'),
   ).action(async (options: PrintOptions & WallFields & { account: string }) => {
     const body = checkBody<WallInput>(
       WallCreateBody,
@@ -70,6 +83,7 @@ export function registerWallCommands(program: Command) {
         name: options.name,
         url: options.url,
         profanity: options.profanity,
+        moderation: options.moderation,
       }),
     );
     await showRecord(options, (store) => createWall(cliOp(store), body));
@@ -78,16 +92,17 @@ export function registerWallCommands(program: Command) {
   printOptions(
     walls
       .command('update')
-      .description('change a wall’s name, URL slug or profanity flag')
+      .description('change a wall’s name, URL slug, profanity flag or moderation mode')
       .argument(...idArgument('wall', 'id'))
       .option('--name <name>', 'wall name')
       .option('--url <slug>', 'URL slug')
       .option('--profanity', 'turn the profanity flag on')
-      .option('--no-profanity', 'turn the profanity flag off'),
+      .option('--no-profanity', 'turn the profanity flag off')
+      .option('--moderation <mode>', 'auto or manual (ingested posts wait for an approval)'),
   ).action(async (id: number, options: PrintOptions & WallFields) => {
     const body = checkBody<WallPatch>(
       WallPatchBody,
-      given({ name: options.name, url: options.url, profanity: options.profanity }),
+      given({ name: options.name, url: options.url, profanity: options.profanity, moderation: options.moderation }),
     );
     await showRecord(options, (store) => updateWall(cliOp(store), id, body));
   });

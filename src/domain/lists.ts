@@ -16,3 +16,14 @@ export const CONNECTOR_KINDS = ['rss', 'mastodon', 'bluesky', 'youtube', 'lemmy'
 export function spoken(items: readonly string[], last = 'or'): string {
   return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} ${last} ${items[items.length - 1]}`;
 }
+
+/** How a wall (or a feed, overriding its wall) publishes: `auto` at once, `manual` after an approval. */
+export const MODERATION_MODES = ['auto', 'manual'] as const;
+export type ModerationMode = (typeof MODERATION_MODES)[number];
+
+/**
+ * A post's moderation state, apart from its `hidden` flag: the public reads
+ * show only `approved` posts that are not hidden.
+ */
+export const POST_STATES = ['approved', 'pending', 'rejected'] as const;
+export type PostState = (typeof POST_STATES)[number];

@@ -375,7 +375,7 @@ export function arrivesHidden(post: UpstreamPost, wallProfanity: boolean): boole
  */
 export function postRows(
   posts: readonly UpstreamPost[],
-  options: { network: string; wallProfanity: boolean; now: number; maxItems: number },
+  options: { network: string; wallProfanity: boolean; profanityRule?: boolean; now: number; maxItems: number },
 ): { rows: IngestedPost[]; leftOut: number } {
   const seen = new Set<string>();
   const rows: IngestedPost[] = [];
@@ -390,6 +390,10 @@ export function postRows(
         external_id: id,
         ...toPostFields(post, options.network, options.now),
         hidden: arrivesHidden(post, options.wallProfanity) ? 1 : 0,
+        ...(post.sensitive ? { sensitive: true } : {}),
+        ...(options.profanityRule
+          ? { profane: isProfane(`${plainText(post.content)}\n${plainText(post.authorName)}`) }
+          : {}),
       });
     } catch {
       leftOut++;

@@ -25,6 +25,8 @@ export interface ParseTask {
   maxItems: number;
   /** the wall filters profanity: profane posts arrive hidden */
   wallProfanity: boolean;
+  /** the wall has a profanity rule: each post's `profane` flag is computed here, off the serving thread */
+  profanityRule?: boolean;
   now: number;
 }
 
@@ -56,6 +58,7 @@ export default function parseResponse(task: ParseTask): ParseResult {
   const { rows, leftOut } = postRows(content.posts, {
     network: connector.network,
     wallProfanity: task.wallProfanity,
+    profanityRule: task.profanityRule === true,
     now: task.now,
     maxItems: task.maxItems,
   });

@@ -18,7 +18,9 @@ import {
   claimFeed,
   dueFeedIds,
   ensureIngestStates,
+  arrivalByMode,
   loadFeedToPoll,
+  type Arrival,
   recentPostTimes,
   recordFailure,
   recordSuccess,
@@ -29,6 +31,8 @@ import {
   type IngestedPost,
 } from '../store/ingest.js';
 import type { Database } from '../store/schema.js';
+import { compileRules, ruleText, type Rule } from '../domain/rules.js';
+import type { ModerationMode } from '../domain/lists.js';
 import type { IngestConfig } from '../config.js';
 import { connectorProblem, type ConnectorSettings } from '../schemas/connectors.js';
 import { PollHttp, errorMessage, type ConnectorEnv, type ParseFn, type Validators } from './connector.js';
@@ -292,7 +296,8 @@ export class IngestRuntime {
           : null;
       http = new PollHttp(this.fetcher, previous, signal, this.now);
       const cursor = settingChanged ? null : readCursor(state.cursor_json);
-      const parse = this.parser(settings, feed.wallProfanity, signal);
+      const profanityRule = (JSON.parse(feed.rules) as Rule[]).some((r) => r.kind === 'profanity');
+      const parse = this.parser(settings, feed.wallProfanity, profanityRule, signal);
       const out = await connector.poll({
         settings,
         cursor,
@@ -304,15 +309,16 @@ export class IngestRuntime {
         maxItems: this.options.config.maxItems,
       });
 
-      // 2. write, in short transactions
+      // 2. write, in short transactions; new posts arrive as the wall's moderation says
       const rows = uniqueRows(out.rows);
+      const arrive = arrivalFor(feed.moderation, feed.rules);
       for (let i = 0; i < rows.length; i += WRITE_BATCH) {
         // SQLite writes synchronously, and awaiting its promises yields to no one:
         // give the event loop a turn between batches
         if (i > 0) await nextTurn();
         if (signal.aborted)
           throw new Error(this.abort.signal.aborted ? 'ingestion is stopping' : 'the poll ran out of time');
-        const r = await upsertPosts(this.db, feed.wallId, feedId, rows.slice(i, i + WRITE_BATCH));
+        const r = await upsertPosts(this.db, feed.wallId, feedId, rows.slice(i, i + WRITE_BATCH), arrive, now);
         written = { inserted: written.inserted + r.inserted, updated: written.updated + r.updated };
       }
       const withheld = [...new Set(out.withheld ?? [])];
@@ -399,7 +405,12 @@ export class IngestRuntime {
   }
 
   /** The poll's `parse`: a response → rows, in a parse worker (the response's bytes move there). */
-  private parser(settings: ConnectorSettings, wallProfanity: boolean, signal: AbortSignal): ParseFn {
+  private parser(
+    settings: ConnectorSettings,
+    wallProfanity: boolean,
+    profanityRule: boolean,
+    signal: AbortSignal,
+  ): ParseFn {
     return async <M>(res: Parameters<ParseFn>[0], document: string) => {
       const { url, status, headers, bytes } = res;
       const result = await this.parsePool.parse(
@@ -409,6 +420,7 @@ export class IngestRuntime {
           response: { url, status, headers, bytes },
           maxItems: this.options.config.maxItems,
           wallProfanity,
+          profanityRule,
           now: this.now(),
         },
         signal,
@@ -456,4 +468,30 @@ function emptyReport(feedId: number): PollReport {
     nextPollAt: null,
     durationMs: 0,
   };
+}
+
+/**
+ * How the feed's new posts arrive: judged by the wall's rules (first match
+ * wins), else by the moderation mode. Compiled once per poll.
+ */
+function arrivalFor(mode: ModerationMode, rulesJson: string): (post: IngestedPost) => Arrival {
+  const rules = JSON.parse(rulesJson) as Rule[];
+  if (rules.length === 0) {
+    const arrival = arrivalByMode(mode);
+    return () => arrival;
+  }
+  const compiled = compileRules(rules);
+  return (p) =>
+    compiled.decide(
+      {
+        content: ruleText(p.content),
+        authorName: p.author_name,
+        username: p.username,
+        network: p.network_name,
+        media: p.media,
+        sensitive: p.sensitive === true,
+        ...(p.profane !== undefined ? { profane: p.profane } : {}),
+      },
+      mode,
+    );
 }

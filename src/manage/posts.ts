@@ -12,12 +12,25 @@ import { invalid, invalidField, ManageError, notFound, stored, type FieldError }
 import { iso } from '../domain/dates.js';
 import { requireWall } from './walls.js';
 import { TAGS_MAX } from '../schemas/posts.js';
-import type { BulkInput, BulkResult, PostPatch, PostRecord, PostStatus, TagRecord } from '../schemas/posts.js';
+import type {
+  BulkInput,
+  BulkResult,
+  DecisionRecord,
+  PostListState,
+  PostPatch,
+  PostRecord,
+  PostStatus,
+  TagRecord,
+} from '../schemas/posts.js';
+import type { PostState } from '../domain/lists.js';
+import { plainTextOf } from '../domain/sanitize.js';
 import { ctaColumns, ctaOf, postContentOf } from '../store/post-columns.js';
 import { selectPostsWithFeed, type PostRow } from '../store/posts.js';
 
 export interface PostFilter {
   status?: PostStatus;
+  /** a moderation state, `hidden` (any state) or `all`; `pending` lists oldest first */
+  state?: PostListState;
   feedId?: number;
   media?: MediaKind;
 }
@@ -33,12 +46,33 @@ function postRecord(r: PostRow, tags: TagRecord[]): PostRecord {
     children: storedChildren(r.children),
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
+    state: r.state,
+    decision: decisionOf(r),
     hidden: r.hidden !== 0,
     pinned: r.pin !== 0,
     highlighted: r.highlight !== 0,
     cta: ctaOf(r),
     products: tags,
   };
+}
+
+type DecisionColumns = Pick<Selectable<PostsTable>, 'decided_by' | 'decided_at' | 'decision_reason'>;
+
+/** The last moderation decision of a stored post, or null when the mode alone placed it. */
+export function decisionOf(r: DecisionColumns): DecisionRecord | null {
+  return r.decided_by === null ? null : { by: r.decided_by, at: iso(r.decided_at ?? 0), reason: r.decision_reason };
+}
+
+/** The columns of a decision made now by the operation's actor. */
+function decisionColumns(op: Op, state: PostState, reason: string | null) {
+  return { state, decided_by: op.actor.name, decided_at: op.now, decision_reason: reason };
+}
+
+/** A reason as stored: plain text, trimmed; '' or absent → null. */
+function cleanReason(reason: string | undefined): string | null {
+  if (reason === undefined) return null;
+  const text = plainTextOf(reason).trim();
+  return text === '' ? null : text;
 }
 
 function postsOfWall(db: Kysely<Database>, wallId: number) {
@@ -78,7 +112,10 @@ async function tagsOf(db: Kysely<Database>, postIds: number[]): Promise<Map<numb
   return out;
 }
 
-/** The moderation view: newest first (then larger id first), hidden posts included unless filtered out. */
+/**
+ * The moderation view: newest first (then larger id first), hidden posts
+ * included unless filtered out; the queue (`state: 'pending'`) oldest first.
+ */
 export async function listModerationPosts(
   db: Kysely<Database>,
   wallId: number,
@@ -89,22 +126,28 @@ export async function listModerationPosts(
   const after = decodeCursor(page.cursor, 2);
   const limit = pageLimit(page);
   let q = postsOfWall(db, wallId);
-  if (filter.status === 'visible') q = q.where('posts.hidden', '=', 0);
+  if (filter.status === 'visible') q = q.where('posts.hidden', '=', 0).where('posts.state', '=', 'approved');
   if (filter.status === 'hidden') q = q.where('posts.hidden', '<>', 0);
+  if (filter.state === 'hidden') q = q.where('posts.hidden', '<>', 0);
+  else if (filter.state !== undefined && filter.state !== 'all') q = q.where('posts.state', '=', filter.state);
   if (filter.feedId !== undefined) q = q.where('posts.feed_id', '=', filter.feedId);
   if (filter.media !== undefined) q = q.where('posts.media', '=', filter.media);
+  // the queue is worked oldest first
+  const oldestFirst = filter.state === 'pending';
+  const before = oldestFirst ? '>' : '<';
   if (after) {
     const [createdAt, id] = after as [number, number];
     q = q.where((eb) =>
       eb.or([
-        eb('posts.created_at', '<', createdAt),
-        eb.and([eb('posts.created_at', '=', createdAt), eb('posts.id', '<', id)]),
+        eb('posts.created_at', before, createdAt),
+        eb.and([eb('posts.created_at', '=', createdAt), eb('posts.id', before, id)]),
       ]),
     );
   }
+  const direction = oldestFirst ? 'asc' : 'desc';
   const rows = await q
-    .orderBy('posts.created_at', 'desc')
-    .orderBy('posts.id', 'desc')
+    .orderBy('posts.created_at', direction)
+    .orderBy('posts.id', direction)
     .limit(limit + 1)
     .execute();
   const tags = await tagsOf(
@@ -136,11 +179,15 @@ export const getModerationPost = loadPost;
 /** Moderation and content edit of one post (only the fields given change). */
 export async function updatePost(op: Op, wallId: number, postId: number, edit: PostPatch): Promise<PostRecord> {
   const patch = stored(cleanPostEdit(edit));
+  if (patch.reason !== undefined && patch.state === undefined)
+    throw invalidField('reason', 'reason goes with state: the reason of a decision');
+  const reason = cleanReason(patch.reason);
   return audited(op, async (tx) => {
     const before = await loadPost(tx.trx, wallId, postId);
     await tx.trx
       .updateTable('posts')
       .set({
+        ...(patch.state !== undefined ? decisionColumns(op, patch.state, reason) : {}),
         ...(patch.content !== undefined ? { content: patch.content, updated_at: op.now } : {}),
         ...(patch.hidden !== undefined ? { hidden: patch.hidden ? 1 : 0 } : {}),
         ...(patch.pinned !== undefined ? { pin: patch.pinned ? 1 : 0 } : {}),
@@ -150,9 +197,10 @@ export async function updatePost(op: Op, wallId: number, postId: number, edit: P
       .where('id', '=', postId)
       .execute();
     const after = await loadPost(tx.trx, wallId, postId);
-    const { content: _c, products: _p, ...b } = before;
-    const { content: _c2, products: _p2, ...a } = after;
+    const { content: _c, products: _p, decision: _d, ...b } = before;
+    const { content: _c2, products: _p2, decision: _d2, ...a } = after;
     const changed = diff(b, a);
+    if (patch.state !== undefined) Object.assign(changed.after, { state: after.state, reason });
     if (patch.content !== undefined && patch.content !== before.content) {
       // the text itself can be long: the summary keeps its length and start
       Object.assign(changed.before, { content: preview(before.content) });
@@ -169,12 +217,20 @@ const preview = (text: string) => (text.length <= 200 ? text : `${text.slice(0, 
 // ---------- bulk ----------
 
 /** The columns an action writes, and the same change as the API names it (for the audit log). */
-function bulkChange(input: BulkInput): {
+function bulkChange(
+  op: Op,
+  input: BulkInput,
+): {
   set: Partial<Selectable<PostsTable>>;
-  field: 'hidden' | 'pinned' | 'highlighted' | 'cta';
+  field: 'hidden' | 'pinned' | 'highlighted' | 'cta' | 'state';
   value: unknown;
 } {
   switch (input.action) {
+    case 'approve':
+    case 'reject': {
+      const state = input.action === 'approve' ? 'approved' : 'rejected';
+      return { set: decisionColumns(op, state, cleanReason(input.reason)), field: 'state', value: state };
+    }
     case 'hide':
     case 'unhide':
       return { set: { hidden: input.action === 'hide' ? 1 : 0 }, field: 'hidden', value: input.action === 'hide' };
@@ -208,10 +264,12 @@ type BulkState = Pick<
   | 'cta_status'
   | 'cta_url'
   | 'cta_text'
+  | 'state'
 >;
 
 function apiState(r: BulkState) {
   return {
+    state: r.state,
     hidden: r.hidden !== 0,
     pinned: r.pin !== 0,
     highlighted: r.highlight !== 0,
@@ -225,7 +283,9 @@ function apiState(r: BulkState) {
  */
 export async function bulkModerate(op: Op, wallId: number, request: BulkInput): Promise<BulkResult> {
   const input = request.cta ? { ...request, cta: stored(cleanWrite(request.cta, CTA_RULES, 'cta.')) } : request;
-  const { set, field, value } = bulkChange(input);
+  if (input.reason !== undefined && input.action !== 'approve' && input.action !== 'reject')
+    throw invalidField('reason', 'reason goes with approve or reject');
+  const { set, field, value } = bulkChange(op, input);
   const ids = [...new Set(input.postIds)];
   return audited(op, async (tx) => {
     await requireWall(tx.trx, wallId);
@@ -242,6 +302,7 @@ export async function bulkModerate(op: Op, wallId: number, request: BulkInput): 
         'cta_status',
         'cta_url',
         'cta_text',
+        'state',
       ])
       .where('wall_id', '=', wallId)
       .where('id', 'in', ids)
@@ -271,7 +332,7 @@ export async function bulkModerate(op: Op, wallId: number, request: BulkInput): 
       targetType: 'wall',
       targetId: wallId,
       before,
-      after: { [field]: value },
+      after: { [field]: value, ...(field === 'state' ? { reason: set.decision_reason ?? null } : {}) },
       details: { postIds: ids },
     });
     tx.wallChanged(wallId);

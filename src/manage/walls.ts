@@ -23,6 +23,7 @@ const wallRecord = (r: WallRow): WallRecord => ({
   name: r.name,
   url: r.url,
   profanity: r.profanity !== 0,
+  moderation: r.moderation,
   createdAt: iso(r.created_at),
   deleted: r.deleted_at !== null,
   deletedAt: isoOrNull(r.deleted_at),
@@ -109,6 +110,8 @@ export async function createWall(op: Op, given: WallInput): Promise<WallRecord> 
         name: input.name,
         url: input.url,
         profanity: input.profanity ? 1 : 0,
+        moderation: input.moderation ?? 'auto',
+        rules: '[]',
         created_at: op.now,
         deleted_at: null,
       })
@@ -132,6 +135,7 @@ export async function updateWall(op: Op, id: number, change: WallPatch): Promise
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.url !== undefined ? { url: patch.url } : {}),
         ...(patch.profanity !== undefined ? { profanity: patch.profanity ? 1 : 0 } : {}),
+        ...(patch.moderation !== undefined ? { moderation: patch.moderation } : {}),
       })
       .where('id', '=', id)
       .execute();
@@ -214,6 +218,7 @@ const feedRecord = (r: FeedRow): FeedRecord => ({
   sourceType: r.source_type,
   connector: r.connector === null ? null : (JSON.parse(r.connector) as ConnectorSettings),
   enabled: r.enabled !== 0,
+  moderation: r.moderation,
   createdAt: isoOrNull(r.created_at),
   updatedAt: iso(r.updated_at),
   postCount: Number(r.post_count),
@@ -306,6 +311,7 @@ export async function createFeed(op: Op, wallId: number, given: FeedInput): Prom
         updated_at: op.now,
         connector: input.connector == null ? null : JSON.stringify(input.connector),
         enabled: input.enabled === false ? 0 : 1,
+        moderation: input.moderation ?? null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -330,6 +336,7 @@ export async function updateFeed(op: Op, feedId: number, change: FeedPatch, wall
           ? { connector: patch.connector === null ? null : JSON.stringify(patch.connector) }
           : {}),
         ...(patch.enabled !== undefined ? { enabled: patch.enabled ? 1 : 0 } : {}),
+        ...(patch.moderation !== undefined ? { moderation: patch.moderation } : {}),
         updated_at: op.now,
       })
       .where('id', '=', feedId)

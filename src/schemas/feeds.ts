@@ -10,6 +10,12 @@ import {
   YoutubeConnector,
 } from './connectors.js';
 import { Bool, Instant, Nullable, NullableInstant, Record, Text, patch, strict } from './fields.js';
+import { MODERATION_MODES } from '../domain/lists.js';
+
+export const FeedModeration = Type.Union([Type.Null(), Type.Enum([...MODERATION_MODES])], {
+  'x-error': `moderation must be null (the wall's), ${spoken(MODERATION_MODES)}`,
+  description: "overrides the wall's moderation mode for this feed's posts; null: the wall's (default)",
+});
 
 export const Connector = Type.Union([Type.Null(), ConnectorSettings], {
   'x-error': `connector must be null or a connector setting (kind ${spoken(CONNECTOR_KINDS)})`,
@@ -24,6 +30,7 @@ export const FeedCreateBody = Type.Object(
     sourceType: Text('sourceType', 100, { description: 'kind of feed on that network, e.g. hashtag' }),
     connector: Type.Optional(Connector),
     enabled: Type.Optional(Bool('enabled', 'false stops ingestion for this feed; its posts stay (default true)')),
+    moderation: Type.Optional(FeedModeration),
   },
   {
     ...strict,
@@ -44,8 +51,9 @@ export const FeedPatchBody = Type.Object(
     sourceType: Type.Optional(Text('sourceType', 100)),
     connector: Type.Optional(Connector),
     enabled: Type.Optional(Bool('enabled')),
+    moderation: Type.Optional(FeedModeration),
   },
-  { ...patch, examples: [{ enabled: false }] },
+  { ...patch, examples: [{ enabled: false }, { moderation: 'manual' }] },
 );
 
 export const FeedIngestState = Record(
@@ -89,6 +97,7 @@ export const FeedRecord = Record({
   sourceType: Type.String(),
   connector: Nullable(ConnectorRecord),
   enabled: Type.Boolean(),
+  moderation: Nullable(Type.Enum([...MODERATION_MODES], { description: "null: the wall's mode" })),
   createdAt: NullableInstant,
   updatedAt: Instant,
   postCount: Type.Integer(),

@@ -1,7 +1,7 @@
 // Posts, their call-to-action and product tags: what a write takes, what a
 // read answers, how lists filter. Store records are `Static<>` of these.
 import { Type, type Static } from 'typebox';
-import { MEDIA_KINDS, spoken } from '../domain/lists.js';
+import { MEDIA_KINDS, POST_STATES, spoken } from '../domain/lists.js';
 import {
   Bool,
   Color,
@@ -29,11 +29,22 @@ export const BULK_ACTIONS = [
   'unhighlight',
   'setCta',
   'clearCta',
+  'approve',
+  'reject',
 ] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** product tags one post carries at most */
 export const TAGS_MAX = 50;
+
+/** The longest reason a moderation decision keeps. */
+export const REASON_MAX = 500;
+
+/** What the moderation view lists by state: one state, the hidden posts (any state), or all. */
+export const POST_LIST_STATES = ['pending', 'approved', 'rejected', 'hidden', 'all'] as const;
+
+export const Reason = (description: string) =>
+  Type.String({ maxLength: REASON_MAX, 'x-error': M.optText('reason', REASON_MAX), description });
 
 export const PostListQuery = Type.Object(
   {
@@ -41,7 +52,14 @@ export const PostListQuery = Type.Object(
     status: Type.Optional(
       Type.Enum(['visible', 'hidden', 'all'], {
         'x-error': 'status must be visible, hidden or all',
-        description: 'default all',
+        description: 'visible: what the public API shows (approved, not hidden); default all',
+      }),
+    ),
+    state: Type.Optional(
+      Type.Enum([...POST_LIST_STATES], {
+        'x-error': `state must be ${spoken(POST_LIST_STATES)}`,
+        description:
+          'moderation state (hidden: the hidden posts, whatever their state); default all. `pending` is the queue: oldest first',
       }),
     ),
     feedId: Type.Optional(IdString('feedId')),
@@ -73,6 +91,13 @@ export const PostPatchBody = Type.Object(
         description: 'HTML: what the allowlist of contract §7 does not keep is removed (as sent when nothing is)',
       }),
     ),
+    state: Type.Optional(
+      Type.Enum([...POST_STATES], {
+        'x-error': `state must be ${spoken(POST_STATES)}`,
+        description: 'moderation decision: only approved posts (and not hidden) appear in the public API',
+      }),
+    ),
+    reason: Type.Optional(Reason('why (with `state`): kept with the decision and in the audit log')),
     hidden: Type.Optional(Bool('hidden', 'hidden posts never appear in the public API')),
     pinned: Type.Optional(Bool('pinned', 'pinned posts come first in post lists (postPin)')),
     highlighted: Type.Optional(Bool('highlighted', 'postHighlight')),
@@ -86,6 +111,7 @@ export const PostPatchBody = Type.Object(
     ...patch,
     examples: [
       { hidden: true },
+      { state: 'rejected', reason: 'off-topic' },
       {
         pinned: true,
         cta: {
@@ -116,8 +142,15 @@ export const BulkBody = Type.Object(
     ),
     action: Type.Enum([...BULK_ACTIONS], { 'x-error': `action must be one of ${BULK_ACTIONS.join(', ')}` }),
     cta: Type.Optional(CtaBody),
+    reason: Type.Optional(Reason('why (approve, reject): kept with each decision and in the audit log')),
   },
-  { ...strict, examples: [{ postIds: [17001, 17002, 17003], action: 'hide' }] },
+  {
+    ...strict,
+    examples: [
+      { postIds: [17001, 17002, 17003], action: 'hide' },
+      { postIds: [17004, 17005], action: 'reject', reason: 'spam' },
+    ],
+  },
 );
 
 export const TagBody = Type.Object(
@@ -170,6 +203,15 @@ export const CtaRecord = Record({
   text: Type.String(),
 });
 
+export const DecisionRecord = Record(
+  {
+    by: Type.String({ description: 'the operator token’s name, `cli`, or `rule:<id>`' }),
+    at: Instant,
+    reason: Nullable(Type.String()),
+  },
+  { description: 'the last moderation decision on the post; null when none was made (the mode placed it)' },
+);
+
 export const TagRecord = Record({
   productId: Type.Integer(),
   productName: Type.String(),
@@ -221,6 +263,8 @@ export const PostRecord = Record({
   ),
   createdAt: Instant,
   updatedAt: Instant,
+  state: Type.Enum([...POST_STATES], { description: 'moderation state; the public API shows approved posts only' }),
+  decision: Nullable(DecisionRecord),
   hidden: Type.Boolean(),
   pinned: Type.Boolean(),
   highlighted: Type.Boolean(),
@@ -242,3 +286,5 @@ export type BulkResult = Static<typeof BulkResult>;
 export type PostPatch = Static<typeof PostPatchBody>;
 export type BulkInput = Static<typeof BulkBody>;
 export type PostStatus = NonNullable<Static<typeof PostListQuery>['status']>;
+export type PostListState = NonNullable<Static<typeof PostListQuery>['state']>;
+export type DecisionRecord = Static<typeof DecisionRecord>;

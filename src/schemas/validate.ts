@@ -4,6 +4,9 @@
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { ConnectorSettings, connectorProblem } from './connectors.js';
+import { RULE_SCHEMAS, RULES_MAX } from './rules.js';
+import { RULE_KINDS } from '../domain/rules.js';
+import { spoken } from '../domain/lists.js';
 import { invalid, type FieldError } from '../domain/errors.js';
 
 type Node = Record<string, unknown>;
@@ -39,7 +42,66 @@ function checkerOf(schema: TSchema): Checker {
  */
 const CUSTOM_CHECKS: Record<string, (value: unknown, field: string) => FieldError[]> = {
   connector: connectorErrors,
+  rules: rulesErrors,
 };
+
+/** A wall's rule list: each rule against its kind's schema (`rules[2].words`), and ids used once. */
+function rulesErrors(value: unknown, field: string): FieldError[] {
+  if (!Array.isArray(value) || value.length > RULES_MAX)
+    return [{ field, message: `${field} must be a list of at most ${RULES_MAX} rules` }];
+  const out: FieldError[] = [];
+  const ids = new Set<string>();
+  value.forEach((rule: unknown, i) => {
+    const at = `${field}[${i}]`;
+    if (rule === null || typeof rule !== 'object' || Array.isArray(rule)) {
+      out.push({ field: at, message: `${at} must be a rule object` });
+      return;
+    }
+    const kind = (rule as { kind?: unknown }).kind;
+    const schema = typeof kind === 'string' && Object.hasOwn(RULE_SCHEMAS, kind) ? RULE_SCHEMAS[kind] : undefined;
+    if (!schema) {
+      out.push({ field: `${at}.kind`, message: `${at}.kind must be ${spoken(RULE_KINDS)}` });
+      return;
+    }
+    const checker = checkerOf(schema);
+    if (!checker.Check(rule)) {
+      const seen = new Set<string>();
+      for (const e of checker.Errors(rule)) {
+        if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) continue;
+        const names =
+          e.keyword === 'required'
+            ? ((e.params.requiredProperties as string[] | undefined) ?? [])
+            : e.keyword === 'additionalProperties'
+              ? ((e.params.additionalProperties as string[] | undefined) ?? [])
+              : [null];
+        for (const name of names) {
+          const segs = pointer(e.instancePath);
+          const top = name ?? segs[0];
+          const f = top === undefined ? at : `${at}.${top}`;
+          if (seen.has(f)) continue;
+          seen.add(f);
+          const own =
+            top === undefined ? undefined : (schema as unknown as { properties: Record<string, Node> }).properties[top];
+          const message =
+            e.keyword === 'required'
+              ? `${f} is required`
+              : e.keyword === 'additionalProperties'
+                ? `${f} is not a field of a ${kind} rule`
+                : typeof own?.['x-error'] === 'string'
+                  ? `${at}: ${own['x-error']}`
+                  : `${f} ${e.message}`;
+          out.push({ field: f, message });
+        }
+      }
+    }
+    const id = (rule as { id?: unknown }).id;
+    if (typeof id === 'string') {
+      if (ids.has(id)) out.push({ field: `${at}.id`, message: `${at}.id ${id} is used by an earlier rule` });
+      ids.add(id);
+    }
+  });
+  return out;
+}
 
 const CONNECTOR_BRANCHES = ConnectorSettings.anyOf as unknown as Node[];
 

@@ -1,5 +1,6 @@
 // Walls: what a write takes, what a read answers, how lists filter.
 import { Type, type Static } from 'typebox';
+import { MODERATION_MODES, spoken } from '../domain/lists.js';
 import {
   Bool,
   IdString,
@@ -34,12 +35,19 @@ export const Slug = Type.String({
   description: 'URL slug, unique within the account',
 });
 
+export const Moderation = (description: string) =>
+  Type.Enum([...MODERATION_MODES], { 'x-error': `moderation must be ${spoken(MODERATION_MODES)}`, description });
+
+const WALL_MODERATION =
+  'auto: posts appear as they arrive; manual: ingested posts wait as pending until approved (default auto)';
+
 export const WallCreateBody = Type.Object(
   {
     accountId: PositiveId('accountId'),
     name: Text('name', 200),
     url: Slug,
     profanity: Type.Optional(Bool('profanity', 'profanity filter flag (wallProfanity), default false')),
+    moderation: Type.Optional(Moderation(WALL_MODERATION)),
   },
   {
     ...strict,
@@ -47,8 +55,13 @@ export const WallCreateBody = Type.Object(
   },
 );
 export const WallPatchBody = Type.Object(
-  { name: Type.Optional(Text('name', 200)), url: Type.Optional(Slug), profanity: Type.Optional(Bool('profanity')) },
-  { ...patch, examples: [{ name: 'Harbour Festival — main stage' }] },
+  {
+    name: Type.Optional(Text('name', 200)),
+    url: Type.Optional(Slug),
+    profanity: Type.Optional(Bool('profanity')),
+    moderation: Type.Optional(Moderation(WALL_MODERATION)),
+  },
+  { ...patch, examples: [{ name: 'Harbour Festival — main stage' }, { moderation: 'manual' }] },
 );
 
 export const WallRecord = Record({
@@ -57,6 +70,7 @@ export const WallRecord = Record({
   name: Type.String(),
   url: Type.String(),
   profanity: Type.Boolean(),
+  moderation: Type.Enum([...MODERATION_MODES], { description: 'auto or manual (approve first)' }),
   createdAt: Instant,
   deleted: Type.Boolean(),
   deletedAt: NullableInstant,

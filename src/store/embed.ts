@@ -1,6 +1,6 @@
 // The embed API's reads: a wall's visible posts in W2 order (pinned first,
 // newest first, larger id first — the same rules as store/posts.ts
-// `listPosts`: `hidden = 0` on a live wall) paged by keyset, not offset, and
+// `listPosts`: approved and `hidden = 0` on a live wall) paged by keyset, not offset, and
 // the product tags of many posts at once.
 import type { Kysely } from 'kysely';
 import type { PostRow, TaggedProduct } from './posts.js';
@@ -37,7 +37,8 @@ export async function listVisiblePostsAfter(
     .selectAll('posts')
     .select('feeds.name as feed_name')
     .where('posts.wall_id', '=', wallId)
-    .where('posts.hidden', '=', 0);
+    .where('posts.hidden', '=', 0)
+    .where('posts.state', '=', 'approved');
   if (after) {
     const { pin, createdAt, id } = after;
     q = q.where((eb) =>
@@ -93,6 +94,7 @@ export async function wallHasTaggedPosts(db: Kysely<Database>, wallId: number): 
     .select('posts.id')
     .where('posts.wall_id', '=', wallId)
     .where('posts.hidden', '=', 0)
+    .where('posts.state', '=', 'approved')
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
@@ -106,6 +108,7 @@ export async function stillVisible(db: Kysely<Database>, wallId: number, ids: re
     .select('id')
     .where('wall_id', '=', wallId)
     .where('hidden', '=', 0)
+    .where('state', '=', 'approved')
     .where('id', 'in', [...ids])
     .execute();
   return new Set(rows.map((r) => r.id));

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, FeedIngestStateTable, PostsTable } from './schema.js';
 import { ctaColumns, UPSTREAM_COLUMNS } from './post-columns.js';
+import type { ModerationMode, PostState } from '../domain/lists.js';
 
 export type IngestStateRow = Selectable<FeedIngestStateTable>;
 
@@ -66,6 +67,10 @@ export interface FeedToPoll {
   sourceType: string;
   wallProfanity: boolean;
   wallDeleted: boolean;
+  /** the feed's moderation mode, or its wall's when the feed has none */
+  moderation: ModerationMode;
+  /** JSON of the wall's moderation rules */
+  rules: string;
   state: IngestStateRow | null;
 }
 
@@ -82,6 +87,9 @@ export async function loadFeedToPoll(db: Kysely<Database>, feedId: number): Prom
       'f.source_type',
       'w.profanity',
       'w.deleted_at',
+      'f.moderation as feed_moderation',
+      'w.moderation as wall_moderation',
+      'w.rules',
     ])
     .where('f.id', '=', feedId)
     .executeTakeFirst();
@@ -96,6 +104,8 @@ export async function loadFeedToPoll(db: Kysely<Database>, feedId: number): Prom
     sourceType: feed.source_type,
     wallProfanity: feed.profanity !== 0,
     wallDeleted: feed.deleted_at !== null,
+    moderation: feed.feed_moderation ?? feed.wall_moderation,
+    rules: feed.rules,
     state: state ?? null,
   };
 }
@@ -274,6 +284,10 @@ export interface IngestedPost extends PostFields {
   external_id: string;
   /** only for a new post: arrives hidden (sensitive or profane) */
   hidden: number;
+  /** flagged sensitive upstream (for the `sensitive` moderation rule; not stored) */
+  sensitive?: boolean;
+  /** profane (content or author name), when the wall has a profanity rule: computed in the parse worker; not stored */
+  profane?: boolean;
 }
 
 /**
@@ -287,19 +301,39 @@ export function upstreamHash(p: IngestedPost): string {
   return createHash('sha256').update(JSON.stringify(values)).digest('base64url');
 }
 
+/** The moderation state a new post arrives in, and the decision that put it there (none: by = null). */
+export interface Arrival {
+  state: PostState;
+  /** `rule:<id>` when a rule decided; null when the mode did */
+  by: string | null;
+  reason: string | null;
+}
+
+const APPROVED: Arrival = { state: 'approved', by: null, reason: null };
+
+/** The arrival of every new post under a moderation mode alone: manual → pending. */
+export function arrivalByMode(mode: ModerationMode): Arrival {
+  return mode === 'manual' ? { state: 'pending', by: null, reason: null } : APPROVED;
+}
+
 /**
  * Inserts new posts and updates those upstream changed, deduplicated on
  * (feed, upstream id) by the unique index `posts_feed_external`, in one short
  * transaction. A post is rewritten only when its upstream fingerprint
  * changed: an unchanged upstream post is not written at all, so an
  * operator's edit of the content stays until the upstream itself edits the
- * post. Moderation state is never part of an update.
+ * post. Moderation state is never part of an update: a new post takes the
+ * state `arrival` gives it (approved by default), and an upstream edit of a
+ * rejected (or pending) post leaves it so; a rejected post, kept, is never
+ * inserted again. `now` dates a rule's decision.
  */
 export async function upsertPosts(
   db: Kysely<Database>,
   wallId: number,
   feedId: number,
   posts: readonly IngestedPost[],
+  arrival: (post: IngestedPost) => Arrival = () => APPROVED,
+  now: number = Date.now(),
 ): Promise<{ inserted: number; updated: number }> {
   if (posts.length === 0) return { inserted: 0, updated: 0 };
   return db.transaction().execute(async (trx) => {
@@ -314,15 +348,24 @@ export async function upsertPosts(
     const written = await trx
       .insertInto('posts')
       .values(
-        posts.map((p) => ({
-          ...p,
-          upstream_hash: upstreamHash(p),
-          wall_id: wallId,
-          feed_id: feedId,
-          highlight: 0,
-          pin: 0,
-          ...ctaColumns(null),
-        })),
+        posts.map((p) => {
+          // only a post not stored yet is judged: an update never changes its state
+          const a = existed.has(p.external_id) ? APPROVED : arrival(p);
+          const { sensitive: _sensitive, profane: _profane, ...columns } = p;
+          return {
+            ...columns,
+            upstream_hash: upstreamHash(p),
+            wall_id: wallId,
+            feed_id: feedId,
+            highlight: 0,
+            pin: 0,
+            ...ctaColumns(null),
+            state: a.state,
+            decided_by: a.by,
+            decided_at: a.by === null ? null : now,
+            decision_reason: a.reason,
+          };
+        }),
       )
       .onConflict((oc) =>
         oc

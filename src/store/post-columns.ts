@@ -54,6 +54,10 @@ export function postDefaults(): DefaultedColumns {
     cta_text: '',
     children: '[]',
     alt: '',
+    state: 'approved',
+    decided_by: null,
+    decided_at: null,
+    decision_reason: null,
   };
 }
 
@@ -111,9 +115,9 @@ export function assignPostContent<R extends Partial<PostColumns>>(row: R, fields
 }
 
 /**
- * The columns an upstream edit may change. Moderation state — hidden, pin,
- * highlight, the call-to-action and product tags — and created_at are never
- * touched by an update.
+ * The columns an upstream edit may change. Moderation state — state and its
+ * decision, hidden, pin, highlight, the call-to-action and product tags — and
+ * created_at are never touched by an update (a rejected post stays rejected).
  */
 export const UPSTREAM_COLUMNS = [
   'network_name',

@@ -27,13 +27,18 @@ export interface ListFilter {
 }
 
 /**
- * Visible posts of a wall in contract order: pinned first, newest first,
+ * Visible posts (approved and not hidden) of a wall in contract order: pinned first, newest first,
  * larger id first. Two steps: the page's ids come from the covering index
  * alone (skipping `offset` index entries, never rows), then only those rows
  * are read — so a deep offset costs an index walk, not a row fetch per skip.
  */
 export async function listPosts(db: Kysely<Database>, f: ListFilter): Promise<PostRow[]> {
-  let ids = db.selectFrom('posts').select('id').where('wall_id', '=', f.wallId).where('hidden', '=', 0);
+  let ids = db
+    .selectFrom('posts')
+    .select('id')
+    .where('wall_id', '=', f.wallId)
+    .where('hidden', '=', 0)
+    .where('state', '=', 'approved');
   if (f.createdFrom !== null) ids = ids.where('created_at', '>=', f.createdFrom);
   if (f.media.length > 0 && f.media.length < 3) ids = ids.where('media', 'in', [...f.media]);
   const page = await ids
@@ -60,6 +65,7 @@ export async function findVisiblePost(db: Kysely<Database>, wallId: number, post
     .where('posts.id', '=', postId)
     .where('posts.wall_id', '=', wallId)
     .where('posts.hidden', '=', 0)
+    .where('posts.state', '=', 'approved')
     .executeTakeFirst();
   return row ?? null;
 }

@@ -3,7 +3,7 @@
 // comparisons and no dialect's date type leaks into the queries.
 import type { Generated } from 'kysely';
 
-import type { MediaKind, Plan } from '../domain/lists.js';
+import type { MediaKind, ModerationMode, Plan, PostState } from '../domain/lists.js';
 
 export interface AccountsTable {
   id: Generated<number>;
@@ -33,6 +33,10 @@ export interface WallsTable {
   profanity: number;
   created_at: number;
   deleted_at: number | null;
+  /** `manual`: ingested posts arrive pending (migration 0010) */
+  moderation: ModerationMode;
+  /** JSON of the wall's ordered moderation rules (src/domain/rules.ts); '[]' when none */
+  rules: string;
 }
 
 export interface FeedsTable {
@@ -47,6 +51,8 @@ export interface FeedsTable {
   connector: string | null;
   /** 0 stops ingestion for this feed; its posts stay */
   enabled: Generated<number>;
+  /** overrides the wall's moderation mode; null = the wall's (migration 0010) */
+  moderation: ModerationMode | null;
 }
 
 export interface PostsTable {
@@ -90,6 +96,12 @@ export interface PostsTable {
   children: string;
   /** text alternative (alt text) of the post's main media (picture/file); '' when none */
   alt: string;
+  /** moderation state (migration 0010): the public reads show only approved, not hidden posts */
+  state: PostState;
+  /** who made the last moderation decision: a token name, `cli` or `rule:<id>`; null when none was made */
+  decided_by: string | null;
+  decided_at: number | null;
+  decision_reason: string | null;
 }
 
 export interface ProductsTable {

@@ -28,6 +28,9 @@ const GROUPS: Record<string, string[]> = {
   feeds: ['list', 'get', 'create', 'update', 'enable', 'disable', 'delete'],
   posts: [
     'list',
+    'queue',
+    'approve',
+    'reject',
     'get',
     'hide',
     'unhide',
@@ -329,9 +332,33 @@ describe.skipIf(!hasSampleData)(
 
       const list = await cli('posts', 'list', '7011', '--status', 'hidden');
       expect(list.stdout.split('\n')[0]).toMatch(
-        /^id\s+feedId\s+media\s+hidden\s+pinned\s+highlighted\s+createdAt\s+authorName\s+content$/,
+        /^id\s+feedId\s+media\s+state\s+hidden\s+pinned\s+highlighted\s+createdAt\s+authorName\s+content$/,
       );
       expect(list.stdout.trimEnd().split('\n')).toHaveLength(1 + 3 + 2);
+    });
+
+    it('posts: approve and reject from the CLI, the queue, and the reason kept', async () => {
+      type W2 = { postId: string };
+      const w2 = async () => ((await v2('/widget/posts/7011')).json().responseData as { posts: W2[] }[])[0]!.posts;
+      expect((await json('walls', 'update', '7011', '--moderation', 'manual')).moderation).toBe('manual');
+      const bad = await cli('walls', 'update', '7011', '--moderation', 'later');
+      expect(bad.stderr).toMatch(/^wallery: moderation must be auto or manual/);
+      // posts stored before keep their state: the queue is empty
+      expect((await cli('posts', 'queue', '7011')).stdout.trimEnd().split('\n')).toHaveLength(1);
+      await ok('posts', 'reject', '7011', '17040', '17041', '--reason', 'off-topic');
+      expect((await w2()).map((p) => p.postId)).not.toContain('17040');
+      await ok('posts', 'approve', '7011', '17040', '--reason', 'looks fine');
+      const post = await json('posts', 'get', '7011', '17040');
+      expect(post).toMatchObject({ state: 'approved', decision: { by: 'cli', reason: 'looks fine' } });
+      expect((await w2()).map((p) => p.postId)).toContain('17040');
+      expect((await w2()).map((p) => p.postId)).not.toContain('17041');
+      expect((await json('posts', 'list', '7011', '--state', 'rejected')).data).toMatchObject([
+        { id: 17041, decision: { by: 'cli', reason: 'off-topic' } },
+      ]);
+      const audit = await json('audit', '--limit', '1');
+      expect(audit.data[0]).toMatchObject({ tokenName: 'cli', action: 'posts.bulk.approve' });
+      await ok('posts', 'approve', '7011', '17041');
+      await ok('walls', 'update', '7011', '--moderation', 'auto');
     });
 
     it('products and tags: tagged from the CLI, shown by C5 in tag order', async () => {

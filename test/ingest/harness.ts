@@ -23,9 +23,11 @@ export interface FeedSpec {
   name: string;
   connector: unknown;
   enabled?: boolean;
+  /** the feed's moderation mode (absent: the wall's) */
+  moderation?: 'auto' | 'manual';
 }
 
-export function dataFile(feeds: FeedSpec[], profanity = 0) {
+export function dataFile(feeds: FeedSpec[], profanity = 0, moderation: 'auto' | 'manual' = 'auto') {
   return {
     version: 1,
     accounts: [{ id: ACCOUNT, name: 'Ingest Co', plan: 'enterprise', dailyCallLimit: 1_000_000, userKeys: [KEY] }],
@@ -36,6 +38,7 @@ export function dataFile(feeds: FeedSpec[], profanity = 0) {
         name: 'Live wall',
         url: 'live-wall',
         profanity,
+        ...(moderation === 'manual' ? { moderation } : {}),
         createdAt: '2025-01-01T00:00:00.000Z',
         feeds: feeds.map((f) => ({
           id: f.id,
@@ -46,6 +49,7 @@ export function dataFile(feeds: FeedSpec[], profanity = 0) {
           updatedAt: '2025-06-01T00:00:00.000Z',
           connector: f.connector,
           enabled: f.enabled ?? true,
+          ...(f.moderation ? { moderation: f.moderation } : {}),
           posts: [],
         })),
       },
@@ -84,13 +88,15 @@ export interface Harness {
 
 export interface HarnessOptions {
   profanity?: number;
+  /** the wall's moderation mode (default auto) */
+  moderation?: 'auto' | 'manual';
   config?: Partial<IngestConfig>;
   resolve?: Resolver;
   runtime?: Partial<IngestRuntimeOptions>;
 }
 
 export async function startHarness(feeds: FeedSpec[], options: HarnessOptions = {}): Promise<Harness> {
-  const server = await startTestServer({ data: dataFile(feeds, options.profanity ?? 0), now: NOW });
+  const server = await startTestServer({ data: dataFile(feeds, options.profanity ?? 0, options.moderation), now: NOW });
   const clock = { now: NOW };
   const changes = new ChangeBus();
   const changed: number[] = [];

@@ -353,3 +353,88 @@ describe('alt text (Wallery’s extension of the data file)', () => {
     expect(out[0]!.children).toEqual(children);
   });
 });
+
+describe('moderation (Wallery’s extension of the data file)', () => {
+  const exported = async () => {
+    const path = join(dir, `export-${n++}.json`);
+    await exportDataFile(store.db, path);
+    const text = readFileSync(path, 'utf8');
+    return { text, data: JSON.parse(text) as { walls: Record<string, unknown>[] } };
+  };
+
+  it('walls’ and feeds’ modes, posts’ states and decisions: imported, exported, imported again the same', async () => {
+    await freshStore();
+    const decision = { by: 'moderator-ana', at: '2025-05-02T08:00:00.000Z', reason: 'spam' };
+    const manual = {
+      ...wall(1, [
+        {
+          ...feed(1, [post(1, { state: 'pending' }), post(2, { state: 'rejected', decision }), post(3)]),
+          moderation: 'auto',
+        },
+        feed(2, [post(4, { state: 'approved', decision: { ...decision, reason: null } })]),
+      ]),
+      moderation: 'manual',
+    };
+    await importDataFile(store, file([manual]), Date.now());
+    expect(await store.db.selectFrom('walls').select('moderation').execute()).toEqual([{ moderation: 'manual' }]);
+    expect(await store.db.selectFrom('feeds').select(['id', 'moderation']).orderBy('id').execute()).toEqual([
+      { id: 1, moderation: 'auto' },
+      { id: 2, moderation: null },
+    ]);
+    const rows = await store.db
+      .selectFrom('posts')
+      .select(['id', 'state', 'decided_by', 'decided_at', 'decision_reason'])
+      .orderBy('id')
+      .execute();
+    const at = Date.parse(decision.at);
+    expect(rows).toEqual([
+      { id: 1, state: 'pending', decided_by: null, decided_at: null, decision_reason: null },
+      { id: 2, state: 'rejected', decided_by: 'moderator-ana', decided_at: at, decision_reason: 'spam' },
+      { id: 3, state: 'approved', decided_by: null, decided_at: null, decision_reason: null },
+      { id: 4, state: 'approved', decided_by: 'moderator-ana', decided_at: at, decision_reason: null },
+    ]);
+    const first = await exported();
+    const w = first.data.walls[0] as {
+      moderation: string;
+      feeds: { moderation?: string; posts: Record<string, unknown>[] }[];
+    };
+    expect(w.moderation).toBe('manual');
+    expect(w.feeds.map((f) => f.moderation)).toEqual(['auto', undefined]);
+    expect(w.feeds[0]!.posts.map((p) => [p.state, p.decision])).toEqual([
+      ['pending', undefined],
+      ['rejected', decision],
+      [undefined, undefined],
+    ]);
+    await freshStore();
+    await importDataFile(store, JSON.parse(first.text), Date.now());
+    expect((await exported()).text).toBe(first.text);
+  });
+
+  it('a file without them imports as today: auto walls, feeds of their wall’s mode, approved posts; exports without them', async () => {
+    await freshStore();
+    await importDataFile(store, file([wall(1, [feed(1, [post(1), post(2)])])]), Date.now());
+    expect(await store.db.selectFrom('walls').select('moderation').execute()).toEqual([{ moderation: 'auto' }]);
+    expect(await store.db.selectFrom('feeds').select('moderation').execute()).toEqual([{ moderation: null }]);
+    expect(await store.db.selectFrom('posts').select('state').execute()).toEqual([
+      { state: 'approved' },
+      { state: 'approved' },
+    ]);
+    const { data } = await exported();
+    const w = data.walls[0] as Record<string, unknown> & {
+      feeds: (Record<string, unknown> & { posts: Record<string, unknown>[] })[];
+    };
+    expect('moderation' in w || 'moderation' in w.feeds[0]!).toBe(false);
+    expect(w.feeds[0]!.posts.some((p) => 'state' in p || 'decision' in p)).toBe(false);
+  });
+
+  it('an unknown mode or state is refused with its path', async () => {
+    await freshStore();
+    await expect(
+      importDataFile(store, file([{ ...wall(1, [feed(1, [post(1, { state: 'maybe' })])]) }]), Date.now()),
+    ).rejects.toThrow(/\$\.walls\[0\]\.feeds\[0\]\.posts\[0\]\.state/);
+    await freshStore();
+    await expect(importDataFile(store, file([{ ...wall(1, []), moderation: 'later' }]), Date.now())).rejects.toThrow(
+      /\$\.walls\[0\]\.moderation/,
+    );
+  });
+});

@@ -8,6 +8,7 @@ import { auditRoutes } from './audit.js';
 import { authenticateOperator } from './auth.js';
 import { manageErrorHandler } from './errors.js';
 import { postRoutes } from './posts.js';
+import { ruleRoutes } from './rules.js';
 import { NoQuery } from '../../schemas/fields.js';
 import { productRoutes } from './products.js';
 import { publishableKeyRoutes } from './publishable-keys.js';
@@ -48,6 +49,7 @@ export async function registerManage(app: FastifyInstance) {
       await manage.register(accountRoutes);
       await manage.register(wallRoutes);
       await manage.register(postRoutes);
+      await manage.register(ruleRoutes);
       await manage.register(productRoutes);
       await manage.register(publishableKeyRoutes);
       await manage.register(auditRoutes);

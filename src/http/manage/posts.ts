@@ -43,7 +43,7 @@ export async function postRoutes(fastify: FastifyInstance) {
         ...doc(
           tag,
           'The moderation view of a wall’s posts',
-          'Newest first, hidden posts included (filter with `status`).',
+          'Newest first, hidden posts included (filter with `status` or `state`); `state=pending` is the approval queue, oldest first.',
         ),
         params: WallParams,
         querystring: PostListQuery,
@@ -52,7 +52,7 @@ export async function postRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const q = request.query;
-      const filter = { status: q.status, feedId: optNum(q.feedId), media: q.media };
+      const filter = { status: q.status, state: q.state, feedId: optNum(q.feedId), media: q.media };
       return ok(await listModerationPosts(db(request), num(request.params.wallId), filter, pageRequest(q)));
     },
   );
@@ -78,7 +78,7 @@ export async function postRoutes(fastify: FastifyInstance) {
         ...doc(
           tag,
           'Moderate or edit a post',
-          'hide/unhide (`hidden`), pin/unpin (`pinned`), highlight (`highlighted`), set or clear (`null`) the call-to-action (`cta`), edit `content`. Visible on the next public read.',
+          'approve or reject (`state`, with an optional `reason`), hide/unhide (`hidden`), pin/unpin (`pinned`), highlight (`highlighted`), set or clear (`null`) the call-to-action (`cta`), edit `content`. Visible on the next public read.',
         ),
         params: PostParams,
         body: PostPatchBody,
@@ -97,7 +97,7 @@ export async function postRoutes(fastify: FastifyInstance) {
         ...doc(
           tag,
           'Apply one moderation action to up to 500 posts, atomically',
-          'Every id must be a post of the wall: one that is not (listed in fieldErrors) changes nothing. `cta` is required for `setCta`.',
+          'Every id must be a post of the wall: one that is not (listed in fieldErrors) changes nothing. `cta` is required for `setCta`; `reason` goes with `approve` and `reject`.',
         ),
         params: WallParams,
         body: BulkBody,

@@ -77,6 +77,8 @@ export async function exportDataFile(db: Kysely<Database>, path: string): Promis
       profanity: w.profanity,
       createdAt: formatIso(w.created_at),
       deleted: w.deleted_at !== null,
+      // Wallery's extensions are written only where they differ from what their absence means
+      ...(w.moderation !== 'auto' ? { moderation: w.moderation } : {}),
     };
     await write(`${i ? ',' : ''}\n${JSON.stringify(head).slice(0, -1)},"feeds":[`);
     const feeds = await db.selectFrom('feeds').selectAll().where('wall_id', '=', w.id).orderBy('id').execute();
@@ -90,6 +92,7 @@ export async function exportDataFile(db: Kysely<Database>, path: string): Promis
         updatedAt: formatIso(f.updated_at),
         ...(f.connector === null ? {} : { connector: JSON.parse(f.connector) as unknown }),
         ...(f.enabled === 0 ? { enabled: false } : {}),
+        ...(f.moderation !== null ? { moderation: f.moderation } : {}),
       };
       await write(`${j ? ',' : ''}\n${JSON.stringify(fhead).slice(0, -1)},"posts":[`);
       let after = 0;
@@ -129,6 +132,16 @@ export async function exportDataFile(db: Kysely<Database>, path: string): Promis
             cta: ctaOf(p),
             children: storedChildren(p.children),
             ...(alt !== '' ? { alt } : {}),
+            ...(p.state !== 'approved' ? { state: p.state } : {}),
+            ...(p.decided_by !== null
+              ? {
+                  decision: {
+                    by: p.decided_by,
+                    at: formatIso(p.decided_at ?? 0),
+                    reason: p.decision_reason,
+                  },
+                }
+              : {}),
             products: tags
               .filter((t) => t.post_id === p.id)
               .map((t) => ({ productId: t.product_id, left: t.left_pct, top: t.top_pct })),

@@ -3,7 +3,7 @@
 // name the JSON path of the problem.
 import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { PLANS } from '../../domain/lists.js';
+import { MODERATION_MODES, PLANS, POST_STATES } from '../../domain/lists.js';
 import { optional } from '../../schemas/fields.js';
 import { PostContent } from '../../schemas/posts.js';
 
@@ -50,6 +50,11 @@ export const PostSchema = Type.Object({
   createdAt: Str,
   updatedAt: OptStr,
   hidden: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  /** Wallery's own extension: moderation state (absent: approved) and the last decision */
+  state: Type.Optional(Type.Enum([...POST_STATES])),
+  decision: Type.Optional(
+    Type.Union([Type.Null(), Type.Object({ by: Str, at: Str, reason: Type.Optional(Type.Union([Str, Type.Null()])) })]),
+  ),
   cta: Type.Optional(
     Type.Union([
       Type.Null(),
@@ -72,6 +77,8 @@ export const FeedHeadSchema = Type.Object({
   /** ingestion setting (src/ingest/connector-settings.ts) */
   connector: Type.Optional(Type.Union([Type.Null(), Type.Object({ kind: Type.String() })])),
   enabled: Type.Optional(Type.Boolean()),
+  /** Wallery's own extension: the feed's moderation mode (absent or null: the wall's) */
+  moderation: Type.Optional(Type.Union([Type.Null(), Type.Enum([...MODERATION_MODES])])),
 });
 const FeedSchema = Type.Object({ ...FeedHeadSchema.properties, posts: Type.Optional(Type.Array(PostSchema)) });
 /** A feed read as one value: its fields, and a list of posts (each then checked as a record of its own). */
@@ -89,6 +96,8 @@ export const WallHeadSchema = Type.Object({
   profanity: Type.Optional(Type.Integer({ minimum: 0 })),
   createdAt: Str,
   deleted: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  /** Wallery's own extension: moderation mode (absent: auto) */
+  moderation: Type.Optional(Type.Enum([...MODERATION_MODES])),
 });
 const WallSchema = Type.Object({ ...WallHeadSchema.properties, feeds: Type.Optional(Type.Array(FeedSchema)) });
 /** A wall read as one value: its fields, and a list of feeds (each then checked on its own). */

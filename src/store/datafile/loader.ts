@@ -480,6 +480,8 @@ function wallRow(w: WallHeadIn, path: string, now: number): Row<'walls'> & { id:
     name: w.name,
     url: w.url,
     profanity: w.profanity ?? 0,
+    moderation: w.moderation ?? 'auto',
+    rules: '[]',
     created_at: instant(w.createdAt, `${path}.createdAt`),
     deleted_at: w.deleted === true ? now : null,
   };
@@ -502,6 +504,7 @@ function feedRow(f: FeedHeadIn, wallId: number, path: string): Row<'feeds'> & { 
     updated_at: f.updatedAt === undefined ? (created ?? 0) : instant(f.updatedAt, `${path}.updatedAt`),
     connector: connector === null ? null : JSON.stringify(connector),
     enabled: f.enabled === false ? 0 : 1,
+    moderation: f.moderation ?? null,
   };
 }
 
@@ -522,6 +525,12 @@ function postRow(p: PostIn, wallId: number, feedId: number, source: string, path
   row.updated_at = p.updatedAt === undefined ? createdAt : instant(p.updatedAt, `${path}.updatedAt`);
   row.media = media;
   row.hidden = p.hidden === true ? 1 : 0;
+  if (p.state !== undefined) row.state = p.state;
+  if (p.decision) {
+    row.decided_by = p.decision.by;
+    row.decided_at = instant(p.decision.at, `${path}.decision.at`);
+    row.decision_reason = p.decision.reason ?? null;
+  }
   if (cta) {
     row.has_cta = 1;
     row.cta_color = cta.color;

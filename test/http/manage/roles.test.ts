@@ -198,6 +198,20 @@ const RECIPES: Record<string, Recipe> = {
     scope: 'wall',
     make: async (t) => ({ params: { wallId: await deletedWall(t) } }),
   },
+  'GET /walls/{wallId}/rules': { role: 'viewer', scope: 'wall', make: async (t) => ({ params: { wallId: t.wall } }) },
+  'PUT /walls/{wallId}/rules': {
+    role: 'moderator',
+    scope: 'wall',
+    make: async (t) => ({
+      params: { wallId: t.wall },
+      body: { rules: [{ kind: 'keyword', action: 'reject', words: ['spoiler'], match: 'any' }] },
+    }),
+  },
+  'POST /walls/{wallId}/rules/apply': {
+    role: 'moderator',
+    scope: 'wall',
+    make: async (t) => ({ params: { wallId: t.wall }, body: {} }),
+  },
   'POST /walls/{wallId}/purge': {
     role: 'editor',
     scope: 'wall',

@@ -1,0 +1,175 @@
+// Moderation rules of a wall: an ordered list, the first rule that matches a
+// post decides (reject, hold = pending, approve); when none does, the wall's
+// (or feed's) mode does. Pure: compiled once per list, then run per post at
+// ingestion and on demand over stored posts.
+import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
+import type { MediaKind, ModerationMode, PostState } from './lists.js';
+
+export const RULE_KINDS = [
+  'keyword',
+  'author',
+  'profanity',
+  'media',
+  'repost',
+  'reply',
+  'sensitive',
+  'length',
+] as const;
+export type RuleKind = (typeof RULE_KINDS)[number];
+export const RULE_ACTIONS = ['reject', 'hold', 'approve'] as const;
+export type RuleAction = (typeof RULE_ACTIONS)[number];
+/** Languages of the profanity filter (obscenity's datasets). */
+export const PROFANITY_LANGUAGES = ['en'] as const;
+export const MEDIA_REQUIREMENTS = ['any', 'image', 'video'] as const;
+
+interface Base {
+  id: string;
+  action: RuleAction;
+}
+export type Rule = Base &
+  (
+    | { kind: 'keyword'; words: string[]; match: 'any' | 'all' }
+    | { kind: 'author'; network: string | null; usernames: string[] }
+    | { kind: 'profanity'; languages: (typeof PROFANITY_LANGUAGES)[number][] }
+    | { kind: 'media'; require: (typeof MEDIA_REQUIREMENTS)[number] }
+    | { kind: 'repost' | 'reply' | 'sensitive' }
+    | { kind: 'length'; min: number }
+  );
+
+/** What the rules look at in a post. `content` is plain text (no markup). */
+export interface RuleSubject {
+  content: string;
+  authorName: string;
+  username: string;
+  network: string;
+  media: MediaKind;
+  repost?: boolean;
+  reply?: boolean;
+  sensitive?: boolean;
+  /** profane, when already known (ingestion checks it in its parse workers); else the profanity rule checks */
+  profane?: boolean;
+}
+
+export interface RuleDecision {
+  state: PostState;
+  /** `rule:<id>`; null when the mode decided */
+  by: string | null;
+  reason: string | null;
+}
+
+const STATE_OF: Record<RuleAction, PostState> = { reject: 'rejected', hold: 'pending', approve: 'approved' };
+
+/** Lower case, accents and other marks removed, compatibility forms folded: `Crème` → `creme`. */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+}
+
+/** The words of a text, folded, each between single spaces: ` free money now ` (whole-word matching). */
+function wordLine(text: string): string {
+  const words = foldText(text).match(/[\p{L}\p{N}]+/gu);
+  return words === null ? ' ' : ` ${words.join(' ')} `;
+}
+
+let profanity: RegExpMatcher | null = null;
+function isProfane(text: string): boolean {
+  profanity ??= new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
+  return profanity.hasMatch(text);
+}
+
+const handle = (name: string) => name.trim().replace(/^@/, '').toLowerCase();
+
+/** What several rules of a list share for one post, computed at most once: its words, whether it is profane. */
+interface Shared {
+  line(): string;
+  profane(): boolean;
+}
+
+type Test = (s: RuleSubject, shared: Shared) => boolean;
+
+function testOf(rule: Rule): Test {
+  switch (rule.kind) {
+    case 'keyword': {
+      const phrases = rule.words.map((w) => wordLine(w)).filter((p) => p !== ' ');
+      if (phrases.length === 0) return () => false;
+      return rule.match === 'all'
+        ? (_s, shared) => phrases.every((p) => shared.line().includes(p))
+        : (_s, shared) => phrases.some((p) => shared.line().includes(p));
+    }
+    case 'author': {
+      const names = new Set(rule.usernames.map(handle));
+      const network = rule.network === null ? null : rule.network.toLowerCase();
+      return (s) => (network === null || s.network.toLowerCase() === network) && names.has(handle(s.username));
+    }
+    case 'profanity':
+      return (_s, shared) => shared.profane();
+    case 'media':
+      return rule.require === 'any' ? (s) => s.media === 'text' : (s) => s.media !== rule.require;
+    case 'repost':
+      return (s) => s.repost === true;
+    case 'reply':
+      return (s) => s.reply === true;
+    case 'sensitive':
+      return (s) => s.sensitive === true;
+    case 'length':
+      return (s) => [...s.content.trim()].length < rule.min;
+  }
+}
+
+const REASONS: Record<RuleKind, string> = {
+  keyword: 'a keyword matched',
+  author: 'its author is listed',
+  profanity: 'profanity',
+  media: 'not the media the wall requires',
+  repost: 'a repost',
+  reply: 'a reply',
+  sensitive: 'flagged sensitive upstream',
+  length: 'text too short',
+};
+
+export interface CompiledRules {
+  /** the first rule that matches, or null */
+  match(subject: RuleSubject): Rule | null;
+  /** the rules' decision, or else the mode's */
+  decide(subject: RuleSubject, mode: ModerationMode): RuleDecision;
+}
+
+export function ruleDecision(rule: Rule): RuleDecision {
+  return { state: STATE_OF[rule.action], by: `rule:${rule.id}`, reason: `${rule.kind} rule: ${REASONS[rule.kind]}` };
+}
+
+/** Compiles an ordered rule list once; each call then tests a post against it, first match wins. */
+export function compileRules(rules: readonly Rule[]): CompiledRules {
+  const tests = rules.map((rule) => ({ rule, test: testOf(rule), decision: ruleDecision(rule) }));
+  const first = (subject: RuleSubject) => {
+    let line: string | null = null;
+    let profane: boolean | null = null;
+    const shared: Shared = {
+      line: () => (line ??= wordLine(`${subject.content}\n${subject.authorName}`)),
+      profane: () => (profane ??= subject.profane ?? isProfane(`${subject.content}\n${subject.authorName}`)),
+    };
+    for (const t of tests) if (t.test(subject, shared)) return t;
+    return null;
+  };
+  return {
+    match: (subject) => first(subject)?.rule ?? null,
+    decide(subject, mode) {
+      const hit = first(subject);
+      if (hit) return hit.decision;
+      return { state: mode === 'manual' ? 'pending' : 'approved', by: null, reason: null };
+    },
+  };
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+
+/** Stored post HTML → the text the rules read: tags become spaces, the common entities are decoded. Cheap. */
+export function ruleText(html: string): string {
+  if (!/[<&]/.test(html)) return html;
+  return html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_m, name: string) => ENTITIES[name] ?? '')
+    .replace(/&#(\d{1,7});/g, (_m, code: string) => String.fromCodePoint(Math.min(Number(code), 0x10ffff)));
+}

@@ -1,0 +1,156 @@
+// A wall's moderation rules: read, replace (or try without saving: a dry
+// run reports what they would change in the stored posts), and apply to the
+// stored posts on demand. Ingestion applies them to new posts
+// (src/ingest/runtime.ts). Each write is audited; an apply announces the wall.
+import type { Kysely } from 'kysely';
+import { compileRules, ruleDecision, ruleText, type Rule } from '../domain/rules.js';
+import type { Database } from '../store/schema.js';
+import type { ApplyInput, ApplyRecord, RuleCount, RulesInput, RulesRecord } from '../schemas/rules.js';
+import { audited, type Op } from './op.js';
+import { requireWall } from './walls.js';
+
+/** The stored rules of a wall row ('[]' when none). */
+export function storedRules(json: string): Rule[] {
+  return JSON.parse(json) as Rule[];
+}
+
+/** Rules as given → as stored: ids assigned where absent (r1, r2, … not used yet), defaults written out. */
+function normalized(input: RulesInput['rules']): Rule[] {
+  const taken = new Set(input.map((r) => r.id).filter((id): id is string => id !== undefined));
+  let next = 1;
+  const fresh = () => {
+    while (taken.has(`r${next}`)) next++;
+    taken.add(`r${next}`);
+    return `r${next}`;
+  };
+  return input.map((r) => {
+    const id = r.id ?? fresh();
+    switch (r.kind) {
+      case 'keyword':
+        return { ...r, id, match: r.match ?? 'any' };
+      case 'profanity':
+        return { ...r, id, languages: r.languages ?? ['en'] };
+      default:
+        return { ...r, id } as Rule;
+    }
+  });
+}
+
+export async function getRules(db: Kysely<Database>, wallId: number): Promise<RulesRecord> {
+  const wall = await requireWall(db, wallId);
+  return { rules: storedRules(wall.rules) };
+}
+
+interface Plan {
+  counts: RuleCount[];
+  checked: number;
+  /** per rule id: the posts whose state changes */
+  changes: Map<string, number[]>;
+}
+
+const BATCH = 1000;
+
+/** What `rules` decide for the wall's pending (and, with `includeApproved`, approved) posts. */
+async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], includeApproved: boolean): Promise<Plan> {
+  const compiled = compileRules(rules);
+  const byId = new Map(rules.map((r) => [r.id, r]));
+  const counts = new Map(rules.map((r) => [r.id, { ruleId: r.id, matched: 0, changed: 0 }]));
+  const changes = new Map<string, number[]>();
+  let checked = 0;
+  let after = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom('posts')
+      .select(['id', 'state', 'content', 'author_name', 'username', 'network_name', 'media'])
+      .where('wall_id', '=', wallId)
+      .where('state', 'in', includeApproved ? ['pending', 'approved'] : ['pending'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
+    if (rows.length === 0) break;
+    for (const r of rows) {
+      checked++;
+      const rule = compiled.match({
+        content: ruleText(r.content),
+        authorName: r.author_name,
+        username: r.username,
+        network: r.network_name,
+        media: r.media,
+      });
+      if (!rule) continue;
+      const count = counts.get(rule.id)!;
+      count.matched++;
+      if (ruleDecision(byId.get(rule.id)!).state !== r.state) {
+        count.changed++;
+        const list = changes.get(rule.id) ?? [];
+        list.push(r.id);
+        changes.set(rule.id, list);
+      }
+    }
+    after = rows[rows.length - 1]!.id;
+  }
+  return { counts: [...counts.values()], checked, changes };
+}
+
+/** Replaces the wall's rules; with `dryRun`, saves nothing and reports what they would change in pending posts. */
+export async function putRules(op: Op, wallId: number, input: RulesInput, dryRun: boolean): Promise<RulesRecord> {
+  const rules = normalized(input.rules);
+  if (dryRun) {
+    await requireWall(op.db, wallId);
+    const { counts } = await plan(op.db, wallId, rules, false);
+    return { rules, dryRun: true, counts };
+  }
+  return audited(op, async (tx) => {
+    const wall = await requireWall(tx.trx, wallId);
+    await tx.trx
+      .updateTable('walls')
+      .set({ rules: JSON.stringify(rules) })
+      .where('id', '=', wallId)
+      .execute();
+    tx.audit({
+      action: 'wall.rules.set',
+      targetType: 'wall',
+      targetId: wallId,
+      before: { rules: storedRules(wall.rules) },
+      after: { rules },
+    });
+    tx.wallChanged(wallId);
+    return { rules };
+  });
+}
+
+/** Runs the wall's rules over its pending posts (and approved ones when asked); a rule's decision is recorded as `rule:<id>`. */
+export async function applyRules(op: Op, wallId: number, input: ApplyInput): Promise<ApplyRecord> {
+  return audited(op, async (tx) => {
+    const wall = await requireWall(tx.trx, wallId);
+    const rules = storedRules(wall.rules);
+    const { counts, checked, changes } = await plan(tx.trx, wallId, rules, input.includeApproved === true);
+    for (const rule of rules) {
+      const ids = changes.get(rule.id) ?? [];
+      const decision = ruleDecision(rule);
+      for (let i = 0; i < ids.length; i += 500) {
+        await tx.trx
+          .updateTable('posts')
+          .set({
+            state: decision.state,
+            decided_by: decision.by,
+            decided_at: op.now,
+            decision_reason: decision.reason,
+          })
+          .where('wall_id', '=', wallId)
+          .where('id', 'in', ids.slice(i, i + 500))
+          .execute();
+      }
+    }
+    tx.audit({
+      action: 'wall.rules.apply',
+      targetType: 'wall',
+      targetId: wallId,
+      after: { counts },
+      details: { includeApproved: input.includeApproved === true, checked },
+    });
+    if (counts.some((c) => c.changed > 0)) tx.wallChanged(wallId);
+    return { counts, checked };
+  });
+}

@@ -1,0 +1,175 @@
+// Moderation rules of a wall (src/domain/rules.ts runs them): what PUT
+// takes, what GET answers, what a dry run and an apply report.
+import { Type, type Static, type TSchema } from 'typebox';
+import { MEDIA_REQUIREMENTS, PROFANITY_LANGUAGES, RULE_ACTIONS, RULE_KINDS, type Rule } from '../domain/rules.js';
+import { spoken } from '../domain/lists.js';
+import { Bool, Record, strict } from './fields.js';
+
+export const RULES_MAX = 100;
+export const WORDS_MAX = 200;
+
+const RuleId = Type.String({
+  pattern: '^[A-Za-z0-9_-]{1,40}$',
+  'x-error': 'id must be 1 to 40 letters, digits, - or _',
+  description: 'assigned (r1, r2, …) when absent',
+});
+const Action = Type.Enum([...RULE_ACTIONS], {
+  'x-error': `action must be ${spoken(RULE_ACTIONS)}`,
+  description: 'reject; hold (pending, even in auto mode); approve',
+});
+const Word = Type.String({ minLength: 1, maxLength: 200, pattern: '[\\p{L}\\p{N}]' });
+
+const RECORDS: TSchema[] = [];
+
+/** A rule kind as PUT takes it (id optional); its record (id given) joins RECORDS. */
+const kind = <K extends string, P extends Record<string, TSchema>>(k: K, description: string, props: P) => {
+  RECORDS.push(
+    Type.Object({ id: RuleId, kind: Type.Literal(k), action: Action, ...props }, { ...strict, description }),
+  );
+  return Type.Object(
+    { id: Type.Optional(RuleId), kind: Type.Literal(k), action: Action, ...props },
+    { ...strict, description },
+  );
+};
+
+export const KeywordRule = kind(
+  'keyword',
+  'words or phrases, whole words, case- and accent-insensitive, in content and author name',
+  {
+    words: Type.Array(Word, {
+      minItems: 1,
+      maxItems: WORDS_MAX,
+      'x-error': `words must be a list of 1 to ${WORDS_MAX} words or phrases, each with a letter or digit`,
+    }),
+    match: Type.Optional(
+      Type.Enum(['any', 'all'], { 'x-error': 'match must be any or all', description: 'any (default) or all' }),
+    ),
+  },
+);
+export const AuthorRule = kind('author', 'usernames (handles) on a network, or on every network (network null)', {
+  network: Type.Union([Type.Null(), Type.String({ minLength: 1, maxLength: 100 })], {
+    'x-error': 'network must be null (every network) or a network name such as Mastodon',
+  }),
+  usernames: Type.Array(Type.String({ minLength: 1, maxLength: 300 }), {
+    minItems: 1,
+    maxItems: 1000,
+    'x-error': 'usernames must be a list of 1 to 1000 usernames',
+  }),
+});
+export const ProfanityRule = kind('profanity', 'the profanity filter (obscenity) in content and author name', {
+  languages: Type.Optional(
+    Type.Array(Type.Enum([...PROFANITY_LANGUAGES]), {
+      minItems: 1,
+      'x-error': `languages must be a list of ${spoken(PROFANITY_LANGUAGES)}`,
+      description: 'default ["en"]',
+    }),
+  ),
+});
+export const MediaRule = kind('media', 'posts without the media required match', {
+  require: Type.Enum([...MEDIA_REQUIREMENTS], {
+    'x-error': `require must be ${spoken(MEDIA_REQUIREMENTS)}`,
+    description: 'any: an image or a video; image; video',
+  }),
+});
+export const RepostRule = kind('repost', 'boosts and reposts', {});
+export const ReplyRule = kind('reply', 'replies', {});
+export const SensitiveRule = kind('sensitive', 'posts flagged sensitive upstream', {});
+export const LengthRule = kind('length', 'posts whose text is shorter than min characters', {
+  min: Type.Integer({ minimum: 1, maximum: 10000, 'x-error': 'min must be an integer from 1 to 10000' }),
+});
+
+export const RULE_SCHEMAS: Record<string, TSchema> = {
+  keyword: KeywordRule,
+  author: AuthorRule,
+  profanity: ProfanityRule,
+  media: MediaRule,
+  repost: RepostRule,
+  reply: ReplyRule,
+  sensitive: SensitiveRule,
+  length: LengthRule,
+};
+
+export const RuleInput = Type.Union(Object.values(RULE_SCHEMAS), {
+  'x-error': `each rule needs a kind (${spoken(RULE_KINDS)}) and its fields`,
+});
+
+export const RulesBody = Type.Object(
+  {
+    rules: Type.Array(RuleInput, {
+      maxItems: RULES_MAX,
+      'x-error': `rules must be a list of at most ${RULES_MAX} rules`,
+      'x-check': 'rules',
+      description: 'in order: the first rule that matches a post decides; then the mode',
+    }),
+  },
+  {
+    ...strict,
+    examples: [
+      {
+        rules: [
+          { kind: 'keyword', action: 'reject', words: ['spoiler', 'free money'], match: 'any' },
+          { kind: 'author', action: 'reject', network: 'Mastodon', usernames: ['troll@m.example'] },
+          { kind: 'media', action: 'hold', require: 'image' },
+          { kind: 'length', action: 'hold', min: 20 },
+        ],
+      },
+    ],
+  },
+);
+
+export const RulesQuery = Type.Object(
+  {
+    dryRun: Type.Optional(
+      Type.Enum(['true', 'false'], {
+        'x-error': 'dryRun must be true or false',
+        description: 'true: save nothing, report what the rules would change in the stored posts',
+      }),
+    ),
+  },
+  strict,
+);
+
+export const ApplyBody = Type.Object(
+  {
+    includeApproved: Type.Optional(
+      Bool('includeApproved', 'also judge approved posts (default false: only pending ones)'),
+    ),
+  },
+  { ...strict, examples: [{}, { includeApproved: true }] },
+);
+
+/** A rule as stored and answered: as PUT takes it, its id assigned. */
+export const RuleRecord = Type.Unsafe<Rule>(Type.Union(RECORDS, { description: 'a rule, with its id' }));
+
+export const RuleCount = Record({
+  ruleId: Type.String(),
+  matched: Type.Integer({ description: 'posts the rule decides (the first rule to match them)' }),
+  changed: Type.Integer({ description: 'of those, posts whose state changes' }),
+});
+
+export const RulesRecord = Record({
+  rules: Type.Array(RuleRecord),
+  dryRun: Type.Optional(Type.Boolean()),
+  counts: Type.Optional(Type.Array(RuleCount, { description: 'per rule: what it would change (dry run)' })),
+});
+
+export const ApplyRecord = Record({
+  counts: Type.Array(RuleCount, { description: 'per rule, in rule order' }),
+  checked: Type.Integer({ description: 'posts judged' }),
+});
+
+/** A rule as PUT takes it: its id, a keyword rule's `match` and a profanity rule's `languages` may be left out. */
+export type RuleIn = Rule extends infer R
+  ? R extends Rule
+    ? Omit<R, Extract<keyof R, 'id' | 'match' | 'languages'>> &
+        Partial<Pick<R, Extract<keyof R, 'id' | 'match' | 'languages'>>>
+    : never
+  : never;
+/** The body of PUT …/rules: the validation hook checks it against RulesBody before the service sees it. */
+export interface RulesInput {
+  rules: RuleIn[];
+}
+export type RuleCount = Static<typeof RuleCount>;
+export type RulesRecord = Static<typeof RulesRecord>;
+export type ApplyRecord = Static<typeof ApplyRecord>;
+export type ApplyInput = Static<typeof ApplyBody>;
