@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileRules, ruleText, type Rule } from '../src/domain/rules.js';
-import { arrivalByMode, upsertPosts, type IngestedPost } from '../src/store/ingest.js';
+import { arrivalFor } from '../src/ingest/runtime.js';
+import { upsertPosts, type IngestedPost } from '../src/store/ingest.js';
 import { openStore } from '../src/store/store.js';
 import { ROOT } from './process.js';
 
@@ -138,26 +139,10 @@ async function main() {
       const made = Array.from({ length: POSTS }, (_, i) => post(++feeds, i));
       const rows = withRules ? made.map(profaneFlag) : made;
       const start = performance.now();
-      let arrive: (p: IngestedPost) => ReturnType<typeof arrivalByMode>;
-      if (withRules) {
-        const stored = (await db.selectFrom('walls').select('rules').where('id', '=', wallId).executeTakeFirstOrThrow())
-          .rules;
-        const compiled = compileRules(JSON.parse(stored) as Rule[]);
-        arrive = (p) =>
-          compiled.decide(
-            {
-              content: ruleText(p.content),
-              authorName: p.author_name,
-              username: p.username,
-              network: p.network_name,
-              media: p.media,
-            },
-            'auto',
-          );
-      } else {
-        const a = arrivalByMode('auto');
-        arrive = () => a;
-      }
+      // what a poll does (src/ingest/runtime.ts): the wall's rules read and compiled once, then each post judged
+      const stored = (await db.selectFrom('walls').select('rules').where('id', '=', wallId).executeTakeFirstOrThrow())
+        .rules;
+      const arrive = arrivalFor('auto', stored);
       for (let i = 0; i < rows.length; i += BATCH)
         await upsertPosts(db, wallId, feedId, rows.slice(i, i + BATCH), arrive);
       return POSTS / ((performance.now() - start) / 1000);

@@ -2,6 +2,7 @@
 // post decides (reject, hold = pending, approve); when none does, the wall's
 // (or feed's) mode does. Pure: compiled once per list, then run per post at
 // ingestion and on demand over stored posts.
+import { decodeHTML } from 'entities';
 import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
 import type { MediaKind, ModerationMode, PostState } from './lists.js';
 
@@ -67,10 +68,31 @@ export function foldText(text: string): string {
     .toLowerCase();
 }
 
-/** The words of a text, folded, each between single spaces: ` free money now ` (whole-word matching). */
-function wordLine(text: string): string {
-  const words = foldText(text).match(/[\p{L}\p{N}]+/gu);
-  return words === null ? ' ' : ` ${words.join(' ')} `;
+/** The words of a text, folded: `Free MONEY, now!` → `free`, `money`, `now`. */
+function wordsOf(text: string): string[] {
+  return foldText(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** A text's words for whole-word matching: the set, and the words between single spaces (` free money now `). */
+interface Words {
+  set: ReadonlySet<string>;
+  line: string;
+}
+
+function wordsFor(text: string): Words {
+  const words = wordsOf(text);
+  return { set: new Set(words), line: ` ${words.join(' ')} ` };
+}
+
+/** A keyword phrase as a test on a post's words: a set lookup for one word, else the phrase in the line. */
+function phraseTest(phrase: string): ((w: Words) => boolean) | null {
+  const words = wordsOf(phrase);
+  if (words.length === 0) return null;
+  const [first] = words as [string];
+  if (words.length === 1) return (w) => w.set.has(first);
+  const spaced = ` ${words.join(' ')} `;
+  // the first word's lookup rules out most posts before the substring search
+  return (w) => w.set.has(first) && w.line.includes(spaced);
 }
 
 let profanity: RegExpMatcher | null = null;
@@ -81,10 +103,13 @@ function isProfane(text: string): boolean {
 
 const handle = (name: string) => name.trim().replace(/^@/, '').toLowerCase();
 
-/** What several rules of a list share for one post, computed at most once: its words, whether it is profane. */
+/** What several rules of a list share for one post, computed at most once each: its words, profanity, handle, length. */
 interface Shared {
-  line(): string;
+  words(): Words;
   profane(): boolean;
+  handle(): string;
+  network(): string;
+  length(): number;
 }
 
 type Test = (s: RuleSubject, shared: Shared) => boolean;
@@ -92,16 +117,16 @@ type Test = (s: RuleSubject, shared: Shared) => boolean;
 function testOf(rule: Rule): Test {
   switch (rule.kind) {
     case 'keyword': {
-      const phrases = rule.words.map((w) => wordLine(w)).filter((p) => p !== ' ');
+      const phrases = rule.words.map(phraseTest).filter((t) => t !== null);
       if (phrases.length === 0) return () => false;
       return rule.match === 'all'
-        ? (_s, shared) => phrases.every((p) => shared.line().includes(p))
-        : (_s, shared) => phrases.some((p) => shared.line().includes(p));
+        ? (_s, shared) => phrases.every((t) => t(shared.words()))
+        : (_s, shared) => phrases.some((t) => t(shared.words()));
     }
     case 'author': {
       const names = new Set(rule.usernames.map(handle));
       const network = rule.network === null ? null : rule.network.toLowerCase();
-      return (s) => (network === null || s.network.toLowerCase() === network) && names.has(handle(s.username));
+      return (_s, shared) => (network === null || shared.network() === network) && names.has(shared.handle());
     }
     case 'profanity':
       return (_s, shared) => shared.profane();
@@ -114,7 +139,7 @@ function testOf(rule: Rule): Test {
     case 'sensitive':
       return (s) => s.sensitive === true;
     case 'length':
-      return (s) => [...s.content.trim()].length < rule.min;
+      return (_s, shared) => shared.length() < rule.min;
   }
 }
 
@@ -144,11 +169,18 @@ export function ruleDecision(rule: Rule): RuleDecision {
 export function compileRules(rules: readonly Rule[]): CompiledRules {
   const tests = rules.map((rule) => ({ rule, test: testOf(rule), decision: ruleDecision(rule) }));
   const first = (subject: RuleSubject) => {
-    let line: string | null = null;
+    let words: Words | null = null;
     let profane: boolean | null = null;
+    let author: string | null = null;
+    let network: string | null = null;
+    let length: number | null = null;
     const shared: Shared = {
-      line: () => (line ??= wordLine(`${subject.content}\n${subject.authorName}`)),
+      words: () => (words ??= wordsFor(`${subject.content}\n${subject.authorName}`)),
       profane: () => (profane ??= subject.profane ?? isProfane(`${subject.content}\n${subject.authorName}`)),
+      handle: () => (author ??= handle(subject.username)),
+      network: () => (network ??= subject.network.toLowerCase()),
+      // in characters as a person counts them (an emoji is one), not UTF-16 units
+      length: () => (length ??= [...subject.content.trim()].length),
     };
     for (const t of tests) if (t.test(subject, shared)) return t;
     return null;
@@ -163,13 +195,12 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
   };
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
-
-/** Stored post HTML → the text the rules read: tags become spaces, the common entities are decoded. Cheap. */
+/**
+ * Stored post HTML (already sanitized to a few formatting tags) → the text the
+ * rules read: tags become spaces, character references are decoded (all of
+ * HTML's, by `entities`: `Caf&eacute;` reads as `Café`). Cheap: no parse tree.
+ */
 export function ruleText(html: string): string {
   if (!/[<&]/.test(html)) return html;
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_m, name: string) => ENTITIES[name] ?? '')
-    .replace(/&#(\d{1,7});/g, (_m, code: string) => String.fromCodePoint(Math.min(Number(code), 0x10ffff)));
+  return decodeHTML(html.replace(/<[^>]*>/g, ' '));
 }

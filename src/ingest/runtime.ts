@@ -474,7 +474,7 @@ function emptyReport(feedId: number): PollReport {
  * How the feed's new posts arrive: judged by the wall's rules (first match
  * wins), else by the moderation mode. Compiled once per poll.
  */
-function arrivalFor(mode: ModerationMode, rulesJson: string): (post: IngestedPost) => Arrival {
+export function arrivalFor(mode: ModerationMode, rulesJson: string): (post: IngestedPost) => Arrival {
   const rules = JSON.parse(rulesJson) as Rule[];
   if (rules.length === 0) {
     const arrival = arrivalByMode(mode);

@@ -103,6 +103,10 @@ describe('moderation rules', () => {
 
   it('reads stored HTML as text: tags are word breaks, entities decoded', () => {
     expect(ruleText('<p>free<br>money &amp; more&#33;</p>')).toBe(' free money & more! ');
+    // every character reference of HTML, so accents folded from them match too
+    expect(ruleText('Caf&eacute; &hearts; na&#xEF;ve')).toBe('Café ♥ naïve');
+    const cafe: Rule = { id: 'c', kind: 'keyword', action: 'reject', words: ['cafe'], match: 'any' };
+    expect(decide([cafe], post({ content: ruleText('<b>Caf&eacute;</b> open') })).state).toBe('rejected');
     const rule: Rule = { id: 'k', kind: 'keyword', action: 'reject', words: ['free money'], match: 'any' };
     expect(decide([rule], post({ content: ruleText('<p>free<br>money</p>') })).state).toBe('rejected');
   });
