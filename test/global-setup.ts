@@ -2,11 +2,36 @@
 // and browser tests exercise the real `wallery` bin and the files it serves, and
 // remove PostgreSQL test databases that killed runs left behind.
 import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dropStaleTestDatabases, postgresReachable } from './helpers/services.js';
 
+/** The newest modification time of the files at or under `path`. */
+function newest(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+/**
+ * dist/ built after the last change to what it is built from (CI: `npm ci`
+ * has just run `npm run build`), so building it again would only cost time.
+ */
+function distIsCurrent(root: string): boolean {
+  const outputs = ['dist/cli/main.js', 'dist/web/.vite/manifest.json'].map((f) => join(root, f));
+  if (!outputs.every((f) => existsSync(f))) return false;
+  const inputs = ['src', 'web', 'tsconfig.json', 'tsconfig.build.json', 'vite.config.ts', 'package-lock.json'];
+  const built = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
+  return inputs.every((f) => newest(join(root, f)) < built);
+}
+
 export default async function setup() {
   const root = fileURLToPath(new URL('../', import.meta.url));
+  if (distIsCurrent(root)) {
+    if (await postgresReachable()) await dropStaleTestDatabases();
+    return;
+  }
   // Type errors are `npm run typecheck`'s business (CI runs it); tsc still
   // emits JavaScript, which is all the CLI tests need.
   try {
