@@ -68,8 +68,13 @@ export function foldText(text: string): string {
     .toLowerCase();
 }
 
+// Most posts are plain ASCII: their words need no Unicode normalization or
+// Unicode-aware classes, and this is the hot path of every poll with rules.
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** The words of a text, folded: `Free MONEY, now!` → `free`, `money`, `now`. */
 function wordsOf(text: string): string[] {
+  if (ASCII.test(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   return foldText(text).match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
@@ -79,20 +84,26 @@ interface Words {
   line: string;
 }
 
-function wordsFor(text: string): Words {
-  const words = wordsOf(text);
-  return { set: new Set(words), line: ` ${words.join(' ')} ` };
+function wordsFor(words: readonly string[]): Words {
+  let line: string | null = null;
+  return {
+    set: new Set(words),
+    // only phrases of several words read it
+    get line() {
+      return (line ??= ` ${words.join(' ')} `);
+    },
+  };
 }
 
-/** A keyword phrase as a test on a post's words: a set lookup for one word, else the phrase in the line. */
-function phraseTest(phrase: string): ((w: Words) => boolean) | null {
+/** A keyword phrase: its first word, and a test on a post's words (a set lookup for one word, else the phrase in the line). */
+function phraseTest(phrase: string): { first: string; test: (w: Words) => boolean } | null {
   const words = wordsOf(phrase);
   if (words.length === 0) return null;
   const [first] = words as [string];
-  if (words.length === 1) return (w) => w.set.has(first);
+  if (words.length === 1) return { first, test: (w) => w.set.has(first) };
   const spaced = ` ${words.join(' ')} `;
   // the first word's lookup rules out most posts before the substring search
-  return (w) => w.set.has(first) && w.line.includes(spaced);
+  return { first, test: (w) => w.set.has(first) && w.line.includes(spaced) };
 }
 
 let profanity: RegExpMatcher | null = null;
@@ -101,45 +112,104 @@ function isProfane(text: string): boolean {
   return profanity.hasMatch(text);
 }
 
-const handle = (name: string) => name.trim().replace(/^@/, '').toLowerCase();
+const SURROGATE = /[\uD800-\uDFFF]/;
 
-/** What several rules of a list share for one post, computed at most once each: its words, profanity, handle, length. */
-interface Shared {
-  words(): Words;
-  profane(): boolean;
-  handle(): string;
-  network(): string;
-  length(): number;
+/** Length in characters as a person counts them (an emoji is one), not UTF-16 units. */
+function charCount(text: string): number {
+  if (!SURROGATE.test(text)) return text.length;
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
 }
 
-type Test = (s: RuleSubject, shared: Shared) => boolean;
+const handle = (name: string) => name.trim().replace(/^@/, '').toLowerCase();
 
-function testOf(rule: Rule): Test {
+/**
+ * One post as the rules of a list see it: what several rules share (its
+ * words, profanity, handle, network, length) computed at most once, when a
+ * rule first asks. `vocabulary` holds the first word of every keyword phrase
+ * of the list, so a post mentioning none of them (most posts) is done with
+ * every keyword rule after one pass over its words.
+ */
+class PostView {
+  private wordList: string[] | null = null;
+  private wordSet: Words | null = null;
+  private mentioned: boolean | null = null;
+  private isProfaneText: boolean | null = null;
+  private authorHandle: string | null = null;
+  private networkName: string | null = null;
+  private chars: number | null = null;
+
+  constructor(
+    readonly subject: RuleSubject,
+    private readonly vocabulary: ReadonlySet<string>,
+  ) {}
+
+  private list(): string[] {
+    return (this.wordList ??= wordsOf(`${this.subject.content}\n${this.subject.authorName}`));
+  }
+  /** does the post hold the first word of any keyword phrase of the list? */
+  mentionsAny(): boolean {
+    return (this.mentioned ??= this.list().some((w) => this.vocabulary.has(w)));
+  }
+  words(): Words {
+    return (this.wordSet ??= wordsFor(this.list()));
+  }
+  profane(): boolean {
+    return (this.isProfaneText ??=
+      this.subject.profane ?? isProfane(`${this.subject.content}\n${this.subject.authorName}`));
+  }
+  handle(): string {
+    return (this.authorHandle ??= handle(this.subject.username));
+  }
+  network(): string {
+    return (this.networkName ??= this.subject.network.toLowerCase());
+  }
+  length(): number {
+    return (this.chars ??= charCount(this.subject.content.trim()));
+  }
+}
+
+type Test = (post: PostView) => boolean;
+
+/** A rule as a test, and the first words of its keyword phrases (for the list's vocabulary). */
+function testOf(rule: Rule): { test: Test; firstWords: string[] } {
+  const plain = (test: Test) => ({ test, firstWords: [] });
   switch (rule.kind) {
     case 'keyword': {
       const phrases = rule.words.map(phraseTest).filter((t) => t !== null);
-      if (phrases.length === 0) return () => false;
-      return rule.match === 'all'
-        ? (_s, shared) => phrases.every((t) => t(shared.words()))
-        : (_s, shared) => phrases.some((t) => t(shared.words()));
+      const tests = phrases.map((p) => p.test);
+      if (tests.length === 0) return plain(() => false);
+      const firstWords = phrases.map((p) => p.first);
+      return {
+        firstWords,
+        test:
+          rule.match === 'all'
+            ? (post) => post.mentionsAny() && tests.every((t) => t(post.words()))
+            : (post) => post.mentionsAny() && tests.some((t) => t(post.words())),
+      };
     }
     case 'author': {
       const names = new Set(rule.usernames.map(handle));
       const network = rule.network === null ? null : rule.network.toLowerCase();
-      return (_s, shared) => (network === null || shared.network() === network) && names.has(shared.handle());
+      return plain((post) => (network === null || post.network() === network) && names.has(post.handle()));
     }
     case 'profanity':
-      return (_s, shared) => shared.profane();
+      return plain((post) => post.profane());
     case 'media':
-      return rule.require === 'any' ? (s) => s.media === 'text' : (s) => s.media !== rule.require;
+      return plain(
+        rule.require === 'any'
+          ? (post) => post.subject.media === 'text'
+          : (post) => post.subject.media !== rule.require,
+      );
     case 'repost':
-      return (s) => s.repost === true;
+      return plain((post) => post.subject.repost === true);
     case 'reply':
-      return (s) => s.reply === true;
+      return plain((post) => post.subject.reply === true);
     case 'sensitive':
-      return (s) => s.sensitive === true;
+      return plain((post) => post.subject.sensitive === true);
     case 'length':
-      return (_s, shared) => shared.length() < rule.min;
+      return plain((post) => post.length() < rule.min);
   }
 }
 
@@ -167,22 +237,11 @@ export function ruleDecision(rule: Rule): RuleDecision {
 
 /** Compiles an ordered rule list once; each call then tests a post against it, first match wins. */
 export function compileRules(rules: readonly Rule[]): CompiledRules {
-  const tests = rules.map((rule) => ({ rule, test: testOf(rule), decision: ruleDecision(rule) }));
+  const tests = rules.map((rule) => ({ rule, ...testOf(rule), decision: ruleDecision(rule) }));
+  const vocabulary = new Set(tests.flatMap((t) => t.firstWords));
   const first = (subject: RuleSubject) => {
-    let words: Words | null = null;
-    let profane: boolean | null = null;
-    let author: string | null = null;
-    let network: string | null = null;
-    let length: number | null = null;
-    const shared: Shared = {
-      words: () => (words ??= wordsFor(`${subject.content}\n${subject.authorName}`)),
-      profane: () => (profane ??= subject.profane ?? isProfane(`${subject.content}\n${subject.authorName}`)),
-      handle: () => (author ??= handle(subject.username)),
-      network: () => (network ??= subject.network.toLowerCase()),
-      // in characters as a person counts them (an emoji is one), not UTF-16 units
-      length: () => (length ??= [...subject.content.trim()].length),
-    };
-    for (const t of tests) if (t.test(subject, shared)) return t;
+    const post = new PostView(subject, vocabulary);
+    for (const t of tests) if (t.test(post)) return t;
     return null;
   };
   return {

@@ -2,9 +2,9 @@
 // lease) and the post upsert. Every write is a short transaction of its own;
 // nothing here runs while an upstream request is in flight.
 import { createHash } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, FeedIngestStateTable, PostsTable } from './schema.js';
-import { ctaColumns, UPSTREAM_COLUMNS } from './post-columns.js';
+import { postDefaults, UPSTREAM_COLUMNS } from './post-columns.js';
 import type { ModerationMode, PostState } from '../domain/lists.js';
 
 export type IngestStateRow = Selectable<FeedIngestStateTable>;
@@ -351,20 +351,23 @@ export async function upsertPosts(
         posts.map((p) => {
           // only a post not stored yet is judged: an update never changes its state
           const a = existed.has(p.external_id) ? APPROVED : arrival(p);
-          const { sensitive: _sensitive, profane: _profane, ...columns } = p;
-          return {
-            ...columns,
-            upstream_hash: upstreamHash(p),
+          // one literal's shape, filled column by column: no rest/spread copies of a row per post
+          const row: Insertable<PostsTable> = {
+            ...postDefaults(),
             wall_id: wallId,
             feed_id: feedId,
-            highlight: 0,
-            pin: 0,
-            ...ctaColumns(null),
-            state: a.state,
-            decided_by: a.by,
-            decided_at: a.by === null ? null : now,
-            decision_reason: a.reason,
+            created_at: p.created_at,
+            updated_at: p.updated_at,
           };
+          for (const c of UPSTREAM_COLUMNS) (row as Record<string, unknown>)[c] = p[c];
+          row.external_id = p.external_id;
+          row.upstream_hash = upstreamHash(p);
+          row.hidden = p.hidden;
+          row.state = a.state;
+          row.decided_by = a.by;
+          row.decided_at = a.by === null ? null : now;
+          row.decision_reason = a.reason;
+          return row;
         }),
       )
       .onConflict((oc) =>
