@@ -140,6 +140,64 @@ describe.skipIf(!hasSampleData)(
       }
     });
 
+    it('shows a moderation decision through one instance on the others at once: held, then approved, then rejected', async () => {
+      const token = (
+        await runCli(['tokens', 'create', '--name', 'decisions', '--role', 'moderator'], { DATABASE_URL: db.url })
+      ).stdout
+        .trim()
+        .split(/\s+/)
+        .pop()!;
+      const manage = (i: Instance, path: string, method: string, body?: unknown) =>
+        fetch(`${i.url}/api/manage/v1/walls/7011${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      const w2 = async (i: Instance) =>
+        (
+          (await (await fetch(`${i.url}/api/v2/widget/posts/7011?user_key=${KEY}&limit=500`)).json()) as {
+            responseData: { posts: { postId: string }[] }[];
+          }
+        ).responseData[0]!.posts.map((p) => Number(p.postId));
+      const c5 = async (i: Instance, id: number) =>
+        (await fetch(`${i.url}/api/v2/commerce/getGalleryProductByID/7011/${id}/?user_key=${KEY}`)).status;
+      const shown = await Promise.all(instances.map(w2)); // cached on every instance
+      const post = shown[0]![0]!;
+      const everywhere = async (what: string, visible: boolean) => {
+        for (const instance of instances) {
+          await eventually(
+            what,
+            () => w2(instance),
+            (ids) => ids.includes(post) === visible,
+            3000, // under the cache life (CACHE_TTL_MS, 5 s): only a relayed change passes
+          );
+          expect(await c5(instance, post)).toBe(visible ? 200 : 404);
+        }
+      };
+      // held back into the queue through instance 0
+      expect((await manage(instances[0]!, `/posts/${post}`, 'PATCH', { state: 'pending' })).status).toBe(200);
+      await everywhere('held post gone', false);
+      // approved from the queue through instance 1 (the bulk action of the queue)
+      const approved = await manage(instances[1]!, '/posts/bulk', 'POST', { postIds: [post], action: 'approve' });
+      expect(approved.status, await approved.text()).toBe(200);
+      await everywhere('approved post back', true);
+      // rejected through instance 2, with a reason kept on the post
+      const rejected = await manage(instances[2]!, `/posts/${post}`, 'PATCH', {
+        state: 'rejected',
+        reason: 'off-topic',
+      });
+      expect(rejected.status).toBe(200);
+      await everywhere('rejected post gone', false);
+      const { responseData: record } = (await (await manage(instances[0]!, `/posts/${post}`, 'GET')).json()) as {
+        responseData: { state: string; decision: { by: string; reason: string | null } | null };
+      };
+      expect(record.state).toBe('rejected');
+      expect(record.decision).toMatchObject({ by: 'decisions', reason: 'off-topic' });
+    });
+
     it('reports store and Redis in /readyz', async () => {
       const res = await fetch(`${instances[0]!.url}/readyz`);
       expect(res.status).toBe(200);
