@@ -4,8 +4,6 @@
 // by the CLI for that origin, shows the same wall; a post created with W3
 // appears live on both, one hidden with the CLI (another process) disappears;
 // a key for another origin and a revoked key show nothing.
-import { createServer, type Server } from 'node:http';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +14,7 @@ import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
 import { eventually } from '../helpers/poll.js';
 import { hasChromium, launchChromium } from './browser.js';
+import { startHostServer, type HostServer } from './host-page.js';
 
 const WALL = DEMO_KEYS[0].wallId;
 const USER_KEY = DEMO_KEYS[0].key;
@@ -41,36 +40,12 @@ async function until<T>(what: string, probe: () => Promise<T>, holds: (value: T)
 const alertShown = (page: Page) =>
   page.locator('wallery-wall [role=alert]').waitFor({ state: 'visible', timeout: WAIT });
 
-/** A page of another origin holding only the two-line snippet. */
-async function snippetHost(
-  base: string,
-): Promise<{ origin: string; close(): Promise<void>; page(key: string): string }> {
-  const server: Server = createServer((req, res) => {
-    const key = new URL(req.url ?? '/', 'http://x').searchParams.get('key') ?? '';
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A shop</title>` +
-        `<script type="module" src="${base}/embed/v1/wallery.js"></script></head>` +
-        `<body><h1>Our customers</h1><wallery-wall wall="${WALL}" key="${key}" layout="grid"></wallery-wall></body></html>`,
-    );
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  const origin = `http://127.0.0.1:${port}`;
-  return {
-    origin,
-    page: (key) => `${origin}/?key=${encodeURIComponent(key)}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe.skipIf(!hasChromium)('the embed on a real `wallery start`', () => {
   let dir: string;
   let database: string;
   let instance: Instance;
   let browser: Browser;
-  let host: Awaited<ReturnType<typeof snippetHost>>;
+  let host: HostServer;
   let hostedUrl: string;
 
   beforeAll(async () => {
@@ -87,7 +62,7 @@ describe.skipIf(!hasChromium)('the embed on a real `wallery start`', () => {
     const printed = HOSTED.exec(output);
     // opened as printed: localhost and the port the instance picked
     hostedUrl = printed![1]!;
-    host = await snippetHost(instance.url);
+    host = await startHostServer(instance.url);
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -137,7 +112,7 @@ describe.skipIf(!hasChromium)('the embed on a real `wallery start`', () => {
 
     const { key } = await newKey([host.origin]);
     const shop = await browser.newPage();
-    await shop.goto(host.page(key));
+    await shop.goto(host.url({ wall: WALL, key, layout: 'grid' }));
     const onShop = await until(
       'the snippet shows posts',
       () => shownIds(shop),
@@ -189,12 +164,12 @@ describe.skipIf(!hasChromium)('the embed on a real `wallery start`', () => {
     });
     expect(asked.status).toBe(403);
     const page = await browser.newPage();
-    await page.goto(host.page(elsewhere.key));
+    await page.goto(host.url({ wall: WALL, key: elsewhere.key, layout: 'grid' }));
     await alertShown(page);
     expect(await shownIds(page)).toEqual([]);
 
     const { key, id } = await newKey([host.origin]);
-    await page.goto(host.page(key));
+    await page.goto(host.url({ wall: WALL, key, layout: 'grid' }));
     await eventually(
       'the wall shows',
       () => shownIds(page),
