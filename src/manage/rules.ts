@@ -61,7 +61,7 @@ async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], include
   for (;;) {
     const rows = await db
       .selectFrom('posts')
-      .select(['id', 'state', 'content', 'author_name', 'username', 'network_name', 'media'])
+      .select(['id', 'state', 'content', 'author_name', 'username', 'network_name', 'media', 'repost', 'reply'])
       .where('wall_id', '=', wallId)
       .where('state', 'in', includeApproved ? ['pending', 'approved'] : ['pending'])
       .where('id', '>', after)
@@ -77,6 +77,8 @@ async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], include
         username: r.username,
         network: r.network_name,
         media: r.media,
+        repost: r.repost === 1,
+        reply: r.reply === 1,
       });
       if (!rule) continue;
       const count = counts.get(rule.id)!;
