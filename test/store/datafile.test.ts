@@ -455,9 +455,9 @@ describe('rules and repost/reply flags (Wallery’s extension of the data file)'
   it('walls’ rules (as GET …/rules answers them) and posts’ flags: imported, exported, imported again the same', async () => {
     await freshStore();
     const flagged = feed(1, [post(1, { repost: true }), post(2, { reply: true, repost: false }), post(3)]);
-    // wall 2 gives its rules after its feeds
-    const tail = `{"id":2,"accountId":1,"name":"W2","url":"w2","createdAt":"${T}","feeds":[],"rules":[{"id":"short","kind":"length","action":"hold","min":12}]}`;
-    const text = `{"version":1,"accounts":${JSON.stringify([account()])},"walls":[${JSON.stringify({ ...wall(1, [flagged]), rules: RULES })},${tail},${JSON.stringify(wall(3, []))}]}`;
+    // wall 1 gives its rules after its feeds (a wall's tail), wall 2 before them (its head, read before its feeds stream)
+    const head = `{"id":2,"accountId":1,"name":"W2","url":"w2","createdAt":"${T}","rules":[{"id":"short","kind":"length","action":"hold","min":12}],"feeds":[${JSON.stringify(feed(2, posts(10, 1)))}]}`;
+    const text = `{"version":1,"accounts":${JSON.stringify([account()])},"walls":[${JSON.stringify({ ...wall(1, [flagged]), rules: RULES })},${head},${JSON.stringify(wall(3, []))}]}`;
     await importDataFileFrom(store, onDisk(text), Date.now());
     const walls = await store.db.selectFrom('walls').select(['id', 'rules']).orderBy('id').execute();
     // ids kept; the absent ones assigned (not r1, which the file uses); defaults written out
@@ -478,6 +478,7 @@ describe('rules and repost/reply flags (Wallery’s extension of the data file)'
       { id: 1, repost: 1, reply: 0 },
       { id: 2, repost: 0, reply: 1 },
       { id: 3, repost: 0, reply: 0 },
+      { id: 10, repost: 0, reply: 0 },
     ]);
     const path = join(dir, `export-${n++}.json`);
     await exportDataFile(store.db, path);
@@ -524,7 +525,12 @@ describe('rules and repost/reply flags (Wallery’s extension of the data file)'
       expect(err.message, JSON.stringify(rules)).toBe(message);
       expect(await rowCounts(store)).toEqual(EMPTY);
     }
-    // given after the wall's feeds: checked all the same
+    // given before (all the cases above give them after the wall's feeds) or after a wall's feeds: checked all the same
+    const before = `{"version":1,"accounts":${JSON.stringify([account()])},"walls":[{"id":1,"accountId":1,"name":"W","url":"w","createdAt":"${T}","rules":[{"kind":"reply","action":"drop"}],"feeds":[${JSON.stringify(feed(1, posts(1, 2)))}]}]}`;
+    expect((await importError(onDisk(before))).message).toBe(
+      '$.walls[0].rules[0].action: action must be reject, hold or approve',
+    );
+    expect(await rowCounts(store)).toEqual(EMPTY);
     const tail = `{"version":1,"accounts":${JSON.stringify([account()])},"walls":[{"id":1,"accountId":1,"name":"W","url":"w","createdAt":"${T}","feeds":[${JSON.stringify(feed(1, posts(1, 2)))}],"rules":[{"kind":"length","action":"hold","min":0}]}]}`;
     expect((await importError(onDisk(tail))).message).toBe(
       '$.walls[0].rules[0].min: min must be an integer from 1 to 10000',
