@@ -60,6 +60,8 @@ function post(feed: number, i: number): IngestedPost {
     media: 'image',
     children: '[]',
     alt: '',
+    repost: 0,
+    reply: 0,
     created_at: now,
     updated_at: now,
     hidden: 0,

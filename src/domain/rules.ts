@@ -37,6 +37,36 @@ export type Rule = Base &
     | { kind: 'length'; min: number }
   );
 
+/** A rule as given (PUT …/rules, a data file): its id, a keyword rule's `match` and a profanity rule's `languages` may be left out. */
+export type RuleIn = Rule extends infer R
+  ? R extends Rule
+    ? Omit<R, Extract<keyof R, 'id' | 'match' | 'languages'>> &
+        Partial<Pick<R, Extract<keyof R, 'id' | 'match' | 'languages'>>>
+    : never
+  : never;
+
+/** Rules as given → as stored: ids assigned where absent (r1, r2, … not used yet), defaults written out. */
+export function completeRules(input: readonly RuleIn[]): Rule[] {
+  const taken = new Set(input.map((r) => r.id).filter((id): id is string => id !== undefined));
+  let next = 1;
+  const fresh = () => {
+    while (taken.has(`r${next}`)) next++;
+    taken.add(`r${next}`);
+    return `r${next}`;
+  };
+  return input.map((r) => {
+    const id = r.id ?? fresh();
+    switch (r.kind) {
+      case 'keyword':
+        return { ...r, id, match: r.match ?? 'any' };
+      case 'profanity':
+        return { ...r, id, languages: r.languages ?? ['en'] };
+      default:
+        return { ...r, id } as Rule;
+    }
+  });
+}
+
 /** What the rules look at in a post. `content` is plain text (no markup). */
 export interface RuleSubject {
   content: string;

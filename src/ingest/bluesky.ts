@@ -19,6 +19,7 @@ import {
   UpstreamFormatError,
   collectPosts,
   isObject,
+  isWithheld,
   parseJson,
   type Connector,
   type DocumentParser,
@@ -301,6 +302,7 @@ export function postViewPost(view: Json): UpstreamPost | Withheld | null {
     media,
     tags: text.tags,
     sensitive: labels.sensitive || quote?.sensitive === true,
+    reply: isObject(record.reply),
   };
 }
 
@@ -339,14 +341,23 @@ function searchItems(data: unknown, where: string): { items: Item[]; cursor: str
   return { items, cursor: typeof data.cursor === 'string' && data.cursor !== '' ? data.cursor : null };
 }
 
-/** A page of posts → its posts (reposts unwrapped or left out), and for paging each item's time and the cursor. */
+/**
+ * A page of posts → its posts (reposts unwrapped or left out), and for paging
+ * each item's time and the cursor. An unwrapped repost is the reposted post
+ * flagged `repost`, unless the page also holds that post itself (then it is
+ * read as itself, as when reposts are left out).
+ */
 function pageDocument(read: (data: unknown, where: string) => { items: Item[]; cursor: string | null }) {
   return ((doc, settings, limits) => {
     const page = read(parseJson(doc), new URL(doc.url).host);
     const items = page.items.slice(0, limits.maxItems);
     const kept = settings.reposts === 'unwrap' ? items : items.filter((item) => !item.repost);
+    const itself = new Set(kept.filter((item) => !item.repost).map((item) => item.view.uri));
     return {
-      ...collectPosts(kept, (item) => postViewPost(item.view)),
+      ...collectPosts(kept, (item) => {
+        const post = postViewPost(item.view);
+        return post && item.repost && !isWithheld(post) ? { ...post, repost: !itself.has(item.view.uri) } : post;
+      }),
       meta: { times: items.map(({ sortAt, pinned }) => ({ sortAt, pinned })), cursor: page.cursor },
     };
   }) satisfies DocumentParser<BlueskySettings>;

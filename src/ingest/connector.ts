@@ -47,6 +47,10 @@ export interface UpstreamPost {
   location?: string;
   /** flagged sensitive upstream (content warning, NSFW, moderation labels): arrives hidden */
   sensitive: boolean;
+  /** it arrived as a boost/repost (stored unwrapped: the boosted post); for the `repost` moderation rule */
+  repost?: boolean;
+  /** it answers another post upstream; for the `reply` moderation rule */
+  reply?: boolean;
   score?: number | null;
   rating?: number | null;
 }

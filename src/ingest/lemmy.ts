@@ -6,6 +6,8 @@
 // post's page title its linked card; an image link or a video embed becomes
 // its media (with its alt text), else a link's thumbnail its picture; NSFW
 // posts or communities arrive hidden; removed or deleted posts are left out.
+// Neither a repost nor a reply: only posts are read (replies are comments,
+// never ingested), and a cross-post is a post of its own in its community.
 import type { Static } from 'typebox';
 import type { IngestedPost } from '../store/ingest.js';
 import {

@@ -203,6 +203,7 @@ export function statusPost(status: Json, instance: string): UpstreamPost | null 
     media,
     tags,
     sensitive: body.sensitive || quote?.sensitive === true,
+    reply: status.in_reply_to_id !== null && status.in_reply_to_id !== undefined,
   };
 }
 
@@ -215,13 +216,23 @@ const accountDocument = ((doc) => {
   return { posts: [], skipped: 0, meta: { id: data.id } };
 }) satisfies DocumentParser<MastodonSettings>;
 
-/** A page of statuses → its posts (boosts unwrapped or left out) and the ids on it, for paging. */
+/**
+ * A page of statuses → its posts (boosts unwrapped or left out) and the ids on
+ * it, for paging. An unwrapped boost is the boosted status flagged `repost`,
+ * unless the page also holds that status itself (then it is read as itself,
+ * as when boosts are left out).
+ */
 const statusesDocument = ((doc, settings, limits) => {
   const base = instanceBase(settings);
   const statuses = statusesOf(parseJson(doc), hostOf(base)).slice(0, limits.maxItems);
   const ids = statuses.map((s) => (typeof s.id === 'string' ? s.id : '')).filter((id) => /^\d+$/.test(id));
   const kept = settings.reposts === 'unwrap' ? statuses : statuses.filter((s) => !isObject(s.reblog));
-  const { posts, skipped } = collectPosts(kept, (s) => statusPost(isObject(s.reblog) ? s.reblog : s, base));
+  const itself = new Set(kept.filter((s) => !isObject(s.reblog)).map((s) => s.id));
+  const { posts, skipped } = collectPosts(kept, (s) => {
+    if (!isObject(s.reblog)) return statusPost(s, base);
+    const post = statusPost(s.reblog, base);
+    return post && { ...post, repost: !itself.has(s.reblog.id) };
+  });
   return { posts, skipped, meta: { ids } };
 }) satisfies DocumentParser<MastodonSettings>;
 

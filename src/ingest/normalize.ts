@@ -358,6 +358,8 @@ export function toPostFields(post: UpstreamPost, network: string, now: number): 
     location: limit(plainText(post.location ?? ''), 300),
     created_at: created,
     updated_at: Math.max(created, post.updatedAt ?? created),
+    repost: post.repost === true ? 1 : 0,
+    reply: post.reply === true ? 1 : 0,
   };
 }
 

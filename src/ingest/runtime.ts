@@ -489,6 +489,8 @@ export function arrivalFor(mode: ModerationMode, rulesJson: string): (post: Inge
         username: p.username,
         network: p.network_name,
         media: p.media,
+        repost: p.repost === 1,
+        reply: p.reply === 1,
         sensitive: p.sensitive === true,
         ...(p.profane !== undefined ? { profane: p.profane } : {}),
       },

@@ -51,6 +51,8 @@ function postRecord(r: PostRow, tags: TagRecord[]): PostRecord {
     hidden: r.hidden !== 0,
     pinned: r.pin !== 0,
     highlighted: r.highlight !== 0,
+    repost: r.repost !== 0,
+    reply: r.reply !== 0,
     cta: ctaOf(r),
     products: tags,
   };

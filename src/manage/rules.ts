@@ -3,7 +3,7 @@
 // stored posts on demand. Ingestion applies them to new posts
 // (src/ingest/runtime.ts). Each write is audited; an apply announces the wall.
 import type { Kysely } from 'kysely';
-import { compileRules, ruleDecision, ruleText, type Rule } from '../domain/rules.js';
+import { compileRules, completeRules, ruleDecision, ruleText, type Rule } from '../domain/rules.js';
 import type { Database } from '../store/schema.js';
 import type { ApplyInput, ApplyRecord, RuleCount, RulesInput, RulesRecord } from '../schemas/rules.js';
 import { audited, type Op } from './op.js';
@@ -12,28 +12,6 @@ import { requireWall } from './walls.js';
 /** The stored rules of a wall row ('[]' when none). */
 export function storedRules(json: string): Rule[] {
   return JSON.parse(json) as Rule[];
-}
-
-/** Rules as given → as stored: ids assigned where absent (r1, r2, … not used yet), defaults written out. */
-function normalized(input: RulesInput['rules']): Rule[] {
-  const taken = new Set(input.map((r) => r.id).filter((id): id is string => id !== undefined));
-  let next = 1;
-  const fresh = () => {
-    while (taken.has(`r${next}`)) next++;
-    taken.add(`r${next}`);
-    return `r${next}`;
-  };
-  return input.map((r) => {
-    const id = r.id ?? fresh();
-    switch (r.kind) {
-      case 'keyword':
-        return { ...r, id, match: r.match ?? 'any' };
-      case 'profanity':
-        return { ...r, id, languages: r.languages ?? ['en'] };
-      default:
-        return { ...r, id } as Rule;
-    }
-  });
 }
 
 export async function getRules(db: Kysely<Database>, wallId: number): Promise<RulesRecord> {
@@ -61,7 +39,7 @@ async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], include
   for (;;) {
     const rows = await db
       .selectFrom('posts')
-      .select(['id', 'state', 'content', 'author_name', 'username', 'network_name', 'media'])
+      .select(['id', 'state', 'content', 'author_name', 'username', 'network_name', 'media', 'repost', 'reply'])
       .where('wall_id', '=', wallId)
       .where('state', 'in', includeApproved ? ['pending', 'approved'] : ['pending'])
       .where('id', '>', after)
@@ -77,6 +55,8 @@ async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], include
         username: r.username,
         network: r.network_name,
         media: r.media,
+        repost: r.repost === 1,
+        reply: r.reply === 1,
       });
       if (!rule) continue;
       const count = counts.get(rule.id)!;
@@ -95,7 +75,7 @@ async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], include
 
 /** Replaces the wall's rules; with `dryRun`, saves nothing and reports what they would change in pending posts. */
 export async function putRules(op: Op, wallId: number, input: RulesInput, dryRun: boolean): Promise<RulesRecord> {
-  const rules = normalized(input.rules);
+  const rules = completeRules(input.rules);
   if (dryRun) {
     await requireWall(op.db, wallId);
     const { counts } = await plan(op.db, wallId, rules, false);

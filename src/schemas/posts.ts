@@ -268,6 +268,8 @@ export const PostRecord = Record({
   hidden: Type.Boolean(),
   pinned: Type.Boolean(),
   highlighted: Type.Boolean(),
+  repost: Type.Boolean({ description: 'it arrived as a boost/repost (the `repost` rule judges it)' }),
+  reply: Type.Boolean({ description: 'it answers another post upstream (the `reply` rule judges it)' }),
   cta: Nullable(CtaRecord),
   products: Type.Array(TagRecord),
 });

@@ -1,7 +1,14 @@
 // Moderation rules of a wall (src/domain/rules.ts runs them): what PUT
 // takes, what GET answers, what a dry run and an apply report.
 import { Type, type Static, type TSchema } from 'typebox';
-import { MEDIA_REQUIREMENTS, PROFANITY_LANGUAGES, RULE_ACTIONS, RULE_KINDS, type Rule } from '../domain/rules.js';
+import {
+  MEDIA_REQUIREMENTS,
+  PROFANITY_LANGUAGES,
+  RULE_ACTIONS,
+  RULE_KINDS,
+  type Rule,
+  type RuleIn,
+} from '../domain/rules.js';
 import { spoken } from '../domain/lists.js';
 import { Bool, Record, strict } from './fields.js';
 
@@ -158,13 +165,6 @@ export const ApplyRecord = Record({
   checked: Type.Integer({ description: 'posts judged' }),
 });
 
-/** A rule as PUT takes it: its id, a keyword rule's `match` and a profanity rule's `languages` may be left out. */
-export type RuleIn = Rule extends infer R
-  ? R extends Rule
-    ? Omit<R, Extract<keyof R, 'id' | 'match' | 'languages'>> &
-        Partial<Pick<R, Extract<keyof R, 'id' | 'match' | 'languages'>>>
-    : never
-  : never;
 /** The body of PUT …/rules: the validation hook checks it against RulesBody before the service sees it. */
 export interface RulesInput {
   rules: RuleIn[];

@@ -24,6 +24,23 @@ interface RawError {
   message: string;
 }
 
+/** A value's errors against a schema, less the repeats: an unknown property also fails `additionalProperties: false` as a schema of its own. */
+function* schemaErrors(checker: Checker, value: unknown): Iterable<RawError> {
+  for (const e of checker.Errors(value))
+    if (!(e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties'))) yield e;
+}
+
+/**
+ * The fields an error is about, below its path: the missing ones of a
+ * `required` error, the unknown ones of an `additionalProperties` error;
+ * `[null]` for any other error (the value at its path itself).
+ */
+function namedFields(e: RawError): (string | null)[] {
+  if (e.keyword === 'required') return (e.params.requiredProperties as string[] | undefined) ?? [];
+  if (e.keyword === 'additionalProperties') return (e.params.additionalProperties as string[] | undefined) ?? [];
+  return [null];
+}
+
 const compiled = new WeakMap<object, Checker>();
 
 function checkerOf(schema: TSchema): Checker {
@@ -45,8 +62,12 @@ const CUSTOM_CHECKS: Record<string, (value: unknown, field: string) => FieldErro
   rules: rulesErrors,
 };
 
-/** A wall's rule list: each rule against its kind's schema (`rules[2].words`), and ids used once. */
-function rulesErrors(value: unknown, field: string): FieldError[] {
+/**
+ * A wall's rule list: each rule against its kind's schema (`rules[2].words`),
+ * and ids used once. The management API (PUT …/rules) and the data file
+ * (a wall's `rules`) check rule lists with it.
+ */
+export function rulesErrors(value: unknown, field: string): FieldError[] {
   if (!Array.isArray(value) || value.length > RULES_MAX)
     return [{ field, message: `${field} must be a list of at most ${RULES_MAX} rules` }];
   const out: FieldError[] = [];
@@ -66,15 +87,8 @@ function rulesErrors(value: unknown, field: string): FieldError[] {
     const checker = checkerOf(schema);
     if (!checker.Check(rule)) {
       const seen = new Set<string>();
-      for (const e of checker.Errors(rule)) {
-        if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) continue;
-        const names =
-          e.keyword === 'required'
-            ? ((e.params.requiredProperties as string[] | undefined) ?? [])
-            : e.keyword === 'additionalProperties'
-              ? ((e.params.additionalProperties as string[] | undefined) ?? [])
-              : [null];
-        for (const name of names) {
+      for (const e of schemaErrors(checker, rule)) {
+        for (const name of namedFields(e)) {
           const segs = pointer(e.instancePath);
           const top = name ?? segs[0];
           const f = top === undefined ? at : `${at}.${top}`;
@@ -114,15 +128,8 @@ function connectorErrors(value: unknown, field: string): FieldError[] {
     const checker = checkerOf(branch as unknown as TSchema);
     if (!checker.Check(value)) {
       const out = new Map<string, string>();
-      for (const e of checker.Errors(value)) {
-        if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) continue;
-        const names =
-          e.keyword === 'required'
-            ? ((e.params.requiredProperties as string[] | undefined) ?? [])
-            : e.keyword === 'additionalProperties'
-              ? ((e.params.additionalProperties as string[] | undefined) ?? [])
-              : [null];
-        for (const name of names) {
+      for (const e of schemaErrors(checker, value)) {
+        for (const name of namedFields(e)) {
           const segs = [...pointer(e.instancePath), ...(name === null ? [] : [name])];
           const f = segs.length === 0 ? field : `${field}.${fieldName(segs, field)}`;
           const what =
@@ -208,26 +215,18 @@ export function fieldErrorsOf(schema: TSchema, value: unknown, part: 'body' | 'q
   const candidates: Candidate[] = [];
 
   if (!checker.Check(value)) {
-    for (const e of checker.Errors(value)) {
-      // each unknown property also fails `additionalProperties: false` as a schema; reported once below
-      if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) continue;
+    for (const e of schemaErrors(checker, value)) {
       const segs = pointer(e.instancePath);
       if (segs.length > 0 && checkedNames.has(segs[0]!)) {
         const node = properties[segs[0]!]!;
         candidates.push({ segs: [segs[0]!], message: String(node['x-error'] ?? `${segs[0]} is invalid`), own: true });
         continue;
       }
-      if (e.keyword === 'required') {
-        for (const name of (e.params.requiredProperties as string[] | undefined) ?? []) {
-          const s = [...segs, name];
-          candidates.push({ segs: s, message: `${fieldName(s, part)} is required`, own: true });
-        }
-        continue;
-      }
-      if (e.keyword === 'additionalProperties') {
-        for (const name of (e.params.additionalProperties as string[] | undefined) ?? []) {
-          const s = [...segs, name];
-          candidates.push({ segs: s, message: `${fieldName(s, part)} is not a known field`, own: true });
+      if (e.keyword === 'required' || e.keyword === 'additionalProperties') {
+        const what = e.keyword === 'required' ? 'is required' : 'is not a known field';
+        for (const name of namedFields(e)) {
+          const s = name === null ? segs : [...segs, name];
+          candidates.push({ segs: s, message: `${fieldName(s, part)} ${what}`, own: true });
         }
         continue;
       }

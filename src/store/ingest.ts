@@ -290,14 +290,21 @@ export interface IngestedPost extends PostFields {
   profane?: boolean;
 }
 
+/** Upstream columns that came later: each counts in the fingerprint only when set. */
+const LATER_COLUMNS: ReadonlySet<string> = new Set(['alt', 'repost', 'reply']);
+
 /**
  * Fingerprint of what upstream said about a post (every upstream column but
- * the edit time). `alt` came later: it counts only when there is one, so a
- * post without alt text keeps the fingerprint it had before (no rewrite).
+ * the edit time). `alt`, `repost` and `reply` came later: each counts only
+ * when set (alt text there, a flag 1), so a post without them keeps the
+ * fingerprint it had before (no rewrite), and a flagged post stored before
+ * its flag existed is rewritten once, with its flag, when next read.
  */
 export function upstreamHash(p: IngestedPost): string {
-  const values: unknown[] = UPSTREAM_COLUMNS.filter((c) => c !== 'alt').map((c) => p[c]);
+  const values: unknown[] = UPSTREAM_COLUMNS.filter((c) => !LATER_COLUMNS.has(c)).map((c) => p[c]);
   if (p.alt !== '') values.push(p.alt);
+  if (p.repost !== 0) values.push({ repost: 1 });
+  if (p.reply !== 0) values.push({ reply: 1 });
   return createHash('sha256').update(JSON.stringify(values)).digest('base64url');
 }
 

@@ -379,6 +379,23 @@ function migrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    '0012_repost_reply': {
+      async up(db: Kysely<unknown>) {
+        // Whether a post arrived as a boost/repost, and whether it answers
+        // another post (the `repost` and `reply` moderation rules judge them,
+        // at ingestion and on stored posts). 0 for every post stored before:
+        // the next poll that reads a flagged post again sets its flag (its
+        // upstream fingerprint counts a flag only when it is set).
+        await db.schema
+          .alterTable('posts')
+          .addColumn('repost', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema
+          .alterTable('posts')
+          .addColumn('reply', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      },
+    },
   };
 }
 

@@ -58,6 +58,8 @@ export function postDefaults(): DefaultedColumns {
     decided_by: null,
     decided_at: null,
     decision_reason: null,
+    repost: 0,
+    reply: 0,
   };
 }
 
@@ -139,6 +141,8 @@ export const UPSTREAM_COLUMNS = [
   'media',
   'children',
   'alt',
+  'repost',
+  'reply',
 ] as const;
 
 /** A call-to-action as every API names it. */

@@ -102,6 +102,10 @@ export interface PostsTable {
   decided_by: string | null;
   decided_at: number | null;
   decision_reason: string | null;
+  /** 1 when the post arrived as a boost/repost (migration 0012); ingested posts only */
+  repost: number;
+  /** 1 when the post answers another post upstream (migration 0012); ingested posts only */
+  reply: number;
 }
 
 export interface ProductsTable {

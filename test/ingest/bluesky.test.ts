@@ -157,12 +157,17 @@ describe('bluesky author feed', () => {
     await actorWall('unwrap');
     seedFeed();
     expect((await h.poll())[0]).toMatchObject({ inserted: 9 });
-    const repost = (await storedPosts(h, 601)).find((p) => p.external_id!.endsWith('3lbrepost00a'))!;
+    const stored = await storedPosts(h, 601);
+    const repost = stored.find((p) => p.external_id!.endsWith('3lbrepost00a'))!;
     expect(repost).toMatchObject({
       author_name: 'Cy',
       username: 'cy.bsky.social',
       link_url: 'https://bsky.app/profile/cy.bsky.social/post/3lbrepost00a',
+      // flagged for the `repost` moderation rule
+      repost: 1,
+      reply: 0,
     });
+    expect(stored.filter((p) => p.repost === 1)).toEqual([repost]);
   });
 
   it('adds only new posts next time and follows the cursor while a whole page is new', async () => {

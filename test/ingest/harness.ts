@@ -27,7 +27,12 @@ export interface FeedSpec {
   moderation?: 'auto' | 'manual';
 }
 
-export function dataFile(feeds: FeedSpec[], profanity = 0, moderation: 'auto' | 'manual' = 'auto') {
+export function dataFile(
+  feeds: FeedSpec[],
+  profanity = 0,
+  moderation: 'auto' | 'manual' = 'auto',
+  rules: unknown[] = [],
+) {
   return {
     version: 1,
     accounts: [{ id: ACCOUNT, name: 'Ingest Co', plan: 'enterprise', dailyCallLimit: 1_000_000, userKeys: [KEY] }],
@@ -39,6 +44,7 @@ export function dataFile(feeds: FeedSpec[], profanity = 0, moderation: 'auto' | 
         url: 'live-wall',
         profanity,
         ...(moderation === 'manual' ? { moderation } : {}),
+        ...(rules.length > 0 ? { rules } : {}),
         createdAt: '2025-01-01T00:00:00.000Z',
         feeds: feeds.map((f) => ({
           id: f.id,
@@ -90,13 +96,18 @@ export interface HarnessOptions {
   profanity?: number;
   /** the wall's moderation mode (default auto) */
   moderation?: 'auto' | 'manual';
+  /** the wall's moderation rules (the wire form of GET …/rules), given in the data file */
+  rules?: unknown[];
   config?: Partial<IngestConfig>;
   resolve?: Resolver;
   runtime?: Partial<IngestRuntimeOptions>;
 }
 
 export async function startHarness(feeds: FeedSpec[], options: HarnessOptions = {}): Promise<Harness> {
-  const server = await startTestServer({ data: dataFile(feeds, options.profanity ?? 0, options.moderation), now: NOW });
+  const server = await startTestServer({
+    data: dataFile(feeds, options.profanity ?? 0, options.moderation, options.rules),
+    now: NOW,
+  });
   const clock = { now: NOW };
   const changes = new ChangeBus();
   const changed: number[] = [];

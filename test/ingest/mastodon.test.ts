@@ -449,12 +449,17 @@ describe('mastodon account statuses', () => {
     ]);
     seedAccount();
     expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 3 });
-    const boosted = (await storedPosts(h, 503)).find((p) => p.external_id === id(20))!;
+    const stored = await storedPosts(h, 503);
+    const boosted = stored.find((p) => p.external_id === id(20))!;
     expect(boosted).toMatchObject({
       author_name: 'Cy',
       link_url: `https://social.example/@cy/${id(20)}`,
       post_type: 2,
+      // flagged for the `repost` moderation rule
+      repost: 1,
+      reply: 0,
     });
+    expect(stored.filter((p) => p.repost === 1)).toEqual([boosted]);
   });
 
   it('an unknown account fails with the instance’s message', async () => {

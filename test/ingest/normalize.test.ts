@@ -257,5 +257,12 @@ describe('alt text in stored rows', () => {
     // alt text counts once there is some: an upstream alt edit is an update
     const described = row('a heron', [image]);
     expect(upstreamHash(described)).not.toBe(upstreamHash({ ...described, alt: 'a crane' }));
+    // so do the repost and reply flags once set: a flagged post stored before them gets its flag when read again
+    const flagged = [
+      { ...plain, repost: 1 },
+      { ...plain, reply: 1 },
+      { ...plain, repost: 1, reply: 1 },
+    ].map(upstreamHash);
+    expect(new Set([legacy, ...flagged]).size).toBe(4);
   });
 });

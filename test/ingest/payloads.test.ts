@@ -19,7 +19,7 @@ import { call } from '../helpers/http.js';
 import { contentProblems } from '../helpers/html-safety.js';
 import { makeToken } from '../http/manage/helpers.js';
 import { startFixture, type Fixture } from './fixtures/server.js';
-import { WALL, startHarness, wallPosts, type FeedSpec, type Harness } from './harness.js';
+import { WALL, startHarness, wallPosts, widgetPosts, type FeedSpec, type Harness } from './harness.js';
 
 const PAYLOADS = fileURLToPath(new URL('../../../shared/connector-payloads/', import.meta.url));
 const present = existsSync(PAYLOADS);
@@ -207,6 +207,42 @@ function firstPicture(embed: Json | null): { picture: string; card: boolean } | 
 
 const rkey = (uri: string) => uri.split('/').pop() ?? '';
 
+/**
+ * The repost and reply flags each post of a file should carry, by upstream id:
+ * a repost when every item bringing it is a boost (Mastodon `reblog`) or a
+ * repost (Bluesky `reasonRepost`) — one also on the page as itself is itself;
+ * a reply when it answers a post (Mastodon `in_reply_to_id`, Bluesky `record.reply`).
+ */
+function expectedFlags(
+  network: 'mastodon' | 'bluesky',
+  file: string,
+): Map<string, { repost: boolean; reply: boolean }> {
+  const out = new Map<string, { repost: boolean; reply: boolean }>();
+  const add = (id: string, boosted: boolean, reply: boolean) =>
+    out.set(id, { repost: (out.get(id)?.repost ?? true) && boosted, reply });
+  if (network === 'mastodon')
+    for (const st of list(payload('mastodon', file))) {
+      const shown = shownStatus(st);
+      add(s(shown.id), shown !== st, shown.in_reply_to_id !== null && shown.in_reply_to_id !== undefined);
+    }
+  else {
+    const data = obj(payload('bluesky', file));
+    const withheld = new Set(
+      blueskyItems(file)
+        .filter((i) => i.withheld)
+        .map((i) => s(i.view.uri)),
+    );
+    const items = Array.isArray(data.feed) ? list(data.feed) : list(data.posts).map((post) => ({ post }) as Json);
+    for (const item of items) {
+      const view = obj(item.post);
+      if (withheld.has(s(view.uri))) continue;
+      const reposted = obj(item.reason).$type === 'app.bsky.feed.defs#reasonRepost';
+      add(s(view.uri), reposted, Object.keys(obj(obj(view.record).reply)).length > 0);
+    }
+  }
+  return out;
+}
+
 // ---------- the wall as the management API shows it ----------
 
 interface ManagedPost {
@@ -222,6 +258,10 @@ interface ManagedPost {
   hidden: boolean;
   alt: string;
   children: { image: string; video: string; alt?: string }[];
+  state: string;
+  decision: { by: string; reason: string | null } | null;
+  repost: boolean;
+  reply: boolean;
 }
 
 async function managedPosts(h: Harness, token: string): Promise<ManagedPost[]> {
@@ -541,10 +581,122 @@ describe.skipIf(!present)('the social connectors on the real payloads of ../shar
       for (const child of widget.childNode as Json[]) expect(Object.keys(child)).toEqual(['image', 'video']);
   });
 
+  it('boosts, reposts and replies are flagged for the repost and reply rules; Lemmy and YouTube posts never', () => {
+    const totals = { mastodon: { repost: 0, reply: 0 }, bluesky: { repost: 0, reply: 0 } };
+    const wrong: string[] = [];
+    for (const c of cases) {
+      const stored = of(c.network, c.file);
+      if (c.network === 'mastodon' || c.network === 'bluesky') {
+        for (const [id, flags] of expectedFlags(c.network, c.file)) {
+          const post = stored.get(id)!;
+          if (post.repost !== flags.repost || post.reply !== flags.reply)
+            wrong.push(`${c.name} ${id}: ${JSON.stringify([post.repost, post.reply])}, not ${JSON.stringify(flags)}`);
+          if (flags.repost) totals[c.network].repost++;
+          if (flags.reply) totals[c.network].reply++;
+        }
+      } else
+        for (const post of stored.values()) if (post.repost || post.reply) wrong.push(`${c.name} ${post.externalId}`);
+    }
+    expect(wrong).toEqual([]);
+    // mpy_composite's boost; the replies of acct_statuses (8) and the public timelines (2 + 4)
+    expect(totals.mastodon).toEqual({ repost: 1, reply: 14 });
+    // atat 1, chriskenny 7, timeline 2 (its third repost is also on the page as itself); replies 24 + 10 + 3
+    expect(totals.bluesky).toEqual({ repost: 10, reply: 37 });
+  });
+
   it('a re-poll of the same payloads changes nothing', async () => {
     h.clock.now += 24 * 3600_000;
     const again = await h.poll();
     expect(again).toHaveLength(cases.length);
     for (const r of again) expect(r, String(r.feedId)).toMatchObject({ status: 'ok', inserted: 0, updated: 0 });
+  });
+});
+
+describe.skipIf(!present)('the repost and reply rules on the real payloads', () => {
+  // a boost (Mastodon), reposts (Bluesky, one of them also there as itself) and replies of both networks
+  const FILES = [
+    'mastodon/mpy_composite.json',
+    'mastodon/acct_statuses.json',
+    'bluesky/atat_feed.json',
+    'bluesky/timeline.json',
+  ];
+  let upstream: Fixture;
+  let h: Harness;
+  afterAll(async () => {
+    await h?.close();
+    await upstream?.close();
+  });
+
+  it('a repost rule holds boosts and reposts at ingestion; a reply rule, applied to the stored posts, rejects replies', async () => {
+    upstream = await startUpstream();
+    const cases = feedCases(upstream.origin).filter((c) => FILES.includes(c.name));
+    expect(cases).toHaveLength(FILES.length);
+    // the rules come with the wall in the data file the harness imports
+    h = await startHarness(cases, { rules: [{ id: 'boosts', kind: 'repost', action: 'hold' }] });
+    const reports = await h.poll();
+    expect(reports.every((r) => r.status === 'ok')).toBe(true);
+    const { token } = await makeToken(h.server, 'rules-replay');
+    const manage = (method: string, path: string, body?: unknown) =>
+      call(h.server.baseUrl, `/api/manage/v1/walls/${WALL}${path}`, {
+        method,
+        body,
+        headers: { authorization: `Bearer ${token}` },
+      });
+
+    const expected = new Map(
+      cases.flatMap((c) => [...expectedFlags(c.network as 'mastodon' | 'bluesky', c.file)].map(([id, f]) => [id, f])),
+    );
+    const reposts = [...expected].filter(([, f]) => f.repost).map(([id]) => id);
+    const replies = [...expected].filter(([, f]) => f.reply && !f.repost).map(([id]) => id);
+    expect([reposts.length, replies.length]).toEqual([4, 11]);
+    expect(reposts).toContain('117020586019094258'); // the status mpy_composite's boost brings
+
+    const stateOf = async () => {
+      const posts = await managedPosts(h, token);
+      expect(posts).toHaveLength(expected.size);
+      return new Map(posts.map((p) => [p.externalId!, p]));
+    };
+    let byId = await stateOf();
+    for (const [id, post] of byId) {
+      if (reposts.includes(id))
+        expect(post, id).toMatchObject({
+          repost: true,
+          state: 'pending',
+          decision: { by: 'rule:boosts', reason: 'repost rule: a repost' },
+        });
+      else expect(post, id).toMatchObject({ repost: false, state: 'approved', decision: null });
+    }
+    const shown = new Set((await widgetPosts(h)).map((p) => String(p.postId)));
+    expect(reposts.some((id) => shown.has(String(byId.get(id)!.id)))).toBe(false);
+    // W2 shows the approved posts that are not hidden (sensitive ones arrive hidden)
+    expect(shown).toEqual(
+      new Set([...byId.values()].filter((p) => p.state === 'approved' && !p.hidden).map((p) => String(p.id))),
+    );
+
+    // the rules as the data file gave them; then a reply rule, run over the stored posts, approved ones included
+    expect((await manage('GET', '/rules')).json().responseData).toEqual({
+      rules: [{ id: 'boosts', kind: 'repost', action: 'hold' }],
+    });
+    const put = await manage('PUT', '/rules', {
+      rules: [
+        { id: 'boosts', kind: 'repost', action: 'reject' },
+        { id: 'replies', kind: 'reply', action: 'reject' },
+      ],
+    });
+    expect(put.status, put.text).toBe(200);
+    const applied = await manage('POST', '/rules/apply', { includeApproved: true });
+    expect(applied.status, applied.text).toBe(200);
+    expect(applied.json().responseData).toEqual({
+      counts: [
+        { ruleId: 'boosts', matched: reposts.length, changed: reposts.length },
+        { ruleId: 'replies', matched: replies.length, changed: replies.length },
+      ],
+      checked: expected.size,
+    });
+    byId = await stateOf();
+    for (const [id, post] of byId) {
+      const by = reposts.includes(id) ? 'rule:boosts' : replies.includes(id) ? 'rule:replies' : null;
+      expect([post.state, post.decision?.by ?? null], id).toEqual([by ? 'rejected' : 'approved', by]);
+    }
   });
 });

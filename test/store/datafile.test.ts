@@ -423,8 +423,13 @@ describe('moderation (Wallery’s extension of the data file)', () => {
     const w = data.walls[0] as Record<string, unknown> & {
       feeds: (Record<string, unknown> & { posts: Record<string, unknown>[] })[];
     };
-    expect('moderation' in w || 'moderation' in w.feeds[0]!).toBe(false);
-    expect(w.feeds[0]!.posts.some((p) => 'state' in p || 'decision' in p)).toBe(false);
+    expect('moderation' in w || 'moderation' in w.feeds[0]! || 'rules' in w).toBe(false);
+    expect(w.feeds[0]!.posts.some((p) => 'state' in p || 'decision' in p || 'repost' in p || 'reply' in p)).toBe(false);
+    expect(await store.db.selectFrom('walls').select('rules').execute()).toEqual([{ rules: '[]' }]);
+    expect(await store.db.selectFrom('posts').select(['repost', 'reply']).execute()).toEqual([
+      { repost: 0, reply: 0 },
+      { repost: 0, reply: 0 },
+    ]);
   });
 
   it('an unknown mode or state is refused with its path', async () => {
@@ -435,6 +440,105 @@ describe('moderation (Wallery’s extension of the data file)', () => {
     await freshStore();
     await expect(importDataFile(store, file([{ ...wall(1, []), moderation: 'later' }]), Date.now())).rejects.toThrow(
       /\$\.walls\[0\]\.moderation/,
+    );
+  });
+});
+
+describe('rules and repost/reply flags (Wallery’s extension of the data file)', () => {
+  const RULES = [
+    { id: 'spam', kind: 'keyword', action: 'reject', words: ['free money'], match: 'all' },
+    { kind: 'repost', action: 'hold' },
+    { id: 'r1', kind: 'reply', action: 'reject' },
+    { kind: 'profanity', action: 'hold' },
+  ];
+
+  it('walls’ rules (as GET …/rules answers them) and posts’ flags: imported, exported, imported again the same', async () => {
+    await freshStore();
+    const flagged = feed(1, [post(1, { repost: true }), post(2, { reply: true, repost: false }), post(3)]);
+    // wall 1 gives its rules after its feeds (a wall's tail), wall 2 before them (its head, read before its feeds stream)
+    const head = `{"id":2,"accountId":1,"name":"W2","url":"w2","createdAt":"${T}","rules":[{"id":"short","kind":"length","action":"hold","min":12}],"feeds":[${JSON.stringify(feed(2, posts(10, 1)))}]}`;
+    const text = `{"version":1,"accounts":${JSON.stringify([account()])},"walls":[${JSON.stringify({ ...wall(1, [flagged]), rules: RULES })},${head},${JSON.stringify(wall(3, []))}]}`;
+    await importDataFileFrom(store, onDisk(text), Date.now());
+    const walls = await store.db.selectFrom('walls').select(['id', 'rules']).orderBy('id').execute();
+    // ids kept; the absent ones assigned (not r1, which the file uses); defaults written out
+    expect(walls.map((w) => [w.id, JSON.parse(w.rules) as unknown])).toEqual([
+      [
+        1,
+        [
+          RULES[0],
+          { id: 'r2', kind: 'repost', action: 'hold' },
+          RULES[2],
+          { id: 'r3', kind: 'profanity', action: 'hold', languages: ['en'] },
+        ],
+      ],
+      [2, [{ id: 'short', kind: 'length', action: 'hold', min: 12 }]],
+      [3, []],
+    ]);
+    expect(await store.db.selectFrom('posts').select(['id', 'repost', 'reply']).orderBy('id').execute()).toEqual([
+      { id: 1, repost: 1, reply: 0 },
+      { id: 2, repost: 0, reply: 1 },
+      { id: 3, repost: 0, reply: 0 },
+      { id: 10, repost: 0, reply: 0 },
+    ]);
+    const path = join(dir, `export-${n++}.json`);
+    await exportDataFile(store.db, path);
+    const first = readFileSync(path, 'utf8');
+    const data = JSON.parse(first) as {
+      walls: { rules?: unknown[]; feeds: { posts: Record<string, unknown>[] }[] }[];
+    };
+    expect(data.walls.map((w) => w.rules)).toEqual(
+      walls.map((w) => (w.rules === '[]' ? undefined : JSON.parse(w.rules))),
+    );
+    expect(data.walls[0]!.feeds[0]!.posts.map((p) => [p.repost, p.reply])).toEqual([
+      [true, undefined],
+      [undefined, true],
+      [undefined, undefined],
+    ]);
+    await freshStore();
+    await importDataFile(store, JSON.parse(first), Date.now());
+    const again = join(dir, `export-${n++}.json`);
+    await exportDataFile(store.db, again);
+    expect(readFileSync(again, 'utf8')).toBe(first);
+  });
+
+  it('a bad rule list is refused as the management API words it, at the JSON path of its first problem; nothing is stored', async () => {
+    const cases: [unknown, string][] = [
+      [{ kind: 'repost' }, '$.walls[0].rules: must be a list of at most 100 rules'],
+      [[RULES[0], 'spam'], '$.walls[0].rules[1]: must be a rule object'],
+      [
+        [{ kind: 'boost', action: 'hold' }],
+        '$.walls[0].rules[0].kind: must be keyword, author, profanity, media, repost, reply, sensitive or length',
+      ],
+      [
+        [RULES[1], { kind: 'keyword', action: 'reject', words: [] }],
+        '$.walls[0].rules[1].words: words must be a list of 1 to 200 words or phrases, each with a letter or digit',
+      ],
+      [[{ kind: 'reply', action: 'hold', min: 3 }], '$.walls[0].rules[0].min: is not a field of a reply rule'],
+      [[{ kind: 'media', action: 'hold' }], '$.walls[0].rules[0].require: is required'],
+      [[RULES[2], { ...RULES[2], action: 'hold' }], '$.walls[0].rules[1].id: r1 is used by an earlier rule'],
+    ];
+    // a refused import leaves the store as it was: one store serves every case
+    await freshStore();
+    for (const [rules, message] of cases) {
+      const err = await importError(onDisk(file([{ ...wall(1, [feed(1, posts(1, 2))]), rules }])));
+      expect(err).toBeInstanceOf(DataFileError);
+      expect(err.message, JSON.stringify(rules)).toBe(message);
+      expect(await rowCounts(store)).toEqual(EMPTY);
+    }
+    // given before (all the cases above give them after the wall's feeds) or after a wall's feeds: checked all the same
+    const before = `{"version":1,"accounts":${JSON.stringify([account()])},"walls":[{"id":1,"accountId":1,"name":"W","url":"w","createdAt":"${T}","rules":[{"kind":"reply","action":"drop"}],"feeds":[${JSON.stringify(feed(1, posts(1, 2)))}]}]}`;
+    expect((await importError(onDisk(before))).message).toBe(
+      '$.walls[0].rules[0].action: action must be reject, hold or approve',
+    );
+    expect(await rowCounts(store)).toEqual(EMPTY);
+    const tail = `{"version":1,"accounts":${JSON.stringify([account()])},"walls":[{"id":1,"accountId":1,"name":"W","url":"w","createdAt":"${T}","feeds":[${JSON.stringify(feed(1, posts(1, 2)))}],"rules":[{"kind":"length","action":"hold","min":0}]}]}`;
+    expect((await importError(onDisk(tail))).message).toBe(
+      '$.walls[0].rules[0].min: min must be an integer from 1 to 10000',
+    );
+    expect(await rowCounts(store)).toEqual(EMPTY);
+    // a flag must be a boolean
+    expect((await importError(onDisk(file([wall(1, [feed(1, [post(1, { repost: 1 })])])])))).message).toMatch(
+      /^\$\.walls\[0\]\.feeds\[0\]\.posts\[0\]\.repost: /,
     );
   });
 });

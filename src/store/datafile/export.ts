@@ -79,6 +79,7 @@ export async function exportDataFile(db: Kysely<Database>, path: string): Promis
       deleted: w.deleted_at !== null,
       // Wallery's extensions are written only where they differ from what their absence means
       ...(w.moderation !== 'auto' ? { moderation: w.moderation } : {}),
+      ...(w.rules !== '[]' ? { rules: JSON.parse(w.rules) as unknown } : {}),
     };
     await write(`${i ? ',' : ''}\n${JSON.stringify(head).slice(0, -1)},"feeds":[`);
     const feeds = await db.selectFrom('feeds').selectAll().where('wall_id', '=', w.id).orderBy('id').execute();
@@ -132,6 +133,8 @@ export async function exportDataFile(db: Kysely<Database>, path: string): Promis
             cta: ctaOf(p),
             children: storedChildren(p.children),
             ...(alt !== '' ? { alt } : {}),
+            ...(p.repost !== 0 ? { repost: true } : {}),
+            ...(p.reply !== 0 ? { reply: true } : {}),
             ...(p.state !== 'approved' ? { state: p.state } : {}),
             ...(p.decided_by !== null
               ? {

@@ -55,6 +55,9 @@ export const PostSchema = Type.Object({
   decision: Type.Optional(
     Type.Union([Type.Null(), Type.Object({ by: Str, at: Str, reason: Type.Optional(Type.Union([Str, Type.Null()])) })]),
   ),
+  /** Wallery's own extension: arrived as a boost/repost, answers another post (absent: false) */
+  repost: Type.Optional(Type.Boolean()),
+  reply: Type.Optional(Type.Boolean()),
   cta: Type.Optional(
     Type.Union([
       Type.Null(),
@@ -98,6 +101,12 @@ export const WallHeadSchema = Type.Object({
   deleted: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   /** Wallery's own extension: moderation mode (absent: auto) */
   moderation: Type.Optional(Type.Enum([...MODERATION_MODES])),
+  /**
+   * Wallery's own extension: the wall's moderation rules, as GET …/rules
+   * answers them (absent: none); checked by the management API's validator
+   * (rulesErrors of src/schemas/validate.ts) when the wall is loaded.
+   */
+  rules: Type.Optional(Type.Unknown()),
 });
 const WallSchema = Type.Object({ ...WallHeadSchema.properties, feeds: Type.Optional(Type.Array(FeedSchema)) });
 /** A wall read as one value: its fields, and a list of feeds (each then checked on its own). */

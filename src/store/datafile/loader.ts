@@ -6,7 +6,9 @@
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import { parseIsoInstant } from '../../domain/dates.js';
+import { completeRules, type Rule, type RuleIn } from '../../domain/rules.js';
 import { connectorProblem } from '../../schemas/connectors.js';
+import { rulesErrors } from '../../schemas/validate.js';
 import { hashSecret, keyPrefix } from '../keys.js';
 import { productColumns } from '../product-columns.js';
 import type { Database } from '../schema.js';
@@ -481,10 +483,24 @@ function wallRow(w: WallHeadIn, path: string, now: number): Row<'walls'> & { id:
     url: w.url,
     profanity: w.profanity ?? 0,
     moderation: w.moderation ?? 'auto',
-    rules: '[]',
+    rules: w.rules === undefined ? '[]' : JSON.stringify(rulesIn(w.rules, `${path}.rules`)),
     created_at: instant(w.createdAt, `${path}.createdAt`),
     deleted_at: w.deleted === true ? now : null,
   };
+}
+
+/**
+ * A wall's `rules` as stored (ids kept, the absent ones assigned, defaults
+ * written out); the first problem, as the management API words it, at its path.
+ */
+function rulesIn(value: unknown, path: string): Rule[] {
+  const [first] = rulesErrors(value, 'rules');
+  if (first) {
+    // `rules[2].words` → `$.walls[0].rules[2].words`; the message without its own copy of the field
+    const at = `${path}${first.field.slice('rules'.length)}`;
+    throw new DataFileError(at, first.message.replace(/^rules(\[\d+\])?(\.\w+)?:? /, ''));
+  }
+  return completeRules(value as RuleIn[]);
 }
 
 function feedRow(f: FeedHeadIn, wallId: number, path: string): Row<'feeds'> & { id: number } {
@@ -525,6 +541,8 @@ function postRow(p: PostIn, wallId: number, feedId: number, source: string, path
   row.updated_at = p.updatedAt === undefined ? createdAt : instant(p.updatedAt, `${path}.updatedAt`);
   row.media = media;
   row.hidden = p.hidden === true ? 1 : 0;
+  if (p.repost === true) row.repost = 1;
+  if (p.reply === true) row.reply = 1;
   if (p.state !== undefined) row.state = p.state;
   if (p.decision) {
     row.decided_by = p.decision.by;

@@ -124,6 +124,57 @@ describeSample('moderation rules', () => {
     data(await m.api('PUT', '/walls/7011/rules', { rules: [] }));
   });
 
+  it('repost and reply rules judge the stored flags of posts already on the wall', async () => {
+    // three approved posts: one arrived as a repost, two answer another post (as ingestion stores them)
+    const ids = (
+      await m.srv.store.db
+        .selectFrom('posts')
+        .select('id')
+        .where('wall_id', '=', 7011)
+        .where('state', '=', 'approved')
+        .orderBy('id')
+        .limit(3)
+        .execute()
+    ).map((r) => r.id);
+    const [boost, ...replies] = ids as [number, number, number];
+    await m.srv.store.db.updateTable('posts').set({ repost: 1 }).where('id', '=', boost).execute();
+    await m.srv.store.db.updateTable('posts').set({ reply: 1 }).where('id', 'in', replies).execute();
+    const rules = [
+      { id: 'boosts', kind: 'repost', action: 'hold' },
+      { id: 'replies', kind: 'reply', action: 'reject' },
+    ];
+    data(await m.api('PUT', '/walls/7011/rules', { rules }));
+    // approved posts are left alone unless the call asks
+    const pendingOnly = data<Rules>(await m.api('POST', '/walls/7011/rules/apply', {}));
+    expect(pendingOnly.counts).toEqual([
+      { ruleId: 'boosts', matched: 0, changed: 0 },
+      { ruleId: 'replies', matched: 0, changed: 0 },
+    ]);
+    const applied = data<Rules>(await m.api('POST', '/walls/7011/rules/apply', { includeApproved: true }));
+    expect(applied.counts).toEqual([
+      { ruleId: 'boosts', matched: 1, changed: 1 },
+      { ruleId: 'replies', matched: 2, changed: 2 },
+    ]);
+    const post = (id: number) =>
+      m.api('GET', `/walls/7011/posts/${id}`).then((res) => data<Record<string, unknown>>(res));
+    expect(await post(boost)).toMatchObject({
+      repost: true,
+      reply: false,
+      state: 'pending',
+      decision: { by: 'rule:boosts', reason: 'repost rule: a repost' },
+    });
+    for (const id of replies)
+      expect(await post(id)).toMatchObject({
+        repost: false,
+        reply: true,
+        state: 'rejected',
+        decision: { by: 'rule:replies', reason: 'reply rule: a reply' },
+      });
+    const visible = (await w2Posts(m, 7011)).map((p) => Number(p.postId));
+    expect(ids.some((id) => visible.includes(id))).toBe(false);
+    data(await m.api('PUT', '/walls/7011/rules', { rules: [] }));
+  });
+
   it('any rule list either validates or gets fieldErrors, never a 500', async () => {
     const word = fc.string({ maxLength: 8 });
     const ruleArb = fc.record(
