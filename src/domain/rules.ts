@@ -3,8 +3,8 @@
 // (or feed's) mode does. Pure: compiled once per list, then run per post at
 // ingestion and on demand over stored posts.
 import { decodeHTML } from 'entities';
-import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
 import type { MediaKind, ModerationMode, PostState } from './lists.js';
+import { isProfane } from './profanity.js';
 
 export const RULE_KINDS = [
   'keyword',
@@ -77,8 +77,6 @@ export interface RuleSubject {
   repost?: boolean;
   reply?: boolean;
   sensitive?: boolean;
-  /** profane, when already known (ingestion checks it in its parse workers); else the profanity rule checks */
-  profane?: boolean;
 }
 
 export interface RuleDecision {
@@ -136,12 +134,6 @@ function phraseTest(phrase: string): { first: string; test: (w: Words) => boolea
   return { first, test: (w) => w.set.has(first) && w.line.includes(spaced) };
 }
 
-let profanity: RegExpMatcher | null = null;
-function isProfane(text: string): boolean {
-  profanity ??= new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
-  return profanity.hasMatch(text);
-}
-
 const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** Length in characters as a person counts them (an emoji is one), not UTF-16 units. */
@@ -186,8 +178,7 @@ class PostView {
     return (this.wordSet ??= wordsFor(this.list()));
   }
   profane(): boolean {
-    return (this.isProfaneText ??=
-      this.subject.profane ?? isProfane(`${this.subject.content}\n${this.subject.authorName}`));
+    return (this.isProfaneText ??= isProfane(`${this.subject.content}\n${this.subject.authorName}`));
   }
   handle(): string {
     return (this.authorHandle ??= handle(this.subject.username));
@@ -257,6 +248,8 @@ const REASONS: Record<RuleKind, string> = {
 export interface CompiledRules {
   /** the first rule that matches, or null */
   match(subject: RuleSubject): Rule | null;
+  /** the decision of the first rule that matches, or null */
+  judge(subject: RuleSubject): RuleDecision | null;
   /** the rules' decision, or else the mode's */
   decide(subject: RuleSubject, mode: ModerationMode): RuleDecision;
 }
@@ -276,6 +269,7 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
   };
   return {
     match: (subject) => first(subject)?.rule ?? null,
+    judge: (subject) => first(subject)?.decision ?? null,
     decide(subject, mode) {
       const hit = first(subject);
       if (hit) return hit.decision;

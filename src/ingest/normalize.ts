@@ -2,9 +2,9 @@
 // allowlist (content is always safe HTML), plain text for names and places,
 // media → the post's picture/file/children and its postType (contract §6),
 // hashtags → tags, and the hidden flag for sensitive or profane posts.
-import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
 import sanitizeHtml from 'sanitize-html';
 import { parseFeedInstant } from '../domain/dates.js';
+import { isProfane } from '../domain/profanity.js';
 import { normalizeHttpUrl, plainTextOf, REMOVED_WITH_TEXT, sanitize } from '../domain/sanitize.js';
 import type { IngestedPost, PostFields } from '../store/ingest.js';
 import type { MediaKind } from '../domain/lists.js';
@@ -252,16 +252,6 @@ export function normalizeTags(tags: readonly string[]): string[] {
   return out.slice(0, 50);
 }
 
-// ---------- profanity ----------
-
-let matcher: RegExpMatcher | null = null;
-
-/** obscenity's English dataset with its recommended transformers (leet speak, repeated letters, …). */
-export function isProfane(text: string): boolean {
-  matcher ??= new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
-  return matcher.hasMatch(text);
-}
-
 // ---------- the stored row ----------
 
 export const POST_TYPE = { text: 1, image: 2, video: 3, carousel: 4 } as const;
@@ -377,7 +367,7 @@ export function arrivesHidden(post: UpstreamPost, wallProfanity: boolean): boole
  */
 export function postRows(
   posts: readonly UpstreamPost[],
-  options: { network: string; wallProfanity: boolean; profanityRule?: boolean; now: number; maxItems: number },
+  options: { network: string; wallProfanity: boolean; now: number; maxItems: number },
 ): { rows: IngestedPost[]; leftOut: number } {
   const seen = new Set<string>();
   const rows: IngestedPost[] = [];
@@ -393,9 +383,6 @@ export function postRows(
         ...toPostFields(post, options.network, options.now),
         hidden: arrivesHidden(post, options.wallProfanity) ? 1 : 0,
         ...(post.sensitive ? { sensitive: true } : {}),
-        ...(options.profanityRule
-          ? { profane: isProfane(`${plainText(post.content)}\n${plainText(post.authorName)}`) }
-          : {}),
       });
     } catch {
       leftOut++;

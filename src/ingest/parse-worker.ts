@@ -7,6 +7,7 @@
 import type { IngestedPost } from '../store/ingest.js';
 import type { ConnectorSettings } from '../schemas/connectors.js';
 import type { UpstreamDocument } from './connector.js';
+import { judgeRows } from './arrival.js';
 import { decodeBody } from './fetcher.js';
 import { postRows } from './normalize.js';
 import { connectorFor } from './registry.js';
@@ -25,8 +26,8 @@ export interface ParseTask {
   maxItems: number;
   /** the wall filters profanity: profane posts arrive hidden */
   wallProfanity: boolean;
-  /** the wall has a profanity rule: each post's `profane` flag is computed here, off the serving thread */
-  profanityRule?: boolean;
+  /** the wall's moderation rules (stored JSON): new posts are judged here, off the serving thread */
+  rules: string;
   now: number;
 }
 
@@ -58,10 +59,10 @@ export default function parseResponse(task: ParseTask): ParseResult {
   const { rows, leftOut } = postRows(content.posts, {
     network: connector.network,
     wallProfanity: task.wallProfanity,
-    profanityRule: task.profanityRule === true,
     now: task.now,
     maxItems: task.maxItems,
   });
+  judgeRows(rows, task.rules);
   return {
     rows,
     skipped: content.skipped,

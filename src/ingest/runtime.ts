@@ -18,9 +18,7 @@ import {
   claimFeed,
   dueFeedIds,
   ensureIngestStates,
-  arrivalByMode,
   loadFeedToPoll,
-  type Arrival,
   recentPostTimes,
   recordFailure,
   recordSuccess,
@@ -31,8 +29,7 @@ import {
   type IngestedPost,
 } from '../store/ingest.js';
 import type { Database } from '../store/schema.js';
-import { compileRules, ruleText, type Rule } from '../domain/rules.js';
-import type { ModerationMode } from '../domain/lists.js';
+import { arrivalOf } from './arrival.js';
 import type { IngestConfig } from '../config.js';
 import { connectorProblem, type ConnectorSettings } from '../schemas/connectors.js';
 import { PollHttp, errorMessage, type ConnectorEnv, type ParseFn, type Validators } from './connector.js';
@@ -296,8 +293,7 @@ export class IngestRuntime {
           : null;
       http = new PollHttp(this.fetcher, previous, signal, this.now);
       const cursor = settingChanged ? null : readCursor(state.cursor_json);
-      const profanityRule = (JSON.parse(feed.rules) as Rule[]).some((r) => r.kind === 'profanity');
-      const parse = this.parser(settings, feed.wallProfanity, profanityRule, signal);
+      const parse = this.parser(settings, feed.wallProfanity, feed.rules, signal);
       const out = await connector.poll({
         settings,
         cursor,
@@ -311,7 +307,7 @@ export class IngestRuntime {
 
       // 2. write, in short transactions; new posts arrive as the wall's moderation says
       const rows = uniqueRows(out.rows);
-      const arrive = arrivalFor(feed.moderation, feed.rules);
+      const arrive = arrivalOf(feed.moderation);
       for (let i = 0; i < rows.length; i += WRITE_BATCH) {
         // SQLite writes synchronously, and awaiting its promises yields to no one:
         // give the event loop a turn between batches
@@ -405,12 +401,7 @@ export class IngestRuntime {
   }
 
   /** The poll's `parse`: a response → rows, in a parse worker (the response's bytes move there). */
-  private parser(
-    settings: ConnectorSettings,
-    wallProfanity: boolean,
-    profanityRule: boolean,
-    signal: AbortSignal,
-  ): ParseFn {
+  private parser(settings: ConnectorSettings, wallProfanity: boolean, rules: string, signal: AbortSignal): ParseFn {
     return async <M>(res: Parameters<ParseFn>[0], document: string) => {
       const { url, status, headers, bytes } = res;
       const result = await this.parsePool.parse(
@@ -420,7 +411,7 @@ export class IngestRuntime {
           response: { url, status, headers, bytes },
           maxItems: this.options.config.maxItems,
           wallProfanity,
-          profanityRule,
+          rules,
           now: this.now(),
         },
         signal,
@@ -468,32 +459,4 @@ function emptyReport(feedId: number): PollReport {
     nextPollAt: null,
     durationMs: 0,
   };
-}
-
-/**
- * How the feed's new posts arrive: judged by the wall's rules (first match
- * wins), else by the moderation mode. Compiled once per poll.
- */
-export function arrivalFor(mode: ModerationMode, rulesJson: string): (post: IngestedPost) => Arrival {
-  const rules = JSON.parse(rulesJson) as Rule[];
-  if (rules.length === 0) {
-    const arrival = arrivalByMode(mode);
-    return () => arrival;
-  }
-  const compiled = compileRules(rules);
-  return (p) =>
-    compiled.decide(
-      {
-        content: ruleText(p.content),
-        authorName: p.author_name,
-        username: p.username,
-        network: p.network_name,
-        media: p.media,
-        repost: p.repost === 1,
-        reply: p.reply === 1,
-        sensitive: p.sensitive === true,
-        ...(p.profane !== undefined ? { profane: p.profane } : {}),
-      },
-      mode,
-    );
 }

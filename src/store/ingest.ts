@@ -286,8 +286,8 @@ export interface IngestedPost extends PostFields {
   hidden: number;
   /** flagged sensitive upstream (for the `sensitive` moderation rule; not stored) */
   sensitive?: boolean;
-  /** profane (content or author name), when the wall has a profanity rule: computed in the parse worker; not stored */
-  profane?: boolean;
+  /** only for a new post: the decision of the wall's rule that matched it, made in the parse worker; not stored */
+  arrival?: Arrival;
 }
 
 /** Upstream columns that came later: each counts in the fingerprint only when set. */

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import {
   arrivesHidden,
   hashtagsIn,
-  isProfane,
   mediaFields,
   normalizeTags,
   parseInstant,
@@ -13,6 +12,7 @@ import {
   textToHtml,
   toPostFields,
 } from '../../src/ingest/normalize.js';
+import { isProfane } from '../../src/domain/profanity.js';
 import { createHash } from 'node:crypto';
 import { sanitizeIngestedHtml } from '../../src/domain/sanitize.js';
 import { upstreamHash, type IngestedPost } from '../../src/store/ingest.js';

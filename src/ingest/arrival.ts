@@ -1,0 +1,57 @@
+// How a new post arrives on its wall: judged by the wall's rules (the first
+// that matches decides), else placed by the moderation mode. The parse
+// workers judge each post beside parsing and sanitizing it, so the rules cost
+// the serving thread nothing; the serving thread only reads the decision.
+import { compileRules, ruleText, type CompiledRules, type Rule, type RuleSubject } from '../domain/rules.js';
+import type { ModerationMode } from '../domain/lists.js';
+import { arrivalByMode, type Arrival, type IngestedPost } from '../store/ingest.js';
+
+/** What the rules see of an ingested post. */
+function subjectOf(p: IngestedPost): RuleSubject {
+  return {
+    content: ruleText(p.content),
+    authorName: p.author_name,
+    username: p.username,
+    network: p.network_name,
+    media: p.media,
+    repost: p.repost === 1,
+    reply: p.reply === 1,
+    sensitive: p.sensitive === true,
+  };
+}
+
+// A worker parses many pages of few walls: each wall's list is compiled once, not per page.
+const compiled = new Map<string, CompiledRules>();
+const COMPILED_KEPT = 64;
+
+function compiledFor(rulesJson: string): CompiledRules {
+  let rules = compiled.get(rulesJson);
+  if (rules === undefined) {
+    if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
+    rules = compileRules(JSON.parse(rulesJson) as Rule[]);
+    compiled.set(rulesJson, rules);
+  }
+  return rules;
+}
+
+/**
+ * The arrival of each new post, on the serving thread: the decision a rule
+ * made in the parse worker (`judgeRows`), else the moderation mode's.
+ */
+export function arrivalOf(mode: ModerationMode): (post: IngestedPost) => Arrival {
+  const byMode = arrivalByMode(mode);
+  return (p) => p.arrival ?? byMode;
+}
+
+/**
+ * The decision a rule made about each row, set on the row as `arrival` (rows
+ * no rule matched carry none: their mode places them, on the serving thread).
+ */
+export function judgeRows(rows: IngestedPost[], rulesJson: string): void {
+  if (rulesJson === '[]') return;
+  const rules = compiledFor(rulesJson);
+  for (const row of rows) {
+    const decision = rules.judge(subjectOf(row));
+    if (decision !== null) row.arrival = decision;
+  }
+}
