@@ -271,6 +271,20 @@ describe('start (npm start)', () => {
         const body = await res.text();
         expect(body).toContain('success');
       }
+      // what the bundled server finds by path: package.json, dist/web, demo/media, Swagger UI's own files
+      const origin = new URL(urls[0]!).origin;
+      const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+        version: string;
+      };
+      const [doc, script, picture, docs] = await Promise.all(
+        ['/openapi.json', '/embed/v1/wallery.js', '/demo-media/avatar-1.svg', '/docs/static/swagger-ui.css'].map((p) =>
+          fetch(origin + p),
+        ),
+      );
+      expect(((await doc.json()) as { info: { version: string } }).info.version).toBe(version);
+      expect([script.status, await script.text()]).toEqual([200, expect.stringContaining('customElements')]);
+      expect([picture.status, picture.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+      expect([docs.status, await docs.text()]).toEqual([200, expect.stringContaining('.swagger-ui')]);
     } finally {
       first.child.kill('SIGTERM');
     }
