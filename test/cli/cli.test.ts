@@ -28,7 +28,7 @@ async function withStoreAt<T>(path: string, fn: (store: ReturnType<typeof openSt
 
 describe('help and configuration', () => {
   it('prints help for every command', async () => {
-    for (const args of [
+    const commands = [
       ['--help'],
       ['serve', '--help'],
       ['start', '--help'],
@@ -39,27 +39,35 @@ describe('help and configuration', () => {
       ['keys', 'revoke', '--help'],
       ['walls', 'restore', '--help'],
       ['walls', 'purge', '--help'],
-    ]) {
-      const r = await runCli(args);
-      expect(r.code, args.join(' ')).toBe(0);
+    ];
+    const results = await Promise.all(commands.map((args) => runCli(args)));
+    results.forEach((r, i) => {
+      expect(r.code, commands[i]!.join(' ')).toBe(0);
       expect(r.stdout).toMatch(/^Usage: wallery/);
-    }
+    });
   });
 
   it('stops with a one-line message naming a bad variable', async () => {
-    for (const [name, value] of [
+    const settings = [
       ['PORT', 'abc'],
       ['PORT', '70000'],
       ['LOG_LEVEL', 'loud'],
       ['CACHE_TTL_MS', '0'],
       ['CACHE_TTL_MS', 'soon'],
       ['DATABASE_URL', 'mysql://x/y'],
-    ] as const) {
-      const r = await runCli(['migrate'], { [name]: value, DATABASE_URL: name === 'DATABASE_URL' ? value : db('cfg') });
-      expect(r.code).toBe(1);
+    ] as const;
+    // each one on a database of its own: a command that wrongly went on to migrate would not wait on another
+    const results = await Promise.all(
+      settings.map(([name, value], i) =>
+        runCli(['migrate'], { [name]: value, DATABASE_URL: name === 'DATABASE_URL' ? value : db(`cfg${i}`) }),
+      ),
+    );
+    results.forEach((r, i) => {
+      const [name, value] = settings[i]!;
+      expect(r.code, `${name}=${value}`).toBe(1);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toContain(name);
-    }
+    });
   });
 
   it('migrate creates the database and is idempotent', async () => {
