@@ -284,11 +284,12 @@ describe('start (npm start)', () => {
       const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
         version: string;
       };
-      const [doc, script, picture, docs] = await Promise.all(
-        ['/openapi.json', '/embed/v1/wallery.js', '/demo-media/avatar-1.svg', '/docs/static/swagger-ui.css'].map((p) =>
-          fetch(origin + p),
-        ),
-      );
+      const [doc, script, picture, docs] = await Promise.all([
+        fetch(`${origin}/openapi.json`),
+        fetch(`${origin}/embed/v1/wallery.js`),
+        fetch(`${origin}/demo-media/avatar-1.svg`),
+        fetch(`${origin}/docs/static/swagger-ui.css`),
+      ]);
       expect(((await doc.json()) as { info: { version: string } }).info.version).toBe(version);
       expect([script.status, await script.text()]).toEqual([200, expect.stringContaining('customElements')]);
       expect([picture.status, picture.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
