@@ -1,12 +1,12 @@
 // The `wallery` CLI as an operator uses it: real processes, real SQLite files.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findKeyOwner } from '../../src/store/keys.js';
 import { openStore } from '../../src/store/store.js';
 import { findLiveWall } from '../../src/store/walls.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { ROOT, runCli, startCli } from '../helpers/cli.js';
 import { hasSampleData, loadSampleData, SAMPLE_DATA_PATH, SKIP_NO_SAMPLE } from '../helpers/server.js';
 
 let dir: string;
@@ -260,6 +260,8 @@ describe('large imports', () => {
     expect(r.stderr).toMatch(/^import: \d+ posts \(\d+% of the file\)$/m);
     expect(r.stderr).toContain('import: 12000 posts (100% of the file)');
     expect(r.stdout).toContain('12000 posts');
+    // read in a worker thread: the built CLI reads in-thread only where the worker's file is missing
+    expect(existsSync(join(ROOT, 'dist/store/datafile/reader-worker.js'))).toBe(true);
   });
 });
 
