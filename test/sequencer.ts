@@ -13,10 +13,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const SLOWEST = [
   'sqlite:test/store/datafile-memory.test.ts',
-  'test/cli/cli.test.ts',
-  'test/cli/manage.test.ts',
   'test/web/wall-serve.test.ts',
   'postgres:test/store/datafile-memory.test.ts',
+  // halved since the CLI is a bundle (it starts in a third of the CPU time)
+  'test/cli/cli.test.ts',
+  'test/cli/manage.test.ts',
   'test/cli/concurrent-writes.test.ts',
   'test/scale/multi-instance.test.ts',
   'test/scale/faults.test.ts',

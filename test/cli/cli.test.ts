@@ -1,12 +1,12 @@
 // The `wallery` CLI as an operator uses it: real processes, real SQLite files.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findKeyOwner } from '../../src/store/keys.js';
 import { openStore } from '../../src/store/store.js';
 import { findLiveWall } from '../../src/store/walls.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { ROOT, runCli, startCli } from '../helpers/cli.js';
 import { hasSampleData, loadSampleData, SAMPLE_DATA_PATH, SKIP_NO_SAMPLE } from '../helpers/server.js';
 
 let dir: string;
@@ -28,7 +28,7 @@ async function withStoreAt<T>(path: string, fn: (store: ReturnType<typeof openSt
 
 describe('help and configuration', () => {
   it('prints help for every command', async () => {
-    for (const args of [
+    const commands = [
       ['--help'],
       ['serve', '--help'],
       ['start', '--help'],
@@ -39,27 +39,35 @@ describe('help and configuration', () => {
       ['keys', 'revoke', '--help'],
       ['walls', 'restore', '--help'],
       ['walls', 'purge', '--help'],
-    ]) {
-      const r = await runCli(args);
-      expect(r.code, args.join(' ')).toBe(0);
+    ];
+    const results = await Promise.all(commands.map((args) => runCli(args)));
+    results.forEach((r, i) => {
+      expect(r.code, commands[i]!.join(' ')).toBe(0);
       expect(r.stdout).toMatch(/^Usage: wallery/);
-    }
+    });
   });
 
   it('stops with a one-line message naming a bad variable', async () => {
-    for (const [name, value] of [
+    const settings = [
       ['PORT', 'abc'],
       ['PORT', '70000'],
       ['LOG_LEVEL', 'loud'],
       ['CACHE_TTL_MS', '0'],
       ['CACHE_TTL_MS', 'soon'],
       ['DATABASE_URL', 'mysql://x/y'],
-    ] as const) {
-      const r = await runCli(['migrate'], { [name]: value, DATABASE_URL: name === 'DATABASE_URL' ? value : db('cfg') });
-      expect(r.code).toBe(1);
+    ] as const;
+    // each one on a database of its own: a command that wrongly went on to migrate would not wait on another
+    const results = await Promise.all(
+      settings.map(([name, value], i) =>
+        runCli(['migrate'], { [name]: value, DATABASE_URL: name === 'DATABASE_URL' ? value : db(`cfg${i}`) }),
+      ),
+    );
+    results.forEach((r, i) => {
+      const [name, value] = settings[i]!;
+      expect(r.code, `${name}=${value}`).toBe(1);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toContain(name);
-    }
+    });
   });
 
   it('migrate creates the database and is idempotent', async () => {
@@ -252,6 +260,8 @@ describe('large imports', () => {
     expect(r.stderr).toMatch(/^import: \d+ posts \(\d+% of the file\)$/m);
     expect(r.stderr).toContain('import: 12000 posts (100% of the file)');
     expect(r.stdout).toContain('12000 posts');
+    // read in a worker thread: the built CLI reads in-thread only where the worker's file is missing
+    expect(existsSync(join(ROOT, 'dist/store/datafile/reader-worker.js'))).toBe(true);
   });
 });
 
@@ -271,6 +281,21 @@ describe('start (npm start)', () => {
         const body = await res.text();
         expect(body).toContain('success');
       }
+      // what the bundled server finds by path: package.json, dist/web, demo/media, Swagger UI's own files
+      const origin = new URL(urls[0]!).origin;
+      const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+        version: string;
+      };
+      const [doc, script, picture, docs] = await Promise.all([
+        fetch(`${origin}/openapi.json`),
+        fetch(`${origin}/embed/v1/wallery.js`),
+        fetch(`${origin}/demo-media/avatar-1.svg`),
+        fetch(`${origin}/docs/static/swagger-ui.css`),
+      ]);
+      expect(((await doc.json()) as { info: { version: string } }).info.version).toBe(version);
+      expect([script.status, await script.text()]).toEqual([200, expect.stringContaining('customElements')]);
+      expect([picture.status, picture.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+      expect([docs.status, await docs.text()]).toEqual([200, expect.stringContaining('.swagger-ui')]);
     } finally {
       first.child.kill('SIGTERM');
     }
