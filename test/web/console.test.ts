@@ -95,6 +95,9 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     expect(bad).toEqual([]);
   }
 
+  const wallIds = (page: Page) =>
+    page.locator('tr[data-wall-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-wall-id')));
+
   async function shoot(page: Page, name: string) {
     for (const viewport of [WIDE, PHONE]) {
       await page.setViewportSize(viewport);
@@ -138,7 +141,8 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
     expect(page.url()).not.toContain(tokens.admin);
     // the demo walls with their counts
-    await expect.poll(() => page.locator('tr[data-wall-id]').count(), { timeout: WAIT }).toBeGreaterThan(3);
+    await expect.poll(() => wallIds(page), { timeout: WAIT }).toEqual(['101', '102', '103']);
+    await expect(page.locator('tr[data-wall-id="102"]').innerText()).resolves.toContain('Harbor Festival 2026');
     await expectAccessible(page, 'walls');
     await shoot(page, 'walls');
     await page.getByRole('button', { name: 'Sign out' }).click();
