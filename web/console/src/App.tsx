@@ -6,6 +6,7 @@ import { Feeds } from './screens/Feeds';
 import { Queue } from './screens/Queue';
 import { Rules } from './screens/Rules';
 import { SignIn } from './screens/SignIn';
+import { Tokens } from './screens/Tokens';
 import { Walls } from './screens/Walls';
 import { Button, Loading, ScreenTitle } from './ui/kit';
 
@@ -25,6 +26,8 @@ function SignedIn() {
   const me = useMe();
   const { signOut } = useAuth();
   const route = useRoute();
+  // operator tokens are for unscoped admins only
+  const mayManageTokens = me.can('GET /tokens') && me.accounts === null;
   return (
     <>
       <a className="skip" href="#main">
@@ -38,6 +41,11 @@ function SignedIn() {
           <a href={href.walls()} aria-current={route.screen === 'walls' ? 'page' : undefined}>
             Walls
           </a>
+          {mayManageTokens && (
+            <a href={href.tokens()} aria-current={route.screen === 'tokens' ? 'page' : undefined}>
+              Tokens
+            </a>
+          )}
         </nav>
         <p className="who">
           <span className="who-name">{me.name}</span>{' '}
@@ -50,10 +58,11 @@ function SignedIn() {
       </header>
       <main id="main" tabIndex={-1}>
         {route.screen === 'walls' && <Walls />}
+        {route.screen === 'tokens' && mayManageTokens && <Tokens />}
         {route.screen === 'queue' && <Queue key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'feeds' && <Feeds key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'rules' && <Rules key={route.wallId} wallId={route.wallId} />}
-        {route.screen === 'notFound' && (
+        {(route.screen === 'notFound' || (route.screen === 'tokens' && !mayManageTokens)) && (
           <>
             <ScreenTitle>Page not found</ScreenTitle>
             <p>

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 
 export type Route =
   | { screen: 'walls' }
+  | { screen: 'tokens' }
   | { screen: 'queue'; wallId: number }
   | { screen: 'feeds'; wallId: number }
   | { screen: 'rules'; wallId: number }
@@ -13,6 +14,7 @@ export type Route =
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '').replace(/\/+$/, '');
   if (path === '' || path === '/walls') return { screen: 'walls' };
+  if (path === '/tokens') return { screen: 'tokens' };
   const m = /^\/walls\/(\d{1,15})\/(queue|feeds|rules)$/.exec(path);
   if (m) return { screen: m[2] as 'queue' | 'feeds' | 'rules', wallId: Number(m[1]) };
   return { screen: 'notFound' };
@@ -20,6 +22,7 @@ export function parseRoute(hash: string): Route {
 
 export const href = {
   walls: () => '#/walls',
+  tokens: () => '#/tokens',
   queue: (wallId: number) => `#/walls/${wallId}/queue`,
   feeds: (wallId: number) => `#/walls/${wallId}/feeds`,
   rules: (wallId: number) => `#/walls/${wallId}/rules`,

@@ -186,7 +186,6 @@ export function Queue({ wallId }: { wallId: number }) {
             }
           : data,
       );
-      known.current = new Set([...(known.current ?? [])]);
     },
     [queryClient, key, filters.state],
   );
@@ -257,6 +256,8 @@ export function Queue({ wallId }: { wallId: number }) {
     },
     onMutate: () => queryClient.cancelQueries({ queryKey: key }),
     onSuccess: async (_restored, entry) => {
+      // the posts coming back are not new arrivals
+      if (known.current) for (const b of entry.before) known.current.add(b.id);
       setUndo(null);
       setSaid(`Undone: ${entry.label}.`);
       await queryClient.invalidateQueries({ queryKey: key });
@@ -493,7 +494,14 @@ export function Queue({ wallId }: { wallId: number }) {
                   )}
                   <div className="post-body">
                     <p className="post-meta">
-                      {post.userPicture && <img className="avatar" src={post.userPicture} alt="" />}
+                      {post.userPicture && (
+                        <img
+                          className="avatar"
+                          src={post.userPicture}
+                          alt=""
+                          onError={(e) => (e.currentTarget.hidden = true)}
+                        />
+                      )}
                       <strong>{author}</strong>
                       {post.username && post.authorName && <span className="muted"> @{post.username}</span>}
                     </p>

@@ -162,7 +162,11 @@ export function Dialog({
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // focus the first field (the close button comes first in the document, not in the task)
+      dialog.querySelector<HTMLElement>('.dialog-body :is(input, select, textarea, button)')?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
@@ -182,7 +186,7 @@ export function Dialog({
               ×
             </Button>
           </div>
-          {children}
+          <div className="dialog-body">{children}</div>
         </>
       )}
     </dialog>
