@@ -21,6 +21,41 @@ const WAIT = 30_000;
 const WIDE = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 800 };
 
+/** A wall in manual mode (account 3) with 500 pending posts, oldest first by id: the queue to clear by keyboard. */
+const RUSH = { wallId: 120, posts: 500, firstPost: 120_001 };
+function rushWall(now: number, media: string) {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    id: RUSH.wallId,
+    accountId: 3,
+    name: 'Rush Hour Queue',
+    url: 'rush-hour-queue',
+    createdAt: iso(now - 86_400_000),
+    moderation: 'manual' as const,
+    feeds: [
+      {
+        id: 1201,
+        name: '#rushhour on Mastodon',
+        source: 'Mastodon',
+        sourceType: 'hashtag',
+        createdAt: iso(now - 86_400_000),
+        posts: Array.from({ length: RUSH.posts }, (_, i) => ({
+          id: RUSH.firstPost + i,
+          networkName: 'Mastodon',
+          content: `<p>Rush hour post ${i + 1} #rushhour</p>`,
+          authorName: `Guest ${i % 7}`,
+          username: `guest${i % 7}`,
+          media: i % 3 === 0 ? ('image' as const) : ('text' as const),
+          picture: i % 3 === 0 ? `${media}/scene-${(i % 12) + 1}.svg` : '',
+          file: i % 3 === 0 ? `${media}/scene-${(i % 12) + 1}.svg` : '',
+          createdAt: iso(now - (RUSH.posts + 10 - i) * 60_000),
+          state: 'pending' as const,
+        })),
+      },
+    ],
+  };
+}
+
 describe.skipIf(!hasChromium)('the operator console in Chromium on a real `wallery serve`', () => {
   let dir: string;
   let database: string;
@@ -50,7 +85,9 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
       database,
     ]);
     const file = join(dir, 'demo.json');
-    writeFileSync(file, JSON.stringify(demoDataFile(Date.now(), demoMediaBase(instance.url))));
+    const demo = demoDataFile(Date.now(), demoMediaBase(instance.url));
+    demo.walls.push(rushWall(Date.now(), demoMediaBase(instance.url)) as (typeof demo.walls)[number]);
+    writeFileSync(file, JSON.stringify(demo));
     await cli(['import', file]);
     [tokens.admin, tokens.moderator, tokens.revoked] = await Promise.all([
       makeToken(['--name', 'anna-admin']),
@@ -114,10 +151,10 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
   const queueTexts = (page: Page) => page.locator('article[data-post-id] .post-text').allInnerTexts();
   const focusedPost = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-post-id') ?? null);
 
-  async function shoot(page: Page, name: string) {
+  async function shoot(page: Page, name: string, fullPage = true) {
     for (const viewport of [WIDE, PHONE]) {
       await page.setViewportSize(viewport);
-      await page.screenshot({ path: join(SHOTS, `console-${name}-${viewport.width}.png`), fullPage: true });
+      await page.screenshot({ path: join(SHOTS, `console-${name}-${viewport.width}.png`), fullPage });
     }
     await page.setViewportSize(WIDE);
   }
@@ -157,7 +194,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
     expect(page.url()).not.toContain(tokens.admin);
     // the demo walls with their counts
-    await expect.poll(() => wallIds(page), { timeout: WAIT }).toEqual(['101', '102', '103']);
+    await expect.poll(() => wallIds(page), { timeout: WAIT }).toEqual(['101', '102', '103', '120']);
     await expect(page.locator('tr[data-wall-id="102"]').innerText()).resolves.toContain('Harbor Festival 2026');
     await expectAccessible(page, 'walls');
     await shoot(page, 'walls');
@@ -260,6 +297,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await expect.poll(() => focusedPost(page)).toBe(ids[0]);
     await page.keyboard.press('a');
     await expect.poll(() => queueIds(page), { timeout: WAIT }).toEqual([ids[1], ids[2]]);
+    await page.getByText(/^Approved post by .* Press u to undo\.$/).waitFor({ timeout: WAIT });
     await page.keyboard.press('u');
     await expect.poll(() => queueIds(page), { timeout: WAIT }).toEqual(ids);
     await page.getByText(/^Undone: Approved post/).waitFor({ timeout: WAIT });
@@ -337,5 +375,69 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     expect(await editor.evaluate(() => sessionStorage.length)).toBe(0);
     await admin.close();
     await editor.close();
+  });
+
+  it('clears a 500-post queue without the mouse: a selection rejected in bulk, the rest approved key by key', async () => {
+    const { page, errors } = await openConsole();
+    await signIn(page, tokens.admin);
+    await page.goto(`${instance.url}/console/#/walls/${RUSH.wallId}/queue`);
+    await page.getByRole('heading', { level: 1, name: /Moderation · Rush Hour Queue/ }).waitFor({ timeout: WAIT });
+    await page.locator('article[data-post-id]').first().waitFor({ timeout: WAIT });
+    const first = async () => page.locator('article[data-post-id]').first().getAttribute('data-post-id');
+    expect(await first()).toBe(String(RUSH.firstPost));
+
+    // the text filter, then back to the whole queue
+    await page.getByLabel('Search text').fill('post 250 ');
+    await expect.poll(() => queueIds(page), { timeout: WAIT }).toEqual([String(RUSH.firstPost + 249)]);
+    await page.getByLabel('Search text').fill('');
+    await expect.poll(() => first(), { timeout: WAIT }).toBe(String(RUSH.firstPost));
+    await page.locator('h1').focus();
+
+    // x selects, j moves: three posts, rejected together (one bulk call), then undone and rejected again
+    await page.keyboard.press('x');
+    await page.keyboard.press('j');
+    await page.keyboard.press('x');
+    await page.keyboard.press('j');
+    await page.keyboard.press('x');
+    await page.getByText('3 selected').waitFor({ timeout: WAIT });
+    await shoot(page, 'queue-selection', false);
+    await page.keyboard.press('r');
+    await page.getByText('Rejected 3 posts. Press u to undo.').waitFor({ timeout: WAIT });
+    const rejected = [0, 1, 2].map((i) => RUSH.firstPost + i);
+    expect(await first()).toBe(String(RUSH.firstPost + 3));
+
+    // the other 497, one key each, as fast as the keyboard repeats; then every decision is stored
+    await page.keyboard.press('Home');
+    const started = performance.now();
+    // a key, then the next post in place (as a moderator works: read it, decide), never waiting for the server
+    for (let i = 0; i < RUSH.posts - 3; i++) {
+      await page.keyboard.press('a');
+      const next = i === RUSH.posts - 4 ? null : String(RUSH.firstPost + 4 + i);
+      await page.waitForFunction(
+        (id) => (document.querySelector('article[data-post-id]')?.getAttribute('data-post-id') ?? null) === id,
+        next,
+        { timeout: WAIT, polling: 'raf' },
+      );
+    }
+    const typed = performance.now() - started;
+    await page.getByText('The queue is empty').waitFor({ timeout: 120_000 });
+    const pending = async () =>
+      (await manage('GET', '/walls?accountId=3&limit=200')).data.find((w: { id: number }) => w.id === RUSH.wallId)
+        .pendingCount as number;
+    await expect.poll(pending, { timeout: 120_000 }).toBe(0);
+    const cleared = performance.now() - started;
+    console.info(
+      `[wallery] 497 posts approved by keyboard: keys typed in ${Math.round(typed)} ms, all stored in ${Math.round(cleared)} ms (${(cleared / 497).toFixed(1)} ms a post)`,
+    );
+    const walls = (await manage('GET', '/walls?accountId=3&limit=200')).data as Record<string, number>[];
+    expect(walls.find((w) => w.id === RUSH.wallId)).toMatchObject({
+      approvedCount: RUSH.posts - 3,
+      rejectedCount: 3,
+      pendingCount: 0,
+    });
+    const rejectedNow = await manage('GET', `/walls/${RUSH.wallId}/posts?state=rejected&limit=10`);
+    expect(rejectedNow.data.map((p: { id: number }) => p.id).sort()).toEqual(rejected);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });

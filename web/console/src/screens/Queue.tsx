@@ -6,7 +6,7 @@
 // last action. New posts arrive by polling the list every few seconds
 // (TanStack Query's refetchInterval; see the README for why not a stream).
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { api, unwrap, type Feed, type Post, type PostQuery } from '../api/client';
 import { useMe } from '../auth';
 import { Announce, Button, Empty, ErrorNote, Loading, When } from '../ui/kit';
@@ -68,6 +68,17 @@ function changeOf(verb: Verb, post: Post): Change {
   }
 }
 
+/** What a bulk action sets on every post (hide and pin set, they do not toggle). */
+function setBy(verb: Verb): Change {
+  return verb === 'approve'
+    ? { state: 'approved' }
+    : verb === 'reject'
+      ? { state: 'rejected' }
+      : verb === 'hide'
+        ? { hidden: true }
+        : { pinned: true };
+}
+
 const VERB_DONE: Record<Verb, string> = { approve: 'Approved', reject: 'Rejected', hide: 'Hidden', pin: 'Pinned' };
 
 function heldBy(post: Post, rules: Map<string, string>): string | null {
@@ -102,7 +113,7 @@ export function Queue({ wallId }: { wallId: number }) {
     return () => clearTimeout(t);
   }, [search]);
 
-  const key = postsKey(wallId, filters);
+  const key = useMemo(() => postsKey(wallId, filters), [wallId, filters]);
   const posts = useInfiniteQuery({
     queryKey: key,
     queryFn: ({ pageParam }) => {
@@ -135,29 +146,64 @@ export function Queue({ wallId }: { wallId: number }) {
     [rules.data],
   );
 
-  const list = useMemo(() => posts.data?.pages.flatMap((p) => p.data) ?? [], [posts.data]);
+  // Posts whose change is on its way, shown as they will be: the next key acts on the next post at once,
+  // however fast the keys come, and a refresh that lands meanwhile does not bring them back.
+  // An entry stays after its call succeeds, until the server's list agrees: a refresh that was on its way
+  // before the change was stored must not bring the post back.
+  const overlay = useRef(new Map<number, { post: Post; settled: boolean }>());
+  const [overlayVersion, bump] = useReducer((n: number) => n + 1, 0);
+  const derive = useCallback(
+    (data: InfiniteData<Page, unknown> | undefined) =>
+      (data?.pages.flatMap((p) => p.data) ?? [])
+        .map((p) => overlay.current.get(p.id)?.post ?? p)
+        .filter((p) => belongs(p, filters.state)),
+    [filters.state],
+  );
+  // overlayVersion: the overlay (a ref) changed
+  const list = useMemo(() => derive(posts.data), [derive, posts.data, overlayVersion]);
+  /** the list as it is now, between renders too (key presses can come faster than React renders) */
+  const listNow = useCallback(
+    () => derive(queryClient.getQueryData<InfiniteData<Page, unknown>>(key)),
+    [derive, queryClient, key],
+  );
   const networks = useMemo(() => {
     const seen = new Set<string>(['Mastodon', 'Bluesky', 'RSS', 'YouTube', 'Lemmy']);
     for (const p of list) if (p.networkName) seen.add(p.networkName);
     return [...seen].sort();
   }, [list]);
 
+  // forget what the server's list now agrees with (or no longer lists)
+  useEffect(() => {
+    if (!posts.data) return;
+    const server = new Map(posts.data.pages.flatMap((p) => p.data).map((p) => [p.id, p]));
+    for (const [id, entry] of overlay.current) {
+      if (!entry.settled) continue;
+      const p = server.get(id);
+      const e = entry.post;
+      if (!p || (p.state === e.state && p.hidden === e.hidden && p.pinned === e.pinned)) overlay.current.delete(id);
+    }
+  }, [posts.data]);
+
   // new posts arrived (the list grew without us asking): say so once
   const known = useRef<Set<number> | null>(null);
   useEffect(() => {
     if (!posts.data) return;
-    const ids = new Set(list.map((p) => p.id));
+    const all = posts.data.pages.flatMap((p) => p.data);
     if (known.current) {
-      const fresh = list.filter((p) => !known.current!.has(p.id)).length;
+      const fresh = all.filter((p) => !known.current!.has(p.id)).length;
       if (fresh > 0 && !posts.isFetchingNextPage) setSaid(`${fresh} new post${fresh === 1 ? '' : 's'} arrived.`);
     }
-    known.current = ids;
-  }, [posts.data]);
+    known.current = new Set([...(known.current ?? []), ...all.map((p) => p.id)]);
+  }, [posts.data, posts.isFetchingNextPage]);
 
   // keep the cursor on the list, and load the next page before it runs out
   const index = Math.min(current, Math.max(0, list.length - 1));
+  const indexRef = useRef(index);
+  indexRef.current = index;
+  const selectedRef = useRef(selected);
+  selectedRef.current = selected;
   useEffect(() => {
-    if (posts.hasNextPage && !posts.isFetchingNextPage && index >= list.length - 10) void posts.fetchNextPage();
+    if (posts.hasNextPage && !posts.isFetchingNextPage && index >= list.length - 30) void posts.fetchNextPage();
   }, [index, list.length, posts]);
   useEffect(() => {
     if (!focusWanted.current) return;
@@ -167,39 +213,17 @@ export function Queue({ wallId }: { wallId: number }) {
     el?.scrollIntoView({ block: 'nearest' });
   }, [index, list]);
 
-  /** Puts changed posts into the cached pages: kept in place, or out of a list they no longer belong in. */
-  const applyToCache = useCallback(
-    (changed: Post[]) => {
-      const byId = new Map(changed.map((p) => [p.id, p]));
-      queryClient.setQueryData<InfiniteData<Page, string>>(key, (data) =>
-        data
-          ? {
-              ...data,
-              pages: data.pages.map((page) => ({
-                ...page,
-                data: page.data.flatMap((p) => {
-                  const next = byId.get(p.id);
-                  if (!next) return [p];
-                  return belongs(next, filters.state) ? [next] : [];
-                }),
-              })),
-            }
-          : data,
-      );
-    },
-    [queryClient, key, filters.state],
-  );
-
+  const settleTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(settleTimer.current), []);
   const act = useMutation({
-    mutationFn: async ({ verb, targets }: { verb: Verb; targets: Post[] }) => {
+    mutationFn: async ({ verb, targets, expected }: { verb: Verb; targets: Post[]; expected: Post[] }) => {
       const path = { wallId: String(wallId) };
       if (targets.length === 1) {
         const post = targets[0]!;
-        const body = changeOf(verb, post);
         const saved = await unwrap(
           api.PATCH('/walls/{wallId}/posts/{postId}', {
             params: { path: { ...path, postId: String(post.id) } },
-            body,
+            body: changeOf(verb, post),
           }),
         );
         return [saved];
@@ -211,17 +235,12 @@ export function Queue({ wallId }: { wallId: number }) {
           body: { action: verb, postIds: targets.map((p) => p.id) },
         }),
       );
-      return targets.map((p) => ({
-        ...p,
-        ...(verb === 'approve' ? { state: 'approved' as const } : {}),
-        ...(verb === 'reject' ? { state: 'rejected' as const } : {}),
-        ...(verb === 'hide' ? { hidden: true } : {}),
-        ...(verb === 'pin' ? { pinned: true } : {}),
-      }));
+      return expected;
     },
-    onMutate: () => queryClient.cancelQueries({ queryKey: key }),
+    onMutate: () => void queryClient.cancelQueries({ queryKey: key }),
     onSuccess: (changed, { verb, targets }) => {
-      applyToCache(changed);
+      // the cache stays as the server last answered; the overlay shows the change until an answer agrees
+      for (const c of changed) overlay.current.set(c.id, { post: c, settled: true });
       const n = targets.length;
       const what = n === 1 ? `post by ${targets[0]!.authorName || targets[0]!.username || 'unknown'}` : `${n} posts`;
       const done =
@@ -235,8 +254,19 @@ export function Queue({ wallId }: { wallId: number }) {
         before: targets.map((p) => ({ id: p.id, state: p.state, hidden: p.hidden, pinned: p.pinned })),
       });
       setSaid(`${done} ${what}. Press u to undo.`);
-      setSelected(new Set());
-      void queryClient.invalidateQueries({ queryKey: wallsKey });
+    },
+    onError: (_error, { targets }) => {
+      for (const t of targets) overlay.current.delete(t.id);
+    },
+    onSettled: () => {
+      bump();
+      // once a burst of decisions is over, read the list again (counts, and anything a refresh raced with)
+      clearTimeout(settleTimer.current);
+      settleTimer.current = setTimeout(() => {
+        if ([...overlay.current.values()].some((e) => !e.settled)) return;
+        void queryClient.invalidateQueries({ queryKey: key });
+        void queryClient.invalidateQueries({ queryKey: wallsKey });
+      }, 1_500);
     },
   });
 
@@ -254,10 +284,11 @@ export function Queue({ wallId }: { wallId: number }) {
         ),
       );
     },
-    onMutate: () => queryClient.cancelQueries({ queryKey: key }),
+    onMutate: (entry) => {
+      for (const b of entry.before) overlay.current.delete(b.id);
+      return queryClient.cancelQueries({ queryKey: key });
+    },
     onSuccess: async (_restored, entry) => {
-      // the posts coming back are not new arrivals
-      if (known.current) for (const b of entry.before) known.current.add(b.id);
       setUndo(null);
       setSaid(`Undone: ${entry.label}.`);
       await queryClient.invalidateQueries({ queryKey: key });
@@ -265,24 +296,34 @@ export function Queue({ wallId }: { wallId: number }) {
     },
   });
 
-  const busy = act.isPending || revert.isPending;
+  const busy = revert.isPending;
+  const mutate = act.mutate;
   const run = useCallback(
     (verb: Verb, post?: Post) => {
       if (!mayModerate || busy) return;
-      const targets = post ? [post] : selected.size > 0 ? list.filter((p) => selected.has(p.id)) : [list[index]!];
-      if (targets.length === 0 || !targets[0]) return;
+      const now = listNow();
+      const chosen = selectedRef.current;
+      const current = now[Math.min(indexRef.current, now.length - 1)];
+      const targets = post ? [post] : chosen.size > 0 ? now.filter((p) => chosen.has(p.id)) : current ? [current] : [];
+      if (targets.length === 0) return;
+      const expected = targets.map((p) => ({ ...p, ...(targets.length === 1 ? changeOf(verb, p) : setBy(verb)) }));
+      for (const e of expected) overlay.current.set(e.id, { post: e, settled: false });
+      bump();
+      if (chosen.size > 0 && !post) setSelected(new Set());
       focusWanted.current = true;
-      act.mutate({ verb, targets });
+      mutate({ verb, targets, expected });
     },
-    [mayModerate, busy, selected, list, index, act],
+    [mayModerate, busy, listNow, mutate],
   );
 
   const move = useCallback(
-    (to: number) => {
+    (by: number | 'first' | 'last') => {
       focusWanted.current = true;
-      setCurrent(Math.max(0, Math.min(list.length - 1, to)));
+      const last = listNow().length - 1;
+      const to = by === 'first' ? 0 : by === 'last' ? last : indexRef.current + by;
+      setCurrent(Math.max(0, Math.min(last, to)));
     },
-    [list.length],
+    [listNow],
   );
   const toggleSelect = useCallback((id: number) => {
     setSelected((s) => {
@@ -299,14 +340,15 @@ export function Queue({ wallId }: { wallId: number }) {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       const t = e.target as HTMLElement;
       if (t.closest('input, select, textarea, dialog, [contenteditable]')) return;
-      const post = list[index];
+      const now = listNow();
+      const post = now[Math.min(indexRef.current, now.length - 1)];
       const keys: Record<string, () => void> = {
-        j: () => move(index + 1),
-        ArrowDown: () => move(index + 1),
-        k: () => move(index - 1),
-        ArrowUp: () => move(index - 1),
-        Home: () => move(0),
-        End: () => move(list.length - 1),
+        j: () => move(1),
+        ArrowDown: () => move(1),
+        k: () => move(-1),
+        ArrowUp: () => move(-1),
+        Home: () => move('first'),
+        End: () => move('last'),
         a: () => run('approve'),
         r: () => run('reject'),
         h: () => run('hide'),
@@ -326,7 +368,7 @@ export function Queue({ wallId }: { wallId: number }) {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [list, index, move, run, toggleSelect, undo, busy, revert]);
+  }, [listNow, move, run, toggleSelect, undo, busy, revert]);
 
   const feedList: Feed[] = feeds.data?.data ?? [];
   const setFilter = (change: Partial<Filters>) => {
@@ -459,7 +501,7 @@ export function Queue({ wallId }: { wallId: number }) {
       <ErrorNote error={revert.error} title="The undo failed" />
       {posts.isPending && <Loading what="posts" />}
       <ErrorNote error={posts.error} title="The posts could not be loaded" />
-      {posts.isSuccess && list.length === 0 && (
+      {posts.isSuccess && list.length === 0 && !posts.hasNextPage && (
         <Empty>
           {filters.state === 'pending' ? (
             <p>The queue is empty: no post is waiting for a decision. New posts show up here as they arrive.</p>
@@ -470,96 +512,130 @@ export function Queue({ wallId }: { wallId: number }) {
       )}
       {list.length > 0 && (
         <ol className="posts" ref={listRef} aria-label="Posts">
-          {list.map((post, i) => {
-            const media = post.fileThumb || post.picture || post.file;
-            const text = plainText(post);
-            const held = heldBy(post, ruleNames);
-            const isSelected = selected.has(post.id);
-            const author = post.authorName || post.username || 'unknown author';
-            return (
-              <li key={post.id}>
-                <article
-                  className={`post${i === index ? ' current' : ''}${isSelected ? ' selected' : ''}`}
-                  data-index={i}
-                  data-post-id={post.id}
-                  tabIndex={i === index ? 0 : -1}
-                  aria-label={`${author} on ${post.networkName}, ${post.state}${post.hidden ? ', hidden' : ''}${isSelected ? ', selected' : ''}`}
-                  aria-describedby={`post-text-${post.id}`}
-                  onFocus={() => setCurrent(i)}
-                >
-                  {media ? (
-                    <img className="post-media" src={media} alt={post.alt || ''} loading="lazy" />
-                  ) : (
-                    <div className="post-media post-media-none">Text</div>
-                  )}
-                  <div className="post-body">
-                    <p className="post-meta">
-                      {post.userPicture && (
-                        <img
-                          className="avatar"
-                          src={post.userPicture}
-                          alt=""
-                          onError={(e) => (e.currentTarget.hidden = true)}
-                        />
-                      )}
-                      <strong>{author}</strong>
-                      {post.username && post.authorName && <span className="muted"> @{post.username}</span>}
-                    </p>
-                    <p className="post-where">
-                      {post.networkName} · {post.feedName} · <When iso={post.createdAt} />
-                      {post.media === 'video' && ' · video'}
-                    </p>
-                    <p className="post-text" id={`post-text-${post.id}`}>
-                      {text.length > 600 ? `${text.slice(0, 600)}…` : text || <em>(no text)</em>}
-                    </p>
-                    <p className="post-state">
-                      <span className={`badge state-${post.state}`}>{post.state}</span>
-                      {post.hidden && <span className="badge badge-warn">hidden</span>}
-                      {post.pinned && <span className="badge">pinned</span>}
-                      {held && <span className="held">{held}</span>}
-                    </p>
-                  </div>
-                  {mayModerate && (
-                    <div className="post-actions">
-                      <label className="select">
-                        <input
-                          type="checkbox"
-                          checked={isSelected}
-                          onChange={() => toggleSelect(post.id)}
-                          aria-label={`Select post by ${author}`}
-                        />
-                        Select
-                      </label>
-                      <Button
-                        className="btn btn-approve"
-                        onClick={() => run('approve', post)}
-                        disabled={busy || post.state === 'approved'}
-                        aria-keyshortcuts="a"
-                      >
-                        Approve
-                      </Button>
-                      <Button
-                        onClick={() => run('reject', post)}
-                        disabled={busy || post.state === 'rejected'}
-                        aria-keyshortcuts="r"
-                      >
-                        Reject
-                      </Button>
-                      <Button onClick={() => run('hide', post)} disabled={busy} aria-keyshortcuts="h">
-                        {post.hidden ? 'Unhide' : 'Hide'}
-                      </Button>
-                      <Button onClick={() => run('pin', post)} disabled={busy} aria-keyshortcuts="p">
-                        {post.pinned ? 'Unpin' : 'Pin'}
-                      </Button>
-                    </div>
-                  )}
-                </article>
-              </li>
-            );
-          })}
+          {list.map((post, i) => (
+            <PostCard
+              key={post.id}
+              post={post}
+              index={i}
+              current={i === index}
+              selected={selected.has(post.id)}
+              held={heldBy(post, ruleNames)}
+              mayModerate={mayModerate}
+              busy={busy}
+              onRun={run}
+              onToggle={toggleSelect}
+              onFocusIndex={setCurrent}
+            />
+          ))}
         </ol>
       )}
       {posts.isFetchingNextPage && <Loading what="more posts" />}
     </section>
   );
 }
+
+interface CardProps {
+  post: Post;
+  index: number;
+  current: boolean;
+  selected: boolean;
+  held: string | null;
+  mayModerate: boolean;
+  busy: boolean;
+  onRun(verb: Verb, post: Post): void;
+  onToggle(id: number): void;
+  onFocusIndex(index: number): void;
+}
+
+/** One post of the queue; re-rendered only when its own props change (500 of them move on every key). */
+const PostCard = memo(function PostCard({
+  post,
+  index,
+  current,
+  selected,
+  held,
+  mayModerate,
+  busy,
+  onRun,
+  onToggle,
+  onFocusIndex,
+}: CardProps) {
+  const media = post.fileThumb || post.picture || post.file;
+  const text = plainText(post);
+  const author = post.authorName || post.username || 'unknown author';
+  return (
+    <li>
+      <article
+        className={`post${current ? ' current' : ''}${selected ? ' selected' : ''}`}
+        data-index={index}
+        data-post-id={post.id}
+        tabIndex={current ? 0 : -1}
+        aria-label={`${author} on ${post.networkName}, ${post.state}${post.hidden ? ', hidden' : ''}${selected ? ', selected' : ''}`}
+        aria-describedby={`post-text-${post.id}`}
+        onFocus={() => onFocusIndex(index)}
+      >
+        {media ? (
+          <img className="post-media" src={media} alt={post.alt || ''} loading="lazy" />
+        ) : (
+          <div className="post-media post-media-none">Text</div>
+        )}
+        <div className="post-body">
+          <p className="post-meta">
+            {post.userPicture && (
+              <img className="avatar" src={post.userPicture} alt="" onError={(e) => (e.currentTarget.hidden = true)} />
+            )}
+            <strong>{author}</strong>
+            {post.username && post.authorName && <span className="muted"> @{post.username}</span>}
+          </p>
+          <p className="post-where">
+            {post.networkName} · {post.feedName} · <When iso={post.createdAt} />
+            {post.media === 'video' && ' · video'}
+          </p>
+          <p className="post-text" id={`post-text-${post.id}`}>
+            {text.length > 600 ? `${text.slice(0, 600)}…` : text || <em>(no text)</em>}
+          </p>
+          <p className="post-state">
+            <span className={`badge state-${post.state}`}>{post.state}</span>
+            {post.hidden && <span className="badge badge-warn">hidden</span>}
+            {post.pinned && <span className="badge">pinned</span>}
+            {held && <span className="held">{held}</span>}
+          </p>
+        </div>
+        {mayModerate && (
+          <div className="post-actions">
+            <label className="select">
+              <input
+                type="checkbox"
+                checked={selected}
+                onChange={() => onToggle(post.id)}
+                aria-label={`Select post by ${author}`}
+              />
+              Select
+            </label>
+            <Button
+              className="btn btn-approve"
+              onClick={() => onRun('approve', post)}
+              disabled={busy || post.state === 'approved'}
+              aria-keyshortcuts="a"
+            >
+              Approve
+            </Button>
+            <Button
+              onClick={() => onRun('reject', post)}
+              disabled={busy || post.state === 'rejected'}
+              aria-keyshortcuts="r"
+            >
+              Reject
+            </Button>
+            <Button onClick={() => onRun('hide', post)} disabled={busy} aria-keyshortcuts="h">
+              {post.hidden ? 'Unhide' : 'Hide'}
+            </Button>
+            <Button onClick={() => onRun('pin', post)} disabled={busy} aria-keyshortcuts="p">
+              {post.pinned ? 'Unpin' : 'Pin'}
+            </Button>
+          </div>
+        )}
+      </article>
+    </li>
+  );
+});
