@@ -140,7 +140,7 @@ export default {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'node', 'default', 'types'],
-      extensions: ['.ts', '.js', '.mjs', '.d.ts'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.d.ts'],
     },
     skipAnalysisNotInRules: true,
   },

@@ -19,9 +19,19 @@ function newest(path: string): number {
  * has just run `npm run build`), so building it again would only cost time.
  */
 function distIsCurrent(root: string): boolean {
-  const outputs = ['dist/cli/main.js', 'dist/web/.vite/manifest.json'].map((f) => join(root, f));
+  const outputs = ['dist/cli/main.js', 'dist/web/.vite/manifest.json', 'dist/console/index.html'].map((f) =>
+    join(root, f),
+  );
   if (!outputs.every((f) => existsSync(f))) return false;
-  const inputs = ['src', 'web', 'tsconfig.json', 'scripts/build-server.mjs', 'vite.config.ts', 'package-lock.json'];
+  const inputs = [
+    'src',
+    'web',
+    'tsconfig.json',
+    'scripts/build-server.mjs',
+    'vite.config.ts',
+    'vite.console.config.ts',
+    'package-lock.json',
+  ];
   const built = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
   return inputs.every((f) => newest(join(root, f)) < built);
 }
@@ -35,10 +45,12 @@ export default async function setup() {
   // the same build as `npm run build`; esbuild checks no types (`npm run typecheck` does)
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'pipe' });
   // vitest's NODE_ENV=test would select development builds of the browser libraries
-  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build'], {
-    cwd: root,
-    stdio: 'pipe',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  for (const config of ['vite.config.ts', 'vite.console.config.ts']) {
+    execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '-c', config], {
+      cwd: root,
+      stdio: 'pipe',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+  }
   if (await postgresReachable()) await dropStaleTestDatabases();
 }

@@ -1,7 +1,7 @@
 // Moderation: every post of a wall (hidden ones too), one-post changes,
 // atomic bulk actions and product tags. Each change is visible on the next
 // public read; the wall is announced as changed after the commit.
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { storedChildren } from '../domain/media.js';
 import { cleanPostEdit, cleanWrite, CTA_RULES } from '../domain/writes.js';
 import type { Database, PostsTable } from '../store/schema.js';
@@ -33,7 +33,14 @@ export interface PostFilter {
   state?: PostListState;
   feedId?: number;
   media?: MediaKind;
+  /** network name, any case */
+  network?: string;
+  /** text in the content, author name or username, any case */
+  q?: string;
 }
+
+/** A LIKE pattern that finds `text` anywhere, its own % _ and \ taken literally (escape character \). */
+const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function postRecord(r: PostRow, tags: TagRecord[]): PostRecord {
   return {
@@ -134,6 +141,13 @@ export async function listModerationPosts(
   else if (filter.state !== undefined && filter.state !== 'all') q = q.where('posts.state', '=', filter.state);
   if (filter.feedId !== undefined) q = q.where('posts.feed_id', '=', filter.feedId);
   if (filter.media !== undefined) q = q.where('posts.media', '=', filter.media);
+  if (filter.network !== undefined)
+    q = q.where(sql`lower(${sql.ref('posts.network_name')})`, '=', filter.network.toLowerCase());
+  if (filter.q !== undefined) {
+    const pattern = containing(filter.q);
+    const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    q = q.where((eb) => eb.or([like('posts.content'), like('posts.author_name'), like('posts.username')]));
+  }
   // the queue is worked oldest first
   const oldestFirst = filter.state === 'pending';
   const before = oldestFirst ? '>' : '<';

@@ -120,6 +120,13 @@ export async function listOperatorTokenPage(
   );
 }
 
+/** One token by id (the caller's own, for `GET /tokens/current`). */
+export async function getOperatorToken(db: Kysely<Database>, id: number): Promise<OperatorTokenRecord> {
+  const row = await db.selectFrom('operator_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('operator token', id);
+  return record(row);
+}
+
 /** Revokes by id, or by the plaintext token itself. */
 export async function revokeOperatorToken(op: Op, idOrToken: string): Promise<OperatorTokenRecord> {
   return audited(op, async (tx) => {

@@ -15,7 +15,14 @@ import type { FeedInput, FeedPatch, FeedRecord } from '../schemas/feeds.js';
 
 // ---------- walls ----------
 
-type WallRow = Selectable<WallsTable> & { feed_count: number; post_count: number };
+type WallRow = Selectable<WallsTable> & {
+  feed_count: number;
+  post_count: number;
+  approved_count: number;
+  pending_count: number;
+  rejected_count: number;
+  hidden_count: number;
+};
 
 const wallRecord = (r: WallRow): WallRecord => ({
   id: r.id,
@@ -29,6 +36,10 @@ const wallRecord = (r: WallRow): WallRecord => ({
   deletedAt: isoOrNull(r.deleted_at),
   feedCount: Number(r.feed_count),
   postCount: Number(r.post_count),
+  approvedCount: Number(r.approved_count),
+  pendingCount: Number(r.pending_count),
+  rejectedCount: Number(r.rejected_count),
+  hiddenCount: Number(r.hidden_count),
 });
 
 function wallsWithCounts(db: Kysely<Database>) {
@@ -46,6 +57,32 @@ function wallsWithCounts(db: Kysely<Database>) {
         .select(eb.fn.countAll<number>().as('n'))
         .whereRef('posts.wall_id', '=', 'walls.id')
         .as('post_count'),
+      // what the console's wall list shows: approved = what the public API shows (approved, not hidden)
+      eb
+        .selectFrom('posts')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('posts.wall_id', '=', 'walls.id')
+        .where('posts.state', '=', 'approved')
+        .where('posts.hidden', '=', 0)
+        .as('approved_count'),
+      eb
+        .selectFrom('posts')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('posts.wall_id', '=', 'walls.id')
+        .where('posts.state', '=', 'pending')
+        .as('pending_count'),
+      eb
+        .selectFrom('posts')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('posts.wall_id', '=', 'walls.id')
+        .where('posts.state', '=', 'rejected')
+        .as('rejected_count'),
+      eb
+        .selectFrom('posts')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('posts.wall_id', '=', 'walls.id')
+        .where('posts.hidden', '<>', 0)
+        .as('hidden_count'),
     ]);
 }
 
@@ -355,6 +392,28 @@ export async function updateFeed(op: Op, feedId: number, change: FeedPatch, wall
     tx.wallChanged(after.wallId);
     return after;
   });
+}
+
+/**
+ * "Poll now": the feed must have a connector, be enabled and be on a live
+ * wall (409 otherwise, in words). Marks it due at once, so whichever poller
+ * runs (this process's, or a worker's next round) takes it first; the
+ * caller polls it in-process when it can.
+ */
+export async function requestPoll(op: Op, feedId: number, wallId: number): Promise<FeedRecord> {
+  const feed = feedRecord(await feedRow(op.db, feedId, wallId));
+  const wall = await requireWall(op.db, wallId);
+  if (wall.deleted_at !== null) throw conflict(`wall ${wallId} is deleted: restore it to poll its feeds`);
+  if (feed.connector === null)
+    throw conflict(`feed ${feedId} has no connector: give it one (RSS, Mastodon, …) to poll it`);
+  if (!feed.enabled) throw conflict(`feed ${feedId} is disabled: enable it to poll it`);
+  await op.db
+    .updateTable('feed_ingest_state')
+    .set({ next_poll_at: op.now })
+    .where('feed_id', '=', feedId)
+    .where('next_poll_at', '>', op.now)
+    .execute();
+  return feed;
 }
 
 /** Deletes a feed with its posts (and their product tags). */

@@ -104,9 +104,25 @@ export const FeedRecord = Record({
   ingest: Type.Optional(FeedIngestState),
 });
 
+export const POLL_OUTCOMES = ['ok', 'not_modified', 'failed', 'deferred', 'skipped', 'scheduled'] as const;
+
+export const PollResult = Record({
+  feed: FeedRecord,
+  poll: Record({
+    status: Type.Enum([...POLL_OUTCOMES], {
+      description:
+        'ok: read (new posts in `inserted`); not_modified: nothing new upstream; failed: see `message` (also in the feed’s ingestion state); deferred, skipped: not polled now (`message` says why); scheduled: this server does not poll (INGEST off), the feed is due at once for the poller that does',
+    }),
+    inserted: Type.Integer({ description: 'new posts' }),
+    updated: Type.Integer({ description: 'posts updated from upstream' }),
+    message: Nullable(Type.String()),
+  }),
+});
+
 // ---------- the types of the shapes above ----------
 
 export type FeedRecord = Static<typeof FeedRecord>;
 export type FeedIngestState = Static<typeof FeedIngestState>;
 export type FeedInput = Static<typeof FeedCreateBody>;
 export type FeedPatch = Static<typeof FeedPatchBody>;
+export type PollResult = Static<typeof PollResult>;

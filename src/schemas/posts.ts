@@ -64,6 +64,22 @@ export const PostListQuery = Type.Object(
     ),
     feedId: Type.Optional(IdString('feedId')),
     media: Type.Optional(Type.Enum(MEDIA_KINDS, { 'x-error': `media must be ${spoken(MEDIA_KINDS)}` })),
+    network: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        'x-error': 'network must be a network name of 1 to 100 characters',
+        description: 'network name (networkName), any case, e.g. mastodon',
+      }),
+    ),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        'x-error': 'q must be a text of 1 to 200 characters',
+        description: 'text search: posts whose content, author name or username contain it (any case)',
+      }),
+    ),
   },
   strict,
 );

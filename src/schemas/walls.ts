@@ -76,6 +76,10 @@ export const WallRecord = Record({
   deletedAt: NullableInstant,
   feedCount: Type.Integer(),
   postCount: Type.Integer(),
+  approvedCount: Type.Integer({ description: 'posts the public API shows: approved and not hidden' }),
+  pendingCount: Type.Integer({ description: 'posts waiting for a decision (the approval queue)' }),
+  rejectedCount: Type.Integer(),
+  hiddenCount: Type.Integer({ description: 'hidden posts, whatever their state' }),
 });
 
 // ---------- the types of the shapes above ----------

@@ -43,7 +43,7 @@ export async function postRoutes(fastify: FastifyInstance) {
         ...doc(
           tag,
           'The moderation view of a wall’s posts',
-          'Newest first, hidden posts included (filter with `status` or `state`); `state=pending` is the approval queue, oldest first.',
+          'Newest first, hidden posts included (filter with `status` or `state`, `feedId`, `media`, `network`, and `q` for text); `state=pending` is the approval queue, oldest first.',
         ),
         params: WallParams,
         querystring: PostListQuery,
@@ -52,7 +52,14 @@ export async function postRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const q = request.query;
-      const filter = { status: q.status, state: q.state, feedId: optNum(q.feedId), media: q.media };
+      const filter = {
+        status: q.status,
+        state: q.state,
+        feedId: optNum(q.feedId),
+        media: q.media,
+        network: q.network,
+        q: q.q,
+      };
       return ok(await listModerationPosts(db(request), num(request.params.wallId), filter, pageRequest(q)));
     },
   );

@@ -3,7 +3,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { createOperatorToken, listOperatorTokenPage, revokeOperatorToken } from '../../manage/tokens.js';
+import {
+  createOperatorToken,
+  getOperatorToken,
+  listOperatorTokenPage,
+  revokeOperatorToken,
+} from '../../manage/tokens.js';
 import { pageRequest } from '../../manage/paging.js';
 import { IdString, PageQuery } from '../../schemas/fields.js';
 import { NewTokenRecord, TokenCreateBody, TokenRecord } from '../../schemas/tokens.js';
@@ -33,6 +38,23 @@ export async function tokenRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => ok(await listOperatorTokenPage(db(request), pageRequest(request.query))),
+  );
+
+  // Who am I: any token may read its own record (the console decides what to show from its role and accounts).
+  app.get(
+    '/tokens/current',
+    {
+      config: access('viewer', 'filtered'),
+      schema: {
+        ...doc(
+          tag,
+          'The token of this call',
+          'Its name, role and the accounts it is limited to: what a client such as the console shows and allows. Any token may read its own.',
+        ),
+        response: responses({ 200: Ok(TokenRecord, 'the calling token') }),
+      },
+    },
+    async (request) => ok(await getOperatorToken(db(request), opOf(request).actor.tokenId!)),
   );
 
   app.post(

@@ -11,6 +11,7 @@ import {
   listFeeds,
   listWalls,
   purgeWall,
+  requestPoll,
   restoreWall,
   updateFeed,
   updateWall,
@@ -20,7 +21,7 @@ import { opOf } from './auth.js';
 import { created, db, doc, num, ok, optNum } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
 import { Created, FeedParams, Ok, PageOf, responses, WallParams } from './schemas.js';
-import { FeedCreateBody, FeedPatchBody, FeedRecord } from '../../schemas/feeds.js';
+import { FeedCreateBody, FeedPatchBody, FeedRecord, PollResult } from '../../schemas/feeds.js';
 import { PageQuery } from '../../schemas/fields.js';
 import { WallCreateBody, WallListQuery, WallPatchBody, WallRecord } from '../../schemas/walls.js';
 
@@ -215,5 +216,43 @@ export async function wallRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => ok(await deleteFeed(opOf(request), num(request.params.feedId), num(request.params.wallId))),
+  );
+
+  app.post(
+    '/walls/:wallId/feeds/:feedId/poll',
+    {
+      config: access('moderator', 'wall'),
+      schema: {
+        ...doc(
+          feedTag,
+          'Poll a feed now',
+          'Reads the feed at once when this server polls feeds (INGEST on) and answers what the poll did; otherwise the feed is made due at once for the poller that runs (a worker) and the answer says `scheduled`. 409 when the feed has no connector, is disabled or its wall is deleted.',
+        ),
+        params: FeedParams,
+        response: responses({ 200: Ok(PollResult, 'what the poll did, and the feed after it') }, 404, 409),
+      },
+    },
+    async (request) => {
+      const wallId = num(request.params.wallId);
+      const feedId = num(request.params.feedId);
+      await requestPoll(opOf(request), feedId, wallId);
+      const ingest = request.server.ctx.ingest;
+      if (!ingest) {
+        const feed = await getFeed(db(request), feedId, wallId);
+        const message = 'this server does not poll feeds (INGEST off): the feed is due now for the poller that runs';
+        return ok({ feed, poll: { status: 'scheduled' as const, inserted: 0, updated: 0, message } });
+      }
+      const [report] = await ingest.runOnce({ feedId });
+      const feed = await getFeed(db(request), feedId, wallId);
+      return ok({
+        feed,
+        poll: {
+          status: report?.status ?? ('skipped' as const),
+          inserted: report?.inserted ?? 0,
+          updated: report?.updated ?? 0,
+          message: report?.message ?? null,
+        },
+      });
+    },
   );
 }

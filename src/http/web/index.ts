@@ -7,11 +7,13 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync } from 'node:fs';
 import { findLiveWallByIdOrSlug, type PublicWall } from '../../store/public-walls.js';
 import { DEFAULT_WEB_DIST, DEMO_MEDIA_DIR, WebAssets } from './assets.js';
+import { CONSOLE_PATH, registerConsole } from './console.js';
 import { messagePage, PAGE_CSP, PAGE_CSS, wallPage } from './page.js';
 
 /** Where the routes of this module live; everything under them is a page or a file, not the API. */
-export const WEB_ROUTE_PREFIXES = ['/embed/', '/assets/', '/walls/', '/demo-media/'] as const;
-export const isWebRoute = (url: string): boolean => WEB_ROUTE_PREFIXES.some((p) => url.startsWith(p));
+export const WEB_ROUTE_PREFIXES = ['/embed/', '/assets/', '/walls/', '/demo-media/', '/console/'] as const;
+export const isWebRoute = (url: string): boolean =>
+  url === CONSOLE_PATH || WEB_ROUTE_PREFIXES.some((p) => url.startsWith(p));
 
 export const STABLE_SCRIPT_PATH = '/embed/v1/wallery.js';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -26,6 +28,8 @@ export interface WebOptions {
   distDir?: string;
   /** demo pictures served under /demo-media/ (default demo/media of the package) */
   demoMediaDir?: string;
+  /** the operator console's build (default dist/console of the package) */
+  consoleDir?: string;
   /** wall lookup of the hosted page (default: live walls of the store, by id or slug) */
   findWall?: (idOrSlug: string) => Promise<PublicWall | null>;
 }
@@ -125,6 +129,8 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
       );
     },
   );
+
+  await registerConsole(app, options.consoleDir);
 
   // pictures of the demo data set, so `npm start` shows a wall without the internet
   const demoDir = options.demoMediaDir ?? DEMO_MEDIA_DIR;

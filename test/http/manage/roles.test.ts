@@ -70,6 +70,11 @@ async function freshFeed(t: Tenant, wallId = t.wall): Promise<number> {
   const f = await createFeed(op, wallId, { name: `feed ${t.secret}`, source: 'Mastodon', sourceType: 'hashtag' });
   return f.id;
 }
+async function polledFeed(t: Tenant): Promise<number> {
+  const connector = { kind: 'rss' as const, url: 'http://127.0.0.1:9/feed.xml' };
+  const f = await createFeed(op, t.wall, { name: `rss ${t.secret}`, source: 'RSS', sourceType: 'feed', connector });
+  return f.id;
+}
 /** A post made through W3 with the tenant's user key; its id from the moderation view (newest first). */
 async function freshPost(t: Tenant, wallId = t.wall): Promise<number> {
   const res = await app.inject({
@@ -163,6 +168,7 @@ const RECIPES: Record<string, Recipe> = {
   },
   'GET /audit': { role: 'viewer', scope: 'filtered', make: same({}) },
   'GET /tokens': { role: 'admin', scope: 'unscoped', make: same({}) },
+  'GET /tokens/current': { role: 'viewer', scope: 'filtered', make: same({}) },
   'POST /tokens': {
     role: 'admin',
     scope: 'unscoped',
@@ -240,6 +246,12 @@ const RECIPES: Record<string, Recipe> = {
     role: 'editor',
     scope: 'wall',
     make: async (t) => ({ params: { wallId: t.wall, feedId: await freshFeed(t) } }),
+  },
+  'POST /walls/{wallId}/feeds/{feedId}/poll': {
+    role: 'moderator',
+    scope: 'wall',
+    // this server does not poll (no ingestion runtime): the feed is made due (`scheduled`)
+    make: async (t) => ({ params: { wallId: t.wall, feedId: await polledFeed(t) } }),
   },
   'GET /walls/{wallId}/posts': { role: 'viewer', scope: 'wall', make: async (t) => ({ params: { wallId: t.wall } }) },
   'GET /walls/{wallId}/posts/{postId}': {

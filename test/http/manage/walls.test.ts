@@ -58,6 +58,11 @@ describeSample('walls and feeds', () => {
       deletedAt: null,
       feedCount: 3,
       postCount: 60,
+      // by state: 57 shown by the public API, 3 hidden
+      approvedCount: 57,
+      pendingCount: 0,
+      rejectedCount: 0,
+      hiddenCount: 3,
     });
     const deleted: Page<Wall> = data(await m.api('GET', '/walls?state=deleted&accountId=7001'));
     expect(deleted.data.map((w) => w.id)).toEqual([7015]);
@@ -87,6 +92,10 @@ describeSample('walls and feeds', () => {
       deletedAt: null,
       feedCount: 0,
       postCount: 0,
+      approvedCount: 0,
+      pendingCount: 0,
+      rejectedCount: 0,
+      hiddenCount: 0,
     });
     const info = await m.v2(`/widget/wallInfo/${wall.id}`);
     expect(info.json().responseData).toEqual([

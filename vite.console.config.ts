@@ -1,0 +1,24 @@
+// The operator console's build: web/console (React) → dist/console, an
+// index.html with hashed assets under dist/console/assets/, all relative
+// (base './') so Wallery serves it at /console/ also behind a path prefix.
+// The embed's build (vite.config.ts) writes dist/web; the two never touch.
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('./web/console/', import.meta.url)),
+  base: './',
+  publicDir: false,
+  logLevel: 'warn',
+  plugins: [react()],
+  build: {
+    outDir: fileURLToPath(new URL('./dist/console/', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: true,
+    // no inline script: the strict Content-Security-Policy of /console/ allows only files of this origin
+    modulePreload: { polyfill: false },
+    assetsInlineLimit: 0,
+  },
+});

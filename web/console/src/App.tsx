@@ -1,0 +1,76 @@
+// The frame: sign-in when signed out; otherwise a header (who is signed in,
+// sign out), the navigation and the current screen.
+import { useAuth, useMe } from './auth';
+import { href, useRoute } from './router';
+import { Feeds } from './screens/Feeds';
+import { Queue } from './screens/Queue';
+import { Rules } from './screens/Rules';
+import { SignIn } from './screens/SignIn';
+import { Tokens } from './screens/Tokens';
+import { Walls } from './screens/Walls';
+import { Button, Loading, ScreenTitle } from './ui/kit';
+
+export function App() {
+  const { session } = useAuth();
+  if (session.state === 'checking')
+    return (
+      <main className="center">
+        <Loading what="your session" />
+      </main>
+    );
+  if (session.state === 'signedOut') return <SignIn message={session.message} />;
+  return <SignedIn />;
+}
+
+function SignedIn() {
+  const me = useMe();
+  const { signOut } = useAuth();
+  const route = useRoute();
+  // operator tokens are for unscoped admins only
+  const mayManageTokens = me.can('GET /tokens') && me.accounts === null;
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <a className="brand" href={href.walls()}>
+          Wallery console
+        </a>
+        <nav aria-label="Main">
+          <a href={href.walls()} aria-current={route.screen === 'walls' ? 'page' : undefined}>
+            Walls
+          </a>
+          {mayManageTokens && (
+            <a href={href.tokens()} aria-current={route.screen === 'tokens' ? 'page' : undefined}>
+              Tokens
+            </a>
+          )}
+        </nav>
+        <p className="who">
+          <span className="who-name">{me.name}</span>{' '}
+          <span className="badge" data-testid="role">
+            {me.role}
+          </span>
+          {me.accounts && <span className="who-scope"> · accounts {me.accounts.join(', ')}</span>}
+        </p>
+        <Button onClick={() => signOut('You signed out.')}>Sign out</Button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {route.screen === 'walls' && <Walls />}
+        {route.screen === 'tokens' && mayManageTokens && <Tokens />}
+        {route.screen === 'queue' && <Queue key={route.wallId} wallId={route.wallId} />}
+        {route.screen === 'feeds' && <Feeds key={route.wallId} wallId={route.wallId} />}
+        {route.screen === 'rules' && <Rules key={route.wallId} wallId={route.wallId} />}
+        {(route.screen === 'notFound' || (route.screen === 'tokens' && !mayManageTokens)) && (
+          <>
+            <ScreenTitle>Page not found</ScreenTitle>
+            <p>
+              There is no such page in the console. <a href={href.walls()}>Go to the walls</a>.
+            </p>
+          </>
+        )}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,478 @@
+// The feeds of a wall: add, edit, enable/disable with the connector settings
+// of each kind, ingestion status in words, and "Poll now".
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, ApiError, unwrap, type Connector, type Feed, type FeedCreate } from '../api/client';
+import { useMe } from '../auth';
+import {
+  Announce,
+  Button,
+  CheckboxField,
+  Dialog,
+  Empty,
+  ErrorNote,
+  Loading,
+  SelectField,
+  TextField,
+  When,
+} from '../ui/kit';
+import { WallHead } from '../ui/WallNav';
+import { wallsKey } from './Walls';
+
+const KINDS = {
+  rss: 'RSS or Atom feed',
+  mastodon: 'Mastodon',
+  bluesky: 'Bluesky',
+  youtube: 'YouTube',
+  lemmy: 'Lemmy',
+  none: 'None (posts come from import or the API)',
+} as const;
+type Kind = keyof typeof KINDS;
+
+const feedsKey = (wallId: number) => ['feeds', wallId] as const;
+
+/** What a feed collects, in a few words. */
+function describeConnector(c: Feed['connector']): string {
+  if (!c) return 'No connector: posts come from import or the API';
+  switch (c.kind) {
+    case 'rss':
+      return `RSS/Atom: ${c.url}`;
+    case 'mastodon':
+      return `Mastodon ${c.instance}: ${c.hashtag ? `#${c.hashtag}` : `@${c.account ?? ''}`}`;
+    case 'bluesky':
+      return `Bluesky: ${c.actor ? `@${c.actor}` : `#${c.hashtag ?? ''}`}`;
+    case 'youtube':
+      return `YouTube ${c.channelId ? `channel ${c.channelId}` : `playlist ${c.playlistId ?? ''}`}`;
+    case 'lemmy':
+      return `Lemmy ${c.instance}: ${c.community}`;
+  }
+}
+
+function IngestStatus({ feed }: { feed: Feed }) {
+  const s = feed.ingest;
+  if (!feed.connector) return <span className="muted">Not polled (no connector)</span>;
+  if (!feed.enabled) return <span className="badge">Disabled: not polled</span>;
+  if (!s) return <span className="muted">Not polled yet</span>;
+  return (
+    <div className="ingest">
+      {s.failing ? (
+        <span className="badge badge-bad">Failing</span>
+      ) : s.lastError ? (
+        <span className="badge badge-warn">Last poll failed</span>
+      ) : (
+        <span className="badge badge-ok">OK</span>
+      )}
+      <span>
+        Last poll: <When iso={s.lastPolledAt} />
+      </span>
+      <span>
+        Next poll: <When iso={s.nextPollAt} empty="not scheduled" />
+      </span>
+      {s.lastError && (
+        <span className="ingest-error">
+          {s.consecutiveFailures
+            ? `${s.consecutiveFailures} failed poll${s.consecutiveFailures === 1 ? '' : 's'} in a row. `
+            : ''}
+          Last error (<When iso={s.lastErrorAt} />
+          ): {s.lastError}
+        </span>
+      )}
+      {s.lastWarning && <span className="muted">Warning: {s.lastWarning}</span>}
+    </div>
+  );
+}
+
+export function Feeds({ wallId }: { wallId: number }) {
+  const me = useMe();
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState<{ feed: Feed | null } | null>(null);
+  const [said, setSaid] = useState('');
+  const feeds = useQuery({
+    queryKey: feedsKey(wallId),
+    queryFn: () =>
+      unwrap(
+        api.GET('/walls/{wallId}/feeds', { params: { path: { wallId: String(wallId) }, query: { limit: '200' } } }),
+      ),
+    // the ingestion status moves on its own
+    refetchInterval: 15_000,
+  });
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: feedsKey(wallId) }),
+      queryClient.invalidateQueries({ queryKey: wallsKey }),
+      queryClient.invalidateQueries({ queryKey: ['posts', wallId] }),
+    ]);
+  const poll = useMutation({
+    mutationFn: (feed: Feed) =>
+      unwrap(
+        api.POST('/walls/{wallId}/feeds/{feedId}/poll', {
+          params: { path: { wallId: String(wallId), feedId: String(feed.id) } },
+        }),
+      ),
+    onSuccess: async ({ feed, poll }) => {
+      const n = poll.inserted;
+      const words: Record<typeof poll.status, string> = {
+        ok: `“${feed.name}” polled: ${n} new post${n === 1 ? '' : 's'}${poll.updated ? `, ${poll.updated} updated` : ''}.`,
+        not_modified: `“${feed.name}” polled: nothing new upstream.`,
+        failed: `Polling “${feed.name}” failed: ${poll.message ?? 'see the feed’s last error'}.`,
+        deferred: `“${feed.name}” was not polled now: ${poll.message ?? ''}.`,
+        skipped: `“${feed.name}” was not polled now: ${poll.message ?? ''}.`,
+        scheduled: `“${feed.name}” will be polled by the ingestion worker at once (this server does not poll).`,
+      };
+      setSaid(words[poll.status]);
+      await refresh();
+    },
+  });
+  const toggle = useMutation({
+    mutationFn: (feed: Feed) =>
+      unwrap(
+        api.PATCH('/walls/{wallId}/feeds/{feedId}', {
+          params: { path: { wallId: String(wallId), feedId: String(feed.id) } },
+          body: { enabled: !feed.enabled },
+        }),
+      ),
+    onSuccess: async (feed) => {
+      setSaid(`“${feed.name}” ${feed.enabled ? 'enabled' : 'disabled'}.`);
+      await refresh();
+    },
+  });
+  const list = feeds.data?.data ?? [];
+  return (
+    <section className="screen">
+      <WallHead wallId={wallId} screen="feeds">
+        {me.can('POST /walls/{wallId}/feeds') && (
+          <Button variant="primary" onClick={() => setEditing({ feed: null })}>
+            Add feed
+          </Button>
+        )}
+      </WallHead>
+      <Announce message={said} />
+      <ErrorNote error={poll.error} title="The feed was not polled" />
+      <ErrorNote error={toggle.error} title="The feed was not changed" />
+      {feeds.isPending && <Loading what="feeds" />}
+      <ErrorNote error={feeds.error} title="The feeds could not be loaded" />
+      {feeds.isSuccess && list.length === 0 && (
+        <Empty>
+          <p>This wall has no feeds yet.</p>
+          {me.can('POST /walls/{wallId}/feeds') && (
+            <p>Add one to collect posts from RSS, Mastodon, Bluesky, YouTube or Lemmy.</p>
+          )}
+        </Empty>
+      )}
+      {list.length > 0 && (
+        <ul className="feeds">
+          {list.map((feed) => (
+            <li key={feed.id} className="feed" data-feed-id={feed.id}>
+              <div className="feed-main">
+                <h2>{feed.name}</h2>
+                <p className="sub">
+                  {describeConnector(feed.connector)} · {feed.postCount} post{feed.postCount === 1 ? '' : 's'}
+                  {feed.moderation && ` · moderation ${feed.moderation} (overrides the wall)`}
+                </p>
+                <IngestStatus feed={feed} />
+              </div>
+              <div className="actions">
+                {feed.connector && feed.enabled && me.can('POST /walls/{wallId}/feeds/{feedId}/poll') && (
+                  <Button variant="primary" onClick={() => poll.mutate(feed)} disabled={poll.isPending}>
+                    Poll now<span className="sr-only"> {feed.name}</span>
+                  </Button>
+                )}
+                {me.can('PATCH /walls/{wallId}/feeds/{feedId}') && (
+                  <>
+                    <Button onClick={() => setEditing({ feed })}>
+                      Edit<span className="sr-only"> {feed.name}</span>
+                    </Button>
+                    <Button onClick={() => toggle.mutate(feed)} disabled={toggle.isPending}>
+                      {feed.enabled ? 'Disable' : 'Enable'}
+                      <span className="sr-only"> {feed.name}</span>
+                    </Button>
+                  </>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Dialog title={editing?.feed ? 'Edit feed' : 'Add feed'} open={editing !== null} onClose={() => setEditing(null)}>
+        {editing && (
+          <FeedForm
+            wallId={wallId}
+            feed={editing.feed}
+            onDone={async (message) => {
+              setEditing(null);
+              if (message) {
+                setSaid(message);
+                await refresh();
+              }
+            }}
+          />
+        )}
+      </Dialog>
+    </section>
+  );
+}
+
+interface Settings {
+  kind: Kind;
+  url: string;
+  channelImage: boolean;
+  instance: string;
+  target: 'hashtag' | 'account';
+  hashtag: string;
+  account: string;
+  actor: string;
+  youtube: 'channel' | 'playlist';
+  youtubeId: string;
+  community: string;
+}
+
+function settingsOf(c: Feed['connector'] | undefined): Settings {
+  const s: Settings = {
+    kind: c ? c.kind : 'rss',
+    url: '',
+    channelImage: false,
+    instance: '',
+    target: 'hashtag',
+    hashtag: '',
+    account: '',
+    actor: '',
+    youtube: 'channel',
+    youtubeId: '',
+    community: '',
+  };
+  if (!c) return s;
+  if (c.kind === 'rss') Object.assign(s, { url: c.url, channelImage: c.channelImage ?? false });
+  if (c.kind === 'mastodon')
+    Object.assign(s, {
+      instance: c.instance,
+      hashtag: c.hashtag ?? '',
+      account: c.account ?? '',
+      target: c.account ? 'account' : 'hashtag',
+    });
+  if (c.kind === 'bluesky')
+    Object.assign(s, { actor: c.actor ?? '', hashtag: c.hashtag ?? '', target: c.hashtag ? 'hashtag' : 'account' });
+  if (c.kind === 'youtube')
+    Object.assign(s, { youtube: c.playlistId ? 'playlist' : 'channel', youtubeId: c.playlistId ?? c.channelId ?? '' });
+  if (c.kind === 'lemmy') Object.assign(s, { instance: c.instance, community: c.community });
+  return s;
+}
+
+/** The connector setting, and the network and kind of feed the API records with it. */
+function connectorOf(s: Settings): { connector: Connector | null; source: string; sourceType: string } {
+  switch (s.kind) {
+    case 'rss':
+      return {
+        connector: { kind: 'rss', url: s.url.trim(), ...(s.channelImage ? { channelImage: true } : {}) },
+        source: 'RSS',
+        sourceType: 'feed',
+      };
+    case 'mastodon':
+      return {
+        connector: {
+          kind: 'mastodon',
+          instance: s.instance.trim(),
+          ...(s.target === 'hashtag'
+            ? { hashtag: s.hashtag.trim().replace(/^#/, '') }
+            : { account: s.account.trim().replace(/^@/, '') }),
+        },
+        source: 'Mastodon',
+        sourceType: s.target,
+      };
+    case 'bluesky':
+      return {
+        connector: {
+          kind: 'bluesky',
+          ...(s.target === 'hashtag'
+            ? { hashtag: s.hashtag.trim().replace(/^#/, '') }
+            : { actor: s.actor.trim().replace(/^@/, '') }),
+        },
+        source: 'Bluesky',
+        sourceType: s.target === 'hashtag' ? 'hashtag' : 'author',
+      };
+    case 'youtube':
+      return {
+        connector: {
+          kind: 'youtube',
+          ...(s.youtube === 'channel' ? { channelId: s.youtubeId.trim() } : { playlistId: s.youtubeId.trim() }),
+        },
+        source: 'YouTube',
+        sourceType: s.youtube,
+      };
+    case 'lemmy':
+      return {
+        connector: { kind: 'lemmy', instance: s.instance.trim(), community: s.community.trim() },
+        source: 'Lemmy',
+        sourceType: 'community',
+      };
+    case 'none':
+      return { connector: null, source: 'Manual', sourceType: 'posts' };
+  }
+}
+
+function FeedForm({ wallId, feed, onDone }: { wallId: number; feed: Feed | null; onDone(message?: string): void }) {
+  const [name, setName] = useState(feed?.name ?? '');
+  const [moderation, setModeration] = useState<'' | 'auto' | 'manual'>(feed?.moderation ?? '');
+  const [enabled, setEnabled] = useState(feed?.enabled ?? true);
+  const [s, setS] = useState<Settings>(() =>
+    feed && !feed.connector ? { ...settingsOf(null), kind: 'none' } : settingsOf(feed?.connector),
+  );
+  const set = (change: Partial<Settings>) => setS({ ...s, ...change });
+  const save = useMutation({
+    mutationFn: () => {
+      const { connector, source, sourceType } = connectorOf(s);
+      const body = { name, connector, enabled, moderation: moderation === '' ? null : moderation, source, sourceType };
+      const path = { wallId: String(wallId) };
+      return feed
+        ? unwrap(
+            api.PATCH('/walls/{wallId}/feeds/{feedId}', {
+              params: { path: { ...path, feedId: String(feed.id) } },
+              body,
+            }),
+          )
+        : unwrap(api.POST('/walls/{wallId}/feeds', { params: { path }, body: body as FeedCreate }));
+    },
+    onSuccess: (saved) => onDone(feed ? `Feed “${saved.name}” saved.` : `Feed “${saved.name}” added.`),
+  });
+  const err = save.error instanceof ApiError ? save.error : null;
+  const connectorError = err?.forField('connector');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <ErrorNote error={save.error} title={feed ? 'The feed was not saved' : 'The feed was not added'} />
+      <TextField
+        label="Name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={err?.forField('name')}
+        required
+      />
+      <SelectField label="Network" value={s.kind} onChange={(e) => set({ kind: e.target.value as Kind })}>
+        {Object.entries(KINDS).map(([k, label]) => (
+          <option key={k} value={k}>
+            {label}
+          </option>
+        ))}
+      </SelectField>
+      <fieldset className="connector">
+        <legend>What to collect</legend>
+        {s.kind === 'rss' && (
+          <>
+            <TextField
+              label="Feed URL"
+              type="url"
+              value={s.url}
+              onChange={(e) => set({ url: e.target.value })}
+              error={connectorError}
+              placeholder="https://example.com/feed.xml"
+            />
+            <CheckboxField
+              label="Use the feed’s artwork for posts without a picture"
+              checked={s.channelImage}
+              onChange={(e) => set({ channelImage: e.target.checked })}
+            />
+          </>
+        )}
+        {(s.kind === 'mastodon' || s.kind === 'lemmy') && (
+          <TextField
+            label="Instance URL"
+            type="url"
+            value={s.instance}
+            onChange={(e) => set({ instance: e.target.value })}
+            placeholder="https://mastodon.social"
+            error={connectorError}
+          />
+        )}
+        {(s.kind === 'mastodon' || s.kind === 'bluesky') && (
+          <>
+            <SelectField
+              label="Collect"
+              value={s.target}
+              onChange={(e) => set({ target: e.target.value as Settings['target'] })}
+            >
+              <option value="hashtag">A hashtag</option>
+              <option value="account">
+                {s.kind === 'bluesky' ? 'An account’s posts (handle or DID)' : 'An account’s posts'}
+              </option>
+            </SelectField>
+            {s.target === 'hashtag' ? (
+              <TextField
+                label="Hashtag"
+                value={s.hashtag}
+                onChange={(e) => set({ hashtag: e.target.value })}
+                placeholder="harbourfest"
+              />
+            ) : s.kind === 'mastodon' ? (
+              <TextField
+                label="Account"
+                value={s.account}
+                onChange={(e) => set({ account: e.target.value })}
+                placeholder="user or user@domain"
+              />
+            ) : (
+              <TextField
+                label="Handle or DID"
+                value={s.actor}
+                onChange={(e) => set({ actor: e.target.value })}
+                placeholder="name.bsky.social"
+              />
+            )}
+          </>
+        )}
+        {s.kind === 'youtube' && (
+          <>
+            <SelectField
+              label="Collect"
+              value={s.youtube}
+              onChange={(e) => set({ youtube: e.target.value as Settings['youtube'] })}
+            >
+              <option value="channel">A channel</option>
+              <option value="playlist">A playlist</option>
+            </SelectField>
+            <TextField
+              label={s.youtube === 'channel' ? 'Channel id' : 'Playlist id'}
+              value={s.youtubeId}
+              onChange={(e) => set({ youtubeId: e.target.value })}
+              error={connectorError}
+            />
+          </>
+        )}
+        {s.kind === 'lemmy' && (
+          <TextField
+            label="Community"
+            value={s.community}
+            onChange={(e) => set({ community: e.target.value })}
+            placeholder="technology"
+          />
+        )}
+        {s.kind === 'none' && <p className="hint">Nothing is polled; posts come from a data file import or the API.</p>}
+        {connectorError && s.kind !== 'rss' && s.kind !== 'youtube' && s.kind !== 'mastodon' && s.kind !== 'lemmy' && (
+          <p className="field-error">{connectorError}</p>
+        )}
+      </fieldset>
+      <SelectField
+        label="Moderation"
+        value={moderation}
+        onChange={(e) => setModeration(e.target.value as '' | 'auto' | 'manual')}
+        error={err?.forField('moderation')}
+      >
+        <option value="">As the wall says</option>
+        <option value="manual">Manual: this feed’s posts wait for approval</option>
+        <option value="auto">Auto: this feed’s posts appear at once</option>
+      </SelectField>
+      <CheckboxField
+        label="Enabled (polled on its schedule)"
+        checked={enabled}
+        onChange={(e) => setEnabled(e.target.checked)}
+      />
+      <div className="form-actions">
+        <Button type="submit" variant="primary" disabled={save.isPending}>
+          {feed ? 'Save feed' : 'Add feed'}
+        </Button>
+        <Button onClick={() => onDone()}>Cancel</Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,312 @@
+// A wall's moderation rules: read them in order, add, reorder, remove, and
+// preview the change before saving (PUT …/rules?dryRun=true: "this would
+// hold 37 posts"); save; apply to the posts already stored.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, ApiError, unwrap, type Rules as RulesRecord, type RulesBody } from '../api/client';
+import { useMe } from '../auth';
+import { Announce, Button, Empty, ErrorNote, Loading, SelectField, TextField } from '../ui/kit';
+import { WallHead } from '../ui/WallNav';
+
+type RuleIn = RulesBody['rules'][number];
+type Kind = RuleIn['kind'];
+type Action = RuleIn['action'];
+type Counts = NonNullable<RulesRecord['counts']>;
+
+const KIND_NAMES: Record<Kind, string> = {
+  keyword: 'Words or phrases',
+  author: 'Authors',
+  profanity: 'Profanity',
+  media: 'Missing media',
+  repost: 'Reposts and boosts',
+  reply: 'Replies',
+  sensitive: 'Flagged sensitive',
+  length: 'Short posts',
+};
+const ACTION_NAMES: Record<Action, string> = { reject: 'reject', hold: 'hold for review', approve: 'approve' };
+const ACTION_VERB: Record<Action, string> = { reject: 'reject', hold: 'hold', approve: 'approve' };
+
+/** A rule in one line. */
+function describe(rule: RuleIn): string {
+  switch (rule.kind) {
+    case 'keyword':
+      return `Posts with ${rule.match === 'all' ? 'all' : 'any'} of: ${rule.words.join(', ')}`;
+    case 'author':
+      return `Posts by ${rule.usernames.join(', ')}${rule.network ? ` on ${rule.network}` : ' on any network'}`;
+    case 'profanity':
+      return `Posts with profanity${rule.languages ? ` (${rule.languages.join(', ')})` : ''}`;
+    case 'media':
+      return `Posts without ${rule.require === 'any' ? 'an image or a video' : `a ${rule.require}`}`;
+    case 'length':
+      return `Posts shorter than ${rule.min} characters`;
+    case 'repost':
+      return 'Reposts and boosts';
+    case 'reply':
+      return 'Replies';
+    case 'sensitive':
+      return 'Posts flagged sensitive upstream';
+  }
+}
+
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
+
+export function Rules({ wallId }: { wallId: number }) {
+  const me = useMe();
+  const mayEdit = me.can('PUT /walls/{wallId}/rules');
+  const queryClient = useQueryClient();
+  const path = { wallId: String(wallId) };
+  const rules = useQuery({
+    queryKey: ['rules', wallId],
+    queryFn: () => unwrap(api.GET('/walls/{wallId}/rules', { params: { path } })),
+  });
+  const [draft, setDraft] = useState<RuleIn[] | null>(null);
+  const [preview, setPreview] = useState<Counts | null>(null);
+  const [said, setSaid] = useState('');
+  useEffect(() => {
+    if (rules.data && draft === null) setDraft(rules.data.rules as RuleIn[]);
+  }, [rules.data, draft]);
+  const changed = draft !== null && JSON.stringify(draft) !== JSON.stringify(rules.data?.rules ?? []);
+
+  const edit = (next: RuleIn[]) => {
+    setDraft(next);
+    setPreview(null);
+  };
+  const dryRun = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.PUT('/walls/{wallId}/rules', { params: { path, query: { dryRun: 'true' } }, body: { rules: draft! } }),
+      ),
+    onSuccess: (r) => {
+      setPreview(r.counts ?? []);
+      const total = (r.counts ?? []).reduce((n, c) => n + c.changed, 0);
+      setSaid(`Preview: these rules would change ${total} pending post${total === 1 ? '' : 's'}. Nothing was saved.`);
+    },
+  });
+  const save = useMutation({
+    mutationFn: () => unwrap(api.PUT('/walls/{wallId}/rules', { params: { path }, body: { rules: draft! } })),
+    onSuccess: (r) => {
+      queryClient.setQueryData(['rules', wallId], r);
+      setDraft(r.rules as RuleIn[]);
+      setSaid('Rules saved. New posts are judged by them; use “Apply to stored posts” for the ones already here.');
+    },
+  });
+  const apply = useMutation({
+    mutationFn: () => unwrap(api.POST('/walls/{wallId}/rules/apply', { params: { path }, body: {} })),
+    onSuccess: async (r) => {
+      const total = r.counts.reduce((n, c) => n + c.changed, 0);
+      setSaid(`Applied: ${r.checked} posts judged, ${total} changed.`);
+      await queryClient.invalidateQueries({ queryKey: ['posts', wallId] });
+      await queryClient.invalidateQueries({ queryKey: ['walls'] });
+    },
+  });
+  const error = (dryRun.error ?? save.error) as ApiError | null;
+
+  return (
+    <section className="screen">
+      <WallHead wallId={wallId} screen="rules" />
+      <p className="hint">
+        Rules judge each new post in order: the first rule that matches decides (reject, hold for review or approve);
+        posts no rule matches follow the wall’s moderation mode.
+      </p>
+      <Announce message={said} />
+      {rules.isPending && <Loading what="rules" />}
+      <ErrorNote error={rules.error} title="The rules could not be loaded" />
+      {error && (
+        <div className="note note-error" role="alert">
+          <strong>The rules were not {save.error ? 'saved' : 'checked'}.</strong> {error.message}
+          {error.fieldErrors?.length > 0 && (
+            <ul>
+              {error.fieldErrors.map((f) => (
+                <li key={f.field}>
+                  {f.field}: {f.message}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      <ErrorNote error={apply.error} title="The rules were not applied" />
+      {draft && draft.length === 0 && (
+        <Empty>
+          <p>No rules: every post follows the wall’s moderation mode.</p>
+        </Empty>
+      )}
+      {draft && draft.length > 0 && (
+        <ol className="rules-list" aria-label="Rules, in order">
+          {draft.map((rule, i) => {
+            const count = preview?.find((c) => c.ruleId === rule.id) ?? (rule.id ? undefined : preview?.[i]);
+            return (
+              <li key={`${rule.id ?? 'new'}-${i}`} className="rule" data-rule={rule.id ?? `new-${i}`}>
+                <div>
+                  <strong>
+                    {i + 1}. {KIND_NAMES[rule.kind]} → {ACTION_NAMES[rule.action]}
+                  </strong>
+                  <span className="sub">
+                    {describe(rule)}
+                    {rule.id && ` · ${rule.id}`}
+                  </span>
+                  {count && (
+                    <span className="rule-effect">
+                      This would {ACTION_VERB[rule.action]} {count.changed} post{count.changed === 1 ? '' : 's'}
+                      {count.matched !== count.changed && ` (${count.matched} match)`}
+                    </span>
+                  )}
+                </div>
+                {mayEdit && (
+                  <div className="actions">
+                    <Button onClick={() => edit(swap(draft, i, i - 1))} disabled={i === 0}>
+                      Move up<span className="sr-only"> rule {i + 1}</span>
+                    </Button>
+                    <Button onClick={() => edit(swap(draft, i, i + 1))} disabled={i === draft.length - 1}>
+                      Move down<span className="sr-only"> rule {i + 1}</span>
+                    </Button>
+                    <Button variant="danger" onClick={() => edit(draft.filter((_, j) => j !== i))}>
+                      Remove<span className="sr-only"> rule {i + 1}</span>
+                    </Button>
+                  </div>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {mayEdit && draft && (
+        <>
+          <div className="form-actions">
+            <Button onClick={() => dryRun.mutate()} disabled={dryRun.isPending}>
+              Preview (dry run)
+            </Button>
+            <Button variant="primary" onClick={() => save.mutate()} disabled={!changed || save.isPending}>
+              Save rules
+            </Button>
+            <Button onClick={() => apply.mutate()} disabled={changed || apply.isPending}>
+              Apply to stored posts
+            </Button>
+            {changed && (
+              <Button
+                onClick={() => {
+                  edit(rules.data!.rules as RuleIn[]);
+                }}
+              >
+                Discard changes
+              </Button>
+            )}
+          </div>
+          <AddRule onAdd={(rule) => edit([...draft, rule])} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function swap<T>(items: T[], i: number, j: number): T[] {
+  const next = [...items];
+  [next[i], next[j]] = [next[j]!, next[i]!];
+  return next;
+}
+
+function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
+  const [kind, setKind] = useState<Kind>('keyword');
+  const [action, setAction] = useState<Action>('hold');
+  const [words, setWords] = useState('');
+  const [match, setMatch] = useState<'any' | 'all'>('any');
+  const [network, setNetwork] = useState('');
+  const [require, setRequire] = useState<'any' | 'image' | 'video'>('image');
+  const [min, setMin] = useState('20');
+  const [problem, setProblem] = useState<string | undefined>();
+
+  function build(): RuleIn | string {
+    switch (kind) {
+      case 'keyword':
+        return list(words).length ? { kind, action, words: list(words), match } : 'Enter at least one word or phrase.';
+      case 'author':
+        return list(words).length
+          ? { kind, action, usernames: list(words), network: network.trim() || null }
+          : 'Enter at least one username.';
+      case 'media':
+        return { kind, action, require };
+      case 'length':
+        return /^\d+$/.test(min) && Number(min) >= 1
+          ? { kind, action, min: Number(min) }
+          : 'Enter a length of 1 or more.';
+      case 'profanity':
+        return { kind, action };
+      default:
+        return { kind, action } as RuleIn;
+    }
+  }
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const rule = build();
+    if (typeof rule === 'string') {
+      setProblem(rule);
+      return;
+    }
+    setProblem(undefined);
+    setWords('');
+    onAdd(rule);
+  };
+  return (
+    <form className="panel" onSubmit={submit} noValidate aria-labelledby="add-rule">
+      <h2 id="add-rule">Add a rule</h2>
+      <SelectField label="Rule" value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
+        {(Object.keys(KIND_NAMES) as Kind[]).map((k) => (
+          <option key={k} value={k}>
+            {KIND_NAMES[k]}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField label="Action" value={action} onChange={(e) => setAction(e.target.value as Action)}>
+        <option value="hold">Hold for review</option>
+        <option value="reject">Reject</option>
+        <option value="approve">Approve</option>
+      </SelectField>
+      {(kind === 'keyword' || kind === 'author') && (
+        <TextField
+          label={kind === 'keyword' ? 'Words or phrases (comma-separated)' : 'Usernames (comma-separated)'}
+          value={words}
+          onChange={(e) => setWords(e.target.value)}
+          error={problem}
+        />
+      )}
+      {kind === 'keyword' && (
+        <SelectField label="Match" value={match} onChange={(e) => setMatch(e.target.value as 'any' | 'all')}>
+          <option value="any">Any of them</option>
+          <option value="all">All of them</option>
+        </SelectField>
+      )}
+      {kind === 'author' && (
+        <TextField
+          label="Network (empty: every network)"
+          value={network}
+          onChange={(e) => setNetwork(e.target.value)}
+        />
+      )}
+      {kind === 'media' && (
+        <SelectField
+          label="Required media"
+          value={require}
+          onChange={(e) => setRequire(e.target.value as 'any' | 'image' | 'video')}
+        >
+          <option value="image">An image</option>
+          <option value="video">A video</option>
+          <option value="any">An image or a video</option>
+        </SelectField>
+      )}
+      {kind === 'length' && (
+        <TextField
+          label="Shortest text (characters)"
+          inputMode="numeric"
+          value={min}
+          onChange={(e) => setMin(e.target.value)}
+          error={problem}
+        />
+      )}
+      <Button type="submit">Add rule</Button>
+    </form>
+  );
+}

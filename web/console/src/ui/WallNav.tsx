@@ -1,0 +1,40 @@
+// The head of a wall's screens: where you are, and the wall's other screens.
+import type { ReactNode } from 'react';
+import { href } from '../router';
+import { useWall } from '../screens/Walls';
+import { ErrorNote, ScreenTitle } from './kit';
+
+export function WallHead({
+  wallId,
+  screen,
+  children,
+}: {
+  wallId: number;
+  screen: 'queue' | 'feeds' | 'rules';
+  children?: ReactNode;
+}) {
+  const wall = useWall(wallId);
+  const name = wall.data?.name ?? `wall ${wallId}`;
+  const titles = { queue: 'Moderation', feeds: 'Feeds', rules: 'Rules' };
+  return (
+    <div className="wall-head">
+      <p className="crumbs">
+        <a href={href.walls()}>Walls</a> › {name}
+      </p>
+      <div className="screen-head">
+        <ScreenTitle>
+          {titles[screen]} · {name}
+        </ScreenTitle>
+        {children}
+      </div>
+      <ErrorNote error={wall.error} title="The wall could not be loaded" />
+      <nav aria-label="Wall" className="tabs">
+        {(['queue', 'feeds', 'rules'] as const).map((s) => (
+          <a key={s} href={href[s](wallId)} aria-current={s === screen ? 'page' : undefined}>
+            {titles[s]}
+          </a>
+        ))}
+      </nav>
+    </div>
+  );
+}
