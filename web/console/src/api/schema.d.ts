@@ -2264,6 +2264,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /**
+           * @description accountId (digits)
+           * @example 7011
+           */
+          accountId?: string;
           action?: string;
           /** @description the `nextCursor` of the previous page */
           cursor?: string;
