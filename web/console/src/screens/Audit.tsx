@@ -45,6 +45,11 @@ const show = (v: unknown) => (v === undefined ? '' : typeof v === 'string' ? v :
 /** "name: old → new" for each field the entry changed; details of the action after them. */
 function changes(entry: AuditEntry): string[] {
   const { before, after, ...details } = entry.summary as { before?: unknown; after?: unknown };
+  if (Array.isArray(before) || Array.isArray(after)) {
+    const lines = [`${show(before ?? [])} → ${show(after ?? [])}`];
+    for (const [k, v] of Object.entries(details)) lines.push(`${k}: ${show(v)}`);
+    return lines;
+  }
   const b = (before && typeof before === 'object' ? before : {}) as Record<string, unknown>;
   const a = (after && typeof after === 'object' ? after : {}) as Record<string, unknown>;
   const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])];
