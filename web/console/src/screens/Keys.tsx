@@ -121,8 +121,8 @@ export function Keys({ accountId }: { accountId: number | null }) {
               </dl>
               <UsageChart usage={usage.data} />
               <p className="hint">
-                Days are UTC days; the limit is shared by all the account’s user keys. Today’s count can run a little
-                ahead while a server holds calls it has reserved but not answered yet.
+                Days are UTC days; the limit is shared by all the account’s user keys. With several servers, today’s
+                count can run a little ahead while another server holds calls it reserved but has not answered yet.
               </p>
             </>
           )}
