@@ -23,6 +23,7 @@ const SLOWEST = [
   'test/scale/workers.test.ts',
   'test/cli/wall-keys.test.ts',
   'test/web/live.test.ts',
+  'test/web/console-catalog.test.ts',
   'test/cli/errors.test.ts',
   'test/ingest/parse-pool-memory.test.ts',
 ];
