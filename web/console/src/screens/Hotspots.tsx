@@ -74,7 +74,10 @@ export function Hotspots({ wallId, postId }: { wallId: number; postId: number })
       ),
     onSuccess: (list, change) => {
       saved(list);
+      // the local position gives way to the saved one, unless it has moved on since
       setMoving((m) => {
+        const local = m[change.productId];
+        if (!local || local.left !== change.left || local.top !== change.top) return m;
         const rest = { ...m };
         delete rest[change.productId];
         return rest;
@@ -127,6 +130,16 @@ export function Hotspots({ wallId, postId }: { wallId: number; postId: number })
     const at = pointAt(e.clientX, e.clientY);
     if (at) placeAt(at);
   };
+  /** moves are saved one after the other, so the last one wins on the server too */
+  const saves = useRef(Promise.resolve());
+  const saveMove = (productId: number, at: Point) => {
+    saves.current = saves.current.then(() =>
+      move.mutateAsync({ productId, ...at }).then(
+        () => undefined,
+        () => undefined, // shown by move.error
+      ),
+    );
+  };
   const saveSoon = (productId: number, at: Point) => {
     const old = timers.current.get(productId);
     if (old) clearTimeout(old);
@@ -134,7 +147,7 @@ export function Hotspots({ wallId, postId }: { wallId: number; postId: number })
       productId,
       setTimeout(() => {
         timers.current.delete(productId);
-        move.mutate({ productId, ...at });
+        saveMove(productId, at);
       }, 350),
     );
   };
@@ -164,7 +177,7 @@ export function Hotspots({ wallId, postId }: { wallId: number; postId: number })
     const was = drag.current;
     drag.current = null;
     const at = moving[tag.productId];
-    if (was?.moved && at) move.mutate({ productId: tag.productId, ...at });
+    if (was?.moved && at) saveMove(tag.productId, at);
   };
 
   const picture = post.data ? pictureOf(post.data) : '';
