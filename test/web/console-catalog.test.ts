@@ -219,8 +219,9 @@ describe.skipIf(!hasChromium)('the console’s products, keys, embed and audit s
     const from = (await hotspot.boundingBox())!;
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
     await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.3, { steps: 4 });
-    await page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.25, { steps: 4 });
+    const now = (await img.boundingBox())!;
+    await page.mouse.move(now.x + now.width * 0.5, now.y + now.height * 0.3, { steps: 4 });
+    await page.mouse.move(now.x + now.width * 0.7, now.y + now.height * 0.25, { steps: 4 });
     await page.mouse.up();
     await expect
       .poll(

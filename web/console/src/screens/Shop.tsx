@@ -2,6 +2,7 @@
 // first, each with its tagged products and the way to the hotspot editor.
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { api, unwrap, type Post } from '../api/client';
+import { useMe } from '../auth';
 import { href } from '../router';
 import { Button, Empty, ErrorNote, Loading } from '../ui/kit';
 import { WallHead } from '../ui/WallNav';
@@ -12,6 +13,7 @@ export const pictureOf = (post: Pick<Post, 'picture' | 'file' | 'fileThumb' | 'c
   post.picture || post.file || post.fileThumb || post.children.find((c) => c.image)?.image || '';
 
 export function Shop({ wallId }: { wallId: number }) {
+  const canTag = useMe().can('POST /walls/{wallId}/posts/{postId}/products');
   const posts = useInfiniteQuery({
     queryKey: ['shop-posts', wallId],
     queryFn: ({ pageParam }) =>
@@ -54,7 +56,8 @@ export function Shop({ wallId }: { wallId: number }) {
                         .join(', ')}`}
                 </p>
                 <a className="btn btn-secondary" href={href.hotspots(wallId, post.id)}>
-                  Tag products<span className="sr-only"> on post {post.id}</span>
+                  {canTag ? 'Tag products' : 'See products'}
+                  <span className="sr-only"> on post {post.id}</span>
                 </a>
               </div>
             </li>
