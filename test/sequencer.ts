@@ -25,6 +25,7 @@ const SLOWEST = [
   'test/cli/wall-keys.test.ts',
   'test/web/live.test.ts',
   'test/web/console.test.ts',
+  'test/web/console-catalog.test.ts',
   'test/cli/errors.test.ts',
   'test/ingest/parse-pool-memory.test.ts',
 ];

@@ -12,18 +12,32 @@ export function registerAuditCommands(program: Command) {
       .option('--action <action>', 'only this action, e.g. wall.update')
       .option('--target-type <type>', 'account, user_key, wall, feed, post, product, operator_token or publishable_key')
       .option('--target-id <id>', 'only this target')
-      .option('--token-name <name>', 'only writes made with this token (cli for the CLI)'),
+      .option('--token-name <name>', 'only writes made with this token (cli for the CLI)')
+      .option('--account <id>', 'only entries of this account (its walls, feeds, posts, products and keys)'),
   ).action(
-    async (options: PagedOptions & { action?: string; targetType?: string; targetId?: string; tokenName?: string }) => {
+    async (
+      options: PagedOptions & {
+        action?: string;
+        targetType?: string;
+        targetId?: string;
+        tokenName?: string;
+        account?: string;
+      },
+    ) => {
       const filter = given({
         action: options.action,
         targetType: options.targetType,
         targetId: options.targetId,
         tokenName: options.tokenName,
+        accountId: options.account,
       });
       const page = pageFrom(options, AuditListQuery, filter);
       await showPage(options, ['id', 'at', 'tokenName', 'action', 'targetType', 'targetId', 'summary'], (store) =>
-        listAudit(store.db, { ...filter, targetId: idFilter(options.targetId) }, page),
+        listAudit(
+          store.db,
+          { ...filter, targetId: idFilter(options.targetId), accountId: idFilter(options.account) },
+          page,
+        ),
       );
     },
   );

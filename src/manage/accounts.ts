@@ -6,6 +6,7 @@ import { cleanWrite, NAME_RULES } from '../domain/writes.js';
 import { DEFAULT_DAILY_CALL_LIMIT } from '../store/datafile.js';
 import { generateUserKey, hashSecret, keyPrefix } from '../store/keys.js';
 import type { AccountsTable, Database, UserKeysTable } from '../store/schema.js';
+import type { QuotaCounter } from '../quota/quota.js';
 import { audited, diff, type Op } from './op.js';
 import { conflict, notFound, stored } from '../domain/errors.js';
 import { scopeIds, type AccountScope } from '../domain/roles.js';
@@ -118,7 +119,17 @@ export async function deleteAccount(op: Op, id: number): Promise<AccountRecord> 
 
 export const USAGE_DAYS = 30;
 
-export async function accountUsage(db: Kysely<Database>, id: number, now: number): Promise<UsageRecord> {
+/**
+ * The last 30 UTC days of an account's calls. With the running server's
+ * quota counter, today is what that counter knows: calls it reserved ahead
+ * but has not answered are left out.
+ */
+export async function accountUsage(
+  db: Kysely<Database>,
+  id: number,
+  now: number,
+  quota?: Pick<QuotaCounter, 'todayCalls'>,
+): Promise<UsageRecord> {
   const account = await accountRow(db, id);
   const today = utcDay(now);
   const first = today - (USAGE_DAYS - 1);
@@ -134,6 +145,7 @@ export async function accountUsage(db: Kysely<Database>, id: number, now: number
     day: iso((first + i) * 86_400_000).slice(0, 10),
     calls: calls.get(first + i) ?? 0,
   }));
+  if (quota) days[USAGE_DAYS - 1]!.calls = await quota.todayCalls(id, today, days[USAGE_DAYS - 1]!.calls);
   return { accountId: id, dailyCallLimit: account.daily_call_limit, days };
 }
 

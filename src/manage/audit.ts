@@ -11,6 +11,8 @@ export interface AuditFilter {
   targetType?: string;
   targetId?: number;
   tokenName?: string;
+  /** the entries of this account (its walls, feeds, posts, products, keys) */
+  accountId?: number;
   /** only the entries of these accounts (an operator token's scope); absent or null: every entry */
   scope?: AccountScope;
 }
@@ -27,6 +29,7 @@ export async function listAudit(
   if (filter.targetType !== undefined) q = q.where('target_type', '=', filter.targetType);
   if (filter.targetId !== undefined) q = q.where('target_id', '=', filter.targetId);
   if (filter.tokenName !== undefined) q = q.where('token_name', '=', filter.tokenName);
+  if (filter.accountId !== undefined) q = q.where('account_id', '=', filter.accountId);
   if (filter.scope) q = q.where('account_id', 'in', scopeIds(filter.scope));
   if (after) q = q.where('id', '<', after[0]!);
   const rows = await q

@@ -12,6 +12,13 @@ export interface QuotaCounter {
   readonly backend: 'store' | 'redis';
   /** Counts one call for the account's UTC day unless `limit` is spent. */
   consume(accountId: number, day: number, limit: number): Promise<QuotaDecision>;
+  /**
+   * Today's calls of the account as this counter knows them, given the
+   * store's total (`stored`): the calls answered, without the ones this
+   * instance reserved ahead and has not answered yet (store), or the live
+   * shared count (Redis), which the store's copy trails by seconds.
+   */
+  todayCalls(accountId: number, day: number, stored: number): Promise<number>;
   /** true when the counter's backend answers */
   ping(): Promise<boolean>;
   close(): Promise<void>;

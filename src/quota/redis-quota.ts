@@ -97,6 +97,11 @@ export class RedisQuota implements QuotaCounter {
     }
   }
 
+  async todayCalls(accountId: number, day: number, stored: number): Promise<number> {
+    const live = Number((await this.redis.get(this.key(accountId, day))) ?? 0);
+    return Math.max(stored, Number.isFinite(live) ? live : 0);
+  }
+
   async ping() {
     try {
       return (await this.redis.ping()) === 'PONG';

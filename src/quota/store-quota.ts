@@ -118,6 +118,11 @@ export class StoreQuota implements QuotaCounter {
     }
   }
 
+  async todayCalls(accountId: number, day: number, stored: number): Promise<number> {
+    const unused = this.reservations.get(`${accountId}:${day}`)?.unused ?? 0;
+    return Math.max(0, stored - unused);
+  }
+
   async ping() {
     return true;
   }

@@ -36,9 +36,10 @@ export const UsageRecord = Record({
   dailyCallLimit: Type.Integer(),
   days: Type.Array(Record({ day: Type.String({ format: 'date', description: 'UTC day' }), calls: Type.Integer() }), {
     description:
-      'the last 30 UTC days, oldest first, today last. The current day can run ahead by calls a running instance has ' +
-      'reserved but not answered yet (the quota counter reserves calls in small blocks); it settles when the instance ' +
-      'sees the next day or stops.',
+      'the last 30 UTC days, oldest first, today last. Today counts the calls answered as the answering instance ' +
+      'knows them; with several instances on one store it can run ahead by calls another instance has reserved but ' +
+      'not answered yet (the quota counter reserves calls in small blocks), which settles when that instance sees ' +
+      'the next day or stops.',
   }),
 });
 

@@ -14,6 +14,7 @@ export const AuditListQuery = Type.Object(
       }),
     ),
     targetId: Type.Optional(IdString('targetId')),
+    accountId: Type.Optional(IdString('accountId')),
     tokenName: Type.Optional(
       Type.String({ minLength: 1, maxLength: 100, 'x-error': 'tokenName must be 1 to 100 characters' }),
     ),

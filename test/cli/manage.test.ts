@@ -408,10 +408,13 @@ describe.skipIf(!hasSampleData)(
     });
 
     it('audit: every CLI write is recorded as cli', async () => {
-      const [log, table] = await Promise.all([
+      const [log, table, ofAccount] = await Promise.all([
         json('audit', '--limit', '200', '--token-name', 'cli'),
         cli('audit', '--limit', '1'),
+        json('audit', '--limit', '200', '--account', '7001'),
       ]);
+      expect(ofAccount.data.length).toBeGreaterThan(0);
+      expect(ofAccount.data.every((e) => (e as { accountId?: number }).accountId === 7001)).toBe(true);
       const actions = new Set(log.data.map((e) => e.action));
       for (const action of [
         'operator_token.create',

@@ -58,6 +58,17 @@ describe('StoreQuota', () => {
     await quota.close();
   });
 
+  it('reports today’s calls answered, without the calls it reserved ahead', async () => {
+    const quota = new StoreQuota(store.db);
+    for (let i = 0; i < 3; i++) expect((await quota.consume(1, DAY, 1000)).allowed).toBe(true);
+    const stored = await usageFor(store.db, 1, DAY);
+    expect(stored).toBeGreaterThan(3); // a block of 62 reserved
+    expect(await quota.todayCalls(1, DAY, stored)).toBe(3);
+    expect(await new StoreQuota(store.db).todayCalls(1, DAY, stored)).toBe(stored); // another instance knows only the store
+    await quota.close();
+    expect(await usageFor(store.db, 1, DAY)).toBe(3);
+  });
+
   it('never exceeds the limit across instances and hands back unused calls on close', async () => {
     const a = new StoreQuota(store.db);
     const b = new StoreQuota(store.db);

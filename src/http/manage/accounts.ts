@@ -115,7 +115,15 @@ export async function accountRoutes(fastify: FastifyInstance) {
         response: responses({ 200: Ok(UsageRecord, 'the account’s usage') }, 404),
       },
     },
-    async (request) => ok(await accountUsage(db(request), num(request.params.accountId), request.server.ctx.now())),
+    async (request) =>
+      ok(
+        await accountUsage(
+          db(request),
+          num(request.params.accountId),
+          request.server.ctx.now(),
+          request.server.ctx.quota,
+        ),
+      ),
   );
 
   const keyTag = 'manage: user keys';

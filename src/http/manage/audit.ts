@@ -32,6 +32,7 @@ export async function auditRoutes(fastify: FastifyInstance) {
         targetType: q.targetType,
         targetId: optNum(q.targetId),
         tokenName: q.tokenName,
+        accountId: optNum(q.accountId),
         scope: scopeOf(request),
       };
       return ok(await listAudit(db(request), filter, pageRequest(q)));

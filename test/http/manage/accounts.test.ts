@@ -137,7 +137,7 @@ describeSample('accounts, usage and keys', () => {
     expect(usage.days[29]!.day).toBe('2026-01-16');
     expect(usage.days[28]).toEqual({ day: '2026-01-15', calls: 3 });
     expect(usage.days[26]).toEqual({ day: '2026-01-13', calls: 3 });
-    expect(usage.days[29]!.calls).toBeGreaterThanOrEqual(1);
+    expect(usage.days[29]!.calls).toBe(1); // what was answered, not what the quota counter reserved ahead
     expect(usage.days.slice(0, 26).every((d) => d.calls === 0)).toBe(true);
     failure(await m.api('GET', '/accounts/424242/usage'), 404);
   });

@@ -141,6 +141,13 @@ describeSample('audit log', () => {
     expect(updates.map((e) => e.targetId)).toEqual([7501]);
     const cli = data<Page<Entry>>(await m.api('GET', '/audit?tokenName=cli')).data;
     expect(cli.every((e) => e.action === 'operator_token.create')).toBe(true);
+    const ofAccount = data<Page<Entry & { accountId: number | null }>>(
+      await m.api('GET', '/audit?accountId=7001&limit=200'),
+    ).data;
+    expect(ofAccount.length).toBeGreaterThan(0);
+    expect(ofAccount.every((e) => e.accountId === 7001)).toBe(true);
+    expect(ofAccount.map((e) => e.targetType)).toContain('wall');
+    expect(failure(await m.api('GET', '/audit?accountId=x'), 400).map((e) => e.field)).toEqual(['accountId']);
     const all = data<Page<Entry>>(await m.api('GET', '/audit?limit=200')).data;
     const walked: number[] = [];
     let cursor: string | null = null;

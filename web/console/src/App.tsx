@@ -8,6 +8,12 @@ import { Rules } from './screens/Rules';
 import { SignIn } from './screens/SignIn';
 import { Tokens } from './screens/Tokens';
 import { Walls } from './screens/Walls';
+import { Audit } from './screens/Audit';
+import { Embed } from './screens/Embed';
+import { Hotspots } from './screens/Hotspots';
+import { Keys } from './screens/Keys';
+import { Products } from './screens/Products';
+import { Shop } from './screens/Shop';
 import { Button, Loading, ScreenTitle } from './ui/kit';
 
 export function App() {
@@ -41,6 +47,18 @@ function SignedIn() {
           <a href={href.walls()} aria-current={route.screen === 'walls' ? 'page' : undefined}>
             Walls
           </a>
+          <a href={href.products()} aria-current={route.screen === 'products' ? 'page' : undefined}>
+            Products
+          </a>
+          <a href={href.keys()} aria-current={route.screen === 'keys' ? 'page' : undefined}>
+            Keys &amp; usage
+          </a>
+          <a href={href.embed()} aria-current={route.screen === 'embed' ? 'page' : undefined}>
+            Embed
+          </a>
+          <a href={href.audit()} aria-current={route.screen === 'audit' ? 'page' : undefined}>
+            Audit log
+          </a>
           {mayManageTokens && (
             <a href={href.tokens()} aria-current={route.screen === 'tokens' ? 'page' : undefined}>
               Tokens
@@ -62,6 +80,14 @@ function SignedIn() {
         {route.screen === 'queue' && <Queue key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'feeds' && <Feeds key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'rules' && <Rules key={route.wallId} wallId={route.wallId} />}
+        {route.screen === 'products' && <Products key={route.accountId} accountId={route.accountId} />}
+        {route.screen === 'shop' && <Shop key={route.wallId} wallId={route.wallId} />}
+        {route.screen === 'hotspots' && (
+          <Hotspots key={`${route.wallId}/${route.postId}`} wallId={route.wallId} postId={route.postId} />
+        )}
+        {route.screen === 'keys' && <Keys key={route.accountId} accountId={route.accountId} />}
+        {route.screen === 'embed' && <Embed key={route.wallId} wallId={route.wallId} />}
+        {route.screen === 'audit' && <Audit />}
         {(route.screen === 'notFound' || (route.screen === 'tokens' && !mayManageTokens)) && (
           <>
             <ScreenTitle>Page not found</ScreenTitle>

@@ -9,6 +9,12 @@ export type Route =
   | { screen: 'queue'; wallId: number }
   | { screen: 'feeds'; wallId: number }
   | { screen: 'rules'; wallId: number }
+  | { screen: 'products'; accountId: number | null }
+  | { screen: 'shop'; wallId: number }
+  | { screen: 'hotspots'; wallId: number; postId: number }
+  | { screen: 'keys'; accountId: number | null }
+  | { screen: 'embed'; wallId: number | null }
+  | { screen: 'audit' }
   | { screen: 'notFound' };
 
 export function parseRoute(hash: string): Route {
@@ -17,6 +23,20 @@ export function parseRoute(hash: string): Route {
   if (path === '/tokens') return { screen: 'tokens' };
   const m = /^\/walls\/(\d{1,15})\/(queue|feeds|rules)$/.exec(path);
   if (m) return { screen: m[2] as 'queue' | 'feeds' | 'rules', wallId: Number(m[1]) };
+  return parseRoute2(path);
+}
+
+/** The screens of phase 2: products and hotspots, keys and usage, embed, audit. */
+function parseRoute2(path: string): Route {
+  let m = /^\/(products|keys)(?:\/(\d{1,15}))?$/.exec(path);
+  if (m) return { screen: m[1] as 'products' | 'keys', accountId: m[2] ? Number(m[2]) : null };
+  m = /^\/embed(?:\/(\d{1,15}))?$/.exec(path);
+  if (m) return { screen: 'embed', wallId: m[1] ? Number(m[1]) : null };
+  if (path === '/audit') return { screen: 'audit' };
+  m = /^\/walls\/(\d{1,15})\/shop$/.exec(path);
+  if (m) return { screen: 'shop', wallId: Number(m[1]) };
+  m = /^\/walls\/(\d{1,15})\/posts\/(\d{1,15})\/products$/.exec(path);
+  if (m) return { screen: 'hotspots', wallId: Number(m[1]), postId: Number(m[2]) };
   return { screen: 'notFound' };
 }
 
@@ -26,6 +46,12 @@ export const href = {
   queue: (wallId: number) => `#/walls/${wallId}/queue`,
   feeds: (wallId: number) => `#/walls/${wallId}/feeds`,
   rules: (wallId: number) => `#/walls/${wallId}/rules`,
+  products: (accountId?: number | null) => (accountId ? `#/products/${accountId}` : '#/products'),
+  shop: (wallId: number) => `#/walls/${wallId}/shop`,
+  hotspots: (wallId: number, postId: number) => `#/walls/${wallId}/posts/${postId}/products`,
+  keys: (accountId?: number | null) => (accountId ? `#/keys/${accountId}` : '#/keys'),
+  embed: (wallId?: number | null) => (wallId ? `#/embed/${wallId}` : '#/embed'),
+  audit: () => '#/audit',
 };
 
 export function useRoute(): Route {

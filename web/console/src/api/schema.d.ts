@@ -2083,7 +2083,7 @@ export interface paths {
               responseData: {
                 accountId: number;
                 dailyCallLimit: number;
-                /** @description the last 30 UTC days, oldest first, today last. The current day can run ahead by calls a running instance has reserved but not answered yet (the quota counter reserves calls in small blocks); it settles when the instance sees the next day or stops. */
+                /** @description the last 30 UTC days, oldest first, today last. Today counts the calls answered as the answering instance knows them; with several instances on one store it can run ahead by calls another instance has reserved but not answered yet (the quota counter reserves calls in small blocks), which settles when that instance sees the next day or stops. */
                 days: {
                   calls: number;
                   /**
@@ -2264,6 +2264,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /**
+           * @description accountId (digits)
+           * @example 7011
+           */
+          accountId?: string;
           action?: string;
           /** @description the `nextCursor` of the previous page */
           cursor?: string;

@@ -1,0 +1,23 @@
+// The records of the phase-2 screens (products and hotspots, keys and usage,
+// embed, audit), as the API answers them: derived from the generated
+// `paths`, so an API change that breaks a screen fails the typecheck.
+import type { paths } from './schema';
+
+type Json<Op, Code extends number> = Op extends {
+  responses: { [K in Code]: { content: { 'application/json': { responseData: infer D } } } };
+}
+  ? D
+  : never;
+type Body<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+export type Product = Json<paths['/products/{productId}']['get'], 200>;
+export type ProductCreate = Body<paths['/products']['post']>;
+export type ProductPatch = Body<paths['/products/{productId}']['patch']>;
+export type Tag = Json<paths['/walls/{wallId}/posts/{postId}/products']['get'], 200>[number];
+export type UserKey = Json<paths['/accounts/{accountId}/keys/{keyId}']['get'], 200>;
+export type NewUserKey = Json<paths['/accounts/{accountId}/keys']['post'], 201>;
+export type PublishableKey = Json<paths['/walls/{wallId}/publishable-keys/{keyId}']['delete'], 200>;
+export type NewPublishableKey = Json<paths['/walls/{wallId}/publishable-keys']['post'], 201>;
+export type Usage = Json<paths['/accounts/{accountId}/usage']['get'], 200>;
+export type AuditEntry = Json<paths['/audit']['get'], 200>['data'][number];
+export type AuditQuery = NonNullable<paths['/audit']['get']['parameters']['query']>;

@@ -1,0 +1,74 @@
+// The posts of a wall that can carry products (those with a picture), newest
+// first, each with its tagged products and the way to the hotspot editor.
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { api, unwrap, type Post } from '../api/client';
+import { useMe } from '../auth';
+import { href } from '../router';
+import { Button, Empty, ErrorNote, Loading } from '../ui/kit';
+import { WallHead } from '../ui/WallNav';
+import './phase2.css';
+
+/** The picture a hotspot sits on: the post's main picture. */
+export const pictureOf = (post: Pick<Post, 'picture' | 'file' | 'fileThumb' | 'children'>): string =>
+  post.picture || post.file || post.fileThumb || post.children.find((c) => c.image)?.image || '';
+
+export function Shop({ wallId }: { wallId: number }) {
+  const canTag = useMe().can('POST /walls/{wallId}/posts/{postId}/products');
+  const posts = useInfiniteQuery({
+    queryKey: ['shop-posts', wallId],
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        api.GET('/walls/{wallId}/posts', {
+          params: {
+            path: { wallId: String(wallId) },
+            query: { media: 'image', limit: '48', ...(pageParam ? { cursor: pageParam } : {}) },
+          },
+        }),
+      ),
+    initialPageParam: '',
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });
+  const list = (posts.data?.pages.flatMap((p) => p.data) ?? []).filter((p) => pictureOf(p));
+  return (
+    <section className="screen">
+      <WallHead wallId={wallId} screen="shop" />
+      <p className="muted">
+        Choose a post to place products on its picture: what the commerce API (C5) then returns with the post.
+      </p>
+      {posts.isPending && <Loading what="posts" />}
+      <ErrorNote error={posts.error} title="The posts could not be loaded" />
+      {posts.isSuccess && list.length === 0 && <Empty>This wall has no posts with a picture yet.</Empty>}
+      {list.length > 0 && (
+        <ul className="shop-posts">
+          {list.map((post) => (
+            <li key={post.id} data-post-id={post.id} className="shop-post">
+              <img src={pictureOf(post)} alt={post.alt || `Photo by ${post.authorName || post.username}`} />
+              <div className="shop-post-body">
+                <p className="sub">
+                  #{post.id} · {post.authorName || post.username} · {post.networkName} · {post.state}
+                  {post.hidden ? ' · hidden' : ''}
+                </p>
+                <p>
+                  {post.products.length === 0
+                    ? 'No products'
+                    : `${post.products.length} ${post.products.length === 1 ? 'product' : 'products'}: ${post.products
+                        .map((t) => t.productName)
+                        .join(', ')}`}
+                </p>
+                <a className="btn btn-secondary" href={href.hotspots(wallId, post.id)}>
+                  {canTag ? 'Tag products' : 'See products'}
+                  <span className="sr-only"> on post {post.id}</span>
+                </a>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {posts.hasNextPage && (
+        <Button onClick={() => void posts.fetchNextPage()} disabled={posts.isFetchingNextPage}>
+          Show more posts
+        </Button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+// Copying a secret or a snippet: the clipboard when the browser allows it,
+// else the text is selected for Ctrl+C; either way the result is announced.
+import { useId, useRef, useState } from 'react';
+import { Button } from './kit';
+
+export function CopyButton({ text, what }: { text: string; what: string }) {
+  const [said, setSaid] = useState('');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setSaid(`Copied the ${what}.`);
+    } catch {
+      setSaid(`The browser did not allow copying: select the ${what} and press Ctrl+C.`);
+    }
+  };
+  return (
+    <span className="copy">
+      <Button variant="primary" onClick={() => void copy()}>
+        Copy<span className="sr-only"> the {what}</span>
+      </Button>
+      <span role="status" className="copy-said">
+        {said}
+      </span>
+    </span>
+  );
+}
+
+/** A secret shown this once: readable, selectable, copyable. */
+export function SecretOnce({ label, secret }: { label: string; secret: string }) {
+  const id = useId();
+  const ref = useRef<HTMLInputElement>(null);
+  return (
+    <div className="secret">
+      <p className="note note-warn">
+        <strong>Shown this once.</strong> Copy it now and keep it safe: Wallery stores only its hash and cannot show it
+        again.
+      </p>
+      <label htmlFor={id}>{label}</label>
+      <div className="secret-row">
+        <input id={id} ref={ref} readOnly value={secret} onFocus={() => ref.current?.select()} className="mono" />
+        <CopyButton text={secret} what={label.toLowerCase()} />
+      </div>
+    </div>
+  );
+}
