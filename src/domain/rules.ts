@@ -278,6 +278,33 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
   };
 }
 
+/** A post's columns as the rules read them (a stored row, or a row ingestion is about to store). */
+export interface RuleColumns {
+  content: string;
+  author_name: string;
+  username: string;
+  network_name: string;
+  media: MediaKind;
+  repost: number;
+  reply: number;
+  /** flagged sensitive upstream: known at ingestion only (not stored) */
+  sensitive?: boolean;
+}
+
+/** What the rules see of a post: its stored HTML read as text, its flags as booleans. */
+export function ruleSubjectOf(p: RuleColumns): RuleSubject {
+  return {
+    content: ruleText(p.content),
+    authorName: p.author_name,
+    username: p.username,
+    network: p.network_name,
+    media: p.media,
+    repost: p.repost === 1,
+    reply: p.reply === 1,
+    sensitive: p.sensitive === true,
+  };
+}
+
 /**
  * Stored post HTML (already sanitized to a few formatting tags) → the text the
  * rules read: tags become spaces, character references are decoded (all of

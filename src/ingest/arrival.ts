@@ -2,23 +2,9 @@
 // that matches decides), else placed by the moderation mode. The parse
 // workers judge each post beside parsing and sanitizing it, so the rules cost
 // the serving thread nothing; the serving thread only reads the decision.
-import { compileRules, ruleText, type CompiledRules, type Rule, type RuleSubject } from '../domain/rules.js';
+import { compileRules, ruleSubjectOf, type CompiledRules, type Rule } from '../domain/rules.js';
 import type { ModerationMode } from '../domain/lists.js';
 import { arrivalByMode, type Arrival, type IngestedPost } from '../store/ingest.js';
-
-/** What the rules see of an ingested post. */
-function subjectOf(p: IngestedPost): RuleSubject {
-  return {
-    content: ruleText(p.content),
-    authorName: p.author_name,
-    username: p.username,
-    network: p.network_name,
-    media: p.media,
-    repost: p.repost === 1,
-    reply: p.reply === 1,
-    sensitive: p.sensitive === true,
-  };
-}
 
 // A worker parses many pages of few walls: each wall's list is compiled once, not per page.
 const compiled = new Map<string, CompiledRules>();
@@ -51,7 +37,7 @@ export function judgeRows(rows: IngestedPost[], rulesJson: string): void {
   if (rulesJson === '[]') return;
   const rules = compiledFor(rulesJson);
   for (const row of rows) {
-    const decision = rules.judge(subjectOf(row));
+    const decision = rules.judge(ruleSubjectOf(row));
     if (decision !== null) row.arrival = decision;
   }
 }

@@ -3,7 +3,7 @@
 // stored posts on demand. Ingestion applies them to new posts
 // (src/ingest/runtime.ts). Each write is audited; an apply announces the wall.
 import type { Kysely } from 'kysely';
-import { compileRules, completeRules, ruleDecision, ruleText, type Rule } from '../domain/rules.js';
+import { compileRules, completeRules, ruleDecision, ruleSubjectOf, type Rule } from '../domain/rules.js';
 import type { Database } from '../store/schema.js';
 import type { ApplyInput, ApplyRecord, RuleCount, RulesInput, RulesRecord } from '../schemas/rules.js';
 import { audited, type Op } from './op.js';
@@ -49,15 +49,7 @@ async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], include
     if (rows.length === 0) break;
     for (const r of rows) {
       checked++;
-      const rule = compiled.match({
-        content: ruleText(r.content),
-        authorName: r.author_name,
-        username: r.username,
-        network: r.network_name,
-        media: r.media,
-        repost: r.repost === 1,
-        reply: r.reply === 1,
-      });
+      const rule = compiled.match(ruleSubjectOf(r));
       if (!rule) continue;
       const count = counts.get(rule.id)!;
       count.matched++;
