@@ -286,6 +286,11 @@ describe('start (npm start)', () => {
       const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
         version: string;
       };
+      // the operator console, and the command that makes a token to sign in with
+      expect(out).toContain(`${origin}/console/`);
+      expect(out).toContain('npx wallery tokens create --name me --role admin');
+      const consolePage = await fetch(`${origin}/console/`);
+      expect([consolePage.status, await consolePage.text()]).toEqual([200, expect.stringContaining('<div id="root">')]);
       const [doc, script, picture, docs] = await Promise.all([
         fetch(`${origin}/openapi.json`),
         fetch(`${origin}/embed/v1/wallery.js`),
