@@ -309,6 +309,24 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await page.keyboard.press('a');
     await page.getByText('The queue is empty').waitFor({ timeout: WAIT });
 
+    // a post arriving upstream shows up in the open queue, announced, without a reload
+    const upstreamItems = items.concat('Late arrival at the summit');
+    upstream.documents.set('/trail.xml', {
+      body: rssXml(
+        upstreamItems.map((title, i) => ({
+          guid: `trail-${i}`,
+          title,
+          link: `https://blog.example/${i}`,
+          pubDate: new Date(Date.now() - (10 - i) * minute).toUTCString(),
+          description: `${title}.`,
+        })),
+      ),
+      type: 'application/rss+xml',
+    });
+    expect((await manage('POST', `/walls/${wallId}/feeds/${feedId}/poll`)).poll).toMatchObject({ inserted: 1 });
+    await page.getByText('1 new post arrived.').waitFor({ timeout: WAIT });
+    await expect.poll(() => queueTexts(page)).toEqual([expect.stringContaining('Late arrival at the summit')]);
+
     // the public API shows exactly the two approved posts
     const w2 = await fetch(`${instance.url}/api/v2/widget/posts/${wallId}?user_key=${DEMO_KEYS[0].key}&limit=50`);
     expect(w2.status).toBe(200);
@@ -318,7 +336,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Walls' }).click();
     await expect
       .poll(() => page.locator(`tr[data-wall-id="${wallId}"] td.num`).allInnerTexts(), { timeout: WAIT })
-      .toEqual(['2', '0', '0']);
+      .toEqual(['2', '1', '0']);
     expect(errors).toEqual([]);
     await page.close();
   });
