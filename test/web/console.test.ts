@@ -350,6 +350,15 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await admin.getByRole('heading', { level: 1, name: 'Operator tokens' }).waitFor({ timeout: WAIT });
     await admin.locator('tr[data-token-id]', { hasText: 'mo-moderator' }).waitFor({ timeout: WAIT });
     await expectAccessible(admin, 'tokens');
+    // the audit log, newest first, filtered: the wall the first test made, by its token
+    await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit log' }).click();
+    await admin.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor({ timeout: WAIT });
+    await admin.getByLabel('Action').fill('wall.create');
+    await expect
+      .poll(() => admin.locator('tr[data-audit-id]').allInnerTexts(), { timeout: WAIT })
+      .toEqual([expect.stringMatching(/anna-admin\s+wall\.create\s+wall \d+\s*account 1/)]);
+    await expectAccessible(admin, 'audit log');
+    await shoot(admin, 'audit');
 
     const { page, errors } = await openConsole();
     await signIn(page, tokens.moderator);
@@ -362,6 +371,14 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     expect(await page.getByRole('link', { name: 'Tokens' }).count()).toBe(0);
     for (const name of ['New wall', /^Edit/, /^Delete/])
       expect(await page.getByRole('button', { name }).count()).toBe(0);
+    // the audit log leaves other accounts out
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor({ timeout: WAIT });
+    await page
+      .getByText(/No entries match|account 2/)
+      .first()
+      .waitFor({ timeout: WAIT });
+    expect(await page.locator('main').innerText()).not.toMatch(/account [13]\b/);
     await page.goto(`${instance.url}/console/#/tokens`);
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor({ timeout: WAIT });
     // a wall of another account is "not found", as the API says
@@ -385,7 +402,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     // a token revoked while in use: the next call lands on the sign-in screen, with a message
     const { page: editor } = await openConsole();
     await signIn(editor, tokens.revoked);
-    await admin.reload();
+    await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tokens' }).click();
     const row = admin.locator('tr[data-token-id]', { hasText: 'soon-revoked' });
     await row.getByRole('button', { name: 'Revoke soon-revoked' }).click();
     await row.getByText('revoked', { exact: true }).waitFor({ timeout: WAIT });

@@ -2,6 +2,7 @@
 // sign out), the navigation and the current screen.
 import { useAuth, useMe } from './auth';
 import { href, useRoute } from './router';
+import { Audit } from './screens/Audit';
 import { Feeds } from './screens/Feeds';
 import { Queue } from './screens/Queue';
 import { Rules } from './screens/Rules';
@@ -41,6 +42,9 @@ function SignedIn() {
           <a href={href.walls()} aria-current={route.screen === 'walls' ? 'page' : undefined}>
             Walls
           </a>
+          <a href={href.audit()} aria-current={route.screen === 'audit' ? 'page' : undefined}>
+            Audit log
+          </a>
           {mayManageTokens && (
             <a href={href.tokens()} aria-current={route.screen === 'tokens' ? 'page' : undefined}>
               Tokens
@@ -59,6 +63,7 @@ function SignedIn() {
       <main id="main" tabIndex={-1}>
         {route.screen === 'walls' && <Walls />}
         {route.screen === 'tokens' && mayManageTokens && <Tokens />}
+        {route.screen === 'audit' && <Audit />}
         {route.screen === 'queue' && <Queue key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'feeds' && <Feeds key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'rules' && <Rules key={route.wallId} wallId={route.wallId} />}

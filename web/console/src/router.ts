@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 export type Route =
   | { screen: 'walls' }
   | { screen: 'tokens' }
+  | { screen: 'audit' }
   | { screen: 'queue'; wallId: number }
   | { screen: 'feeds'; wallId: number }
   | { screen: 'rules'; wallId: number }
@@ -15,6 +16,7 @@ export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '').replace(/\/+$/, '');
   if (path === '' || path === '/walls') return { screen: 'walls' };
   if (path === '/tokens') return { screen: 'tokens' };
+  if (path === '/audit') return { screen: 'audit' };
   const m = /^\/walls\/(\d{1,15})\/(queue|feeds|rules)$/.exec(path);
   if (m) return { screen: m[2] as 'queue' | 'feeds' | 'rules', wallId: Number(m[1]) };
   return { screen: 'notFound' };
@@ -23,6 +25,7 @@ export function parseRoute(hash: string): Route {
 export const href = {
   walls: () => '#/walls',
   tokens: () => '#/tokens',
+  audit: () => '#/audit',
   queue: (wallId: number) => `#/walls/${wallId}/queue`,
   feeds: (wallId: number) => `#/walls/${wallId}/feeds`,
   rules: (wallId: number) => `#/walls/${wallId}/rules`,
