@@ -334,6 +334,31 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     expect(w2.status).toBe(200);
     const body = (await w2.json()) as { responseData: { posts: { postId: string | number }[] }[] };
     expect(body.responseData[0]!.posts.map((p) => String(p.postId)).sort()).toEqual([ids[0], ids[2]].sort());
+    // the embed tab: a key for a site, the snippet, and the preview showing the same two posts
+    await page.getByRole('navigation', { name: 'Wall' }).getByRole('link', { name: 'Embed' }).click();
+    await page.getByRole('heading', { level: 1, name: /Embed · Console Test Wall/ }).waitFor({ timeout: WAIT });
+    await page.getByLabel('Site address').fill('https://shop.example/page');
+    await page.getByRole('button', { name: 'Make publishable key' }).click();
+    await page.getByText('Publishable key made.').waitFor({ timeout: WAIT });
+    const snippet = await page.getByLabel('Snippet to paste into your page').inputValue();
+    expect(snippet).toContain(`<script type="module" src="${instance.url}/embed/v1/wallery.js"></script>`);
+    expect(snippet).toMatch(
+      new RegExp(`<wallery-wall wall="${wallId}" key="pk_[^"]+" layout="masonry"></wallery-wall>`),
+    );
+    await page.getByLabel('Layout').selectOption('grid');
+    const preview = page.frameLocator('iframe[title="Preview of the wall"]');
+    await expect
+      .poll(
+        () =>
+          preview
+            .locator('wallery-wall [data-post-id]')
+            .evaluateAll((els) => els.map((e) => e.getAttribute('data-post-id')!).sort()),
+        { timeout: WAIT },
+      )
+      .toEqual([ids[0], ids[2]].sort());
+    await expectAccessible(page, 'embed');
+    await shoot(page, 'embed');
+
     // and the wall list counts them
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Walls' }).click();
     await expect

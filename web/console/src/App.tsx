@@ -3,6 +3,7 @@
 import { useAuth, useMe } from './auth';
 import { href, useRoute } from './router';
 import { Audit } from './screens/Audit';
+import { Embed } from './screens/Embed';
 import { Feeds } from './screens/Feeds';
 import { Queue } from './screens/Queue';
 import { Rules } from './screens/Rules';
@@ -67,6 +68,7 @@ function SignedIn() {
         {route.screen === 'queue' && <Queue key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'feeds' && <Feeds key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'rules' && <Rules key={route.wallId} wallId={route.wallId} />}
+        {route.screen === 'embed' && <Embed key={route.wallId} wallId={route.wallId} />}
         {(route.screen === 'notFound' || (route.screen === 'tokens' && !mayManageTokens)) && (
           <>
             <ScreenTitle>Page not found</ScreenTitle>

@@ -10,6 +10,7 @@ export type Route =
   | { screen: 'queue'; wallId: number }
   | { screen: 'feeds'; wallId: number }
   | { screen: 'rules'; wallId: number }
+  | { screen: 'embed'; wallId: number }
   | { screen: 'notFound' };
 
 export function parseRoute(hash: string): Route {
@@ -17,8 +18,8 @@ export function parseRoute(hash: string): Route {
   if (path === '' || path === '/walls') return { screen: 'walls' };
   if (path === '/tokens') return { screen: 'tokens' };
   if (path === '/audit') return { screen: 'audit' };
-  const m = /^\/walls\/(\d{1,15})\/(queue|feeds|rules)$/.exec(path);
-  if (m) return { screen: m[2] as 'queue' | 'feeds' | 'rules', wallId: Number(m[1]) };
+  const m = /^\/walls\/(\d{1,15})\/(queue|feeds|rules|embed)$/.exec(path);
+  if (m) return { screen: m[2] as 'queue' | 'feeds' | 'rules' | 'embed', wallId: Number(m[1]) };
   return { screen: 'notFound' };
 }
 
@@ -29,6 +30,7 @@ export const href = {
   queue: (wallId: number) => `#/walls/${wallId}/queue`,
   feeds: (wallId: number) => `#/walls/${wallId}/feeds`,
   rules: (wallId: number) => `#/walls/${wallId}/rules`,
+  embed: (wallId: number) => `#/walls/${wallId}/embed`,
 };
 
 export function useRoute(): Route {

@@ -10,12 +10,12 @@ export function WallHead({
   children,
 }: {
   wallId: number;
-  screen: 'queue' | 'feeds' | 'rules';
+  screen: 'queue' | 'feeds' | 'rules' | 'embed';
   children?: ReactNode;
 }) {
   const wall = useWall(wallId);
   const name = wall.data?.name ?? `wall ${wallId}`;
-  const titles = { queue: 'Moderation', feeds: 'Feeds', rules: 'Rules' };
+  const titles = { queue: 'Moderation', feeds: 'Feeds', rules: 'Rules', embed: 'Embed' };
   return (
     <div className="wall-head">
       <p className="crumbs">
@@ -29,7 +29,7 @@ export function WallHead({
       </div>
       <ErrorNote error={wall.error} title="The wall could not be loaded" />
       <nav aria-label="Wall" className="tabs">
-        {(['queue', 'feeds', 'rules'] as const).map((s) => (
+        {(['queue', 'feeds', 'rules', 'embed'] as const).map((s) => (
           <a key={s} href={href[s](wallId)} aria-current={s === screen ? 'page' : undefined}>
             {titles[s]}
           </a>
