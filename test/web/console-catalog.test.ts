@@ -112,6 +112,10 @@ describe.skipIf(!hasChromium)('the console’s products, keys, embed and audit s
   async function shoot(name: string) {
     for (const viewport of [WIDE, PHONE]) {
       await page.setViewportSize(viewport);
+      // nothing wider than the screen: no sideways scrolling, on a phone either
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${viewport.width} px`).toBe(
+        viewport.width,
+      );
       await page.screenshot({ path: join(SHOTS, `console-${name}-${viewport.width}.png`), fullPage: true });
     }
     await page.setViewportSize(WIDE);
@@ -247,6 +251,8 @@ describe.skipIf(!hasChromium)('the console’s products, keys, embed and audit s
   });
 
   it('makes a user key shown once that works in the public API, counts its calls per day, revokes it (401)', async () => {
+    // the accounts are listed (and cached) just before another operator makes one: the screen still finds it
+    await go('#/keys', /^Keys and usage/);
     const account = await manage<{ id: number }>('POST', '/accounts', {
       name: 'Quota Test Co.',
       plan: 'widget',

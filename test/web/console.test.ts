@@ -156,6 +156,10 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
   async function shoot(page: Page, name: string, fullPage = true) {
     for (const viewport of [WIDE, PHONE]) {
       await page.setViewportSize(viewport);
+      // nothing wider than the screen: no sideways scrolling, on a phone either
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${viewport.width} px`).toBe(
+        viewport.width,
+      );
       await page.screenshot({ path: join(SHOTS, `console-${name}-${viewport.width}.png`), fullPage });
     }
     await page.setViewportSize(WIDE);
@@ -311,16 +315,56 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await page.keyboard.press('a');
     await page.getByText('The queue is empty').waitFor({ timeout: WAIT });
 
+    // a post arriving upstream shows up in the open queue, announced, without a reload
+    const upstreamItems = items.concat('Late arrival at the summit');
+    upstream.documents.set('/trail.xml', {
+      body: rssXml(
+        upstreamItems.map((title, i) => ({
+          guid: `trail-${i}`,
+          title,
+          link: `https://blog.example/${i}`,
+          pubDate: new Date(Date.now() - (10 - i) * minute).toUTCString(),
+          description: `${title}.`,
+        })),
+      ),
+      type: 'application/rss+xml',
+    });
+    expect((await manage('POST', `/walls/${wallId}/feeds/${feedId}/poll`)).poll).toMatchObject({ inserted: 1 });
+    await page.getByText('1 new post arrived.').waitFor({ timeout: WAIT });
+    await expect.poll(() => queueTexts(page)).toEqual([expect.stringContaining('Late arrival at the summit')]);
+
     // the public API shows exactly the two approved posts
     const w2 = await fetch(`${instance.url}/api/v2/widget/posts/${wallId}?user_key=${DEMO_KEYS[0].key}&limit=50`);
     expect(w2.status).toBe(200);
     const body = (await w2.json()) as { responseData: { posts: { postId: string | number }[] }[] };
     expect(body.responseData[0]!.posts.map((p) => String(p.postId)).sort()).toEqual([ids[0], ids[2]].sort());
+    // the wall's embed screen: a key, the snippet, and the live preview showing the same two posts
+    await page.getByRole('navigation', { name: 'Wall' }).getByRole('link', { name: 'Embed' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Embed a wall' }).waitFor({ timeout: WAIT });
+    await page.getByRole('button', { name: 'Make a publishable key for this wall' }).click();
+    await expect.poll(() => page.getByLabel('Publishable key').inputValue(), { timeout: WAIT }).toMatch(/^pk_/);
+    await page.getByLabel('Layout').selectOption('grid');
+    const snippet = await page.getByLabel('The snippet to paste into a web page').inputValue();
+    expect(snippet).toContain(`<script type="module" src="${instance.url}/embed/v1/wallery.js"></script>`);
+    expect(snippet).toMatch(
+      new RegExp(`<wallery-wall wall="${wallId}" key="pk_[^"]+" layout="grid"[^>]*></wallery-wall>`),
+    );
+    const preview = page.getByTestId('embed-preview');
+    await expect
+      .poll(
+        () =>
+          preview
+            .locator('wallery-wall [data-post-id]')
+            .evaluateAll((els) => els.map((e) => e.getAttribute('data-post-id')!).sort()),
+        { timeout: WAIT },
+      )
+      .toEqual([ids[0], ids[2]].sort());
+
     // and the wall list counts them
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Walls' }).click();
     await expect
       .poll(() => page.locator(`tr[data-wall-id="${wallId}"] td.num`).allInnerTexts(), { timeout: WAIT })
-      .toEqual(['2', '0', '0']);
+      .toEqual(['2', '1', '0']);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -332,6 +376,16 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await admin.getByRole('heading', { level: 1, name: 'Operator tokens' }).waitFor({ timeout: WAIT });
     await admin.locator('tr[data-token-id]', { hasText: 'mo-moderator' }).waitFor({ timeout: WAIT });
     await expectAccessible(admin, 'tokens');
+    // the audit log, filtered by action: the wall the first test made, by its token
+    await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit log' }).click();
+    await admin.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor({ timeout: WAIT });
+    await admin.getByLabel('Action').fill('wall.create');
+    await admin.getByLabel('Action').press('Enter');
+    const rows = admin.locator('tr[data-audit-id]');
+    await expect
+      .poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-action'))), { timeout: WAIT })
+      .toEqual(['wall.create']);
+    expect(await rows.first().innerText()).toContain('anna-admin');
 
     const { page, errors } = await openConsole();
     await signIn(page, tokens.moderator);
@@ -344,6 +398,14 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     expect(await page.getByRole('link', { name: 'Tokens' }).count()).toBe(0);
     for (const name of ['New wall', /^Edit/, /^Delete/])
       expect(await page.getByRole('button', { name }).count()).toBe(0);
+    // the audit log leaves other accounts out
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor({ timeout: WAIT });
+    const audited = page.locator('tr[data-audit-id]');
+    await audited.or(page.getByText('No entries match these filters.')).first().waitFor({ timeout: WAIT });
+    const own = (await manage('GET', '/accounts/2')) as { name: string };
+    for (const account of await audited.locator('td[data-label="Account"]').allInnerTexts())
+      expect(account).toBe(own.name);
     await page.goto(`${instance.url}/console/#/tokens`);
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor({ timeout: WAIT });
     // a wall of another account is "not found", as the API says
@@ -367,7 +429,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     // a token revoked while in use: the next call lands on the sign-in screen, with a message
     const { page: editor } = await openConsole();
     await signIn(editor, tokens.revoked);
-    await admin.reload();
+    await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tokens' }).click();
     const row = admin.locator('tr[data-token-id]', { hasText: 'soon-revoked' });
     await row.getByRole('button', { name: 'Revoke soon-revoked' }).click();
     await row.getByText('revoked', { exact: true }).waitFor({ timeout: WAIT });

@@ -25,6 +25,8 @@ export const CONSOLE_CSP = [
   "img-src 'self' https: http: data:",
   "media-src 'self' https: http:",
   "connect-src 'self'",
+  // the embed tab's preview: the wall's hosted page of this server
+  "frame-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",

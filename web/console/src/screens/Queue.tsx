@@ -184,17 +184,21 @@ export function Queue({ wallId }: { wallId: number }) {
     }
   }, [posts.data]);
 
-  // new posts arrived (the list grew without us asking): say so once
-  const known = useRef<Set<number> | null>(null);
+  // new posts arrived (a refresh of the same list brought posts it did not have): say so once
+  const known = useRef<{ key: string; pages: number; ids: Set<number> } | null>(null);
   useEffect(() => {
     if (!posts.data) return;
     const all = posts.data.pages.flatMap((p) => p.data);
-    if (known.current) {
-      const fresh = all.filter((p) => !known.current!.has(p.id)).length;
-      if (fresh > 0 && !posts.isFetchingNextPage) setSaid(`${fresh} new post${fresh === 1 ? '' : 's'} arrived.`);
+    const was = known.current;
+    const same = was !== null && was.key === JSON.stringify(key) && was.pages === posts.data.pages.length;
+    if (same) {
+      const fresh = all.filter((p) => !was.ids.has(p.id)).length;
+      if (fresh > 0) setSaid(`${fresh} new post${fresh === 1 ? '' : 's'} arrived.`);
     }
-    known.current = new Set([...(known.current ?? []), ...all.map((p) => p.id)]);
-  }, [posts.data, posts.isFetchingNextPage]);
+    const ids = same || was?.key === JSON.stringify(key) ? was!.ids : new Set<number>();
+    for (const p of all) ids.add(p.id);
+    known.current = { key: JSON.stringify(key), pages: posts.data.pages.length, ids };
+  }, [posts.data, key]);
 
   // keep the cursor on the list, and load the next page before it runs out
   const index = Math.min(current, Math.max(0, list.length - 1));
@@ -375,7 +379,6 @@ export function Queue({ wallId }: { wallId: number }) {
     setFilters((f) => ({ ...f, ...change }));
     setCurrent(0);
     setSelected(new Set());
-    known.current = null;
   };
   const stateNames: Record<ListState, string> = {
     pending: 'Pending',

@@ -27,6 +27,8 @@ export function useWalls() {
       unwrap(api.GET('/walls', { params: { query: { limit: '200', ...(pageParam ? { cursor: pageParam } : {}) } } })),
     initialPageParam: '',
     getNextPageParam: (page) => page.nextCursor ?? undefined,
+    // a screen opened on a wall made a moment ago (another operator, the CLI) must find it
+    refetchOnMount: 'always',
   });
 }
 

@@ -8,6 +8,8 @@ export function useAccounts() {
   return useQuery({
     queryKey: ['accounts'],
     queryFn: () => unwrap(api.GET('/accounts', { params: { query: { limit: '200' } } })),
+    // a screen opened on an account made a moment ago (another operator, the CLI) must find it
+    refetchOnMount: 'always',
   });
 }
 

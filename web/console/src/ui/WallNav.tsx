@@ -34,6 +34,7 @@ export function WallHead({
             {titles[s]}
           </a>
         ))}
+        <a href={href.embed(wallId)}>Embed</a>
       </nav>
     </div>
   );
