@@ -17,6 +17,12 @@ export function spoken(items: readonly string[], last = 'or'): string {
   return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} ${last} ${items[items.length - 1]}`;
 }
 
+/** How the embed lays a wall out, and its colour theme (`auto`: the reader's system setting). */
+export const EMBED_LAYOUTS = ['masonry', 'grid', 'carousel', 'event'] as const;
+export type EmbedLayout = (typeof EMBED_LAYOUTS)[number];
+export const EMBED_THEMES = ['light', 'dark', 'auto'] as const;
+export type EmbedTheme = (typeof EMBED_THEMES)[number];
+
 /** How a wall (or a feed, overriding its wall) publishes: `auto` at once, `manual` after an approval. */
 export const MODERATION_MODES = ['auto', 'manual'] as const;
 export type ModerationMode = (typeof MODERATION_MODES)[number];

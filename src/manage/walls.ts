@@ -31,6 +31,9 @@ const wallRecord = (r: WallRow): WallRecord => ({
   url: r.url,
   profanity: r.profanity !== 0,
   moderation: r.moderation,
+  layout: r.layout,
+  theme: r.theme,
+  columns: r.columns,
   createdAt: iso(r.created_at),
   deleted: r.deleted_at !== null,
   deletedAt: isoOrNull(r.deleted_at),
@@ -149,6 +152,9 @@ export async function createWall(op: Op, given: WallInput): Promise<WallRecord> 
         profanity: input.profanity ? 1 : 0,
         moderation: input.moderation ?? 'auto',
         rules: '[]',
+        layout: input.layout ?? null,
+        theme: input.theme ?? null,
+        columns: input.columns ?? null,
         created_at: op.now,
         deleted_at: null,
       })
@@ -173,6 +179,9 @@ export async function updateWall(op: Op, id: number, change: WallPatch): Promise
         ...(patch.url !== undefined ? { url: patch.url } : {}),
         ...(patch.profanity !== undefined ? { profanity: patch.profanity ? 1 : 0 } : {}),
         ...(patch.moderation !== undefined ? { moderation: patch.moderation } : {}),
+        ...(patch.layout !== undefined ? { layout: patch.layout } : {}),
+        ...(patch.theme !== undefined ? { theme: patch.theme } : {}),
+        ...(patch.columns !== undefined ? { columns: patch.columns } : {}),
       })
       .where('id', '=', id)
       .execute();

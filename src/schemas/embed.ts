@@ -2,6 +2,7 @@
 // schemas and presenter and for the browser component, which imports their
 // types (web/embed/types.ts).
 import { Type, type Static } from 'typebox';
+import { EMBED_LAYOUTS, EMBED_THEMES } from '../domain/lists.js';
 import { Nullable, strict } from './fields.js';
 
 const Url = Type.String({ description: 'absolute http(s) URL' });
@@ -64,8 +65,8 @@ export const EmbedWallSchema = Type.Object(
     name: Type.String(),
     slug: Nullable(Type.String()),
     shoppable: Type.Boolean({ description: 'true when a visible post has tagged products' }),
-    layout: Type.Enum(['masonry', 'grid', 'carousel', 'event']),
-    theme: Type.Enum(['light', 'dark', 'auto']),
+    layout: Type.Enum([...EMBED_LAYOUTS]),
+    theme: Type.Enum([...EMBED_THEMES]),
     columns: Nullable(Type.Integer()),
     postsUrl: Type.String({ description: 'path of the posts, with the key' }),
     streamUrl: Type.String({ description: 'path of the event stream, with the key' }),

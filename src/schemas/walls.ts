@@ -1,10 +1,11 @@
 // Walls: what a write takes, what a read answers, how lists filter.
 import { Type, type Static } from 'typebox';
-import { MODERATION_MODES, spoken } from '../domain/lists.js';
+import { EMBED_LAYOUTS, EMBED_THEMES, MODERATION_MODES, spoken } from '../domain/lists.js';
 import {
   Bool,
   IdString,
   Instant,
+  Nullable,
   NullableInstant,
   PositiveId,
   Record,
@@ -41,6 +42,28 @@ export const Moderation = (description: string) =>
 const WALL_MODERATION =
   'auto: posts appear as they arrive; manual: ingested posts wait as pending until approved (default auto)';
 
+/** How the embed shows the wall when a page does not choose: null leaves it to the embed (masonry, auto, its width). */
+const Display = {
+  layout: Type.Optional(
+    Type.Union([Type.Null(), Type.Enum([...EMBED_LAYOUTS])], {
+      'x-error': `layout must be null (the embed's own) or ${spoken(EMBED_LAYOUTS)}`,
+      description: 'the embed’s layout when a page does not choose one; null: masonry (the hosted page: event)',
+    }),
+  ),
+  theme: Type.Optional(
+    Type.Union([Type.Null(), Type.Enum([...EMBED_THEMES])], {
+      'x-error': `theme must be null (the embed's own) or ${spoken(EMBED_THEMES)}`,
+      description: 'the embed’s theme when a page does not choose one; null: auto (the reader’s system setting)',
+    }),
+  ),
+  columns: Type.Optional(
+    Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: 8 })], {
+      'x-error': 'columns must be null (as many as fit) or a whole number from 1 to 8',
+      description: 'the most columns the embed uses when a page does not say; null: as many as fit',
+    }),
+  ),
+};
+
 export const WallCreateBody = Type.Object(
   {
     accountId: PositiveId('accountId'),
@@ -48,6 +71,7 @@ export const WallCreateBody = Type.Object(
     url: Slug,
     profanity: Type.Optional(Bool('profanity', 'profanity filter flag (wallProfanity), default false')),
     moderation: Type.Optional(Moderation(WALL_MODERATION)),
+    ...Display,
   },
   {
     ...strict,
@@ -60,8 +84,12 @@ export const WallPatchBody = Type.Object(
     url: Type.Optional(Slug),
     profanity: Type.Optional(Bool('profanity')),
     moderation: Type.Optional(Moderation(WALL_MODERATION)),
+    ...Display,
   },
-  { ...patch, examples: [{ name: 'Harbour Festival — main stage' }, { moderation: 'manual' }] },
+  {
+    ...patch,
+    examples: [{ name: 'Harbour Festival — main stage' }, { moderation: 'manual' }, { layout: 'event', theme: 'dark' }],
+  },
 );
 
 export const WallRecord = Record({
@@ -71,6 +99,9 @@ export const WallRecord = Record({
   url: Type.String(),
   profanity: Type.Boolean(),
   moderation: Type.Enum([...MODERATION_MODES], { description: 'auto or manual (approve first)' }),
+  layout: Nullable(Type.Enum([...EMBED_LAYOUTS], { description: 'the embed’s layout when a page does not choose' })),
+  theme: Nullable(Type.Enum([...EMBED_THEMES], { description: 'the embed’s theme when a page does not choose' })),
+  columns: Nullable(Type.Integer({ description: 'the most columns the embed uses when a page does not say' })),
   createdAt: Instant,
   deleted: Type.Boolean(),
   deletedAt: NullableInstant,

@@ -396,6 +396,18 @@ function migrations(dialect: DialectName): Record<string, Migration> {
           .execute();
       },
     },
+    '0013_wall_display': {
+      async up(db: Kysely<unknown>) {
+        // How the embed shows the wall when a page does not say (layout,
+        // theme, most columns); null for every wall: the embed's own defaults.
+        for (const [column, type] of [
+          ['layout', 'text'],
+          ['theme', 'text'],
+          ['columns', 'integer'],
+        ] as const)
+          await db.schema.alterTable('walls').addColumn(column, type).execute();
+      },
+    },
   };
 }
 

@@ -3,7 +3,7 @@
 // comparisons and no dialect's date type leaks into the queries.
 import type { Generated } from 'kysely';
 
-import type { MediaKind, ModerationMode, Plan, PostState } from '../domain/lists.js';
+import type { EmbedLayout, EmbedTheme, MediaKind, ModerationMode, Plan, PostState } from '../domain/lists.js';
 
 export interface AccountsTable {
   id: Generated<number>;
@@ -37,6 +37,10 @@ export interface WallsTable {
   moderation: ModerationMode;
   /** JSON of the wall's ordered moderation rules (src/domain/rules.ts); '[]' when none */
   rules: string;
+  /** the embed's layout, theme and most columns when a page does not choose them; null: the embed's own (migration 0013) */
+  layout: EmbedLayout | null;
+  theme: EmbedTheme | null;
+  columns: number | null;
 }
 
 export interface FeedsTable {

@@ -452,12 +452,12 @@ describe('rules and repost/reply flags (Wallery’s extension of the data file)'
     { kind: 'profanity', action: 'hold' },
   ];
 
-  it('walls’ rules (as GET …/rules answers them) and posts’ flags: imported, exported, imported again the same', async () => {
+  it('walls’ rules (as GET …/rules answers them), display defaults and posts’ flags: imported, exported, imported again the same', async () => {
     await freshStore();
     const flagged = feed(1, [post(1, { repost: true }), post(2, { reply: true, repost: false }), post(3)]);
     // wall 1 gives its rules after its feeds (a wall's tail), wall 2 before them (its head, read before its feeds stream)
     const head = `{"id":2,"accountId":1,"name":"W2","url":"w2","createdAt":"${T}","rules":[{"id":"short","kind":"length","action":"hold","min":12}],"feeds":[${JSON.stringify(feed(2, posts(10, 1)))}]}`;
-    const text = `{"version":1,"accounts":${JSON.stringify([account()])},"walls":[${JSON.stringify({ ...wall(1, [flagged]), rules: RULES })},${head},${JSON.stringify(wall(3, []))}]}`;
+    const text = `{"version":1,"accounts":${JSON.stringify([account()])},"walls":[${JSON.stringify({ ...wall(1, [flagged]), rules: RULES })},${head},${JSON.stringify({ ...wall(3, []), layout: 'grid', theme: 'dark', columns: 4 })}]}`;
     await importDataFileFrom(store, onDisk(text), Date.now());
     const walls = await store.db.selectFrom('walls').select(['id', 'rules']).orderBy('id').execute();
     // ids kept; the absent ones assigned (not r1, which the file uses); defaults written out
@@ -484,11 +484,23 @@ describe('rules and repost/reply flags (Wallery’s extension of the data file)'
     await exportDataFile(store.db, path);
     const first = readFileSync(path, 'utf8');
     const data = JSON.parse(first) as {
-      walls: { rules?: unknown[]; feeds: { posts: Record<string, unknown>[] }[] }[];
+      walls: {
+        rules?: unknown[];
+        layout?: string;
+        theme?: string;
+        columns?: number;
+        feeds: { posts: Record<string, unknown>[] }[];
+      }[];
     };
     expect(data.walls.map((w) => w.rules)).toEqual(
       walls.map((w) => (w.rules === '[]' ? undefined : JSON.parse(w.rules))),
     );
+    // the embed's display defaults: only where a wall has them
+    expect(data.walls.map((w) => [w.layout, w.theme, w.columns])).toEqual([
+      [undefined, undefined, undefined],
+      [undefined, undefined, undefined],
+      ['grid', 'dark', 4],
+    ]);
     expect(data.walls[0]!.feeds[0]!.posts.map((p) => [p.repost, p.reply])).toEqual([
       [true, undefined],
       [undefined, true],

@@ -223,6 +223,9 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await dialog.getByLabel('Name').fill('Console Test Wall');
     await dialog.getByLabel('URL slug').fill('Not a slug!');
     await expect(dialog.getByLabel('Moderation').inputValue()).resolves.toBe('manual');
+    // how the wall shows on pages that do not choose: a grid of 3 columns at most
+    await dialog.getByLabel('Layout').selectOption('grid');
+    await dialog.getByLabel('Columns at most').fill('3');
     await expectAccessible(page, 'new wall dialog');
     await dialog.getByRole('button', { name: 'Create wall' }).click();
     await dialog.getByText(/url must be a slug/).waitFor({ timeout: WAIT });
@@ -233,6 +236,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     const row = page.locator('tr[data-wall-id]', { hasText: 'Console Test Wall' });
     const wallId = Number(await row.getAttribute('data-wall-id'));
     expect(await row.innerText()).toContain('Manual');
+    expect(await manage('GET', `/walls/${wallId}`)).toMatchObject({ layout: 'grid', theme: null, columns: 3 });
 
     // an RSS feed on the local upstream, empty until the scheduler has seen it once
     upstream.documents.set('/trail.xml', { body: rssXml([]), type: 'application/rss+xml' });

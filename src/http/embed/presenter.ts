@@ -114,9 +114,10 @@ export function embedWall(w: WallRow, shoppable: boolean, base: string, key: str
     name: w.name,
     slug: nonEmpty(w.url),
     shoppable,
-    layout: 'masonry',
-    theme: 'auto',
-    columns: null,
+    // the wall's own defaults, else the embed's; a page's attributes win over both
+    layout: w.layout ?? 'masonry',
+    theme: w.theme ?? 'auto',
+    columns: w.columns,
     postsUrl: `${base}/posts${q}`,
     streamUrl: `${base}/stream${q}`,
   };

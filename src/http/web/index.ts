@@ -2,6 +2,7 @@
 // and as immutable hashed assets, the hosted wall page and the demo media.
 // These are pages and files for browsers, not API operations: they are left
 // out of the OpenAPI document (see WEB_ROUTE_PREFIXES).
+import { EMBED_LAYOUTS, EMBED_THEMES } from '../../domain/lists.js';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync } from 'node:fs';
@@ -18,8 +19,8 @@ export const isWebRoute = (url: string): boolean =>
 export const STABLE_SCRIPT_PATH = '/embed/v1/wallery.js';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const SHORT = 'public, max-age=300';
-const LAYOUTS = new Set(['masonry', 'grid', 'carousel', 'event']);
-const THEMES = new Set(['light', 'dark', 'auto']);
+const LAYOUTS: ReadonlySet<string> = new Set(EMBED_LAYOUTS);
+const THEMES: ReadonlySet<string> = new Set(EMBED_THEMES);
 /** a publishable key as it may appear in a page URL: `pk_` and printable ASCII, no spaces */
 const PUBLISHABLE_KEY = /^pk_[\x21-\x7e]{1,256}$/;
 
@@ -121,7 +122,8 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
         wallPage({
           wallId: wall.id,
           key,
-          layout: layout && LAYOUTS.has(layout) ? layout : 'event',
+          // the page's choice, else the wall's, else the event layout (the page is made for screens)
+          layout: layout && LAYOUTS.has(layout) ? layout : (wall.layout ?? 'event'),
           theme: theme && THEMES.has(theme) ? theme : null,
           script: `${up}${entry}`,
           stylesheet: `${up}embed/v1/page.css`,

@@ -80,6 +80,9 @@ export async function exportDataFile(db: Kysely<Database>, path: string): Promis
       // Wallery's extensions are written only where they differ from what their absence means
       ...(w.moderation !== 'auto' ? { moderation: w.moderation } : {}),
       ...(w.rules !== '[]' ? { rules: JSON.parse(w.rules) as unknown } : {}),
+      ...(w.layout !== null ? { layout: w.layout } : {}),
+      ...(w.theme !== null ? { theme: w.theme } : {}),
+      ...(w.columns !== null ? { columns: w.columns } : {}),
     };
     await write(`${i ? ',' : ''}\n${JSON.stringify(head).slice(0, -1)},"feeds":[`);
     const feeds = await db.selectFrom('feeds').selectAll().where('wall_id', '=', w.id).orderBy('id').execute();

@@ -3,7 +3,7 @@
 // name the JSON path of the problem.
 import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { MODERATION_MODES, PLANS, POST_STATES } from '../../domain/lists.js';
+import { EMBED_LAYOUTS, EMBED_THEMES, MODERATION_MODES, PLANS, POST_STATES } from '../../domain/lists.js';
 import { optional } from '../../schemas/fields.js';
 import { PostContent } from '../../schemas/posts.js';
 
@@ -107,6 +107,10 @@ export const WallHeadSchema = Type.Object({
    * (rulesErrors of src/schemas/validate.ts) when the wall is loaded.
    */
   rules: Type.Optional(Type.Unknown()),
+  /** Wallery's own extension: how the embed shows the wall when a page does not say (absent or null: the embed's own) */
+  layout: Type.Optional(Type.Union([Type.Null(), Type.Enum([...EMBED_LAYOUTS])])),
+  theme: Type.Optional(Type.Union([Type.Null(), Type.Enum([...EMBED_THEMES])])),
+  columns: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: 8 })])),
 });
 const WallSchema = Type.Object({ ...WallHeadSchema.properties, feeds: Type.Optional(Type.Array(FeedSchema)) });
 /** A wall read as one value: its fields, and a list of feeds (each then checked on its own). */

@@ -484,6 +484,9 @@ function wallRow(w: WallHeadIn, path: string, now: number): Row<'walls'> & { id:
     profanity: w.profanity ?? 0,
     moderation: w.moderation ?? 'auto',
     rules: w.rules === undefined ? '[]' : JSON.stringify(rulesIn(w.rules, `${path}.rules`)),
+    layout: w.layout ?? null,
+    theme: w.theme ?? null,
+    columns: w.columns ?? null,
     created_at: instant(w.createdAt, `${path}.createdAt`),
     deleted_at: w.deleted === true ? now : null,
   };

@@ -71,6 +71,26 @@ describeSample('embed reads', () => {
     });
   });
 
+  it('wall info gives the wall’s own layout, theme and columns once an operator sets them; null gives them back', async () => {
+    const set = await s.manage('PATCH', '/walls/7012', { layout: 'event', theme: 'dark', columns: 3 });
+    expect(set.status, set.text).toBe(200);
+    expect(set.json()).toMatchObject({ responseData: { layout: 'event', theme: 'dark', columns: 3 } });
+    const key12 = (await s.makeKey(7012)).key;
+    const info = async () => (await s.embed('/walls/7012', { key: key12 })).json() as { wall: Record<string, unknown> };
+    expect((await info()).wall).toMatchObject({ layout: 'event', theme: 'dark', columns: 3 });
+    // the hosted page lays it out as the wall says when the URL does not choose
+    const page = await fetch(`${s.srv.baseUrl}/walls/7012?key=${encodeURIComponent(key12)}`);
+    expect(await page.text()).toContain('layout="event"');
+    // bad values are named, every one
+    const bad = await s.manage('PATCH', '/walls/7012', { layout: 'spiral', theme: 'neon', columns: 9 });
+    expect(bad.status).toBe(400);
+    const named = (bad.json() as { fieldErrors: { field: string }[] }).fieldErrors.map((e) => e.field);
+    expect(named.sort()).toEqual(['columns', 'layout', 'theme']);
+    const reset = await s.manage('PATCH', '/walls/7012', { layout: null, theme: null, columns: null });
+    expect(reset.status).toBe(200);
+    expect((await info()).wall).toMatchObject({ layout: 'masonry', theme: 'auto', columns: null });
+  });
+
   it('pages reach every visible post once, in exactly W2 order, and `sort` orders them too', async () => {
     const expected = await w2Ids(s, 7011);
     expect(expected.length).toBeGreaterThan(20);

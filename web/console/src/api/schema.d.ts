@@ -4684,6 +4684,7 @@ export interface paths {
                   accountId: number;
                   /** @description posts the public API shows: approved and not hidden */
                   approvedCount: number;
+                  columns: number | null;
                   /**
                    * Format: date-time
                    * @description ISO 8601 UTC
@@ -4695,6 +4696,7 @@ export interface paths {
                   /** @description hidden posts, whatever their state */
                   hiddenCount: number;
                   id: number;
+                  layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
                   /**
                    * @description auto or manual (approve first)
                    * @enum {unknown}
@@ -4706,6 +4708,7 @@ export interface paths {
                   postCount: number;
                   profanity: boolean;
                   rejectedCount: number;
+                  theme: ('light' | 'dark' | 'auto') | null;
                   url: string;
                 }[];
                 /** @description pass as cursor for the next page; null on the last page */
@@ -4869,6 +4872,10 @@ export interface paths {
            */
           'application/json': {
             accountId: number;
+            /** @description the most columns the embed uses when a page does not say; null: as many as fit */
+            columns?: null | number;
+            /** @description the embed’s layout when a page does not choose one; null: masonry (the hosted page: event) */
+            layout?: null | ('masonry' | 'grid' | 'carousel' | 'event');
             /**
              * @description auto: posts appear as they arrive; manual: ingested posts wait as pending until approved (default auto)
              * @enum {unknown}
@@ -4877,6 +4884,8 @@ export interface paths {
             name: string;
             /** @description profanity filter flag (wallProfanity), default false */
             profanity?: boolean;
+            /** @description the embed’s theme when a page does not choose one; null: auto (the reader’s system setting) */
+            theme?: null | ('light' | 'dark' | 'auto');
             /** @description URL slug, unique within the account */
             url: string;
           };
@@ -4896,6 +4905,7 @@ export interface paths {
                 accountId: number;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                columns: number | null;
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC
@@ -4907,6 +4917,7 @@ export interface paths {
                 /** @description hidden posts, whatever their state */
                 hiddenCount: number;
                 id: number;
+                layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
                 /**
                  * @description auto or manual (approve first)
                  * @enum {unknown}
@@ -4918,6 +4929,7 @@ export interface paths {
                 postCount: number;
                 profanity: boolean;
                 rejectedCount: number;
+                theme: ('light' | 'dark' | 'auto') | null;
                 url: string;
               };
               /** @enum {string} */
@@ -5164,6 +5176,7 @@ export interface paths {
                 accountId: number;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                columns: number | null;
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC
@@ -5175,6 +5188,7 @@ export interface paths {
                 /** @description hidden posts, whatever their state */
                 hiddenCount: number;
                 id: number;
+                layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
                 /**
                  * @description auto or manual (approve first)
                  * @enum {unknown}
@@ -5186,6 +5200,7 @@ export interface paths {
                 postCount: number;
                 profanity: boolean;
                 rejectedCount: number;
+                theme: ('light' | 'dark' | 'auto') | null;
                 url: string;
               };
               /** @enum {string} */
@@ -5371,6 +5386,7 @@ export interface paths {
                 accountId: number;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                columns: number | null;
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC
@@ -5382,6 +5398,7 @@ export interface paths {
                 /** @description hidden posts, whatever their state */
                 hiddenCount: number;
                 id: number;
+                layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
                 /**
                  * @description auto or manual (approve first)
                  * @enum {unknown}
@@ -5393,6 +5410,7 @@ export interface paths {
                 postCount: number;
                 profanity: boolean;
                 rejectedCount: number;
+                theme: ('light' | 'dark' | 'auto') | null;
                 url: string;
               };
               /** @enum {string} */
@@ -5616,6 +5634,10 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
+            /** @description the most columns the embed uses when a page does not say; null: as many as fit */
+            columns?: null | number;
+            /** @description the embed’s layout when a page does not choose one; null: masonry (the hosted page: event) */
+            layout?: null | ('masonry' | 'grid' | 'carousel' | 'event');
             /**
              * @description auto: posts appear as they arrive; manual: ingested posts wait as pending until approved (default auto)
              * @enum {unknown}
@@ -5623,6 +5645,8 @@ export interface paths {
             moderation?: 'auto' | 'manual';
             name?: string;
             profanity?: boolean;
+            /** @description the embed’s theme when a page does not choose one; null: auto (the reader’s system setting) */
+            theme?: null | ('light' | 'dark' | 'auto');
             /** @description URL slug, unique within the account */
             url?: string;
           };
@@ -5642,6 +5666,7 @@ export interface paths {
                 accountId: number;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                columns: number | null;
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC
@@ -5653,6 +5678,7 @@ export interface paths {
                 /** @description hidden posts, whatever their state */
                 hiddenCount: number;
                 id: number;
+                layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
                 /**
                  * @description auto or manual (approve first)
                  * @enum {unknown}
@@ -5664,6 +5690,7 @@ export interface paths {
                 postCount: number;
                 profanity: boolean;
                 rejectedCount: number;
+                theme: ('light' | 'dark' | 'auto') | null;
                 url: string;
               };
               /** @enum {string} */
@@ -11059,6 +11086,7 @@ export interface paths {
                 accountId: number;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                columns: number | null;
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC
@@ -11070,6 +11098,7 @@ export interface paths {
                 /** @description hidden posts, whatever their state */
                 hiddenCount: number;
                 id: number;
+                layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
                 /**
                  * @description auto or manual (approve first)
                  * @enum {unknown}
@@ -11081,6 +11110,7 @@ export interface paths {
                 postCount: number;
                 profanity: boolean;
                 rejectedCount: number;
+                theme: ('light' | 'dark' | 'auto') | null;
                 url: string;
               };
               /** @enum {string} */
@@ -11331,6 +11361,7 @@ export interface paths {
                 accountId: number;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                columns: number | null;
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC
@@ -11342,6 +11373,7 @@ export interface paths {
                 /** @description hidden posts, whatever their state */
                 hiddenCount: number;
                 id: number;
+                layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
                 /**
                  * @description auto or manual (approve first)
                  * @enum {unknown}
@@ -11353,6 +11385,7 @@ export interface paths {
                 postCount: number;
                 profanity: boolean;
                 rejectedCount: number;
+                theme: ('light' | 'dark' | 'auto') | null;
                 url: string;
               };
               /** @enum {string} */

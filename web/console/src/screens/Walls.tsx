@@ -183,6 +183,13 @@ export function Walls() {
   );
 }
 
+/** Columns as typed: empty is null, a whole number is a number, anything else goes as typed for the API to name. */
+function columnsOut(typed: string): number | null {
+  const t = typed.trim();
+  if (t === '') return null;
+  return /^-?\d{1,6}$/.test(t) ? Number(t) : (t as unknown as number);
+}
+
 function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string): void }) {
   const queryClient = useQueryClient();
   const accounts = useQuery({
@@ -196,10 +203,22 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
     url: wall?.url ?? '',
     moderation: wall?.moderation ?? 'manual',
     profanity: wall?.profanity ?? false,
+    // the embed's defaults for this wall ('' = the embed's own)
+    layout: wall?.layout ?? '',
+    theme: wall?.theme ?? '',
+    columns: wall?.columns == null ? '' : String(wall.columns),
   });
   const save = useMutation({
     mutationFn: async () => {
-      const fields = { name: form.name, url: form.url, moderation: form.moderation, profanity: form.profanity };
+      const fields = {
+        name: form.name,
+        url: form.url,
+        moderation: form.moderation,
+        profanity: form.profanity,
+        layout: form.layout === '' ? null : (form.layout as NonNullable<Wall['layout']>),
+        theme: form.theme === '' ? null : (form.theme as NonNullable<Wall['theme']>),
+        columns: columnsOut(form.columns),
+      };
       if (wall)
         return unwrap(api.PATCH('/walls/{wallId}', { params: { path: { wallId: String(wall.id) } }, body: fields }));
       const accountId = Number(form.accountId || accounts.data?.data[0]?.id);
@@ -264,6 +283,40 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
         checked={form.profanity}
         onChange={(e) => setForm({ ...form, profanity: e.target.checked })}
       />
+      <fieldset className="display-defaults">
+        <legend>How the wall shows on pages that do not choose</legend>
+        <SelectField
+          label="Layout"
+          value={form.layout}
+          onChange={(e) => setForm({ ...form, layout: e.target.value })}
+          error={err?.forField('layout')}
+        >
+          <option value="">The embed’s own (masonry; the hosted page: event)</option>
+          <option value="masonry">Masonry</option>
+          <option value="grid">Grid</option>
+          <option value="carousel">Carousel</option>
+          <option value="event">Event screen</option>
+        </SelectField>
+        <SelectField
+          label="Theme"
+          value={form.theme}
+          onChange={(e) => setForm({ ...form, theme: e.target.value })}
+          error={err?.forField('theme')}
+        >
+          <option value="">The embed’s own (the reader’s system setting)</option>
+          <option value="light">Light</option>
+          <option value="dark">Dark</option>
+          <option value="auto">Auto (the reader’s system setting)</option>
+        </SelectField>
+        <TextField
+          label="Columns at most"
+          inputMode="numeric"
+          value={form.columns}
+          onChange={(e) => setForm({ ...form, columns: e.target.value })}
+          error={err?.forField('columns')}
+          hint="1–8; empty: as many as fit."
+        />
+      </fieldset>
       <div className="form-actions">
         <Button type="submit" variant="primary" disabled={save.isPending}>
           {wall ? 'Save wall' : 'Create wall'}
