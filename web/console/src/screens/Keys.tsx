@@ -13,6 +13,7 @@ import { SecretOnce } from '../ui/Copy';
 import {
   Announce,
   Button,
+  ConfirmDanger,
   Dialog,
   Empty,
   ErrorNote,
@@ -378,21 +379,19 @@ function RevokeKey({
     },
   });
   return (
-    <div>
-      <p>
-        Revoke the {revoking.kind === 'user' ? 'user' : 'publishable'} key <code>{revoking.key.prefix}…</code>?{' '}
-        {revoking.kind === 'user'
-          ? 'Calls of the public API with it fail (401) from the next call on.'
-          : 'Walls embedded with it stop loading (401) from the next request on.'}{' '}
-        This cannot be undone.
-      </p>
-      <ErrorNote error={revoke.error} title="The key was not revoked" />
-      <div className="form-actions">
-        <Button variant="danger" onClick={() => revoke.mutate()} disabled={revoke.isPending}>
-          Revoke key
-        </Button>
-        <Button onClick={() => onDone()}>Cancel</Button>
-      </div>
-    </div>
+    <ConfirmDanger
+      error={revoke.error}
+      errorTitle="The key was not revoked"
+      action="Revoke key"
+      pending={revoke.isPending}
+      onConfirm={() => revoke.mutate()}
+      onCancel={() => onDone()}
+    >
+      Revoke the {revoking.kind === 'user' ? 'user' : 'publishable'} key <code>{revoking.key.prefix}…</code>?{' '}
+      {revoking.kind === 'user'
+        ? 'Calls of the public API with it fail (401) from the next call on.'
+        : 'Walls embedded with it stop loading (401) from the next request on.'}{' '}
+      This cannot be undone.
+    </ConfirmDanger>
   );
 }

@@ -7,7 +7,7 @@ import type { Product, ProductCreate } from '../api/records';
 import { useMe } from '../auth';
 import { href } from '../router';
 import { AccountPicker, useAccounts, useChosenAccount } from '../ui/AccountPicker';
-import { Announce, Button, Dialog, Empty, ErrorNote, Loading, ScreenTitle, TextField } from '../ui/kit';
+import { Announce, Button, ConfirmDanger, Dialog, Empty, ErrorNote, Loading, ScreenTitle, TextField } from '../ui/kit';
 import { useWalls } from './Walls';
 import './phase2.css';
 
@@ -248,20 +248,18 @@ function DeleteProduct({ product, onDone }: { product: Product; onDone(message?:
     },
   });
   return (
-    <div>
-      <p>
-        Delete “{product.name}”?{' '}
-        {product.tagCount > 0
-          ? `Its tags on ${product.tagCount} ${product.tagCount === 1 ? 'post' : 'posts'} are removed too.`
-          : 'It is not tagged on any post.'}
-      </p>
-      <ErrorNote error={remove.error} title="The product was not deleted" />
-      <div className="form-actions">
-        <Button variant="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>
-          Delete product
-        </Button>
-        <Button onClick={() => onDone()}>Cancel</Button>
-      </div>
-    </div>
+    <ConfirmDanger
+      error={remove.error}
+      errorTitle="The product was not deleted"
+      action="Delete product"
+      pending={remove.isPending}
+      onConfirm={() => remove.mutate()}
+      onCancel={() => onDone()}
+    >
+      Delete “{product.name}”?{' '}
+      {product.tagCount > 0
+        ? `Its tags on ${product.tagCount} ${product.tagCount === 1 ? 'post' : 'posts'} are removed too.`
+        : 'It is not tagged on any post.'}
+    </ConfirmDanger>
   );
 }

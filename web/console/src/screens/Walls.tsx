@@ -5,10 +5,12 @@ import { useState, type FormEvent } from 'react';
 import { api, ApiError, unwrap, type Wall, type WallCreate } from '../api/client';
 import { useMe } from '../auth';
 import { href } from '../router';
+import { useAccounts } from '../ui/AccountPicker';
 import {
   Announce,
   Button,
   CheckboxField,
+  ConfirmDanger,
   Dialog,
   Empty,
   ErrorNote,
@@ -192,11 +194,7 @@ function columnsOut(typed: string): number | null {
 
 function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string): void }) {
   const queryClient = useQueryClient();
-  const accounts = useQuery({
-    queryKey: ['accounts'],
-    queryFn: () => unwrap(api.GET('/accounts', { params: { query: { limit: '200' } } })),
-    enabled: wall === null,
-  });
+  const accounts = useAccounts();
   const [form, setForm] = useState({
     accountId: '',
     name: wall?.name ?? '',
@@ -337,18 +335,16 @@ function DeleteWall({ wall, onDone }: { wall: Wall; onDone(message?: string): vo
     },
   });
   return (
-    <div>
-      <p>
-        Delete “{wall.name}”? It disappears from the public API at once; its feeds and posts are kept, and “Restore”
-        brings it back.
-      </p>
-      <ErrorNote error={remove.error} title="The wall was not deleted" />
-      <div className="form-actions">
-        <Button variant="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>
-          Delete wall
-        </Button>
-        <Button onClick={() => onDone()}>Cancel</Button>
-      </div>
-    </div>
+    <ConfirmDanger
+      error={remove.error}
+      errorTitle="The wall was not deleted"
+      action="Delete wall"
+      pending={remove.isPending}
+      onConfirm={() => remove.mutate()}
+      onCancel={() => onDone()}
+    >
+      Delete “{wall.name}”? It disappears from the public API at once; its feeds and posts are kept, and “Restore”
+      brings it back.
+    </ConfirmDanger>
   );
 }

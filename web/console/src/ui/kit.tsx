@@ -209,3 +209,38 @@ export function When({ iso, empty = 'never' }: { iso: string | null | undefined;
   const span = `${n} ${unit}${n === 1 ? '' : 's'}`;
   return <time dateTime={iso}>{abs < 5_000 ? 'just now' : ms < 0 ? `${span} ago` : `in ${span}`}</time>;
 }
+
+/**
+ * The body of a dialog that confirms a destructive action: what will happen,
+ * the API's refusal if any, the action and Cancel.
+ */
+export function ConfirmDanger({
+  children,
+  error,
+  errorTitle,
+  action,
+  pending,
+  onConfirm,
+  onCancel,
+}: {
+  children: ReactNode;
+  error: unknown;
+  errorTitle: string;
+  action: string;
+  pending: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+}) {
+  return (
+    <div>
+      <p>{children}</p>
+      <ErrorNote error={error} title={errorTitle} />
+      <div className="form-actions">
+        <Button variant="danger" onClick={onConfirm} disabled={pending}>
+          {action}
+        </Button>
+        <Button onClick={onCancel}>Cancel</Button>
+      </div>
+    </div>
+  );
+}
