@@ -1,6 +1,6 @@
 // `npm run bench`: generates data sets, times their import, starts
-// `wallery serve` on SQLite, and drives it with autocannon from a separate
-// process — next to two baselines measured in the same run on the same
+// `wallery serve` on SQLite, and drives it with wrk (bench/load.ts; autocannon
+// when wrk is missing) from a separate process — next to two baselines measured in the same run on the same
 // machine: Fastify hello-world and the ceiling (a bare Fastify server
 // answering Wallery's own bytes for the same query).
 //
@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_KEY, writeDataFile, type WallSpec } from './generate.js';
+import { hasWrk, type LoadResult } from './load.js';
 import { log, node, ROOT, runToEnd, waitFor } from './process.js';
 
 const DATA = join(ROOT, 'bench', 'data');
@@ -30,15 +31,7 @@ const OTHERS: WallSpec[] = Array.from({ length: 20 }, (_, i) => ({
   feeds: 2,
 }));
 
-interface Result {
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  errors: number;
-  non2xx: number;
-  bytesPerSec: number;
-}
+type Result = LoadResult;
 
 async function load(
   url: string,
@@ -82,6 +75,7 @@ async function startWallery(db: string, cacheMb: number) {
 }
 
 async function main() {
+  if (!hasWrk()) log('wrk not found (`apt-get install wrk`): measuring with autocannon, which saturates sooner');
   rmSync(DATA, { recursive: true, force: true });
   mkdirSync(DATA, { recursive: true });
   const db = join(DATA, 'bench.db');
@@ -242,17 +236,28 @@ async function main() {
         ? `${(r.p50 / Math.max(base.r.p50, 0.001)).toFixed(2)} × p50 of ${b}`
         : `${(r.rps / base.r.rps).toFixed(2)} × ${b}`
       : '';
-    return `| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} | ${ratio} |`;
+    return `| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors + r.non2xx} | ${ratio} |`;
   });
   const importRows = imports.map(
     (i) =>
       `| ${i.name} | ${i.posts.toLocaleString('en')} | ${i.seconds.toFixed(1)} | ${Math.round(i.posts / i.seconds).toLocaleString('en')} |`,
   );
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  // the generator must not be what saturates: its hello-world rate at least twice any rate reported for Wallery
+  const hello = byName.get('Fastify hello-world')!.r;
+  const fastest = Math.max(...results.filter((x) => x.group !== 'baseline').map((x) => x.r.rps));
+  const headroom = hello.rps / fastest;
+  const generator =
+    hello.generator === 'wrk'
+      ? 'wrk, 1 thread'
+      : 'autocannon, one Node process (wrk was not found: `apt-get install wrk` for figures the generator does not cap)';
+  const generatorLine = `Load generator: ${generator}. It drives Fastify hello-world at ${Math.round(hello.rps).toLocaleString('en')} req/s, ${headroom.toFixed(1)} × the fastest Wallery case${headroom >= 2 ? ', so the generator is not the bottleneck' : ' — UNDER 2 ×: the generator may cap the figures'}.`;
   const md = [
     `# Benchmark results`,
     '',
     `${new Date().toISOString().slice(0, 10)} · ${cpus().length} × ${cpu} · ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.version} · SQLite store · ${CONNECTIONS} connections, ${SECONDS} s per case after ${WARMUP} s warm-up${quick ? ' · QUICK RUN (smaller data)' : ''}`,
+    '',
+    generatorLine,
     '',
     '| case | req/s | p50 ms | p99 ms | errors | ratio (same run) |',
     '|---|---:|---:|---:|---:|---|',
