@@ -122,7 +122,9 @@ async function main() {
     const r = await load(url, headers);
     // a revalidation's 304 is its success
     const failed = r.errors + ('if-none-match' in headers ? 0 : r.non2xx);
-    rows.push(`| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${failed} |`);
+    rows.push(
+      `| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${failed} |`,
+    );
   };
 
   log('embed reads from the store (response cache off)…');
