@@ -292,6 +292,7 @@ export interface IngestedPost extends PostFields {
 
 /** Upstream columns that came later: each counts in the fingerprint only when set. */
 const LATER_COLUMNS: ReadonlySet<string> = new Set(['alt', 'repost', 'reply']);
+const FINGERPRINTED_COLUMNS = UPSTREAM_COLUMNS.filter((c) => !LATER_COLUMNS.has(c));
 
 /**
  * Fingerprint of what upstream said about a post (every upstream column but
@@ -301,7 +302,7 @@ const LATER_COLUMNS: ReadonlySet<string> = new Set(['alt', 'repost', 'reply']);
  * its flag existed is rewritten once, with its flag, when next read.
  */
 export function upstreamHash(p: IngestedPost): string {
-  const values: unknown[] = UPSTREAM_COLUMNS.filter((c) => !LATER_COLUMNS.has(c)).map((c) => p[c]);
+  const values: unknown[] = FINGERPRINTED_COLUMNS.map((c) => p[c]);
   if (p.alt !== '') values.push(p.alt);
   if (p.repost !== 0) values.push({ repost: 1 });
   if (p.reply !== 0) values.push({ reply: 1 });

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from './assets.js';
-import { messagePage } from './page.js';
+import { messagePage, sendHtml } from './page.js';
 
 export const DEFAULT_CONSOLE_DIST = join(PACKAGE_ROOT, 'dist', 'console');
 export const CONSOLE_PATH = '/console';
@@ -52,15 +52,8 @@ class ConsolePage {
 }
 
 function sendConsolePage(reply: FastifyReply, status: number, body: string) {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('Content-Security-Policy', CONSOLE_CSP)
-    .header('X-Content-Type-Options', 'nosniff')
-    .header('X-Frame-Options', 'DENY')
-    .header('Referrer-Policy', 'no-referrer')
-    .header('Cache-Control', 'no-cache')
-    .send(body);
+  // the console is never framed, and its address (a wall or post id) goes to no one
+  return sendHtml(reply, status, body, CONSOLE_CSP, { 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' });
 }
 
 export async function registerConsole(app: FastifyInstance, distDir = DEFAULT_CONSOLE_DIST): Promise<void> {

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { findLiveWallByIdOrSlug, type PublicWall } from '../../store/public-walls.js';
 import { DEFAULT_WEB_DIST, DEMO_MEDIA_DIR, WebAssets } from './assets.js';
 import { CONSOLE_PATH, registerConsole } from './console.js';
-import { messagePage, PAGE_CSP, PAGE_CSS, wallPage } from './page.js';
+import { messagePage, PAGE_CSP, PAGE_CSS, sendHtml, wallPage } from './page.js';
 
 /** Where the routes of this module live; everything under them is a page or a file, not the API. */
 export const WEB_ROUTE_PREFIXES = ['/embed/', '/assets/', '/walls/', '/demo-media/', '/console/'] as const;
@@ -37,15 +37,7 @@ export interface WebOptions {
 
 const hide = { hide: true } as const;
 
-function sendPage(reply: FastifyReply, status: number, body: string) {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('Content-Security-Policy', PAGE_CSP)
-    .header('X-Content-Type-Options', 'nosniff')
-    .header('Cache-Control', 'no-cache')
-    .send(body);
-}
+const sendPage = (reply: FastifyReply, status: number, body: string) => sendHtml(reply, status, body, PAGE_CSP);
 
 export async function registerWeb(app: FastifyInstance, options: WebOptions = {}): Promise<void> {
   const assets = new WebAssets(options.distDir ?? DEFAULT_WEB_DIST);

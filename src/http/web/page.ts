@@ -4,6 +4,8 @@
 // can be strict. The page names nothing of the wall but its id: whether the
 // key may read it is for the embed API to say, and the wall's name comes
 // from there.
+import type { FastifyReply } from 'fastify';
+
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
@@ -76,3 +78,24 @@ export const PAGE_CSS = `html,body{margin:0;padding:0;background:#0f1115}
 main{display:block;min-height:100vh}
 @media (prefers-color-scheme: light){html,body{background:#f3f4f6}}
 `;
+
+/**
+ * Sends one of Wallery's own HTML pages: never sniffed, never cached without
+ * asking, under its Content-Security-Policy, with any headers of its own.
+ */
+export function sendHtml(
+  reply: FastifyReply,
+  status: number,
+  body: string,
+  csp: string,
+  headers: Record<string, string> = {},
+) {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('Content-Security-Policy', csp)
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Cache-Control', 'no-cache')
+    .headers(headers)
+    .send(body);
+}
