@@ -37,6 +37,9 @@ export const DEFAULT_CACHE_TTL_MS = 5_000;
 /** RESPONSE_CACHE_MB's default */
 export const DEFAULT_RESPONSE_CACHE_MB = 64;
 
+/** FRAGMENT_CACHE_MB's default */
+export const DEFAULT_FRAGMENT_CACHE_MB = 32;
+
 export interface Config {
   store: StoreUrl;
   database: DatabaseOptions;
@@ -46,6 +49,8 @@ export interface Config {
   redisPrefix: string;
   /** memory for rendered v2 reads; 0 turns the response cache off */
   responseCacheBytes: number;
+  /** memory for rendered posts reused across list pages; 0 turns the fragment cache off */
+  fragmentCacheBytes: number;
   /**
    * Longest life of a cached key lookup or rendered read (ms): how stale an
    * answer can be at most, even when the notification of a change was lost.
@@ -363,6 +368,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: parseRedisPrefix(env.REDIS_KEY_PREFIX),
     responseCacheBytes:
       intSetting(env.RESPONSE_CACHE_MB, 'RESPONSE_CACHE_MB', DEFAULT_RESPONSE_CACHE_MB, 0, 65_536) * 1024 * 1024,
+    fragmentCacheBytes:
+      intSetting(env.FRAGMENT_CACHE_MB, 'FRAGMENT_CACHE_MB', DEFAULT_FRAGMENT_CACHE_MB, 0, 65_536) * 1024 * 1024,
     cacheTtlMs: intSetting(env.CACHE_TTL_MS, 'CACHE_TTL_MS', DEFAULT_CACHE_TTL_MS, 100, 3_600_000),
     port: parsePort(env.PORT),
     host: parseHost(env.HOST),

@@ -75,6 +75,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     shared: redis ? { redis, prefix: config.redisPrefix } : null,
     // undefined: made by completeContext; null: none
     cache: serving ? undefined : null,
+    fragments: serving ? undefined : null,
     keys: serving ? undefined : null,
     ingest: null,
   };

@@ -2,12 +2,13 @@
 // the parts a serving context is made of. `openRuntime` (src/runtime.ts)
 // builds them from the configuration; `completeContext` is the one place each
 // default part is made, for the runtime and for a test's bare context alike.
-import { DEFAULT_CACHE_TTL_MS, DEFAULT_RESPONSE_CACHE_MB } from '../config.js';
+import { DEFAULT_CACHE_TTL_MS, DEFAULT_FRAGMENT_CACHE_MB, DEFAULT_RESPONSE_CACHE_MB } from '../config.js';
 import type { Redis } from 'ioredis';
 import type { IngestRuntime } from '../ingest/runtime.js';
 import type { QuotaCounter } from '../quota/quota.js';
 import { StoreQuota } from '../quota/store-quota.js';
 import { ResponseCache } from './v2/response-cache.js';
+import { FragmentCache } from './v2/fragments.js';
 import { KeyCache } from './key-cache.js';
 import type { ChangeBus } from '../store/changes.js';
 import type { Store } from '../store/store.js';
@@ -26,6 +27,8 @@ export interface AppContext {
   shared?: { redis: Redis; prefix: string } | null;
   /** rendered v2 reads; undefined → a default cache, null → no caching */
   cache?: ResponseCache | null;
+  /** rendered posts reused across list pages; undefined → a default cache, null → render every post */
+  fragments?: FragmentCache | null;
   /** key → account answers; undefined → a default cache, null → a store query per call */
   keys?: KeyCache | null;
   /** true once after another process wrote to the store (SQLite); set by buildServer */
@@ -37,12 +40,15 @@ export interface AppContext {
 export interface CacheSettings {
   /** memory for rendered v2 reads; 0 → no response cache */
   responseCacheBytes: number;
+  /** memory for rendered posts; 0 → no fragment cache */
+  fragmentCacheBytes: number;
   /** longest life of a cached answer, ms */
   cacheTtlMs: number;
 }
 
 export const DEFAULT_CACHE_SETTINGS: CacheSettings = {
   responseCacheBytes: DEFAULT_RESPONSE_CACHE_MB * 1024 * 1024,
+  fragmentCacheBytes: DEFAULT_FRAGMENT_CACHE_MB * 1024 * 1024,
   cacheTtlMs: DEFAULT_CACHE_TTL_MS,
 };
 
@@ -50,7 +56,8 @@ export const DEFAULT_CACHE_SETTINGS: CacheSettings = {
  * Makes each part of `ctx` left undefined: the quota counter (counting in the
  * store), the response cache (invalidated by the change bus, which also hears
  * of other processes' writes: PostgreSQL notifications, SQLite's
- * `externalWrites` in the v2 hook) and the key cache. Returns what closes the
+ * `externalWrites` in the v2 hook), the fragment cache (rendered posts and
+ * the order of walls' first posts: src/http/v2/fragments.ts) and the key cache. Returns what closes the
  * parts it made, and only those.
  */
 export function completeContext(
@@ -65,6 +72,13 @@ export function completeContext(
         ? new ResponseCache(ctx.changes, { maxBytes: settings.responseCacheBytes, ttlMs: settings.cacheTtlMs })
         : null;
     if (ctx.cache) made.push(ctx.cache);
+  }
+  if (ctx.fragments === undefined) {
+    ctx.fragments =
+      settings.fragmentCacheBytes > 0
+        ? new FragmentCache(ctx.changes, { maxBytes: settings.fragmentCacheBytes, ttlMs: settings.cacheTtlMs })
+        : null;
+    if (ctx.fragments) made.push(ctx.fragments);
   }
   if (ctx.keys === undefined) made.push((ctx.keys = new KeyCache(ctx.changes, { ttlMs: settings.cacheTtlMs })));
   return async () => {

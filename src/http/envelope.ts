@@ -1,6 +1,6 @@
 // The one envelope of every v2 response (contract §1) and its two renderings.
 import type { FastifyReply } from 'fastify';
-import { renderXml } from './xml.js';
+import { renderXml, renderXmlListItem } from './xml.js';
 
 export type Format = 'json' | 'xml';
 
@@ -21,6 +21,41 @@ export function successMessage(message: string) {
 export function renderBody(format: Format, envelope: Record<string, unknown>): string {
   return format === 'xml' ? renderXml(envelope) : JSON.stringify(envelope);
 }
+
+/** One item of a list, rendered alone; `renderListBody` joins such items into the envelope. */
+export function renderListItem(format: Format, listName: string, item: Record<string, unknown>): string {
+  return format === 'xml' ? renderXmlListItem(listName, item) : JSON.stringify(item);
+}
+
+/**
+ * The success envelope of a list read, `responseData: [{ ...head, [listName]: items }]`,
+ * from items rendered beforehand (`renderListItem`): byte-identical to
+ * `renderBody(format, successData([{ ...head, [listName]: items }]))`, the list
+ * being the last field (a test holds the two equal).
+ */
+export function renderListBody(
+  format: Format,
+  head: Record<string, unknown>,
+  listName: string,
+  items: readonly string[],
+): string {
+  if (items.length === 0) return renderBody(format, successData([{ ...head, [listName]: [] }]));
+  if (format === 'xml') {
+    // a list's items are sibling elements at the end of the one responseData element
+    const base = renderXml(successData([head]));
+    const empty = base.endsWith(XML_EMPTY_END);
+    const cut = base.length - (empty ? XML_EMPTY_END : XML_LIST_END).length;
+    return `${base.slice(0, cut)}${empty ? '<responseData>' : ''}${items.join('')}${XML_LIST_END}`;
+  }
+  const base = JSON.stringify(successData([{ ...head, [listName]: [] }]));
+  return `${base.slice(0, -JSON_LIST_END.length)}${items.join(',')}${JSON_LIST_END}`;
+}
+
+const XML_LIST_END = '</responseData></xml>\n';
+/** the same when the head renders to nothing */
+const XML_EMPTY_END = '<responseData/></xml>\n';
+/** what an empty list in the last field of the one responseData object ends with */
+const JSON_LIST_END = ']}]}';
 
 export function sendEnvelope(
   reply: FastifyReply,

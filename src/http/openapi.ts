@@ -104,6 +104,7 @@ const examplePost: PostRow = {
   wall_id: 101,
   feed_id: 1001,
   feed_name: '#summertrail',
+  rev: 0,
   network_name: 'Mastodon',
   post_type: 2,
   content: 'Sunrise over the ridge <b>#summertrail</b>',

@@ -67,6 +67,11 @@ function field(name: string, value: unknown): string {
   return element(name, scalarText(value));
 }
 
+/** One object of a list field, as the list renders it: an element named after the field. */
+export function renderXmlListItem(name: string, item: Record<string, unknown>): string {
+  return element(name, fieldsOf(item));
+}
+
 /** The whole document: declaration, then root `xml` holding the envelope's fields in order. */
 export function renderXml(envelope: Record<string, unknown>): string {
   return `${XML_DECLARATION}\n<xml>${fieldsOf(envelope)}</xml>\n`;

@@ -14,7 +14,10 @@ type PostColumns = Selectable<PostsTable>;
 /** The columns a post is placed and dated by: every writer sets them itself. */
 type PlacementColumn = 'id' | 'wall_id' | 'feed_id' | 'created_at' | 'updated_at';
 
-type DefaultedColumns = { [C in Exclude<keyof PostColumns, PlacementColumn>]: PostColumns[C] };
+/** The columns only the store itself writes (a trigger): never in a written row. */
+type StoreColumn = 'rev';
+
+type DefaultedColumns = { [C in Exclude<keyof PostColumns, PlacementColumn | StoreColumn>]: PostColumns[C] };
 
 /**
  * A new row holding the value of every other column when the post's source

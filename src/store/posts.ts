@@ -27,12 +27,12 @@ export interface ListFilter {
 }
 
 /**
- * Visible posts (approved and not hidden) of a wall in contract order: pinned first, newest first,
- * larger id first. Two steps: the page's ids come from the covering index
- * alone (skipping `offset` index entries, never rows), then only those rows
- * are read — so a deep offset costs an index walk, not a row fetch per skip.
+ * The ids of a page of visible posts (approved and not hidden) of a wall, in
+ * contract order: pinned first, newest first, larger id first. They come
+ * from the covering index alone, skipping `offset` index entries, never rows:
+ * a deep offset costs an index walk, not a row fetch per skipped post.
  */
-export async function listPosts(db: Kysely<Database>, f: ListFilter): Promise<PostRow[]> {
+export async function listPageIds(db: Kysely<Database>, f: ListFilter): Promise<number[]> {
   let ids = db
     .selectFrom('posts')
     .select('id')
@@ -48,16 +48,62 @@ export async function listPosts(db: Kysely<Database>, f: ListFilter): Promise<Po
     .limit(f.limit)
     .offset(f.offset)
     .execute();
-  if (page.length === 0) return [];
-  const rows = await selectPostsWithFeed(db)
-    .where(
-      'posts.id',
-      'in',
-      page.map((r) => r.id),
-    )
+  return page.map((r) => r.id);
+}
+
+/** What a rendered post depends on besides its wall: its revision, its creation and its feed's id and name. */
+export type PostStamp = Pick<PostRow, 'id' | 'rev' | 'feed_id' | 'created_at' | 'feed_name'>;
+
+const STAMP_COLUMNS = [
+  'posts.id',
+  'posts.rev',
+  'posts.feed_id',
+  'posts.created_at',
+  'feeds.name as feed_name',
+] as const;
+
+/** The stamps of a page of visible posts, in contract order (as `listPageIds`). */
+export async function listPageStamps(db: Kysely<Database>, f: ListFilter): Promise<PostStamp[]> {
+  const ids = await listPageIds(db, f);
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('posts')
+    .innerJoin('feeds', 'feeds.id', 'posts.feed_id')
+    .select(STAMP_COLUMNS)
+    .where('posts.id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return page.map((r) => byId.get(r.id)).filter((r): r is PostRow => r !== undefined);
+  return ids.map((id) => byId.get(id)).filter((r): r is PostStamp => r !== undefined);
+}
+
+/**
+ * The stamps of the first `limit` visible posts, in contract order, in one
+ * query: from offset 0 the join reads no row it does not return.
+ */
+export async function listFirstStamps(db: Kysely<Database>, f: Omit<ListFilter, 'offset'>): Promise<PostStamp[]> {
+  let q = db
+    .selectFrom('posts')
+    .innerJoin('feeds', 'feeds.id', 'posts.feed_id')
+    .select(STAMP_COLUMNS)
+    .where('posts.wall_id', '=', f.wallId)
+    .where('posts.hidden', '=', 0)
+    .where('posts.state', '=', 'approved');
+  if (f.createdFrom !== null) q = q.where('posts.created_at', '>=', f.createdFrom);
+  if (f.media.length > 0 && f.media.length < 3) q = q.where('posts.media', 'in', [...f.media]);
+  return q
+    .orderBy('posts.pin', 'desc')
+    .orderBy('posts.created_at', 'desc')
+    .orderBy('posts.id', 'desc')
+    .limit(f.limit)
+    .execute();
+}
+
+/** These posts, whole (any order; a post deleted meanwhile is absent). */
+export async function postsByIds(db: Kysely<Database>, ids: readonly number[]): Promise<PostRow[]> {
+  if (ids.length === 0) return [];
+  return selectPostsWithFeed(db)
+    .where('posts.id', 'in', [...ids])
+    .execute();
 }
 
 export async function findVisiblePost(db: Kysely<Database>, wallId: number, postId: number): Promise<PostRow | null> {

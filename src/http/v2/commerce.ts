@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { commerceListWall, commercePost, commerceWallInfo, postDetail } from './presenters.js';
-import { findVisiblePost, listPosts, productsOfPost } from '../../store/posts.js';
+import { findVisiblePost, productsOfPost } from '../../store/posts.js';
 import { listFeeds } from '../../store/walls.js';
 import { sendEnvelope, successMessage } from '../envelope.js';
 import { ApiError, MESSAGES } from '../errors.js';
@@ -14,6 +14,8 @@ import {
   idFromDigits,
   listFilter,
   listKey,
+  renderData,
+  renderPostList,
   requireWall,
   sendRead,
 } from './shared.js';
@@ -61,7 +63,7 @@ export async function commerceRoutes(fastify: FastifyInstance) {
       return sendRead(request, reply, 'commerce', wallId, 'info', async () => {
         const wall = await requireWall(request, wallId);
         const feeds = await listFeeds(request.server.ctx.store.db, wall.id);
-        return [commerceWallInfo(wall, feeds)];
+        return renderData(request.format, [commerceWallInfo(wall, feeds)]);
       });
     },
   );
@@ -83,8 +85,15 @@ export async function commerceRoutes(fastify: FastifyInstance) {
       const filter = listFilter(wallId ?? 0, request.query, false);
       return sendRead(request, reply, 'commerce', wallId, listKey(filter), async () => {
         const wall = await requireWall(request, wallId);
-        const posts = await listPosts(request.server.ctx.store.db, filter);
-        return [{ wall: commerceListWall(wall), feeds: posts.map(commercePost) }];
+        return renderPostList(
+          request,
+          'commerce',
+          wall,
+          filter,
+          { wall: commerceListWall(wall) },
+          'feeds',
+          commercePost,
+        );
       });
     },
   );
@@ -148,7 +157,10 @@ export async function commerceRoutes(fastify: FastifyInstance) {
         const post = postId === null ? null : await findVisiblePost(db, wall.id, postId);
         if (!post) throw new ApiError(404, MESSAGES.postNotFound);
         const products = await productsOfPost(db, post.id);
-        return postDetail(wall.id, post, products, request.format === 'xml' ? 'long' : 'iso');
+        return renderData(
+          request.format,
+          postDetail(wall.id, post, products, request.format === 'xml' ? 'long' : 'iso'),
+        );
       });
     },
   );

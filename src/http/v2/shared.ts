@@ -5,10 +5,11 @@ import type { Static } from 'typebox';
 import { parseDayMonthYear } from '../../domain/dates.js';
 import { mediaKindOfFile } from '../../domain/media.js';
 import { cleanWrite, CUSTOM_POST_RULES } from '../../domain/writes.js';
-import { createCustomPost, type ListFilter } from '../../store/posts.js';
+import { createCustomPost, type ListFilter, type PostRow } from '../../store/posts.js';
 import type { MediaKind } from '../../domain/lists.js';
 import { findLiveWall, softDeleteWall, type WallRow } from '../../store/walls.js';
-import { CONTENT_TYPES, renderBody, successData } from '../envelope.js';
+import { CONTENT_TYPES, renderBody, renderListBody, renderListItem, successData, type Format } from '../envelope.js';
+import { pageFragments } from './fragments.js';
 import { ApiError, badRequest, MESSAGES } from '../errors.js';
 import { etagMatches } from './response-cache.js';
 import { LIMIT_DEFAULT, V2_MESSAGES, type CreatePostBody, type WidgetListQuery } from './schemas.js';
@@ -97,9 +98,40 @@ export async function deleteWall(request: FastifyRequest, wallId: number | null)
   changes.wallChanged(wallId);
 }
 
+/** The success envelope of `data`, rendered in the request's format: what `sendRead`'s builders return. */
+export function renderData(format: Format, data: unknown): string {
+  return renderBody(format, successData(data));
+}
+
+/**
+ * A C2/W2 answer: `head` (the wall), then the page of posts under `listName`,
+ * each post rendered by `present` once and reused while it is unchanged
+ * (src/http/v2/fragments.ts).
+ */
+export async function renderPostList(
+  request: FastifyRequest,
+  family: 'widget' | 'commerce',
+  wall: WallRow,
+  filter: ListFilter,
+  head: Record<string, unknown>,
+  listName: string,
+  present: (post: PostRow) => object,
+): Promise<string> {
+  const { store, fragments } = request.server.ctx;
+  const format = request.format;
+  const items = await pageFragments(
+    store.db,
+    fragments ?? null,
+    `${family}|${format}|${wall.profanity}`,
+    filter,
+    (post) => renderListItem(format, listName, present(post) as Record<string, unknown>),
+  );
+  return renderListBody(format, head, listName, items);
+}
+
 /**
  * Answers a v2 read: from the response cache when an entry exists, else by
- * building the data, rendering it once and caching it. Either way with a
+ * building the answer (`build` renders it), once, and caching it. Either way with a
  * strong ETag (If-None-Match → 304) and the best encoding the client accepts.
  * `key` must name every input of the answer besides family, format, account
  * and wall (which are added here).
@@ -110,7 +142,7 @@ export async function sendRead(
   family: 'widget' | 'commerce',
   wallId: number | null,
   key: string,
-  build: () => Promise<unknown>,
+  build: () => Promise<string>,
 ) {
   const { cache } = request.server.ctx;
   const accountId = request.caller.accountId;
@@ -118,7 +150,7 @@ export async function sendRead(
   let entry = cache?.get(fullKey);
   if (!entry) {
     const start = cache?.now();
-    const body = Buffer.from(renderBody(request.format, successData(await build())));
+    const body = Buffer.from(await build());
     const contentType = CONTENT_TYPES[request.format];
     if (!cache || wallId === null) return reply.code(200).type(contentType).send(body);
     entry = cache.set(fullKey, { body, contentType, wallId, accountId }, start);

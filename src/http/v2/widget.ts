@@ -3,7 +3,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { widgetListWall, widgetPost, widgetWallInfo } from './presenters.js';
-import { listPosts } from '../../store/posts.js';
 import { listFeeds } from '../../store/walls.js';
 import { sendEnvelope, successMessage } from '../envelope.js';
 import {
@@ -13,6 +12,8 @@ import {
   idFromDigits,
   listFilter,
   listKey,
+  renderData,
+  renderPostList,
   requireWall,
   sendRead,
 } from './shared.js';
@@ -58,7 +59,7 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       return sendRead(request, reply, 'widget', wallId, 'info', async () => {
         const wall = await requireWall(request, wallId);
         const feeds = await listFeeds(request.server.ctx.store.db, wall.id);
-        return [widgetWallInfo(wall, feeds, request.format === 'xml' ? 'long' : 'iso')];
+        return renderData(request.format, [widgetWallInfo(wall, feeds, request.format === 'xml' ? 'long' : 'iso')]);
       });
     },
   );
@@ -80,9 +81,8 @@ export async function widgetRoutes(fastify: FastifyInstance) {
       const filter = listFilter(wallId ?? 0, request.query, true);
       return sendRead(request, reply, 'widget', wallId, listKey(filter), async () => {
         const wall = await requireWall(request, wallId);
-        const posts = await listPosts(request.server.ctx.store.db, filter);
-        const form = request.format === 'xml' ? 'long' : 'iso';
-        return [{ wall: widgetListWall(wall, form), posts: posts.map((p) => widgetPost(p, wall.profanity)) }];
+        const head = { wall: widgetListWall(wall, request.format === 'xml' ? 'long' : 'iso') };
+        return renderPostList(request, 'widget', wall, filter, head, 'posts', (p) => widgetPost(p, wall.profanity));
       });
     },
   );

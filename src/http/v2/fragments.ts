@@ -1,0 +1,198 @@
+// Post lists without rendering or reading what has not changed. A list read
+// that misses the response cache (another offset, another limit, a write on
+// the wall a moment ago) costs:
+//
+// - the page's order: the first posts of a wall (per filter) are kept in
+//   order with each post's stamp, as the response cache keeps answers:
+//   dropped when the change bus names the wall (or `all`), and after
+//   `ttlMs` at the latest; a read racing a write never keeps what it read.
+//   Deeper pages ask the store (ids from the covering index, then stamps).
+// - the posts: each rendered post is kept with the stamp it was rendered
+//   from — its revision (bumped by a store trigger on every UPDATE of the
+//   row, whoever writes it: migration 0014), creation time, feed id and feed
+//   name — and reused only while the page's stamp is the same. A post whose
+//   stamp changed is read and rendered again. What the rendering depends on
+//   besides the row (family, format, the wall's profanity flag) is in the key.
+import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { ChangeBus } from '../../store/changes.js';
+import {
+  listFirstStamps,
+  listPageStamps,
+  postsByIds,
+  type ListFilter,
+  type PostRow,
+  type PostStamp,
+} from '../../store/posts.js';
+import type { Database } from '../../store/schema.js';
+
+export interface FragmentCacheOptions {
+  /** memory for rendered posts */
+  maxBytes: number;
+  /** longest life of a kept order, ms */
+  ttlMs: number;
+  /** monotonic milliseconds; tests inject a clock */
+  clock?: () => number;
+}
+
+/** A post of a page: its id and the stamp its rendering must match. */
+export interface PageEntry {
+  id: number;
+  stamp: string;
+}
+
+/** The first posts of a wall for one filter, in order; `complete` when the wall has no more. */
+interface Order {
+  wallId: number;
+  entries: PageEntry[];
+  complete: boolean;
+}
+
+/** Orders are kept for pages that end within this many posts; deeper pages ask the store. */
+export const ORDER_WINDOW_MAX = 2_000;
+const ORDER_WINDOW_MIN = 250;
+/** posts held in all kept orders together */
+const ORDER_ENTRIES_MAX = 400_000;
+
+const entryOf = (p: PostStamp): PageEntry => ({
+  id: p.id,
+  stamp: `${p.rev}|${p.feed_id}|${p.created_at}|${p.feed_name}`,
+});
+
+export class FragmentCache {
+  private readonly texts: LRUCache<string, { stamp: string; text: string }>;
+  private readonly orders: LRUCache<string, Order>;
+  private readonly ordersByWall = new Map<number, Set<string>>();
+  /** bumped by every change a kept order may miss: per wall, and for all walls */
+  private readonly wallGenerations = new Map<number, number>();
+  private allGeneration = 0;
+  private readonly building = new Map<string, Promise<Order | null>>();
+  private readonly unsubscribe: () => void;
+
+  constructor(changes: ChangeBus, options: FragmentCacheOptions) {
+    const clock = options.clock ?? (() => performance.now());
+    this.texts = new LRUCache({
+      maxSize: options.maxBytes,
+      // UTF-16 strings: two bytes a character, plus the entry's own overhead
+      sizeCalculation: (f, key) => 2 * (f.text.length + f.stamp.length + key.length) + 96,
+    });
+    this.orders = new LRUCache<string, Order>({
+      maxSize: ORDER_ENTRIES_MAX,
+      sizeCalculation: (o) => o.entries.length + 1,
+      ttl: options.ttlMs,
+      ttlResolution: 0,
+      perf: { now: clock },
+      dispose: (order, key) => {
+        const keys = this.ordersByWall.get(order.wallId);
+        keys?.delete(key);
+        if (keys?.size === 0) this.ordersByWall.delete(order.wallId);
+      },
+    });
+    this.unsubscribe = changes.subscribe((change) => {
+      if (change.kind === 'all') {
+        this.allGeneration += 1;
+        this.orders.clear();
+      } else if (change.kind === 'wall') {
+        this.wallGenerations.set(change.wallId, (this.wallGenerations.get(change.wallId) ?? 0) + 1);
+        for (const key of [...(this.ordersByWall.get(change.wallId) ?? [])]) this.orders.delete(key);
+      }
+    });
+  }
+
+  /** The page's posts in order, each with its current stamp. */
+  async page(db: Kysely<Database>, f: ListFilter): Promise<PageEntry[]> {
+    const end = f.offset + f.limit;
+    if (end > ORDER_WINDOW_MAX) return (await listPageStamps(db, f)).map(entryOf);
+    const key = `${f.wallId}|${f.createdFrom ?? ''}|${f.media.join(',')}`;
+    let order = this.orders.get(key);
+    if (!order || (!order.complete && order.entries.length < end))
+      order = (await this.buildOrder(db, f, key, end)) ?? undefined;
+    if (!order) return (await listPageStamps(db, f)).map(entryOf);
+    return order.entries.slice(f.offset, end);
+  }
+
+  /** The rendered post under `key` when it was rendered from `stamp`. */
+  text(key: string, stamp: string): string | undefined {
+    const hit = this.texts.get(key);
+    return hit !== undefined && hit.stamp === stamp ? hit.text : undefined;
+  }
+
+  keep(key: string, stamp: string, text: string): void {
+    this.texts.set(key, { stamp, text });
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.texts.clear();
+    this.orders.clear();
+  }
+
+  /**
+   * Reads the first posts (at least `end`) and keeps them — unless a change
+   * of the wall was announced while reading: then what was read is used for
+   * this page only. Concurrent reads of one order share one query.
+   */
+  private async buildOrder(db: Kysely<Database>, f: ListFilter, key: string, end: number): Promise<Order | null> {
+    const pending = this.building.get(key);
+    if (pending) {
+      const order = await pending;
+      if (order && (order.complete || order.entries.length >= end)) return order;
+    }
+    const size = Math.min(ORDER_WINDOW_MAX, Math.max(ORDER_WINDOW_MIN, 2 ** Math.ceil(Math.log2(end))));
+    const generation = this.generation(f.wallId);
+    const reading = listFirstStamps(db, { ...f, limit: size }).then((stamps): Order | null => {
+      const order = { wallId: f.wallId, entries: stamps.map(entryOf), complete: stamps.length < size };
+      if (this.generation(f.wallId) !== generation) return order;
+      this.orders.set(key, order);
+      let keys = this.ordersByWall.get(f.wallId);
+      if (!keys) this.ordersByWall.set(f.wallId, (keys = new Set()));
+      keys.add(key);
+      return order;
+    });
+    this.building.set(key, reading);
+    try {
+      return await reading;
+    } finally {
+      if (this.building.get(key) === reading) this.building.delete(key);
+    }
+  }
+
+  private generation(wallId: number): string {
+    return `${this.allGeneration}|${this.wallGenerations.get(wallId) ?? 0}`;
+  }
+}
+
+/**
+ * The rendered posts of a page, in order; a post deleted since its id was
+ * read is left out. `scope` names everything besides the row the rendering
+ * depends on (family, format, wall flags). Without a cache every post of the
+ * page is read and rendered.
+ */
+export async function pageFragments(
+  db: Kysely<Database>,
+  cache: FragmentCache | null,
+  scope: string,
+  filter: ListFilter,
+  render: (post: PostRow) => string,
+): Promise<string[]> {
+  const page = cache ? await cache.page(db, filter) : (await listPageStamps(db, filter)).map(entryOf);
+  const texts = new Map<number, string>();
+  const missing: number[] = [];
+  for (const { id, stamp } of page) {
+    const text = cache?.text(`${scope}|${id}`, stamp);
+    if (text === undefined) missing.push(id);
+    else texts.set(id, text);
+  }
+  for (const post of await postsByIds(db, missing)) {
+    const text = render(post);
+    texts.set(post.id, text);
+    // kept under the stamp of the row rendered, which may be newer than the page's
+    cache?.keep(`${scope}|${post.id}`, entryOf(post).stamp, text);
+  }
+  const out: string[] = [];
+  for (const { id } of page) {
+    const text = texts.get(id);
+    if (text !== undefined) out.push(text);
+  }
+  return out;
+}
