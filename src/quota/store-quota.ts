@@ -6,8 +6,10 @@
 //   store: every success is backed by a reserved call.
 // - Exact for one instance: it uses every call it reserved. Several instances
 //   can at worst leave a few reserved calls unused at the end of a day.
-// - Blocks shrink as the limit nears (1/16 of what is left, at most 256), so
-//   the last calls of a day are reserved one at a time.
+// - Blocks shrink as the limit nears (1/64 of what is left, at most 4,096),
+//   so the last calls of a day are reserved one at a time. A block is one
+//   synchronous (fsync'd) SQLite write that holds the event loop for ~1–5 ms:
+//   at 4,096 a busy account pays it once a second, not a dozen times.
 // - Unused reservations go back to the store on close and at the day's end,
 //   so the stored total is what was answered; counts survive restarts.
 import { sql, type Kysely } from 'kysely';
@@ -15,7 +17,8 @@ import type { Database } from '../store/schema.js';
 import { usageFor } from '../store/usage.js';
 import type { QuotaCounter, QuotaDecision } from './quota.js';
 
-const MAX_BLOCK = 256;
+/** the largest block of calls one reservation takes */
+export const QUOTA_BLOCK_MAX = 4_096;
 
 interface Reservation {
   accountId: number;
@@ -74,7 +77,7 @@ export class StoreQuota implements QuotaCounter {
         this.reservations.set(key, { accountId, day, stored, unused: 0 });
         return false;
       }
-      const n = Math.max(1, Math.min(MAX_BLOCK, Math.floor(left / 16)));
+      const n = Math.max(1, Math.min(QUOTA_BLOCK_MAX, Math.floor(left / 64)));
       const row = await this.db
         .insertInto('usage_daily')
         .values({ account_id: accountId, day, calls: n })

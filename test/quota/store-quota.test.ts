@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreQuota } from '../../src/quota/store-quota.js';
+import { QUOTA_BLOCK_MAX, StoreQuota } from '../../src/quota/store-quota.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { usageFor } from '../../src/store/usage.js';
 
@@ -52,8 +52,8 @@ describe('StoreQuota', () => {
       },
     });
     const q = new StoreQuota(counting);
-    for (let i = 0; i < 2560; i++) expect((await q.consume(1, DAY, 100_000)).allowed).toBe(true);
-    expect(writes).toBe(10);
+    for (let i = 0; i < 3 * QUOTA_BLOCK_MAX; i++) expect((await q.consume(1, DAY, 100_000_000)).allowed).toBe(true);
+    expect(writes).toBe(3);
     await q.close();
     await quota.close();
   });
@@ -62,7 +62,7 @@ describe('StoreQuota', () => {
     const quota = new StoreQuota(store.db);
     for (let i = 0; i < 3; i++) expect((await quota.consume(1, DAY, 1000)).allowed).toBe(true);
     const stored = await usageFor(store.db, 1, DAY);
-    expect(stored).toBeGreaterThan(3); // a block of 62 reserved
+    expect(stored).toBeGreaterThan(3); // a block of 15 reserved
     expect(await quota.todayCalls(1, DAY, stored)).toBe(3);
     expect(await new StoreQuota(store.db).todayCalls(1, DAY, stored)).toBe(stored); // another instance knows only the store
     await quota.close();
