@@ -50,10 +50,15 @@ export class KeyCache {
     });
   }
 
+  /** The owner when the key is held here; undefined when only the store can tell. */
+  peek(plaintext: string): KeyOwner | undefined {
+    return this.held(hashSecret(plaintext));
+  }
+
   async lookup(db: Kysely<Database>, plaintext: string): Promise<KeyOwner | null> {
     const hex = hashSecret(plaintext);
-    const hit = this.byHash.get(hex);
-    if (hit && timingSafeEqual(hit.hash, Buffer.from(hex, 'hex'))) return hit.owner;
+    const hit = this.held(hex);
+    if (hit) return hit;
     // the entry's life counts from before the query: what it read is at most ttlMs old when it goes
     const start = this.clock();
     const owner = await findKeyOwnerByHash(db, hex);
@@ -64,5 +69,10 @@ export class KeyCache {
   close(): void {
     this.unsubscribe();
     this.byHash.clear();
+  }
+
+  private held(hex: string): KeyOwner | undefined {
+    const hit = this.byHash.get(hex);
+    return hit && timingSafeEqual(hit.hash, Buffer.from(hex, 'hex')) ? hit.owner : undefined;
   }
 }

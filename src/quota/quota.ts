@@ -13,6 +13,11 @@ export interface QuotaCounter {
   /** Counts one call for the account's UTC day unless `limit` is spent. */
   consume(accountId: number, day: number, limit: number): Promise<QuotaDecision>;
   /**
+   * The same, answered at once from what this instance holds in memory; null
+   * when only `consume` can tell (then nothing was counted). Optional.
+   */
+  tryConsume?(accountId: number, day: number, limit: number): QuotaDecision | null;
+  /**
    * Today's calls of the account as this counter knows them, given the
    * store's total (`stored`): the calls answered, without the ones this
    * instance reserved ahead and has not answered yet (store), or the live

@@ -37,6 +37,14 @@ export class StoreQuota implements QuotaCounter {
 
   constructor(private readonly db: Kysely<Database>) {}
 
+  tryConsume(accountId: number, day: number, limit: number): QuotaDecision | null {
+    if (limit <= 0 || day !== this.currentDay) return null;
+    const r = this.reservations.get(`${accountId}:${day}`);
+    if (!r || r.unused <= 0) return null;
+    r.unused -= 1;
+    return { allowed: true, used: r.stored - r.unused };
+  }
+
   async consume(accountId: number, day: number, limit: number): Promise<QuotaDecision> {
     if (limit <= 0) return { allowed: false, used: 0 };
     if (day !== this.currentDay) await this.startDay(day);

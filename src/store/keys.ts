@@ -63,10 +63,15 @@ export async function findKeyOwnerByHash(db: Kysely<Database>, hash: string): Pr
 export const KEY_LAST_USED_RESOLUTION_MS = 60_000;
 
 /** Records that the owner's key was used at `now`, when the stored time is a minute old or more. */
-export async function touchUserKey(db: Kysely<Database>, owner: KeyOwner, now: number): Promise<void> {
-  if (owner.keyId === undefined) return;
+/** Whether the key's `last_used_at` is due for a write (at most once a KEY_LAST_USED_RESOLUTION_MS). */
+export function keyTouchDue(owner: KeyOwner, now: number): boolean {
+  if (owner.keyId === undefined) return false;
   const last = owner.lastUsedAt ?? null;
-  if (last !== null && now - last < KEY_LAST_USED_RESOLUTION_MS) return;
+  return last === null || now - last >= KEY_LAST_USED_RESOLUTION_MS;
+}
+
+export async function touchUserKey(db: Kysely<Database>, owner: KeyOwner, now: number): Promise<void> {
+  if (!keyTouchDue(owner, now) || owner.keyId === undefined) return;
   // remember it on the (possibly cached) owner, so the next calls skip the write
   owner.lastUsedAt = now;
   await db
