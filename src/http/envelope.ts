@@ -29,33 +29,47 @@ export function renderListItem(format: Format, listName: string, item: Record<st
 
 /**
  * The success envelope of a list read, `responseData: [{ ...head, [listName]: items }]`,
- * from items rendered beforehand (`renderListItem`): byte-identical to
- * `renderBody(format, successData([{ ...head, [listName]: items }]))`, the list
- * being the last field (a test holds the two equal).
+ * in UTF-8, from items rendered beforehand (`renderListItem`, then UTF-8):
+ * byte-identical to `renderBody(format, successData([{ ...head, [listName]: items }]))`,
+ * the list being the last field (a test holds the two equal). The items are
+ * copied once, never decoded or encoded again.
  */
 export function renderListBody(
   format: Format,
   head: Record<string, unknown>,
   listName: string,
-  items: readonly string[],
-): string {
-  if (items.length === 0) return renderBody(format, successData([{ ...head, [listName]: [] }]));
+  items: readonly Buffer[],
+): Buffer {
+  if (items.length === 0) return Buffer.from(renderBody(format, successData([{ ...head, [listName]: [] }])));
   if (format === 'xml') {
     // a list's items are sibling elements at the end of the one responseData element
     const base = renderXml(successData([head]));
     const empty = base.endsWith(XML_EMPTY_END);
     const cut = base.length - (empty ? XML_EMPTY_END : XML_LIST_END).length;
-    return `${base.slice(0, cut)}${empty ? '<responseData>' : ''}${items.join('')}${XML_LIST_END}`;
+    return Buffer.concat([
+      Buffer.from(`${base.slice(0, cut)}${empty ? '<responseData>' : ''}`),
+      ...items,
+      XML_LIST_END_BYTES,
+    ]);
   }
   const base = JSON.stringify(successData([{ ...head, [listName]: [] }]));
-  return `${base.slice(0, -JSON_LIST_END.length)}${items.join(',')}${JSON_LIST_END}`;
+  const parts: Buffer[] = [Buffer.from(base.slice(0, -JSON_LIST_END.length))];
+  for (const [i, item] of items.entries()) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(item);
+  }
+  parts.push(JSON_LIST_END_BYTES);
+  return Buffer.concat(parts);
 }
 
 const XML_LIST_END = '</responseData></xml>\n';
+const XML_LIST_END_BYTES = Buffer.from(XML_LIST_END);
 /** the same when the head renders to nothing */
 const XML_EMPTY_END = '<responseData/></xml>\n';
 /** what an empty list in the last field of the one responseData object ends with */
 const JSON_LIST_END = ']}]}';
+const JSON_LIST_END_BYTES = Buffer.from(JSON_LIST_END);
+const COMMA = Buffer.from(',');
 
 export function sendEnvelope(
   reply: FastifyReply,

@@ -60,7 +60,7 @@ const entryOf = (p: PostStamp): PageEntry => ({
 });
 
 export class FragmentCache {
-  private readonly texts: LRUCache<string, { stamp: string; text: string }>;
+  private readonly texts: LRUCache<string, { stamp: string; bytes: Buffer }>;
   private readonly orders: LRUCache<string, Order>;
   private readonly ordersByWall = new Map<number, Set<string>>();
   /** bumped by every change a kept order may miss: per wall, and for all walls */
@@ -73,8 +73,8 @@ export class FragmentCache {
     const clock = options.clock ?? (() => performance.now());
     this.texts = new LRUCache({
       maxSize: options.maxBytes,
-      // UTF-16 strings: two bytes a character, plus the entry's own overhead
-      sizeCalculation: (f, key) => 2 * (f.text.length + f.stamp.length + key.length) + 96,
+      // the bytes, the key and stamp (UTF-16), and the entry's own overhead
+      sizeCalculation: (f, key) => f.bytes.length + 2 * (f.stamp.length + key.length) + 160,
     });
     this.orders = new LRUCache<string, Order>({
       maxSize: ORDER_ENTRIES_MAX,
@@ -111,14 +111,14 @@ export class FragmentCache {
     return order.entries.slice(f.offset, end);
   }
 
-  /** The rendered post under `key` when it was rendered from `stamp`. */
-  text(key: string, stamp: string): string | undefined {
+  /** The rendered post (UTF-8) under `key` when it was rendered from `stamp`. */
+  rendered(key: string, stamp: string): Buffer | undefined {
     const hit = this.texts.get(key);
-    return hit !== undefined && hit.stamp === stamp ? hit.text : undefined;
+    return hit !== undefined && hit.stamp === stamp ? hit.bytes : undefined;
   }
 
-  keep(key: string, stamp: string, text: string): void {
-    this.texts.set(key, { stamp, text });
+  keep(key: string, stamp: string, bytes: Buffer): void {
+    this.texts.set(key, { stamp, bytes });
   }
 
   close(): void {
@@ -162,8 +162,15 @@ export class FragmentCache {
   }
 }
 
+/** UTF-8 bytes of a text in a buffer of their own (not a slice of Node's shared pool, which a kept slice would pin). */
+function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}
+
 /**
- * The rendered posts of a page, in order; a post deleted since its id was
+ * The rendered posts of a page (UTF-8), in order; a post deleted since its id was
  * read is left out. `scope` names everything besides the row the rendering
  * depends on (family, format, wall flags). Without a cache every post of the
  * page is read and rendered.
@@ -174,22 +181,22 @@ export async function pageFragments(
   scope: string,
   filter: ListFilter,
   render: (post: PostRow) => string,
-): Promise<string[]> {
+): Promise<Buffer[]> {
   const page = cache ? await cache.page(db, filter) : (await listPageStamps(db, filter)).map(entryOf);
-  const texts = new Map<number, string>();
+  const texts = new Map<number, Buffer>();
   const missing: number[] = [];
   for (const { id, stamp } of page) {
-    const text = cache?.text(`${scope}|${id}`, stamp);
-    if (text === undefined) missing.push(id);
-    else texts.set(id, text);
+    const bytes = cache?.rendered(`${scope}|${id}`, stamp);
+    if (bytes === undefined) missing.push(id);
+    else texts.set(id, bytes);
   }
   for (const post of await postsByIds(db, missing)) {
-    const text = render(post);
-    texts.set(post.id, text);
+    const bytes = ownBytes(render(post));
+    texts.set(post.id, bytes);
     // kept under the stamp of the row rendered, which may be newer than the page's
-    cache?.keep(`${scope}|${post.id}`, entryOf(post).stamp, text);
+    cache?.keep(`${scope}|${post.id}`, entryOf(post).stamp, bytes);
   }
-  const out: string[] = [];
+  const out: Buffer[] = [];
   for (const { id } of page) {
     const text = texts.get(id);
     if (text !== undefined) out.push(text);

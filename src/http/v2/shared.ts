@@ -116,7 +116,7 @@ export async function renderPostList(
   head: Record<string, unknown>,
   listName: string,
   present: (post: PostRow) => object,
-): Promise<string> {
+): Promise<Buffer> {
   const { store, fragments } = request.server.ctx;
   const format = request.format;
   const items = await pageFragments(
@@ -142,7 +142,7 @@ export async function sendRead(
   family: 'widget' | 'commerce',
   wallId: number | null,
   key: string,
-  build: () => Promise<string>,
+  build: () => Promise<string | Buffer>,
 ) {
   const { cache } = request.server.ctx;
   const accountId = request.caller.accountId;
@@ -150,7 +150,8 @@ export async function sendRead(
   let entry = cache?.get(fullKey);
   if (!entry) {
     const start = cache?.now();
-    const body = Buffer.from(await build());
+    const built = await build();
+    const body = typeof built === 'string' ? Buffer.from(built) : built;
     const contentType = CONTENT_TYPES[request.format];
     if (!cache || wallId === null) return reply.code(200).type(contentType).send(body);
     entry = cache.set(fullKey, { body, contentType, wallId, accountId }, start);

@@ -34,8 +34,8 @@ describe('a list body from items rendered one by one', () => {
         fc.array(item, { maxLength: 5 }),
         fc.constantFrom('posts', 'feeds'),
         (format, h, items, name) => {
-          const rendered = items.map((i) => renderListItem(format, name, i));
-          expect(renderListBody(format, h, name, rendered)).toBe(
+          const rendered = items.map((i) => Buffer.from(renderListItem(format, name, i)));
+          expect(renderListBody(format, h, name, rendered).toString()).toBe(
             renderBody(format, successData([{ ...h, [name]: items }])),
           );
         },
@@ -52,8 +52,8 @@ describe('a list body from items rendered one by one', () => {
           format,
           {},
           'posts',
-          items.map((i) => renderListItem(format, 'posts', i)),
-        ),
+          items.map((i) => Buffer.from(renderListItem(format, 'posts', i))),
+        ).toString(),
       ).toBe(renderBody(format, successData([{ posts: items }])));
     }
   });
@@ -82,7 +82,7 @@ describe('kept posts and orders', () => {
     media: [],
   });
   const render = (p: PostRow) => renderListItem('json', 'posts', widgetPost(p, 0));
-  const contents = (texts: string[]) => texts.map((x) => (JSON.parse(x) as { content: string }).content);
+  const contents = (texts: Buffer[]) => texts.map((x) => (JSON.parse(x.toString()) as { content: string }).content);
   const revOf = async (id: number) =>
     (await t.store.db.selectFrom('posts').select('rev').where('id', '=', id).executeTakeFirstOrThrow()).rev;
 
@@ -118,7 +118,7 @@ describe('kept posts and orders', () => {
     const cache = new FragmentCache(changes, { maxBytes: 1 << 20, ttlMs: 60_000 });
     const first = await pageFragments(t.store.db, cache, 's', filter(0, 5), render);
     const [top] = contents(first);
-    const id = Number((JSON.parse(first[0]!) as { postId: string }).postId);
+    const id = Number((JSON.parse(first[0]!.toString()) as { postId: string }).postId);
     // another process's write: no message on this bus
     await t.store.db.updateTable('posts').set({ content: 'unannounced edit' }).where('id', '=', id).execute();
     // a filter whose order is not kept reads the order afresh, and the kept rendering does not match its stamp
