@@ -257,17 +257,25 @@ async function runAutocannon(spec: Case, seconds: number): Promise<LoadResult> {
   };
 }
 
-/** Warm-up, then the measured run: with wrk, or with autocannon when wrk is missing (or `generator` says so). */
+/**
+ * Warm-up, then the measured run: with wrk, or with autocannon when wrk is
+ * missing (or `generator` says so). A mix warms up with the next seed, so the
+ * measured run does not start by repeating the warm-up's requests (cache hits).
+ */
 export async function runCase(spec: Case, generator: LoadResult['generator'] = hasWrk() ? 'wrk' : 'autocannon') {
+  const warmup: Case = spec.mix ? { ...spec, mix: { ...spec.mix, seed: spec.mix.seed + 1 } } : spec;
   if (generator === 'autocannon') {
-    if (spec.warmupSeconds > 0) await runAutocannon(spec, spec.warmupSeconds);
+    if (spec.warmupSeconds > 0) await runAutocannon(warmup, spec.warmupSeconds);
     return runAutocannon(spec, spec.seconds);
   }
   const dir = mkdtempSync(join(tmpdir(), 'wallery-wrk-'));
   try {
     const script = join(dir, 'case.lua');
+    if (spec.warmupSeconds > 0) {
+      writeFileSync(script, wrkScript(warmup));
+      await runWrk(spec, spec.warmupSeconds, script);
+    }
     writeFileSync(script, wrkScript(spec));
-    if (spec.warmupSeconds > 0) await runWrk(spec, spec.warmupSeconds, script);
     return await runWrk(spec, spec.seconds, script);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -110,6 +110,15 @@ async function startWallery(db: string, cacheMb: number, env: Record<string, str
     RESPONSE_CACHE_MB: String(cacheMb),
     ...env,
   });
+  // what it printed last, to say why if it ends before it is stopped
+  let tail = '';
+  const keep = (d: Buffer) => (tail = (tail + d.toString()).slice(-4000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  let stopping = false;
+  child.on('exit', (code, signal) => {
+    if (!stopping) log(`wallery serve ended by itself (${code ?? signal}):\n${tail}`);
+  });
   const port = (await waitFor(child, /wallery listening on http:\/\/[^:]+:(\d+)/))[1];
   let peak = 0;
   const timer = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!))), 250);
@@ -118,6 +127,7 @@ async function startWallery(db: string, cacheMb: number, env: Record<string, str
     peakRss: () => peak,
     async stop() {
       clearInterval(timer);
+      stopping = true;
       child.kill('SIGTERM');
       await once(child, 'exit');
     },
