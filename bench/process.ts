@@ -8,12 +8,21 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 export const log = (s: string) => process.stderr.write(`${s}\n`);
 
+// children still running when the bench ends (a case failed): stopped with it, not left behind
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGTERM');
+});
+
 export function node(args: string[], env: Record<string, string> = {}) {
-  return spawn(process.execPath, args, {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
 }
 
 export async function runToEnd(child: ChildProcess): Promise<string> {

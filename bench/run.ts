@@ -2,16 +2,23 @@
 // `wallery serve` on SQLite, and drives it with wrk (bench/load.ts; autocannon
 // when wrk is missing) from a separate process — next to two baselines measured in the same run on the same
 // machine: Fastify hello-world and the ceiling (a bare Fastify server
-// answering Wallery's own bytes for the same query).
+// answering Wallery's own bytes for the same query). Then the random-page
+// mixes again on PostgreSQL + Redis (a fresh database, created and dropped;
+// skipped, with one line saying so, when either is not reachable). Every case
+// with a target of issue 15 says in the report whether it is met.
 //
 // Options: --quick (small data sets and 3 s cases, for a smoke run),
 //          --seconds N (measured seconds per case, default 10).
+// Environment: BENCH_PG_URL (an existing database to connect to for creating
+//          the bench's own; default postgres://postgres@127.0.0.1:5432/postgres),
+//          BENCH_REDIS_URL (default redis://127.0.0.1:6379).
 import { once } from 'node:events';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_KEY, writeDataFile, type WallSpec } from './generate.js';
-import { hasWrk, type LoadResult } from './load.js';
+import { hasWrk, type Case, type LoadResult, type Mix } from './load.js';
+import { benchServices, unreachable } from './postgres.js';
 import { log, node, ROOT, runToEnd, waitFor } from './process.js';
 
 const DATA = join(ROOT, 'bench', 'data');
@@ -30,14 +37,54 @@ const OTHERS: WallSpec[] = Array.from({ length: 20 }, (_, i) => ({
   firstPostId: 30_000_000 + i * 1000,
   feeds: 2,
 }));
+// the random-page mixes: one 1,500-post wall, and 100 walls of 300 posts
+const MIX_WALL: WallSpec = { id: 3000, posts: 1_500, firstPostId: 40_000_000, feeds: 3 };
+const MIX_WALLS: WallSpec[] = Array.from({ length: 100 }, (_, i) => ({
+  id: 4000 + i,
+  posts: 300,
+  firstPostId: 50_000_000 + i * 1000,
+  feeds: 2,
+}));
+const ALL_WALLS = [SMALL, ...OTHERS, MIX_WALL, ...MIX_WALLS, MEDIUM, LARGE];
+
+const q = `user_key=${BENCH_KEY}`;
+
+/**
+ * Random W2 pages of the given walls (the same size each): offset uniform in
+ * 0…posts−100, limit uniform in 10…100, so almost every request misses the
+ * response cache; with `writes`, 1 % of the requests are W3 posts to one of
+ * the walls, each invalidating what is cached of it.
+ */
+function randomPages(walls: WallSpec[], writes: boolean): Mix {
+  const wall = { oneOf: walls.map((w) => w.id) };
+  const pages = {
+    weight: writes ? 99 : 100,
+    path: `/api/v2/widget/posts/{wall}?${q}&offset={offset}&limit={limit}`,
+    vars: { wall, offset: { int: [0, walls[0]!.posts - 100] }, limit: { int: [10, 100] } },
+  } satisfies Mix['requests'][number];
+  if (!writes) return { seed: 42, requests: [pages] };
+  const post = {
+    weight: 1,
+    method: 'POST' as const,
+    path: `/api/v2/widget/create-post?${q}`,
+    headers: { 'content-type': 'application/json' },
+    body: '{"wallId":{wall},"content":"bench mix post","postFile":"https://cdn.example.com/x.jpg"}',
+    vars: { wall },
+  };
+  return { seed: 42, requests: [pages, post] };
+}
+const MIXES = [
+  [`W2 random pages, one ${MIX_WALL.posts.toLocaleString('en')}-post wall`, randomPages([MIX_WALL], false)],
+  [
+    `W2 random pages over ${MIX_WALLS.length} walls of ${MIX_WALLS[0]!.posts} + 1 % W3 writes`,
+    randomPages(MIX_WALLS, true),
+  ],
+] as const;
 
 type Result = LoadResult;
 
-async function load(
-  url: string,
-  extra: Partial<{ method: 'POST'; headers: Record<string, string>; body: string }> = {},
-) {
-  const spec = { url, seconds: SECONDS, warmupSeconds: WARMUP, connections: CONNECTIONS, ...extra };
+async function load(url: string, extra: Partial<Case> = {}) {
+  const spec: Case = { url, seconds: SECONDS, warmupSeconds: WARMUP, connections: CONNECTIONS, ...extra };
   const out = await runToEnd(node(['--import', 'tsx', 'bench/load.ts', JSON.stringify(spec)]));
   return JSON.parse(out.trim().split('\n').pop()!) as Result;
 }
@@ -51,14 +98,26 @@ function rssMb(pid: number): number {
   }
 }
 
-async function startWallery(db: string, cacheMb: number) {
+/** `wallery serve` on the given store (SQLite without Redis unless `env` says otherwise). */
+async function startWallery(db: string, cacheMb: number, env: Record<string, string> = {}) {
   const child = node(['dist/cli/main.js', 'serve'], {
     DATABASE_URL: db,
+    REDIS_URL: '',
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     INGEST: 'off',
     RESPONSE_CACHE_MB: String(cacheMb),
+    ...env,
+  });
+  // what it printed last, to say why if it ends before it is stopped
+  let tail = '';
+  const keep = (d: Buffer) => (tail = (tail + d.toString()).slice(-4000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  let stopping = false;
+  child.on('exit', (code, signal) => {
+    if (!stopping) log(`wallery serve ended by itself (${code ?? signal}):\n${tail}`);
   });
   const port = (await waitFor(child, /wallery listening on http:\/\/[^:]+:(\d+)/))[1];
   let peak = 0;
@@ -68,10 +127,50 @@ async function startWallery(db: string, cacheMb: number) {
     peakRss: () => peak,
     async stop() {
       clearInterval(timer);
+      stopping = true;
       child.kill('SIGTERM');
       await once(child, 'exit');
     },
   };
+}
+
+async function timedImport(file: string, env: Record<string, string>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await runToEnd(node(['--max-old-space-size=8192', 'dist/cli/main.js', 'import', file], env));
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+/** A target of issue 15: the ratio column at least / at most so much, or a rate with a p99 bound. */
+type Target = { ratioAtLeast: number } | { ratioAtMost: number } | { rps: number; p99Under: number };
+
+interface CaseOptions {
+  /** the ratio column: this case against the named one (req/s, or p50 latency with `byP50`) */
+  vs?: string;
+  byP50?: boolean;
+  target?: Target;
+  /** what the load generator sends, besides the URL */
+  load?: Partial<Case>;
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en');
+
+/** The target column: what is wanted, and whether this run met it (never with errors). */
+function verdict(target: Target | undefined, r: Result, ratio: number | undefined): string {
+  if (!target) return '';
+  let wanted: string;
+  let met: boolean;
+  if ('rps' in target) {
+    wanted = `≥ ${fmt(target.rps)} req/s, p99 < ${target.p99Under} ms`;
+    met = r.rps >= target.rps && r.p99 < target.p99Under;
+  } else if ('ratioAtLeast' in target) {
+    wanted = `≥ ${target.ratioAtLeast} ×`;
+    met = ratio !== undefined && ratio >= target.ratioAtLeast;
+  } else {
+    wanted = `≤ ${target.ratioAtMost} ×`;
+    met = ratio !== undefined && ratio <= target.ratioAtMost;
+  }
+  const errors = r.errors + r.non2xx;
+  return `${wanted}: ${met && errors === 0 ? 'met' : 'NOT met'}${errors ? ` (${fmt(errors)} errors)` : ''}`;
 }
 
 async function main() {
@@ -81,25 +180,28 @@ async function main() {
   const db = join(DATA, 'bench.db');
 
   // ---- data and import ----
-  const imports: { name: string; posts: number; seconds: number }[] = [];
+  const imports: { name: string; posts: number; seconds: number; target?: number }[] = [];
+  const IMPORT_TARGET = 20_000;
+  const smallName = `1k wall, 20 walls of 500, a ${MIX_WALL.posts.toLocaleString('en')}-post wall, ${MIX_WALLS.length} walls of ${MIX_WALLS[0]!.posts}`;
+  const smallFile = join(DATA, 'data-0.json'); // kept for PostgreSQL
   const files: [string, WallSpec[], boolean][] = [
-    ['1k wall + 20 walls of 500', [SMALL, ...OTHERS], true],
+    [smallName, [SMALL, ...OTHERS, MIX_WALL, ...MIX_WALLS], true],
     [`${MEDIUM.posts.toLocaleString('en')}-post wall`, [MEDIUM], false],
     [`${LARGE.posts.toLocaleString('en')}-post wall`, [LARGE], false],
   ];
+  let smallPosts = 0;
   for (const [i, [name, walls, withAccount]] of files.entries()) {
     const file = join(DATA, `data-${i}.json`);
     log(`generating ${name}…`);
     const posts = await writeDataFile(file, walls, withAccount);
     log(`importing ${name} (${posts} posts)…`);
-    const started = process.hrtime.bigint();
-    await runToEnd(node(['--max-old-space-size=8192', 'dist/cli/main.js', 'import', file], { DATABASE_URL: db }));
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    imports.push({ name, posts, seconds });
-    rmSync(file);
+    const seconds = await timedImport(file, { DATABASE_URL: db });
+    // the target is the large import's rate (the small files' time is mostly the process starting)
+    imports.push({ name, posts, seconds, target: walls.includes(LARGE) ? IMPORT_TARGET : undefined });
+    if (file === smallFile) smallPosts = posts;
+    else rmSync(file);
   }
 
-  const q = `user_key=${BENCH_KEY}`;
   const w2 = (wall: number, extra = '') => `/api/v2/widget/posts/${wall}?${q}&limit=100${extra}`;
 
   // ---- baselines: capture Wallery's bytes for the ceiling ----
@@ -118,59 +220,52 @@ async function main() {
   const bport = (await waitFor(baseline, /READY (\d+)/))[1];
   const bbase = `http://127.0.0.1:${bport}`;
 
-  const results: { group: string; name: string; r: Result; baseline?: string }[] = [];
-  const measure = async (group: string, name: string, url: string, baselineName?: string, extra = {}) => {
+  const results: { group: string; name: string; r: Result; options: CaseOptions }[] = [];
+  const measure = async (group: string, name: string, url: string, options: CaseOptions = {}) => {
     log(`  ${name}`);
-    results.push({ group, name, r: await load(url, extra), baseline: baselineName });
+    results.push({ group, name, r: await load(url, options.load), options });
   };
 
+  const HELLO = 'Fastify hello-world';
+  const CEILING_JSON = 'ceiling: W2 limit=100 JSON bytes';
+  const CEILING_XML = 'ceiling: W2 limit=100 XML bytes';
+  const W2_1K = 'W2 limit=100 JSON (1k wall)';
+  const large = LARGE.posts.toLocaleString('en');
+
   log('baselines…');
-  await measure('baseline', 'Fastify hello-world', `${bbase}/hello`);
-  await measure('baseline', 'ceiling: W2 limit=100 JSON bytes', `${bbase}/ceiling/w2json`);
-  await measure('baseline', 'ceiling: W2 limit=100 XML bytes', `${bbase}/ceiling/w2xml`);
+  await measure('baseline', HELLO, `${bbase}/hello`);
+  await measure('baseline', CEILING_JSON, `${bbase}/ceiling/w2json`);
+  await measure('baseline', CEILING_XML, `${bbase}/ceiling/w2xml`);
 
   log('from the store (response cache off)…');
-  await measure(
-    'store',
-    'W1 wall info',
-    `${wallery.base}/api/v2/widget/wallInfo/${SMALL.id}?${q}`,
-    'Fastify hello-world',
-  );
-  await measure(
-    'store',
-    'W2 limit=100 JSON (1k wall)',
-    wallery.base + w2(SMALL.id),
-    'ceiling: W2 limit=100 JSON bytes',
-  );
-  await measure(
-    'store',
-    'W2 limit=100 XML (1k wall)',
-    wallery.base + w2(SMALL.id, '&format=xml'),
-    'ceiling: W2 limit=100 XML bytes',
-  );
+  await measure('store', '/healthz', `${wallery.base}/healthz`, { vs: HELLO, target: { ratioAtLeast: 0.8 } });
+  await measure('store', 'W1 wall info', `${wallery.base}/api/v2/widget/wallInfo/${SMALL.id}?${q}`, {
+    vs: HELLO,
+    target: { ratioAtLeast: 0.5 },
+  });
+  await measure('store', W2_1K, wallery.base + w2(SMALL.id), { vs: CEILING_JSON });
+  await measure('store', 'W2 limit=100 XML (1k wall)', wallery.base + w2(SMALL.id, '&format=xml'), {
+    vs: CEILING_XML,
+  });
   await measure(
     'store',
     'W2 image+video since 01/06/2025',
     wallery.base + w2(SMALL.id, '&include_only_image_posts=true&include_only_video_posts=1&date_from=01/06/2025'),
   );
-  await measure(
-    'store',
-    `W2 page 1 (${LARGE.posts.toLocaleString('en')} wall)`,
-    wallery.base + w2(LARGE.id),
-    'W2 limit=100 JSON (1k wall)',
-  );
-  await measure(
-    'store',
-    `W2 offset 10k (${LARGE.posts.toLocaleString('en')} wall)`,
-    wallery.base + w2(LARGE.id, '&offset=10000'),
-    'W2 limit=100 JSON (1k wall)',
-  );
-  await measure(
-    'store',
-    `W2 offset 100k (${LARGE.posts.toLocaleString('en')} wall)`,
-    wallery.base + w2(LARGE.id, '&offset=100000'),
-    'W2 limit=100 JSON (1k wall)',
-  );
+  await measure('store', `W2 page 1 (${large} wall)`, wallery.base + w2(LARGE.id), {
+    vs: W2_1K,
+    byP50: true,
+    target: { ratioAtMost: 1.5 },
+  });
+  await measure('store', `W2 offset 10k (${large} wall)`, wallery.base + w2(LARGE.id, '&offset=10000'), {
+    vs: W2_1K,
+    byP50: true,
+  });
+  await measure('store', `W2 offset 100k (${large} wall)`, wallery.base + w2(LARGE.id, '&offset=100000'), {
+    vs: W2_1K,
+    byP50: true,
+    target: { ratioAtMost: 3 },
+  });
   await measure(
     'store',
     'C2 limit=100 JSON',
@@ -186,72 +281,98 @@ async function main() {
 
   log('with the response cache…');
   wallery = await startWallery(db, 64);
-  await measure(
-    'cache',
-    'W1 wall info (cached)',
-    `${wallery.base}/api/v2/widget/wallInfo/${SMALL.id}?${q}`,
-    'Fastify hello-world',
-  );
-  await measure('cache', 'W2 limit=100 JSON (cached)', wallery.base + w2(SMALL.id), 'ceiling: W2 limit=100 JSON bytes');
-  await measure(
-    'cache',
-    'W2 limit=100 XML (cached)',
-    wallery.base + w2(SMALL.id, '&format=xml'),
-    'ceiling: W2 limit=100 XML bytes',
-  );
-  await measure(
-    'cache',
-    'W2 limit=100 JSON, Accept-Encoding: gzip, br',
-    wallery.base + w2(SMALL.id),
-    'ceiling: W2 limit=100 JSON bytes',
-    {
-      headers: { 'accept-encoding': 'gzip, br' },
-    },
-  );
+  await measure('cache', 'W1 wall info (cached)', `${wallery.base}/api/v2/widget/wallInfo/${SMALL.id}?${q}`, {
+    vs: HELLO,
+    target: { ratioAtLeast: 0.5 },
+  });
+  await measure('cache', 'W2 limit=100 JSON (cached)', wallery.base + w2(SMALL.id), {
+    vs: CEILING_JSON,
+    target: { ratioAtLeast: 0.8 },
+  });
+  await measure('cache', 'W2 limit=100 XML (cached)', wallery.base + w2(SMALL.id, '&format=xml'), {
+    vs: CEILING_XML,
+    target: { ratioAtLeast: 0.8 },
+  });
+  const compressed = { headers: { 'accept-encoding': 'gzip, br' } };
+  await measure('cache', 'W2 limit=100 JSON, Accept-Encoding: gzip, br', wallery.base + w2(SMALL.id), {
+    vs: CEILING_JSON,
+    load: compressed,
+  });
   await measure(
     'cache',
     'C2 limit=100 JSON, Accept-Encoding: gzip, br',
     `${wallery.base}/api/v2/commerce/getGalleryPosts/${SMALL.id}/?${q}&limit=100`,
-    undefined,
-    {
-      headers: { 'accept-encoding': 'gzip, br' },
-    },
+    { load: compressed },
   );
-  await measure('cache', `W2 page 1 (${LARGE.posts.toLocaleString('en')} wall, cached)`, wallery.base + w2(LARGE.id));
-  await measure('write', 'W3 create post', `${wallery.base}/api/v2/widget/create-post?${q}`, undefined, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ wallId: OTHERS[0]!.id, content: 'bench post', postFile: 'https://cdn.example.com/x.jpg' }),
+  await measure('cache', `W2 page 1 (${large} wall, cached)`, wallery.base + w2(LARGE.id));
+  await measure('write', 'W3 create post', `${wallery.base}/api/v2/widget/create-post?${q}`, {
+    load: {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ wallId: OTHERS[0]!.id, content: 'bench post', postFile: 'https://cdn.example.com/x.jpg' }),
+    },
   });
+
+  log('random pages (response cache on, mostly missed)…');
+  for (const [name, mix] of MIXES)
+    await measure('mix', name, `${wallery.base}/`, { load: { mix }, target: { rps: 3_000, p99Under: 50 } });
   const cacheRss = wallery.peakRss();
   await wallery.stop();
+
+  // ---- the mixes on PostgreSQL + Redis ----
+  log('PostgreSQL + Redis…');
+  const missing = await unreachable();
+  let postgresLine: string;
+  if (missing) {
+    postgresLine = `PostgreSQL + Redis: skipped — ${missing} not reachable.`;
+    log(postgresLine);
+  } else {
+    const services = await benchServices();
+    try {
+      const name = `${smallName} (PostgreSQL)`;
+      log(`  importing ${name}…`);
+      imports.push({ name, posts: smallPosts, seconds: await timedImport(smallFile, services.env) });
+      wallery = await startWallery(services.env.DATABASE_URL, 64, services.env);
+      for (const [mixName, mix] of MIXES)
+        await measure('postgres', `${mixName} (PostgreSQL + Redis)`, `${wallery.base}/`, {
+          load: { mix },
+          target: { rps: 1_500, p99Under: 80 },
+        });
+      await wallery.stop();
+    } finally {
+      await services.drop();
+    }
+    postgresLine =
+      'PostgreSQL + Redis: the same random-page mixes on a fresh PostgreSQL database (the first data file imported, not the large walls), Redis for the quota, response cache on.';
+  }
   baseline.kill('SIGTERM');
 
   // ---- report ----
   const byName = new Map(results.map((x) => [x.name, x]));
-  const rows = results.map(({ name, r, baseline: b }) => {
-    const base = b ? byName.get(b) : undefined;
-    const ratio = base
-      ? b!.startsWith('W2 limit')
-        ? `${(r.p50 / Math.max(base.r.p50, 0.001)).toFixed(2)} × p50 of ${b}`
-        : `${(r.rps / base.r.rps).toFixed(2)} × ${b}`
-      : '';
-    return `| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors + r.non2xx} | ${ratio} |`;
+  const rows = results.map(({ name, r, options }) => {
+    const base = options.vs ? byName.get(options.vs) : undefined;
+    const ratio = base ? (options.byP50 ? r.p50 / Math.max(base.r.p50, 0.001) : r.rps / base.r.rps) : undefined;
+    const ratioText = ratio === undefined ? '' : `${ratio.toFixed(2)} × ${options.byP50 ? 'p50 of ' : ''}${options.vs}`;
+    return `| ${name} | ${fmt(r.rps)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors + r.non2xx} | ${ratioText} | ${verdict(options.target, r, ratio)} |`;
   });
-  const importRows = imports.map(
-    (i) =>
-      `| ${i.name} | ${i.posts.toLocaleString('en')} | ${i.seconds.toFixed(1)} | ${Math.round(i.posts / i.seconds).toLocaleString('en')} |`,
-  );
+  const importRows = imports.map((i) => {
+    const rate = i.posts / i.seconds;
+    const target = i.target === undefined ? '' : `≥ ${fmt(i.target)} posts/s: ${rate >= i.target ? 'met' : 'NOT met'}`;
+    return `| ${i.name} | ${i.posts.toLocaleString('en')} | ${i.seconds.toFixed(1)} | ${fmt(rate)} | ${target} |`;
+  });
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   // the generator must not be what saturates: its hello-world rate at least twice any rate reported for Wallery
-  const hello = byName.get('Fastify hello-world')!.r;
+  const hello = byName.get(HELLO)!.r;
   const fastest = Math.max(...results.filter((x) => x.group !== 'baseline').map((x) => x.r.rps));
   const headroom = hello.rps / fastest;
   const generator =
     hello.generator === 'wrk'
       ? 'wrk, 1 thread'
       : 'autocannon, one Node process (wrk was not found: `apt-get install wrk` for figures the generator does not cap)';
-  const generatorLine = `Load generator: ${generator}. It drives Fastify hello-world at ${Math.round(hello.rps).toLocaleString('en')} req/s, ${headroom.toFixed(1)} × the fastest Wallery case${headroom >= 2 ? ', so the generator is not the bottleneck' : ' — UNDER 2 ×: the generator may cap the figures'}.`;
+  const generatorLine = `Load generator: ${generator}. It drives Fastify hello-world at ${fmt(hello.rps)} req/s, ${headroom.toFixed(1)} × the fastest Wallery case${headroom >= 2 ? ', so the generator is not the bottleneck' : ' — UNDER 2 ×: the generator may cap the figures'}.`;
+  const RSS_TARGET = 250;
+  const peakRss = Math.max(storeRss, cacheRss);
+  const storePosts = ALL_WALLS.reduce((sum, w) => sum + w.posts, 0);
   const md = [
     `# Benchmark results`,
     '',
@@ -259,14 +380,16 @@ async function main() {
     '',
     generatorLine,
     '',
-    '| case | req/s | p50 ms | p99 ms | errors | ratio (same run) |',
-    '|---|---:|---:|---:|---:|---|',
+    '| case | req/s | p50 ms | p99 ms | errors | ratio (same run) | target |',
+    '|---|---:|---:|---:|---:|---|---|',
     ...rows,
     '',
-    `Peak RSS of \`wallery serve\`: ${storeRss.toFixed(0)} MB without the response cache, ${cacheRss.toFixed(0)} MB with it (store holds ${(SMALL.posts + MEDIUM.posts + LARGE.posts + OTHERS.length * 500).toLocaleString('en')} posts).`,
+    postgresLine,
     '',
-    '| import | posts | seconds | posts/s |',
-    '|---|---:|---:|---:|',
+    `Peak RSS of \`wallery serve\`: ${storeRss.toFixed(0)} MB without the response cache, ${cacheRss.toFixed(0)} MB with it (store holds ${storePosts.toLocaleString('en')} posts) — target < ${RSS_TARGET} MB: ${peakRss < RSS_TARGET ? 'met' : 'NOT met'}.`,
+    '',
+    '| import | posts | seconds | posts/s | target |',
+    '|---|---:|---:|---:|---|',
     ...importRows,
     '',
   ].join('\n');
