@@ -348,7 +348,7 @@ function wallReads(w: number, posts: number[] = [], key = KEY): string[] {
   ]);
 }
 
-const C5_MAIN = [10101, 10102, 10103, 10105, 10110];
+const C5_MAIN = [10101, 10102, 10110];
 const MAIN_READS = () => [...wallReads(MAIN, C5_MAIN), EMBED_POSTS(5), EMBED_POSTS(50)];
 const SECOND_READS = () => wallReads(SECOND, [20101, 20201]);
 /** every read of the main account's walls (account-wide writes: products, keys) */
@@ -451,8 +451,8 @@ async function v2Write(path: string, body?: unknown): Promise<void> {
   clock.now += 60_000;
 }
 
-/** A write by another process: the CLI on the same store. On PostgreSQL, waits until the change is announced. */
-async function cli(args: string[], announces: (c: Change) => boolean): Promise<void> {
+/** A write by another process: the CLI on the same store. On PostgreSQL, waits until each change is announced. */
+async function cli(args: string[], ...announces: ((c: Change) => boolean)[]): Promise<void> {
   const heard: Change[] = [];
   const stop = cachedChanges.subscribe((c) => heard.push(c));
   try {
@@ -463,7 +463,7 @@ async function cli(args: string[], announces: (c: Change) => boolean): Promise<v
     if (testStoreKind() === 'postgres')
       await eventually(
         'the change announced',
-        async () => heard.some((c) => c.kind === 'all' || announces(c)),
+        async () => heard.some((c) => c.kind === 'all') || announces.every((a) => heard.some(a)),
         (yes) => yes,
         VISIBLE_WITHIN_MS,
       );
@@ -506,8 +506,11 @@ describe('a write while a read is running', () => {
         throw new Error('the read was not held');
       }),
     ]);
-    await write();
-    release();
+    try {
+      await write();
+    } finally {
+      release();
+    }
     expect((await racing).status).toBe(200);
   }
   // whatever a test left stale is not the next test's business
@@ -946,26 +949,19 @@ describe('another process: the CLI on the same store', () => {
   });
   afterAll(async () => listener?.close());
 
-  it('posts hidden, shown, pinned, edited', async () => {
+  it('posts hidden, a post edited', async () => {
     await expectFresh(
       MAIN_READS(),
       () => cli(['posts', 'hide', String(MAIN), '10108', '10109'], wallIs(MAIN)),
-      (after) => expect(ids(w2(after, W2(MAIN)))).not.toContain(10108),
-    );
-    await expectFresh(
-      MAIN_READS(),
-      () => cli(['posts', 'unhide', String(MAIN), '10108', '10109'], wallIs(MAIN)),
-      (after) => expect(ids(w2(after, W2(MAIN)))).toContain(10108),
-    );
-    await expectFresh(
-      MAIN_READS(),
-      () => cli(['posts', 'pin', String(MAIN), '10113'], wallIs(MAIN)),
-      (after) => expect(ids(w2(after, W2(MAIN, 'limit=5')))).toContain(10113),
+      (after) => {
+        expect(ids(w2(after, W2(MAIN)))).not.toContain(10108);
+        expect(ids(w2(after, W2(MAIN)))).not.toContain(10109);
+      },
     );
     await expectFresh(
       MAIN_READS(),
       () => cli(['posts', 'edit', String(MAIN), '10113', '--content', 'Edited by the CLI'], wallIs(MAIN)),
-      (after) => expect(seen(after, C2(MAIN, 'limit=5', 'xml')).body).toContain('Edited by the CLI'),
+      (after) => expect(seen(after, C2(MAIN, 'limit=500', 'xml')).body).toContain('Edited by the CLI'),
     );
   });
 
@@ -977,47 +973,26 @@ describe('another process: the CLI on the same store', () => {
     );
   });
 
-  it('a wall purged and imported again with the same ids: new posts in the place of the old', async () => {
-    const reads = () => wallReads(REBORN, [40101, 40102]);
-    const file = join(dir, 'reborn.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        version: 1,
-        walls: [wall(REBORN, 1, 'Reborn wall', [feed(1041, 'Feed R', rebornPosts('Second life'))])],
-      }),
-    );
+  it('an import: a purged wall again with the same ids, and an account whose key was refused until then', async () => {
+    const reads = () => [...wallReads(REBORN, [40101, 40102]), ...wallReads(LATER, [60101], LATER_KEY)];
+    const file = join(dir, 'import.json');
+    const reborn = wall(REBORN, 1, 'Reborn wall', [feed(1041, 'Feed R', rebornPosts('Second life'))]);
+    nextMinute = 0;
+    const later = wall(LATER, 3, 'Later wall', [feed(3011, 'Feed L', [post(60101, 'Later post')])]);
+    const account = { id: 3, name: 'Later', plan: 'enterprise', dailyCallLimit: 1_000_000, userKeys: [LATER_KEY] };
+    writeFileSync(file, JSON.stringify({ version: 1, accounts: [account], walls: [reborn, later] }));
     await expectFresh(
       reads(),
       async () => {
+        // the wall and its posts are erased for good: the import may use their ids again
         await manage('DELETE', `/walls/${REBORN}`);
         await manage('POST', `/walls/${REBORN}/purge`);
-        await cli(['import', file], wallIs(REBORN));
+        await cli(['import', file], wallIs(REBORN), wallIs(LATER));
       },
       (after) => {
         expect(w2(after, W2(REBORN)).map((p) => p.content)).toContain('Second life 40101');
         expect(seen(after, C5(REBORN, 40102, 'xml')).body).toContain('Second life 40102');
-      },
-    );
-  });
-
-  it('an account imported with a key that was refused until then', async () => {
-    const reads = () => wallReads(LATER, [60101], LATER_KEY);
-    const file = join(dir, 'later.json');
-    nextMinute = 0;
-    writeFileSync(
-      file,
-      JSON.stringify({
-        version: 1,
-        accounts: [{ id: 3, name: 'Later', plan: 'enterprise', dailyCallLimit: 1000000, userKeys: [LATER_KEY] }],
-        walls: [wall(LATER, 3, 'Later wall', [feed(3011, 'Feed L', [post(60101, 'Later post')])])],
-      }),
-    );
-    await expectFresh(
-      reads(),
-      () => cli(['import', file], accountIs(3)),
-      (after) => {
-        for (const url of reads()) expect(statusOf(after, url), url).toBe(200);
+        for (const url of wallReads(LATER, [60101], LATER_KEY)) expect(statusOf(after, url), url).toBe(200);
       },
     );
   });
