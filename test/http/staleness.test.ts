@@ -9,9 +9,11 @@
 // process), and then every read must be byte-identical (status and body) on
 // both servers, and the write visible.
 import { writeFileSync } from 'node:fs';
+import SqliteDatabase from 'better-sqlite3';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { CompiledQuery, Kysely } from 'kysely';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/http/context.js';
 import { KeyCache } from '../../src/http/key-cache.js';
@@ -451,15 +453,16 @@ async function v2Write(path: string, body?: unknown): Promise<void> {
   clock.now += 60_000;
 }
 
-/** A write by another process: the CLI on the same store. On PostgreSQL, waits until each change is announced. */
-async function cli(args: string[], ...announces: ((c: Change) => boolean)[]): Promise<void> {
+/**
+ * A write by another process on the same store. SQLite: the next read
+ * notices the foreign commit itself (data_version). PostgreSQL: waits until
+ * the database's notification of each change has arrived.
+ */
+async function elsewhere(write: () => Promise<void>, ...announces: ((c: Change) => boolean)[]): Promise<void> {
   const heard: Change[] = [];
   const stop = cachedChanges.subscribe((c) => heard.push(c));
   try {
-    const r = await runCli([...args, '--database', testStore.database]);
-    expect(r.code, r.stderr).toBe(0);
-    // SQLite: the next read notices the foreign commit itself (data_version);
-    // PostgreSQL: the database's notification must have arrived
+    await write();
     if (testStoreKind() === 'postgres')
       await eventually(
         'the change announced',
@@ -471,6 +474,16 @@ async function cli(args: string[], ...announces: ((c: Change) => boolean)[]): Pr
     stop();
   }
 }
+
+/** The CLI, on the same store. */
+const cli = (args: string[], ...announces: ((c: Change) => boolean)[]) =>
+  elsewhere(
+    async () => {
+      const r = await runCli([...args, '--database', testStore.database]);
+      expect(r.code, r.stderr).toBe(0);
+    },
+    ...announces,
+  );
 
 const wallIs = (w: number) => (c: Change) => c.kind === 'wall' && c.wallId === w;
 const accountIs = (a: number) => (c: Change) => c.kind === 'account' && c.accountId === a;
@@ -938,7 +951,7 @@ describe('ingestion', () => {
   });
 });
 
-describe('another process: the CLI on the same store', () => {
+describe('another process on the same store: the CLI, a hand-made SQL edit', () => {
   let listener: ChangeListener | null = null;
   beforeAll(async () => {
     // on PostgreSQL an instance hears of other processes' writes as openRuntime arranges it
@@ -970,6 +983,26 @@ describe('another process: the CLI on the same store', () => {
       ACCOUNT_READS(),
       () => cli(['products', 'update', '13', '--name', 'Bag, renamed by the CLI', '--price', '31'], accountIs(1)),
       (after) => expect(seen(after, C5(MAIN, 10102, 'xml')).body).toContain('Bag, renamed by the CLI'),
+    );
+  });
+
+  it('a post edited by hand in SQL, on a connection of its own', async () => {
+    const edit = async () => {
+      if (testStoreKind() === 'sqlite') {
+        const other = new SqliteDatabase(testStore.database);
+        other.prepare('update posts set content = ? where id = ?').run('Edited in SQL', 10114);
+        other.close();
+      } else {
+        const other = new pg.Client({ connectionString: testStore.database });
+        await other.connect();
+        await other.query('update posts set content = $1 where id = $2', ['Edited in SQL', 10114]);
+        await other.end();
+      }
+    };
+    await expectFresh(
+      MAIN_READS(),
+      () => elsewhere(edit, wallIs(MAIN)),
+      (after) => expect(seen(after, W2(MAIN, 'limit=500', 'xml')).body).toContain('Edited in SQL'),
     );
   });
 
