@@ -27,6 +27,7 @@ const SLOWEST = [
   'test/web/console.test.ts',
   'test/web/console-catalog.test.ts',
   'test/cli/errors.test.ts',
+  'test/http/staleness.test.ts',
   'test/ingest/parse-pool-memory.test.ts',
 ];
 

@@ -29,6 +29,8 @@ export class KeyCache {
   private readonly byHash: LRUCache<string, Entry>;
   private readonly unsubscribe: () => void;
   private readonly clock: () => number;
+  /** bumped by every invalidation: a lookup that raced one does not keep what it read */
+  private generation = 0;
 
   constructor(changes: ChangeBus, options: KeyCacheOptions) {
     this.clock = options.clock ?? (() => performance.now());
@@ -40,6 +42,8 @@ export class KeyCache {
       perf: { now: this.clock },
     });
     this.unsubscribe = changes.subscribe((change) => {
+      if (change.kind === 'wall') return;
+      this.generation += 1;
       if (change.kind === 'all') this.byHash.clear();
       else if (change.kind === 'account') {
         const stale: string[] = [];
@@ -61,8 +65,10 @@ export class KeyCache {
     if (hit) return hit;
     // the entry's life counts from before the query: what it read is at most ttlMs old when it goes
     const start = this.clock();
+    const generation = this.generation;
     const owner = await findKeyOwnerByHash(db, hex);
-    if (owner) this.byHash.set(hex, { hash: Buffer.from(hex, 'hex'), owner }, { start });
+    if (owner && generation === this.generation)
+      this.byHash.set(hex, { hash: Buffer.from(hex, 'hex'), owner }, { start });
     return owner;
   }
 

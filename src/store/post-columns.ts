@@ -4,6 +4,7 @@
 // and the call-to-action's columns. The types are exhaustive: a column added
 // to PostsTable, or a field added to PostContent, does not compile until it
 // is listed here (README, design notes: adding a stored post field).
+import { randomInt } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { PostContent } from '../schemas/posts.js';
@@ -14,10 +15,17 @@ type PostColumns = Selectable<PostsTable>;
 /** The columns a post is placed and dated by: every writer sets them itself. */
 type PlacementColumn = 'id' | 'wall_id' | 'feed_id' | 'created_at' | 'updated_at';
 
-/** The columns only the store itself writes (a trigger): never in a written row. */
-type StoreColumn = 'rev';
+type DefaultedColumns = { [C in Exclude<keyof PostColumns, PlacementColumn>]: PostColumns[C] };
 
-type DefaultedColumns = { [C in Exclude<keyof PostColumns, PlacementColumn | StoreColumn>]: PostColumns[C] };
+/**
+ * The revision a new post starts at: random, so a post made again under the
+ * id of one deleted before (an import of a purged wall keeps ids) never
+ * starts at a revision its predecessor had. Every update then adds one (a
+ * store trigger: migration 0014); rendered fragments are kept per revision.
+ */
+export function newPostRevision(): number {
+  return randomInt(1, 2 ** 47);
+}
 
 /**
  * A new row holding the value of every other column when the post's source
@@ -63,6 +71,7 @@ export function postDefaults(): DefaultedColumns {
     decision_reason: null,
     repost: 0,
     reply: 0,
+    rev: newPostRevision(),
   };
 }
 

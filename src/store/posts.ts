@@ -3,7 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, PostsTable, ProductsTable } from './schema.js';
 import type { MediaKind } from '../domain/lists.js';
 import { isUniqueViolation } from './dialect.js';
-import { POST_DEFAULTS } from './post-columns.js';
+import { postDefaults } from './post-columns.js';
 
 export type PostRow = Selectable<PostsTable> & { feed_name: string };
 
@@ -182,7 +182,7 @@ export async function createCustomPost(
       const inserted = await trx
         .insertInto('posts')
         .values({
-          ...POST_DEFAULTS,
+          ...postDefaults(),
           wall_id: input.wallId,
           feed_id: feedId,
           network_name: 'Custom',

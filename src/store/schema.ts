@@ -110,8 +110,8 @@ export interface PostsTable {
   repost: number;
   /** 1 when the post answers another post upstream (migration 0012); ingested posts only */
   reply: number;
-  /** bumped by a store trigger on every update of the row (migration 0014): what a rendered fragment is valid for */
-  rev: Generated<number>;
+  /** starts random (newPostRevision), +1 by a store trigger on every update of the row (migration 0014): what a rendered fragment is valid for */
+  rev: number;
 }
 
 export interface ProductsTable {

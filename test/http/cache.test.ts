@@ -144,11 +144,30 @@ describe.skipIf(!hasSampleData)(`response cache (${hasSampleData ? 'sample data'
     },
   );
 
+  it('keeps an answer from its second call on, with one tag either way, and revalidates it before', async () => {
+    const cache = server.app.ctx.cache!;
+    for (const url of [
+      `/api/v2/widget/posts/7011?user_key=${KEY}&limit=7&offset=1`,
+      `/api/v2/widget/wallInfo/7011?user_key=${KEY}&format=xml`,
+    ]) {
+      const size = cache.size;
+      const first = await get(url);
+      expect(cache.size).toBe(size);
+      // not kept, yet tagged and revalidated
+      expect((await get(url, { 'If-None-Match': String(first.headers.etag) })).status).toBe(304);
+      const second = await get(url);
+      expect(cache.size).toBe(size + 1);
+      expect(second.headers.etag).toBe(first.headers.etag);
+      expect(second.body.equals(first.body)).toBe(true);
+      expect((await get(url, { 'If-None-Match': String(first.headers.etag) })).status).toBe(304);
+    }
+  });
+
   it('drops the entries of a wall the change bus names, and only those', async () => {
     const a = `/api/v2/widget/posts/7011?user_key=${KEY}&limit=3`;
     const b = `/api/v2/widget/posts/7012?user_key=${KEY}&limit=3`;
-    await get(a);
-    await get(b);
+    // an answer is kept from its second call on
+    for (const url of [a, a, b, b]) await get(url);
     const cache = server.app.ctx.cache!;
     const size = cache.size;
     server.app.ctx.changes.wallChanged(7011);

@@ -50,12 +50,15 @@ async function sendJson(
   let entry = cache && store ? store.get(cache.key) : undefined;
   if (!entry) {
     const start = store?.now();
+    // an answer whose wall changed while it was built is sent, never kept
+    const version = cache && store ? store.version(cache.wallId, cache.accountId) : undefined;
     const body = Buffer.from(JSON.stringify(await build()));
     if (cache && store)
       entry = store.set(
         cache.key,
         { body, contentType: JSON_TYPE, wallId: cache.wallId, accountId: cache.accountId },
         start,
+        version,
       );
     else entry = { body, contentType: JSON_TYPE, wallId: 0, accountId: 0, etag: etagOf(body) };
   }

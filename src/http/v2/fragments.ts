@@ -13,6 +13,7 @@
 //   name — and reused only while the page's stamp is the same. A post whose
 //   stamp changed is read and rendered again. What the rendering depends on
 //   besides the row (family, format, the wall's profanity flag) is in the key.
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { ChangeBus } from '../../store/changes.js';
@@ -181,25 +182,49 @@ export async function pageFragments(
   scope: string,
   filter: ListFilter,
   render: (post: PostRow) => string,
-): Promise<Buffer[]> {
+): Promise<{ items: Buffer[]; stamps: string }> {
   const page = cache ? await cache.page(db, filter) : (await listPageStamps(db, filter)).map(entryOf);
-  const texts = new Map<number, Buffer>();
+  const texts = new Map<number, PageEntry & { bytes: Buffer }>();
   const missing: number[] = [];
   for (const { id, stamp } of page) {
     const bytes = cache?.rendered(`${scope}|${id}`, stamp);
     if (bytes === undefined) missing.push(id);
-    else texts.set(id, bytes);
+    else texts.set(id, { id, stamp, bytes });
   }
   for (const post of await postsByIds(db, missing)) {
     const bytes = ownBytes(render(post));
-    texts.set(post.id, bytes);
     // kept under the stamp of the row rendered, which may be newer than the page's
-    cache?.keep(`${scope}|${post.id}`, entryOf(post).stamp, bytes);
+    const { stamp } = entryOf(post);
+    texts.set(post.id, { id: post.id, stamp, bytes });
+    cache?.keep(`${scope}|${post.id}`, stamp, bytes);
   }
-  const out: Buffer[] = [];
+  const items: Buffer[] = [];
+  let stamps = '';
   for (const { id } of page) {
     const text = texts.get(id);
-    if (text !== undefined) out.push(text);
+    if (text === undefined) continue;
+    items.push(text.bytes);
+    stamps += `${id}:${text.stamp}\n`;
   }
-  return out;
+  return { items, stamps };
+}
+
+/**
+ * Bumped whenever what a post renders to changes for the same row (a
+ * presenter, the JSON or XML writer): list tags are made from stamps, not
+ * from bodies, and must not survive such a change.
+ */
+const RENDERING = 1;
+
+/**
+ * A strong entity tag of a list answer without hashing its body: the body is
+ * a function of the scope (family, format, wall flags), the head and the
+ * stamps of the posts it holds (each rendered from exactly one row revision),
+ * so a hash of those, a few dozen bytes a post, names it.
+ */
+export function listEtag(scope: string, listName: string, head: object, stamps: string): string {
+  const digest = createHash('sha256')
+    .update(`${RENDERING}|${scope}|${listName}|${JSON.stringify(head)}\n${stamps}`)
+    .digest('base64url');
+  return `"${digest.slice(0, 27)}"`;
 }

@@ -35,6 +35,12 @@ export class ResponseCache {
   private readonly byWall = new Map<number, Set<string>>();
   private readonly byAccount = new Map<number, Set<string>>();
   private readonly unsubscribe: () => void;
+  /** invalidations so far: for all, per wall, per account (see `version`) */
+  private allVersion = 0;
+  private readonly wallVersions = new Map<number, number>();
+  private readonly accountVersions = new Map<number, number>();
+  /** keys answered once and not kept (see `admit`) */
+  private readonly asked = new LRUCache<string, true>({ max: 50_000 });
   /** the cache's clock: pass `now()` taken before building an answer to `set` */
   readonly now: () => number;
 
@@ -56,10 +62,42 @@ export class ResponseCache {
     return this.lru.get(key);
   }
 
-  /** `start`: `now()` before the answer was built, so its life counts from what it read */
-  set(key: string, entry: Omit<CachedResponse, 'etag'>, start = this.now()): CachedResponse {
-    const etag = `"${createHash('sha1').update(entry.body).digest('base64url')}"`;
-    const full: CachedResponse = { ...entry, etag };
+  /**
+   * Whether an answer just built for `key` is worth keeping: only one asked
+   * for twice while it was remembered as asked (a doorkeeper). A wall's page 1,
+   * asked by every viewer, is kept from its second call on; the long tail of
+   * one-off pages (random offsets and limits) never displaces it, nor costs
+   * the memory churn of entries no one reads again.
+   */
+  admit(key: string): boolean {
+    if (this.asked.delete(key)) return true;
+    this.asked.set(key, true);
+    return false;
+  }
+
+  /**
+   * What has been invalidated for a wall and its account so far. Taken before
+   * an answer is built and given to `set`: an answer whose wall or account
+   * changed while it was built (a write committed between its reads and
+   * `set`) is sent, but never kept.
+   */
+  version(wallId: number, accountId: number): string {
+    return `${this.allVersion}|${this.wallVersions.get(wallId) ?? 0}|${this.accountVersions.get(accountId) ?? 0}`;
+  }
+
+  /**
+   * `start`: `now()` before the answer was built, so its life counts from what it read;
+   * `version`: `version()` taken then too; `etag`: the answer's own strong tag
+   * when it has one (else a hash of the body).
+   */
+  set(
+    key: string,
+    entry: Omit<CachedResponse, 'etag'> & { etag?: string },
+    start = this.now(),
+    version = this.version(entry.wallId, entry.accountId),
+  ): CachedResponse {
+    const full: CachedResponse = { ...entry, etag: entry.etag ?? bodyEtag(entry.body) };
+    if (version !== this.version(entry.wallId, entry.accountId)) return full;
     this.lru.set(key, full, { start });
     if (this.lru.has(key)) {
       index(this.byWall, entry.wallId, key);
@@ -84,13 +122,20 @@ export class ResponseCache {
   }
 
   invalidate(change: Change): void {
-    if (change.kind === 'all') return this.clear();
+    if (change.kind === 'all') {
+      this.allVersion += 1;
+      return this.clear();
+    }
+    const versions = change.kind === 'wall' ? this.wallVersions : this.accountVersions;
+    const id = change.kind === 'wall' ? change.wallId : change.accountId;
+    versions.set(id, (versions.get(id) ?? 0) + 1);
     const keys = change.kind === 'wall' ? this.byWall.get(change.wallId) : this.byAccount.get(change.accountId);
     for (const key of [...(keys ?? [])]) this.lru.delete(key);
   }
 
   clear(): void {
     this.lru.clear();
+    this.asked.clear();
     this.byWall.clear();
     this.byAccount.clear();
   }
@@ -121,6 +166,11 @@ function unindex(map: Map<number, Set<string>>, id: number, key: string) {
   if (!set) return;
   set.delete(key);
   if (set.size === 0) map.delete(id);
+}
+
+/** A strong entity tag of a body: its SHA-256 (hardware-accelerated, faster than SHA-1 here). */
+export function bodyEtag(body: Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
 /** Codings the client accepts (q > 0). */

@@ -9,9 +9,9 @@ import { createCustomPost, type ListFilter, type PostRow } from '../../store/pos
 import type { MediaKind } from '../../domain/lists.js';
 import { findLiveWall, softDeleteWall, type WallRow } from '../../store/walls.js';
 import { CONTENT_TYPES, renderBody, renderListBody, renderListItem, successData, type Format } from '../envelope.js';
-import { pageFragments } from './fragments.js';
+import { listEtag, pageFragments } from './fragments.js';
 import { ApiError, badRequest, MESSAGES } from '../errors.js';
-import { etagMatches } from './response-cache.js';
+import { bodyEtag, etagMatches } from './response-cache.js';
 import { LIMIT_DEFAULT, V2_MESSAGES, type CreatePostBody, type WidgetListQuery } from './schemas.js';
 
 type ListQuery = Static<typeof WidgetListQuery>;
@@ -116,18 +116,21 @@ export async function renderPostList(
   head: Record<string, unknown>,
   listName: string,
   present: (post: PostRow) => object,
-): Promise<Buffer> {
+): Promise<{ body: Buffer; etag: string }> {
   const { store, fragments } = request.server.ctx;
   const format = request.format;
-  const items = await pageFragments(
-    store.db,
-    fragments ?? null,
-    `${family}|${format}|${wall.profanity}`,
-    filter,
-    (post) => renderListItem(format, listName, present(post) as Record<string, unknown>),
+  const scope = `${family}|${format}|${wall.profanity}`;
+  const page = await pageFragments(store.db, fragments ?? null, scope, filter, (post) =>
+    renderListItem(format, listName, present(post) as Record<string, unknown>),
   );
-  return renderListBody(format, head, listName, items);
+  return {
+    body: renderListBody(format, head, listName, page.items),
+    etag: listEtag(scope, listName, head, page.stamps),
+  };
 }
+
+/** What a read's builder gives: the rendered body, and its own strong tag when it has one. */
+export type BuiltAnswer = string | Buffer | { body: Buffer; etag: string };
 
 /**
  * Answers a v2 read: from the response cache when an entry exists, else by
@@ -142,7 +145,7 @@ export async function sendRead(
   family: 'widget' | 'commerce',
   wallId: number | null,
   key: string,
-  build: () => Promise<string | Buffer>,
+  build: () => Promise<BuiltAnswer>,
 ) {
   const { cache } = request.server.ctx;
   const accountId = request.caller.accountId;
@@ -150,11 +153,21 @@ export async function sendRead(
   let entry = cache?.get(fullKey);
   if (!entry) {
     const start = cache?.now();
+    const version = wallId === null ? undefined : cache?.version(wallId, accountId);
     const built = await build();
-    const body = typeof built === 'string' ? Buffer.from(built) : built;
+    const { body, etag } =
+      typeof built === 'string'
+        ? { body: Buffer.from(built), etag: undefined }
+        : Buffer.isBuffer(built)
+          ? { body: built, etag: undefined }
+          : built;
     const contentType = CONTENT_TYPES[request.format];
     if (!cache || wallId === null) return reply.code(200).type(contentType).send(body);
-    entry = cache.set(fullKey, { body, contentType, wallId, accountId }, start);
+    const answer = { body, contentType, wallId, accountId, etag };
+    // an answer not (yet) worth keeping is sent all the same, with its tag
+    entry = cache.admit(fullKey)
+      ? cache.set(fullKey, answer, start, version)
+      : { ...answer, etag: etag ?? bodyEtag(body) };
   }
   reply.header('ETag', entry.etag).header('Cache-Control', READ_CACHE_CONTROL).header('Vary', 'Accept-Encoding');
   if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();

@@ -82,7 +82,8 @@ describe('kept posts and orders', () => {
     media: [],
   });
   const render = (p: PostRow) => renderListItem('json', 'posts', widgetPost(p, 0));
-  const contents = (texts: Buffer[]) => texts.map((x) => (JSON.parse(x.toString()) as { content: string }).content);
+  const contents = ({ items: texts }: { items: Buffer[] }) =>
+    texts.map((x) => (JSON.parse(x.toString()) as { content: string }).content);
   const revOf = async (id: number) =>
     (await t.store.db.selectFrom('posts').select('rev').where('id', '=', id).executeTakeFirstOrThrow()).rev;
 
@@ -118,7 +119,7 @@ describe('kept posts and orders', () => {
     const cache = new FragmentCache(changes, { maxBytes: 1 << 20, ttlMs: 60_000 });
     const first = await pageFragments(t.store.db, cache, 's', filter(0, 5), render);
     const [top] = contents(first);
-    const id = Number((JSON.parse(first[0]!.toString()) as { postId: string }).postId);
+    const id = Number((JSON.parse(first.items[0]!.toString()) as { postId: string }).postId);
     // another process's write: no message on this bus
     await t.store.db.updateTable('posts').set({ content: 'unannounced edit' }).where('id', '=', id).execute();
     // a filter whose order is not kept reads the order afresh, and the kept rendering does not match its stamp
