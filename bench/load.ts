@@ -59,6 +59,8 @@ export interface LoadResult {
   errors: number;
   non2xx: number;
   bytesPerSec: number;
+  /** the generator's own CPU time over the measured run, in cores (1 = one core busy all the time) */
+  generatorCores: number;
 }
 
 export const hasWrk = (): boolean => spawnSync('wrk', ['--version']).error === undefined;
@@ -169,13 +171,31 @@ function wrkScript(spec: Case): string {
 }
 
 async function runWrk(spec: Case, seconds: number, script: string): Promise<LoadResult> {
+  // through bash, whose `times` then prints the CPU time its child (wrk) used
   const out = await new Promise<{ stdout: string; stderr: string }>((resolve) =>
     execFile(
-      'wrk',
-      ['-t1', `-c${spec.connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, spec.url],
+      'bash',
+      [
+        '-c',
+        'wrk "$@"; times',
+        'bash',
+        '-t1',
+        `-c${spec.connections}`,
+        `-d${seconds}s`,
+        '--timeout',
+        '10s',
+        '-s',
+        script,
+        spec.url,
+      ],
       (_err, stdout, stderr) => resolve({ stdout, stderr }),
     ),
   );
+  // `times`: the shell's user and system time, then its children's (`0m1.234s 0m0.567s`)
+  const times = [...out.stdout.matchAll(/(\d+)m([\d.]+)s (\d+)m([\d.]+)s/g)].pop();
+  const childSeconds = times
+    ? Number(times[1]) * 60 + Number(times[2]) + Number(times[3]) * 60 + Number(times[4])
+    : NaN;
   const m = /WALLERY (\d+) (\d+) (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+)/.exec(out.stdout);
   if (!m) throw new Error(`wrk gave no summary:\n${out.stdout}\n${out.stderr}`);
   const [requests, durationUs, bytes, errors, non2xx, p50Us, p99Us] = m.slice(1).map(Number) as number[];
@@ -189,6 +209,7 @@ async function runWrk(spec: Case, seconds: number, script: string): Promise<Load
     errors: errors!,
     non2xx: non2xx!,
     bytesPerSec: bytes! / s,
+    generatorCores: childSeconds / s,
   };
 }
 
@@ -236,6 +257,7 @@ export function mixRequests(mix: Mix) {
 
 async function runAutocannon(spec: Case, seconds: number): Promise<LoadResult> {
   const next = spec.mix ? mixRequests(spec.mix) : undefined;
+  const cpuBefore = process.cpuUsage();
   const r = await autocannon({
     url: spec.url,
     method: spec.method ?? 'GET',
@@ -254,8 +276,11 @@ async function runAutocannon(spec: Case, seconds: number): Promise<LoadResult> {
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
     bytesPerSec: r.throughput.average,
+    generatorCores: cpuSeconds(process.cpuUsage(cpuBefore)) / seconds,
   };
 }
+
+const cpuSeconds = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6;
 
 /**
  * Warm-up, then the measured run: with wrk, or with autocannon when wrk is

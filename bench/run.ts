@@ -369,7 +369,19 @@ async function main() {
     hello.generator === 'wrk'
       ? 'wrk, 1 thread'
       : 'autocannon, one Node process (wrk was not found: `apt-get install wrk` for figures the generator does not cap)';
-  const generatorLine = `Load generator: ${generator}. It drives Fastify hello-world at ${fmt(hello.rps)} req/s, ${headroom.toFixed(1)} × the fastest Wallery case${headroom >= 2 ? ', so the generator is not the bottleneck' : ' — UNDER 2 ×: the generator may cap the figures'}.`;
+  // and what it costs itself: its CPU time while each Wallery case ran, against one core
+  const waller = results.filter((x) => x.group !== 'baseline');
+  const busiest = waller.reduce((a, b) => (b.r.generatorCores > a.r.generatorCores ? b : a));
+  const targetRate = Math.max(...waller.map(({ options: { target } }) => (target && 'rps' in target ? target.rps : 0)));
+  const generatorLine = [
+    `Load generator: ${generator}. It drives Fastify hello-world at ${fmt(hello.rps)} req/s:`,
+    `${(hello.rps / targetRate).toFixed(1)} × the highest rate a target asks for (${fmt(targetRate)} req/s)${hello.rps >= 2 * targetRate ? '' : ' — UNDER 2 ×'},`,
+    `${headroom.toFixed(1)} × the fastest Wallery case (where the hello-world server, one Node process, is what saturates).`,
+    `Its own CPU time during the Wallery cases was at most ${Math.round(100 * busiest.r.generatorCores)} % of one core (${busiest.name}), median ${Math.round(100 * median(waller.map((x) => x.r.generatorCores)))} %:`,
+    busiest.r.generatorCores < 0.8
+      ? 'the generator was never saturated, the server was.'
+      : 'the generator may have been saturated in the busiest cases.',
+  ].join(' ');
   const RSS_TARGET = 250;
   const peakRss = Math.max(storeRss, cacheRss);
   const storePosts = ALL_WALLS.reduce((sum, w) => sum + w.posts, 0);
@@ -399,3 +411,8 @@ async function main() {
 }
 
 await main();
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}

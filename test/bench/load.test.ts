@@ -106,6 +106,9 @@ describe.skipIf(!hasWrk())('the wrk script of a mix', () => {
     const result = await runCase({ url, mix: MIX, seconds: 1, warmupSeconds: 0, connections: 2 }, 'wrk');
     expect(result.generator).toBe('wrk');
     expect(result.requests).toBeGreaterThan(0);
+    // wrk's own CPU time, read from the shell that ran it: some, and less than its one thread can spend
+    expect(result.generatorCores).toBeGreaterThan(0);
+    expect(result.generatorCores).toBeLessThan(1.5);
     expect(seen.length).toBeGreaterThanOrEqual(result.requests);
     const kinds = seen.map(check);
     expect(kinds).toContain('get');
