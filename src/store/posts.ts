@@ -26,29 +26,53 @@ export interface ListFilter {
   media: readonly MediaKind[];
 }
 
+/** Where a post stands in contract order: pinned first, newest first, larger id first. */
+export interface SortKey {
+  pin: number;
+  created_at: number;
+  id: number;
+}
+
 /**
- * The ids of a page of visible posts (approved and not hidden) of a wall, in
- * contract order: pinned first, newest first, larger id first. They come
- * from the covering index alone, skipping `offset` index entries, never rows:
- * a deep offset costs an index walk, not a row fetch per skipped post.
+ * A wall's visible posts (approved, not hidden) under the filter, in contract
+ * order, from the covering index; with `from`, only the posts at or after
+ * that one in the order.
  */
-export async function listPageIds(db: Kysely<Database>, f: ListFilter): Promise<number[]> {
-  let ids = db
+function visiblePosts(db: Kysely<Database>, f: Omit<ListFilter, 'limit' | 'offset'>, from: SortKey | null) {
+  let q = db
     .selectFrom('posts')
-    .select('id')
     .where('wall_id', '=', f.wallId)
     .where('hidden', '=', 0)
     .where('state', '=', 'approved');
-  if (f.createdFrom !== null) ids = ids.where('created_at', '>=', f.createdFrom);
-  if (f.media.length > 0 && f.media.length < 3) ids = ids.where('media', 'in', [...f.media]);
-  const page = await ids
-    .orderBy('pin', 'desc')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(f.limit)
-    .offset(f.offset)
-    .execute();
+  if (f.createdFrom !== null) q = q.where('created_at', '>=', f.createdFrom);
+  if (f.media.length > 0 && f.media.length < 3) q = q.where('media', 'in', [...f.media]);
+  // descending on all three: "at or after" in the order is "at most" as a row value
+  if (from)
+    q = q.where(({ eb, refTuple, tuple }) =>
+      eb(refTuple('pin', 'created_at', 'id'), '<=', tuple(from.pin, from.created_at, from.id)),
+    );
+  return q.orderBy('pin', 'desc').orderBy('created_at', 'desc').orderBy('id', 'desc');
+}
+
+/**
+ * The ids of a page of visible posts of a wall, in contract order. They come
+ * from the covering index alone, skipping `offset` index entries (counted from
+ * `from` when given), never rows: a deep offset costs an index walk, not a
+ * row fetch per skipped post.
+ */
+export async function listPageIds(db: Kysely<Database>, f: ListFilter, from: SortKey | null = null): Promise<number[]> {
+  const page = await visiblePosts(db, f, from).select('id').limit(f.limit).offset(f.offset).execute();
   return page.map((r) => r.id);
+}
+
+/** The sort key of the post `skip` places after `from` (or after the first post), if there is one. */
+export async function sortKeyAfter(
+  db: Kysely<Database>,
+  f: Omit<ListFilter, 'limit' | 'offset'>,
+  from: SortKey | null,
+  skip: number,
+): Promise<SortKey | undefined> {
+  return visiblePosts(db, f, from).select(['pin', 'created_at', 'id']).limit(1).offset(skip).executeTakeFirst();
 }
 
 /** What a rendered post depends on besides its wall: its revision, its creation and its feed's id and name. */
@@ -63,8 +87,12 @@ const STAMP_COLUMNS = [
 ] as const;
 
 /** The stamps of a page of visible posts, in contract order (as `listPageIds`). */
-export async function listPageStamps(db: Kysely<Database>, f: ListFilter): Promise<PostStamp[]> {
-  const ids = await listPageIds(db, f);
+export async function listPageStamps(
+  db: Kysely<Database>,
+  f: ListFilter,
+  from: SortKey | null = null,
+): Promise<PostStamp[]> {
+  const ids = await listPageIds(db, f, from);
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('posts')

@@ -6,7 +6,10 @@
 //   order with each post's stamp, as the response cache keeps answers:
 //   dropped when the change bus names the wall (or `all`), and after
 //   `ttlMs` at the latest; a read racing a write never keeps what it read.
-//   Deeper pages ask the store (ids from the covering index, then stamps).
+//   Deeper pages ask the store (ids from the covering index, then stamps),
+//   starting from the nearest kept anchor — every ANCHOR_STEP-th post's
+//   sort key, kept and dropped like the orders — so offset 100,000 walks at
+//   most ANCHOR_STEP index entries, not 100,000.
 // - the posts: each rendered post is kept with the stamp it was rendered
 //   from — its revision (bumped by a store trigger on every UPDATE of the
 //   row, whoever writes it: migration 0014), creation time, feed id and feed
@@ -21,9 +24,11 @@ import {
   listFirstStamps,
   listPageStamps,
   postsByIds,
+  sortKeyAfter,
   type ListFilter,
   type PostRow,
   type PostStamp,
+  type SortKey,
 } from '../../store/posts.js';
 import type { Database } from '../../store/schema.js';
 
@@ -49,6 +54,15 @@ interface Order {
   complete: boolean;
 }
 
+/** A wall's anchors for one filter: `keys[i]` is the sort key of the post at position (i + 1) × ANCHOR_STEP. */
+interface Anchors {
+  wallId: number;
+  keys: SortKey[];
+}
+
+/** Deep pages start from the anchor at or before their offset: every this many posts. */
+export const ANCHOR_STEP = 1_000;
+
 /** Orders are kept for pages that end within this many posts; deeper pages ask the store. */
 export const ORDER_WINDOW_MAX = 2_000;
 const ORDER_WINDOW_MIN = 250;
@@ -62,7 +76,7 @@ const entryOf = (p: PostStamp): PageEntry => ({
 
 export class FragmentCache {
   private readonly texts: LRUCache<string, { stamp: string; bytes: Buffer }>;
-  private readonly orders: LRUCache<string, Order>;
+  private readonly orders: LRUCache<string, Order | Anchors>;
   private readonly ordersByWall = new Map<number, Set<string>>();
   /** bumped by every change a kept order may miss: per wall, and for all walls */
   private readonly wallGenerations = new Map<number, number>();
@@ -77,9 +91,9 @@ export class FragmentCache {
       // the bytes, the key and stamp (UTF-16), and the entry's own overhead
       sizeCalculation: (f, key) => f.bytes.length + 2 * (f.stamp.length + key.length) + 160,
     });
-    this.orders = new LRUCache<string, Order>({
+    this.orders = new LRUCache<string, Order | Anchors>({
       maxSize: ORDER_ENTRIES_MAX,
-      sizeCalculation: (o) => o.entries.length + 1,
+      sizeCalculation: (o) => ('entries' in o ? o.entries.length : o.keys.length) + 1,
       ttl: options.ttlMs,
       ttlResolution: 0,
       perf: { now: clock },
@@ -103,9 +117,9 @@ export class FragmentCache {
   /** The page's posts in order, each with its current stamp. */
   async page(db: Kysely<Database>, f: ListFilter): Promise<PageEntry[]> {
     const end = f.offset + f.limit;
-    if (end > ORDER_WINDOW_MAX) return (await listPageStamps(db, f)).map(entryOf);
     const key = `${f.wallId}|${f.createdFrom ?? ''}|${f.media.join(',')}`;
-    let order = this.orders.get(key);
+    if (end > ORDER_WINDOW_MAX) return this.deepPage(db, f, key);
+    let order = this.orders.get(key) as Order | undefined;
     if (!order || (!order.complete && order.entries.length < end))
       order = (await this.buildOrder(db, f, key, end)) ?? undefined;
     if (!order) return (await listPageStamps(db, f)).map(entryOf);
@@ -145,9 +159,7 @@ export class FragmentCache {
       const order = { wallId: f.wallId, entries: stamps.map(entryOf), complete: stamps.length < size };
       if (this.generation(f.wallId) !== generation) return order;
       this.orders.set(key, order);
-      let keys = this.ordersByWall.get(f.wallId);
-      if (!keys) this.ordersByWall.set(f.wallId, (keys = new Set()));
-      keys.add(key);
+      this.indexByWall(f.wallId, key);
       return order;
     });
     this.building.set(key, reading);
@@ -156,6 +168,43 @@ export class FragmentCache {
     } finally {
       if (this.building.get(key) === reading) this.building.delete(key);
     }
+  }
+
+  /** A page past the kept window: from the store, starting at the nearest anchor. */
+  private async deepPage(db: Kysely<Database>, f: ListFilter, key: string): Promise<PageEntry[]> {
+    const k = Math.floor(f.offset / ANCHOR_STEP);
+    const anchor = k === 0 ? null : await this.anchor(db, f, `a|${key}`, k);
+    if (anchor === undefined) return []; // the wall has fewer posts than the offset
+    const from = anchor === null ? f : { ...f, offset: f.offset - k * ANCHOR_STEP };
+    return (await listPageStamps(db, from, anchor)).map(entryOf);
+  }
+
+  /**
+   * The sort key of the post at position k × ANCHOR_STEP: extended from the
+   * last kept anchor, one ANCHOR_STEP-long index walk per anchor, and kept
+   * unless a change of the wall was announced meanwhile. Undefined when the
+   * wall has fewer posts.
+   */
+  private async anchor(db: Kysely<Database>, f: ListFilter, key: string, k: number): Promise<SortKey | undefined> {
+    const generation = this.generation(f.wallId);
+    const kept = this.orders.get(key) as Anchors | undefined;
+    const keys = kept ? [...kept.keys] : [];
+    while (keys.length < k) {
+      const next = await sortKeyAfter(db, f, keys.at(-1) ?? null, ANCHOR_STEP);
+      if (!next) return undefined;
+      keys.push(next);
+    }
+    if (keys.length !== kept?.keys.length && this.generation(f.wallId) === generation) {
+      this.orders.set(key, { wallId: f.wallId, keys });
+      this.indexByWall(f.wallId, key);
+    }
+    return keys[k - 1];
+  }
+
+  private indexByWall(wallId: number, key: string): void {
+    let keys = this.ordersByWall.get(wallId);
+    if (!keys) this.ordersByWall.set(wallId, (keys = new Set()));
+    keys.add(key);
   }
 
   private generation(wallId: number): string {

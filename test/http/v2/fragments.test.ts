@@ -5,11 +5,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderBody, renderListBody, renderListItem, successData, type Format } from '../../../src/http/envelope.js';
-import { FragmentCache, pageFragments } from '../../../src/http/v2/fragments.js';
+import { ANCHOR_STEP, FragmentCache, ORDER_WINDOW_MAX, pageFragments } from '../../../src/http/v2/fragments.js';
 import { widgetPost } from '../../../src/http/v2/presenters.js';
 import { ChangeBus } from '../../../src/store/changes.js';
 import { importDataFile } from '../../../src/store/datafile.js';
-import type { ListFilter, PostRow } from '../../../src/store/posts.js';
+import { listPageStamps, type ListFilter, type PostRow } from '../../../src/store/posts.js';
 import { makeTempDir, removeDir } from '../../helpers/server.js';
 import { openTestStore, type TestStore } from '../../helpers/store.js';
 import { smallWallData, SMALL_WALL } from '../../helpers/wall-data.js';
@@ -155,6 +155,74 @@ describe('kept posts and orders', () => {
     expect((await cache.page(t.store.db, filter(0, 1)))[0]!.stamp).toBe(entry!.stamp);
     clock.now = 6_001;
     expect((await cache.page(t.store.db, filter(0, 1)))[0]!.stamp).not.toBe(entry!.stamp);
+    cache.close();
+  });
+});
+
+describe('deep pages from anchors', () => {
+  // more posts than the kept window, with ties in creation time and pinned posts among them
+  const POSTS = ORDER_WINDOW_MAX + 2 * ANCHOR_STEP + 350;
+  let dir: string;
+  let t: TestStore;
+
+  beforeAll(async () => {
+    dir = makeTempDir();
+    t = await openTestStore(dir);
+    const data = smallWallData(POSTS);
+    const posts = data.walls[0]!.feeds[0]!.posts as { createdAt: string; pin?: number }[];
+    posts.forEach((p, i) => {
+      p.createdAt = new Date(Date.UTC(2025, 0, 2) + Math.floor(i / 3) * 60_000).toISOString();
+      if (i % 97 === 0) p.pin = 1;
+    });
+    await importDataFile(t.store, data, Date.now());
+  });
+  afterAll(async () => {
+    await t?.close();
+    removeDir(dir);
+  });
+
+  const filter = (offset: number, limit: number): ListFilter => ({
+    wallId: SMALL_WALL.wall,
+    offset,
+    limit,
+    createdFrom: null,
+    media: [],
+  });
+
+  it('answers every deep page exactly as skipping from the start does', async () => {
+    const changes = new ChangeBus();
+    const cache = new FragmentCache(changes, { maxBytes: 1 << 20, ttlMs: 60_000 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: ORDER_WINDOW_MAX - 100, max: POSTS + 10 }),
+        fc.integer({ min: 1, max: 100 }),
+        async (offset, limit) => {
+          const ids = (await cache.page(t.store.db, filter(offset, limit))).map((e) => e.id);
+          const plain = (await listPageStamps(t.store.db, filter(offset, limit))).map((p) => p.id);
+          expect(ids).toEqual(plain);
+        },
+      ),
+      { numRuns: 80 },
+    );
+    // around each anchor exactly
+    for (const offset of [ANCHOR_STEP * 2 - 1, ANCHOR_STEP * 2, ANCHOR_STEP * 3 - 1, ANCHOR_STEP * 3, ANCHOR_STEP * 4])
+      expect((await cache.page(t.store.db, filter(offset, 3))).map((e) => e.id)).toEqual(
+        (await listPageStamps(t.store.db, filter(offset, 3))).map((p) => p.id),
+      );
+    cache.close();
+  });
+
+  it('moves its anchors when a change of the wall is announced', async () => {
+    const changes = new ChangeBus();
+    const cache = new FragmentCache(changes, { maxBytes: 1 << 20, ttlMs: 60_000 });
+    const f = filter(ANCHOR_STEP * 3 + 5, 5);
+    const before = (await cache.page(t.store.db, f)).map((e) => e.id);
+    // a post of the page hidden: every later post moves one place up
+    await t.store.db.updateTable('posts').set({ hidden: 1 }).where('id', '=', before[0]!).execute();
+    changes.wallChanged(SMALL_WALL.wall);
+    const after = (await cache.page(t.store.db, f)).map((e) => e.id);
+    expect(after).toEqual((await listPageStamps(t.store.db, f)).map((p) => p.id));
+    expect(after).not.toEqual(before);
     cache.close();
   });
 });
