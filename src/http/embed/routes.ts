@@ -1,6 +1,5 @@
 // Embed API reads: the wall, and its posts by cursor. Thin: the queries are
 // in store/embed.ts, the records in presenter.ts.
-import { createHash } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { embedPost, embedWall } from './presenter.js';
@@ -8,7 +7,7 @@ import { originAllowed } from '../../domain/origins.js';
 import { findLiveWallById, listVisiblePostsAfter, productsOfPosts, wallHasTaggedPosts } from '../../store/embed.js';
 import type { WallRow } from '../../store/walls.js';
 import { ApiError, MESSAGES } from '../errors.js';
-import { etagMatches } from '../v2/response-cache.js';
+import { bodyEtag, etagMatches } from '../v2/response-cache.js';
 import { EXPOSED_HEADERS } from './access.js';
 import { decodeEmbedCursor, encodeEmbedCursor } from './cursor.js';
 import type { PublishableKeyCache } from './key-cache.js';
@@ -60,7 +59,7 @@ async function sendJson(
         start,
         version,
       );
-    else entry = { body, contentType: JSON_TYPE, wallId: 0, accountId: 0, etag: etagOf(body) };
+    else entry = { body, contentType: JSON_TYPE, wallId: 0, accountId: 0, etag: bodyEtag(body) };
   }
   reply.header('ETag', entry.etag).header('Cache-Control', EMBED_CACHE_CONTROL);
   if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
@@ -72,8 +71,6 @@ async function sendJson(
   }
   return reply.code(200).type(JSON_TYPE).send(entry.body);
 }
-
-const etagOf = (body: Buffer) => `"${createHash('sha1').update(body).digest('base64url')}"`;
 
 export async function embedReadRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -130,7 +130,7 @@ export async function renderPostList(
 }
 
 /** What a read's builder gives: the rendered body, and its own strong tag when it has one. */
-export type BuiltAnswer = string | Buffer | { body: Buffer; etag: string };
+export type BuiltAnswer = string | { body: Buffer; etag: string };
 
 /**
  * Answers a v2 read: from the response cache when an entry exists, else by
@@ -155,12 +155,7 @@ export async function sendRead(
     const start = cache?.now();
     const version = wallId === null ? undefined : cache?.version(wallId, accountId);
     const built = await build();
-    const { body, etag } =
-      typeof built === 'string'
-        ? { body: Buffer.from(built), etag: undefined }
-        : Buffer.isBuffer(built)
-          ? { body: built, etag: undefined }
-          : built;
+    const { body, etag } = typeof built === 'string' ? { body: Buffer.from(built), etag: undefined } : built;
     const contentType = CONTENT_TYPES[request.format];
     if (!cache || wallId === null) return reply.code(200).type(contentType).send(body);
     const answer = { body, contentType, wallId, accountId, etag };
