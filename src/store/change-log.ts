@@ -104,3 +104,15 @@ export async function pruneChanges(db: Kysely<Database>, before: number, batch: 
     return Number(res.numDeletedRows);
   });
 }
+
+const PRUNE_BATCH = 5_000;
+
+/** Prunes every change committed before `before` (ms), a short transaction per batch. Returns how many. */
+export async function pruneChangeLog(db: Kysely<Database>, before: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await pruneChanges(db, before, PRUNE_BATCH);
+    total += n;
+    if (n < PRUNE_BATCH) return total;
+  }
+}
