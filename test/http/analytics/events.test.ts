@@ -76,7 +76,7 @@ describeSample('analytics beacons', () => {
       [{ events: [{ type: 'hover', postId: '17001' }] }, /1 to 50 events/],
       [{ events: [{ type: 'click', postId: 17001 }] }, /1 to 50 events/],
       [{ events: [{ type: 'product_click', productId: '7501' }] }, /1 to 50 events/],
-      [{ events: [event, { type: 'impression' }] }, /events\[1\]\.postId is required for a impression/],
+      [{ events: [event, { type: 'impression' }] }, /events\[1\]\.postId is required for an impression/],
       [{ events: [{ type: 'product_click', postId: '17001' }] }, /events\[0\]\.productId is required/],
       [{ events: [event], view: 'short' }, /view must be 8 to 64/],
       [{ events: [event], view: 'has spaces in it' }, /view must be 8 to 64/],
