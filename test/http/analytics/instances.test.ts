@@ -76,7 +76,7 @@ describe.runIf(testStoreKind() === 'postgres' && hasSampleData)(
       expect(Object.fromEntries(got)).toEqual(Object.fromEntries(expected));
       const total = [...expected.values()].reduce((x, y) => x + y, 0);
       const report = await a.manage('GET', '/walls/7011/analytics');
-      const totals = (report.json().responseData as { totals: Record<string, number> }).totals;
+      const totals = (report.json().responseData as { totals: { impressions: number; clicks: number } }).totals;
       expect(totals.impressions + totals.clicks).toBe(total);
     });
 
