@@ -8,7 +8,7 @@
 // was accepted is what the store counts after a clean shutdown. Writes
 // bench/events-results.md.
 import { once } from 'node:events';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_KEY, writeDataFile, type WallSpec } from './generate.js';
@@ -83,6 +83,15 @@ async function startWallery(db: string) {
   const port = (await waitFor(child, /wallery listening on http:\/\/[^:]+:(\d+)/))[1];
   return {
     base: `http://127.0.0.1:${port}`,
+    /** CPU seconds the server has used (Linux /proc; NaN elsewhere): unlike a rate, barely moved by other work */
+    cpuSeconds(): number {
+      try {
+        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / 100;
+      } catch {
+        return NaN;
+      }
+    },
     async stop() {
       child.kill('SIGTERM');
       await once(child, 'exit');
@@ -109,6 +118,15 @@ async function main() {
   const w2 = `/api/v2/widget/posts/${WALL.id}?user_key=${BENCH_KEY}&limit=100`;
 
   const wallery = await startWallery(db);
+  // paced: 6 connections, each waiting 25 ms after an answer → about 200 beacons (10,000 events) a second
+  const pacedSpec = (base: string, seed: number, seconds: number): Case => ({
+    url: `${base}/`,
+    mix: { ...mix, seed },
+    seconds,
+    warmupSeconds: 0,
+    connections: 6,
+    delayMs: 25,
+  });
   log('beacons, saturating…');
   // the warm-up on its own, so that every beacon sent is accounted for
   const saturating = (seconds: number, seed: number) =>
@@ -116,6 +134,13 @@ async function main() {
   const warm = await saturating(WARMUP, 15);
   const events = await saturating(SECONDS, 16);
   const eventsPerSec = (ok(events) * EVENTS_PER_BEACON) / SECONDS;
+
+  log(`beacons alone at about ${int(TARGET_EVENTS)} events/s: the server's CPU…`);
+  const cpuBefore = wallery.cpuSeconds();
+  const pacedAlone = await load(pacedSpec(wallery.base, 30, SECONDS))();
+  const cpuShare = (wallery.cpuSeconds() - cpuBefore) / SECONDS;
+  const pacedAloneEvents = (ok(pacedAlone) * EVENTS_PER_BEACON) / SECONDS;
+  const cpuPerBeaconMs = ((cpuShare * SECONDS) / ok(pacedAlone)) * 1000;
 
   // The machine's other work moves a run's rate by tens of per cent from one
   // minute to the next: the reads alone and under the paced beacons are
@@ -126,15 +151,7 @@ async function main() {
     log(`round ${round + 1}/${ROUNDS}: W2 alone…`);
     const alone = await load(readSpec)();
     log(`round ${round + 1}/${ROUNDS}: W2 while beacons arrive at about ${int(TARGET_EVENTS)} events/s…`);
-    // paced: 6 connections, each waiting 25 ms after an answer → about 200 beacons (10,000 events) a second
-    const pacedRun = load({
-      url: `${wallery.base}/`,
-      mix: { ...mix, seed: 17 + round },
-      seconds: WARMUP + SECONDS + 1,
-      warmupSeconds: 0,
-      connections: 6,
-      delayMs: 25,
-    });
+    const pacedRun = load(pacedSpec(wallery.base, 17 + round, WARMUP + SECONDS + 1));
     const during = await load(readSpec)();
     rounds.push({ alone, during, paced: await pacedRun() });
   }
@@ -150,7 +167,8 @@ async function main() {
   ) as { totals: Record<string, number> };
   const t = report.totals;
   const counted = t.wallLoads! + t.impressions! + t.clicks! + t.ctaClicks! + t.productClicks!;
-  const accepted = (ok(warm) + ok(events) + rounds.reduce((n, r) => n + ok(r.paced), 0)) * EVENTS_PER_BEACON;
+  const accepted =
+    (ok(warm) + ok(events) + ok(pacedAlone) + rounds.reduce((n, r) => n + ok(r.paced), 0)) * EVENTS_PER_BEACON;
 
   const row = (name: string, r: LoadResult, extra: string) =>
     `| ${name} | ${int(r.rps)} | ${extra} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors + r.non2xx} | ${r.generatorCores.toFixed(2)} (${r.generator}) |`;
@@ -165,6 +183,11 @@ async function main() {
     '| case | req/s | events/s | p50 ms | p99 ms | errors | generator cores |',
     '|---|---:|---:|---:|---:|---:|---:|',
     row('beacons, saturating (16 connections)', events, int(eventsPerSec)),
+    row(
+      `beacons paced at about ${int(TARGET_EVENTS)} events/s, alone (6 connections)`,
+      pacedAlone,
+      int(pacedAloneEvents),
+    ),
     ...rounds.flatMap((r, i) => [
       row(`round ${i + 1}: W2 limit=100 JSON (cached), alone (32 connections)`, r.alone, '–'),
       row(
@@ -181,6 +204,7 @@ async function main() {
     '',
     `- Ingest: ${int(eventsPerSec)} events/s (target ≥ ${int(TARGET_EVENTS)}): ${met(eventsPerSec >= TARGET_EVENTS)}.`,
     `- The read API under ${int(pacedEvents)} events/s (medians of ${ROUNDS} rounds): ${(slowdown * 100).toFixed(1)} % slower (target ≤ ${TARGET_SLOWDOWN * 100} %): ${met(slowdown <= TARGET_SLOWDOWN)}.`,
+    `- The server's CPU for ${int(pacedAloneEvents)} events/s (beacons alone): ${(cpuShare * 100).toFixed(1)} % of one core, ${cpuPerBeaconMs.toFixed(2)} ms per beacon — what reads that keep the server's core busy lose to the beacons, whatever else runs on the machine.`,
     `- Counted after a clean shutdown: ${int(counted)} events; wrk saw ${int(accepted)} accepted (warm-up included; every event of these beacons counts): ${counted === accepted ? 'equal' : `${int(counted - accepted)} more — ${int((counted - accepted) / EVENTS_PER_BEACON)} beacons the server took as wrk stopped (at most one per connection, 38)`}.`,
     '',
   ].join('\n');
