@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { counterOf, ONCE_PER_VIEW, type ReportedEvent } from '../domain/analytics.js';
+import { counterOf, ONCE_PER_VIEW, type CounterKey, type ReportedEvent } from '../domain/analytics.js';
 import { utcDay } from '../domain/dates.js';
 import { postsOfWall, productsOfWall, wallIsLive } from '../store/analytics.js';
 import type { Database } from '../store/schema.js';
@@ -39,33 +39,38 @@ export class EventRecorder {
     private readonly dedupe: Deduper,
   ) {}
 
-  async record(wallId: number, beacon: Beacon, now: number): Promise<RecordResult> {
+  /**
+   * Counts a beacon's events for the wall. `text` is the beacon as it came
+   * (a resend is the same bytes): its digest says whether it was seen.
+   */
+  async record(wallId: number, beacon: Beacon, now: number, text?: string): Promise<RecordResult> {
     if (!(await this.wallLive(wallId))) return { counted: 0, wallGone: true };
+    const postIds: number[] = [];
+    const productIds: number[] = [];
+    for (const e of beacon.events) {
+      if (e.postId !== undefined) postIds.push(Number(e.postId));
+      if (e.productId !== undefined) productIds.push(e.productId);
+    }
     const [posts, products] = await Promise.all([
-      this.present(
-        wallId,
-        'p',
-        beacon.events.flatMap((e) => (e.postId === undefined ? [] : [Number(e.postId)])),
-      ),
-      this.present(
-        wallId,
-        'r',
-        beacon.events.flatMap((e) => (e.productId === undefined ? [] : [e.productId])),
-      ),
+      this.present(wallId, 'p', postIds),
+      this.present(wallId, 'r', productIds),
     ]);
     const day = utcDay(now);
-    const kept = beacon.events
-      .filter(
-        (e) =>
-          e.type === 'wall_load' ||
-          ((e.postId === undefined || posts.has(Number(e.postId))) &&
-            (e.productId === undefined || products.has(e.productId))),
+    const kept: CounterKey[] = [];
+    for (const e of beacon.events) {
+      if (
+        e.type === 'wall_load' ||
+        ((e.postId === undefined || posts.has(Number(e.postId))) &&
+          (e.productId === undefined || products.has(e.productId)))
       )
-      .map((e) => counterOf(wallId, day, e));
+        kept.push(counterOf(wallId, day, e));
+    }
     let counted = kept;
     if (beacon.view !== undefined) {
       // the whole beacon (a resend), then each once-per-view event: one round trip
-      const digest = createHash('sha1').update(JSON.stringify(beacon)).digest('base64url');
+      const digest = createHash('sha1')
+        .update(text ?? JSON.stringify(beacon))
+        .digest('base64url');
       const once = kept.filter((k) => ONCE_PER_VIEW.has(k.type));
       const fresh = await this.dedupe.check(
         `${wallId}:${digest}`,
@@ -73,8 +78,10 @@ export class EventRecorder {
         once.map((k) => `${k.type}:${k.postId}:${k.productId}`),
       );
       if (!fresh) return { counted: 0, wallGone: false };
-      const repeated = new Set(once.filter((_, i) => !fresh[i]));
-      counted = repeated.size === 0 ? kept : kept.filter((k) => !repeated.has(k));
+      if (fresh.some((f) => !f)) {
+        const repeated = new Set(once.filter((_, i) => !fresh[i]));
+        counted = kept.filter((k) => !repeated.has(k));
+      }
     }
     for (const k of counted) this.aggregator.add(k);
     return { counted: counted.length, wallGone: false };

@@ -1,5 +1,5 @@
 // POST /events: the embed's beacons (navigator.sendBeacon sends text/plain,
-// which the server parses as JSON like every body). Authenticated by the
+// which this route parses as JSON; bodies over 64 KiB are refused, 413). Authenticated by the
 // publishable key, whose wall they count for; the key's origin rules and the
 // analytics rate limits apply (access.ts). Answers 202 `{}` to whatever it
 // keeps — a bot's beacon, a repeat, events naming posts not on the wall are
@@ -12,7 +12,27 @@ import { eventProblem } from '../../domain/analytics.js';
 import { ApiError, MESSAGES } from '../errors.js';
 import { EmbedEventsBody, EmbedKeyQuery, eventsResponses } from './schemas.js';
 
+/** A beacon holds at most 50 small events: a few KiB. */
+export const EVENTS_BODY_LIMIT = 64 * 1024;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the beacon's body as it came (its digest tells a resend) */
+    beaconText: string | null;
+  }
+}
+
 export async function embedEventsRoute(fastify: FastifyInstance) {
+  // This route's own parser: JSON whatever the Content-Type (sendBeacon sends
+  // text/plain), at most EVENTS_BODY_LIMIT, and the text kept for the digest.
+  const json = fastify.getDefaultJsonParser('error', 'remove');
+  fastify.decorateRequest('beaconText', null);
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: EVENTS_BODY_LIMIT }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString();
+    request.beaconText = text;
+    json(request, text, done);
+  });
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
     '/events',
@@ -40,7 +60,12 @@ export async function embedEventsRoute(fastify: FastifyInstance) {
       const ua = request.headers['user-agent'];
       if (!recorder || (typeof ua === 'string' && isbot(ua))) return {};
       const grant = request.embedGrant!;
-      const { wallGone } = await recorder.record(grant.wallId, request.body, request.server.ctx.now());
+      const { wallGone } = await recorder.record(
+        grant.wallId,
+        request.body,
+        request.server.ctx.now(),
+        request.beaconText ?? undefined,
+      );
       if (wallGone) throw new ApiError(404, MESSAGES.wallNotFound);
       return {};
     },

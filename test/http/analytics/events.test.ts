@@ -83,6 +83,9 @@ describeSample('analytics beacons', () => {
       [{ events: [event], view: 'has spaces in it' }, /view must be 8 to 64/],
     ];
     for (const [body, message] of cases) embedError(await beacon(s.srv.baseUrl, key, body), 400, message);
+    // a beacon is a few KiB: over 64 KiB is refused
+    const huge = { events: [event], view: 'v'.repeat(40), padding: 'x'.repeat(70_000) };
+    embedError(await beacon(s.srv.baseUrl, key, huge), 413);
     // exactly 50 is fine; fields a beacon does not know are ignored
     const fifty = await beacon(s.srv.baseUrl, key, {
       events: Array.from({ length: 50 }, () => ({ ...event, extra: 1 })),
