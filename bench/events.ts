@@ -79,6 +79,8 @@ async function startWallery(db: string) {
     // the limits stay on (their cost is part of ingesting), far above the load of one client address
     ANALYTICS_RATE_LIMIT_PER_IP: '100000000',
     ANALYTICS_RATE_LIMIT_PER_KEY: '100000000',
+    EMBED_RATE_LIMIT_PER_IP: '100000000',
+    EMBED_RATE_LIMIT_PER_KEY: '100000000',
   });
   const port = (await waitFor(child, /wallery listening on http:\/\/[^:]+:(\d+)/))[1];
   return {
