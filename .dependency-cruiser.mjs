@@ -63,11 +63,11 @@ export default {
       severity: 'error',
       comment:
         'src/domain holds pure rules: nothing from the layers with I/O (http, store, ingest, cli, manage, quota, ' +
-        'redis, runtime, config), no Node I/O module, no package that talks to a database or the network.',
+        'redis, analytics, runtime, config), no Node I/O module, no package that talks to a database or the network.',
       from: { path: '^src/domain/' },
       to: {
         path: [
-          layer(['http', 'store', 'ingest', 'cli', 'manage', 'quota', 'redis', 'runtime', 'config']),
+          layer(['http', 'store', 'ingest', 'cli', 'manage', 'quota', 'redis', 'analytics', 'runtime', 'config']),
           nodeIo,
           npmIo,
         ],
@@ -83,9 +83,10 @@ export default {
     {
       name: 'store-not-to-http-cli-ingest-services',
       severity: 'error',
-      comment: 'src/store (queries, migrations) imports nothing from http, cli, ingest or the service layer.',
+      comment:
+        'src/store (queries, migrations) imports nothing from http, cli, ingest, analytics or the service layer.',
       from: { path: '^src/store/' },
-      to: { path: layer(['http', 'cli', 'ingest', 'manage']) },
+      to: { path: layer(['http', 'cli', 'ingest', 'analytics', 'manage']) },
     },
     {
       name: 'services-not-to-http-cli',

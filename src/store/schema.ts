@@ -4,6 +4,7 @@
 import type { Generated } from 'kysely';
 
 import type { ChangeKind } from '../domain/changes.js';
+import type { EventType } from '../domain/analytics.js';
 import type { EmbedLayout, EmbedTheme, MediaKind, ModerationMode, Plan, PostState } from '../domain/lists.js';
 
 export interface AccountsTable {
@@ -221,6 +222,7 @@ export interface Database {
   publishable_keys: PublishableKeysTable;
   changes: ChangesTable;
   change_log: ChangeLogTable;
+  analytics_daily: AnalyticsDailyTable;
 }
 
 /**
@@ -250,6 +252,19 @@ export interface ChangeLogTable {
   last_seq: number;
   /** every change up to this seq has been pruned: a cursor before it cannot be served */
   pruned_through: number;
+}
+
+/** Analytics counters: events of one type per wall, UTC day, post and product (migration 0016). */
+export interface AnalyticsDailyTable {
+  wall_id: number;
+  /** UTC day as days since 1970-01-01 */
+  day: number;
+  type: EventType;
+  /** the post (0: none, as for a wall load) */
+  post_id: number;
+  /** the product (0: none) */
+  product_id: number;
+  n: number;
 }
 
 /** Ingestion state of a feed with a connector (src/ingest/, src/store/ingest.ts). */

@@ -9,6 +9,8 @@ import { loggerOptions } from '../../src/http/logger.js';
 import { importDataFile } from '../../src/store/datafile.js';
 import { ChangeBus } from '../../src/store/changes.js';
 import { openStore } from '../../src/store/store.js';
+import { CLI_ACTOR } from '../../src/manage/op.js';
+import { createPublishableKey } from '../../src/manage/publishable-keys.js';
 import { hasSampleData, loadSampleData, SKIP_NO_SAMPLE } from '../helpers/server.js';
 
 const dirs: string[] = [];
@@ -72,3 +74,33 @@ describe.skipIf(!hasSampleData)(`logs and failures (${hasSampleData ? 'sample da
     await store.close();
   });
 });
+
+describe.skipIf(!hasSampleData)(
+  `analytics beacons in the log (${hasSampleData ? 'sample data' : SKIP_NO_SAMPLE})`,
+  () => {
+    it('log no client address or user agent of a beacon, accepted or refused', async () => {
+      const { app, store, lines } = await serverWithLog();
+      const made = await createPublishableKey({ db: store.db, actor: CLI_ACTOR, now: Date.now() }, 7011, {});
+      const ua = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0 Safari/537.36 beacon-log-test';
+      for (const payload of ['{"events":[{"type":"wall_load"}]}', '{"events":[]}', 'not json']) {
+        const res = await app.inject({
+          method: 'POST',
+          url: `/api/embed/v1/events?key=${made.key}`,
+          headers: { 'content-type': 'text/plain', 'user-agent': ua },
+          remoteAddress: '203.0.113.77',
+          payload,
+        });
+        expect(res.statusCode).toBeGreaterThanOrEqual(200);
+      }
+      // a read on the same server is logged as usual (the log works)
+      await app.inject({ url: `/api/embed/v1/walls/7011?key=${made.key}`, remoteAddress: '203.0.113.77' });
+      await app.close();
+      await store.close();
+      const log = lines.join('');
+      expect(log).toContain('/api/embed/v1/walls/7011');
+      expect(log).not.toContain('/api/embed/v1/events');
+      expect(log).not.toContain('beacon-log-test');
+      expect(log.split('203.0.113.77').length - 1).toBe(1); // the read's "incoming request" line only
+    });
+  },
+);
