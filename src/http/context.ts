@@ -5,6 +5,7 @@
 import { DEFAULT_CACHE_TTL_MS, DEFAULT_FRAGMENT_CACHE_MB, DEFAULT_RESPONSE_CACHE_MB } from '../config.js';
 import type { Redis } from 'ioredis';
 import type { IngestRuntime } from '../ingest/runtime.js';
+import type { WebhookSettings } from '../manage/webhooks.js';
 import type { QuotaCounter } from '../quota/quota.js';
 import { StoreQuota } from '../quota/store-quota.js';
 import { ResponseCache } from './v2/response-cache.js';
@@ -35,6 +36,8 @@ export interface AppContext {
   externalWrites?: () => boolean;
   /** this process's feed ingestion (serve with INGEST on); undefined or null → none */
   ingest?: IngestRuntime | null;
+  /** what a webhook test or replay sent from a request needs (WEBHOOK_* settings); undefined → the defaults */
+  webhooks?: WebhookSettings;
 }
 
 export interface CacheSettings {

@@ -15,6 +15,7 @@ import { publishableKeyRoutes } from './publishable-keys.js';
 import { tokenRoutes } from './tokens.js';
 import { validateRequest } from './validation.js';
 import { wallRoutes } from './walls.js';
+import { webhookRoutes } from './webhooks.js';
 
 export const MANAGE_PREFIX = '/api/manage/v1';
 
@@ -54,6 +55,7 @@ export async function registerManage(app: FastifyInstance) {
       await manage.register(publishableKeyRoutes);
       await manage.register(auditRoutes);
       await manage.register(tokenRoutes);
+      await manage.register(webhookRoutes);
     },
     { prefix: MANAGE_PREFIX },
   );
