@@ -141,6 +141,8 @@ export async function createWebhook(
 ): Promise<NewWebhookRecord> {
   const url = checkWebhookUrl(body.url);
   const secret = newWebhookSecret();
+  // events from now on: the latest change committed before the endpoint exists
+  const start = await latestChangeSeq(op.db);
   return audited(op, async (tx) => {
     const account = await tx.trx
       .selectFrom('accounts')
@@ -155,7 +157,7 @@ export async function createWebhook(
         url,
         events: JSON.stringify(body.events),
         secret: sealSecret(secret, settings.secretKey),
-        last_seq: await latestChangeSeq(tx.trx),
+        last_seq: start,
         created_at: op.now,
         updated_at: op.now,
       })
