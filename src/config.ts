@@ -216,6 +216,8 @@ export interface IngestConfig {
   hostConcurrency: number;
   /** INGEST_MAX_ITEMS: most posts one poll of a feed keeps (the newest) */
   maxItems: number;
+  /** CHANGES_RETENTION_DAYS: how long the change log (change feed, webhooks) keeps a change; the worker prunes older ones */
+  changesRetentionDays: number;
   /** INGEST_PARSE_THREADS: worker threads that parse upstream responses off the serving thread */
   parseThreads: number;
   /** BLUESKY_IDENTIFIER / BLUESKY_APP_PASSWORD: for Bluesky hashtag search */
@@ -230,6 +232,7 @@ export const INGEST_DEFAULTS = {
   hostConcurrency: 2,
   maxItems: 500,
   parseThreads: 1,
+  changesRetentionDays: 30,
 } as const;
 
 // ---- setting parsers: the only ones; every variable is read through them ----
@@ -488,5 +491,12 @@ export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env): IngestCo
     maxItems: intSetting(env.INGEST_MAX_ITEMS, 'INGEST_MAX_ITEMS', INGEST_DEFAULTS.maxItems, 1, 10_000),
     parseThreads: intSetting(env.INGEST_PARSE_THREADS, 'INGEST_PARSE_THREADS', INGEST_DEFAULTS.parseThreads, 1, 32),
     bluesky: identifier === '' ? null : { identifier, appPassword },
+    changesRetentionDays: intSetting(
+      env.CHANGES_RETENTION_DAYS,
+      'CHANGES_RETENTION_DAYS',
+      INGEST_DEFAULTS.changesRetentionDays,
+      1,
+      3650,
+    ),
   };
 }

@@ -16,7 +16,7 @@ export interface FieldError {
  */
 export class ManageError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 410,
     message: string,
     readonly fieldErrors: FieldError[] = [],
   ) {
@@ -38,3 +38,4 @@ export function stored<V>(cleaned: Cleaned<V>): V {
 export const invalidField = (field: string, message: string) => invalid([{ field, message }]);
 export const notFound = (what: string, id: number | string) => new ManageError(404, `${what} ${id} not found`);
 export const conflict = (message: string) => new ManageError(409, message);
+export const gone = (message: string) => new ManageError(410, message);

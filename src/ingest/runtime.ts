@@ -35,6 +35,7 @@ import { connectorProblem, type ConnectorSettings } from '../schemas/connectors.
 import { PollHttp, errorMessage, type ConnectorEnv, type ParseFn, type Validators } from './connector.js';
 import { createFetcher, type Fetcher, type Resolver } from './fetcher.js';
 import { ParsePool } from './parse-pool.js';
+import { pruneChangeLog } from '../store/change-log.js';
 import { connectorFor } from './registry.js';
 import {
   FAILING_AFTER,
@@ -102,6 +103,8 @@ export interface PollReport {
 }
 
 const WRITE_BATCH = 50;
+/** the change log is pruned by each worker at most this often (a prune another worker did finds nothing) */
+const PRUNE_EVERY_MS = 3_600_000;
 
 export class IngestRuntime {
   readonly policy: SchedulePolicy;
@@ -121,6 +124,7 @@ export class IngestRuntime {
   private readonly leaseMs: number;
   private readonly maxPages: number;
   private readonly parsePool: ParsePool;
+  private nextPruneAt = 0;
 
   constructor(private readonly options: IngestRuntimeOptions) {
     const { config } = options;
@@ -176,9 +180,13 @@ export class IngestRuntime {
     if (this.ticker) this.log.info({}, 'ingestion stopped');
   }
 
-  /** One tick: start polls of due feeds (not waiting for them). */
+  /** One tick: prune the change log when due, start polls of due feeds (not waiting for them). */
   async tick(): Promise<void> {
     if (this.stopped) return;
+    if (this.now() >= this.nextPruneAt) {
+      this.nextPruneAt = this.now() + PRUNE_EVERY_MS;
+      await pruneChangeLog(this.db, this.now() - this.options.config.changesRetentionDays * 86_400_000);
+    }
     await ensureIngestStates(this.db, this.policy.minIntervalS);
     const due = await dueFeedIds(this.db, this.now(), 100);
     for (const feedId of due) {

@@ -192,6 +192,23 @@ async function loadPost(db: Kysely<Database>, wallId: number, postId: number): P
 
 export const getModerationPost = loadPost;
 
+/** The wall's posts of these ids as the moderation view shows them (ids not found are left out). */
+export async function moderationPostsByIds(
+  db: Kysely<Database>,
+  wallId: number,
+  postIds: readonly number[],
+): Promise<Map<number, PostRecord>> {
+  const out = new Map<number, PostRecord>();
+  if (postIds.length === 0) return out;
+  const rows = await postsOfWall(db, wallId).where('posts.id', 'in', [...postIds]).execute();
+  const tags = await tagsOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  for (const r of rows) out.set(r.id, postRecord(r, tags.get(r.id) ?? []));
+  return out;
+}
+
 /** Moderation and content edit of one post (only the fields given change). */
 export async function updatePost(op: Op, wallId: number, postId: number, edit: PostPatch): Promise<PostRecord> {
   const patch = stored(cleanPostEdit(edit));

@@ -1,6 +1,7 @@
 // Schema migrations, kept in code so the compiled CLI carries them.
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { idColumn, idColumnType, type DialectName } from './dialect.js';
+import { changeLogMigration } from './change-log-triggers.js';
 import { publishableKeysMigration } from './publishable-keys.js';
 
 function migrations(dialect: DialectName): Record<string, Migration> {
@@ -419,6 +420,12 @@ function migrations(dialect: DialectName): Record<string, Migration> {
           .addColumn('rev', 'bigint', (c) => c.notNull().defaultTo(0))
           .execute();
         for (const statement of postRevisionSql(dialect)) await sql.raw(statement).execute(db);
+      },
+    },
+    '0015_changes': {
+      async up(db: Kysely<unknown>) {
+        // the change log: what the change feed and the webhooks read
+        await changeLogMigration(db, dialect);
       },
     },
     '0017_webhooks': {

@@ -3,6 +3,7 @@
 // comparisons and no dialect's date type leaks into the queries.
 import type { Generated } from 'kysely';
 
+import type { ChangeKind } from '../domain/changes.js';
 import type { EmbedLayout, EmbedTheme, MediaKind, ModerationMode, Plan, PostState } from '../domain/lists.js';
 
 export interface AccountsTable {
@@ -218,8 +219,39 @@ export interface Database {
   audit_log: AuditLogTable;
   feed_ingest_state: FeedIngestStateTable;
   publishable_keys: PublishableKeysTable;
+  changes: ChangesTable;
+  change_log: ChangeLogTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+}
+
+/**
+ * The change log (migration 0015, src/store/change-log-triggers.ts): a row per
+ * change of a post, a wall's life or a feed's health, written by store
+ * triggers in the changing transaction and numbered in commit order.
+ */
+export interface ChangesTable {
+  /** position in commit order: a reader past it has seen every earlier change */
+  seq: Generated<number>;
+  account_id: number;
+  wall_id: number;
+  /** null for a wall's or a feed's change */
+  post_id: number | null;
+  /** the feed of a feed change, or the post's feed */
+  feed_id: number | null;
+  kind: ChangeKind;
+  /** 1 when the post is approved and not hidden after the change */
+  visible: number;
+  /** when it was committed (ms) */
+  at: number;
+}
+
+export interface ChangeLogTable {
+  id: number;
+  /** PostgreSQL: the last seq handed out (SQLite's AUTOINCREMENT keeps its own) */
+  last_seq: number;
+  /** every change up to this seq has been pruned: a cursor before it cannot be served */
+  pruned_through: number;
 }
 
 /** Ingestion state of a feed with a connector (src/ingest/, src/store/ingest.ts). */

@@ -75,6 +75,7 @@ export function testIngestConfig(over: Partial<IngestConfig> = {}): IngestConfig
     hostConcurrency: 2,
     maxItems: 500,
     parseThreads: 1,
+    changesRetentionDays: 30,
     bluesky: { identifier: IDENTIFIER, appPassword: APP_PASSWORD },
     ...over,
   };

@@ -158,6 +158,7 @@ describe('settings', () => {
       hostConcurrency: 2,
       maxItems: 500,
       parseThreads: 1,
+      changesRetentionDays: 30,
       bluesky: null,
     });
   });
@@ -174,6 +175,7 @@ describe('settings', () => {
         INGEST_HOST_CONCURRENCY: '4',
         INGEST_MAX_ITEMS: '200',
         INGEST_PARSE_THREADS: '2',
+        CHANGES_RETENTION_DAYS: '7',
         BLUESKY_IDENTIFIER: 'wall.bsky.social',
         BLUESKY_APP_PASSWORD: 'abcd-efgh-ijkl-mnop',
       }),
@@ -187,6 +189,7 @@ describe('settings', () => {
       hostConcurrency: 4,
       maxItems: 200,
       parseThreads: 2,
+      changesRetentionDays: 7,
       bluesky: { identifier: 'wall.bsky.social', appPassword: 'abcd-efgh-ijkl-mnop' },
     });
     expect(parsePrivateNetworks('true')).toBe(true);

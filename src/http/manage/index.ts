@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { authorizeRole, declareAccess, enforceScope } from './access.js';
 import { accountRoutes } from './accounts.js';
 import { auditRoutes } from './audit.js';
+import { changeRoutes } from './changes.js';
 import { authenticateOperator } from './auth.js';
 import { manageErrorHandler } from './errors.js';
 import { postRoutes } from './posts.js';
@@ -49,6 +50,7 @@ export async function registerManage(app: FastifyInstance) {
       manage.addHook('preHandler', enforceScope);
       await manage.register(accountRoutes);
       await manage.register(wallRoutes);
+      await manage.register(changeRoutes);
       await manage.register(postRoutes);
       await manage.register(ruleRoutes);
       await manage.register(productRoutes);

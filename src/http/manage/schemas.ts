@@ -42,6 +42,7 @@ const ERRORS = {
   401: ErrorEnvelope(401, 'missing, unknown or revoked operator token'),
   404: ErrorEnvelope(404, 'a resource the request names does not exist'),
   409: ErrorEnvelope(409, 'conflicts with the current state, or with a concurrent change: read again and retry'),
+  410: ErrorEnvelope(410, 'the history the cursor names has been pruned: start again from a full read'),
 };
 
 export const Ok = <T extends TSchema>(data: T, description: string) =>
@@ -67,7 +68,7 @@ export const PageOf = <T extends TSchema>(item: T) =>
  * route's own errors — 404 when it names a record, 409 when it writes. The
  * statuses every route shares (413, 431, 500, 503…) are added in openapi.ts.
  */
-export const responses = <S extends Record<number, TSchema>>(success: S, ...own: (404 | 409)[]) => ({
+export const responses = <S extends Record<number, TSchema>>(success: S, ...own: (404 | 409 | 410)[]) => ({
   ...success,
   400: ERRORS[400],
   401: ERRORS[401],

@@ -1,0 +1,66 @@
+// A wall's change feed: the changes of its posts (and its own deletion or
+// restoration) after a cursor, in commit order, each with the post as it is
+// now. A reader that keeps the returned cursor and asks again never misses
+// or repeats a change (the log is numbered in commit order: see
+// src/store/change-log-triggers.ts). To mirror a wall: take `since=latest`,
+// read the posts, then follow the feed from that cursor — a change that
+// happened during the read shows up once more, and applying the post as it
+// is now is idempotent.
+import type { Kysely } from 'kysely';
+import {
+  decodeChangeCursor,
+  encodeChangeCursor,
+  LATEST_CURSOR,
+  WALL_FEED_KINDS,
+  type ChangeKind,
+} from '../domain/changes.js';
+import { iso } from '../domain/dates.js';
+import { gone, invalidField } from '../domain/errors.js';
+import type { ChangesPage } from '../schemas/changes.js';
+import { PAGE_DEFAULT } from '../schemas/fields.js';
+import { changesAfter, latestChangeSeq, prunedThrough } from '../store/change-log.js';
+import type { Database } from '../store/schema.js';
+import { moderationPostsByIds } from './posts.js';
+import { requireWall } from './walls.js';
+
+export interface ChangesRequest {
+  since?: string;
+  limit?: number;
+}
+
+export async function wallChanges(db: Kysely<Database>, wallId: number, request: ChangesRequest): Promise<ChangesPage> {
+  await requireWall(db, wallId);
+  if (request.since === LATEST_CURSOR)
+    return { changes: [], cursor: encodeChangeCursor(await latestChangeSeq(db)), hasMore: false };
+  const after = request.since === undefined ? 0 : decodeChangeCursor(request.since);
+  if (after === null) throw invalidField('since', `since must be a cursor this API returned, or ${LATEST_CURSOR}`);
+  // read before the changes: a prune that lands in between is then seen by the next call, never skipped silently
+  const pruned = await prunedThrough(db);
+  if (after < pruned)
+    throw gone(
+      `changes up to cursor ${pruned} have been pruned: read the wall's posts again and follow from since=${LATEST_CURSOR}`,
+    );
+  // read before the changes: every change up to it is committed, so when the
+  // page ends the wall's changes the cursor may move up to it (a quiet wall's
+  // cursor keeps up with the log and does not fall behind the prune mark)
+  const newest = await latestChangeSeq(db);
+  const limit = request.limit ?? PAGE_DEFAULT;
+  const rows = await changesAfter(db, { after, wallId, kinds: WALL_FEED_KINDS, limit: limit + 1 });
+  const hasMore = rows.length > limit;
+  const page = hasMore ? rows.slice(0, limit) : rows;
+  const postIds = [...new Set(page.flatMap((r) => (r.post_id === null ? [] : [r.post_id])))];
+  const posts = await moderationPostsByIds(db, wallId, postIds);
+  const last = page[page.length - 1];
+  return {
+    changes: page.map((r) => ({
+      cursor: encodeChangeCursor(r.seq),
+      kind: r.kind as ChangeKind,
+      postId: r.post_id,
+      visible: r.visible,
+      at: iso(r.at),
+      post: r.post_id === null ? null : (posts.get(r.post_id) ?? null),
+    })),
+    cursor: encodeChangeCursor(hasMore ? last!.seq : Math.max(after, newest, last?.seq ?? 0)),
+    hasMore,
+  };
+}
