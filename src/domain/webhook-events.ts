@@ -1,5 +1,6 @@
-// Webhook event types and how each comes from a change-log row (the kinds of
-// src/store/change-log.ts, spelled out here so the domain stays pure).
+// Webhook event types and how each comes from a change-log row.
+import type { ChangeKind } from './changes.js';
+
 export const WEBHOOK_EVENTS = [
   'post.created',
   'post.approved',
@@ -15,7 +16,7 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** Sent by `POST /webhooks/{id}/test` only; never subscribed to. */
 export const TEST_EVENT = 'webhook.test';
 
-const BY_KIND: Record<string, WebhookEvent> = {
+const BY_KIND: Partial<Record<ChangeKind, WebhookEvent>> = {
   created: 'post.created',
   approved: 'post.approved',
   rejected: 'post.rejected',
@@ -27,14 +28,14 @@ const BY_KIND: Record<string, WebhookEvent> = {
 };
 
 /** The event a change is, or null (an edit, or a post created not visible: it is announced when approved). */
-export function eventOfChange(kind: string, visible: boolean): WebhookEvent | null {
+export function eventOfChange(kind: ChangeKind, visible: boolean): WebhookEvent | null {
   if (kind === 'created' && !visible) return null;
   return BY_KIND[kind] ?? null;
 }
 
 /** The change kinds that make these events (to ask the change log for those only). */
-export function kindsOfEvents(events: readonly string[]): string[] {
-  return Object.entries(BY_KIND)
+export function kindsOfEvents(events: readonly string[]): ChangeKind[] {
+  return (Object.entries(BY_KIND) as [ChangeKind, WebhookEvent][])
     .filter(([, e]) => events.includes(e))
     .map(([k]) => k);
 }

@@ -19,7 +19,7 @@ import { openSecret } from '../domain/secret-box.js';
 import { kindsOfEvents, type WebhookEvent } from '../domain/webhook-events.js';
 import type { IngestLogger } from '../ingest/runtime.js';
 import { backoffDelayS, FAILING_AFTER, Ticker } from '../ingest/scheduler.js';
-import { changesAfter, latestChangeSeq, type ChangeKind } from '../store/change-log.js';
+import { changesAfter, latestChangeSeq } from '../store/change-log.js';
 import type { Database } from '../store/schema.js';
 import {
   advanceCursor,
@@ -178,7 +178,7 @@ export class WebhookRuntime {
         released = true;
         return { ...report, status: 'failed', message: (err as Error).message };
       }
-      const kinds = kindsOfEvents(eventsOf(row)) as ChangeKind[];
+      const kinds = kindsOfEvents(eventsOf(row));
       const started = this.now();
       while (!this.stopped && report.delivered < EVENTS_PER_CLAIM) {
         // the latest seq is read first: every row up to it is committed, so

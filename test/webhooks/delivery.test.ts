@@ -62,12 +62,11 @@ afterEach(async () => {
 describe('webhook delivery', () => {
   it('sends the subscribed events of its account, signed, in order, the post in the embed form', async () => {
     const h = await hook(['post.approved', 'post.hidden', 'post.created']);
-    await emit(srv.store, { kind: 'approved', postId: 17001 });
-    await emit(srv.store, { kind: 'rejected', postId: 17004 }); // not subscribed
-    await emit(srv.store, { kind: 'approved', postId: 17061 }); // another account's
-    await emit(srv.store, { kind: 'created', postId: 17007, visible: false }); // not visible: no event
-    await emit(srv.store, { kind: 'updated', postId: 17007 }); // an edit: no event
-    const hidden = await emit(srv.store, { kind: 'hidden', postId: 17010 });
+    await emit(srv.store, 'approved', 17001);
+    await emit(srv.store, 'rejected', 17004); // not subscribed
+    await emit(srv.store, 'approved', 17061); // another account's
+    await emit(srv.store, 'updated', 17007); // an edit: no event
+    const hidden = await emit(srv.store, 'hidden', 17010);
     const w = worker();
     await w.runOnce();
     expect(rx.received.map((r) => r.type)).toEqual(['post.approved', 'post.hidden']);
@@ -97,9 +96,7 @@ describe('webhook delivery', () => {
 
   it('a deleted post is sent with post: null', async () => {
     await hook(['post.deleted']);
-    await emit(srv.store, { kind: 'deleted', postId: 17013 });
-    await srv.store.db.deleteFrom('post_products').where('post_id', '=', 17013).execute();
-    await srv.store.db.deleteFrom('posts').where('id', '=', 17013).execute();
+    await emit(srv.store, 'deleted', 17013);
     await worker().runOnce();
     expect(rx.received[0]!.body).toMatchObject({ type: 'post.deleted', data: { postId: '17013', post: null } });
   });
@@ -107,7 +104,7 @@ describe('webhook delivery', () => {
   it('while the receiver is down, retries with backoff; once back, every event arrives once, in order', async () => {
     const h = await hook(['post.approved']);
     const seqs: number[] = [];
-    for (const id of [17016, 17019, 17022, 17025]) seqs.push(await emit(srv.store, { kind: 'approved', postId: id }));
+    for (const id of [17016, 17019, 17022, 17025]) seqs.push(await emit(srv.store, 'approved', id));
     rx.mode = 'fail';
     const w = worker();
     for (let i = 0; i < 6; i++) {
@@ -142,7 +139,7 @@ describe('webhook delivery', () => {
       .execute();
     const expected: string[] = [];
     for (let i = 0; i < 30; i++)
-      expected.push(`evt_${await emit(srv.store, { kind: i % 2 ? 'hidden' : 'approved', postId: posts[i]!.id })}`);
+      expected.push(`evt_${await emit(srv.store, i % 2 ? 'hidden' : 'approved', posts[i]!.id)}`);
     const a = worker({ tickMs: 20 });
     const b = worker({ tickMs: 20 });
     const until = Date.now() + 60_000;
@@ -152,7 +149,7 @@ describe('webhook delivery', () => {
 
   it('the SSRF guard refuses a private address unless allowed', async () => {
     const h = await hook(['post.approved']);
-    await emit(srv.store, { kind: 'approved', postId: 17028 });
+    await emit(srv.store, 'approved', 17028);
     await worker({ allowPrivateNetworks: false }).runOnce();
     expect(rx.received).toHaveLength(0);
     const [attempt] = (await listDeliveries(srv.store.db, h.id, {})).data;
@@ -162,8 +159,8 @@ describe('webhook delivery', () => {
 
   it('an event failing for 3 days disables the endpoint; enabling it again resumes from the cursor', async () => {
     const h = await hook(['post.approved']);
-    const seq = await emit(srv.store, { kind: 'approved', postId: 17031 });
-    const later = await emit(srv.store, { kind: 'approved', postId: 17034 });
+    const seq = await emit(srv.store, 'approved', 17031);
+    const later = await emit(srv.store, 'approved', 17034);
     rx.mode = 'fail';
     const w = worker();
     await w.runOnce();

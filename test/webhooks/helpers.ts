@@ -3,7 +3,6 @@
 // which makes a change-log row.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { sql } from 'kysely';
 import type { Store } from '../../src/store/store.js';
 
 export interface Received {
@@ -90,49 +89,47 @@ export class Receiver {
   }
 }
 
-export interface ChangeSpec {
-  kind:
-    | 'created'
-    | 'updated'
-    | 'approved'
-    | 'rejected'
-    | 'hidden'
-    | 'deleted'
-    | 'wall_deleted'
-    | 'feed_failing'
-    | 'feed_recovered';
-  postId?: number;
-  wallId?: number;
-  feedId?: number;
-  visible?: boolean;
-  at?: number;
-}
+export type PostChange = 'approved' | 'rejected' | 'hidden' | 'deleted' | 'updated';
 
 /**
- * A change-log row, as the store's triggers would write it for that change
- * (while the change log is the stub of src/store/change-log.ts: written
- * straight into its table). Returns the row's seq.
+ * Makes a post change the way any writer does — a plain UPDATE or DELETE of
+ * the row — so that the store's triggers log it (migration 0015). Returns
+ * the seq of the change `kind` (a step before it, to put the post where the
+ * change can happen, logs an `updated` first when needed).
  */
-export async function emit(store: Store, c: ChangeSpec): Promise<number> {
+export async function emit(store: Store, kind: PostChange, postId: number): Promise<number> {
   const db = store.db;
-  const seqType = store.name === 'postgres' ? 'bigserial primary key' : 'integer primary key autoincrement';
-  await sql
-    .raw(
-      `create table if not exists change_log_stub (seq ${seqType}, account_id bigint not null, wall_id bigint not null,
-       post_id bigint, feed_id bigint, kind text not null, visible integer not null, at bigint not null)`,
-    )
-    .execute(db);
-  let wallId = c.wallId;
-  if (c.postId !== undefined) {
-    const post = await db.selectFrom('posts').select('wall_id').where('id', '=', c.postId).executeTakeFirstOrThrow();
-    wallId = post.wall_id;
+  const posts = () => db.updateTable('posts').where('id', '=', postId);
+  switch (kind) {
+    case 'approved':
+      await posts().set({ state: 'pending' }).where('state', '=', 'approved').execute();
+      await posts().set({ state: 'approved' }).execute();
+      break;
+    case 'rejected':
+      await posts().set({ state: 'pending' }).where('state', '=', 'rejected').execute();
+      await posts().set({ state: 'rejected' }).execute();
+      break;
+    case 'hidden':
+      await posts().set({ hidden: 0 }).where('hidden', '=', 1).execute();
+      await posts().set({ hidden: 1 }).execute();
+      break;
+    case 'updated':
+      await posts()
+        .set((eb) => ({ content: eb('content', '||', ' ') }))
+        .execute();
+      break;
+    case 'deleted':
+      await db.deleteFrom('post_products').where('post_id', '=', postId).execute();
+      await db.deleteFrom('posts').where('id', '=', postId).execute();
+      break;
   }
-  const wall = await db.selectFrom('walls').select('account_id').where('id', '=', wallId!).executeTakeFirstOrThrow();
-  const visible = c.visible ?? ['created', 'approved', 'updated'].includes(c.kind);
-  const { rows } = await sql<{
-    seq: number;
-  }>`insert into change_log_stub (account_id, wall_id, post_id, feed_id, kind, visible, at)
-    values (${wall.account_id}, ${wallId!}, ${c.postId ?? null}, ${c.feedId ?? null}, ${c.kind}, ${visible ? 1 : 0}, ${c.at ?? Date.now()})
-    returning seq`.execute(db);
-  return Number(rows[0]!.seq);
+  const row = await db
+    .selectFrom('changes')
+    .select('seq')
+    .where('post_id', '=', postId)
+    .where('kind', '=', kind)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  return Number(row.seq);
 }
