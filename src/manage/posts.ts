@@ -200,7 +200,9 @@ export async function moderationPostsByIds(
 ): Promise<Map<number, PostRecord>> {
   const out = new Map<number, PostRecord>();
   if (postIds.length === 0) return out;
-  const rows = await postsOfWall(db, wallId).where('posts.id', 'in', [...postIds]).execute();
+  const rows = await postsOfWall(db, wallId)
+    .where('posts.id', 'in', [...postIds])
+    .execute();
   const tags = await tagsOf(
     db,
     rows.map((r) => r.id),

@@ -54,7 +54,9 @@ async function follow(srv: TestServer, since: string, limit = 200): Promise<{ se
 }
 
 async function postIdsOfWall(srv: TestServer, n: number): Promise<number[]> {
-  const page = data<{ data: { id: number }[] }>(await api(srv, 'GET', `/walls/${WALL}/posts?state=approved&limit=${n}`));
+  const page = data<{ data: { id: number }[] }>(
+    await api(srv, 'GET', `/walls/${WALL}/posts?state=approved&limit=${n}`),
+  );
   return page.data.map((p) => p.id);
 }
 
@@ -227,9 +229,9 @@ describe('exactness with several writers on two instances', () => {
     // applying each change's visibility in order gives the wall as it is
     for (const c of seen) mirror.set(c.postId!, c.visible);
     const visibleNow = new Set(
-      data<{ data: { id: number }[] }>(await api(first, 'GET', `/walls/${WALL}/posts?status=visible&limit=200`)).data.map(
-        (p) => p.id,
-      ),
+      data<{ data: { id: number }[] }>(
+        await api(first, 'GET', `/walls/${WALL}/posts?status=visible&limit=200`),
+      ).data.map((p) => p.id),
     );
     for (const id of ids) expect(mirror.get(id), `post ${id}`).toBe(visibleNow.has(id));
     // and a follow from the start cursor now gives the same changes again

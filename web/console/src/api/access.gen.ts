@@ -24,6 +24,7 @@ export const OPERATION_ROLES = {
   'GET /tokens/current': 'viewer',
   'GET /walls': 'viewer',
   'GET /walls/{wallId}': 'viewer',
+  'GET /walls/{wallId}/changes': 'viewer',
   'GET /walls/{wallId}/feeds': 'viewer',
   'GET /walls/{wallId}/feeds/{feedId}': 'viewer',
   'GET /walls/{wallId}/posts': 'viewer',

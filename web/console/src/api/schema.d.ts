@@ -5894,6 +5894,331 @@ export interface paths {
     };
     trace?: never;
   };
+  '/walls/{wallId}/changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What changed on a wall since a cursor
+     * @description The changes of the wall’s posts (created, updated, approved, rejected, hidden, deleted) and of the wall itself (wall_deleted, wall_restored), in commit order, each with the post as it is now. Keep the returned `cursor` and pass it as `since`: nothing is missed or repeated, with any number of writers. To mirror a wall: `since=latest`, then read its posts, then follow. 410 when the cursor is older than the kept history (CHANGES_RETENTION_DAYS).
+     *
+     *     **Role:** any role. A token limited to accounts gets 404 for a wall of any other account.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description items per page, 1–200, default 50 */
+          limit?: string;
+          /** @description the `cursor` of the previous answer; `latest`: no changes, just the cursor of now (start a mirror with it, then read the posts); absent: from the oldest change kept */
+          since?: string;
+        };
+        header?: never;
+        path: {
+          /**
+           * @description wallId (digits)
+           * @example 7011
+           */
+          wallId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description changes after the cursor, oldest first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                changes: {
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  at: string;
+                  /** @description this change’s place in commit order (opaque) */
+                  cursor: string;
+                  /**
+                   * @description what happened: to a post, or (`wall_deleted`, `wall_restored`; postId null) to the wall
+                   * @enum {unknown}
+                   */
+                  kind:
+                    | 'created'
+                    | 'updated'
+                    | 'approved'
+                    | 'rejected'
+                    | 'hidden'
+                    | 'deleted'
+                    | 'wall_deleted'
+                    | 'wall_restored';
+                  /** @description the post as it is NOW (later changes may follow); null when it no longer exists */
+                  post: {
+                    /** @description alt text (text alternative) of the main media; empty when none */
+                    alt: string;
+                    authorName: string;
+                    /** @description carousel items (childNode in v2, which shows image and video only) */
+                    children: {
+                      /** @description alt text of this item, when it has one */
+                      alt?: string;
+                      image: string;
+                      video: string;
+                    }[];
+                    content: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    createdAt: string;
+                    cta: {
+                      background: string;
+                      color: string;
+                      status: number;
+                      text: string;
+                      url: string;
+                    } | null;
+                    decision: {
+                      /**
+                       * Format: date-time
+                       * @description ISO 8601 UTC
+                       */
+                      at: string;
+                      /** @description the operator token’s name, `cli`, or `rule:<id>` */
+                      by: string;
+                      reason: string | null;
+                    } | null;
+                    externalId: string | null;
+                    feedId: number;
+                    feedName: string;
+                    file: string;
+                    fileOriginal: string;
+                    fileThumb: string;
+                    hidden: boolean;
+                    highlighted: boolean;
+                    id: number;
+                    linkUrl: string;
+                    location: string;
+                    /** @enum {unknown} */
+                    media: 'image' | 'video' | 'text';
+                    mediaFile: string;
+                    networkName: string;
+                    picture: string;
+                    pinned: boolean;
+                    postType: number;
+                    products: {
+                      left: number;
+                      /** @description tag order, from 0 */
+                      position: number;
+                      productId: number;
+                      productName: string;
+                      top: number;
+                    }[];
+                    rating: number | null;
+                    /** @description it answers another post upstream (the `reply` rule judges it) */
+                    reply: boolean;
+                    /** @description it arrived as a boost/repost (the `repost` rule judges it) */
+                    repost: boolean;
+                    score: number | null;
+                    /**
+                     * @description moderation state; the public API shows approved posts only
+                     * @enum {unknown}
+                     */
+                    state: 'approved' | 'pending' | 'rejected';
+                    tags: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC
+                     */
+                    updatedAt: string;
+                    username: string;
+                    userPicture: string;
+                    wallId: number;
+                  } | null;
+                  postId: number | null;
+                  /** @description the post was shown by the public reads right after this change */
+                  visible: boolean;
+                }[];
+                /** @description pass as `since` next time: the place after the last change given */
+                cursor: string;
+                /** @description more changes are waiting: ask again at once */
+                hasMore: boolean;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the history the cursor names has been pruned: start again from a full read */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 410;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store (or Redis) is unreachable: a generic message */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/walls/{wallId}/feeds': {
     parameters: {
       query?: never;
