@@ -14,6 +14,7 @@ import { registerFeedCommands } from './feeds.js';
 import { registerPostCommands } from './posts.js';
 import { registerProductCommands } from './products.js';
 import { registerTokenCommands } from './tokens.js';
+import { registerWebhookCommands } from './webhooks.js';
 
 const program = new Command('wallery')
   .description('Wallery — self-hosted social walls behind the Wall and Gallery Content API v2')
@@ -33,6 +34,7 @@ registerFeedCommands(program);
 registerPostCommands(program);
 registerProductCommands(program);
 registerAuditCommands(program);
+registerWebhookCommands(program);
 registerIngestCommands(program);
 
 try {
