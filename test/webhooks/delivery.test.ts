@@ -101,6 +101,38 @@ describe('webhook delivery', () => {
     expect(rx.received[0]!.body).toMatchObject({ type: 'post.deleted', data: { postId: '17013', post: null } });
   });
 
+  it('sends wall.deleted and the feed events with the ids they are about', async () => {
+    await hook(['wall.deleted', 'feed.failing', 'feed.recovered']);
+    const db = srv.store.db;
+    const feed = await db.selectFrom('feeds').select('id').where('wall_id', '=', 7011).executeTakeFirstOrThrow();
+    await db
+      .insertInto('feed_ingest_state')
+      .values({ feed_id: feed.id, interval_s: 300 })
+      .onConflict((oc) => oc.column('feed_id').doNothing())
+      .execute();
+    await db.updateTable('feed_ingest_state').set({ failing: 1 }).where('feed_id', '=', feed.id).execute();
+    await db.updateTable('feed_ingest_state').set({ failing: 0 }).where('feed_id', '=', feed.id).execute();
+    await db.updateTable('walls').set({ deleted_at: Date.now() }).where('id', '=', 7012).execute();
+    try {
+      await worker().runOnce();
+    } finally {
+      await db.updateTable('walls').set({ deleted_at: null }).where('id', '=', 7012).execute();
+    }
+    expect(rx.received.map((r) => [r.type, r.verified])).toEqual([
+      ['feed.failing', true],
+      ['feed.recovered', true],
+      ['wall.deleted', true],
+    ]);
+    expect(rx.received[0]!.body.data).toEqual({
+      accountId: 7001,
+      wallId: 7011,
+      postId: null,
+      post: null,
+      feedId: feed.id,
+    });
+    expect(rx.received[2]!.body.data).toEqual({ accountId: 7001, wallId: 7012, postId: null, post: null });
+  });
+
   it('while the receiver is down, retries with backoff; once back, every event arrives once, in order', async () => {
     const h = await hook(['post.approved']);
     const seqs: number[] = [];
