@@ -233,11 +233,8 @@ export class WebhookRuntime {
           }
           report.delivered++;
           report.status = 'delivered';
-          // keep the lease for the next event
-          if (!(await claimWebhook(this.db, id, this.owner, at, at + leaseMs))) {
-            released = true;
-            break;
-          }
+          // keep the lease for the next event (refused once the endpoint was disabled meanwhile: then let go)
+          if (!(await claimWebhook(this.db, id, this.owner, at, at + leaseMs))) break;
           row = (await findWebhook(this.db, id)) ?? row;
           if (at - started > leaseMs / 2) break;
           continue;
