@@ -102,7 +102,7 @@ export class WebhookRuntime {
       allowPrivateNetworks: options.config.allowPrivateNetworks,
       timeoutMs: options.config.timeoutMs,
       resolve: options.resolve,
-      now: this.now,
+      // a signature's time is the real clock's, what a receiver compares it with (the injected clock schedules)
     });
     this.limiter = new Bottleneck({ maxConcurrent: options.concurrency ?? 8 });
   }
