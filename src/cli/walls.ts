@@ -3,6 +3,8 @@
 import type { Command } from 'commander';
 import { WallCreateBody, WallListQuery, WallPatchBody } from '../schemas/walls.js';
 import { ManageError } from '../domain/errors.js';
+import { wallChanges } from '../manage/changes.js';
+import { ChangesQuery } from '../schemas/changes.js';
 import { createWall, deleteWall, getWall, listWalls, purgeWall, restoreWall, updateWall } from '../manage/walls.js';
 import { type WallInput, type WallPatch, type WallState } from '../schemas/walls.js';
 import { CliError, databaseOption, idArgument, withStore, type StoreOptions } from './common.js';
@@ -15,7 +17,9 @@ import {
   numberish,
   pagedOptions,
   pageFrom,
+  printList,
   printOptions,
+  printRecord,
   showPage,
   showRecord,
   type PagedOptions,
@@ -136,6 +140,30 @@ export function registerWallCommands(program: Command) {
         process.stdout.write(`wall ${id} restored\n`);
       });
     });
+
+  printOptions(
+    walls
+      .command('changes')
+      .description('what changed on a wall after a cursor, in commit order (the change feed)')
+      .argument(...idArgument('wall', 'id'))
+      .option('--since <cursor>', 'the cursor the last call printed; latest: just the cursor of now')
+      .option('--limit <n>', 'most changes to show, 1–200 (default 50)'),
+  ).action(async (id: number, options: PrintOptions & { since?: string; limit?: string }) => {
+    const query = checkBody<{ since?: string; limit?: string }>(
+      ChangesQuery,
+      given({ since: options.since, limit: options.limit }),
+    );
+    await withStore(options, async (store) => {
+      const page = await attempt(() => wallChanges(store.db, id, { since: query.since, limit: idFilter(query.limit) }));
+      if (options.json) return printRecord(page, options);
+      printList(
+        page.changes.map((c) => ({ ...c, post: undefined })),
+        ['cursor', 'kind', 'postId', 'visible', 'at'],
+        options,
+      );
+      process.stderr.write(`${page.hasMore ? 'more' : 'next'}: add --since ${page.cursor}\n`);
+    });
+  });
 
   walls
     .command('purge')

@@ -205,6 +205,15 @@ describe.skipIf(!hasSampleData)(`import and export (${hasSampleData ? 'sample da
     expect((await runCli(['walls', 'restore', '7015', '--database', db('walls')])).code).toBe(0);
     await withStoreAt(db('walls'), async (store) => expect(await findLiveWall(store.db, 7015, 7001)).not.toBeNull());
     expect((await runCli(['walls', 'restore', '7015', '--database', db('walls')])).code).toBe(1);
+    // the change feed: the imported posts, then the restore; a cursor to go on from
+    const feed = await runCli(['walls', 'changes', '7015', '--json', '--database', db('walls')]);
+    expect(feed.code, feed.stderr).toBe(0);
+    const page = JSON.parse(feed.stdout) as { changes: { kind: string }[]; cursor: string; hasMore: boolean };
+    expect(page.changes.map((c) => c.kind)).toEqual([...Array(5).fill('created'), 'wall_restored']);
+    const table = await runCli(['walls', 'changes', '7015', '--since', 'latest', '--database', db('walls')]);
+    expect(table.stderr).toBe(`next: add --since ${page.cursor}\n`);
+    const bad = await runCli(['walls', 'changes', '7015', '--since', 'yesterday', '--database', db('walls')]);
+    expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('since must be a cursor')]);
     const live = await runCli(['walls', 'purge', '7011', '--database', db('walls')]);
     expect(live.code).toBe(1);
     expect(live.stderr).toContain('live');

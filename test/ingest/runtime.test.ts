@@ -314,3 +314,37 @@ describe('stored state', () => {
     expect(await storedPosts(h, 201)).toHaveLength(2);
   });
 });
+
+describe('pruning the change log', () => {
+  it('the tick prunes changes older than the retention, at most once an hour', async () => {
+    fx = await startFeeds();
+    fx.documents.set('/feed.xml', { body: rssXml(items(3)), type: 'application/rss+xml' });
+    await withFeeds([{ id: 201, name: 'feed', connector: rss() }]);
+    await h.poll();
+    const db = h.server.store.db;
+    const count = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('changes')
+            .select((e) => e.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(await count()).toBeGreaterThanOrEqual(3);
+    // 30 days less 15 minutes on (the test config keeps 30): nothing is old enough
+    h.clock.now = Date.now() + 30 * 86_400_000 - 15 * 60_000;
+    await h.runtime.tick();
+    expect(await count()).toBeGreaterThanOrEqual(3);
+    // half an hour later the changes are old enough, but the last prune was within the hour
+    h.clock.now += 30 * 60_000;
+    await h.runtime.tick();
+    expect(await count()).toBeGreaterThanOrEqual(3);
+    h.clock.now += 31 * 60_000;
+    await h.runtime.tick();
+    expect(await count()).toBe(0);
+    expect(
+      (await db.selectFrom('change_log').select('pruned_through').executeTakeFirstOrThrow()).pruned_through,
+    ).toBeGreaterThan(0);
+  });
+});

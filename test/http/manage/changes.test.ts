@@ -81,7 +81,7 @@ describe('the change feed of a wall', () => {
   it('shows each moderation call as one change, with the post as it is now', async () => {
     const since = await latest(first);
     expect(since).toMatch(/^[0-9]+$/);
-    const [a, b] = await postIdsOfWall(first, 2);
+    const [a, b] = (await postIdsOfWall(first, 2)) as [number, number];
     data(await api(first, 'PATCH', `/walls/${WALL}/posts/${a}`, { hidden: true }));
     data(await api(second, 'PATCH', `/walls/${WALL}/posts/${b}`, { state: 'rejected', reason: 'off topic' }));
     data(await api(first, 'PATCH', `/walls/${WALL}/posts/${b}`, { state: 'approved' }));

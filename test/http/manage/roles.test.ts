@@ -265,6 +265,11 @@ const RECIPES: Record<string, Recipe> = {
     make: async (t) => ({ params: { wallId: t.wall, feedId: await polledFeed(t) } }),
   },
   'GET /walls/{wallId}/posts': { role: 'viewer', scope: 'wall', make: async (t) => ({ params: { wallId: t.wall } }) },
+  'GET /walls/{wallId}/changes': {
+    role: 'viewer',
+    scope: 'wall',
+    make: async (t) => ({ params: { wallId: t.wall } }),
+  },
   'GET /walls/{wallId}/posts/{postId}': {
     role: 'viewer',
     scope: 'wall',
