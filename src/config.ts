@@ -92,6 +92,8 @@ export interface WebhookConfig {
   leaseMs: number;
   /** INGEST_ALLOW_PRIVATE_NETWORKS: the same SSRF allowance as ingestion */
   allowPrivateNetworks: PrivateNetworks;
+  /** WEBHOOK_LOG_RETENTION_DAYS: how long the delivery log keeps an attempt */
+  logRetentionDays: number;
 }
 
 export const WEBHOOK_DEFAULTS = {
@@ -101,6 +103,7 @@ export const WEBHOOK_DEFAULTS = {
   giveUpS: 3 * 86_400,
   timeoutMs: 10_000,
   leaseMs: 60_000,
+  logRetentionDays: 30,
 } as const;
 
 /** WEBHOOK_SECRET_KEY: base64 of exactly 32 bytes. */
@@ -133,6 +136,13 @@ export function loadWebhookConfig(env: NodeJS.ProcessEnv = process.env): Webhook
     timeoutMs,
     leaseMs,
     allowPrivateNetworks: parsePrivateNetworks(env.INGEST_ALLOW_PRIVATE_NETWORKS),
+    logRetentionDays: intSetting(
+      env.WEBHOOK_LOG_RETENTION_DAYS,
+      'WEBHOOK_LOG_RETENTION_DAYS',
+      d.logRetentionDays,
+      1,
+      3650,
+    ),
   };
 }
 

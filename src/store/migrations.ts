@@ -485,6 +485,8 @@ function migrations(dialect: DialectName): Record<string, Migration> {
           .on('webhook_deliveries')
           .columns(['webhook_id', 'id'])
           .execute();
+        // the worker's hourly prune of old attempts
+        await db.schema.createIndex('webhook_deliveries_at').on('webhook_deliveries').column('at').execute();
       },
     },
   };

@@ -172,3 +172,9 @@ export async function logDelivery(db: Kysely<Database>, e: DeliveryEntry): Promi
     .executeTakeFirstOrThrow();
   return row.id;
 }
+
+/** Deletes the delivery log's attempts made before `before` (ms); how many. */
+export async function pruneDeliveries(db: Kysely<Database>, before: number): Promise<number> {
+  const res = await db.deleteFrom('webhook_deliveries').where('at', '<', before).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

@@ -27,6 +27,7 @@ import {
   dueWebhookIds,
   findWebhook,
   logDelivery,
+  pruneDeliveries,
   recordAttemptFailure,
   releaseWebhook,
   type WebhookRow,
@@ -41,6 +42,8 @@ const silent: IngestLogger = { info() {}, warn() {}, error() {}, debug() {} };
 const PAGE = 50;
 /** Events one claim sends at most before the endpoint goes back in line (others get a turn). */
 const EVENTS_PER_CLAIM = 200;
+/** the delivery log is pruned by each worker at most this often */
+const PRUNE_EVERY_MS = 3_600_000;
 
 export interface WebhookRuntimeOptions {
   db: Kysely<Database>;
@@ -89,6 +92,7 @@ export class WebhookRuntime {
   private readonly failingAfter: number;
   private ticker: Ticker | null = null;
   private stopped = false;
+  private nextPruneAt = 0;
 
   constructor(options: WebhookRuntimeOptions) {
     this.db = options.db;
@@ -127,9 +131,13 @@ export class WebhookRuntime {
     await this.sender.close();
   }
 
-  /** One tick: start the due endpoints (not waiting for them). */
+  /** One tick: prune the delivery log when due, start the due endpoints (not waiting for them). */
   async tick(): Promise<void> {
     if (this.stopped) return;
+    if (this.now() >= this.nextPruneAt) {
+      this.nextPruneAt = this.now() + PRUNE_EVERY_MS;
+      await pruneDeliveries(this.db, this.now() - this.config.logRetentionDays * 86_400_000);
+    }
     for (const id of await this.dueIds()) if (!this.inFlight.has(id)) void this.schedule(id);
   }
 

@@ -22,6 +22,7 @@ const CONFIG: WebhookConfig = {
   giveUpS: 3 * 86_400,
   timeoutMs: 5_000,
   leaseMs: 10_000,
+  logRetentionDays: 30,
   allowPrivateNetworks: ['127.0.0.0/8'],
 };
 
@@ -211,5 +212,29 @@ describe('webhook delivery', () => {
     expect(await updateWebhook(op, h.id, { enabled: true })).toMatchObject({ state: 'active', enabled: true });
     await w.runOnce();
     expect(rx.ids()).toEqual([`evt_${seq}`, `evt_${later}`]);
+  });
+
+  it('prunes delivery-log attempts older than WEBHOOK_LOG_RETENTION_DAYS on its tick', async () => {
+    const h = await hook(['post.approved']);
+    const at = (days: number) => clock.now() - days * 86_400_000;
+    for (const days of [31, 29])
+      await srv.store.db
+        .insertInto('webhook_deliveries')
+        .values({
+          webhook_id: h.id,
+          event_id: `evt_old_${days}`,
+          seq: null,
+          type: 'webhook.test',
+          attempt: 1,
+          status: 'delivered',
+          http_status: 204,
+          latency_ms: 1,
+          error: null,
+          at: at(days),
+        })
+        .execute();
+    await worker().tick();
+    const left = (await listDeliveries(srv.store.db, h.id, {})).data.map((d) => d.eventId);
+    expect(left).toEqual(['evt_old_29']);
   });
 });

@@ -18,6 +18,7 @@ const CONFIG: WebhookConfig = {
   retryMaxS: 2,
   giveUpS: 86_400,
   leaseMs: 10_000,
+  logRetentionDays: 30,
 };
 
 interface Hook {
