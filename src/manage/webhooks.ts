@@ -20,7 +20,7 @@ import type {
 } from '../schemas/webhooks.js';
 import { changesAfter, latestChangeSeq } from '../store/change-log.js';
 import type { Database } from '../store/schema.js';
-import { findWebhook, logDelivery, type WebhookRow } from '../store/webhooks.js';
+import { findWebhook, logDelivery, signingSecrets, type WebhookRow } from '../store/webhooks.js';
 import { payloadOfChange, testPayload, type WebhookPayload } from '../webhooks/payload.js';
 import { eventsOf } from '../webhooks/runtime.js';
 import { WebhookSender } from '../webhooks/sender.js';
@@ -227,7 +227,10 @@ export async function deleteWebhook(op: Op, id: number): Promise<WebhookRecord> 
   });
 }
 
-/** A new signing secret, in force for the next delivery; shown this once. */
+/** How long the secret before a rotation keeps signing (a second `v1`), so receivers can switch without a gap. */
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+
+/** A new signing secret, in force for the next delivery (the old one signs too for a day); shown this once. */
 export async function rotateWebhookSecret(
   op: Op,
   id: number,
@@ -235,10 +238,15 @@ export async function rotateWebhookSecret(
 ): Promise<NewWebhookRecord> {
   const secret = newWebhookSecret();
   return audited(op, async (tx) => {
-    await webhookRow(tx.trx, id);
+    const before = await webhookRow(tx.trx, id);
     await tx.trx
       .updateTable('webhooks')
-      .set({ secret: sealSecret(secret, settings.secretKey), updated_at: op.now })
+      .set({
+        secret: sealSecret(secret, settings.secretKey),
+        previous_secret: before.secret,
+        previous_secret_until: op.now + ROTATION_OVERLAP_MS,
+        updated_at: op.now,
+      })
       .where('id', '=', id)
       .execute();
     const rec = webhookRecord(await webhookRow(tx.trx, id));
@@ -255,11 +263,12 @@ async function sendNow(
   seq: number | null,
   replay: boolean,
   settings: WebhookSettings,
-  now: () => number,
+  /** the operation's time: which secrets sign, the log's `at` (the signature itself carries the real time) */
+  now: number,
 ): Promise<DeliveryRecord> {
-  let secret: string;
+  let secret: string[];
   try {
-    secret = openSecret(row.secret, settings.secretKey);
+    secret = signingSecrets(row, now).map((stored) => openSecret(stored, settings.secretKey));
   } catch (err) {
     if (err instanceof SecretBoxError) throw conflict(err.message);
     throw err;
@@ -268,7 +277,6 @@ async function sendNow(
     allowPrivateNetworks: settings.allowPrivateNetworks,
     timeoutMs: settings.timeoutMs,
     resolve: settings.resolve,
-    now,
   });
   try {
     const result = await sender.send(row.url, secret, payload, JSON.stringify(payload));
@@ -288,7 +296,7 @@ async function sendNow(
       httpStatus: result.httpStatus,
       latencyMs: result.latencyMs,
       error: result.error,
-      at: now(),
+      at: now,
       replay,
     });
     return deliveryRecord(
@@ -307,7 +315,7 @@ async function sendNow(
 export async function testWebhook(op: Op, id: number, settings: WebhookSettings): Promise<DeliveryRecord> {
   const row = await webhookRow(op.db, id);
   const payload = testPayload(row.account_id, `evt_test_${randomBytes(8).toString('hex')}`, op.now);
-  return sendNow(op.db, row, payload, null, false, settings, () => Date.now());
+  return sendNow(op.db, row, payload, null, false, settings, op.now);
 }
 
 export async function listDeliveries(
@@ -352,6 +360,6 @@ export async function replayDelivery(
     payload = await payloadOfChange(op.db, change);
     if (!payload) throw conflict(`event ${delivery.event_id} cannot be sent again`);
   }
-  const result = await sendNow(op.db, row, payload, delivery.seq, true, settings, () => Date.now());
+  const result = await sendNow(op.db, row, payload, delivery.seq, true, settings, op.now);
   return result;
 }

@@ -441,6 +441,9 @@ function migrations(dialect: DialectName): Record<string, Migration> {
           .addColumn('url', 'text', (c) => c.notNull())
           .addColumn('events', 'text', (c) => c.notNull())
           .addColumn('secret', 'text', (c) => c.notNull())
+          // after a rotation the old secret signs too, until previous_secret_until
+          .addColumn('previous_secret', 'text')
+          .addColumn('previous_secret_until', 'bigint')
           .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
           // active | failing | disabled (gave up on an event; enabled again by PATCH)
           .addColumn('state', 'text', (c) => c.notNull().defaultTo('active'))

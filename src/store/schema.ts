@@ -299,6 +299,9 @@ export interface WebhooksTable {
   events: string;
   /** the signing secret's stored form (src/domain/secret-box.ts): encrypted when WEBHOOK_SECRET_KEY is set */
   secret: string;
+  /** the secret before the last rotation (same stored form): it signs too until previous_secret_until */
+  previous_secret: string | null;
+  previous_secret_until: number | null;
   enabled: Generated<number>;
   state: Generated<WebhookState>;
   /** the change-log seq handled last: every event up to it was delivered or given up */

@@ -178,3 +178,13 @@ export async function pruneDeliveries(db: Kysely<Database>, before: number): Pro
   const res = await db.deleteFrom('webhook_deliveries').where('at', '<', before).executeTakeFirst();
   return Number(res.numDeletedRows);
 }
+
+/** The stored secrets that sign a delivery at `now`: the current one, and the one before a rotation for a while. */
+export function signingSecrets(
+  row: Pick<WebhookRow, 'secret' | 'previous_secret' | 'previous_secret_until'>,
+  now: number,
+): string[] {
+  return row.previous_secret !== null && (row.previous_secret_until ?? 0) > now
+    ? [row.secret, row.previous_secret]
+    : [row.secret];
+}

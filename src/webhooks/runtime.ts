@@ -30,6 +30,7 @@ import {
   pruneDeliveries,
   recordAttemptFailure,
   releaseWebhook,
+  signingSecrets,
   type WebhookRow,
 } from '../store/webhooks.js';
 import { payloadOfChange } from './payload.js';
@@ -176,9 +177,9 @@ export class WebhookRuntime {
     try {
       let row = await findWebhook(this.db, id);
       if (!row) return { ...report, status: 'skipped', message: 'no such endpoint' };
-      let secret: string;
+      let secret: string[];
       try {
-        secret = openSecret(row.secret, this.config.secretKey);
+        secret = signingSecrets(row, this.now()).map((stored) => openSecret(stored, this.config.secretKey));
       } catch (err) {
         // a configuration problem, not the receiver's: try again later, no attempt counted
         this.log.error({ webhookId: id, error: (err as Error).message }, 'webhook secret unreadable');

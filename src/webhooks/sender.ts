@@ -46,10 +46,10 @@ export class WebhookSender {
     });
   }
 
-  /** POSTs `body` to `url` signed with `secret`; never throws. */
+  /** POSTs `body` to `url` signed with each secret (one `v1` each); never throws. */
   async send(
     url: string,
-    secret: string,
+    secret: string | readonly string[],
     event: { id: string; type: string },
     body: string,
     signal?: AbortSignal,

@@ -16,12 +16,14 @@ export interface Received {
 
 /** The README's verification snippet, as a receiver runs it. */
 export function verifyLikeReadme(secret: string, header: string, rawBody: string, toleranceS = 300): boolean {
-  const parts = Object.fromEntries(header.split(',').map((kv) => kv.split('=') as [string, string]));
-  const t = Number(parts.t);
+  const parts = header.split(',').map((kv) => kv.split('='));
+  const t = Number(parts.find(([k]) => k === 't')?.[1]);
   if (!Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > toleranceS) return false;
   const expected = createHmac('sha256', secret).update(`${t}.${rawBody}`).digest();
-  const given = Buffer.from(parts.v1 ?? '', 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return parts
+    .filter(([k]) => k === 'v1')
+    .map(([, v]) => Buffer.from(v ?? '', 'hex'))
+    .some((given) => given.length === expected.length && timingSafeEqual(given, expected));
 }
 
 export type Mode = 'ok' | 'fail' | 'hold';

@@ -134,7 +134,11 @@ export async function webhookRoutes(fastify: FastifyInstance) {
     {
       config: access('editor', 'webhook'),
       schema: {
-        ...doc(tag, 'Rotate the signing secret', 'The next delivery is signed with the new secret, shown this once.'),
+        ...doc(
+          tag,
+          'Rotate the signing secret',
+          'The next delivery is signed with the new secret, shown this once; for 24 hours the old secret signs too (a second `v1`), so receivers switch without a gap.',
+        ),
         params: WebhookParams,
         response: responses({ 200: Ok(NewWebhookRecord, 'the webhook with its new secret') }, 404, 409),
       },

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../../src/config.js';
 import { WebhookRuntime } from '../../../src/webhooks/runtime.js';
 import { describeSample } from '../../helpers/sample.js';
-import { Receiver } from '../../webhooks/helpers.js';
+import { Receiver, verifyLikeReadme } from '../../webhooks/helpers.js';
 import { data, failure, fields, startManageServer, type ManageServer } from './helpers.js';
 
 const SETTINGS = { secretKey: Buffer.alloc(32, 9), timeoutMs: 5_000, allowPrivateNetworks: ['127.0.0.0/8'] };
@@ -184,6 +184,18 @@ describeSample('webhooks (management API)', () => {
     rx.secret = rotated.secret!;
     data(await m.api('POST', `/webhooks/${h.id}/test`));
     expect(rx.received[0]!.verified).toBe(true);
+    // for a day the old secret signs too (a second v1): a receiver not yet switched still verifies
+    const sig = String(rx.received[0]!.headers['wallery-signature']);
+    expect(sig.match(/v1=/g)).toHaveLength(2);
+    expect(verifyLikeReadme(h.secret!, sig, JSON.stringify(rx.received[0]!.body))).toBe(true);
+    m.srv.clock.now += 24 * 3_600_000 + 1;
+    try {
+      data(await m.api('POST', `/webhooks/${h.id}/test`));
+    } finally {
+      m.srv.clock.now -= 24 * 3_600_000 + 1;
+    }
+    expect(String(rx.received[1]!.headers['wallery-signature']).match(/v1=/g)).toHaveLength(1);
+    rx.received.splice(1);
     const changed = data<Hook>(
       await m.api('PATCH', `/webhooks/${h.id}`, { events: ['post.hidden', 'wall.deleted'], enabled: false }),
     );

@@ -14738,7 +14738,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate the signing secret
-     * @description The next delivery is signed with the new secret, shown this once.
+     * @description The next delivery is signed with the new secret, shown this once; for 24 hours the old secret signs too (a second `v1`), so receivers switch without a gap.
      *
      *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a webhook of any other account.
      */
