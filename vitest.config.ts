@@ -51,6 +51,7 @@ export default defineConfig({
                   'test/store/**/*.test.ts',
                   'test/ingest/{runtime,cli,moderation,manage-status}.test.ts',
                   'test/scale/**/*.test.ts',
+                  'test/webhooks/**/*.test.ts',
                 ],
                 exclude: ['test/http/{xss,params,conformance,cors,logging,malformed,xml-form}.test.ts'],
                 env: { WALLERY_TEST_STORE: 'postgres' },

@@ -70,6 +70,80 @@ export interface Config {
   ingest: IngestConfig;
   /** the embed API (publishable keys, SSE streams) */
   embed: EmbedConfig;
+  /** webhook delivery (src/webhooks/) */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOKS: deliver inside `serve` (the worker always does) */
+  enabled: boolean;
+  /** WEBHOOK_SECRET_KEY: 32 bytes (base64) that encrypt signing secrets at rest; null: stored as they are */
+  secretKey: Buffer | null;
+  /** WEBHOOK_TICK_MS: how often a worker looks for endpoints with events to send */
+  tickMs: number;
+  /** WEBHOOK_RETRY_MIN_S / WEBHOOK_RETRY_MAX_S: backoff bounds after a failed attempt */
+  retryMinS: number;
+  retryMaxS: number;
+  /** WEBHOOK_GIVE_UP_S: how long an event is retried before the endpoint is disabled */
+  giveUpS: number;
+  /** WEBHOOK_TIMEOUT_MS: time cap of one delivery */
+  timeoutMs: number;
+  /** WEBHOOK_LEASE_MS: how long a worker holds an endpoint (more than the timeout) */
+  leaseMs: number;
+  /** INGEST_ALLOW_PRIVATE_NETWORKS: the same SSRF allowance as ingestion */
+  allowPrivateNetworks: PrivateNetworks;
+  /** WEBHOOK_LOG_RETENTION_DAYS: how long the delivery log keeps an attempt */
+  logRetentionDays: number;
+}
+
+export const WEBHOOK_DEFAULTS = {
+  tickMs: 2_000,
+  retryMinS: 30,
+  retryMaxS: 3_600,
+  giveUpS: 3 * 86_400,
+  timeoutMs: 10_000,
+  leaseMs: 60_000,
+  logRetentionDays: 30,
+} as const;
+
+/** WEBHOOK_SECRET_KEY: base64 of exactly 32 bytes. */
+export function parseSecretKey(value: string | undefined, name = 'WEBHOOK_SECRET_KEY'): Buffer | null {
+  const raw = (value ?? '').trim();
+  if (raw === '') return null;
+  const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : Buffer.alloc(0);
+  if (key.length !== 32)
+    throw new ConfigError(`${name} must be 32 bytes in base64 (make one with: openssl rand -base64 32)`);
+  return key;
+}
+
+export function loadWebhookConfig(env: NodeJS.ProcessEnv = process.env): WebhookConfig {
+  const d = WEBHOOK_DEFAULTS;
+  const retryMinS = intSetting(env.WEBHOOK_RETRY_MIN_S, 'WEBHOOK_RETRY_MIN_S', d.retryMinS, 1, 86_400);
+  const retryMaxS = intSetting(env.WEBHOOK_RETRY_MAX_S, 'WEBHOOK_RETRY_MAX_S', d.retryMaxS, 1, 7 * 86_400);
+  if (retryMaxS < retryMinS)
+    throw new ConfigError(`WEBHOOK_RETRY_MAX_S must not be below WEBHOOK_RETRY_MIN_S (${retryMinS})`);
+  const timeoutMs = intSetting(env.WEBHOOK_TIMEOUT_MS, 'WEBHOOK_TIMEOUT_MS', d.timeoutMs, 100, 120_000);
+  const leaseMs = intSetting(env.WEBHOOK_LEASE_MS, 'WEBHOOK_LEASE_MS', d.leaseMs, 500, 3_600_000);
+  if (leaseMs <= timeoutMs)
+    throw new ConfigError(`WEBHOOK_LEASE_MS must be more than WEBHOOK_TIMEOUT_MS (${timeoutMs})`);
+  return {
+    enabled: boolSetting(env.WEBHOOKS, 'WEBHOOKS', true),
+    secretKey: parseSecretKey(env.WEBHOOK_SECRET_KEY),
+    tickMs: intSetting(env.WEBHOOK_TICK_MS, 'WEBHOOK_TICK_MS', d.tickMs, 50, 600_000),
+    retryMinS,
+    retryMaxS,
+    giveUpS: intSetting(env.WEBHOOK_GIVE_UP_S, 'WEBHOOK_GIVE_UP_S', d.giveUpS, 1, 30 * 86_400),
+    timeoutMs,
+    leaseMs,
+    allowPrivateNetworks: parsePrivateNetworks(env.INGEST_ALLOW_PRIVATE_NETWORKS),
+    logRetentionDays: intSetting(
+      env.WEBHOOK_LOG_RETENTION_DAYS,
+      'WEBHOOK_LOG_RETENTION_DAYS',
+      d.logRetentionDays,
+      1,
+      3650,
+    ),
+  };
 }
 
 export interface EmbedConfig {
@@ -425,6 +499,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: level as Config['logLevel'],
     ingest: loadIngestConfig(env),
     embed: loadEmbedConfig(env),
+    webhooks: loadWebhookConfig(env),
   };
 }
 

@@ -16,6 +16,7 @@ import { connectRedis, waitReady } from './redis/client.js';
 import { ChangeListener } from './store/change-listener.js';
 import { ChangeBus } from './store/changes.js';
 import { openStore } from './store/store.js';
+import { WebhookRuntime } from './webhooks/runtime.js';
 
 export interface Runtime<
   App extends FastifyInstance | null = FastifyInstance | null,
@@ -26,6 +27,8 @@ export interface Runtime<
   app: App;
   /** feed ingestion (not started) when asked for; also `ctx.ingest` */
   ingest: Ingest;
+  /** webhook delivery (not started) when asked for */
+  webhooks: WebhookRuntime | null;
   /** stops ingestion, closes the server, then everything else */
   close(): Promise<void>;
 }
@@ -39,6 +42,8 @@ export interface RuntimeOptions {
   server?: ServerOptions;
   /** Build feed ingestion: `serve` with INGEST on, `wallery worker`, `wallery ingest --once`. */
   ingest?: boolean;
+  /** Build webhook delivery: `serve` with WEBHOOKS on, `wallery worker`. */
+  webhooks?: boolean;
   /**
    * Where ingestion logs when there is no server to lend its logger
    * (default: JSON lines on stderr at LOG_LEVEL).
@@ -78,6 +83,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     fragments: serving ? undefined : null,
     keys: serving ? undefined : null,
     ingest: null,
+    webhooks: config.webhooks,
   };
   completeContext(ctx, config);
   // Caches hear of every write, whoever made it: this instance's own on the
@@ -111,11 +117,20 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       })
     : null;
   ctx.ingest = ingest;
+  const webhooks = options.webhooks
+    ? new WebhookRuntime({
+        db: store.db,
+        config: config.webhooks,
+        log: app ? app.log.child({ component: 'webhooks' }) : (options.ingestLog ?? jsonLogger(config.logLevel)),
+      })
+    : null;
   return {
     ctx,
     app,
     ingest,
+    webhooks,
     async close() {
+      await webhooks?.stop();
       await ingest?.stop();
       await app?.close();
       ctx.cache?.close();

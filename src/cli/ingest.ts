@@ -13,7 +13,7 @@ interface IngestOptions extends StoreOptions {
 export function registerIngestCommands(program: Command) {
   program
     .command('worker')
-    .description('poll feeds on their schedule, without serving the API (ingestion only)')
+    .description('poll feeds on their schedule and deliver webhooks, without serving the API')
     .option(...databaseOption)
     .action((options: StoreOptions) => worker(options));
 
@@ -30,8 +30,8 @@ export function registerIngestCommands(program: Command) {
 async function worker(options: StoreOptions) {
   const config = configFrom(options);
   const { openRuntime } = await loadRuntime();
-  const runtime = await openRuntime(config, { ingest: true });
-  const { ingest } = runtime;
+  const runtime = await openRuntime(config, { ingest: true, webhooks: true });
+  const { ingest, webhooks } = runtime;
   const shutdown = async () => {
     await runtime.close();
     process.exit(0);
@@ -39,7 +39,10 @@ async function worker(options: StoreOptions) {
   process.once('SIGINT', () => void shutdown());
   process.once('SIGTERM', () => void shutdown());
   ingest.start();
-  process.stdout.write('wallery worker: polling feeds on their schedule (SIGINT or SIGTERM stops)\n');
+  webhooks?.start();
+  process.stdout.write(
+    'wallery worker: polling feeds on their schedule and delivering webhooks (SIGINT or SIGTERM stops)\n',
+  );
 }
 
 function describe(r: PollReport): string {

@@ -15,6 +15,7 @@ import { registerFeedCommands } from './feeds.js';
 import { registerPostCommands } from './posts.js';
 import { registerProductCommands } from './products.js';
 import { registerTokenCommands } from './tokens.js';
+import { registerWebhookCommands } from './webhooks.js';
 
 const program = new Command('wallery')
   .description('Wallery — self-hosted social walls behind the Wall and Gallery Content API v2')
@@ -35,6 +36,7 @@ registerPostCommands(program);
 registerProductCommands(program);
 registerAuditCommands(program);
 registerAnalyticsCommands(program);
+registerWebhookCommands(program);
 registerIngestCommands(program);
 
 try {

@@ -43,8 +43,9 @@ async function serve(options: ServeOptions, demo: boolean) {
   const runtime = await openRuntime(config, {
     server: { logger: loggerOptions(config.logLevel) },
     ingest: config.ingest.enabled,
+    webhooks: config.webhooks.enabled,
   });
-  const { app, ingest } = runtime;
+  const { app, ingest, webhooks } = runtime;
   const { store } = runtime.ctx;
 
   const shutdown = async (signal: string) => {
@@ -68,6 +69,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   const base = config.publicUrl ?? `http://localhost:${port}`;
   if (demo) await seedDemo(store, base);
   ingest?.start();
+  webhooks?.start();
   process.stdout.write(`wallery listening on http://${config.host}:${port}\n`);
   if (demo) await printDemo(store, base);
 }

@@ -6,6 +6,7 @@ import { DEFAULT_CACHE_TTL_MS, DEFAULT_FRAGMENT_CACHE_MB, DEFAULT_RESPONSE_CACHE
 import type { Redis } from 'ioredis';
 import type { IngestRuntime } from '../ingest/runtime.js';
 import type { EventRecorder } from '../analytics/events.js';
+import type { WebhookSettings } from '../manage/webhooks.js';
 import type { QuotaCounter } from '../quota/quota.js';
 import { StoreQuota } from '../quota/store-quota.js';
 import { ResponseCache } from './v2/response-cache.js';
@@ -38,6 +39,8 @@ export interface AppContext {
   ingest?: IngestRuntime | null;
   /** analytics beacons → counters (made by the embed API; tests call `analytics.aggregator.flush()`) */
   analytics?: EventRecorder | null;
+  /** what a webhook test or replay sent from a request needs (WEBHOOK_* settings); undefined → the defaults */
+  webhooks?: WebhookSettings;
 }
 
 export interface CacheSettings {

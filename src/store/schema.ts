@@ -223,6 +223,8 @@ export interface Database {
   changes: ChangesTable;
   change_log: ChangeLogTable;
   analytics_daily: AnalyticsDailyTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 /**
@@ -299,4 +301,61 @@ export interface FeedIngestStateTable {
   /** which poller holds the feed, until when (ms) */
   lease_owner: string | null;
   lease_until: number | null;
+}
+
+export type WebhookState = 'active' | 'failing' | 'disabled';
+
+/** A webhook endpoint of an account (migration 0017, src/webhooks/). */
+export interface WebhooksTable {
+  id: Generated<number>;
+  account_id: number;
+  url: string;
+  /** JSON array of the event types sent */
+  events: string;
+  /** the signing secret's stored form (src/domain/secret-box.ts): encrypted when WEBHOOK_SECRET_KEY is set */
+  secret: string;
+  /** the secret before the last rotation (same stored form): it signs too until previous_secret_until */
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  enabled: Generated<number>;
+  state: Generated<WebhookState>;
+  /** the change-log seq handled last: every event up to it was delivered or given up */
+  last_seq: Generated<number>;
+  /** earliest instant of the next attempt (ms) */
+  next_attempt_at: Generated<number>;
+  /** the event being retried (null: none failed yet) */
+  head_seq: number | null;
+  head_attempts: Generated<number>;
+  /** when the head event first failed: given up 3 days after */
+  head_first_failed_at: number | null;
+  consecutive_failures: Generated<number>;
+  last_error: string | null;
+  last_error_at: number | null;
+  last_success_at: number | null;
+  disabled_at: number | null;
+  /** which worker holds the endpoint, until when (ms) */
+  lease_owner: string | null;
+  lease_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type DeliveryStatus = 'delivered' | 'failed' | 'gave_up';
+
+/** One delivery attempt (the delivery log). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  event_id: string;
+  /** the change-log seq (null for a test event) */
+  seq: number | null;
+  type: string;
+  attempt: number;
+  status: DeliveryStatus;
+  http_status: number | null;
+  latency_ms: number;
+  /** short, never a secret or the response body */
+  error: string | null;
+  at: number;
+  replay: Generated<number>;
 }

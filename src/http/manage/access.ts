@@ -18,6 +18,7 @@ import { ErrorEnvelope } from './schemas.js';
  * - `account`: the `accountId` path parameter;
  * - `wall`: the account of the wall in `wallId` (live or deleted);
  * - `product`: the account of the product in `productId`;
+ * - `webhook`: the account of the webhook endpoint in `webhookId`;
  * - `body-account`: the `accountId` of the body (a record made for an account);
  * - `filtered`: none — a list or a log; the handler passes `scopeOf(request)`
  *   to the service, which leaves out everything of other accounts;
@@ -25,7 +26,7 @@ import { ErrorEnvelope } from './schemas.js';
  *   themselves, operator tokens): only a token without a scope may call it.
  * Anything outside the token's accounts is a 404, as if it did not exist.
  */
-export type ScopeBy = 'account' | 'wall' | 'product' | 'body-account' | 'filtered' | 'unscoped';
+export type ScopeBy = 'account' | 'wall' | 'product' | 'webhook' | 'body-account' | 'filtered' | 'unscoped';
 
 export interface Access {
   /** the least role that may call the route (roles are ordered: viewer < moderator < editor < admin) */
@@ -54,6 +55,7 @@ const SCOPE_NOTES: Record<ScopeBy, string> = {
   account: 'A token limited to accounts gets 404 for any other account.',
   wall: 'A token limited to accounts gets 404 for a wall of any other account.',
   product: 'A token limited to accounts gets 404 for a product of any other account.',
+  webhook: 'A token limited to accounts gets 404 for a webhook of any other account.',
   'body-account': 'A token limited to accounts gets 404 for any other account (`accountId`).',
   filtered: 'A token limited to accounts sees only theirs.',
   unscoped: 'Needs a token without an account scope (403 otherwise).',
@@ -166,6 +168,12 @@ export async function enforceScope(request: FastifyRequest): Promise<void> {
       const id = Number(params.productId);
       const row = await db.selectFrom('products').select('account_id').where('id', '=', id).executeTakeFirst();
       if (!row || !inScope(scope, row.account_id)) throw notFound('product', id);
+      return;
+    }
+    case 'webhook': {
+      const id = Number(params.webhookId);
+      const row = await db.selectFrom('webhooks').select('account_id').where('id', '=', id).executeTakeFirst();
+      if (!row || !inScope(scope, row.account_id)) throw notFound('webhook', id);
       return;
     }
     case 'filtered':

@@ -17,6 +17,7 @@ import { publishableKeyRoutes } from './publishable-keys.js';
 import { tokenRoutes } from './tokens.js';
 import { validateRequest } from './validation.js';
 import { wallRoutes } from './walls.js';
+import { webhookRoutes } from './webhooks.js';
 
 export const MANAGE_PREFIX = '/api/manage/v1';
 
@@ -58,6 +59,7 @@ export async function registerManage(app: FastifyInstance) {
       await manage.register(auditRoutes);
       await manage.register(tokenRoutes);
       await manage.register(analyticsRoutes);
+      await manage.register(webhookRoutes);
     },
     { prefix: MANAGE_PREFIX },
   );

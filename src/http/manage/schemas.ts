@@ -16,6 +16,8 @@ export const TagParams = Type.Object({
   productId: IdString('productId'),
 });
 export const ProductParams = Type.Object({ productId: IdString('productId') });
+export const WebhookParams = Type.Object({ webhookId: IdString('webhookId') });
+export const DeliveryParams = Type.Object({ webhookId: IdString('webhookId'), deliveryId: IdString('deliveryId') });
 
 // ---------- envelopes ----------
 

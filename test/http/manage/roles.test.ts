@@ -15,13 +15,14 @@ import { createProduct } from '../../../src/manage/products.js';
 import { createPublishableKey } from '../../../src/manage/publishable-keys.js';
 import { createOperatorToken } from '../../../src/manage/tokens.js';
 import { createFeed, createWall, deleteWall } from '../../../src/manage/walls.js';
+import { createWebhook, testWebhook } from '../../../src/manage/webhooks.js';
 import { call } from '../../helpers/http.js';
 import { NOW } from '../../helpers/sample.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { BASE, data, failure } from './helpers.js';
 
 type Json = Record<string, unknown>;
-type ScopeBy = 'account' | 'wall' | 'product' | 'body-account' | 'filtered' | 'unscoped';
+type ScopeBy = 'account' | 'wall' | 'product' | 'webhook' | 'body-account' | 'filtered' | 'unscoped';
 
 /** One tenant's records; every name and text of it carries its `secret`. */
 interface Tenant {
@@ -89,6 +90,16 @@ async function freshPost(t: Tenant, wallId = t.wall): Promise<number> {
 async function freshProduct(t: Tenant): Promise<number> {
   const p = await createProduct(op, { accountId: t.account, name: `product ${t.secret}`, price: 10 });
   return p.id;
+}
+/** A webhook of the tenant's account (its address refused by the SSRF guard: a test or replay fails fast, logged). */
+async function freshWebhook(t: Tenant): Promise<number> {
+  const url = `http://127.0.0.1:9/hook-${t.secret}`;
+  return (await createWebhook(op, { accountId: t.account, url, events: ['post.approved'] }, { secretKey: null })).id;
+}
+async function loggedDelivery(t: Tenant): Promise<{ webhookId: number; deliveryId: number }> {
+  const webhookId = await freshWebhook(t);
+  const d = await testWebhook(op, webhookId, { secretKey: null, timeoutMs: 2000, allowPrivateNetworks: false });
+  return { webhookId, deliveryId: d.id };
 }
 async function taggedPost(t: Tenant): Promise<number> {
   const post = await freshPost(t);
@@ -353,6 +364,50 @@ const RECIPES: Record<string, Recipe> = {
     scope: 'product',
     make: async (t) => ({ params: { productId: await freshProduct(t) } }),
   },
+  'GET /webhooks': { role: 'viewer', scope: 'filtered', make: same({}) },
+  'POST /webhooks': {
+    role: 'editor',
+    scope: 'body-account',
+    make: async (t) => ({
+      params: {},
+      body: { accountId: t.account, url: `https://hooks.example/${t.secret}`, events: ['post.hidden'] },
+    }),
+  },
+  'GET /webhooks/{webhookId}': {
+    role: 'viewer',
+    scope: 'webhook',
+    make: async (t) => ({ params: { webhookId: await freshWebhook(t) } }),
+  },
+  'PATCH /webhooks/{webhookId}': {
+    role: 'editor',
+    scope: 'webhook',
+    make: async (t) => ({ params: { webhookId: await freshWebhook(t) }, body: { enabled: false } }),
+  },
+  'DELETE /webhooks/{webhookId}': {
+    role: 'editor',
+    scope: 'webhook',
+    make: async (t) => ({ params: { webhookId: await freshWebhook(t) } }),
+  },
+  'POST /webhooks/{webhookId}/rotate-secret': {
+    role: 'editor',
+    scope: 'webhook',
+    make: async (t) => ({ params: { webhookId: await freshWebhook(t) } }),
+  },
+  'POST /webhooks/{webhookId}/test': {
+    role: 'editor',
+    scope: 'webhook',
+    make: async (t) => ({ params: { webhookId: await freshWebhook(t) } }),
+  },
+  'GET /webhooks/{webhookId}/deliveries': {
+    role: 'viewer',
+    scope: 'webhook',
+    make: async (t) => ({ params: (await loggedDelivery(t)) as unknown as Record<string, number> }),
+  },
+  'POST /webhooks/{webhookId}/deliveries/{deliveryId}/replay': {
+    role: 'editor',
+    scope: 'webhook',
+    make: async (t) => ({ params: (await loggedDelivery(t)) as unknown as Record<string, number> }),
+  },
 };
 
 // ---------- the routes, from the document ----------
@@ -411,7 +466,9 @@ function expectedStatus(recipe: Recipe, success: number, caller: Caller): number
 /** The parameter (or body field) that finds a route's account, to make a request about a record that does not exist. */
 function missingVariant(recipe: Recipe, c: Call): { call: Call; id: number } | null {
   const MISSING = 987_654_321;
-  const name = { account: 'accountId', wall: 'wallId', product: 'productId' }[recipe.scope as string];
+  const name = { account: 'accountId', wall: 'wallId', product: 'productId', webhook: 'webhookId' }[
+    recipe.scope as string
+  ];
   if (name) return { call: { ...c, params: { ...c.params, [name]: MISSING } }, id: c.params[name]! };
   if (recipe.scope === 'body-account') {
     const body = c.body as { accountId: number };

@@ -13479,6 +13479,2289 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhooks
+     * @description Of one account with `accountId`. The secrets are never shown again.
+     *
+     *     **Role:** any role. A token limited to accounts sees only theirs.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /**
+           * @description accountId (digits)
+           * @example 7011
+           */
+          accountId?: string;
+          /** @description the `nextCursor` of the previous page */
+          cursor?: string;
+          /** @description items per page, 1–200, default 50 */
+          limit?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description a page of webhooks */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                data: {
+                  accountId: number;
+                  consecutiveFailures: number;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  createdAt: string;
+                  disabledAt: string | null;
+                  enabled: boolean;
+                  events: string[];
+                  id: number;
+                  lastError: string | null;
+                  lastErrorAt: string | null;
+                  lastEventId: string | null;
+                  lastSuccessAt: string | null;
+                  nextAttemptAt: string | null;
+                  pendingEventId: string | null;
+                  /**
+                   * @description active; failing: the last deliveries failed (retried with backoff); disabled: an event failed for 3 days (PATCH enabled: true resumes)
+                   * @enum {unknown}
+                   */
+                  state: 'active' | 'failing' | 'disabled';
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  updatedAt: string;
+                  url: string;
+                }[];
+                /** @description pass as cursor for the next page; null on the last page */
+                nextCursor: string | null;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store (or Redis) is unreachable: a generic message */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Create a webhook
+     * @description It receives the events after its creation (no backlog). The answer holds the signing secret (`whsec_…`), shown this once. Events: `post.created` (a post visible when created), `post.approved`, `post.rejected`, `post.hidden`, `post.deleted`, `wall.deleted`, `feed.failing`, `feed.recovered`. Each delivery is a POST of JSON signed in `Wallery-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (see the README).
+     *
+     *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for any other account (`accountId`).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "accountId": 7001,
+           *       "url": "https://hooks.example.com/wallery",
+           *       "events": [
+           *         "post.approved"
+           *       ]
+           *     }
+           */
+          'application/json': {
+            accountId: number;
+            /** @description the events sent to the endpoint */
+            events: (
+              | 'post.created'
+              | 'post.approved'
+              | 'post.rejected'
+              | 'post.hidden'
+              | 'post.deleted'
+              | 'wall.deleted'
+              | 'feed.failing'
+              | 'feed.recovered'
+            )[];
+            url: string;
+          };
+        };
+      };
+      responses: {
+        /** @description the new webhook with its secret */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 201;
+              responseData: {
+                accountId: number;
+                consecutiveFailures: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+                disabledAt: string | null;
+                enabled: boolean;
+                events: string[];
+                id: number;
+                lastError: string | null;
+                lastErrorAt: string | null;
+                lastEventId: string | null;
+                lastSuccessAt: string | null;
+                nextAttemptAt: string | null;
+                pendingEventId: string | null;
+                /** @description the signing secret (`whsec_…`): shown this once (and by rotate-secret) */
+                secret: string;
+                /**
+                 * @description active; failing: the last deliveries failed (retried with backoff); disabled: an event failed for 3 days (PATCH enabled: true resumes)
+                 * @enum {unknown}
+                 */
+                state: 'active' | 'failing' | 'disabled';
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                updatedAt: string;
+                url: string;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store (or Redis) is unreachable: a generic message */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{webhookId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a webhook
+     * @description **Role:** any role. A token limited to accounts gets 404 for a webhook of any other account.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description webhookId (digits)
+           * @example 7011
+           */
+          webhookId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the webhook */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                accountId: number;
+                consecutiveFailures: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+                disabledAt: string | null;
+                enabled: boolean;
+                events: string[];
+                id: number;
+                lastError: string | null;
+                lastErrorAt: string | null;
+                lastEventId: string | null;
+                lastSuccessAt: string | null;
+                nextAttemptAt: string | null;
+                pendingEventId: string | null;
+                /**
+                 * @description active; failing: the last deliveries failed (retried with backoff); disabled: an event failed for 3 days (PATCH enabled: true resumes)
+                 * @enum {unknown}
+                 */
+                state: 'active' | 'failing' | 'disabled';
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                updatedAt: string;
+                url: string;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store (or Redis) is unreachable: a generic message */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook
+     * @description With its delivery log.
+     *
+     *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a webhook of any other account.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description webhookId (digits)
+           * @example 7011
+           */
+          webhookId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the webhook as it was */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                accountId: number;
+                consecutiveFailures: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+                disabledAt: string | null;
+                enabled: boolean;
+                events: string[];
+                id: number;
+                lastError: string | null;
+                lastErrorAt: string | null;
+                lastEventId: string | null;
+                lastSuccessAt: string | null;
+                nextAttemptAt: string | null;
+                pendingEventId: string | null;
+                /**
+                 * @description active; failing: the last deliveries failed (retried with backoff); disabled: an event failed for 3 days (PATCH enabled: true resumes)
+                 * @enum {unknown}
+                 */
+                state: 'active' | 'failing' | 'disabled';
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                updatedAt: string;
+                url: string;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store (or Redis) is unreachable: a generic message */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook
+     * @description url, events, enabled. `enabled: true` on a disabled webhook resumes from its cursor: the events since are sent, in order.
+     *
+     *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a webhook of any other account.
+     */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description webhookId (digits)
+           * @example 7011
+           */
+          webhookId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "enabled": true
+           *     }
+           */
+          'application/json': {
+            /** @description false stops deliveries; true resumes them from the cursor (also after a give-up) */
+            enabled?: boolean;
+            /** @description the events sent to the endpoint */
+            events?: (
+              | 'post.created'
+              | 'post.approved'
+              | 'post.rejected'
+              | 'post.hidden'
+              | 'post.deleted'
+              | 'wall.deleted'
+              | 'feed.failing'
+              | 'feed.recovered'
+            )[];
+            url?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description the webhook after the change */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                accountId: number;
+                consecutiveFailures: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+                disabledAt: string | null;
+                enabled: boolean;
+                events: string[];
+                id: number;
+                lastError: string | null;
+                lastErrorAt: string | null;
+                lastEventId: string | null;
+                lastSuccessAt: string | null;
+                nextAttemptAt: string | null;
+                pendingEventId: string | null;
+                /**
+                 * @description active; failing: the last deliveries failed (retried with backoff); disabled: an event failed for 3 days (PATCH enabled: true resumes)
+                 * @enum {unknown}
+                 */
+                state: 'active' | 'failing' | 'disabled';
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                updatedAt: string;
+                url: string;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store (or Redis) is unreachable: a generic message */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/webhooks/{webhookId}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The delivery log
+     * @description Every attempt, newest first: status, HTTP code, latency, a short error.
+     *
+     *     **Role:** any role. A token limited to accounts gets 404 for a webhook of any other account.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description the `nextCursor` of the previous page */
+          cursor?: string;
+          /** @description items per page, 1–200, default 50 */
+          limit?: string;
+        };
+        header?: never;
+        path: {
+          /**
+           * @description webhookId (digits)
+           * @example 7011
+           */
+          webhookId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description a page of attempts */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                data: {
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  at: string;
+                  attempt: number;
+                  error: string | null;
+                  /** @description evt_<seq>, the same on every attempt and replay: dedupe by it */
+                  eventId: string;
+                  httpStatus: number | null;
+                  id: number;
+                  latencyMs: number;
+                  replay: boolean;
+                  /** @enum {unknown} */
+                  status: 'delivered' | 'failed' | 'gave_up';
+                  type: string;
+                  webhookId: number;
+                }[];
+                /** @description pass as cursor for the next page; null on the last page */
+                nextCursor: string | null;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store (or Redis) is unreachable: a generic message */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{webhookId}/deliveries/{deliveryId}/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replay a delivery
+     * @description Sends the event of that delivery again now, with the same event id (a receiver that dedupes by it ignores it), and answers with the attempt. 409 when the event left the change log (30 days).
+     *
+     *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a webhook of any other account.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description deliveryId (digits)
+           * @example 7011
+           */
+          deliveryId: string;
+          /**
+           * @description webhookId (digits)
+           * @example 7011
+           */
+          webhookId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the attempt */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                at: string;
+                attempt: number;
+                error: string | null;
+                /** @description evt_<seq>, the same on every attempt and replay: dedupe by it */
+                eventId: string;
+                httpStatus: number | null;
+                id: number;
+                latencyMs: number;
+                replay: boolean;
+                /** @enum {unknown} */
+                status: 'delivered' | 'failed' | 'gave_up';
+                type: string;
+                webhookId: number;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store (or Redis) is unreachable: a generic message */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{webhookId}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the signing secret
+     * @description The next delivery is signed with the new secret, shown this once; for 24 hours the old secret signs too (a second `v1`), so receivers switch without a gap.
+     *
+     *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a webhook of any other account.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description webhookId (digits)
+           * @example 7011
+           */
+          webhookId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the webhook with its new secret */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                accountId: number;
+                consecutiveFailures: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+                disabledAt: string | null;
+                enabled: boolean;
+                events: string[];
+                id: number;
+                lastError: string | null;
+                lastErrorAt: string | null;
+                lastEventId: string | null;
+                lastSuccessAt: string | null;
+                nextAttemptAt: string | null;
+                pendingEventId: string | null;
+                /** @description the signing secret (`whsec_…`): shown this once (and by rotate-secret) */
+                secret: string;
+                /**
+                 * @description active; failing: the last deliveries failed (retried with backoff); disabled: an event failed for 3 days (PATCH enabled: true resumes)
+                 * @enum {unknown}
+                 */
+                state: 'active' | 'failing' | 'disabled';
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                updatedAt: string;
+                url: string;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store (or Redis) is unreachable: a generic message */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/webhooks/{webhookId}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test event
+     * @description Sends a signed `webhook.test` event now and answers with the attempt as the delivery log holds it (status, HTTP code, latency, error).
+     *
+     *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a webhook of any other account.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description webhookId (digits)
+           * @example 7011
+           */
+          webhookId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the attempt */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                at: string;
+                attempt: number;
+                error: string | null;
+                /** @description evt_<seq>, the same on every attempt and replay: dedupe by it */
+                eventId: string;
+                httpStatus: number | null;
+                id: number;
+                latencyMs: number;
+                replay: boolean;
+                /** @enum {unknown} */
+                status: 'delivered' | 'failed' | 'gave_up';
+                type: string;
+                webhookId: number;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store (or Redis) is unreachable: a generic message */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {

@@ -1,0 +1,365 @@
+// Webhook endpoints of an account: create (the signing secret shown once),
+// read, change, delete, rotate the secret, send a test event, read the
+// delivery log and replay a delivery. Deliveries themselves are the worker's
+// (src/webhooks/runtime.ts); a test or a replay is sent here, at once, and
+// logged like any other attempt.
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { PrivateNetworks } from '../config.js';
+import { iso, isoOrNull } from '../domain/dates.js';
+import { conflict, invalidField, notFound } from '../domain/errors.js';
+import { scopeIds, type AccountScope } from '../domain/roles.js';
+import { newWebhookSecret, openSecret, sealSecret, SecretBoxError } from '../domain/secret-box.js';
+import { eventId } from '../domain/webhook-events.js';
+import type {
+  DeliveryRecord,
+  NewWebhookRecord,
+  WebhookCreateBody,
+  WebhookPatchBody,
+  WebhookRecord,
+} from '../schemas/webhooks.js';
+import { changesAfter, latestChangeSeq } from '../store/change-log.js';
+import type { Database } from '../store/schema.js';
+import { findWebhook, logDelivery, signingSecrets, type WebhookRow } from '../store/webhooks.js';
+import { payloadOfChange, testPayload, type WebhookPayload } from '../webhooks/payload.js';
+import { eventsOf } from '../webhooks/runtime.js';
+import { WebhookSender } from '../webhooks/sender.js';
+import type { Resolver } from '../ingest/fetcher.js';
+import { audited, type Op } from './op.js';
+import { decodeCursor, pageById, pageLimit, pageOf, type Page, type PageRequest } from './paging.js';
+
+/** What sending from a request needs: the key that opens secrets and the delivery settings. */
+export interface WebhookSettings {
+  secretKey: Buffer | null;
+  timeoutMs: number;
+  allowPrivateNetworks: PrivateNetworks;
+  resolve?: Resolver;
+}
+
+function webhookRecord(r: WebhookRow): WebhookRecord {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    url: r.url,
+    events: eventsOf(r),
+    enabled: r.enabled === 1,
+    state: r.state,
+    lastEventId: r.last_seq > 0 ? eventId(r.last_seq) : null,
+    pendingEventId: r.head_seq === null ? null : eventId(r.head_seq),
+    consecutiveFailures: r.consecutive_failures,
+    lastError: r.last_error,
+    lastErrorAt: isoOrNull(r.last_error_at),
+    lastSuccessAt: isoOrNull(r.last_success_at),
+    nextAttemptAt: r.next_attempt_at > 0 ? iso(r.next_attempt_at) : null,
+    disabledAt: isoOrNull(r.disabled_at),
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+  };
+}
+
+type DeliveryRow = {
+  id: number;
+  webhook_id: number;
+  event_id: string;
+  type: string;
+  attempt: number;
+  status: DeliveryRecord['status'];
+  http_status: number | null;
+  latency_ms: number;
+  error: string | null;
+  at: number;
+  replay: number;
+};
+
+const deliveryRecord = (r: DeliveryRow): DeliveryRecord => ({
+  id: r.id,
+  webhookId: r.webhook_id,
+  eventId: r.event_id,
+  type: r.type,
+  attempt: r.attempt,
+  status: r.status,
+  httpStatus: r.http_status,
+  latencyMs: r.latency_ms,
+  error: r.error,
+  at: iso(r.at),
+  replay: r.replay === 1,
+});
+
+/**
+ * The URL rules beyond the schema's pattern: a URL that parses, http(s),
+ * without credentials (they would be sent in clear and logged by proxies).
+ * Private addresses are refused when sending (the SSRF guard), as for feeds.
+ */
+function checkWebhookUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalidField('url', 'url must be a valid http:// or https:// URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalidField('url', 'url must be a valid http:// or https:// URL');
+  if (url.username !== '' || url.password !== '')
+    throw invalidField('url', 'url must not carry a user name or password');
+  if (url.hash !== '') throw invalidField('url', 'url must not have a #fragment');
+  return url.href;
+}
+
+export async function listWebhooks(
+  db: Kysely<Database>,
+  filter: { accountId?: number; scope?: AccountScope },
+  page: PageRequest,
+): Promise<Page<WebhookRecord>> {
+  return pageById(
+    page,
+    async (afterId, take) => {
+      let q = db.selectFrom('webhooks').selectAll();
+      if (filter.scope) q = q.where('account_id', 'in', scopeIds(filter.scope));
+      if (filter.accountId !== undefined) q = q.where('account_id', '=', filter.accountId);
+      if (afterId !== undefined) q = q.where('id', '>', afterId);
+      return q.orderBy('id').limit(take).execute();
+    },
+    webhookRecord,
+  );
+}
+
+async function webhookRow(db: Kysely<Database>, id: number): Promise<WebhookRow> {
+  const row = await findWebhook(db, id);
+  if (!row) throw notFound('webhook', id);
+  return row;
+}
+
+export async function getWebhook(db: Kysely<Database>, id: number): Promise<WebhookRecord> {
+  return webhookRecord(await webhookRow(db, id));
+}
+
+/** A new endpoint, starting at the change log's latest event (no backlog); its secret is in the answer only. */
+export async function createWebhook(
+  op: Op,
+  body: WebhookCreateBody,
+  settings: Pick<WebhookSettings, 'secretKey'>,
+): Promise<NewWebhookRecord> {
+  const url = checkWebhookUrl(body.url);
+  const secret = newWebhookSecret();
+  // events from now on: the latest change committed before the endpoint exists
+  const start = await latestChangeSeq(op.db);
+  return audited(op, async (tx) => {
+    const account = await tx.trx
+      .selectFrom('accounts')
+      .select('id')
+      .where('id', '=', body.accountId)
+      .executeTakeFirst();
+    if (!account) throw notFound('account', body.accountId);
+    const { id } = await tx.trx
+      .insertInto('webhooks')
+      .values({
+        account_id: body.accountId,
+        url,
+        events: JSON.stringify(body.events),
+        secret: sealSecret(secret, settings.secretKey),
+        last_seq: start,
+        created_at: op.now,
+        updated_at: op.now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const rec = webhookRecord(await webhookRow(tx.trx, id));
+    // the audit log never holds the secret
+    tx.audit({ action: 'webhook.create', targetType: 'webhook', targetId: id, accountId: rec.accountId, after: rec });
+    return { ...rec, secret };
+  });
+}
+
+export async function updateWebhook(op: Op, id: number, change: WebhookPatchBody): Promise<WebhookRecord> {
+  const url = change.url === undefined ? undefined : checkWebhookUrl(change.url);
+  return audited(op, async (tx) => {
+    const beforeRow = await webhookRow(tx.trx, id);
+    const before = webhookRecord(beforeRow);
+    const resume = change.enabled === true && (beforeRow.enabled === 0 || beforeRow.state === 'disabled');
+    await tx.trx
+      .updateTable('webhooks')
+      .set({
+        ...(url !== undefined ? { url } : {}),
+        ...(change.events !== undefined ? { events: JSON.stringify(change.events) } : {}),
+        ...(change.enabled === false ? { enabled: 0 } : {}),
+        // enabled again: from the cursor, at once, the event at the head given a fresh 3 days
+        ...(resume
+          ? {
+              enabled: 1,
+              state: 'active' as const,
+              next_attempt_at: 0,
+              head_first_failed_at: null,
+              head_attempts: 0,
+              consecutive_failures: 0,
+              disabled_at: null,
+            }
+          : {}),
+        updated_at: op.now,
+      })
+      .where('id', '=', id)
+      .execute();
+    const after = webhookRecord(await webhookRow(tx.trx, id));
+    const changed = diffOf(before, after);
+    tx.audit({ action: 'webhook.update', targetType: 'webhook', targetId: id, accountId: after.accountId, ...changed });
+    return after;
+  });
+}
+
+function diffOf(before: WebhookRecord, after: WebhookRecord) {
+  const b: Partial<WebhookRecord> = {};
+  const a: Partial<WebhookRecord> = {};
+  for (const k of ['url', 'events', 'enabled', 'state'] as const) {
+    if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) {
+      (b as Record<string, unknown>)[k] = before[k];
+      (a as Record<string, unknown>)[k] = after[k];
+    }
+  }
+  return { before: b, after: a };
+}
+
+export async function deleteWebhook(op: Op, id: number): Promise<WebhookRecord> {
+  return audited(op, async (tx) => {
+    const before = webhookRecord(await webhookRow(tx.trx, id));
+    await tx.trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
+    await tx.trx.deleteFrom('webhooks').where('id', '=', id).execute();
+    tx.audit({ action: 'webhook.delete', targetType: 'webhook', targetId: id, accountId: before.accountId, before });
+    return before;
+  });
+}
+
+/** How long the secret before a rotation keeps signing (a second `v1`), so receivers can switch without a gap. */
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+
+/** A new signing secret, in force for the next delivery (the old one signs too for a day); shown this once. */
+export async function rotateWebhookSecret(
+  op: Op,
+  id: number,
+  settings: Pick<WebhookSettings, 'secretKey'>,
+): Promise<NewWebhookRecord> {
+  const secret = newWebhookSecret();
+  return audited(op, async (tx) => {
+    const before = await webhookRow(tx.trx, id);
+    await tx.trx
+      .updateTable('webhooks')
+      .set({
+        secret: sealSecret(secret, settings.secretKey),
+        previous_secret: before.secret,
+        previous_secret_until: op.now + ROTATION_OVERLAP_MS,
+        updated_at: op.now,
+      })
+      .where('id', '=', id)
+      .execute();
+    const rec = webhookRecord(await webhookRow(tx.trx, id));
+    tx.audit({ action: 'webhook.rotate_secret', targetType: 'webhook', targetId: id, accountId: rec.accountId });
+    return { ...rec, secret };
+  });
+}
+
+/** Sends `payload` to the endpoint now and logs the attempt; the delivery log's record of it. */
+async function sendNow(
+  db: Kysely<Database>,
+  row: WebhookRow,
+  payload: WebhookPayload,
+  seq: number | null,
+  replay: boolean,
+  settings: WebhookSettings,
+  /** the operation's time: which secrets sign, the log's `at` (the signature itself carries the real time) */
+  now: number,
+): Promise<DeliveryRecord> {
+  let secret: string[];
+  try {
+    secret = signingSecrets(row, now).map((stored) => openSecret(stored, settings.secretKey));
+  } catch (err) {
+    if (err instanceof SecretBoxError) throw conflict(err.message);
+    throw err;
+  }
+  const sender = new WebhookSender({
+    allowPrivateNetworks: settings.allowPrivateNetworks,
+    timeoutMs: settings.timeoutMs,
+    resolve: settings.resolve,
+  });
+  try {
+    const result = await sender.send(row.url, secret, payload, JSON.stringify(payload));
+    const previous = await db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('webhook_id', '=', row.id)
+      .where('event_id', '=', payload.id)
+      .executeTakeFirstOrThrow();
+    const id = await logDelivery(db, {
+      webhookId: row.id,
+      eventId: payload.id,
+      seq,
+      type: payload.type,
+      attempt: Number(previous.n) + 1,
+      status: result.ok ? 'delivered' : 'failed',
+      httpStatus: result.httpStatus,
+      latencyMs: result.latencyMs,
+      error: result.error,
+      at: now,
+      replay,
+    });
+    return deliveryRecord(
+      (await db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()) as DeliveryRow,
+    );
+  } finally {
+    await sender.close();
+  }
+}
+
+/** Sends a `webhook.test` event now (whatever the endpoint's events or state); the attempt as logged. */
+export async function testWebhook(op: Op, id: number, settings: WebhookSettings): Promise<DeliveryRecord> {
+  const row = await webhookRow(op.db, id);
+  const payload = testPayload(row.account_id, `evt_test_${randomBytes(8).toString('hex')}`, op.now);
+  return sendNow(op.db, row, payload, null, false, settings, op.now);
+}
+
+export async function listDeliveries(
+  db: Kysely<Database>,
+  webhookId: number,
+  page: PageRequest,
+): Promise<Page<DeliveryRecord>> {
+  await webhookRow(db, webhookId);
+  // newest first
+  const before = decodeCursor(page.cursor, 1)?.[0];
+  const limit = pageLimit(page);
+  let q = db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId);
+  if (before !== undefined) q = q.where('id', '<', before);
+  const rows = (await q
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute()) as DeliveryRow[];
+  return pageOf(rows, limit, (r) => [r.id], deliveryRecord);
+}
+
+/** Sends the event of a logged delivery again, with the same event id, now; the new attempt as logged. */
+export async function replayDelivery(
+  op: Op,
+  webhookId: number,
+  deliveryId: number,
+  settings: WebhookSettings,
+): Promise<DeliveryRecord> {
+  const row = await webhookRow(op.db, webhookId);
+  const delivery = await op.db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('id', '=', deliveryId)
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirst();
+  if (!delivery) throw notFound('delivery', deliveryId);
+  let payload: WebhookPayload | null;
+  if (delivery.seq === null) payload = testPayload(row.account_id, delivery.event_id, delivery.at);
+  else {
+    const [change] = await changesAfter(op.db, { after: delivery.seq - 1, accountId: row.account_id, limit: 1 });
+    if (!change || change.seq !== delivery.seq)
+      throw conflict(`event ${delivery.event_id} is no longer in the change log (kept 30 days)`);
+    payload = await payloadOfChange(op.db, change);
+    if (!payload) throw conflict(`event ${delivery.event_id} cannot be sent again`);
+  }
+  const result = await sendNow(op.db, row, payload, delivery.seq, true, settings, op.now);
+  return result;
+}

@@ -1,0 +1,190 @@
+// Store side of webhook delivery: the endpoint's cursor, retry state and
+// lease, and the delivery log. Each write is one short statement; none runs
+// while a delivery is in flight.
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, DeliveryStatus, WebhooksTable } from './schema.js';
+
+export type WebhookRow = Selectable<WebhooksTable>;
+
+/**
+ * Endpoints that may have something to send: enabled, not disabled, due, not
+ * leased, behind the change log's latest seq (or with a head event to retry).
+ */
+export async function dueWebhookIds(
+  db: Kysely<Database>,
+  now: number,
+  latestSeq: number,
+  limit: number,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('webhooks')
+    .select('id')
+    .where('enabled', '=', 1)
+    .where('state', '!=', 'disabled')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('last_seq', '<', latestSeq), eb('head_seq', 'is not', null)]))
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function findWebhook(db: Kysely<Database>, id: number): Promise<WebhookRow | null> {
+  return (await db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/**
+ * Takes the endpoint's lease until `until` unless another worker holds a live
+ * one, and only while it is still enabled and not disabled — a conditional
+ * UPDATE, like claimFeed. True when this worker holds the lease now.
+ */
+export async function claimWebhook(
+  db: Kysely<Database>,
+  id: number,
+  owner: string,
+  now: number,
+  until: number,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('webhooks')
+    .set({ lease_owner: owner, lease_until: until })
+    .where('id', '=', id)
+    .where('enabled', '=', 1)
+    .where('state', '!=', 'disabled')
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now), eb('lease_owner', '=', owner)]))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Moves the cursor to `seq` (an event sent or given up, or rows that were no event): the head is cleared. */
+export async function advanceCursor(
+  db: Kysely<Database>,
+  id: number,
+  owner: string,
+  p: { seq: number; now: number; delivered: boolean },
+): Promise<boolean> {
+  const res = await db
+    .updateTable('webhooks')
+    .set({
+      last_seq: p.seq,
+      head_seq: null,
+      head_attempts: 0,
+      head_first_failed_at: null,
+      ...(p.delivered ? { consecutive_failures: 0, state: 'active', last_success_at: p.now } : {}),
+    })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('last_seq', '<', p.seq)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** After a failed attempt at the head event: when to try again, failing after `failingAfter` in a row, or disabled. */
+export async function recordAttemptFailure(
+  db: Kysely<Database>,
+  id: number,
+  owner: string,
+  p: {
+    seq: number;
+    attempts: number;
+    firstFailedAt: number;
+    failures: number;
+    nextAttemptAt: number;
+    error: string;
+    now: number;
+    failingAfter: number;
+    disable: boolean;
+  },
+): Promise<boolean> {
+  const res = await db
+    .updateTable('webhooks')
+    .set({
+      head_seq: p.seq,
+      head_attempts: p.attempts,
+      head_first_failed_at: p.firstFailedAt,
+      consecutive_failures: p.failures,
+      next_attempt_at: p.nextAttemptAt,
+      last_error: p.error,
+      last_error_at: p.now,
+      state: p.disable ? 'disabled' : p.failures >= p.failingAfter ? 'failing' : 'active',
+      ...(p.disable ? { disabled_at: p.now, enabled: 0 } : {}),
+      lease_owner: null,
+      lease_until: null,
+    })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Gives the lease back, due again at `nextAttemptAt` (default: at once). */
+export async function releaseWebhook(
+  db: Kysely<Database>,
+  id: number,
+  owner: string,
+  nextAttemptAt?: number,
+): Promise<void> {
+  await db
+    .updateTable('webhooks')
+    .set({
+      lease_owner: null,
+      lease_until: null,
+      ...(nextAttemptAt !== undefined ? { next_attempt_at: nextAttemptAt } : {}),
+    })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+export interface DeliveryEntry {
+  webhookId: number;
+  eventId: string;
+  seq: number | null;
+  type: string;
+  attempt: number;
+  status: DeliveryStatus;
+  httpStatus: number | null;
+  latencyMs: number;
+  error: string | null;
+  at: number;
+  replay: boolean;
+}
+
+export async function logDelivery(db: Kysely<Database>, e: DeliveryEntry): Promise<number> {
+  const row = await db
+    .insertInto('webhook_deliveries')
+    .values({
+      webhook_id: e.webhookId,
+      event_id: e.eventId,
+      seq: e.seq,
+      type: e.type,
+      attempt: e.attempt,
+      status: e.status,
+      http_status: e.httpStatus,
+      latency_ms: Math.max(0, Math.round(e.latencyMs)),
+      error: e.error === null ? null : e.error.slice(0, 300),
+      at: e.at,
+      replay: e.replay ? 1 : 0,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Deletes the delivery log's attempts made before `before` (ms); how many. */
+export async function pruneDeliveries(db: Kysely<Database>, before: number): Promise<number> {
+  const res = await db.deleteFrom('webhook_deliveries').where('at', '<', before).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
+
+/** The stored secrets that sign a delivery at `now`: the current one, and the one before a rotation for a while. */
+export function signingSecrets(
+  row: Pick<WebhookRow, 'secret' | 'previous_secret' | 'previous_secret_until'>,
+  now: number,
+): string[] {
+  return row.previous_secret !== null && (row.previous_secret_until ?? 0) > now
+    ? [row.secret, row.previous_secret]
+    : [row.secret];
+}

@@ -1,0 +1,56 @@
+// The JSON a webhook receives for one change: the event id (evt_<seq>, the
+// same on every attempt and replay), its type, when the change happened, and
+// the post in the embed API's form while it still exists.
+import type { Kysely } from 'kysely';
+import { embedPost } from '../http/embed/presenter.js';
+import type { EmbedPost } from '../schemas/embed.js';
+import { eventId, eventOfChange, TEST_EVENT } from '../domain/webhook-events.js';
+import type { ChangeRow } from '../store/change-log.js';
+import { postsByIds, productsOfPost } from '../store/posts.js';
+import type { Database } from '../store/schema.js';
+
+export interface WebhookPayload {
+  id: string;
+  type: string;
+  createdAt: string;
+  data: {
+    accountId: number;
+    wallId: number | null;
+    postId: string | null;
+    post: EmbedPost | null;
+    feedId?: number;
+  };
+}
+
+/** The event of a change (null when the change is no event: an edit, a post created not visible). */
+export async function payloadOfChange(db: Kysely<Database>, change: ChangeRow): Promise<WebhookPayload | null> {
+  const type = eventOfChange(change.kind, change.visible);
+  if (type === null) return null;
+  let post: EmbedPost | null = null;
+  if (change.post_id !== null) {
+    const [row] = await postsByIds(db, [change.post_id]);
+    if (row) post = embedPost(row, await productsOfPost(db, row.id));
+  }
+  return {
+    id: eventId(change.seq),
+    type,
+    createdAt: new Date(change.at).toISOString(),
+    data: {
+      accountId: change.account_id,
+      wallId: change.wall_id,
+      postId: change.post_id === null ? null : String(change.post_id),
+      post,
+      ...(change.feed_id !== null ? { feedId: change.feed_id } : {}),
+    },
+  };
+}
+
+/** The `webhook.test` event: no change behind it, an id of its own. */
+export function testPayload(accountId: number, id: string, now: number): WebhookPayload {
+  return {
+    id,
+    type: TEST_EVENT,
+    createdAt: new Date(now).toISOString(),
+    data: { accountId, wallId: null, postId: null, post: null },
+  };
+}

@@ -1,0 +1,310 @@
+// Webhook delivery: a periodic tick finds endpoints with events to send and
+// delivers each endpoint's events one at a time, in change-log order. The
+// change log is the outbox (written by the store in the same transaction as
+// each change), and an endpoint's `last_seq` is its cursor: it moves past an
+// event only once the event was answered 2xx, so an event is never skipped
+// and — when a worker dies mid-delivery and another takes over after the
+// lease — sent again with the same event id (at least once).
+//
+// Failures: the head event is retried with exponential backoff and jitter
+// (backoffDelayS of the feed scheduler); after FAILING_AFTER failures in a
+// row the endpoint shows `failing`; an event failing for WEBHOOK_GIVE_UP_S
+// (3 days) disables the endpoint, cursor kept, so re-enabling resumes there.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import Bottleneck from 'bottleneck';
+import type { Kysely } from 'kysely';
+import type { WebhookConfig } from '../config.js';
+import { openSecret } from '../domain/secret-box.js';
+import { kindsOfEvents, type WebhookEvent } from '../domain/webhook-events.js';
+import type { IngestLogger } from '../ingest/runtime.js';
+import { backoffDelayS, FAILING_AFTER, Ticker } from '../ingest/scheduler.js';
+import { changesAfter, latestChangeSeq } from '../store/change-log.js';
+import type { Database } from '../store/schema.js';
+import {
+  advanceCursor,
+  claimWebhook,
+  dueWebhookIds,
+  findWebhook,
+  logDelivery,
+  pruneDeliveries,
+  recordAttemptFailure,
+  releaseWebhook,
+  signingSecrets,
+  type WebhookRow,
+} from '../store/webhooks.js';
+import { payloadOfChange } from './payload.js';
+import { WebhookSender, type SendResult } from './sender.js';
+import type { Resolver } from '../ingest/fetcher.js';
+
+const silent: IngestLogger = { info() {}, warn() {}, error() {}, debug() {} };
+
+/** Change-log rows read at a time. */
+const PAGE = 50;
+/** Events one claim sends at most before the endpoint goes back in line (others get a turn). */
+const EVENTS_PER_CLAIM = 200;
+/** the delivery log is pruned by each worker at most this often */
+const PRUNE_EVERY_MS = 3_600_000;
+
+export interface WebhookRuntimeOptions {
+  db: Kysely<Database>;
+  config: WebhookConfig;
+  log?: IngestLogger;
+  now?: () => number;
+  random?: () => number;
+  owner?: string;
+  /** endpoints served at the same time (default 8); each endpoint one delivery at a time */
+  concurrency?: number;
+  failingAfter?: number;
+  /** tests map host names to chosen addresses */
+  resolve?: Resolver;
+}
+
+export type EndpointStatus = 'idle' | 'delivered' | 'failed' | 'disabled' | 'skipped';
+
+export interface EndpointReport {
+  webhookId: number;
+  status: EndpointStatus;
+  delivered: number;
+  message: string | null;
+}
+
+/** The events an endpoint asked for (its stored JSON), unreadable → none. */
+export function eventsOf(row: Pick<WebhookRow, 'events'>): WebhookEvent[] {
+  try {
+    const v = JSON.parse(row.events) as unknown;
+    return Array.isArray(v) ? (v.filter((e) => typeof e === 'string') as WebhookEvent[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+export class WebhookRuntime {
+  private readonly db: Kysely<Database>;
+  private readonly config: WebhookConfig;
+  private readonly log: IngestLogger;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  readonly owner: string;
+  private readonly sender: WebhookSender;
+  private readonly limiter: Bottleneck;
+  private readonly inFlight = new Map<number, Promise<EndpointReport>>();
+  private readonly abort = new AbortController();
+  private readonly failingAfter: number;
+  private ticker: Ticker | null = null;
+  private stopped = false;
+  private nextPruneAt = 0;
+
+  constructor(options: WebhookRuntimeOptions) {
+    this.db = options.db;
+    this.config = options.config;
+    this.log = options.log ?? silent;
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    this.failingAfter = options.failingAfter ?? FAILING_AFTER;
+    this.sender = new WebhookSender({
+      allowPrivateNetworks: options.config.allowPrivateNetworks,
+      timeoutMs: options.config.timeoutMs,
+      resolve: options.resolve,
+      // a signature's time is the real clock's, what a receiver compares it with (the injected clock schedules)
+    });
+    this.limiter = new Bottleneck({ maxConcurrent: options.concurrency ?? 8 });
+  }
+
+  start(): void {
+    if (this.ticker || this.stopped) return;
+    this.ticker = new Ticker(
+      this.config.tickMs,
+      () => this.tick(),
+      (err) => this.log.error({ err }, 'webhook tick failed'),
+    );
+    this.log.info({ owner: this.owner }, 'webhook delivery started');
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.ticker?.stop();
+    this.abort.abort();
+    await Promise.allSettled([...this.inFlight.values()]);
+    await this.limiter.stop({ dropWaitingJobs: true }).catch(() => undefined);
+    await this.sender.close();
+  }
+
+  /** One tick: prune the delivery log when due, start the due endpoints (not waiting for them). */
+  async tick(): Promise<void> {
+    if (this.stopped) return;
+    if (this.now() >= this.nextPruneAt) {
+      this.nextPruneAt = this.now() + PRUNE_EVERY_MS;
+      await pruneDeliveries(this.db, this.now() - this.config.logRetentionDays * 86_400_000);
+    }
+    for (const id of await this.dueIds()) if (!this.inFlight.has(id)) void this.schedule(id);
+  }
+
+  /** Serves every due endpoint once and waits (tests, one-shot runs). */
+  async runOnce(): Promise<EndpointReport[]> {
+    return Promise.all((await this.dueIds()).map((id) => this.schedule(id)));
+  }
+
+  private async dueIds(): Promise<number[]> {
+    const latest = await latestChangeSeq(this.db);
+    return dueWebhookIds(this.db, this.now(), latest, 100);
+  }
+
+  private schedule(id: number): Promise<EndpointReport> {
+    const existing = this.inFlight.get(id);
+    if (existing) return existing;
+    const p = this.limiter
+      .schedule(() => this.serveEndpoint(id))
+      .catch((err: unknown): EndpointReport => {
+        this.log.error({ err, webhookId: id }, 'webhook delivery crashed');
+        return { webhookId: id, status: 'failed', delivered: 0, message: (err as Error)?.message ?? String(err) };
+      })
+      .finally(() => this.inFlight.delete(id));
+    this.inFlight.set(id, p);
+    return p;
+  }
+
+  /** Claims one endpoint and sends its pending events in order until one fails or none is left. */
+  async serveEndpoint(id: number): Promise<EndpointReport> {
+    const report: EndpointReport = { webhookId: id, status: 'idle', delivered: 0, message: null };
+    const leaseMs = this.config.leaseMs;
+    if (this.stopped) return { ...report, status: 'skipped', message: 'stopping' };
+    if (!(await claimWebhook(this.db, id, this.owner, this.now(), this.now() + leaseMs)))
+      return { ...report, status: 'skipped', message: 'another worker holds this endpoint' };
+    let released = false;
+    try {
+      let row = await findWebhook(this.db, id);
+      if (!row) return { ...report, status: 'skipped', message: 'no such endpoint' };
+      let secret: string[];
+      try {
+        secret = signingSecrets(row, this.now()).map((stored) => openSecret(stored, this.config.secretKey));
+      } catch (err) {
+        // a configuration problem, not the receiver's: try again later, no attempt counted
+        this.log.error({ webhookId: id, error: (err as Error).message }, 'webhook secret unreadable');
+        await releaseWebhook(this.db, id, this.owner, this.now() + this.config.retryMaxS * 1000);
+        released = true;
+        return { ...report, status: 'failed', message: (err as Error).message };
+      }
+      const kinds = kindsOfEvents(eventsOf(row));
+      const started = this.now();
+      while (!this.stopped && report.delivered < EVENTS_PER_CLAIM) {
+        // the latest seq is read first: every row up to it is committed, so
+        // rows for this endpoint up to it are all in the page read next
+        const latest = await latestChangeSeq(this.db);
+        const page = await changesAfter(this.db, {
+          after: row.last_seq,
+          accountId: row.account_id,
+          kinds,
+          limit: PAGE,
+        });
+        let next: { seq: number; payload: NonNullable<Awaited<ReturnType<typeof payloadOfChange>>> } | null = null;
+        let skippedTo = row.last_seq;
+        for (const change of page) {
+          const payload = await payloadOfChange(this.db, change);
+          if (payload) {
+            next = { seq: change.seq, payload };
+            break;
+          }
+          skippedTo = change.seq;
+        }
+        if (!next) {
+          // nothing to send: move past what was read (all of the log up to `latest` when the page was short)
+          const to = page.length < PAGE ? Math.max(skippedTo, latest) : skippedTo;
+          if (to > row.last_seq)
+            await advanceCursor(this.db, id, this.owner, { seq: to, now: this.now(), delivered: false });
+          break;
+        }
+        if (skippedTo > row.last_seq) {
+          await advanceCursor(this.db, id, this.owner, { seq: skippedTo, now: this.now(), delivered: false });
+        }
+        const attempt = row.head_seq === next.seq ? row.head_attempts + 1 : 1;
+        const body = JSON.stringify(next.payload);
+        const result = await this.sender.send(row.url, secret, next.payload, body, this.abort.signal);
+        const at = this.now();
+        if (this.abort.signal.aborted && !result.ok) {
+          // stopping: the event stays at the head, sent again later
+          report.message = 'stopped during a delivery';
+          break;
+        }
+        if (result.ok) {
+          await this.logAttempt(row, next.payload, next.seq, attempt, result, at, 'delivered');
+          const kept = await advanceCursor(this.db, id, this.owner, { seq: next.seq, now: at, delivered: true });
+          if (!kept) {
+            report.message = 'lease lost during a delivery';
+            this.log.warn(
+              { webhookId: id, eventId: next.payload.id },
+              'webhook lease lost; the event may be sent again',
+            );
+            released = true;
+            break;
+          }
+          report.delivered++;
+          report.status = 'delivered';
+          // keep the lease for the next event (refused once the endpoint was disabled meanwhile: then let go)
+          if (!(await claimWebhook(this.db, id, this.owner, at, at + leaseMs))) break;
+          row = (await findWebhook(this.db, id)) ?? row;
+          if (at - started > leaseMs / 2) break;
+          continue;
+        }
+        // failed: retry the same event later, or give up after giveUpS
+        const firstFailedAt =
+          row.head_seq === next.seq && row.head_first_failed_at !== null ? row.head_first_failed_at : at;
+        const giveUp = at - firstFailedAt >= this.config.giveUpS * 1000;
+        const failures = row.consecutive_failures + 1;
+        await this.logAttempt(row, next.payload, next.seq, attempt, result, at, giveUp ? 'gave_up' : 'failed');
+        const policy = { minIntervalS: this.config.retryMinS, maxIntervalS: this.config.retryMaxS, failingAfter: 0 };
+        const nextAttemptAt = at + backoffDelayS(policy, attempt, this.random) * 1000;
+        await recordAttemptFailure(this.db, id, this.owner, {
+          seq: next.seq,
+          attempts: attempt,
+          firstFailedAt,
+          failures,
+          nextAttemptAt,
+          error: result.error ?? 'failed',
+          now: at,
+          failingAfter: this.failingAfter,
+          disable: giveUp,
+        });
+        released = true;
+        this.log.warn(
+          { webhookId: id, eventId: next.payload.id, attempt, error: result.error, nextAttemptAt, disabled: giveUp },
+          giveUp ? 'webhook endpoint disabled: an event failed for too long' : 'webhook delivery failed',
+        );
+        return {
+          ...report,
+          status: giveUp ? 'disabled' : 'failed',
+          message: result.error,
+        };
+      }
+      return report;
+    } finally {
+      if (!released) await releaseWebhook(this.db, id, this.owner).catch(() => undefined);
+    }
+  }
+
+  private async logAttempt(
+    row: WebhookRow,
+    payload: { id: string; type: string },
+    seq: number,
+    attempt: number,
+    result: SendResult,
+    at: number,
+    status: 'delivered' | 'failed' | 'gave_up',
+  ): Promise<void> {
+    await logDelivery(this.db, {
+      webhookId: row.id,
+      eventId: payload.id,
+      seq,
+      type: payload.type,
+      attempt,
+      status,
+      httpStatus: result.httpStatus,
+      latencyMs: result.latencyMs,
+      error: result.error,
+      at,
+      replay: false,
+    });
+  }
+}

@@ -1,0 +1,110 @@
+// Sends one signed delivery: a POST of the JSON body, through the same SSRF
+// guard as ingestion (checkUrl before, guardedLookup at connect time, so a
+// host that resolves to a private address is refused even after a DNS
+// change), no redirects followed (a 3xx is a failure), a time cap, and the
+// response body thrown away unread beyond a small limit.
+import { Agent, request } from 'undici';
+import type { PrivateNetworks } from '../config.js';
+import { signatureHeader } from '../domain/webhook-signature.js';
+import { checkUrl, guardedLookup, SsrfError, type Resolver } from '../ingest/fetcher.js';
+import { lookup as dnsLookup } from 'node:dns';
+
+export const WEBHOOK_USER_AGENT = 'Wallery-Webhooks/0.1 (+https://github.com/wallery; self-hosted social wall)';
+
+export interface SendResult {
+  ok: boolean;
+  httpStatus: number | null;
+  latencyMs: number;
+  /** short, for the delivery log; never the response body or a secret */
+  error: string | null;
+}
+
+export interface SenderOptions {
+  allowPrivateNetworks: PrivateNetworks;
+  timeoutMs: number;
+  resolve?: Resolver;
+  now?: () => number;
+}
+
+const systemResolve: Resolver = (hostname) =>
+  new Promise((resolve, reject) => {
+    dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses)));
+  });
+
+export class WebhookSender {
+  private readonly agent: Agent;
+
+  constructor(private readonly options: SenderOptions) {
+    this.agent = new Agent({
+      connect: {
+        lookup: guardedLookup(options.resolve ?? systemResolve, options.allowPrivateNetworks) as never,
+        timeout: options.timeoutMs,
+      },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  /** POSTs `body` to `url` signed with each secret (one `v1` each); never throws. */
+  async send(
+    url: string,
+    secret: string | readonly string[],
+    event: { id: string; type: string },
+    body: string,
+    signal?: AbortSignal,
+  ): Promise<SendResult> {
+    const started = performance.now();
+    const done = (r: Omit<SendResult, 'latencyMs'>): SendResult => ({
+      ...r,
+      latencyMs: Math.round(performance.now() - started),
+    });
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const all = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      const target = checkUrl(url, this.options.allowPrivateNetworks);
+      const t = Math.floor((this.options.now ?? Date.now)() / 1000);
+      const res = await request(target, {
+        method: 'POST',
+        dispatcher: this.agent,
+        signal: all,
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': WEBHOOK_USER_AGENT,
+          'wallery-event-id': event.id,
+          'wallery-event-type': event.type,
+          'wallery-signature': signatureHeader(secret, t, body),
+        },
+      });
+      await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+      const ok = res.statusCode >= 200 && res.statusCode < 300;
+      return done({
+        ok,
+        httpStatus: res.statusCode,
+        error: ok
+          ? null
+          : res.statusCode >= 300 && res.statusCode < 400
+            ? `the endpoint answered ${res.statusCode} (redirects are not followed)`
+            : `the endpoint answered ${res.statusCode}`,
+      });
+    } catch (err) {
+      return done({ ok: false, httpStatus: null, error: describe(err, timeout.aborted, this.options.timeoutMs) });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+function describe(err: unknown, timedOut: boolean, timeoutMs: number): string {
+  const cause = (err as { cause?: unknown })?.cause;
+  if (err instanceof SsrfError) return err.message;
+  if (cause instanceof SsrfError) return cause.message;
+  const code = (err as { code?: string })?.code ?? '';
+  if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
+    return `no answer within ${timeoutMs} ms`;
+  const message = (err as Error)?.message ?? String(err);
+  return `${code ? `${code} ` : ''}${message}`.slice(0, 300);
+}

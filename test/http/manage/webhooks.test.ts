@@ -1,0 +1,214 @@
+// Webhooks through the management API, with a real receiver on 127.0.0.1:
+// the secret shown once (and encrypted at rest), validation, the test
+// event, approving a post → a signed post.approved, the delivery log,
+// replay with the same event id, rotation, disable and delete.
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { WebhookConfig } from '../../../src/config.js';
+import { WebhookRuntime } from '../../../src/webhooks/runtime.js';
+import { describeSample } from '../../helpers/sample.js';
+import { Receiver, verifyLikeReadme } from '../../webhooks/helpers.js';
+import { data, failure, fields, startManageServer, type ManageServer } from './helpers.js';
+
+const SETTINGS = { secretKey: Buffer.alloc(32, 9), timeoutMs: 5_000, allowPrivateNetworks: ['127.0.0.0/8'] };
+const CONFIG: WebhookConfig = {
+  ...SETTINGS,
+  enabled: true,
+  tickMs: 50,
+  retryMinS: 1,
+  retryMaxS: 2,
+  giveUpS: 86_400,
+  leaseMs: 10_000,
+  logRetentionDays: 30,
+};
+
+interface Hook {
+  id: number;
+  accountId: number;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  state: string;
+  secret?: string;
+  lastEventId: string | null;
+}
+interface Delivery {
+  id: number;
+  eventId: string;
+  type: string;
+  attempt: number;
+  status: string;
+  httpStatus: number | null;
+  latencyMs: number;
+  error: string | null;
+  replay: boolean;
+}
+
+describeSample('webhooks (management API)', () => {
+  let m: ManageServer;
+  let rx: Receiver;
+  let worker: WebhookRuntime;
+  beforeAll(async () => {
+    m = await startManageServer();
+    m.srv.app.ctx.webhooks = SETTINGS;
+    worker = new WebhookRuntime({ db: m.srv.store.db, config: CONFIG });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await m?.close();
+  });
+  beforeEach(async () => {
+    rx = await new Receiver().start();
+  });
+  afterEach(async () => rx.close());
+
+  const create = async (events = ['post.approved']) => {
+    const made = data<Hook>(await m.api('POST', '/webhooks', { accountId: 7001, url: rx.url, events }), 201);
+    rx.secret = made.secret!;
+    return made;
+  };
+
+  it('creates a webhook: the secret is shown once and stored encrypted; audit entries never hold it', async () => {
+    const made = await create();
+    expect(made).toMatchObject({
+      accountId: 7001,
+      url: rx.url,
+      events: ['post.approved'],
+      enabled: true,
+      state: 'active',
+    });
+    expect(made.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    const read = data<Hook>(await m.api('GET', `/webhooks/${made.id}`));
+    expect(read).not.toHaveProperty('secret');
+    const { secret: _s, ...rest } = made;
+    expect(read).toEqual(rest);
+    const list = data<{ data: Hook[] }>(await m.api('GET', '/webhooks?accountId=7001')).data;
+    expect(list.map((h) => h.id)).toContain(made.id);
+    expect(JSON.stringify(list)).not.toContain(made.secret);
+    const row = await m.srv.store.db
+      .selectFrom('webhooks')
+      .select('secret')
+      .where('id', '=', made.id)
+      .executeTakeFirstOrThrow();
+    expect(row.secret.startsWith('gcm1:')).toBe(true);
+    expect(row.secret).not.toContain(made.secret!.slice(6));
+    const audit = await m.srv.store.db.selectFrom('audit_log').select(['action', 'summary']).execute();
+    expect(audit.some((a) => a.action === 'webhook.create')).toBe(true);
+    expect(JSON.stringify(audit)).not.toContain(made.secret);
+  });
+
+  it('refuses bad input with every bad field named', async () => {
+    const bad = failure(
+      await m.api('POST', '/webhooks', { accountId: 0, url: 'ftp://x.example', events: ['post.nope'] }),
+      400,
+    );
+    expect(fields(bad).sort()).toEqual(['accountId', 'events[0]', 'url'].sort());
+    expect(bad.find((e) => e.field === 'url')!.message).toMatch(/http/);
+    expect(
+      fields(failure(await m.api('POST', '/webhooks', { accountId: 7001, url: rx.url, events: [] }), 400)),
+    ).toEqual(['events']);
+    expect(
+      fields(
+        failure(
+          await m.api('POST', '/webhooks', {
+            accountId: 7001,
+            url: 'https://u:p@x.example/h',
+            events: ['post.hidden'],
+          }),
+          400,
+        ),
+      ),
+    ).toEqual(['url']);
+    expect(fields(failure(await m.api('POST', '/webhooks', { url: rx.url, events: ['post.hidden'] }), 400))).toEqual([
+      'accountId',
+    ]);
+    failure(await m.api('POST', '/webhooks', { accountId: 999_999, url: rx.url, events: ['post.hidden'] }), 404);
+    failure(await m.api('PATCH', '/webhooks/1', {}), 400);
+    failure(await m.api('GET', '/webhooks/999999'), 404);
+  });
+
+  it('sends a signed webhook.test now and answers with the attempt; a failing receiver shows in it', async () => {
+    const h = await create();
+    const ok = data<Delivery>(await m.api('POST', `/webhooks/${h.id}/test`));
+    expect(ok).toMatchObject({ type: 'webhook.test', status: 'delivered', httpStatus: 204, attempt: 1, replay: false });
+    expect(rx.received).toHaveLength(1);
+    expect(rx.received[0]).toMatchObject({ type: 'webhook.test', eventId: ok.eventId, verified: true });
+    rx.mode = 'fail';
+    const failed = data<Delivery>(await m.api('POST', `/webhooks/${h.id}/test`));
+    expect(failed).toMatchObject({ status: 'failed', httpStatus: 503, error: 'the endpoint answered 503' });
+  });
+
+  it('approving a post sends a signed post.approved; the delivery log shows it; a replay sends the same event id', async () => {
+    const h = await create(['post.approved']);
+    data(await m.api('PATCH', '/walls/7011/posts/17040', { state: 'pending' }));
+    data(await m.api('PATCH', '/walls/7011/posts/17040', { state: 'approved' }));
+    await worker.runOnce();
+    expect(rx.received.map((r) => [r.type, r.verified])).toEqual([['post.approved', true]]);
+    const sent = rx.received[0]!;
+    expect(sent.body).toMatchObject({
+      type: 'post.approved',
+      data: { wallId: 7011, postId: '17040', post: { id: '17040' } },
+    });
+    const log = data<{ data: Delivery[]; nextCursor: string | null }>(
+      await m.api('GET', `/webhooks/${h.id}/deliveries`),
+    );
+    expect(log.data).toHaveLength(1);
+    expect(log.data[0]).toMatchObject({
+      eventId: sent.eventId,
+      type: 'post.approved',
+      status: 'delivered',
+      httpStatus: 204,
+    });
+    expect(log.data[0]!.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(data<Hook>(await m.api('GET', `/webhooks/${h.id}`)).lastEventId).toBe(sent.eventId);
+    const replayed = data<Delivery>(await m.api('POST', `/webhooks/${h.id}/deliveries/${log.data[0]!.id}/replay`));
+    expect(replayed).toMatchObject({ eventId: sent.eventId, replay: true, status: 'delivered', attempt: 2 });
+    expect(rx.ids()).toEqual([sent.eventId, sent.eventId]);
+    expect(rx.received[1]!.verified).toBe(true);
+    failure(await m.api('POST', `/webhooks/${h.id}/deliveries/999999/replay`), 404);
+    // paged, newest first
+    const page = data<{ data: Delivery[]; nextCursor: string | null }>(
+      await m.api('GET', `/webhooks/${h.id}/deliveries?limit=1`),
+    );
+    expect(page.data[0]!.replay).toBe(true);
+    const next = data<{ data: Delivery[] }>(
+      await m.api('GET', `/webhooks/${h.id}/deliveries?limit=1&cursor=${page.nextCursor}`),
+    );
+    expect(next.data[0]!.replay).toBe(false);
+  });
+
+  it('rotates the secret, changes, disables and deletes a webhook', async () => {
+    const h = await create();
+    const rotated = data<Hook>(await m.api('POST', `/webhooks/${h.id}/rotate-secret`));
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(h.secret);
+    rx.secret = rotated.secret!;
+    data(await m.api('POST', `/webhooks/${h.id}/test`));
+    expect(rx.received[0]!.verified).toBe(true);
+    // for a day the old secret signs too (a second v1): a receiver not yet switched still verifies
+    const sig = String(rx.received[0]!.headers['wallery-signature']);
+    expect(sig.match(/v1=/g)).toHaveLength(2);
+    expect(verifyLikeReadme(h.secret!, sig, JSON.stringify(rx.received[0]!.body))).toBe(true);
+    m.srv.clock.now += 24 * 3_600_000 + 1;
+    try {
+      data(await m.api('POST', `/webhooks/${h.id}/test`));
+    } finally {
+      m.srv.clock.now -= 24 * 3_600_000 + 1;
+    }
+    expect(String(rx.received[1]!.headers['wallery-signature']).match(/v1=/g)).toHaveLength(1);
+    rx.received.splice(1);
+    const changed = data<Hook>(
+      await m.api('PATCH', `/webhooks/${h.id}`, { events: ['post.hidden', 'wall.deleted'], enabled: false }),
+    );
+    expect(changed).toMatchObject({ events: ['post.hidden', 'wall.deleted'], enabled: false });
+    // disabled: an event is not sent
+    data(await m.api('PATCH', '/walls/7011/posts/17043', { hidden: true }));
+    await worker.runOnce();
+    expect(rx.received).toHaveLength(1);
+    // enabled again: from the cursor
+    data(await m.api('PATCH', `/webhooks/${h.id}`, { enabled: true }));
+    await worker.runOnce();
+    expect(rx.received.map((r) => r.type)).toEqual(['webhook.test', 'post.hidden']);
+    expect(data<Hook>(await m.api('DELETE', `/webhooks/${h.id}`)).id).toBe(h.id);
+    failure(await m.api('GET', `/webhooks/${h.id}`), 404);
+  });
+});

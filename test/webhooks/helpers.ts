@@ -1,0 +1,137 @@
+// What the webhook suites share: a real HTTP receiver on 127.0.0.1 that
+// verifies every signature the way the README's snippet does, and `emit`,
+// which makes a change-log row.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Store } from '../../src/store/store.js';
+
+export interface Received {
+  eventId: string;
+  type: string;
+  body: Record<string, unknown>;
+  /** the signature checked as the README's snippet does */
+  verified: boolean;
+  headers: IncomingMessage['headers'];
+}
+
+/** The README's verification snippet, as a receiver runs it. */
+export function verifyLikeReadme(secret: string, header: string, rawBody: string, toleranceS = 300): boolean {
+  const parts = header.split(',').map((kv) => kv.split('='));
+  const t = Number(parts.find(([k]) => k === 't')?.[1]);
+  if (!Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > toleranceS) return false;
+  const expected = createHmac('sha256', secret).update(`${t}.${rawBody}`).digest();
+  return parts
+    .filter(([k]) => k === 'v1')
+    .map(([, v]) => Buffer.from(v ?? '', 'hex'))
+    .some((given) => given.length === expected.length && timingSafeEqual(given, expected));
+}
+
+export type Mode = 'ok' | 'fail' | 'hold';
+
+export class Receiver {
+  readonly received: Received[] = [];
+  /** answer 2xx (ok), 503 (fail), or keep the request open until released (hold) */
+  mode: Mode = 'ok';
+  secret = '';
+  private held: ServerResponse[] = [];
+  private server: Server;
+  url = '';
+
+  constructor() {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const entry: Received = {
+          eventId: String(req.headers['wallery-event-id'] ?? ''),
+          type: String(req.headers['wallery-event-type'] ?? ''),
+          body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {},
+          verified: verifyLikeReadme(this.secret, String(req.headers['wallery-signature'] ?? ''), raw),
+          headers: req.headers,
+        };
+        if (this.mode === 'fail') {
+          res.writeHead(503).end('down');
+          this.failed.push(entry);
+          return;
+        }
+        this.received.push(entry);
+        if (this.mode === 'hold') {
+          this.held.push(res);
+          return;
+        }
+        res.writeHead(204).end();
+      });
+    });
+  }
+
+  /** answers refused with 503 */
+  readonly failed: Received[] = [];
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    const { port } = this.server.address() as { port: number };
+    this.url = `http://127.0.0.1:${port}/hook`;
+    return this;
+  }
+
+  /** ids of the events received and answered 2xx (or held), in arrival order */
+  ids(): string[] {
+    return this.received.map((r) => r.eventId);
+  }
+
+  releaseHeld(): void {
+    for (const res of this.held.splice(0)) if (!res.destroyed) res.writeHead(204).end();
+  }
+
+  async close(): Promise<void> {
+    for (const res of this.held.splice(0)) res.destroy();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+export type PostChange = 'approved' | 'rejected' | 'hidden' | 'deleted' | 'updated';
+
+/**
+ * Makes a post change the way any writer does — a plain UPDATE or DELETE of
+ * the row — so that the store's triggers log it (migration 0015). Returns
+ * the seq of the change `kind` (a step before it, to put the post where the
+ * change can happen, logs an `updated` first when needed).
+ */
+export async function emit(store: Store, kind: PostChange, postId: number): Promise<number> {
+  const db = store.db;
+  const posts = () => db.updateTable('posts').where('id', '=', postId);
+  switch (kind) {
+    case 'approved':
+      await posts().set({ state: 'pending' }).where('state', '=', 'approved').execute();
+      await posts().set({ state: 'approved' }).execute();
+      break;
+    case 'rejected':
+      await posts().set({ state: 'pending' }).where('state', '=', 'rejected').execute();
+      await posts().set({ state: 'rejected' }).execute();
+      break;
+    case 'hidden':
+      await posts().set({ hidden: 0 }).where('hidden', '=', 1).execute();
+      await posts().set({ hidden: 1 }).execute();
+      break;
+    case 'updated':
+      await posts()
+        .set((eb) => ({ content: eb('content', '||', ' ') }))
+        .execute();
+      break;
+    case 'deleted':
+      await db.deleteFrom('post_products').where('post_id', '=', postId).execute();
+      await db.deleteFrom('posts').where('id', '=', postId).execute();
+      break;
+  }
+  const row = await db
+    .selectFrom('changes')
+    .select('seq')
+    .where('post_id', '=', postId)
+    .where('kind', '=', kind)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  return Number(row.seq);
+}
