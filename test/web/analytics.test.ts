@@ -289,6 +289,28 @@ describe.skipIf(!hasChromium)('the embed’s analytics in Chromium', () => {
     expect(await context!.cookies()).toEqual([]);
   });
 
+  it('sends a beacon as soon as 50 events are queued, before the 5 s are up', async () => {
+    fx.setPosts([makePost(0), makePost(1)]);
+    const page = await open({ css: BELOW_FOLD }, { clock: true });
+    await page.clock.runFor(6_000); // wall_load sent
+    await beaconWith((e) => e.type === 'wall_load');
+    await post(page, makePost(0).id)
+      .locator('.cta')
+      .evaluate((cta: HTMLElement) => {
+        for (let i = 0; i < 53; i++) cta.click();
+      });
+    const full = await beaconWith((e) => e.type === 'cta_click');
+    expect(full.events).toEqual(Array.from({ length: 50 }, () => ({ type: 'cta_click', postId: makePost(0).id })));
+    await pagehide(page);
+    await eventually(
+      'the rest',
+      async () => fx.beacons.flatMap((b) => b.events).filter((e) => e.type === 'cta_click').length,
+      (n) => n === 53,
+      WAIT,
+    );
+    expect(fx.beacons.map((b) => b.events.length)).toEqual([1, 50, 3]);
+  });
+
   it('sends the queue when the page goes away, with a new view id per page load', async () => {
     fx.setPosts([makePost(0), makePost(1)]);
     for (const round of [1, 2]) {
