@@ -259,7 +259,7 @@ describe.skipIf(!hasChromium)('the embed’s analytics in Chromium', () => {
     }));
     const shop = makePost(0, { type: 'image', products }, fx.baseUrl); // n = 0: a picture and a call-to-action
     fx.setPosts([shop, makePost(1), makePost(2)]);
-    const page = await open({});
+    const page = await open({}, { clock: true }); // paused: every click goes in the one beacon of the hidden tab
     const card = post(page, shop.id);
     await card.locator('.meta a').click();
     await card.locator('.cta').click();
