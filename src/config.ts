@@ -87,6 +87,16 @@ export interface EmbedConfig {
   replayEvents: number;
   /** how many of a wall's first posts (in W2 order) the stream watches for changes */
   streamWindow: number;
+  /** analytics beacons (POST /events) per window per client IP address (0: no limit) */
+  analyticsRateLimitPerIp: number;
+  /** analytics beacons per window per publishable key (0: no limit) */
+  analyticsRateLimitPerKey: number;
+  /** the analytics limits' window, ms */
+  analyticsRateLimitWindowMs: number;
+  /** ms between writes of the summed analytics counts (what a kill -9 can lose at most) */
+  analyticsFlushMs: number;
+  /** how long a beacon, and an impression or wall load of a page view, is remembered to drop repeats, ms */
+  analyticsDedupeTtlMs: number;
 }
 
 export const DEFAULT_EMBED_CONFIG: EmbedConfig = {
@@ -97,6 +107,11 @@ export const DEFAULT_EMBED_CONFIG: EmbedConfig = {
   rateLimitWindowMs: 60_000,
   replayEvents: 500,
   streamWindow: 100,
+  analyticsRateLimitPerIp: 600,
+  analyticsRateLimitPerKey: 60_000,
+  analyticsRateLimitWindowMs: 60_000,
+  analyticsFlushMs: 1_000,
+  analyticsDedupeTtlMs: 1_800_000,
 };
 
 export function loadEmbedConfig(env: NodeJS.ProcessEnv = process.env): EmbedConfig {
@@ -127,6 +142,35 @@ export function loadEmbedConfig(env: NodeJS.ProcessEnv = process.env): EmbedConf
     ),
     replayEvents: intSetting(env.EMBED_REPLAY_EVENTS, 'EMBED_REPLAY_EVENTS', d.replayEvents, 0, 100_000),
     streamWindow: intSetting(env.EMBED_STREAM_WINDOW, 'EMBED_STREAM_WINDOW', d.streamWindow, 1, 1000),
+    analyticsRateLimitPerIp: intSetting(
+      env.ANALYTICS_RATE_LIMIT_PER_IP,
+      'ANALYTICS_RATE_LIMIT_PER_IP',
+      d.analyticsRateLimitPerIp,
+      0,
+      100_000_000,
+    ),
+    analyticsRateLimitPerKey: intSetting(
+      env.ANALYTICS_RATE_LIMIT_PER_KEY,
+      'ANALYTICS_RATE_LIMIT_PER_KEY',
+      d.analyticsRateLimitPerKey,
+      0,
+      100_000_000,
+    ),
+    analyticsRateLimitWindowMs: intSetting(
+      env.ANALYTICS_RATE_LIMIT_WINDOW_MS,
+      'ANALYTICS_RATE_LIMIT_WINDOW_MS',
+      d.analyticsRateLimitWindowMs,
+      1000,
+      86_400_000,
+    ),
+    analyticsFlushMs: intSetting(env.ANALYTICS_FLUSH_MS, 'ANALYTICS_FLUSH_MS', d.analyticsFlushMs, 100, 60_000),
+    analyticsDedupeTtlMs: intSetting(
+      env.ANALYTICS_DEDUPE_TTL_MS,
+      'ANALYTICS_DEDUPE_TTL_MS',
+      d.analyticsDedupeTtlMs,
+      1000,
+      86_400_000,
+    ),
   };
 }
 

@@ -5,6 +5,7 @@
 import { DEFAULT_CACHE_TTL_MS, DEFAULT_FRAGMENT_CACHE_MB, DEFAULT_RESPONSE_CACHE_MB } from '../config.js';
 import type { Redis } from 'ioredis';
 import type { IngestRuntime } from '../ingest/runtime.js';
+import type { EventRecorder } from '../analytics/events.js';
 import type { QuotaCounter } from '../quota/quota.js';
 import { StoreQuota } from '../quota/store-quota.js';
 import { ResponseCache } from './v2/response-cache.js';
@@ -35,6 +36,8 @@ export interface AppContext {
   externalWrites?: () => boolean;
   /** this process's feed ingestion (serve with INGEST on); undefined or null → none */
   ingest?: IngestRuntime | null;
+  /** analytics beacons → counters (made by the embed API; tests call `analytics.aggregator.flush()`) */
+  analytics?: EventRecorder | null;
 }
 
 export interface CacheSettings {
@@ -99,5 +102,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** API family of a v2 route, checked against the caller's plan */
     family?: 'widget' | 'commerce';
+    /** the embed's analytics beacons: the wall is the key's, the analytics rate limits apply */
+    embedEvents?: boolean;
   }
 }

@@ -3,6 +3,7 @@
 // comparisons and no dialect's date type leaks into the queries.
 import type { Generated } from 'kysely';
 
+import type { EventType } from '../domain/analytics.js';
 import type { EmbedLayout, EmbedTheme, MediaKind, ModerationMode, Plan, PostState } from '../domain/lists.js';
 
 export interface AccountsTable {
@@ -218,6 +219,20 @@ export interface Database {
   audit_log: AuditLogTable;
   feed_ingest_state: FeedIngestStateTable;
   publishable_keys: PublishableKeysTable;
+  analytics_daily: AnalyticsDailyTable;
+}
+
+/** Analytics counters: events of one type per wall, UTC day, post and product (migration 0016). */
+export interface AnalyticsDailyTable {
+  wall_id: number;
+  /** UTC day as days since 1970-01-01 */
+  day: number;
+  type: EventType;
+  /** the post (0: none, as for a wall load) */
+  post_id: number;
+  /** the product (0: none) */
+  product_id: number;
+  n: number;
 }
 
 /** Ingestion state of a feed with a connector (src/ingest/, src/store/ingest.ts). */

@@ -28,10 +28,15 @@ export type Limiter = (request: FastifyRequest) => Promise<{
   isExceeded?: boolean;
 }>;
 
-export interface AccessOptions {
-  keys: PublishableKeyCache;
+export interface Limits {
   perIp: Limiter | null;
   perKey: Limiter | null;
+}
+
+export interface AccessOptions extends Limits {
+  keys: PublishableKeyCache;
+  /** the limits of the analytics beacons (their own budget: beacons never use up a page's reads) */
+  events: Limits;
 }
 
 /** The CORS headers of an answer for this grant and Origin. */
@@ -72,14 +77,17 @@ export function embedAccess(options: AccessOptions) {
     const { store, changes, externalWrites } = request.server.ctx;
     // another process (the CLI) committed to the SQLite file: drop what the caches hold
     if (externalWrites?.()) changes.publish({ kind: 'all' });
-    if (await limited(options.perIp, request, reply)) return sendError(reply, 'json', 429, EMBED_MESSAGES.rateLimited);
+    const events = request.routeOptions.config.embedEvents === true;
+    const limits: Limits = events ? options.events : options;
+    if (await limited(limits.perIp, request, reply)) return sendError(reply, 'json', 429, EMBED_MESSAGES.rateLimited);
     const key = (request.query as Record<string, unknown>).key;
     const grant =
       typeof key === 'string' && key.startsWith('pk_') && key.length <= 200
         ? await options.keys.lookup(store.db, key)
         : null;
     if (!grant) return sendError(reply, 'json', 401, EMBED_MESSAGES.key);
-    const wallId = (request.params as { wallId?: string }).wallId ?? '';
+    // beacons name no wall: they count for the key's
+    const wallId = events ? String(grant.wallId) : ((request.params as { wallId?: string }).wallId ?? '');
     if (!/^\d{1,16}$/.test(wallId)) return sendError(reply, 'json', 400, 'wall id must be a positive integer');
     if (grant.wallId !== Number(wallId)) return sendError(reply, 'json', 403, EMBED_MESSAGES.otherWall);
     if (!originAllowed(grant.origins, origin)) {
@@ -91,6 +99,6 @@ export function embedAccess(options: AccessOptions) {
     reply.removeHeader('Access-Control-Expose-Headers');
     reply.headers(corsHeaders(grant, origin));
     request.embedGrant = grant;
-    if (await limited(options.perKey, request, reply)) return sendError(reply, 'json', 429, EMBED_MESSAGES.rateLimited);
+    if (await limited(limits.perKey, request, reply)) return sendError(reply, 'json', 429, EMBED_MESSAGES.rateLimited);
   };
 }

@@ -14,8 +14,16 @@ import { embedPreflight, embedReadRoutes } from './routes.js';
 import { embedStreamRoute } from './stream.js';
 import { StreamHub } from './stream-hub.js';
 import { EMBED_PREFIX } from './schemas.js';
+import { embedEventsRoute } from './events.js';
+import { EventAggregator } from '../../analytics/aggregator.js';
+import { MemoryDeduper, RedisDeduper } from '../../analytics/dedupe.js';
+import { EventRecorder } from '../../analytics/events.js';
+import { createHash } from 'node:crypto';
 
 export { EMBED_PREFIX };
+
+/** A client address as the beacons' rate limiter keeps it: a digest, never the address. */
+const ipDigest = (ip: string) => createHash('sha256').update(ip).digest('base64url').slice(0, 22);
 
 export interface EmbedOptions extends Partial<EmbedConfig> {
   cacheTtlMs?: number;
@@ -52,9 +60,18 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
     )
       return embedPreflight(request, reply, keys);
   });
+  // Analytics: beacons summed in memory, written once per flush interval;
+  // the last counts are written when the server closes (before the store does).
+  const shared = app.ctx.shared;
+  const aggregator = new EventAggregator(app.ctx.store.db, { intervalMs: config.analyticsFlushMs, log: app.log });
+  const dedupe = shared
+    ? new RedisDeduper(shared.redis, `${shared.prefix}:events-seen:`, config.analyticsDedupeTtlMs)
+    : new MemoryDeduper(config.analyticsDedupeTtlMs);
+  app.ctx.analytics = new EventRecorder(app.ctx.store.db, aggregator, dedupe);
   app.addHook('onClose', async () => {
     hub.close();
     keys.close();
+    await aggregator.close();
   });
 
   await app.register(
@@ -71,11 +88,16 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
             }
           : {}),
       });
-      const limiter = (max: number, prefix: string, key: (r: Parameters<Limiter>[0]) => string): Limiter | null =>
+      const limiter = (
+        max: number,
+        prefix: string,
+        key: (r: Parameters<Limiter>[0]) => string,
+        windowMs = config.rateLimitWindowMs,
+      ): Limiter | null =>
         max > 0
           ? (embed.createRateLimit({
               max,
-              timeWindow: config.rateLimitWindowMs,
+              timeWindow: windowMs,
               keyGenerator: (r) => `${prefix}${key(r)}`,
             }) as Limiter)
           : null;
@@ -83,6 +105,21 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
         keys,
         perIp: limiter(config.rateLimitPerIp, 'ip:', (r) => r.ip),
         perKey: limiter(config.rateLimitPerKey, 'key:', (r) => String(r.embedGrant?.keyId ?? '')),
+        events: {
+          // the beacons' limiter keeps a digest of the address, never the address itself
+          perIp: limiter(
+            config.analyticsRateLimitPerIp,
+            'events-ip:',
+            (r) => ipDigest(r.ip),
+            config.analyticsRateLimitWindowMs,
+          ),
+          perKey: limiter(
+            config.analyticsRateLimitPerKey,
+            'events-key:',
+            (r) => String(r.embedGrant?.keyId ?? ''),
+            config.analyticsRateLimitWindowMs,
+          ),
+        },
       });
       embed.addHook('onRequest', access);
       // errors after the access check (validation 400, 404, 500) are readable by the page too
@@ -94,6 +131,7 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
       });
       await embed.register(embedReadRoutes);
       await embed.register(embedStreamRoute);
+      await embed.register(embedEventsRoute);
     },
     { prefix: EMBED_PREFIX },
   );

@@ -146,7 +146,8 @@ export async function embedReadRoutes(fastify: FastifyInstance) {
 }
 
 /**
- * A CORS preflight (a page sending If-None-Match or Last-Event-ID): allowed
+ * A CORS preflight (a page sending If-None-Match or Last-Event-ID, or
+ * beacons as application/json through fetch): allowed
  * for the origins the key allows — any origin when it allows any; a page
  * whose origin is refused gets no Access-Control-Allow-Origin.
  */
@@ -160,8 +161,8 @@ export async function embedPreflight(request: FastifyRequest, reply: FastifyRepl
   if (grant && origin !== undefined && originAllowed(grant.origins, origin)) {
     reply
       .header('Access-Control-Allow-Origin', grant.origins.length === 0 ? '*' : origin)
-      .header('Access-Control-Allow-Methods', 'GET')
-      .header('Access-Control-Allow-Headers', 'If-None-Match, Last-Event-ID, Cache-Control')
+      .header('Access-Control-Allow-Methods', 'GET, POST')
+      .header('Access-Control-Allow-Headers', 'If-None-Match, Last-Event-ID, Cache-Control, Content-Type')
       .header('Access-Control-Expose-Headers', EXPOSED_HEADERS)
       .header('Access-Control-Max-Age', '600');
   }

@@ -3,6 +3,7 @@
 // source — every status each route answers, with its headers.
 import { Type, type TSchema } from 'typebox';
 import { EmbedPostSchema, EmbedWallSchema } from '../../schemas/embed.js';
+import { EVENTS_MAX, EVENT_TYPES } from '../../domain/analytics.js';
 
 export const EMBED_PREFIX = '/api/embed/v1';
 export const EMBED_LIMIT_DEFAULT = 20;
@@ -17,6 +18,8 @@ export const EMBED_MESSAGES = {
   wallId: 'wall id must be a positive integer',
   rateLimited: 'Too many requests: slow down (see Retry-After)',
   streamsFull: 'too many open streams on this server: poll the posts URL instead',
+  events: `events must be a list of 1 to ${EVENTS_MAX} events, each {"type": ${EVENT_TYPES.join('|')}, "postId"?: "<post id>", "productId"?: <product id>}`,
+  view: 'view must be 8 to 64 characters: letters, digits, _ or -',
 } as const;
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -62,6 +65,47 @@ export const EmbedStreamQuery = Type.Object({
     }),
   ),
 });
+
+// Fields a beacon does not name are dropped (the validator removes them), so
+// a newer embed's extra field never makes an older server refuse its events.
+export const EmbedEvent = Type.Object(
+  {
+    type: Type.Union(
+      EVENT_TYPES.map((t) => Type.Literal(t)),
+      { description: 'what happened' },
+    ),
+    postId: Type.Optional(
+      Type.String({
+        pattern: '^[1-9][0-9]{0,14}$',
+        description: 'the post (its W2 `postId`); required for impression, click and cta_click',
+      }),
+    ),
+    productId: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'the product; required for product_click',
+      }),
+    ),
+  },
+  strict,
+);
+
+export const EmbedEventsBody = Type.Object(
+  {
+    events: Type.Array(EmbedEvent, { minItems: 1, maxItems: EVENTS_MAX, 'x-error': EMBED_MESSAGES.events }),
+    view: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_-]{8,64}$',
+        'x-error': EMBED_MESSAGES.view,
+        description:
+          'a random id of the page view (made by the page, kept in memory only): an impression or wall load ' +
+          'counts once per view, and a beacon sent twice counts once',
+      }),
+    ),
+  },
+  strict,
+);
 
 export const EmbedWallBody = Type.Object({ wall: EmbedWallSchema }, strict);
 export const EmbedPostsBody = Type.Object(
@@ -142,6 +186,19 @@ export const readResponses = (body: TSchema, description: string) =>
     200: response(description, { ...CORS, ...RATE, ...CACHING }, json(body)),
     304: response('not modified: If-None-Match names the current ETag; no body', { ...CORS, ...RATE, ...CACHING }),
   });
+
+export const eventsResponses = () => {
+  const all = embedResponses({
+    202: response(
+      'accepted: the events are counted (after dropping those of bots, repeats, and posts or products not on the wall)',
+      { ...CORS, ...RATE },
+      json(Type.Object({}, strict)),
+    ),
+  }) as Record<string, { description: string }>;
+  all[400] = { ...all[400]!, description: 'the body is not JSON, or not a beacon; the message names the problem' };
+  all[413] = response('body over 1 MiB', { ...CORS, ...RATE }, json(ErrorBody(413)));
+  return all;
+};
 
 export const streamResponses = () =>
   embedResponses({
