@@ -191,10 +191,11 @@ export class WalleryWall extends LitElement {
     if (!this.reporter || (e.type === 'auxclick' && e.button !== 1)) return;
     const link = (e.target as Element).closest('a[href]');
     if (!link) return;
-    const postId = link.closest('[data-post-id]')?.getAttribute('data-post-id') ?? undefined;
+    const postId = link.closest('[data-post-id]')?.getAttribute('data-post-id');
     const productId = link.closest('[data-product-id]')?.getAttribute('data-product-id');
-    if (link.matches('.cta')) this.reporter.track({ type: 'cta_click', postId });
-    else if (link.matches('.meta a')) this.reporter.track({ type: 'click', postId });
+    // a click names its post (the API refuses a beacon with one that does not)
+    if (postId && link.matches('.cta')) this.reporter.track({ type: 'cta_click', postId });
+    else if (postId && link.matches('.meta a')) this.reporter.track({ type: 'click', postId });
     else if (this.shopPost && productId && /^\d{1,15}$/.test(productId)) {
       this.reporter.track({ type: 'product_click', postId: this.shopPost.id, productId: Number(productId) });
     }
