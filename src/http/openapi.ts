@@ -229,6 +229,10 @@ export async function registerOpenApi(app: FastifyInstance) {
         { name: 'manage: publishable keys', description: 'Read-only keys of one wall for web pages (embed API)' },
         { name: 'manage: audit', description: 'Every management write' },
         {
+          name: 'manage: analytics',
+          description: 'What walls and products earned: wall loads, impressions, clicks, CTR per UTC day',
+        },
+        {
           name: 'manage: operator tokens',
           description: 'Tokens of the management API, their role and account scope (unscoped admins only)',
         },

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { authorizeRole, declareAccess, enforceScope } from './access.js';
 import { accountRoutes } from './accounts.js';
+import { analyticsRoutes } from './analytics.js';
 import { auditRoutes } from './audit.js';
 import { authenticateOperator } from './auth.js';
 import { manageErrorHandler } from './errors.js';
@@ -54,6 +55,7 @@ export async function registerManage(app: FastifyInstance) {
       await manage.register(publishableKeyRoutes);
       await manage.register(auditRoutes);
       await manage.register(tokenRoutes);
+      await manage.register(analyticsRoutes);
     },
     { prefix: MANAGE_PREFIX },
   );

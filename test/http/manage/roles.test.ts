@@ -328,6 +328,16 @@ const RECIPES: Record<string, Recipe> = {
     scope: 'product',
     make: async (t) => ({ params: { productId: t.product } }),
   },
+  'GET /products/{productId}/analytics': {
+    role: 'viewer',
+    scope: 'product',
+    make: async (t) => ({ params: { productId: t.product } }),
+  },
+  'GET /walls/{wallId}/analytics': {
+    role: 'viewer',
+    scope: 'wall',
+    make: async (t) => ({ params: { wallId: t.wall } }),
+  },
   'PATCH /products/{productId}': {
     role: 'editor',
     scope: 'product',

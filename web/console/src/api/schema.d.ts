@@ -3716,6 +3716,233 @@ export interface paths {
     };
     trace?: never;
   };
+  '/products/{productId}/analytics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A product’s analytics
+     * @description Its clicks in total, every day, and per wall. `from` and `to` are UTC days (YYYY-MM-DD), inclusive; by default the 30 days ending today; at most 366 days. Counted from the embed’s beacons (POST /api/embed/v1/events), written about once a second.
+     *
+     *     **Role:** any role. A token limited to accounts gets 404 for a product of any other account.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /**
+           * @description first UTC day (YYYY-MM-DD), inclusive; default: 30 days before to, counting to
+           * @example 2026-01-01
+           */
+          from?: string;
+          /**
+           * @description last UTC day (YYYY-MM-DD), inclusive; default today. At most 366 days in all
+           * @example 2026-01-31
+           */
+          to?: string;
+        };
+        header?: never;
+        path: {
+          /**
+           * @description productId (digits)
+           * @example 7011
+           */
+          productId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the report */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                /** @description every day of the range, oldest first */
+                days: {
+                  /** @description a UTC day, YYYY-MM-DD */
+                  day: string;
+                  /** @description clicks on a product (shoppable posts) */
+                  productClicks: number;
+                }[];
+                /** @description a UTC day, YYYY-MM-DD */
+                from: string;
+                productId: number;
+                /** @description a UTC day, YYYY-MM-DD */
+                to: string;
+                totals: {
+                  /** @description clicks on a product (shoppable posts) */
+                  productClicks: number;
+                };
+                /** @description the walls it was clicked on, most clicks first */
+                walls: {
+                  /** @description clicks on a product (shoppable posts) */
+                  productClicks: number;
+                  wallId: number;
+                }[];
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store (or Redis) is unreachable: a generic message */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/tokens': {
     parameters: {
       query?: never;
@@ -5892,6 +6119,275 @@ export interface paths {
         };
       };
     };
+    trace?: never;
+  };
+  '/walls/{wallId}/analytics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A wall’s analytics
+     * @description Totals, every day, the top posts and products. `from` and `to` are UTC days (YYYY-MM-DD), inclusive; by default the 30 days ending today; at most 366 days. Counted from the embed’s beacons (POST /api/embed/v1/events), written about once a second. With `Accept: text/csv`: the days as CSV (a header row `day,wallLoads,impressions,clicks,ctaClicks,productClicks,ctr`), as a download.
+     *
+     *     **Role:** any role. A token limited to accounts gets 404 for a wall of any other account.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /**
+           * @description first UTC day (YYYY-MM-DD), inclusive; default: 30 days before to, counting to
+           * @example 2026-01-01
+           */
+          from?: string;
+          /**
+           * @description last UTC day (YYYY-MM-DD), inclusive; default today. At most 366 days in all
+           * @example 2026-01-31
+           */
+          to?: string;
+        };
+        header?: never;
+        path: {
+          /**
+           * @description wallId (digits)
+           * @example 7011
+           */
+          wallId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the report (JSON), or its days as CSV when Accept asks for text/csv */
+        200: {
+          headers: {
+            /** @description CSV only: a download named after the wall and the range */
+            'Content-Disposition'?: unknown;
+            /** @description the answer depends on Accept */
+            Vary?: unknown;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                /** @description every day of the range, oldest first */
+                days: {
+                  /** @description clicks on a post’s link */
+                  clicks: number;
+                  /** @description clicks on a post’s call-to-action */
+                  ctaClicks: number;
+                  /** @description (clicks + ctaClicks + productClicks) / impressions, rounded to 4 decimals; 0 without impressions */
+                  ctr: number;
+                  /** @description a UTC day, YYYY-MM-DD */
+                  day: string;
+                  /** @description posts seen: at least half visible for 1 s, once per page view */
+                  impressions: number;
+                  /** @description clicks on a product (shoppable posts) */
+                  productClicks: number;
+                  /** @description page views that loaded the wall */
+                  wallLoads: number;
+                }[];
+                /** @description a UTC day, YYYY-MM-DD */
+                from: string;
+                /** @description a UTC day, YYYY-MM-DD */
+                to: string;
+                /** @description at most 10: most impressions first, then most clicks of any kind */
+                topPosts: {
+                  /** @description clicks on a post’s link */
+                  clicks: number;
+                  /** @description clicks on a post’s call-to-action */
+                  ctaClicks: number;
+                  /** @description (clicks + ctaClicks + productClicks) / impressions, rounded to 4 decimals; 0 without impressions */
+                  ctr: number;
+                  /** @description posts seen: at least half visible for 1 s, once per page view */
+                  impressions: number;
+                  /** @description the post’s W2 postId */
+                  postId: string;
+                  /** @description clicks on a product (shoppable posts) */
+                  productClicks: number;
+                }[];
+                /** @description at most 10: most clicked first */
+                topProducts: {
+                  /** @description empty when the product was deleted since */
+                  name: string;
+                  /** @description clicks on a product (shoppable posts) */
+                  productClicks: number;
+                  productId: number;
+                }[];
+                totals: {
+                  /** @description clicks on a post’s link */
+                  clicks: number;
+                  /** @description clicks on a post’s call-to-action */
+                  ctaClicks: number;
+                  /** @description (clicks + ctaClicks + productClicks) / impressions, rounded to 4 decimals; 0 without impressions */
+                  ctr: number;
+                  /** @description posts seen: at least half visible for 1 s, once per page view */
+                  impressions: number;
+                  /** @description clicks on a product (shoppable posts) */
+                  productClicks: number;
+                  /** @description page views that loaded the wall */
+                  wallLoads: number;
+                };
+                wallId: number;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+            'text/csv': string | unknown;
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store (or Redis) is unreachable: a generic message */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/walls/{wallId}/feeds': {
