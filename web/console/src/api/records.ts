@@ -22,24 +22,6 @@ export type Usage = Json<paths['/accounts/{accountId}/usage']['get'], 200>;
 export type AuditEntry = Json<paths['/audit']['get'], 200>['data'][number];
 export type AuditQuery = NonNullable<paths['/audit']['get']['parameters']['query']>;
 
-/** `GET /walls/{wallId}/analytics` (issue 16), as the contract gives it until the generated client has it. */
-export interface AnalyticsCounts {
-  wallLoads: number;
-  impressions: number;
-  clicks: number;
-  ctaClicks: number;
-  productClicks: number;
-  ctr: number;
-}
-export interface AnalyticsDay extends AnalyticsCounts {
-  day: string;
-}
-export interface WallAnalytics {
-  wallId: number;
-  from: string;
-  to: string;
-  totals: AnalyticsCounts;
-  days: AnalyticsDay[];
-  topPosts: ({ postId: string } & Omit<AnalyticsCounts, 'wallLoads'>)[];
-  topProducts: { productId: number; name: string; productClicks: number }[];
-}
+export type WallAnalytics = Json<paths['/walls/{wallId}/analytics']['get'], 200>;
+export type AnalyticsDay = WallAnalytics['days'][number];
+export type AnalyticsQuery = NonNullable<paths['/walls/{wallId}/analytics']['get']['parameters']['query']>;

@@ -40,10 +40,14 @@ function rangeErrors(r: Range): Partial<Record<keyof Range, string>> {
 
 const query = (r: Range) => `from=${encodeURIComponent(r.from)}&to=${encodeURIComponent(r.to)}`;
 
-async function getAnalytics(wallId: number, r: Range): Promise<WallAnalytics> {
-  const response = await fetchManage(`/walls/${wallId}/analytics?${query(r)}`, 'application/json');
-  return ((await response.json()) as { responseData: WallAnalytics }).responseData;
-}
+/** The report as JSON (its 200 has a CSV form too, so the generated type of `data` is `unknown`: named here). */
+const getAnalytics = (wallId: number, r: Range): Promise<WallAnalytics> =>
+  unwrap(
+    api.GET('/walls/{wallId}/analytics', {
+      params: { path: { wallId: String(wallId) }, query: r },
+      headers: { Accept: 'application/json' },
+    }) as Promise<{ data?: { responseData: WallAnalytics }; error?: unknown; response: Response }>,
+  );
 
 /** The CSV of the range, saved as a file: fetched with the token header, handed to the browser as a blob. */
 async function downloadCsv(wallId: number, r: Range): Promise<string> {
@@ -258,11 +262,10 @@ export function Analytics({ wallId }: { wallId: number | null }) {
                       return (
                         <tr key={p.postId} data-post-id={p.postId}>
                           <th scope="row" className="top-post">
-                            #{p.postId}
+                            #{p.postId}{' '}
                             {post && (
                               <span className="sub">
-                                {' '}
-                                · {post.authorName || post.username}
+                                {post.authorName || post.username}
                                 {text && ` — ${text.length > 80 ? `${text.slice(0, 79)}…` : text}`}
                               </span>
                             )}
@@ -306,7 +309,7 @@ export function Analytics({ wallId }: { wallId: number | null }) {
                   <tbody>
                     {data.topProducts.map((p) => (
                       <tr key={p.productId} data-product-id={p.productId}>
-                        <th scope="row">{p.name}</th>
+                        <th scope="row">{p.name || `Product #${p.productId} (deleted)`}</th>
                         <td className="num" data-label="Clicks">
                           {count(p.productClicks)}
                         </td>

@@ -27,7 +27,8 @@ function niceMax(n: number): number {
 }
 
 const shortDay = (day: string) => `${Number(day.slice(8, 10))}.${Number(day.slice(5, 7))}.`;
-export const percent = (ctr: number) => `${(ctr * 100).toFixed(2)} %`;
+/** a rate as a percentage; the no-break space keeps the sign with its number */
+export const percent = (ctr: number) => `${(ctr * 100).toFixed(2)}\u00a0%`;
 export const count = (n: number) => n.toLocaleString('en');
 
 export function AnalyticsChart({ days, metric }: { days: AnalyticsDay[]; metric: Metric }) {
