@@ -90,7 +90,10 @@ describe.skipIf(!hasChromium)('the embed’s analytics in Chromium', () => {
 
   const post = (page: Page, id: string) => page.locator(`wallery-wall [data-post-id="${id}"]`);
 
-  /** Until the post is (or is no longer) at least half visible — as the element's own observer has seen by then. */
+  /**
+   * Until the post is (or is no longer) in view enough to count — at least half of it, or half of the screen for
+   * a post too tall for that — as the element's own observer has seen by then.
+   */
   const sees = (page: Page, id: string, visible: boolean) =>
     page.evaluate(
       ([id, visible]) =>
@@ -99,12 +102,17 @@ describe.skipIf(!hasChromium)('the embed’s analytics in Chromium', () => {
           const io = new IntersectionObserver(
             (entries) => {
               const e = entries[entries.length - 1]!;
-              if ((e.isIntersecting && e.intersectionRatio >= 0.5) === visible) {
+              const root = e.rootBounds!;
+              const shown = e.intersectionRect;
+              const inView =
+                e.isIntersecting &&
+                (e.intersectionRatio >= 0.5 || shown.width * shown.height >= 0.5 * root.width * root.height);
+              if (inView === visible) {
                 io.disconnect();
                 resolve();
               }
             },
-            { threshold: 0.5 },
+            { threshold: Array.from({ length: 10 }, (_, i) => (i + 1) / 20) },
           );
           io.observe(el);
         }),
@@ -120,14 +128,14 @@ describe.skipIf(!hasChromium)('the embed’s analytics in Chromium', () => {
     await sees(page, id, false);
   };
 
-  /** The ids of the posts at least half visible now. */
+  /** The ids of the posts in view enough to count now (one column: heights alone). */
   const halfVisible = (page: Page) =>
     page.locator('wallery-wall [data-post-id]').evaluateAll((els) =>
       els
         .filter((el) => {
           const r = el.getBoundingClientRect();
           const shown = Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));
-          return r.height > 0 && shown / r.height >= 0.5;
+          return r.height > 0 && (shown / r.height >= 0.5 || shown >= 0.5 * innerHeight);
         })
         .map((el) => el.getAttribute('data-post-id')!),
     );
@@ -207,6 +215,24 @@ describe.skipIf(!hasChromium)('the embed’s analytics in Chromium', () => {
     expect(fx.beacons.at(-1)!.events).toEqual([{ type: 'click', postId: a }]);
     expect(impressions().filter((id) => id === a)).toHaveLength(1);
     expect(new Set(fx.beacons.map((b) => b.view)).size).toBe(1);
+  });
+
+  it('counts a post taller than twice the screen once it fills half of it for 1 s', async () => {
+    const long = Array.from({ length: 160 }, (_, i) => `<p>Line ${i + 1} of a very long post.</p>`).join('');
+    const tall = makePost(0, { type: 'text', html: long });
+    fx.setPosts([tall, makePost(1, { type: 'text' }), makePost(2, { type: 'text' })]);
+    const page = await open({ css: BELOW_FOLD }, { clock: true });
+    const height = await post(page, tall.id).evaluate((el) => el.getBoundingClientRect().height / innerHeight);
+    expect(height).toBeGreaterThan(2); // never half visible
+    await show(page, tall.id);
+    await page.clock.runFor(1_100);
+    await pagehide(page);
+    await eventually(
+      'its impression',
+      async () => impressions(),
+      (ids) => ids.includes(tall.id),
+      WAIT,
+    );
   });
 
   it('counts posts that arrive later: a live post and the next page', async () => {

@@ -17,6 +17,20 @@ const BATCH = 50;
 const SEND_EVERY_MS = 5_000;
 /** how long a post stays at least half visible before it counts as seen */
 const SEEN_AFTER_MS = 1_000;
+/** crossings reported by the observer: 50 %, and steps below it for posts taller than twice the screen */
+const THRESHOLDS = Array.from({ length: 10 }, (_, i) => (i + 1) / 20);
+
+/**
+ * In view enough to count: at least half of the post, or — for a post too
+ * tall (or wide) for that ever to happen — at least half of the screen.
+ */
+function inView(e: IntersectionObserverEntry): boolean {
+  if (!e.isIntersecting) return false;
+  if (e.intersectionRatio >= 0.5) return true;
+  const root = e.rootBounds;
+  const shown = e.intersectionRect;
+  return root !== null && shown.width * shown.height >= 0.5 * root.width * root.height;
+}
 
 /** A random id of this page view (randomUUID needs a secure context; getRandomValues does not). */
 function pageViewId(): string {
@@ -46,7 +60,7 @@ export class Reporter {
   private observer = new IntersectionObserver(
     (entries) => {
       for (const e of entries) {
-        if (e.isIntersecting && e.intersectionRatio >= 0.5) {
+        if (inView(e)) {
           this.visible.add(e.target);
           this.startTimer(e.target);
         } else {
@@ -56,7 +70,7 @@ export class Reporter {
         }
       }
     },
-    { threshold: 0.5 },
+    { threshold: THRESHOLDS },
   );
 
   constructor(readonly url: string) {
