@@ -24,6 +24,8 @@ export interface Case {
   seconds: number;
   warmupSeconds: number;
   connections: number;
+  /** each connection waits this long after an answer before its next request: a paced load, not a saturating one */
+  delayMs?: number;
 }
 
 /** A value drawn afresh for each request: an integer uniform in [min, max], or one of a list (uniform). */
@@ -160,6 +162,7 @@ function wrkScript(spec: Case): string {
     for (const [name, value] of Object.entries(spec.headers ?? {}))
       lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
   }
+  if (spec.delayMs !== undefined) lines.push(`delay = function() return ${Math.trunc(spec.delayMs)} end`);
   lines.push(
     'done = function(summary, latency, requests)',
     '  local e = summary.errors',
@@ -265,6 +268,7 @@ async function runAutocannon(spec: Case, seconds: number): Promise<LoadResult> {
     body: spec.body,
     connections: spec.connections,
     duration: seconds,
+    ...(spec.delayMs !== undefined && { connectionRate: 1000 / spec.delayMs }),
     ...(next && { requests: [{ setupRequest: (request) => ({ ...request, ...next() }) }] }),
   });
   return {

@@ -1,48 +1,71 @@
 // "Seen before?" for beacons and once-per-page-view events, for about 30
-// minutes: in memory (an LRU) on one instance; with Redis, `SET NX PX` so that
-// every instance agrees (a beacon resent to another instance is still a
-// repeat). The keys name a wall, a random page-view id and what was counted:
-// nothing about the visitor.
+// minutes: in memory on one instance; with Redis, shared by every instance
+// (a beacon resent to another instance is still a repeat). A page view's
+// events are kept together, one entry per view (far cheaper than one per
+// event at thousands of events a second). The keys name a wall, a random
+// page-view id and what was counted: nothing about the visitor.
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 
 export interface Deduper {
-  /** For each key: true the first time it is seen within the TTL, false after. */
-  firstTime(keys: readonly string[]): Promise<boolean[]>;
+  /**
+   * null when the beacon (its digest) was seen before; otherwise, for each
+   * member, whether it is new to the page view `view` (and remembers both).
+   */
+  check(beacon: string, view: string, members: readonly string[]): Promise<boolean[] | null>;
 }
 
-export class MemoryDeduper implements Deduper {
-  private readonly seen: LRUCache<string, true>;
+/** At most this many remembered beacons and page-view members in memory (about 100 bytes each). */
+const MAX_ENTRIES = 1_000_000;
 
-  constructor(ttlMs: number, max = 500_000) {
-    this.seen = new LRUCache<string, true>({ max, ttl: ttlMs, ttlAutopurge: false });
+export class MemoryDeduper implements Deduper {
+  private readonly beacons: LRUCache<string, true>;
+  private readonly views: LRUCache<string, Set<string>>;
+
+  constructor(ttlMs: number) {
+    this.beacons = new LRUCache<string, true>({ max: MAX_ENTRIES / 4, ttl: ttlMs });
+    // bounded by members, not views: a view holds what it counted once
+    this.views = new LRUCache<string, Set<string>>({
+      maxSize: MAX_ENTRIES,
+      sizeCalculation: (set) => set.size + 1,
+      ttl: ttlMs,
+      noUpdateTTL: true,
+    });
   }
 
-  /** true for a key not seen before (and remembers it). */
-  firstTimeOne(key: string): boolean {
-    if (this.seen.has(key)) return false;
-    this.seen.set(key, true);
+  /** true the first time a beacon is seen (and remembers it). */
+  newBeacon(beacon: string): boolean {
+    if (this.beacons.has(beacon)) return false;
+    this.beacons.set(beacon, true);
     return true;
   }
 
-  has(key: string): boolean {
-    return this.seen.has(key);
+  knows(view: string, member: string): boolean {
+    return this.views.get(view)?.has(member) ?? false;
   }
 
-  remember(key: string): void {
-    this.seen.set(key, true);
+  /** Adds members to a view; for each, true when it was not there. */
+  add(view: string, members: readonly string[]): boolean[] {
+    let set = this.views.get(view);
+    const fresh = !set;
+    set ??= new Set();
+    const out = members.map((m) => (set.has(m) ? false : (set.add(m), true)));
+    // set again to count the view's new size against the bound
+    if (fresh || out.some(Boolean)) this.views.set(view, set);
+    return out;
   }
 
-  async firstTime(keys: readonly string[]): Promise<boolean[]> {
-    return keys.map((k) => this.firstTimeOne(k));
+  async check(beacon: string, view: string, members: readonly string[]): Promise<boolean[] | null> {
+    return this.newBeacon(beacon) ? this.add(view, members) : null;
   }
 }
 
 /**
- * Redis first, the local LRU in front: a key this instance saw costs no
- * round trip; the others go in one pipeline of `SET key 1 NX PX ttl`. Redis
- * unreachable: the local answer (counts may then repeat across instances
- * for a while, never within one).
+ * Redis decides, the memory in front: a beacon or member this instance saw
+ * costs no round trip; the rest go in one pipeline — `SET beacon 1 NX PX`,
+ * and `SADD view member` per member (1: new) with the view's expiry.
+ * Redis unreachable: the memory's answer (counts may then repeat across
+ * instances for a while, never within one).
  */
 export class RedisDeduper implements Deduper {
   private readonly local: MemoryDeduper;
@@ -55,34 +78,39 @@ export class RedisDeduper implements Deduper {
     this.local = new MemoryDeduper(ttlMs);
   }
 
-  async firstTime(keys: readonly string[]): Promise<boolean[]> {
-    const out = keys.map(() => false);
+  async check(beacon: string, view: string, members: readonly string[]): Promise<boolean[] | null> {
+    if (!this.local.newBeacon(beacon)) return null;
+    const out = members.map(() => false);
     const ask: number[] = [];
     const asked = new Set<string>();
-    keys.forEach((k, i) => {
-      // a key twice in one call: only its first place can be new
-      if (!this.local.has(k) && !asked.has(k)) {
+    members.forEach((m, i) => {
+      // a member twice in one beacon: only its first place can be new
+      if (!this.local.knows(view, m) && !asked.has(m)) {
         ask.push(i);
-        asked.add(k);
+        asked.add(m);
       }
     });
-    if (ask.length === 0) return out;
+    const viewKey = `${this.prefix}v:${view}`;
     try {
       const pipeline = this.redis.pipeline();
-      for (const i of ask) pipeline.set(`${this.prefix}${keys[i]!}`, '1', 'PX', this.ttlMs, 'NX');
+      pipeline.set(`${this.prefix}b:${beacon}`, '1', 'PX', this.ttlMs, 'NX');
+      for (const i of ask) pipeline.sadd(viewKey, members[i]!);
+      if (ask.length > 0) pipeline.pexpire(viewKey, this.ttlMs);
       const results = (await pipeline.exec()) ?? [];
-      const answers = ask.map((_, j) => {
-        const [err, value] = results[j] ?? [new Error('no answer'), null];
+      const answers = results.map(([err, value]) => {
         if (err) throw err;
-        return value === 'OK';
+        return value;
       });
-      ask.forEach((i, j) => {
-        out[i] = answers[j]!;
-        this.local.remember(keys[i]!);
-      });
+      this.local.add(
+        view,
+        ask.map((i) => members[i]!),
+      );
+      if (answers[0] !== 'OK') return null;
+      ask.forEach((i, j) => (out[i] = answers[j + 1] === 1));
+      return out;
     } catch {
-      for (const i of ask) out[i] = this.local.firstTimeOne(keys[i]!);
+      // the beacon is remembered locally already; members by the memory alone
+      return this.local.add(view, members);
     }
-    return out;
   }
 }

@@ -65,16 +65,16 @@ export class EventRecorder {
     let counted = kept;
     if (beacon.view !== undefined) {
       // the whole beacon (a resend), then each once-per-view event: one round trip
-      const hash = createHash('sha1').update(JSON.stringify(beacon)).digest('base64url');
+      const digest = createHash('sha1').update(JSON.stringify(beacon)).digest('base64url');
       const once = kept.filter((k) => ONCE_PER_VIEW.has(k.type));
-      const keys = [
-        `b:${wallId}:${hash}`,
-        ...once.map((k) => `v:${wallId}:${beacon.view}:${k.type}:${k.postId}:${k.productId}`),
-      ];
-      const first = await this.dedupe.firstTime(keys);
-      if (!first[0]) return { counted: 0, wallGone: false };
-      const repeated = new Set(once.filter((_, i) => !first[i + 1]));
-      counted = kept.filter((k) => !repeated.has(k));
+      const fresh = await this.dedupe.check(
+        `${wallId}:${digest}`,
+        `${wallId}:${beacon.view}`,
+        once.map((k) => `${k.type}:${k.postId}:${k.productId}`),
+      );
+      if (!fresh) return { counted: 0, wallGone: false };
+      const repeated = new Set(once.filter((_, i) => !fresh[i]));
+      counted = repeated.size === 0 ? kept : kept.filter((k) => !repeated.has(k));
     }
     for (const k of counted) this.aggregator.add(k);
     return { counted: counted.length, wallGone: false };

@@ -9,6 +9,7 @@ import { registerServeCommands } from './serve.js';
 import { registerWallCommands } from './walls.js';
 import { registerWallKeyCommands } from './wall-keys.js';
 import { registerAccountCommands } from './accounts.js';
+import { registerAnalyticsCommands } from './analytics.js';
 import { registerAuditCommands } from './audit.js';
 import { registerFeedCommands } from './feeds.js';
 import { registerPostCommands } from './posts.js';
@@ -33,6 +34,7 @@ registerFeedCommands(program);
 registerPostCommands(program);
 registerProductCommands(program);
 registerAuditCommands(program);
+registerAnalyticsCommands(program);
 registerIngestCommands(program);
 
 try {

@@ -51,10 +51,11 @@ export const counterKey = (k: CounterKey) => `${k.wallId}|${k.day}|${k.type}|${k
  * product click may say on which post it happened).
  */
 export function eventProblem(e: ReportedEvent, index: number): string | null {
+  const an = /^[aeiou]/.test(e.type) ? 'an' : 'a';
   if (NEEDS_POST.has(e.type) && e.postId === undefined)
-    return `events[${index}].postId is required for a ${e.type} event`;
+    return `events[${index}].postId is required for ${an} ${e.type} event`;
   if (NEEDS_PRODUCT.has(e.type) && e.productId === undefined)
-    return `events[${index}].productId is required for a ${e.type} event`;
+    return `events[${index}].productId is required for ${an} ${e.type} event`;
   return null;
 }
 

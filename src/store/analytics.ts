@@ -4,13 +4,33 @@
 // to the same row at the same time, so instances never double count.
 import { sql, type Kysely } from 'kysely';
 import type { Count, EventType } from '../domain/analytics.js';
+import { isForeignKeyViolation } from './dialect.js';
 import type { Database } from './schema.js';
 
 /** Rows per statement: 6 values each, far below SQLite's 32,766 variables. */
 const ROWS_PER_STATEMENT = 500;
 
-/** Adds every count to its row (made when absent), in one transaction. */
+/**
+ * Adds every count to its row (made when absent), in one transaction. Counts
+ * of a wall purged since they were taken are dropped: the batch is written
+ * again without them (once), rather than refused whole by the foreign key.
+ */
 export async function addCounts(db: Kysely<Database>, counts: readonly Count[]): Promise<void> {
+  try {
+    await writeCounts(db, counts);
+  } catch (err) {
+    if (!isForeignKeyViolation(err)) throw err;
+    const ids = [...new Set(counts.map((c) => c.wallId))];
+    const rows = await db.selectFrom('walls').select('id').where('id', 'in', ids).execute();
+    const walls = new Set(rows.map((r) => Number(r.id)));
+    await writeCounts(
+      db,
+      counts.filter((c) => walls.has(c.wallId)),
+    );
+  }
+}
+
+async function writeCounts(db: Kysely<Database>, counts: readonly Count[]): Promise<void> {
   if (counts.length === 0) return;
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < counts.length; i += ROWS_PER_STATEMENT) {

@@ -4,6 +4,7 @@
 // not on the wall; counted per wall, post, product and UTC day after a flush.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { utcDay } from '../../../src/domain/dates.js';
+import { eventually } from '../../helpers/poll.js';
 import { NOW, describeSample } from '../../helpers/sample.js';
 import { embedError, startEmbedServer, type EmbedServer } from '../embed/helpers.js';
 import { beacon, counters, flush, newView } from './helpers.js';
@@ -76,7 +77,7 @@ describeSample('analytics beacons', () => {
       [{ events: [{ type: 'hover', postId: '17001' }] }, /1 to 50 events/],
       [{ events: [{ type: 'click', postId: 17001 }] }, /1 to 50 events/],
       [{ events: [{ type: 'product_click', productId: '7501' }] }, /1 to 50 events/],
-      [{ events: [event, { type: 'impression' }] }, /events\[1\]\.postId is required for a impression/],
+      [{ events: [event, { type: 'impression' }] }, /events\[1\]\.postId is required for an impression/],
       [{ events: [{ type: 'product_click', postId: '17001' }] }, /events\[0\]\.productId is required/],
       [{ events: [event], view: 'short' }, /view must be 8 to 64/],
       [{ events: [event], view: 'has spaces in it' }, /view must be 8 to 64/],
@@ -182,7 +183,7 @@ describeSample('analytics beacons', () => {
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Content-Type/);
   });
 
-  it('count for the key’s wall only; a deleted wall’s key gets a 404', async () => {
+  it('count for the key’s wall only; a deleted wall’s key gets a 404; a purge takes the counters', async () => {
     const other = await s.makeKey(7013);
     expect((await beacon(s.srv.baseUrl, other.key, { events: [{ type: 'click', postId: '17061' }] })).status).toBe(202);
     await flush(s);
@@ -190,8 +191,31 @@ describeSample('analytics beacons', () => {
     const wall = await s.manage('POST', '/walls', { accountId: 7001, name: 'Going away', url: 'going-away' });
     const wallId = (wall.json().responseData as { id: number }).id;
     const gone = await s.makeKey(wallId);
+    expect((await beacon(s.srv.baseUrl, gone.key, { events: [{ type: 'wall_load' }] })).status).toBe(202);
+    await flush(s);
+    expect(await counters(s.srv.store.db, wallId)).toHaveLength(1);
     expect((await s.manage('DELETE', `/walls/${wallId}`)).status).toBe(200);
+    // within the seconds a wall's liveness is remembered
+    await eventually(
+      'beacons of a deleted wall refused',
+      async () => (await beacon(s.srv.baseUrl, gone.key, { events: [{ type: 'wall_load' }] })).status,
+      (status) => status === 404,
+      30_000,
+    );
     embedError(await beacon(s.srv.baseUrl, gone.key, { events: [{ type: 'wall_load' }] }), 404);
+    // the counters go with a purged wall
+    expect((await s.manage('POST', `/walls/${wallId}/purge`)).status).toBe(200);
+    expect(await counters(s.srv.store.db, wallId)).toEqual([]);
+    // counts of it still in memory are dropped at the next flush, the others written
+    const aggregator = s.srv.app.ctx.analytics!.aggregator;
+    const loads = async () => (await counters(s.srv.store.db, 7016)).find((r) => r.type === 'wall_load')?.n ?? 0;
+    const before = await loads();
+    aggregator.add({ wallId, day: DAY, type: 'wall_load', postId: 0, productId: 0 });
+    aggregator.add({ wallId: 7016, day: DAY, type: 'wall_load', postId: 0, productId: 0 }, 2);
+    await aggregator.flush();
+    expect(aggregator.pendingCounters).toBe(0);
+    expect(await counters(s.srv.store.db, wallId)).toEqual([]);
+    expect(await loads()).toBe(before + 2);
   });
 });
 
