@@ -390,6 +390,21 @@ describe.skipIf(!hasChromium)('the embed’s analytics in Chromium', () => {
     );
   });
 
+  it('sends nothing more once analytics="off" is set, not even what was queued', async () => {
+    fx.setPosts([makePost(0), makePost(1)]);
+    const page = await open({}, { clock: true });
+    await page.clock.runFor(6_000);
+    await pagehide(page);
+    const before = await page.evaluate(() => window.sent.length);
+    await post(page, makePost(0).id).locator('.cta').click(); // queued
+    await page.evaluate(() => document.querySelector('wallery-wall')!.setAttribute('analytics', 'off'));
+    await post(page, makePost(0).id).locator('.meta a').click();
+    await page.clock.runFor(10_000);
+    await pagehide(page);
+    await setVisibility(page, 'hidden');
+    expect(await page.evaluate(() => window.sent.length)).toBe(before);
+  });
+
   for (const [what, query, o] of [
     ['analytics="off"', { analytics: 'off' }, {}],
     ['Global Privacy Control', {}, { gpc: true }],

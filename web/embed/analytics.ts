@@ -85,8 +85,12 @@ export class Reporter {
     document.addEventListener('visibilitychange', this.onVisibility);
   }
 
-  /** Sends what is queued and stops watching (the element left the page, or counting was turned off). */
-  stop(): void {
+  /**
+   * Stops watching: sends what is queued when the element leaves the page,
+   * drops it when counting was turned off (a visitor said no: nothing more goes).
+   */
+  stop(send = true): void {
+    if (!send) this.queue = [];
     if (!this.running) return;
     this.running = false;
     removeEventListener('pagehide', this.flush);

@@ -180,7 +180,7 @@ export class WalleryWall extends LitElement {
       ? `${apiBase(this.api ?? null, import.meta.url)}/api/embed/v1/events?key=${encodeURIComponent(this.key)}`
       : null;
     if (this.reporter?.url !== url) {
-      this.reporter?.stop();
+      this.reporter?.stop(url !== null);
       this.reporter = url ? new Reporter(url) : null;
     }
     this.reporter?.start();
