@@ -94,7 +94,7 @@ async function printDemo(store: Store, base: string) {
     `  curl '${base}/api/v2/widget/posts/${DEMO_KEYS[0]!.wallId}?user_key=${DEMO_KEYS[0]!.key}&limit=5'`,
     `  curl '${base}/api/v2/commerce/getGalleryProductByID/${DEMO_KEYS[0]!.wallId}/${DEMO_KEYS[0]!.taggedPostId}/?user_key=${DEMO_KEYS[0]!.key}&format=xml'`,
     '',
-    'The operator console (walls, moderation queue, feeds, rules, products, keys, embed, audit log):',
+    'The operator console (walls, moderation queue, feeds, rules, products, keys, embed, analytics, audit log):',
     `  ${base}/console/`,
     '  sign in with an operator token:  npx wallery tokens create --name me --role admin',
     '',

@@ -8,9 +8,24 @@ const ci = process.env.CI === 'true' || process.env.CI === '1';
 export const hasChromium = existsSync(CHROMIUM) || ci;
 if (!existsSync(CHROMIUM) && !ci) console.warn(`[wallery] skipping the browser tests: ${CHROMIUM} is missing`);
 
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      ...extraArgs,
+    ],
   });
 }
+
+/**
+ * A desktop Chrome's user agent, for tests whose server drops bots: headless
+ * Chromium names itself HeadlessChrome. Given at launch (`--user-agent`), it
+ * holds for beacons sent while a page unloads too, which a context's
+ * `userAgent` does not reach.
+ */
+export const DESKTOP_CHROME_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';

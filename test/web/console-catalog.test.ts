@@ -315,6 +315,8 @@ describe.skipIf(!hasChromium)('the console’s products, keys, embed and audit s
       .poll(() => preview.locator('wallery-wall [data-post-id]').count(), { timeout: WAIT })
       .toBeGreaterThan(0);
     expect(await preview.locator('wallery-wall').getAttribute('layout')).toBe('grid');
+    // an operator's look at the preview counts nothing in the wall's analytics; the snippet counts
+    expect(await preview.locator('wallery-wall').getAttribute('analytics')).toBe('off');
     await page.getByRole('button', { name: 'Copy the snippet' }).click();
     await page.getByText('Copied the snippet.').waitFor({ timeout: WAIT });
     const snippet = await page.evaluate(() => navigator.clipboard.readText());

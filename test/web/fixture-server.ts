@@ -20,8 +20,17 @@ interface Logged {
   ifNoneMatch?: string;
 }
 
+/** A beacon the fixture's events route received, as the contract of issue 16 defines it. */
+export interface Beacon {
+  events: { type: string; postId?: string; productId?: number }[];
+  view: string;
+  contentType: string;
+}
+
 export interface Fixture {
   baseUrl: string;
+  /** what POST /api/embed/v1/events received, in order */
+  beacons: Beacon[];
   posts: EmbedPost[];
   /** 'open': streams; 'refuse': 503 in the envelope, as over the cap */
   streamMode: 'open' | 'refuse';
@@ -104,6 +113,7 @@ export async function startFixture(distDir: string): Promise<Fixture> {
   let eventId = 0;
   const fixture: Fixture = {
     baseUrl: '',
+    beacons: [],
     posts: [],
     streamMode: 'open',
     log: [],
@@ -199,6 +209,15 @@ export async function startFixture(distDir: string): Promise<Fixture> {
     request.raw.on('close', () => streams.delete(res));
   });
 
+  // the events route of issue 16: beacons send text/plain, parsed as JSON here
+  app.post<{ Querystring: Record<string, string>; Body: string }>('/api/embed/v1/events', async (request, reply) => {
+    reply.header('Access-Control-Allow-Origin', '*');
+    if (request.query.key !== KEY) return reply.code(401).send(envelope(401, 'key is invalid'));
+    const body = JSON.parse(request.body) as Omit<Beacon, 'contentType'>;
+    fixture.beacons.push({ ...body, contentType: request.headers['content-type'] ?? '' });
+    return reply.code(202).send({});
+  });
+
   app.get<{ Querystring: Record<string, string> }>('/host', async (request, reply) => {
     const q = request.query;
     return reply.type('text/html; charset=utf-8').send(
@@ -209,6 +228,9 @@ export async function startFixture(distDir: string): Promise<Fixture> {
         theme: q.theme,
         limit: q.limit ? Number(q.limit) : undefined,
         poll: q.poll ? Number(q.poll) : undefined,
+        columns: q.columns ? Number(q.columns) : undefined,
+        analytics: q.analytics,
+        css: q.css,
       }),
     );
   });

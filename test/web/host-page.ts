@@ -15,6 +15,8 @@ export interface HostPageOptions {
   limit?: number;
   columns?: number;
   poll?: number;
+  /** `off`: no analytics */
+  analytics?: string;
   /** extra CSS on the host page */
   css?: string;
 }
@@ -40,7 +42,7 @@ export function hostPage(o: HostPageOptions): string {
 <script type="module" src="${o.base ?? ''}/embed/v1/wallery.js"></script>
 </head><body>
 <h1 class="host-title">Host page</h1>
-<wallery-wall${attr('wall', o.wall)}${attr('key', o.key)}${attr('layout', o.layout)}${attr('theme', o.theme)}${attr('limit', o.limit)}${attr('columns', o.columns)}${attr('poll', o.poll)}></wallery-wall>
+<wallery-wall${attr('wall', o.wall)}${attr('key', o.key)}${attr('layout', o.layout)}${attr('theme', o.theme)}${attr('limit', o.limit)}${attr('columns', o.columns)}${attr('poll', o.poll)}${attr('analytics', o.analytics)}></wallery-wall>
 </body></html>`;
 }
 

@@ -2,6 +2,7 @@
 // embed API's event stream (polling when refused), with four layouts.
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
+import { analyticsAllowed, Reporter } from './analytics.js';
 import { cssProps } from './css-props.js';
 import { EmbedClient, apiBase } from './api.js';
 import { LiveFeed, type LiveState } from './live.js';
@@ -28,6 +29,7 @@ export class WalleryWall extends LitElement {
     theme: { type: String },
     api: { type: String },
     poll: { type: Number },
+    analytics: { type: String },
     info: { state: true },
     error: { state: true },
     liveState: { state: true },
@@ -45,6 +47,7 @@ export class WalleryWall extends LitElement {
   declare theme: string | undefined;
   declare api: string | undefined;
   declare poll: number | undefined;
+  declare analytics: string | undefined;
   declare info: EmbedWall | null;
   declare error: string;
   declare liveState: LiveState;
@@ -55,6 +58,8 @@ export class WalleryWall extends LitElement {
 
   private list = new PostList();
   private client: EmbedClient | null = null;
+  /** kept while the element is moved in the page: a page view counts each post once */
+  private reporter: Reporter | null = null;
   private feed: LiveFeed | null = null;
   private generation = 0;
   private fresh = new Set<string>();
@@ -124,14 +129,20 @@ export class WalleryWall extends LitElement {
     this.observer?.disconnect();
     this.observer = null;
     this.observed = null;
+    this.reporter?.stop();
     this.generation++;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     if ((changed.has('wall') || changed.has('key') || changed.has('api')) && this.isConnected) void this.boot();
+    else if (changed.has('analytics') && this.isConnected) this.syncReporter();
   }
 
   protected override updated(): void {
+    if (this.reporter && this.info && this.list.posts.length > 0) {
+      this.reporter.wallLoaded();
+      this.reporter.watch(this.renderRoot);
+    }
     // infinite scroll: the "load more" button loads the next page when it comes into view
     const more = this.renderRoot.querySelector('.more');
     if (more !== this.observed) {
@@ -163,6 +174,33 @@ export class WalleryWall extends LitElement {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }
 
+  /** The reporter of this wall and key, started; none when counting is off. */
+  private syncReporter(): void {
+    const url = analyticsAllowed(this.analytics)
+      ? `${apiBase(this.api ?? null, import.meta.url)}/api/embed/v1/events?key=${encodeURIComponent(this.key)}`
+      : null;
+    if (this.reporter?.url !== url) {
+      this.reporter?.stop(url !== null);
+      this.reporter = url ? new Reporter(url) : null;
+    }
+    this.reporter?.start();
+  }
+
+  /** Counts clicks on a post's link, its call-to-action and a product in the shoppable dialog. */
+  private onClick = (e: MouseEvent) => {
+    if (!this.reporter || (e.type === 'auxclick' && e.button !== 1)) return;
+    const link = (e.target as Element).closest('a[href]');
+    if (!link) return;
+    const postId = link.closest('[data-post-id]')?.getAttribute('data-post-id');
+    const productId = link.closest('[data-product-id]')?.getAttribute('data-product-id');
+    // a click names its post (the API refuses a beacon with one that does not)
+    if (postId && link.matches('.cta')) this.reporter.track({ type: 'cta_click', postId });
+    else if (postId && link.matches('.meta a')) this.reporter.track({ type: 'click', postId });
+    else if (this.shopPost && productId && /^\d{1,15}$/.test(productId)) {
+      this.reporter.track({ type: 'product_click', postId: this.shopPost.id, productId: Number(productId) });
+    }
+  };
+
   private async boot(): Promise<void> {
     const generation = ++this.generation;
     this.feed?.stop();
@@ -174,6 +212,7 @@ export class WalleryWall extends LitElement {
       this.error = 'This wall needs its wall and key attributes.';
       return;
     }
+    this.syncReporter();
     try {
       const client = new EmbedClient(apiBase(this.api ?? null, import.meta.url), this.wall, this.key);
       this.client = client;
@@ -394,6 +433,8 @@ export class WalleryWall extends LitElement {
       @mouseleave=${this.hover(false)}
       @focusin=${this.focusIn}
       @focusout=${this.focusOut}
+      @click=${this.onClick}
+      @auxclick=${this.onClick}
     >
       ${layout === 'event' && this.info ? this.renderTop() : nothing}
       <div class="sr" role="status" aria-live="polite">${this.announcement}</div>

@@ -8,6 +8,7 @@ import { Rules } from './screens/Rules';
 import { SignIn } from './screens/SignIn';
 import { Tokens } from './screens/Tokens';
 import { Walls } from './screens/Walls';
+import { Analytics } from './screens/Analytics';
 import { Audit } from './screens/Audit';
 import { Embed } from './screens/Embed';
 import { Hotspots } from './screens/Hotspots';
@@ -56,6 +57,9 @@ function SignedIn() {
           <a href={href.embed()} aria-current={route.screen === 'embed' ? 'page' : undefined}>
             Embed
           </a>
+          <a href={href.analytics()} aria-current={route.screen === 'analytics' ? 'page' : undefined}>
+            Analytics
+          </a>
           <a href={href.audit()} aria-current={route.screen === 'audit' ? 'page' : undefined}>
             Audit log
           </a>
@@ -87,6 +91,7 @@ function SignedIn() {
         )}
         {route.screen === 'keys' && <Keys key={route.accountId} accountId={route.accountId} />}
         {route.screen === 'embed' && <Embed key={route.wallId} wallId={route.wallId} />}
+        {route.screen === 'analytics' && <Analytics key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'audit' && <Audit />}
         {(route.screen === 'notFound' || (route.screen === 'tokens' && !mayManageTokens)) && (
           <>

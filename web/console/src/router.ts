@@ -14,6 +14,7 @@ export type Route =
   | { screen: 'hotspots'; wallId: number; postId: number }
   | { screen: 'keys'; accountId: number | null }
   | { screen: 'embed'; wallId: number | null }
+  | { screen: 'analytics'; wallId: number | null }
   | { screen: 'audit' }
   | { screen: 'notFound' };
 
@@ -26,12 +27,12 @@ export function parseRoute(hash: string): Route {
   return parseRoute2(path);
 }
 
-/** The screens of phase 2: products and hotspots, keys and usage, embed, audit. */
+/** The screens of phase 2: products and hotspots, keys and usage, embed, analytics, audit. */
 function parseRoute2(path: string): Route {
   let m = /^\/(products|keys)(?:\/(\d{1,15}))?$/.exec(path);
   if (m) return { screen: m[1] as 'products' | 'keys', accountId: m[2] ? Number(m[2]) : null };
-  m = /^\/embed(?:\/(\d{1,15}))?$/.exec(path);
-  if (m) return { screen: 'embed', wallId: m[1] ? Number(m[1]) : null };
+  m = /^\/(embed|analytics)(?:\/(\d{1,15}))?$/.exec(path);
+  if (m) return { screen: m[1] as 'embed' | 'analytics', wallId: m[2] ? Number(m[2]) : null };
   if (path === '/audit') return { screen: 'audit' };
   m = /^\/walls\/(\d{1,15})\/shop$/.exec(path);
   if (m) return { screen: 'shop', wallId: Number(m[1]) };
@@ -51,6 +52,7 @@ export const href = {
   hotspots: (wallId: number, postId: number) => `#/walls/${wallId}/posts/${postId}/products`,
   keys: (accountId?: number | null) => (accountId ? `#/keys/${accountId}` : '#/keys'),
   embed: (wallId?: number | null) => (wallId ? `#/embed/${wallId}` : '#/embed'),
+  analytics: (wallId?: number | null) => (wallId ? `#/analytics/${wallId}` : '#/analytics'),
   audit: () => '#/audit',
 };
 

@@ -56,10 +56,35 @@ const auth: Middleware = {
 };
 
 /** /api/manage/v1 of the server that serves the console (relative: works behind a path prefix too). */
-const baseUrl = new URL('../api/manage/v1', document.baseURI).href;
+export const baseUrl = new URL('../api/manage/v1', document.baseURI).href;
 
 export const api = createClient<paths>({ baseUrl });
 api.use(auth);
+
+/**
+ * A call the generated client does not make (a CSV download): the token in
+ * its header as always, never in the URL; an error envelope as an ApiError.
+ */
+export async function fetchManage(path: string, accept: string): Promise<Response> {
+  const headers = new Headers({ Accept: accept });
+  const token = tokenStore.get();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  let response: Response;
+  try {
+    response = await fetch(`${baseUrl}${path}`, { headers });
+  } catch {
+    throw new ApiError(0, 'Wallery could not be reached. Check the connection and try again.');
+  }
+  if (response.ok) return response;
+  let body: ErrorBody = {};
+  try {
+    body = (await response.json()) as ErrorBody;
+  } catch {
+    // not the JSON envelope
+  }
+  if (response.status === 401) onUnauthorized(body.responseMessage ?? 'the token is not valid');
+  throw new ApiError(response.status, body.responseMessage ?? `request failed (${response.status})`, body.fieldErrors);
+}
 
 interface Envelope<T> {
   responseData: T;

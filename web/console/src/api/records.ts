@@ -21,3 +21,7 @@ export type NewPublishableKey = Json<paths['/walls/{wallId}/publishable-keys']['
 export type Usage = Json<paths['/accounts/{accountId}/usage']['get'], 200>;
 export type AuditEntry = Json<paths['/audit']['get'], 200>['data'][number];
 export type AuditQuery = NonNullable<paths['/audit']['get']['parameters']['query']>;
+
+export type WallAnalytics = Json<paths['/walls/{wallId}/analytics']['get'], 200>;
+export type AnalyticsDay = WallAnalytics['days'][number];
+export type AnalyticsQuery = NonNullable<paths['/walls/{wallId}/analytics']['get']['parameters']['query']>;

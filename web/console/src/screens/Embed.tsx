@@ -183,6 +183,8 @@ function Preview({ attrs }: { attrs: [string, string][] }) {
     loadEmbedScript();
     const el = document.createElement('wallery-wall');
     for (const [k, v] of JSON.parse(signature) as [string, string][]) el.setAttribute(k, v);
+    // an operator looking at the preview is not an audience: it counts nothing
+    el.setAttribute('analytics', 'off');
     box.current?.replaceChildren(el);
   }, [signature]);
   return <div ref={box} className="preview" data-testid="embed-preview" />;

@@ -35,6 +35,7 @@ export function WallHead({
           </a>
         ))}
         <a href={href.embed(wallId)}>Embed</a>
+        <a href={href.analytics(wallId)}>Analytics</a>
       </nav>
     </div>
   );
