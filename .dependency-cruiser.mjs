@@ -67,7 +67,19 @@ export default {
       from: { path: '^src/domain/' },
       to: {
         path: [
-          layer(['http', 'store', 'ingest', 'cli', 'manage', 'quota', 'redis', 'analytics', 'runtime', 'config']),
+          layer([
+            'http',
+            'store',
+            'ingest',
+            'cli',
+            'manage',
+            'quota',
+            'redis',
+            'analytics',
+            'webhooks',
+            'runtime',
+            'config',
+          ]),
           nodeIo,
           npmIo,
         ],
@@ -86,7 +98,7 @@ export default {
       comment:
         'src/store (queries, migrations) imports nothing from http, cli, ingest, analytics or the service layer.',
       from: { path: '^src/store/' },
-      to: { path: layer(['http', 'cli', 'ingest', 'analytics', 'manage']) },
+      to: { path: layer(['http', 'cli', 'ingest', 'analytics', 'webhooks', 'manage']) },
     },
     {
       name: 'services-not-to-http-cli',
@@ -100,6 +112,13 @@ export default {
       severity: 'error',
       comment: 'src/ingest imports nothing from http or cli.',
       from: { path: '^src/ingest/' },
+      to: { path: layer(['http', 'cli']) },
+    },
+    {
+      name: 'webhooks-not-to-http-cli',
+      comment: 'The webhook worker is a service of its own: it renders through the service layer, never the server.',
+      severity: 'error',
+      from: { path: '^src/webhooks/' },
       to: { path: layer(['http', 'cli']) },
     },
     {

@@ -2,7 +2,7 @@
 // in store/embed.ts, the records in presenter.ts.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { embedPost, embedWall } from './presenter.js';
+import { embedPost, embedWall } from '../../manage/embed-presenter.js';
 import { originAllowed } from '../../domain/origins.js';
 import { findLiveWallById, listVisiblePostsAfter, productsOfPosts, wallHasTaggedPosts } from '../../store/embed.js';
 import type { WallRow } from '../../store/walls.js';

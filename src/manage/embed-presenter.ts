@@ -2,12 +2,12 @@
 // wire contract). Content is already sanitized HTML (every write and every
 // ingested post goes through domain/sanitize.ts); URLs are kept only when
 // they are http(s), so nothing a page puts in `src` or `href` can run.
-import { storedChildren } from '../../domain/media.js';
-import type { PostRow, TaggedProduct } from '../../store/posts.js';
-import type { WallRow } from '../../store/walls.js';
-import type { EmbedMedia, EmbedPost, EmbedProduct, EmbedWall } from '../../schemas/embed.js';
+import { storedChildren } from '../domain/media.js';
+import type { PostRow, TaggedProduct } from '../store/posts.js';
+import type { WallRow } from '../store/walls.js';
+import type { EmbedMedia, EmbedPost, EmbedProduct, EmbedWall } from '../schemas/embed.js';
 
-export type { EmbedPost } from '../../schemas/embed.js';
+export type { EmbedPost } from '../schemas/embed.js';
 
 /** An absolute http(s) URL, else null (javascript:, data:, relative junk, empty). */
 export function safeUrl(value: string | null | undefined): string | null {
