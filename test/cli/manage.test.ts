@@ -24,7 +24,7 @@ const GROUPS: Record<string, string[]> = {
   tokens: ['create', 'list', 'revoke'],
   accounts: ['list', 'get', 'create', 'update', 'delete', 'usage'],
   keys: ['create', 'list', 'revoke'],
-  walls: ['list', 'get', 'create', 'update', 'delete', 'restore', 'purge', 'keys'],
+  walls: ['list', 'get', 'create', 'update', 'delete', 'restore', 'changes', 'purge', 'keys'],
   feeds: ['list', 'get', 'create', 'update', 'enable', 'disable', 'delete'],
   posts: [
     'list',
