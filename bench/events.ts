@@ -19,7 +19,7 @@ const DATA = join(ROOT, 'bench', 'data-events');
 const quick = process.argv.includes('--quick');
 const SECONDS = quick ? 3 : 10;
 const WARMUP = quick ? 1 : 2;
-const ROUNDS = quick ? 1 : 3;
+const ROUNDS = quick ? 1 : 5;
 const WALL: WallSpec = { id: 1001, posts: 1_000, firstPostId: 1, feeds: 3 };
 const EVENTS_PER_BEACON = 50;
 /** the ingest rate the read API is measured under, and the most it may slow the reads */
@@ -220,6 +220,7 @@ async function main() {
     '',
     `- Ingest: ${int(eventsPerSec)} events/s (target ≥ ${int(TARGET_EVENTS)}): ${met(eventsPerSec >= TARGET_EVENTS)}.`,
     `- The read API under ${int(pacedEvents)} events/s (medians of ${ROUNDS} rounds): ${(slowdown * 100).toFixed(1)} % slower (target ≤ ${TARGET_SLOWDOWN * 100} %): ${met(slowdown <= TARGET_SLOWDOWN)}.`,
+    `- A beacon's cost on a saturated server: ${(1000 / events.rps).toFixed(3)} ms (1 / the saturating rate, one event loop); at ${int(pacedEvents / EVENTS_PER_BEACON)} beacons/s that is ${((pacedEvents / EVENTS_PER_BEACON / events.rps) * 100).toFixed(1)} % of the loop — the read capacity a saturated server gives up, expected without the noise of the machine's other work.`,
     `- The server's CPU for ${int(pacedAloneEvents)} events/s (beacons alone): ${(cpuShare * 100).toFixed(1)} % of one core, ${cpuPerBeaconMs.toFixed(2)} ms per beacon — what reads that keep the server's core busy lose to the beacons, whatever else runs on the machine. A cached embed read (\`GET /walls/{id}\`) paced alike costs ${readCpuPerRequestMs.toFixed(2)} ms: at this pace a request's cost is the request itself (sockets, HTTP, hooks), not the 50 events it carries.`,
     `- Counted after a clean shutdown: ${int(counted)} events; wrk saw ${int(accepted)} accepted (warm-up included; every event of these beacons counts): ${counted === accepted ? 'equal' : `${int(counted - accepted)} more — ${int((counted - accepted) / EVENTS_PER_BEACON)} beacons the server took as wrk stopped (at most one per connection, 38)`}.`,
     '',
