@@ -46,6 +46,9 @@ const PAGE = '25';
 // the worker changes an endpoint's state and log on its own: both are re-read while the screen is open
 const REFRESH_MS = 5_000;
 
+/** Off: turned off by an operator (`enabled: false`), or given up on by the worker (state `disabled`). */
+const isOff = (hook: Webhook) => !hook.enabled || hook.state === 'disabled';
+
 type Dialogs =
   | { kind: 'create' }
   | { kind: 'edit'; hook: Webhook }
@@ -80,11 +83,11 @@ export function Webhooks({ accountId, webhookId }: { accountId: number | null; w
       unwrap(
         api.PATCH('/webhooks/{webhookId}', {
           params: { path: { webhookId: String(hook.id) } },
-          body: { enabled: !hook.enabled },
+          body: { enabled: isOff(hook) },
         }),
       ),
     onSuccess: async (hook) => {
-      setSaid(`Webhook to ${hook.url} ${hook.enabled ? 'enabled' : 'disabled'}.`);
+      setSaid(`Webhook to ${hook.url} ${isOff(hook) ? 'disabled' : 'enabled'}.`);
       await refresh();
     },
   });
@@ -101,6 +104,14 @@ export function Webhooks({ accountId, webhookId }: { accountId: number | null; w
     <section className="screen">
       <div className="screen-head">
         <ScreenTitle>Webhooks{account ? ` · ${account.name}` : ''}</ScreenTitle>
+        {account && (
+          <Button
+            onClick={() => void Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: ['deliveries'] })])}
+            disabled={hooks.isFetching}
+          >
+            Refresh
+          </Button>
+        )}
       </div>
       <AccountPicker accounts={accounts} value={account?.id} link={href.webhooks} />
       <Announce message={said} />
@@ -143,7 +154,7 @@ export function Webhooks({ accountId, webhookId }: { accountId: number | null; w
               </thead>
               <tbody>
                 {list.map((h) => (
-                  <tr key={h.id} data-webhook-id={h.id} data-state={h.state}>
+                  <tr key={h.id} data-webhook-id={h.id}>
                     <th scope="row" className="mono hook-url">
                       {h.url}
                     </th>
@@ -168,18 +179,15 @@ export function Webhooks({ accountId, webhookId }: { accountId: number | null; w
                       </a>
                       {mayWrite && (
                         <>
-                          <Button
-                            onClick={() => test.mutate(h)}
-                            disabled={test.isPending || !h.enabled}
-                            title={h.enabled ? undefined : 'Enable the webhook to test it'}
-                          >
+                          {/* not disabled while pending: a disabled button drops the focus the dialogs return to */}
+                          <Button onClick={() => !test.isPending && test.mutate(h)}>
                             Send test<span className="sr-only"> to {h.url}</span>
                           </Button>
                           <Button onClick={() => setDialog({ kind: 'edit', hook: h })}>
                             Edit<span className="sr-only"> {h.url}</span>
                           </Button>
-                          <Button onClick={() => toggle.mutate(h)} disabled={toggle.isPending}>
-                            {h.enabled ? 'Disable' : 'Enable'}
+                          <Button onClick={() => !toggle.isPending && toggle.mutate(h)}>
+                            {isOff(h) ? 'Enable' : 'Disable'}
                             <span className="sr-only"> {h.url}</span>
                           </Button>
                           <Button onClick={() => setDialog({ kind: 'rotate', hook: h })}>
@@ -293,13 +301,14 @@ export function Webhooks({ accountId, webhookId }: { accountId: number | null; w
 
 /** active / failing (with the last error and the next attempt) / disabled, in words. */
 function HookState({ hook }: { hook: Webhook }) {
-  const badge = hook.state === 'active' ? 'badge-ok' : hook.state === 'failing' ? 'badge-warn' : 'badge-bad';
+  const state = isOff(hook) ? 'disabled' : hook.state;
+  const badge = state === 'active' ? 'badge-ok' : state === 'failing' ? 'badge-warn' : 'badge-bad';
   return (
     <div className="hook-state">
       <span className={`badge ${badge}`} data-testid="hook-state">
-        {hook.state}
+        {state}
       </span>
-      {hook.state === 'failing' && (
+      {state === 'failing' && (
         <span className="sub">
           {hook.consecutiveFailures} failed {hook.consecutiveFailures === 1 ? 'attempt' : 'attempts'} in a row; next
           attempt <When iso={hook.nextAttemptAt} empty="soon" />
@@ -307,10 +316,12 @@ function HookState({ hook }: { hook: Webhook }) {
       )}
       {hook.state === 'disabled' && (
         <span className="sub">
-          {hook.enabled ? 'gave up after 3 days of failures' : 'disabled'} <When iso={hook.disabledAt} empty="" />
+          Gave up <When iso={hook.disabledAt} empty="" /> after 3 days of failures: Enable resumes from the first event
+          not delivered.
         </span>
       )}
-      {hook.state !== 'active' && hook.lastError && (
+      {!hook.enabled && hook.state !== 'disabled' && <span className="sub">Turned off: no events are sent.</span>}
+      {state !== 'active' && hook.lastError && (
         <span className="sub hook-error">
           Last error (<When iso={hook.lastErrorAt} />
           ): {hook.lastError}
@@ -583,7 +594,7 @@ function DeliveryLog({ hook, accountId, mayReplay }: { hook: Webhook; accountId:
                 </td>
                 <td className="actions">
                   {mayReplay && (
-                    <Button onClick={() => replay.mutate(d)} disabled={replay.isPending}>
+                    <Button onClick={() => !replay.isPending && replay.mutate(d)}>
                       Replay
                       <span className="sr-only">
                         {' '}
