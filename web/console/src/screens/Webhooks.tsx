@@ -107,7 +107,6 @@ export function Webhooks({ accountId, webhookId }: { accountId: number | null; w
         {account && (
           <Button
             onClick={() => void Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: ['deliveries'] })])}
-            disabled={hooks.isFetching}
           >
             Refresh
           </Button>
@@ -173,31 +172,33 @@ export function Webhooks({ accountId, webhookId }: { accountId: number | null; w
                     <td data-label="Last success">
                       <When iso={h.lastSuccessAt} />
                     </td>
-                    <td className="actions">
-                      <a className="btn btn-secondary" href={href.webhooks(account.id, h.id)}>
-                        Delivery log<span className="sr-only"> of {h.url}</span>
-                      </a>
-                      {mayWrite && (
-                        <>
-                          {/* not disabled while pending: a disabled button drops the focus the dialogs return to */}
-                          <Button onClick={() => !test.isPending && test.mutate(h)}>
-                            Send test<span className="sr-only"> to {h.url}</span>
-                          </Button>
-                          <Button onClick={() => setDialog({ kind: 'edit', hook: h })}>
-                            Edit<span className="sr-only"> {h.url}</span>
-                          </Button>
-                          <Button onClick={() => !toggle.isPending && toggle.mutate(h)}>
-                            {isOff(h) ? 'Enable' : 'Disable'}
-                            <span className="sr-only"> {h.url}</span>
-                          </Button>
-                          <Button onClick={() => setDialog({ kind: 'rotate', hook: h })}>
-                            Rotate secret<span className="sr-only"> of {h.url}</span>
-                          </Button>
-                          <Button variant="danger" onClick={() => setDialog({ kind: 'delete', hook: h })}>
-                            Delete<span className="sr-only"> {h.url}</span>
-                          </Button>
-                        </>
-                      )}
+                    <td>
+                      <div className="actions">
+                        <a className="btn btn-secondary" href={href.webhooks(account.id, h.id)}>
+                          Delivery log<span className="sr-only"> of {h.url}</span>
+                        </a>
+                        {mayWrite && (
+                          <>
+                            {/* not disabled while pending: a disabled button drops the focus the dialogs return to */}
+                            <Button onClick={() => !test.isPending && test.mutate(h)}>
+                              Send test<span className="sr-only"> to {h.url}</span>
+                            </Button>
+                            <Button onClick={() => setDialog({ kind: 'edit', hook: h })}>
+                              Edit<span className="sr-only"> {h.url}</span>
+                            </Button>
+                            <Button onClick={() => !toggle.isPending && toggle.mutate(h)}>
+                              {isOff(h) ? 'Enable' : 'Disable'}
+                              <span className="sr-only"> {h.url}</span>
+                            </Button>
+                            <Button onClick={() => setDialog({ kind: 'rotate', hook: h })}>
+                              Rotate secret<span className="sr-only"> of {h.url}</span>
+                            </Button>
+                            <Button variant="danger" onClick={() => setDialog({ kind: 'delete', hook: h })}>
+                              Delete<span className="sr-only"> {h.url}</span>
+                            </Button>
+                          </>
+                        )}
+                      </div>
                     </td>
                   </tr>
                 ))}
@@ -532,9 +533,8 @@ function DeliveryLog({ hook, accountId, mayReplay }: { hook: Webhook; accountId:
           Delivery log · <span className="mono hook-url">{hook.url}</span>
         </h2>
         <div className="actions">
-          <Button onClick={() => void log.refetch()} disabled={log.isFetching}>
-            Refresh log
-          </Button>
+          {/* never disabled: the log re-reads itself every few seconds, and a disabled button would drop focus */}
+          <Button onClick={() => void log.refetch()}>Refresh log</Button>
           <a className="btn btn-secondary" href={href.webhooks(accountId)}>
             Close log
           </a>
@@ -592,7 +592,7 @@ function DeliveryLog({ hook, accountId, mayReplay }: { hook: Webhook; accountId:
                 <td data-label="Error" className="hook-error">
                   {d.error ?? '—'}
                 </td>
-                <td className="actions">
+                <td>
                   {mayReplay && (
                     <Button onClick={() => !replay.isPending && replay.mutate(d)}>
                       Replay
