@@ -15,6 +15,7 @@ import { Hotspots } from './screens/Hotspots';
 import { Keys } from './screens/Keys';
 import { Products } from './screens/Products';
 import { Shop } from './screens/Shop';
+import { Webhooks } from './screens/Webhooks';
 import { Button, Loading, ScreenTitle } from './ui/kit';
 
 export function App() {
@@ -60,6 +61,9 @@ function SignedIn() {
           <a href={href.analytics()} aria-current={route.screen === 'analytics' ? 'page' : undefined}>
             Analytics
           </a>
+          <a href={href.webhooks()} aria-current={route.screen === 'webhooks' ? 'page' : undefined}>
+            Webhooks
+          </a>
           <a href={href.audit()} aria-current={route.screen === 'audit' ? 'page' : undefined}>
             Audit log
           </a>
@@ -92,6 +96,9 @@ function SignedIn() {
         {route.screen === 'keys' && <Keys key={route.accountId} accountId={route.accountId} />}
         {route.screen === 'embed' && <Embed key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'analytics' && <Analytics key={route.wallId} wallId={route.wallId} />}
+        {route.screen === 'webhooks' && (
+          <Webhooks key={route.accountId} accountId={route.accountId} webhookId={route.webhookId} />
+        )}
         {route.screen === 'audit' && <Audit />}
         {(route.screen === 'notFound' || (route.screen === 'tokens' && !mayManageTokens)) && (
           <>

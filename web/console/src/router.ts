@@ -16,6 +16,7 @@ export type Route =
   | { screen: 'embed'; wallId: number | null }
   | { screen: 'analytics'; wallId: number | null }
   | { screen: 'audit' }
+  | { screen: 'webhooks'; accountId: number | null; webhookId: number | null }
   | { screen: 'notFound' };
 
 export function parseRoute(hash: string): Route {
@@ -27,13 +28,15 @@ export function parseRoute(hash: string): Route {
   return parseRoute2(path);
 }
 
-/** The screens of phase 2: products and hotspots, keys and usage, embed, analytics, audit. */
+/** The screens of phase 2: products and hotspots, keys and usage, embed, analytics, audit, webhooks. */
 function parseRoute2(path: string): Route {
   let m = /^\/(products|keys)(?:\/(\d{1,15}))?$/.exec(path);
   if (m) return { screen: m[1] as 'products' | 'keys', accountId: m[2] ? Number(m[2]) : null };
   m = /^\/(embed|analytics)(?:\/(\d{1,15}))?$/.exec(path);
   if (m) return { screen: m[1] as 'embed' | 'analytics', wallId: m[2] ? Number(m[2]) : null };
   if (path === '/audit') return { screen: 'audit' };
+  m = /^\/webhooks(?:\/(\d{1,15})(?:\/(\d{1,15}))?)?$/.exec(path);
+  if (m) return { screen: 'webhooks', accountId: m[1] ? Number(m[1]) : null, webhookId: m[2] ? Number(m[2]) : null };
   m = /^\/walls\/(\d{1,15})\/shop$/.exec(path);
   if (m) return { screen: 'shop', wallId: Number(m[1]) };
   m = /^\/walls\/(\d{1,15})\/posts\/(\d{1,15})\/products$/.exec(path);
@@ -54,6 +57,9 @@ export const href = {
   embed: (wallId?: number | null) => (wallId ? `#/embed/${wallId}` : '#/embed'),
   analytics: (wallId?: number | null) => (wallId ? `#/analytics/${wallId}` : '#/analytics'),
   audit: () => '#/audit',
+  /** an account's webhooks; with a webhook, its delivery log too */
+  webhooks: (accountId?: number | null, webhookId?: number | null) =>
+    accountId ? (webhookId ? `#/webhooks/${accountId}/${webhookId}` : `#/webhooks/${accountId}`) : '#/webhooks',
 };
 
 export function useRoute(): Route {

@@ -25,3 +25,10 @@ export type AuditQuery = NonNullable<paths['/audit']['get']['parameters']['query
 export type WallAnalytics = Json<paths['/walls/{wallId}/analytics']['get'], 200>;
 export type AnalyticsDay = WallAnalytics['days'][number];
 export type AnalyticsQuery = NonNullable<paths['/walls/{wallId}/analytics']['get']['parameters']['query']>;
+
+export type Webhook = Json<paths['/webhooks/{webhookId}']['get'], 200>;
+export type NewWebhook = Json<paths['/webhooks']['post'], 201>;
+export type WebhookCreate = Body<paths['/webhooks']['post']>;
+export type WebhookPatch = Body<paths['/webhooks/{webhookId}']['patch']>;
+export type WebhookEvent = WebhookCreate['events'][number];
+export type Delivery = Json<paths['/webhooks/{webhookId}/test']['post'], 200>;

@@ -25,15 +25,16 @@ export function CopyButton({ text, what }: { text: string; what: string }) {
   );
 }
 
-/** A secret shown this once: readable, selectable, copyable. */
-export function SecretOnce({ label, secret }: { label: string; secret: string }) {
+const HASHED = 'Copy it now and keep it safe: Wallery stores only its hash and cannot show it again.';
+
+/** A secret shown this once: readable, selectable, copyable (`note`: why it cannot be shown again). */
+export function SecretOnce({ label, secret, note = HASHED }: { label: string; secret: string; note?: string }) {
   const id = useId();
   const ref = useRef<HTMLInputElement>(null);
   return (
     <div className="secret">
       <p className="note note-warn">
-        <strong>Shown this once.</strong> Copy it now and keep it safe: Wallery stores only its hash and cannot show it
-        again.
+        <strong>Shown this once.</strong> {note}
       </p>
       <label htmlFor={id}>{label}</label>
       <div className="secret-row">
