@@ -13,7 +13,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_KEY, writeDataFile, type WallSpec } from './generate.js';
 import type { Case, Draw, LoadResult, Mix } from './load.js';
-import { log, node, ROOT, runToEnd, waitFor } from './process.js';
+import { log, node, pin, ROOT, runToEnd, waitFor } from './process.js';
 
 const DATA = join(ROOT, 'bench', 'data-events');
 const quick = process.argv.includes('--quick');
@@ -64,8 +64,14 @@ function beacons(key: string): Mix {
   };
 }
 
+/** The server on CPU 0, every load generator on CPU 1 (when taskset can): each run's CPUs are the same. */
+const SERVER_CPU = 0;
+const GENERATOR_CPU = 1;
+let pinned = cpus().length >= 2;
+
 function load(spec: Case) {
   const child = node(['--import', 'tsx', 'bench/load.ts', JSON.stringify(spec)]);
+  if (pinned) pinned = pin(child, GENERATOR_CPU);
   return async () => JSON.parse((await runToEnd(child)).trim().split('\n').pop()!) as LoadResult;
 }
 
@@ -82,6 +88,7 @@ async function startWallery(db: string) {
     EMBED_RATE_LIMIT_PER_IP: '100000000',
     EMBED_RATE_LIMIT_PER_KEY: '100000000',
   });
+  if (pinned) pinned = pin(child, SERVER_CPU);
   const port = (await waitFor(child, /wallery listening on http:\/\/[^:]+:(\d+)/))[1];
   return {
     base: `http://127.0.0.1:${port}`,
@@ -193,6 +200,10 @@ async function main() {
     '# Analytics beacons benchmark',
     '',
     `${new Date().toISOString().slice(0, 10)} · ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'} · Node ${process.version} · SQLite · 1k-post wall · ${SECONDS} s per case after ${WARMUP} s warm-up · load average ${load1.toFixed(2)} at the start${load1 > 1 ? ' (the machine was NOT quiet: other work ran alongside)' : ''}${quick ? ' · QUICK RUN' : ''}`,
+    '',
+    pinned
+      ? `The server is pinned to CPU ${SERVER_CPU} and every load generator (wrk and its driver) to CPU ${GENERATOR_CPU} (\`taskset\`), so the runs compared share the machine alike.`
+      : 'Not pinned (no taskset, or one CPU): the server and the generators share the CPUs as the kernel decides.',
     '',
     'Beacons of 50 events (1 wall load, 44 impressions, 3 clicks, 1 CTA click, 1 product click on random posts, a fresh page view each), `text/plain` as `navigator.sendBeacon` sends them, with a browser user agent; the rate limits on (far above the load).',
     '',

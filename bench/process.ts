@@ -1,6 +1,6 @@
 // The bench's child processes: started from the package root, run to their
 // end, or watched until they print what they are waiting for.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
@@ -47,4 +47,16 @@ export function waitFor(child: ChildProcess, pattern: RegExp): Promise<RegExpExe
     child.stderr!.on('data', onData);
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
+}
+
+/**
+ * Pins a process and its threads (and whatever it starts later) to one CPU
+ * with `taskset` (Linux, util-linux), so that a server and its load
+ * generators do not trade cores from one run to the next. False where it
+ * cannot (no taskset, one CPU): the run then goes on unpinned.
+ */
+export function pin(child: ChildProcess, cpu: number): boolean {
+  if (child.pid === undefined) return false;
+  const done = spawnSync('taskset', ['-a', '-cp', String(cpu), String(child.pid)], { stdio: 'ignore' });
+  return done.status === 0;
 }

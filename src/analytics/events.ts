@@ -29,9 +29,17 @@ export interface RecordResult {
 const KNOWN_TTL_MS = 10 * 60_000;
 const UNKNOWN_TTL_MS = 5_000;
 
+/** Most ids remembered per wall and kind; past it the wall's memory starts afresh (ids sent at random cannot grow it). */
+const KNOWN_PER_WALL = 100_000;
+
+/** id → when the answer expires (ms): positive while the id is on the wall, negative (its negation) while it is not. */
+type Known = Map<number, number>;
+
 export class EventRecorder {
-  /** `w:wall`, `p:wall:post`, `r:wall:product` → on the wall (or live) */
+  /** `w:wall` → the wall is live */
   private readonly known = new LRUCache<string, boolean>({ max: 200_000, ttl: KNOWN_TTL_MS });
+  /** per wall, its posts (`p`) and products (`r`) asked about: numbers, no key strings on the hot path */
+  private readonly members = new LRUCache<number, { p: Known; r: Known }>({ max: 10_000 });
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -101,19 +109,26 @@ export class EventRecorder {
   /** Which of the ids are on the wall: from memory, the rest in one query. */
   private async present(wallId: number, kind: 'p' | 'r', ids: number[]): Promise<Set<number>> {
     const yes = new Set<number>();
+    if (ids.length === 0) return yes;
+    let walls = this.members.get(wallId);
+    if (!walls) this.members.set(wallId, (walls = { p: new Map(), r: new Map() }));
+    const known = walls[kind];
+    const now = Date.now();
     const ask = new Set<number>();
     for (const id of ids) {
-      const hit = this.known.get(`${kind}:${wallId}:${id}`);
-      if (hit === true) yes.add(id);
-      else if (hit === undefined) ask.add(id);
+      const until = known.get(id);
+      if (until !== undefined && Math.abs(until) > now) {
+        if (until > 0) yes.add(id);
+      } else ask.add(id);
     }
     if (ask.size > 0) {
       const found = new Set(
         kind === 'p' ? await postsOfWall(this.db, wallId, [...ask]) : await productsOfWall(this.db, wallId, [...ask]),
       );
+      if (known.size + ask.size > KNOWN_PER_WALL) known.clear();
       for (const id of ask) {
         const on = found.has(id);
-        this.known.set(`${kind}:${wallId}:${id}`, on, { ttl: on ? KNOWN_TTL_MS : UNKNOWN_TTL_MS });
+        known.set(id, on ? now + KNOWN_TTL_MS : -(now + UNKNOWN_TTL_MS));
         if (on) yes.add(id);
       }
     }

@@ -42,8 +42,6 @@ export interface Count extends CounterKey {
   n: number;
 }
 
-export const counterKey = (k: CounterKey) => `${k.wallId}|${k.day}|${k.type}|${k.postId}|${k.productId}`;
-
 /**
  * The problem of an event whose type lacks what it needs (an impression
  * without a post, a product click without a product), or null. A wall load

@@ -8,6 +8,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { isbot } from 'isbot';
+import { LRUCache } from 'lru-cache';
 import { eventProblem } from '../../domain/analytics.js';
 import { ApiError, MESSAGES } from '../errors.js';
 import { EmbedEventsBody, EmbedKeyQuery, eventsResponses } from './schemas.js';
@@ -23,6 +24,13 @@ declare module 'fastify' {
 }
 
 export async function embedEventsRoute(fastify: FastifyInstance) {
+  // isbot's one large regular expression, once per user agent seen lately (browsers send few distinct ones)
+  const bots = new LRUCache<string, boolean>({ max: 1000 });
+  const isBot = (ua: string) => {
+    let verdict = bots.get(ua);
+    if (verdict === undefined) bots.set(ua, (verdict = isbot(ua)));
+    return verdict;
+  };
   // This route's own parser: JSON whatever the Content-Type (sendBeacon sends
   // text/plain), at most EVENTS_BODY_LIMIT, and the text kept for the digest.
   const json = fastify.getDefaultJsonParser('error', 'remove');
@@ -58,7 +66,7 @@ export async function embedEventsRoute(fastify: FastifyInstance) {
       reply.code(202);
       const recorder = request.server.ctx.analytics;
       const ua = request.headers['user-agent'];
-      if (!recorder || (typeof ua === 'string' && isbot(ua))) return {};
+      if (!recorder || (typeof ua === 'string' && isBot(ua))) return {};
       const grant = request.embedGrant!;
       const { wallGone } = await recorder.record(
         grant.wallId,
