@@ -34,18 +34,20 @@ export async function wallChanges(db: Kysely<Database>, wallId: number, request:
     return { changes: [], cursor: encodeChangeCursor(await latestChangeSeq(db)), hasMore: false };
   const after = request.since === undefined ? 0 : decodeChangeCursor(request.since);
   if (after === null) throw invalidField('since', `since must be a cursor this API returned, or ${LATEST_CURSOR}`);
-  // read before the changes: a prune that lands in between is then seen by the next call, never skipped silently
+  // Read before the changes: every change up to it is committed, so when the
+  // page ends the wall's changes the cursor may move up to it (a quiet wall's
+  // cursor keeps up with the log and does not fall behind the prune mark).
+  const newest = await latestChangeSeq(db);
+  const limit = request.limit ?? PAGE_DEFAULT;
+  const rows = await changesAfter(db, { after, wallId, kinds: WALL_FEED_KINDS, limit: limit + 1 });
+  // Read after the changes: a prune that deleted some of them before they were
+  // read has moved the mark past `after` by now, so the gap is refused, never
+  // skipped; a prune after the read took nothing this page needed.
   const pruned = await prunedThrough(db);
   if (after < pruned)
     throw gone(
       `changes up to cursor ${pruned} have been pruned: read the wall's posts again and follow from since=${LATEST_CURSOR}`,
     );
-  // read before the changes: every change up to it is committed, so when the
-  // page ends the wall's changes the cursor may move up to it (a quiet wall's
-  // cursor keeps up with the log and does not fall behind the prune mark)
-  const newest = await latestChangeSeq(db);
-  const limit = request.limit ?? PAGE_DEFAULT;
-  const rows = await changesAfter(db, { after, wallId, kinds: WALL_FEED_KINDS, limit: limit + 1 });
   const hasMore = rows.length > limit;
   const page = hasMore ? rows.slice(0, limit) : rows;
   const postIds = [...new Set(page.flatMap((r) => (r.post_id === null ? [] : [r.post_id])))];
