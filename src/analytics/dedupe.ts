@@ -2,8 +2,9 @@
 // minutes: in memory on one instance; with Redis, shared by every instance
 // (a beacon resent to another instance is still a repeat). A page view's
 // events are kept together, one entry per view (far cheaper than one per
-// event at thousands of events a second). The keys name a wall, a random
-// page-view id and what was counted: nothing about the visitor.
+// event at thousands of events a second), and what a view counted is a
+// number (viewMemberOf). The keys name a wall, a random page-view id and
+// what was counted: nothing about the visitor.
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 
@@ -12,20 +13,20 @@ export interface Deduper {
    * null when the beacon (its digest) was seen before; otherwise, for each
    * member, whether it is new to the page view `view` (and remembers both).
    */
-  check(beacon: string, view: string, members: readonly string[]): Promise<boolean[] | null>;
+  check(beacon: string, view: string, members: readonly number[]): Promise<boolean[] | null>;
 }
 
-/** At most this many remembered beacons and page-view members in memory (about 100 bytes each). */
+/** At most this many remembered beacons and page-view members in memory (a beacon about 100 bytes, a member a few). */
 const MAX_ENTRIES = 1_000_000;
 
 export class MemoryDeduper implements Deduper {
   private readonly beacons: LRUCache<string, true>;
-  private readonly views: LRUCache<string, Set<string>>;
+  private readonly views: LRUCache<string, Set<number>>;
 
   constructor(ttlMs: number) {
     this.beacons = new LRUCache<string, true>({ max: MAX_ENTRIES / 4, ttl: ttlMs });
     // bounded by members, not views: a view holds what it counted once
-    this.views = new LRUCache<string, Set<string>>({
+    this.views = new LRUCache<string, Set<number>>({
       maxSize: MAX_ENTRIES,
       sizeCalculation: (set) => set.size + 1,
       ttl: ttlMs,
@@ -40,12 +41,12 @@ export class MemoryDeduper implements Deduper {
     return true;
   }
 
-  knows(view: string, member: string): boolean {
+  knows(view: string, member: number): boolean {
     return this.views.get(view)?.has(member) ?? false;
   }
 
   /** Adds members to a view; for each, true when it was not there. */
-  add(view: string, members: readonly string[]): boolean[] {
+  add(view: string, members: readonly number[]): boolean[] {
     let set = this.views.get(view);
     const fresh = !set;
     set ??= new Set();
@@ -55,7 +56,7 @@ export class MemoryDeduper implements Deduper {
     return out;
   }
 
-  async check(beacon: string, view: string, members: readonly string[]): Promise<boolean[] | null> {
+  async check(beacon: string, view: string, members: readonly number[]): Promise<boolean[] | null> {
     return this.newBeacon(beacon) ? this.add(view, members) : null;
   }
 }
@@ -78,11 +79,11 @@ export class RedisDeduper implements Deduper {
     this.local = new MemoryDeduper(ttlMs);
   }
 
-  async check(beacon: string, view: string, members: readonly string[]): Promise<boolean[] | null> {
+  async check(beacon: string, view: string, members: readonly number[]): Promise<boolean[] | null> {
     if (!this.local.newBeacon(beacon)) return null;
     const out = members.map(() => false);
     const ask: number[] = [];
-    const asked = new Set<string>();
+    const asked = new Set<number>();
     members.forEach((m, i) => {
       // a member twice in one beacon: only its first place can be new
       if (!this.local.knows(view, m) && !asked.has(m)) {
@@ -94,7 +95,7 @@ export class RedisDeduper implements Deduper {
     try {
       const pipeline = this.redis.pipeline();
       pipeline.set(`${this.prefix}b:${beacon}`, '1', 'PX', this.ttlMs, 'NX');
-      for (const i of ask) pipeline.sadd(viewKey, members[i]!);
+      for (const i of ask) pipeline.sadd(viewKey, String(members[i]!));
       if (ask.length > 0) pipeline.pexpire(viewKey, this.ttlMs);
       const results = (await pipeline.exec()) ?? [];
       const answers = results.map(([err, value]) => {

@@ -3,10 +3,16 @@
 // impression or wall load already counted for this page view), summed by
 // the aggregator. Whether posts and products are on a wall is asked of the
 // store once per beacon at most, and kept for a while.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { counterOf, ONCE_PER_VIEW, type CounterKey, type ReportedEvent } from '../domain/analytics.js';
+import {
+  counterOf,
+  countsOncePerView,
+  viewMemberOf,
+  type CounterKey,
+  type ReportedEvent,
+} from '../domain/analytics.js';
 import { utcDay } from '../domain/dates.js';
 import { postsOfWall, productsOfWall, wallIsLive } from '../store/analytics.js';
 import type { Database } from '../store/schema.js';
@@ -36,8 +42,8 @@ const KNOWN_PER_WALL = 100_000;
 type Known = Map<number, number>;
 
 export class EventRecorder {
-  /** `w:wall` → the wall is live */
-  private readonly known = new LRUCache<string, boolean>({ max: 200_000, ttl: KNOWN_TTL_MS });
+  /** wall → the wall is live */
+  private readonly known = new LRUCache<number, boolean>({ max: 200_000, ttl: KNOWN_TTL_MS });
   /** per wall, its posts (`p`) and products (`r`) asked about: numbers, no key strings on the hot path */
   private readonly members = new LRUCache<number, { p: Known; r: Known }>({ max: 10_000 });
 
@@ -52,42 +58,36 @@ export class EventRecorder {
    * (a resend is the same bytes): its digest says whether it was seen.
    */
   async record(wallId: number, beacon: Beacon, now: number, text?: string): Promise<RecordResult> {
-    if (!(await this.wallLive(wallId))) return { counted: 0, wallGone: true };
+    // What is known already is answered without a store round trip, nor even a
+    // promise: thousands of beacons a second are the beacons of walls, posts
+    // and products asked about moments ago.
+    const live = this.wallLive(wallId);
+    if (!(typeof live === 'boolean' ? live : await live)) return { counted: 0, wallGone: true };
+    const day = utcDay(now);
+    const keys = beacon.events.map((e) => counterOf(wallId, day, e));
     const postIds: number[] = [];
     const productIds: number[] = [];
-    for (const e of beacon.events) {
-      if (e.postId !== undefined) postIds.push(Number(e.postId));
-      if (e.productId !== undefined) productIds.push(e.productId);
+    for (const k of keys) {
+      if (k.postId !== 0) postIds.push(k.postId);
+      if (k.productId !== 0) productIds.push(k.productId);
     }
-    const [posts, products] = await Promise.all([
-      this.present(wallId, 'p', postIds),
-      this.present(wallId, 'r', productIds),
-    ]);
-    const day = utcDay(now);
-    const kept: CounterKey[] = [];
-    for (const e of beacon.events) {
-      if (
-        e.type === 'wall_load' ||
-        ((e.postId === undefined || posts.has(Number(e.postId))) &&
-          (e.productId === undefined || products.has(e.productId)))
-      )
-        kept.push(counterOf(wallId, day, e));
-    }
+    const askPosts = this.present(wallId, 'p', postIds);
+    const askProducts = this.present(wallId, 'r', productIds);
+    const posts = askPosts instanceof Set ? askPosts : await askPosts;
+    const products = askProducts instanceof Set ? askProducts : await askProducts;
+    // a wall load counts for the wall, whatever else it names (counterOf keeps neither)
+    const kept = keys.filter(
+      (k) => (k.postId === 0 || posts.has(k.postId)) && (k.productId === 0 || products.has(k.productId)),
+    );
     let counted = kept;
     if (beacon.view !== undefined) {
       // the whole beacon (a resend), then each once-per-view event: one round trip
-      const digest = createHash('sha1')
-        .update(text ?? JSON.stringify(beacon))
-        .digest('base64url');
-      const once = kept.filter((k) => ONCE_PER_VIEW.has(k.type));
-      const fresh = await this.dedupe.check(
-        `${wallId}:${digest}`,
-        `${wallId}:${beacon.view}`,
-        once.map((k) => `${k.type}:${k.postId}:${k.productId}`),
-      );
+      const digest = hash('sha1', text ?? JSON.stringify(beacon), 'base64url');
+      const once = kept.filter(countsOncePerView);
+      const fresh = await this.dedupe.check(`${wallId}:${digest}`, `${wallId}:${beacon.view}`, once.map(viewMemberOf));
       if (!fresh) return { counted: 0, wallGone: false };
       if (fresh.some((f) => !f)) {
-        const repeated = new Set(once.filter((_, i) => !fresh[i]));
+        const repeated = new Set<CounterKey>(once.filter((_, i) => !fresh[i]));
         counted = kept.filter((k) => !repeated.has(k));
       }
     }
@@ -95,19 +95,18 @@ export class EventRecorder {
     return { counted: counted.length, wallGone: false };
   }
 
-  private async wallLive(wallId: number): Promise<boolean> {
-    const key = `w:${wallId}`;
-    let live = this.known.get(key);
-    if (live === undefined) {
-      live = await wallIsLive(this.db, wallId);
+  private wallLive(wallId: number): boolean | Promise<boolean> {
+    const live = this.known.get(wallId);
+    if (live !== undefined) return live;
+    return wallIsLive(this.db, wallId).then((answer) => {
       // a wall deleted stops counting within seconds
-      this.known.set(key, live, { ttl: UNKNOWN_TTL_MS });
-    }
-    return live;
+      this.known.set(wallId, answer, { ttl: UNKNOWN_TTL_MS });
+      return answer;
+    });
   }
 
-  /** Which of the ids are on the wall: from memory, the rest in one query. */
-  private async present(wallId: number, kind: 'p' | 'r', ids: number[]): Promise<Set<number>> {
+  /** Which of the ids are on the wall: from memory, the rest in one query (only then a promise). */
+  private present(wallId: number, kind: 'p' | 'r', ids: number[]): Set<number> | Promise<Set<number>> {
     const yes = new Set<number>();
     if (ids.length === 0) return yes;
     let walls = this.members.get(wallId);
@@ -121,17 +120,19 @@ export class EventRecorder {
         if (until > 0) yes.add(id);
       } else ask.add(id);
     }
-    if (ask.size > 0) {
-      const found = new Set(
-        kind === 'p' ? await postsOfWall(this.db, wallId, [...ask]) : await productsOfWall(this.db, wallId, [...ask]),
-      );
-      if (known.size + ask.size > KNOWN_PER_WALL) known.clear();
-      for (const id of ask) {
-        const on = found.has(id);
-        known.set(id, on ? now + KNOWN_TTL_MS : -(now + UNKNOWN_TTL_MS));
-        if (on) yes.add(id);
-      }
-    }
-    return yes;
+    if (ask.size === 0) return yes;
+    const asked = [...ask];
+    return (kind === 'p' ? postsOfWall(this.db, wallId, asked) : productsOfWall(this.db, wallId, asked)).then(
+      (onWall) => {
+        const found = new Set(onWall);
+        if (known.size + ask.size > KNOWN_PER_WALL) known.clear();
+        for (const id of ask) {
+          const on = found.has(id);
+          known.set(id, on ? now + KNOWN_TTL_MS : -(now + UNKNOWN_TTL_MS));
+          if (on) yes.add(id);
+        }
+        return yes;
+      },
+    );
   }
 }

@@ -12,7 +12,19 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const EVENTS_MAX = 50;
 
 /** Counted once per page view (`view`), however often a page resends them. */
-export const ONCE_PER_VIEW: ReadonlySet<EventType> = new Set(['impression', 'wall_load']);
+export const ONCE_PER_VIEW: ReadonlySet<EventType> = new Set<OncePerView>(['impression', 'wall_load']);
+export type OncePerView = 'impression' | 'wall_load';
+export const countsOncePerView = (k: CounterKey): k is CounterKey & { type: OncePerView } => ONCE_PER_VIEW.has(k.type);
+
+/**
+ * What a page view remembers of a once-per-view event, as one number: 0 for
+ * its wall load, the post's id for an impression (ids are ≥ 1 and below
+ * 2^53). Numbers, not strings: a view's memory is held for half an hour at
+ * thousands of events a second, and small integers cost the heap nothing.
+ */
+export function viewMemberOf(k: CounterKey & { type: OncePerView }): number {
+  return k.type === 'wall_load' ? 0 : k.postId;
+}
 
 /** The event types that need a post, and those that need a product. */
 export const NEEDS_POST: ReadonlySet<EventType> = new Set(['impression', 'click', 'cta_click']);
@@ -49,11 +61,11 @@ export interface Count extends CounterKey {
  * product click may say on which post it happened).
  */
 export function eventProblem(e: ReportedEvent, index: number): string | null {
-  const an = /^[aeiou]/.test(e.type) ? 'an' : 'a';
+  const an = () => (/^[aeiou]/.test(e.type) ? 'an' : 'a');
   if (NEEDS_POST.has(e.type) && e.postId === undefined)
-    return `events[${index}].postId is required for ${an} ${e.type} event`;
+    return `events[${index}].postId is required for ${an()} ${e.type} event`;
   if (NEEDS_PRODUCT.has(e.type) && e.productId === undefined)
-    return `events[${index}].productId is required for ${an} ${e.type} event`;
+    return `events[${index}].productId is required for ${an()} ${e.type} event`;
   return null;
 }
 
