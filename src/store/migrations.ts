@@ -685,10 +685,8 @@ export class SchemaTooNewError extends Error {
 async function appliedMigrations(db: Kysely<unknown>): Promise<string[]> {
   const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
   if (!tables.some((t) => t.name === DEFAULT_MIGRATION_TABLE)) return [];
-  const rows = await sql<{
-    name: string;
-  }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)} order by name`.execute(db);
-  return rows.rows.map((r) => r.name);
+  const query = sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)} order by name`;
+  return (await query.execute(db)).rows.map((r) => r.name);
 }
 
 /**

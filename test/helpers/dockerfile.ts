@@ -8,14 +8,16 @@
 // repository with its dist/ already built). Anything this does not know
 // how to perform (ADD, SHELL, ENTRYPOINT, a COPY flag other than --from and
 // --chown) fails, so a Dockerfile change is met here before it ships.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, posix, relative } from 'node:path';
+import { promisify } from 'node:util';
 import dockerfileAst, { type Copy, type Dockerfile, type Env, type Instruction } from 'dockerfile-ast';
 
 // a CommonJS package: its classes through the default export
 const { DockerfileParser, From } = dockerfileAst;
+const run = promisify(execFile);
 
 export interface Stage {
   name: string;
@@ -58,7 +60,8 @@ export interface Prebuilt {
 }
 
 export class DockerfileRunner {
-  private readonly performed = new Map<string, PerformedStage>();
+  private readonly performed = new Map<string, Promise<PerformedStage>>();
+  private readonly made: string[] = [];
 
   constructor(
     private readonly stages: Stage[],
@@ -71,13 +74,20 @@ export class DockerfileRunner {
 
   /** The directories made for the stages performed (the caller removes them). */
   roots(): string[] {
-    return [...this.performed.values()].map((s) => s.root);
+    return [...this.made];
   }
 
   /** Performs stage `name` (and the stages it copies from) in a fresh directory each. */
-  perform(name: string): PerformedStage {
-    const done = this.performed.get(name);
-    if (done) return done;
+  perform(name: string): Promise<PerformedStage> {
+    let done = this.performed.get(name);
+    if (!done) {
+      done = this.performStage(name);
+      this.performed.set(name, done);
+    }
+    return done;
+  }
+
+  private async performStage(name: string): Promise<PerformedStage> {
     const stage = this.stages.find((s) => s.name === name);
     if (!stage) throw new Error(`no stage ${name}`);
     const state: PerformedStage = {
@@ -86,8 +96,8 @@ export class DockerfileRunner {
       env: {},
       user: null,
     };
-    for (const instruction of stage.instructions) this.step(state, instruction);
-    this.performed.set(name, state);
+    this.made.push(state.root);
+    for (const instruction of stage.instructions) await this.step(state, instruction);
     return state;
   }
 
@@ -95,7 +105,7 @@ export class DockerfileRunner {
     return join(state.root, posix.resolve(state.workdir, imagePath));
   }
 
-  private step(state: PerformedStage, instruction: Instruction): void {
+  private async step(state: PerformedStage, instruction: Instruction): Promise<void> {
     const keyword = instruction.getKeyword();
     const args = instruction.getArguments().map((a) => a.getValue());
     switch (keyword) {
@@ -110,14 +120,13 @@ export class DockerfileRunner {
         state.user = args[0] ?? null;
         return;
       case 'COPY':
-        this.copy(state, instruction as Copy);
+        await this.copy(state, instruction as Copy);
         return;
       case 'RUN': {
         const command = instruction.getRawArgumentsContent() ?? '';
-        execFileSync('sh', ['-c', command], {
+        await run('sh', ['-c', command], {
           cwd: this.at(state, '.'),
           env: { ...process.env, ...state.env, ...this.runEnv },
-          stdio: ['ignore', 'pipe', 'pipe'],
           maxBuffer: 64 * 1024 * 1024,
         });
         return;
@@ -136,7 +145,7 @@ export class DockerfileRunner {
     }
   }
 
-  private copy(state: PerformedStage, instruction: Copy): void {
+  private async copy(state: PerformedStage, instruction: Copy): Promise<void> {
     const flags = instruction.getFlags();
     let from: string | null = null;
     for (const flag of flags) {
@@ -149,12 +158,12 @@ export class DockerfileRunner {
       .map((a) => a.getValue())
       .filter((v) => !v.startsWith('--'));
     const dest = paths.pop()!;
+    const prebuilt = from === null ? undefined : this.prebuilt[from];
+    const stage = from === null || prebuilt ? null : await this.perform(from);
     const source = (path: string): string => {
-      if (from === null) return join(this.context, path);
-      const prebuilt = this.prebuilt[from];
       if (prebuilt) return join(prebuilt.dir, relative(prebuilt.workdir, path));
-      const stage = this.perform(from);
-      return join(stage.root, path);
+      if (stage) return join(stage.root, path);
+      return join(this.context, path);
     };
     const target = this.at(state, dest);
     for (const path of paths) {

@@ -86,8 +86,11 @@ describe('the Dockerfile performed in a fresh directory', () => {
       // packages come from the npm cache when it has them: the same packages, sooner
       { npm_config_prefer_offline: 'true', npm_config_fund: 'false', npm_config_audit: 'false' },
     );
-    image = runner.perform(runtime.name);
-    dirs.push(...runner.roots());
+    try {
+      image = await runner.perform(runtime.name);
+    } finally {
+      dirs.push(...runner.roots());
+    }
     app = join(image.root, image.workdir);
   }, INSTALL_DEADLINE_MS);
 
