@@ -18,33 +18,34 @@ const LATEST = MIGRATIONS.at(-1)!;
 const NOW = Date.UTC(2025, 5, 1);
 
 let dir: string;
-let test: TestStore;
+/** the store under test, opened by each test */
+let opened: TestStore | undefined;
 
-beforeEach(async () => {
+beforeEach(() => {
   dir = makeTempDir();
-  test = await openTestStore(dir);
 });
 afterEach(async () => {
-  await test?.close();
+  await opened?.close();
+  opened = undefined;
   removeDir(dir);
 });
 
 /** The SQLite file with the write-ahead log's committed pages copied into it. */
 function checkpointedFile(): Buffer {
+  const test = opened!;
   test.store.sqlite!.pragma('wal_checkpoint(TRUNCATE)');
   return readFileSync(test.database);
 }
 
 /** Everything a migration could change: the schema and every row. */
 async function snapshot() {
-  return { schema: await dumpSchema(test.store), rows: await dumpRows(test.store) };
+  return { schema: await dumpSchema(opened!.store), rows: await dumpRows(opened!.store) };
 }
 
 describe(`wallery migrate --dry-run (${kind})`, () => {
   it('prints the pending migrations and their SQL, changes nothing, and migrate then applies exactly those', async () => {
     // a store of version 0010 holding an account and a wall
-    await test.close();
-    test = await openTestStore(dir, 'v10', '0010_operator_roles');
+    const test = (opened = await openTestStore(dir, 'wallery', '0010_operator_roles'));
     await sql`insert into accounts (id, name, plan, daily_call_limit, created_at) values (1, 'Acme', 'enterprise', 10, ${NOW})`.execute(
       test.store.db,
     );
@@ -90,6 +91,7 @@ describe(`a schema newer than this Wallery (${kind})`, () => {
     `this version knows migrations up to ${LATEST}: upgrade Wallery or restore a backup\n`;
 
   it('is refused by serve, worker, migrate and every other command, before they change anything', async () => {
+    const test = (opened = await openTestStore(dir));
     // what a later version leaves: its migration recorded, its table made
     await sql`insert into kysely_migration (name, timestamp) values (${FUTURE}, '2030-01-01T00:00:00.000Z')`.execute(
       test.store.db,
