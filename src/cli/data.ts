@@ -4,6 +4,8 @@ import { access } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { DataFileSyntaxError, exportDataFile, importDataFileFrom } from '../store/datafile.js';
+import type { DialectName } from '../store/dialect.js';
+import { knownMigrations, type PendingMigration } from '../store/migrations.js';
 import { openStore } from '../store/store.js';
 import { CliError, configFrom, databaseOption, withStore, type StoreOptions } from './common.js';
 
@@ -25,12 +27,17 @@ export function registerDataCommands(program: Command) {
   program
     .command('migrate')
     .description('create or upgrade the database schema')
+    .option('--dry-run', 'print the migrations that would run and their SQL; change nothing')
     .option(...databaseOption)
-    .action(async (options: StoreOptions) => {
+    .action(async (options: StoreOptions & { dryRun?: boolean }) => {
       const config = configFrom(options);
       const store = openStore(config.store, config.database);
       try {
         await store.waitUntilReachable(config.database.connectRetries);
+        if (options.dryRun) {
+          process.stdout.write(describePending(await store.pendingMigrations(), store.name));
+          return;
+        }
         const applied = await store.migrate();
         process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'schema is up to date\n');
       } finally {
@@ -86,4 +93,16 @@ export function registerDataCommands(program: Command) {
         );
       });
     });
+}
+
+/** `migrate --dry-run`'s report: each pending migration, what it does and its SQL. */
+function describePending(pending: PendingMigration[], dialect: DialectName): string {
+  const latest = knownMigrations(dialect).at(-1);
+  if (pending.length === 0) return `schema is up to date (${latest}): nothing to do\n`;
+  const lines = [`${pending.length} pending migration${pending.length === 1 ? '' : 's'} (dry run: nothing changed):`];
+  for (const m of pending) {
+    lines.push('', `${m.name}: ${m.description}`, ...m.statements.map((s) => `  ${s};`));
+  }
+  lines.push('', `\`wallery migrate\` applies them, up to ${latest}.`);
+  return `${lines.join('\n')}\n`;
 }

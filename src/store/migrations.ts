@@ -1,5 +1,19 @@
 // Schema migrations, kept in code so the compiled CLI carries them.
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import {
+  DEFAULT_MIGRATION_TABLE,
+  Migrator,
+  sql,
+  type Kysely,
+  type KyselyPlugin,
+  type Migration,
+  type MigrationProvider,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryExecutor,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
 import { idColumn, idColumnType, type DialectName } from './dialect.js';
 import { changeLogMigration } from './change-log-triggers.js';
 import { publishableKeysMigration } from './publishable-keys.js';
@@ -626,17 +640,137 @@ function postRevisionSql(dialect: DialectName): string[] {
   ];
 }
 
-export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName): Promise<string[]> {
+/**
+ * What each migration does, in one line: `wallery migrate --dry-run` shows it
+ * next to the name. Every migration has one (test/store/migrations.test.ts).
+ */
+export const MIGRATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  '0001_initial': 'accounts, user keys, walls, feeds, posts, products and their tags, usage, idempotency keys',
+  '0002_feed_connectors': 'feeds get a connector setting and an enabled flag (existing feeds: enabled, no connector)',
+  '0003_management': 'operator tokens and the audit log; indexes for slug lookups and the moderation list',
+  '0004_ingestion': "per-feed ingestion state (cursor, validators, schedule, lease); posts remember upstream's hash",
+  '0005_covering_list_index': 'the public list index also covers the media kind (replaces posts_wall_list)',
+  '0006_change_notifications': 'PostgreSQL: triggers announce every write to the other instances (SQLite: nothing)',
+  '0007_ingest_warnings': "ingestion state keeps the last poll's warnings",
+  '0008_media_alt': "posts get alt text ('' for existing posts)",
+  '0009_publishable_keys': 'publishable (embed) keys of walls',
+  '0010_operator_roles':
+    'operator tokens get a role and account scope (existing: admin of every account); audit entries their account',
+  '0011_moderation':
+    'moderation mode and rules of walls and feeds, post states (existing posts: approved); new list indexes',
+  '0012_repost_reply': 'posts get repost and reply flags (0 for existing posts)',
+  '0013_wall_display': "walls get the embed's default layout, theme and columns (null: the embed's own)",
+  '0014_post_revision': 'posts get a revision bumped by a trigger on every update',
+  '0015_changes': 'the change log (change feed, webhooks) and the triggers that fill it',
+  '0016_analytics': 'analytics counters per wall, day, event type, post and product',
+  '0017_webhooks': 'webhook endpoints and their delivery log',
+};
+
+function migratorFor(db: Kysely<unknown>, dialect: DialectName): Migrator {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  return new Migrator({ db, provider });
+}
+
+/** The names of the migrations this version of Wallery knows, oldest first. */
+export function knownMigrations(dialect: DialectName): string[] {
+  return Object.keys(migrations(dialect)).sort();
+}
+
+/** The store was migrated by a later Wallery: this one must not touch it. */
+export class SchemaTooNewError extends Error {
+  override name = 'SchemaTooNewError';
+}
+
+/** The migrations recorded as applied in the store, oldest first ([] before the first). */
+async function appliedMigrations(db: Kysely<unknown>): Promise<string[]> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((t) => t.name === DEFAULT_MIGRATION_TABLE)) return [];
+  const query = sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)} order by name`;
+  return (await query.execute(db)).rows.map((r) => r.name);
+}
+
+/**
+ * Refuses a store that holds a migration this version does not know: a later
+ * Wallery ran there, and neither running on its schema nor migrating it is
+ * safe. (Kysely's own refusal, "corrupted migrations", names no remedy.)
+ */
+export async function assertSchemaKnown(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+  const known = knownMigrations(dialect);
+  const unknown = (await appliedMigrations(db)).filter((name) => !known.includes(name));
+  if (unknown.length === 0) return;
+  const which = unknown.length === 1 ? `migration ${unknown[0]}` : `migrations ${unknown.join(', ')}`;
+  throw new SchemaTooNewError(
+    `the database schema is newer than this Wallery: it has ${which}, from a later version; ` +
+      `this version knows migrations up to ${known.at(-1)}: upgrade Wallery or restore a backup`,
+  );
+}
+
+export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName): Promise<string[]> {
+  await assertSchemaKnown(db, dialect);
+  const { error, results } = await migratorFor(db, dialect).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /** Migrates up (or down) to the migration `name` exactly: for tests of a migration on the data before it. */
 export async function migrateTo(db: Kysely<unknown>, dialect: DialectName, name: string): Promise<void> {
-  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
-  const { error } = await new Migrator({ db, provider }).migrateTo(name);
+  const { error } = await migratorFor(db, dialect).migrateTo(name);
   if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+export interface PendingMigration {
+  name: string;
+  description: string;
+  /** the SQL it runs on this store, as recorded in a rehearsal that was rolled back */
+  statements: string[];
+}
+
+/** Thrown to roll the rehearsal back. */
+class Rehearsal extends Error {}
+
+/**
+ * The migrations `migrateToLatest` would apply, with the SQL each runs, and
+ * nothing changed: they are run on the store inside one transaction that is
+ * then rolled back (both stores roll DDL back). On SQLite the transaction
+ * holds the write lock while it runs, like a real migration.
+ */
+export async function pendingMigrations(db: Kysely<unknown>, dialect: DialectName): Promise<PendingMigration[]> {
+  await assertSchemaKnown(db, dialect);
+  const pending = (await migratorFor(db, dialect).getMigrations()).filter((m) => m.executedAt === undefined);
+  if (pending.length === 0) return [];
+  const planned: PendingMigration[] = [];
+  try {
+    await db.transaction().execute(async (trx) => {
+      for (const m of pending) {
+        const recorder = new StatementRecorder(trx.getExecutor());
+        await m.migration.up(trx.withPlugin(recorder));
+        planned.push({
+          name: m.name,
+          description: MIGRATION_DESCRIPTIONS[m.name] ?? '',
+          statements: recorder.statements,
+        });
+      }
+      throw new Rehearsal();
+    });
+  } catch (err) {
+    if (!(err instanceof Rehearsal)) throw err;
+  }
+  return planned;
+}
+
+/** Keeps the SQL of every query that passes (its parameters appended), and changes nothing. */
+class StatementRecorder implements KyselyPlugin {
+  readonly statements: string[] = [];
+  constructor(private readonly executor: QueryExecutor) {}
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    const { sql: text, parameters } = this.executor.compileQuery(args.node, args.queryId);
+    const oneLine = text.replace(/\s+/g, ' ').trim();
+    this.statements.push(parameters.length ? `${oneLine} -- ${JSON.stringify(parameters)}` : oneLine);
+    return args.node;
+  }
+
+  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return Promise.resolve(args.result);
+  }
 }

@@ -3,10 +3,13 @@ import { sql } from 'kysely';
 import pRetry from 'p-retry';
 import type { DatabaseOptions, StoreUrl } from '../config.js';
 import { openDialect, type DialectHandle } from './dialect.js';
-import { migrateToLatest } from './migrations.js';
+import { migrateToLatest, pendingMigrations, type PendingMigration } from './migrations.js';
 
 export interface Store extends DialectHandle {
+  /** applies the pending migrations; refuses a schema newer than this code (SchemaTooNewError) */
   migrate(): Promise<string[]>;
+  /** what `migrate` would apply, with its SQL; changes nothing */
+  pendingMigrations(): Promise<PendingMigration[]>;
   /** true when the store answers a trivial query */
   ping(): Promise<boolean>;
   /** start-up: waits for the store with exponential backoff, `retries` times */
@@ -19,6 +22,7 @@ export function openStore(url: StoreUrl, options?: DatabaseOptions): Store {
   return {
     ...handle,
     migrate: () => migrateToLatest(handle.db as never, handle.name),
+    pendingMigrations: () => pendingMigrations(handle.db as never, handle.name),
     async ping() {
       try {
         await sql`select 1`.execute(handle.db);

@@ -2,6 +2,7 @@
 // database in the postgres test project), for store-level tests and for the
 // CLI (`database` is what `--database` takes).
 import { join } from 'node:path';
+import { migrateTo } from '../../src/store/migrations.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createTestDatabase, dropTestDatabase, testStoreKind } from './services.js';
 
@@ -11,17 +12,21 @@ export interface TestStore {
   close(): Promise<void>;
 }
 
-/** `dir` holds the SQLite file; the caller removes it. */
-export async function openTestStore(dir: string, name = 'wallery'): Promise<TestStore> {
+/**
+ * `dir` holds the SQLite file; the caller removes it. `upTo`: migrate only
+ * up to that migration (a store of an earlier version), not to the latest.
+ */
+export async function openTestStore(dir: string, name = 'wallery', upTo?: string): Promise<TestStore> {
+  const migrate = (store: Store) => (upTo ? migrateTo(store.db as never, store.name, upTo) : store.migrate());
   if (testStoreKind() === 'sqlite') {
     const path = join(dir, `${name}.db`);
     const store = openStore({ kind: 'sqlite', path });
-    await store.migrate();
+    await migrate(store);
     return { store, database: path, close: () => store.close() };
   }
   const db = await createTestDatabase();
   const store = openStore({ kind: 'postgres', url: db.url });
-  await store.migrate();
+  await migrate(store);
   return {
     store,
     database: db.url,
