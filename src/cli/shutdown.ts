@@ -15,7 +15,6 @@
 import { constants } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ShutdownConfig } from '../config.js';
-import type { Drain } from '../http/drain.js';
 import type { CloseStepListener } from '../runtime.js';
 
 interface ShutdownLog {
@@ -26,8 +25,8 @@ interface ShutdownLog {
 export interface ShutdownOptions {
   config: ShutdownConfig;
   log: ShutdownLog;
-  /** the HTTP server's drain state (`serve`); none for the worker */
-  drain?: Drain;
+  /** the HTTP server's drain state (`app.drain`, src/http/drain.ts, for `serve`); none for the worker */
+  drain?: { unready(): void; close(): void };
   /** closes everything (Runtime.close) */
   close(onStep: CloseStepListener): Promise<void>;
 }
