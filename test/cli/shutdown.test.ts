@@ -53,13 +53,17 @@ async function partialRequest(baseUrl: string, start: string) {
 
 /**
  * Resolves once the server has read everything sent so far on every open
- * connection: a complete request on one more connection is answered only
- * after the server's event loop has taken in the bytes that reached it before
- * (on loopback, a write is in the peer's socket buffer when it returns).
+ * connection. On loopback a write is in the peer's socket buffer when it
+ * returns, so those connections were readable before this one's connect
+ * reached the server; the server's event loop reads them no later than the
+ * turn in which it accepts this connection, and reads this request after
+ * that. (A fresh connection: a reused keep-alive one gives no such order.)
  */
 async function serverHasRead(baseUrl: string): Promise<void> {
-  const res = await fetch(`${baseUrl}/healthz`);
-  expect(res.status).toBe(200);
+  const probe = await openRaw(baseUrl);
+  probe.send('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  expect((await probe.response()).status).toBe(200);
+  probe.destroy();
 }
 
 describeSample('SIGTERM on `wallery serve`', () => {
@@ -267,7 +271,14 @@ describe('SIGTERM gives feed leases back at once', () => {
   ] as const)('%s: the lease of the feed it was polling is free after it exits', async (_name, args, ready) => {
     const { child, output } = await startCli(
       [...args, '--database', join(srv.dir, 'wallery.db')],
-      { INGEST_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8', LOG_LEVEL: 'info', INGEST: 'on', SHUTDOWN_TIMEOUT_MS: '60000' },
+      {
+        INGEST_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+        // the poll can only end by the shutdown, and its lease (a multiple of this) outlives the test
+        INGEST_TIMEOUT_MS: '600000',
+        LOG_LEVEL: 'info',
+        INGEST: 'on',
+        SHUTDOWN_TIMEOUT_MS: '60000',
+      },
       ready,
     );
     try {
