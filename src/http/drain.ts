@@ -61,6 +61,12 @@ export function registerDrain(app: FastifyInstance): void {
     // the route's own error handler renders it: the v2, management or embed envelope
     done(new ApiError(503, MESSAGES.shuttingDown));
   });
+  // however the server comes to close (app.close() without the shutdown
+  // sequence too), what still arrives is refused in the envelope
+  app.addHook('preClose', (done) => {
+    drain.close();
+    done();
+  });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (drain.phase !== 'serving') reply.header('Connection', 'close');
     done(null, payload);
