@@ -11,10 +11,11 @@
 //   would answer in Fastify's error shape instead, so it is off.
 //
 // Closing a keep-alive connection while its client may be sending on it is
-// what turns into connection resets; a connection is closed only after an
-// answer that said `Connection: close`, or, by the server's close, when it
-// is idle — which no client still routed here can race, as every answer it
-// got since the signal closed its connection.
+// what turns into connection resets (HTTP/1.1 has no way to announce it).
+// From the signal on, every answer says `Connection: close`, so no busy
+// connection is reused; idle ones are closed (and new ones refused) only
+// after SHUTDOWN_DELAY_MS, by when a balancer watching /readyz routes
+// nothing here any more.
 import type { FastifyInstance } from 'fastify';
 import { ApiError, MESSAGES } from './errors.js';
 

@@ -241,7 +241,7 @@ export class StreamHub {
   /**
    * Ends every stream (server shutdown): clients reconnect elsewhere. With
    * `retryMs`, each stream is told first when to reconnect (SSE `retry`,
-   * which EventSource honours): at once the balancer sends them to another
+   * which EventSource honours), reconnecting through the balancer to another
    * instance; spread over [retryMs, 2 × retryMs) so that a wall's thousands
    * of viewers do not all arrive at the same instant.
    */
