@@ -43,7 +43,7 @@ const CONCURRENCY = 6;
  * (every 20 ms) must see the 503 within it. Generous, for a machine whose
  * cores the whole suite keeps busy.
  */
-const SHUTDOWN_DELAY_MS = 4000;
+const SHUTDOWN_DELAY_MS = 6000;
 
 interface Backend {
   instance: Instance;
