@@ -72,7 +72,22 @@ export interface Config {
   embed: EmbedConfig;
   /** webhook delivery (src/webhooks/) */
   webhooks: WebhookConfig;
+  /** what SIGTERM/SIGINT do (src/cli/shutdown.ts) */
+  shutdown: ShutdownConfig;
 }
+
+export interface ShutdownConfig {
+  /**
+   * SHUTDOWN_DELAY_MS: after the signal, /readyz answers 503 while every other
+   * request is still served this long, so a balancer whose view of the
+   * instance lags (Kubernetes endpoints) stops sending before it stops accepting
+   */
+  delayMs: number;
+  /** SHUTDOWN_TIMEOUT_MS: how long in-flight work may take to finish after the delay; past it the process exits 1 */
+  timeoutMs: number;
+}
+
+export const SHUTDOWN_DEFAULTS: ShutdownConfig = { delayMs: 0, timeoutMs: 10_000 };
 
 export interface WebhookConfig {
   /** WEBHOOKS: deliver inside `serve` (the worker always does) */
@@ -500,6 +515,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingest: loadIngestConfig(env),
     embed: loadEmbedConfig(env),
     webhooks: loadWebhookConfig(env),
+    shutdown: {
+      delayMs: intSetting(env.SHUTDOWN_DELAY_MS, 'SHUTDOWN_DELAY_MS', SHUTDOWN_DEFAULTS.delayMs, 0, 600_000),
+      timeoutMs: intSetting(
+        env.SHUTDOWN_TIMEOUT_MS,
+        'SHUTDOWN_TIMEOUT_MS',
+        SHUTDOWN_DEFAULTS.timeoutMs,
+        100,
+        3_600_000,
+      ),
+    },
   };
 }
 

@@ -29,9 +29,17 @@ export interface Runtime<
   ingest: Ingest;
   /** webhook delivery (not started) when asked for */
   webhooks: WebhookRuntime | null;
-  /** stops ingestion, closes the server, then everything else */
-  close(): Promise<void>;
+  /**
+   * Stops ingestion and webhook delivery (their leases released) while the
+   * server closes (in-flight requests finish, SSE streams end, analytics
+   * counts are written), then writes the quota counts back and closes the
+   * rest. `onStep` hears each step done and how long it took.
+   */
+  close(onStep?: CloseStepListener): Promise<void>;
 }
+
+/** Told of each step of Runtime.close() once done, with its duration in ms. */
+export type CloseStepListener = (step: string, ms: number) => void;
 
 export interface RuntimeOptions {
   /**
@@ -129,16 +137,35 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     app,
     ingest,
     webhooks,
-    async close() {
-      await webhooks?.stop();
-      await ingest?.stop();
-      await app?.close();
-      ctx.cache?.close();
-      ctx.keys?.close();
-      await listener?.close();
-      await ctx.quota?.close();
-      redis?.disconnect();
-      await store.close();
+    async close(onStep = () => undefined) {
+      const step = async (name: string, work: () => Promise<unknown>) => {
+        const started = performance.now();
+        await work();
+        onStep(name, Math.round(performance.now() - started));
+      };
+      // Neither waits for the other: polls and deliveries are cut short
+      // (their leases given back, so another process takes them at once),
+      // while requests get until the shutdown timeout.
+      await Promise.all([
+        (ingest || webhooks) &&
+          step('ingestion and webhook delivery stopped, their leases released', () =>
+            Promise.all([webhooks?.stop(), ingest?.stop()]),
+          ),
+        app &&
+          step('HTTP server closed: in-flight requests answered, SSE streams ended, analytics counts written', () =>
+            app.close(),
+          ),
+      ]);
+      await step('quota counts written, caches closed', async () => {
+        ctx.cache?.close();
+        ctx.keys?.close();
+        await listener?.close();
+        await ctx.quota?.close();
+      });
+      await step('store and Redis closed', async () => {
+        redis?.disconnect();
+        await store.close();
+      });
     },
   };
 }

@@ -63,3 +63,26 @@ describe('TRUST_PROXY', () => {
     expect(() => loadConfig({ TRUST_PROXY: '101' })).toThrow(/^TRUST_PROXY must be an integer from 1 to 100$/);
   });
 });
+
+describe('SHUTDOWN_DELAY_MS and SHUTDOWN_TIMEOUT_MS', () => {
+  it('default to no delay and a 10 s bound on in-flight work', () => {
+    expect(loadConfig({}).shutdown).toEqual({ delayMs: 0, timeoutMs: 10_000 });
+    expect(loadConfig({ SHUTDOWN_DELAY_MS: '5000', SHUTDOWN_TIMEOUT_MS: ' 30000 ' }).shutdown).toEqual({
+      delayMs: 5000,
+      timeoutMs: 30_000,
+    });
+  });
+
+  it('refuses what is not a whole number of milliseconds in range, naming the variable', () => {
+    for (const value of ['-1', '600001', '1.5', 'soon']) {
+      expect(() => loadConfig({ SHUTDOWN_DELAY_MS: value }), value).toThrow(
+        /^SHUTDOWN_DELAY_MS must be an integer from 0 to 600000$/,
+      );
+    }
+    for (const value of ['0', '99', '3600001', 'ten']) {
+      expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: value }), value).toThrow(
+        /^SHUTDOWN_TIMEOUT_MS must be an integer from 100 to 3600000$/,
+      );
+    }
+  });
+});

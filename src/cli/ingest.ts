@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { jsonLogger } from '../ingest/log.js';
 import type { PollReport } from '../ingest/runtime.js';
+import { handleShutdownSignals } from './shutdown.js';
 import { CliError, configFrom, databaseOption, loadRuntime, positiveInt, type StoreOptions } from './common.js';
 
 interface IngestOptions extends StoreOptions {
@@ -32,12 +33,7 @@ async function worker(options: StoreOptions) {
   const { openRuntime } = await loadRuntime();
   const runtime = await openRuntime(config, { ingest: true, webhooks: true });
   const { ingest, webhooks } = runtime;
-  const shutdown = async () => {
-    await runtime.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  handleShutdownSignals({ config: config.shutdown, log: jsonLogger(config.logLevel), close: runtime.close });
   ingest.start();
   webhooks?.start();
   process.stdout.write(

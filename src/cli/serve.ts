@@ -8,8 +8,7 @@ import { findKeyOwner } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import { configFrom, databaseOption, loadRuntime, type StoreOptions } from './common.js';
 import { demoEmbedLines } from './demo-embed.js';
-
-const SHUTDOWN_GRACE_MS = 10_000;
+import { handleShutdownSignals } from './shutdown.js';
 
 interface ServeOptions extends StoreOptions {
   port?: string;
@@ -48,19 +47,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   const { app, ingest, webhooks } = runtime;
   const { store } = runtime.ctx;
 
-  const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    // In-flight work gets a grace period; nothing stuck can keep a stopping
-    // instance alive.
-    setTimeout(() => {
-      app.log.error('graceful shutdown timed out; exiting');
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS).unref();
-    await runtime.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  handleShutdownSignals({ config: config.shutdown, log: app.log, drain: app.drain, close: runtime.close });
 
   await app.listen({ port: config.port, host: config.host });
   const port = (app.server.address() as { port: number }).port;

@@ -14,15 +14,23 @@ const LIVENESS = {
 };
 const Readiness = (status: 'ready' | 'unavailable', description: string) =>
   Type.Object(
-    { status: Type.Literal(status), store: Component, redis: Type.Optional(Component) },
+    {
+      status: Type.Literal(status),
+      store: Component,
+      redis: Type.Optional(Component),
+      ...(status === 'unavailable' ? { shutdown: Type.Optional(Type.Literal('draining')) } : {}),
+    },
     { additionalProperties: false, description },
   );
 const READINESS = {
-  summary: 'Readiness: the store (and Redis, when configured) answer',
+  summary: 'Readiness: the store (and Redis, when configured) answer, and the instance is not shutting down',
   tags: ['health'],
   response: {
     200: Readiness('ready', 'ready: every component ok'),
-    503: Readiness('unavailable', 'unavailable: the component that is down says "down"'),
+    503: Readiness(
+      'unavailable',
+      'unavailable: the component that is down says "down"; `shutdown: "draining"` while the instance shuts down',
+    ),
   },
 };
 
@@ -33,9 +41,12 @@ export async function registerHealth(app: FastifyInstance) {
   app.get('/readyz', { schema: READINESS }, async (_request, reply) => {
     const redisQuota = app.ctx.quota?.backend === 'redis';
     const [store, redis] = await Promise.all([app.ctx.store.ping(), redisQuota ? app.ctx.quota!.ping() : true]);
-    const ready = store && redis;
+    // a stopping instance is not ready, whatever its components say: balancers stop sending here
+    const draining = app.drain.phase !== 'serving';
+    const ready = store && redis && !draining;
     const body: Record<string, string> = { status: ready ? 'ready' : 'unavailable', store: store ? 'ok' : 'down' };
     if (redisQuota) body.redis = redis ? 'ok' : 'down';
+    if (draining) body.shutdown = 'draining';
     return reply
       .code(ready ? 200 : 503)
       .type('application/json; charset=utf-8')

@@ -60,7 +60,12 @@ const SHARED_STATUS: Record<number, { description: string; message: string }> = 
   413: { description: 'request body over 1 MiB', message: MESSAGES.tooLarge },
   431: { description: 'request line or headers over the server’s limit (16 KiB)', message: MESSAGES.headersTooLarge },
   500: { description: 'internal fault: a generic message, nothing internal', message: MESSAGES.internal },
-  503: { description: 'the store (or Redis) is unreachable: a generic message', message: MESSAGES.unavailable },
+  503: {
+    description:
+      'the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and ' +
+      '`Connection: close`, nothing was done, retry (on another instance)',
+    message: MESSAGES.unavailable,
+  },
 };
 
 const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete']);
@@ -112,6 +117,8 @@ const HEADERS = {
     header('br or gzip, when Accept-Encoding allows it and the body is 1 KiB or more', { enum: ['br', 'gzip'] }, false),
   'WWW-Authenticate': () => header('the operator token scheme', { const: 'Bearer realm="wallery-manage"' }, true),
   Allow: () => header('the methods the path has', { type: 'string' }, true),
+  'Retry-After (shutdown)': () =>
+    header('the instance is shutting down: seconds to wait, or retry on another instance now', EPOCH, false),
 } as const;
 
 const CORS = (required: boolean) => ({
@@ -166,6 +173,7 @@ export function completeOperations(doc: { paths?: Record<string, Record<string, 
             : family === 'manage' && code === '401'
               ? { 'WWW-Authenticate': HEADERS['WWW-Authenticate']() }
               : {};
+        if (code === '503') headers['Retry-After'] = HEADERS['Retry-After (shutdown)']();
         if (Object.keys(headers).length > 0) response.headers = { ...response.headers, ...headers };
       }
       op.responses = Object.fromEntries(Object.entries(op.responses).sort(([a], [b]) => a.localeCompare(b)));
@@ -222,6 +230,15 @@ export const UNROUTED_RESPONSES: Record<string, { status: number; response: Resp
         'Access-Control-Max-Age': header('seconds a browser may keep the answer', { const: '86400' }, true),
         ...CORS(false),
       },
+    },
+  },
+  ShuttingDown: {
+    status: 503,
+    response: {
+      description:
+        'the instance is shutting down (src/http/drain.ts): any path, in the family’s envelope, with `Retry-After` and `Connection: close`',
+      headers: { 'Retry-After': HEADERS['Retry-After (shutdown)'](), ...CORS(false) },
+      content: anyFamilyError(503, MESSAGES.shuttingDown),
     },
   },
   RequestTimeout: { status: 408, response: sharedResponse('health', 408) },

@@ -10,6 +10,7 @@ import { errorHandler } from './error-handler.js';
 import { resolveFormat } from './format.js';
 import { registerV2 } from './v2/index.js';
 import { registerHealth } from './health.js';
+import { registerDrain } from './drain.js';
 import { registerManage } from './manage/index.js';
 import { registerEmbed, type EmbedOptions } from './embed/index.js';
 import { registerOpenApi } from './openapi.js';
@@ -41,7 +42,8 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     // Query and path values stay strings (the schemas' patterns decide),
     // bodies are never coerced: `"content": 123` is an error, not "123".
     ajv: { customOptions: { coerceTypes: false, keywords: ['x-error'], allErrors: false } },
-    return503OnClosing: true,
+    // requests refused while closing are answered in the API's envelope (drain.ts)
+    return503OnClosing: false,
     clientErrorHandler,
     frameworkErrors: (error, request, reply) => {
       request.format = resolveFormat(request);
@@ -86,6 +88,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
     request.format = resolveFormat(request);
     done();
   });
+  registerDrain(app);
 
   // Walls are embedded on other sites: browsers may read v2 answers cross-origin.
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -1,9 +1,11 @@
 // `wallery worker` processes delivering webhooks: a worker killed with
 // SIGKILL mid-delivery (the receiver holds the request) leaves its lease; a
 // second worker takes the endpoint once the lease has run out and delivers
-// the same event, with the same event id (at least once).
+// the same event, with the same event id (at least once). One stopped with
+// SIGTERM gives the lease back as it exits: the next worker goes on at once.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { CLI_ACTOR } from '../../src/manage/op.js';
 import { createWebhook, getWebhook } from '../../src/manage/webhooks.js';
 import { importDataFile } from '../../src/store/datafile.js';
@@ -107,5 +109,61 @@ it.skipIf(!hasSampleData)(
     second.kill('SIGTERM');
     await new Promise((resolve) => second.once('exit', resolve));
     expect(rx.ids()).toEqual([`evt_${seq}`, `evt_${seq}`, `evt_${next}`]);
+  },
+);
+
+it.skipIf(!hasSampleData)(
+  'a worker stopped with SIGTERM mid-delivery gives its lease back: the next one delivers at once, not after the lease',
+  async () => {
+    const rx2 = await new Receiver().start();
+    try {
+      const op = { db: ts.store.db, actor: CLI_ACTOR, now: Date.now() };
+      const hook = await createWebhook(
+        op,
+        { accountId: 7001, url: rx2.url, events: ['post.approved'] },
+        { secretKey: KEY },
+      );
+      rx2.secret = hook.secret;
+      rx2.mode = 'hold';
+      // a lease of an hour: only a lease given back lets another worker in within the test
+      const env = { ...ENV, WEBHOOK_TIMEOUT_MS: '120000', WEBHOOK_LEASE_MS: '3600000', LOG_LEVEL: 'info' };
+      const start = async () => {
+        const { child, output } = await startCli(['worker', '--database', ts.database], env, /wallery worker/);
+        children.push(child);
+        return { child, output };
+      };
+      const first = await start();
+      const seq = await emit(ts.store, 'approved', 17007);
+      await eventually(
+        'the first worker sends the event',
+        async () => rx2.received.length,
+        (n) => n >= 1,
+        60_000,
+      );
+      first.child.kill('SIGTERM');
+      const [code] = (await once(first.child, 'exit')) as [number | null];
+      expect(code, first.output()).toBe(0);
+      const row = await ts.store.db
+        .selectFrom('webhooks')
+        .select(['lease_owner', 'lease_until', 'last_seq'])
+        .where('id', '=', hook.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ lease_owner: null, lease_until: null });
+      expect(row.last_seq).toBeLessThan(seq);
+      expect(first.output()).toMatch(/shutdown: ingestion and webhook delivery stopped, their leases released/);
+      rx2.mode = 'ok';
+      const second = await start();
+      await eventually(
+        'the second worker sends it again',
+        async () => rx2.ids(),
+        (ids) => ids.length >= 2,
+        60_000,
+      );
+      expect(rx2.ids()).toEqual([`evt_${seq}`, `evt_${seq}`]);
+      second.child.kill('SIGTERM');
+      expect((await once(second.child, 'exit'))[0]).toBe(0);
+    } finally {
+      await rx2.close();
+    }
   },
 );

@@ -25,6 +25,9 @@ export { EMBED_PREFIX };
 /** A client address as the beacons' rate limiter keeps it: a digest, never the address. */
 const ipDigest = (ip: string) => createHash('sha256').update(ip).digest('base64url').slice(0, 22);
 
+/** the first reconnection delay a stream ended by a shutdown is told (spread up to twice that) */
+export const SHUTDOWN_RETRY_MS = 1000;
+
 export interface EmbedOptions extends Partial<EmbedConfig> {
   cacheTtlMs?: number;
 }
@@ -48,7 +51,7 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
   });
   app.decorate('embedStreams', hub);
   // open streams never finish by themselves: end them before the server waits for its connections
-  app.addHook('preClose', async () => hub.close());
+  app.addHook('preClose', async () => hub.close(SHUTDOWN_RETRY_MS));
   // CORS preflights (a page sending If-None-Match or Last-Event-ID) match no
   // route; they are answered here, before the not-found handler, by the key's origins
   app.decorateRequest('embedGrant', null);

@@ -161,7 +161,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'the wall does not exist or is deleted',
   429: 'rate limited (per key or per IP address): see Retry-After',
   500: 'internal fault: a generic message',
-  503: 'the store is unreachable, or (stream) too many open streams: poll instead',
+  503: 'the store is unreachable, or (stream) too many open streams: poll instead; or the instance is shutting down (Retry-After)',
 };
 
 /** The responses of an embed route: its success and every error, each with the headers it carries. */

@@ -238,15 +238,24 @@ export class StreamHub {
     await Promise.all([...this.walls.values()].map((f) => f.settled()));
   }
 
-  /** Ends every stream (server shutdown): clients reconnect elsewhere. */
-  close(): void {
+  /**
+   * Ends every stream (server shutdown): clients reconnect elsewhere. With
+   * `retryMs`, each stream is told first when to reconnect (SSE `retry`,
+   * which EventSource honours), reconnecting through the balancer to another
+   * instance; spread over [retryMs, 2 × retryMs) so that a wall's thousands
+   * of viewers do not all arrive at the same instant.
+   */
+  close(retryMs?: number): void {
     if (this.closed) return;
     this.closed = true;
     this.unsubscribe();
     clearInterval(this.heartbeat);
     if (this.externalPoll) clearInterval(this.externalPoll);
     for (const feed of this.walls.values()) if (feed.graceTimer) clearTimeout(feed.graceTimer);
-    for (const s of this.all) this.end(s);
+    for (const s of this.all) {
+      if (retryMs !== undefined) this.write(s, `retry: ${retryMs + Math.floor(Math.random() * retryMs)}\n\n`);
+      this.end(s);
+    }
     this.all.clear();
     this.walls.clear();
   }

@@ -161,9 +161,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -400,9 +402,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -600,9 +604,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -843,9 +849,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1104,9 +1112,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1313,9 +1323,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1559,9 +1571,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -1766,9 +1780,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2016,9 +2032,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2216,9 +2234,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2431,9 +2451,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2645,9 +2667,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -2929,9 +2953,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3146,9 +3172,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3406,9 +3434,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3690,9 +3720,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -3911,9 +3943,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4122,9 +4156,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4386,9 +4422,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4647,9 +4685,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -4831,9 +4871,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5049,9 +5091,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5334,9 +5378,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5553,9 +5599,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -5815,9 +5863,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6095,9 +6145,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6358,9 +6410,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6683,9 +6737,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -6960,9 +7016,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7340,9 +7398,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7613,9 +7673,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -7925,9 +7987,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8296,9 +8360,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8633,9 +8699,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -8927,9 +8995,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -9203,9 +9273,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -9551,9 +9623,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -9751,9 +9825,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -10023,9 +10099,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -10285,9 +10363,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -10547,9 +10627,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -10811,9 +10893,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -11097,9 +11181,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -11310,9 +11396,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -11571,9 +11659,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -11835,9 +11925,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -12109,9 +12201,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -12384,9 +12478,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -12691,9 +12787,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -13185,9 +13283,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -13449,9 +13549,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -13662,9 +13764,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -13945,9 +14049,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -14163,9 +14269,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -14424,9 +14532,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -14709,9 +14819,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -14923,9 +15035,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -15193,9 +15307,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -15469,9 +15585,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -15732,9 +15850,11 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message */
+        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
             [name: string]: unknown;
           };
           content: {
@@ -15931,6 +16051,45 @@ export interface components {
         'application/xml': {
           /** @constant */
           responseCode: 404;
+          responseMessage: string;
+          /** @constant */
+          responseStatus: 'error';
+        };
+      };
+    };
+    /** @description the instance is shutting down (src/http/drain.ts): any path, in the family’s envelope, with `Retry-After` and `Connection: close` */
+    ShuttingDown: {
+      headers: {
+        /** @description walls are embedded on other sites: any origin may read */
+        'Access-Control-Allow-Origin'?: '*';
+        /** @description the quota headers a browser script may read */
+        'Access-Control-Expose-Headers'?: string;
+        /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+        'Retry-After'?: number;
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "responseCode": 503,
+         *       "responseStatus": "error",
+         *       "responseMessage": "Service unavailable: this instance is shutting down; retry"
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          responseCode: 503;
+          responseMessage: string;
+          /** @constant */
+          responseStatus: 'error';
+        };
+        /**
+         * @example <?xml version="1.0" encoding="UTF-8"?>
+         *     <xml><responseStatus>error</responseStatus><responseMessage>Service unavailable: this instance is shutting down; retry</responseMessage><responseCode>503</responseCode></xml>
+         */
+        'application/xml': {
+          /** @constant */
+          responseCode: 503;
           responseMessage: string;
           /** @constant */
           responseStatus: 'error';
