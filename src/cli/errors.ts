@@ -5,7 +5,14 @@ import { isSqliteBusy } from '../store/dialect.js';
 export const BUSY_MESSAGE = 'the database is busy (another process is writing); try again';
 
 /** Errors whose message is written for the operator as it is. */
-const OPERATOR_ERRORS = new Set(['CliError', 'ConfigError', 'InvalidArgumentError', 'DataFileError', 'ManageError']);
+const OPERATOR_ERRORS = new Set([
+  'CliError',
+  'ConfigError',
+  'InvalidArgumentError',
+  'DataFileError',
+  'ManageError',
+  'BackupError',
+]);
 
 /** The line (without `wallery: `) that describes `err`. */
 export function errorLine(err: unknown): string {
