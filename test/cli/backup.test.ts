@@ -1,0 +1,299 @@
+// `wallery backup` and `wallery restore` as an operator runs them: a real
+// `wallery serve` ingesting from a local feed server while a client creates
+// posts through W3, a backup taken in the middle of it, and that backup
+// restored into a fresh store, which must hold every post acknowledged
+// before the backup began. On SQLite in the sqlite project, on PostgreSQL
+// (pg_dump and pg_restore) in the postgres project.
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/store.js';
+import { runCli } from '../helpers/cli.js';
+import { startInstance, type Instance } from '../helpers/instances.js';
+import { eventually } from '../helpers/poll.js';
+import { createTestDatabase, dropTestDatabase, testStoreKind } from '../helpers/services.js';
+import { rssXml, startFeeds, type FeedFixture, type RssItem } from '../ingest/fixtures/feeds.js';
+import { dataFile, KEY, WALL } from '../ingest/harness.js';
+import { smallWallData } from '../helpers/wall-data.js';
+
+const kind = testStoreKind();
+/** Feeds answered at once: their posts are in the store before the backup begins. */
+const EARLY_FEEDS = 6;
+/** Feeds whose answers are held until the backup has begun: ingestion writes them while it runs. */
+const LATE_FEEDS = 6;
+const ITEMS = 5;
+/** Posts acknowledged through W3 before the backup begins, at least. */
+const WRITES_BEFORE = 25;
+
+let dir: string;
+const databases: string[] = [];
+
+/** A new empty store: a file path on SQLite, a database URL on PostgreSQL. */
+async function freshStore(name: string): Promise<string> {
+  if (kind === 'sqlite') return join(dir, `${name}.db`);
+  const db = await createTestDatabase();
+  databases.push(db.name);
+  return db.url;
+}
+
+async function storePosts(database: string): Promise<{ content: string; link_url: string }[]> {
+  const store = openStore(kind === 'sqlite' ? { kind: 'sqlite', path: database } : { kind: 'postgres', url: database });
+  try {
+    return await store.db.selectFrom('posts').select(['content', 'link_url']).execute();
+  } finally {
+    await store.close();
+  }
+}
+
+function integrityCheck(path: string): string[] {
+  const db = new SqliteDatabase(path, { readonly: true, fileMustExist: true });
+  try {
+    return (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
+  } finally {
+    db.close();
+  }
+}
+
+const feedItems = (feed: number): RssItem[] =>
+  Array.from({ length: ITEMS }, (_, n) => ({
+    guid: `f${feed}-${n}`,
+    title: `Feed ${feed} post ${n}`,
+    link: `https://blog.example/${feed}/${n}`,
+    pubDate: new Date(Date.now() - (n + 1) * 3_600_000).toUTCString(),
+    description: `Body ${feed}/${n}`,
+  }));
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'wallery-backup-'));
+});
+
+afterAll(async () => {
+  for (const name of databases) await dropTestDatabase(name);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe(`wallery backup while serving, ingesting and taking writes (${kind})`, () => {
+  let fx: FeedFixture;
+  let live: Instance | undefined;
+  let restored: Instance | undefined;
+  let releaseLateFeeds: () => void = () => undefined;
+
+  beforeAll(async () => {
+    fx = await startFeeds();
+    const gate = new Promise<void>((resolve) => (releaseLateFeeds = resolve));
+    for (let i = 0; i < EARLY_FEEDS + LATE_FEEDS; i++)
+      fx.documents.set(`/feed-${i}.xml`, { body: rssXml(feedItems(i)), type: 'application/rss+xml' });
+    const serve = fx.handler;
+    fx.handler = async (req, url) => {
+      if (Number(/feed-(\d+)/.exec(url.pathname)?.[1]) >= EARLY_FEEDS) await gate;
+      return serve(req, url);
+    };
+  });
+
+  afterAll(async () => {
+    releaseLateFeeds();
+    await live?.stop();
+    await restored?.stop();
+    await fx?.close();
+  });
+
+  it('restores every post acknowledged before the backup began, and the restored store serves', async () => {
+    const source = await freshStore('live');
+    const file = join(dir, 'data.json');
+    const feeds = Array.from({ length: EARLY_FEEDS + LATE_FEEDS }, (_, i) => ({
+      id: 600 + i,
+      name: `feed ${i}`,
+      connector: { kind: 'rss', url: `${fx.origin}/feed-${i}.xml` },
+    }));
+    writeFileSync(file, JSON.stringify(dataFile(feeds)));
+    const imported = await runCli(['import', file], { DATABASE_URL: source });
+    expect(imported.code, imported.stderr).toBe(0);
+    live = await startInstance({
+      DATABASE_URL: source,
+      INGEST: 'on',
+      INGEST_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+      // every feed in flight at once, the held ones waiting as long as the test needs
+      INGEST_HOST_CONCURRENCY: String(EARLY_FEEDS + LATE_FEEDS),
+      INGEST_TIMEOUT_MS: '120000',
+    });
+    const liveUrl = live.url;
+    // SQLite: a long reader (as an export would be) holds a snapshot from before any post, so
+    // every post written from now on stays in the WAL, where a copy of the database file alone
+    // would not find it; the backup must read the database as SQLite does
+    const reader = kind === 'sqlite' ? new SqliteDatabase(source, { readonly: true }) : undefined;
+    reader?.exec('begin');
+    reader?.prepare('select count(*) from posts').get();
+
+    // W3 in a loop: each post acknowledged (200) is recorded with the instant of its acknowledgement
+    const acknowledged: { content: string; at: number }[] = [];
+    let writing = true;
+    let n = 0;
+    const writer = (async () => {
+      while (writing) {
+        const content = `backup-write-${n++}`;
+        const res = await fetch(`${liveUrl}/api/v2/widget/create-post?user_key=${KEY}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ wallId: WALL, content }),
+        });
+        await res.arrayBuffer();
+        expect(res.status).toBe(200);
+        acknowledged.push({ content, at: performance.now() });
+      }
+    })();
+
+    try {
+      // the early feeds ingested and enough writes acknowledged; the late feeds still held
+      await eventually(
+        'early feeds ingested',
+        async () => (await storePosts(source)).filter((p) => p.link_url.startsWith('https://blog.example/')).length,
+        (count) => count === EARLY_FEEDS * ITEMS,
+        100_000,
+      );
+      await eventually(
+        'writes acknowledged',
+        async () => acknowledged.length,
+        (c) => c >= WRITES_BEFORE,
+        100_000,
+      );
+
+      const backupFile = join(dir, kind === 'sqlite' ? 'wallery-backup.db' : 'wallery-backup.dump');
+      const backupBegan = performance.now();
+      const backup = runCli(['backup', backupFile], { DATABASE_URL: source });
+      // ingestion of the held feeds now runs alongside the backup
+      releaseLateFeeds();
+      const result = await backup;
+      reader?.exec('commit');
+      expect(result.code, result.stderr).toBe(0);
+      const summary =
+        /backed up to .+: .*\((\d+) bytes\), (\d+) posts, schema (\d{4}_\w+)(, integrity ok)? in [\d.]+ s/.exec(
+          result.stdout,
+        );
+      expect(summary, result.stdout).not.toBeNull();
+      expect(summary![4] !== undefined).toBe(kind === 'sqlite');
+      // nothing half-written is left beside the backup
+      expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([]);
+
+      // writes and ingestion went on after the backup began
+      await eventually(
+        'writes after the backup began',
+        async () => acknowledged.at(-1)!.at,
+        (t) => t > backupBegan,
+        100_000,
+      );
+      await eventually(
+        'late feeds ingested',
+        async () => (await storePosts(source)).filter((p) => p.link_url.startsWith('https://blog.example/')).length,
+        (count) => count === (EARLY_FEEDS + LATE_FEEDS) * ITEMS,
+        100_000,
+      );
+      writing = false;
+      await writer;
+
+      const target = await freshStore('restored');
+      const restore = await runCli(['restore', backupFile], { DATABASE_URL: target });
+      expect(restore.code, restore.stderr).toBe(0);
+      expect(restore.stdout).toMatch(new RegExp(`restored .+: .*, ${summary![2]} posts, schema ${summary![3]}`));
+
+      const before = acknowledged.filter((a) => a.at < backupBegan).map((a) => a.content);
+      expect(before.length).toBeGreaterThanOrEqual(WRITES_BEFORE);
+      const posts = await storePosts(target);
+      expect(posts).toHaveLength(Number(summary![2]));
+      const contents = new Set(posts.map((p) => p.content));
+      expect(before.filter((c) => !contents.has(c))).toEqual([]);
+      const early = Array.from(
+        { length: EARLY_FEEDS * ITEMS },
+        (_, i) => `https://blog.example/${Math.floor(i / ITEMS)}/${i % ITEMS}`,
+      );
+      const links = new Set(posts.map((p) => p.link_url));
+      expect(early.filter((l) => !links.has(l))).toEqual([]);
+      // a consistent copy: no more than the live store held at the end
+      expect(posts.length).toBeLessThanOrEqual((await storePosts(source)).length);
+      if (kind === 'sqlite') expect(integrityCheck(target)).toEqual(['ok']);
+
+      // the restored store serves: W2 lists what was acknowledged before the backup began
+      restored = await startInstance({ DATABASE_URL: target });
+      const res = await fetch(`${restored.url}/api/v2/widget/posts/${WALL}?user_key=${KEY}&limit=500`);
+      expect(res.status).toBe(200);
+      const listed = new Set(
+        ((await res.json()) as { responseData: { posts: { content: string }[] }[] }).responseData[0]!.posts.map(
+          (p) => p.content,
+        ),
+      );
+      expect(before.filter((c) => !listed.has(c))).toEqual([]);
+    } finally {
+      reader?.close();
+      writing = false;
+      await writer.catch(() => undefined);
+    }
+  });
+});
+
+describe(`wallery restore refuses what it should (${kind})`, () => {
+  let backupFile: string;
+
+  beforeAll(async () => {
+    const source = await freshStore('small');
+    const file = join(dir, 'small.json');
+    writeFileSync(file, JSON.stringify(smallWallData(3)));
+    const imported = await runCli(['import', file], { DATABASE_URL: source });
+    expect(imported.code, imported.stderr).toBe(0);
+    backupFile = join(dir, kind === 'sqlite' ? 'small-backup.db' : 'small-backup.dump');
+    const r = await runCli(['backup', backupFile], { DATABASE_URL: source });
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('refuses to overwrite a store that holds data without --force; with --force it replaces it', async () => {
+    const target = await freshStore('occupied');
+    const created = await runCli(['accounts', 'create', '--name', 'Already here', '--plan', 'widget'], {
+      DATABASE_URL: target,
+    });
+    expect(created.code, created.stderr).toBe(0);
+
+    const refused = await runCli(['restore', backupFile], { DATABASE_URL: target });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^wallery: the store .*is not empty \(1 accounts, 0 walls, 0 posts\): add --force/);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    const untouched = await runCli(['accounts', 'list', '--json'], { DATABASE_URL: target });
+    expect((JSON.parse(untouched.stdout) as { data: unknown[] }).data).toEqual([
+      expect.objectContaining({ name: 'Already here' }),
+    ]);
+
+    const forced = await runCli(['restore', backupFile, '--force'], { DATABASE_URL: target });
+    expect(forced.code, forced.stderr).toBe(0);
+    const accounts = await runCli(['accounts', 'list', '--json'], { DATABASE_URL: target });
+    expect((JSON.parse(accounts.stdout) as { data: { name: string }[] }).data.map((a) => a.name)).toEqual(['Small']);
+    expect((await storePosts(target)).map((p) => p.content).sort()).toEqual(['post 1', 'post 2', 'post 3']);
+  });
+
+  it('names a missing file, a file that is no backup and a backup of the other kind of store', async () => {
+    const target = await freshStore('errors');
+    const notBackup = join(dir, 'notes.txt');
+    writeFileSync(notBackup, 'just some notes\n');
+    const otherKind = join(dir, kind === 'sqlite' ? 'other.dump' : 'other.db');
+    if (kind === 'sqlite') writeFileSync(otherKind, Buffer.concat([Buffer.from('PGDMP'), Buffer.alloc(64)]));
+    else {
+      const sqliteStore = join(dir, 'other-source.db');
+      expect((await runCli(['migrate', '--database', sqliteStore])).code).toBe(0);
+      expect((await runCli(['backup', otherKind, '--database', sqliteStore])).code).toBe(0);
+    }
+    const cases = [
+      [join(dir, 'missing.db'), /does not exist/],
+      [notBackup, /is not a Wallery backup/],
+      [
+        otherKind,
+        kind === 'sqlite'
+          ? /is a PostgreSQL backup .*not one for an SQLite store: restore it with DATABASE_URL .* postgres:\/\/ URL/
+          : /is an SQLite backup, not one for a PostgreSQL store/,
+      ],
+    ] as const;
+    for (const [file, message] of cases) {
+      const r = await runCli(['restore', file], { DATABASE_URL: target });
+      expect(r.code, file).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n'), file).toHaveLength(1);
+    }
+  });
+});
