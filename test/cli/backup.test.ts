@@ -4,11 +4,12 @@
 // restored into a fresh store, which must hold every post acknowledged
 // before the backup began. On SQLite in the sqlite project, on PostgreSQL
 // (pg_dump and pg_restore) in the postgres project.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateTo } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
@@ -192,6 +193,18 @@ describe(`wallery backup while serving, ingesting and taking writes (${kind})`, 
       writing = false;
       await writer;
 
+      if (kind === 'sqlite') {
+        // replacing the file under a running server would lose what it writes next: refused
+        const postsNow = (await storePosts(source)).length;
+        const inUse = await runCli(['restore', backupFile, '--force'], { DATABASE_URL: source });
+        expect(inUse.code).toBe(1);
+        expect(inUse.stderr).toMatch(
+          /^wallery: the store at .* is in use by another process .*: stop it, then restore\n$/,
+        );
+        expect((await storePosts(source)).length).toBe(postsNow);
+        expect(readdirSync(dir).filter((f) => f.includes('restoring'))).toEqual([]);
+      }
+
       const target = await freshStore('restored');
       const restore = await runCli(['restore', backupFile], { DATABASE_URL: target });
       expect(restore.code, restore.stderr).toBe(0);
@@ -231,6 +244,63 @@ describe(`wallery backup while serving, ingesting and taking writes (${kind})`, 
   });
 });
 
+describe.skipIf(kind !== 'postgres')('pg_dump and pg_restore (in the postgres project)', () => {
+  let source: string;
+  let tools: string;
+
+  beforeAll(async () => {
+    source = await freshStore('pg-tools');
+    const file = join(dir, 'pg-tools.json');
+    writeFileSync(file, JSON.stringify(smallWallData(2)));
+    expect((await runCli(['import', file], { DATABASE_URL: source })).code).toBe(0);
+    // a pg_dump of an older major version than the server's
+    tools = join(dir, 'old-tools');
+    mkdirSync(tools);
+    writeFileSync(join(tools, 'pg_dump'), '#!/bin/sh\necho "pg_dump (PostgreSQL) 9.6.24"\n', { mode: 0o755 });
+  });
+
+  /** The source's URL with a password in it (the server trusts local connections, so any password works). */
+  const withPassword = () => {
+    const url = new URL(source);
+    url.password = 'Backup-secret-pw';
+    return url.toString();
+  };
+
+  it('explains a missing pg_dump, with the command to run instead, and never shows the password', async () => {
+    const empty = join(dir, 'no-tools');
+    mkdirSync(empty, { recursive: true });
+    const file = join(dir, 'never.dump');
+    const r = await runCli(['backup', file], { DATABASE_URL: withPassword(), PG_BIN_DIR: empty });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^wallery: pg_dump was not found in PG_BIN_DIR .*install the PostgreSQL client tools, version \d+ or later/,
+    );
+    const command = /run it yourself with PGPASSWORD set to the password in DATABASE_URL: (pg_dump .*)\n$/.exec(
+      r.stderr,
+    )?.[1];
+    expect(command).toBe(`pg_dump --format=custom --no-owner --file ${file} --dbname ${source}`);
+    expect(r.stdout + r.stderr).not.toContain('Backup-secret-pw');
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('refuses a pg_dump older than the server', async () => {
+    const r = await runCli(['backup', join(dir, 'never.dump')], { DATABASE_URL: source, PG_BIN_DIR: tools });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/pg_dump is version 9, older than the server \(PostgreSQL \d+\), and cannot dump it/);
+  });
+
+  it('runs pg_dump with the password in its environment only, and says what it runs', async () => {
+    const file = join(dir, 'with-password.dump');
+    const r = await runCli(['backup', file], { DATABASE_URL: withPassword() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /^running: \S*pg_dump --format=custom --no-owner --file \S+ --dbname postgres:\/\/postgres@/,
+    );
+    expect(r.stdout).toMatch(/, 2 posts, schema \d{4}_\w+ in [\d.]+ s\n$/);
+    expect(r.stdout + r.stderr).not.toContain('Backup-secret-pw');
+  });
+});
+
 describe(`wallery restore refuses what it should (${kind})`, () => {
   let backupFile: string;
 
@@ -266,6 +336,51 @@ describe(`wallery restore refuses what it should (${kind})`, () => {
     const accounts = await runCli(['accounts', 'list', '--json'], { DATABASE_URL: target });
     expect((JSON.parse(accounts.stdout) as { data: { name: string }[] }).data.map((a) => a.name)).toEqual(['Small']);
     expect((await storePosts(target)).map((p) => p.content).sort()).toEqual(['post 1', 'post 2', 'post 3']);
+  });
+
+  it('brings a backup made by an older version to the current schema; refuses one from a newer version', async () => {
+    const old = await freshStore('old-schema');
+    const store = openStore(kind === 'sqlite' ? { kind: 'sqlite', path: old } : { kind: 'postgres', url: old });
+    try {
+      await migrateTo(store.db as never, store.name, '0016_analytics');
+    } finally {
+      await store.close();
+    }
+    const oldBackup = join(dir, kind === 'sqlite' ? 'old.db' : 'old.dump');
+    const made = await runCli(['backup', oldBackup], { DATABASE_URL: old });
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(/schema 0016_analytics/);
+    const target = await freshStore('from-old');
+    const restored = await runCli(['restore', oldBackup], { DATABASE_URL: target });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toMatch(/, migrated: 0017_webhooks\b/);
+    const migrate = await runCli(['migrate'], { DATABASE_URL: target });
+    expect(migrate.stdout).toBe('schema is up to date\n');
+
+    if (kind !== 'sqlite') return;
+    // a backup whose schema has a migration this version does not know: refused, the store untouched
+    const future = join(dir, 'future.db');
+    copyFileSync(backupFile, future);
+    const db = new SqliteDatabase(future);
+    db.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run(
+      '9999_future',
+      new Date().toISOString(),
+    );
+    db.close();
+    const kept = await freshStore('kept');
+    expect(
+      (await runCli(['accounts', 'create', '--name', 'Kept', '--plan', 'widget'], { DATABASE_URL: kept })).code,
+    ).toBe(0);
+    const refused = await runCli(['restore', future, '--force'], { DATABASE_URL: kept });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^wallery: cannot bring .*future\.db to this version's schema \(made by a newer Wallery\?\)/,
+    );
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(integrityCheck(kept)).toEqual(['ok']);
+    const accounts = await runCli(['accounts', 'list', '--json'], { DATABASE_URL: kept });
+    expect((JSON.parse(accounts.stdout) as { data: { name: string }[] }).data.map((a) => a.name)).toEqual(['Kept']);
+    expect(readdirSync(dir).filter((f) => f.includes('restoring'))).toEqual([]);
   });
 
   it('names a missing file, a file that is no backup and a backup of the other kind of store', async () => {
