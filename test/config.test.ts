@@ -63,3 +63,16 @@ describe('TRUST_PROXY', () => {
     expect(() => loadConfig({ TRUST_PROXY: '101' })).toThrow(/^TRUST_PROXY must be an integer from 1 to 100$/);
   });
 });
+
+describe('PG_BIN_DIR', () => {
+  it('names the folder of pg_dump and pg_restore for `wallery backup`/`restore`; absent: found on PATH', () => {
+    expect(loadConfig({}).pgBinDir).toBeNull();
+    expect(loadConfig({ PG_BIN_DIR: ' /usr/lib/postgresql/16/bin ' }).pgBinDir).toBe('/usr/lib/postgresql/16/bin');
+  });
+
+  it('refuses a relative path', () => {
+    for (const value of ['bin', './pg/bin', '~/pg']) {
+      expect(() => loadConfig({ PG_BIN_DIR: value }), value).toThrow(/^PG_BIN_DIR must be an absolute folder path/);
+    }
+  });
+});

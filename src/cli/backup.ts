@@ -44,7 +44,8 @@ export function registerBackupCommands(program: Command) {
               restorePostgres(db, url, file, force, migrate, pgTools(config)),
             );
       const migrated = result.migrated.length > 0 ? `, migrated: ${result.migrated.join(', ')}` : '';
-      process.stdout.write(`restored ${file}: ${describe(result)}${migrated} in ${seconds(started)}\n`);
+      const into = config.store.kind === 'sqlite' ? config.store.path : 'the PostgreSQL database';
+      process.stdout.write(`restored ${file} into ${into}: ${describe(result)}${migrated} in ${seconds(started)}\n`);
     });
 }
 

@@ -186,7 +186,15 @@ export async function restorePostgres(
   } catch (err) {
     throw new BackupError(`pg_restore failed, the store is unchanged: ${toolError(err)}`);
   }
-  const migrated = await migrate();
+  let migrated: string[];
+  try {
+    migrated = await migrate();
+  } catch (err) {
+    throw new BackupError(
+      `${file} was restored but cannot be brought to this version's schema (made by a newer Wallery?): ` +
+        `${(err as Error).message}`,
+    );
+  }
   return { ...(await snapshotOf(db)), bytes: statSync(file).size, integrity: null, migrated };
 }
 
