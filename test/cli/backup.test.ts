@@ -215,7 +215,12 @@ describe(`wallery backup while serving, ingesting and taking writes (${kind})`, 
       }
 
       const target = await freshStore('restored');
-      const restore = await runCli(['restore', backupFile], { DATABASE_URL: target });
+      // the backup is one self-contained file: restored from a copy of that file alone
+      const moved = join(dir, 'moved');
+      mkdirSync(moved);
+      const movedBackup = join(moved, 'backup-copy');
+      copyFileSync(backupFile, movedBackup);
+      const restore = await runCli(['restore', movedBackup], { DATABASE_URL: target });
       expect(restore.code, restore.stderr).toBe(0);
       expect(restore.stdout).toMatch(new RegExp(`restored .+: .*, ${summary![2]} posts, schema ${summary![3]}`));
 
