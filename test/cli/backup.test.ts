@@ -202,17 +202,15 @@ describe(`wallery backup while serving, ingesting and taking writes (${kind})`, 
       writing = false;
       await writer;
 
-      if (kind === 'sqlite') {
-        // replacing the file under a running server would lose what it writes next: refused
-        const postsNow = (await storePosts(source)).length;
-        const inUse = await runCli(['restore', backupFile, '--force'], { DATABASE_URL: source });
-        expect(inUse.code).toBe(1);
-        expect(inUse.stderr).toMatch(
-          /^wallery: the store at .* is in use by another process .*: stop it, then restore\n$/,
-        );
-        expect((await storePosts(source)).length).toBe(postsNow);
-        expect(readdirSync(dir).filter((f) => f.includes('restoring'))).toEqual([]);
-      }
+      // restoring under a running server would lose what it writes next, or block on its locks: refused
+      const postsNow = (await storePosts(source)).length;
+      const inUse = await runCli(['restore', backupFile, '--force'], { DATABASE_URL: source });
+      expect(inUse.code).toBe(1);
+      expect(inUse.stderr).toMatch(
+        /^wallery: the (store at .*|database) is in use by .*: stop (it|them), then restore\n$/,
+      );
+      expect((await storePosts(source)).length).toBe(postsNow);
+      expect(readdirSync(dir).filter((f) => f.includes('restoring'))).toEqual([]);
 
       const target = await freshStore('restored');
       // the backup is one self-contained file: restored from a copy of that file alone

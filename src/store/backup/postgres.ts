@@ -10,6 +10,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql, type Kysely } from 'kysely';
+import { LISTENER_APPLICATION_NAME } from '../change-listener.js';
 import type { Database } from '../schema.js';
 import { BackupError, commitPartial, partialPathFor, removePartial, requireBackupFile } from './files.js';
 import type { RestoreResult, StoreSnapshot } from './sqlite.js';
@@ -179,6 +180,7 @@ export async function restorePostgres(
   if (!/^\S+; \d+ \d+ TABLE \S+ kysely_migration\b/m.test(contents))
     throw new BackupError(`${file} is a pg_dump archive but not of a Wallery database (it has no schema migrations)`);
   if (!force) await refuseNonEmpty(db);
+  await refuseInUse(db);
 
   options.say(`running: ${shellCommand([tool.path, ...command])}`);
   try {
@@ -196,6 +198,24 @@ export async function restorePostgres(
     );
   }
   return { ...(await snapshotOf(db)), bytes: statSync(file).size, integrity: null, migrated };
+}
+
+/**
+ * Refuses while another Wallery process is connected to the database: a
+ * server's change listener is connected as long as it runs, a worker's pool
+ * while it works. (This process has one connection at this point, excluded.)
+ */
+async function refuseInUse(db: Kysely<Database>): Promise<void> {
+  const { rows } = await sql<{ n: string }>`
+    select count(*) as n from pg_stat_activity
+    where datname = current_database() and pid <> pg_backend_pid()
+      and application_name in ('wallery', ${LISTENER_APPLICATION_NAME})`.execute(db);
+  const others = Number(rows[0]!.n);
+  if (others > 0)
+    throw new BackupError(
+      `the database is in use by ${others} other Wallery connection${others === 1 ? '' : 's'} ` +
+        '(a running `wallery serve` or `worker`?): stop them, then restore',
+    );
 }
 
 async function refuseNonEmpty(db: Kysely<Database>): Promise<void> {
