@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { backupPostgres, restorePostgres, type PgToolOptions } from '../store/backup/postgres.js';
 import { backupSqlite, restoreSqlite, type StoreSnapshot } from '../store/backup/sqlite.js';
-import { openStore } from '../store/store.js';
+import { openStore, type Store } from '../store/store.js';
 import type { Config } from '../config.js';
 import { configFrom, databaseOption, type StoreOptions } from './common.js';
 
@@ -55,9 +55,9 @@ export function registerBackupCommands(program: Command) {
  */
 async function withPostgres<T>(
   config: Config,
-  fn: (db: ReturnType<typeof openStore>['db'], url: string, migrate: () => Promise<string[]>) => Promise<T>,
+  fn: (db: Store['db'], url: string, migrate: () => Promise<string[]>) => Promise<T>,
 ): Promise<T> {
-  if (config.store.kind !== 'postgres') throw new Error('not a PostgreSQL store');
+  if (config.store.kind !== 'postgres') throw new Error('withPostgres needs a PostgreSQL store');
   const store = openStore(config.store, config.database);
   try {
     await store.waitUntilReachable(config.database.connectRetries);
