@@ -83,6 +83,8 @@ export async function restoreSqlite(file: string, target: string, force: boolean
     // the store's own journal mode, as `wallery serve` would set it
     const snapshot = finishCopy(partial, 'wal');
     if (existsSync(target)) takeOver(target);
+    // a -wal left by a process that died belongs to the old file and must never meet the new one
+    for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${target}${suffix}`, { force: true });
     commitPartial(partial, target);
     return { ...snapshot, bytes: statSync(target).size, migrated };
   } catch (err) {
@@ -184,10 +186,10 @@ function countData(db: SqliteDatabase.Database): { accounts: number; walls: numb
 
 /**
  * Makes sure no other process has the target open: a server or worker would
- * go on with the replaced file and lose what it writes. An exclusive lock is
- * refused while any other connection is open (in WAL mode each holds a shared
- * lock as long as it is open). Closing this last connection also checkpoints
- * and removes the target's -wal file, which must not meet the new file.
+ * go on with the replaced file and lose what it writes. In WAL mode SQLite
+ * refuses an exclusive lock while any other connection has the database
+ * open, even an idle one. Closing this, then the last connection, also
+ * checkpoints the target's -wal file into the old file it belongs to.
  */
 function takeOver(target: string): void {
   const db = new SqliteDatabase(target, { fileMustExist: true, timeout: 0 });
@@ -204,6 +206,4 @@ function takeOver(target: string): void {
   } finally {
     db.close();
   }
-  // left by a process that died: they belong to the old file
-  for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${target}${suffix}`, { force: true });
 }
