@@ -439,6 +439,27 @@ describe.skipIf(missingTools !== null)(named(`wallery restore refuses what it sh
     expect(readdirSync(dir).filter((f) => f.includes('restoring'))).toEqual([]);
   });
 
+  it('backup names a folder that does not exist, and on SQLite a database that does not', async () => {
+    const source = await freshStore('migrated-only');
+    expect((await runCli(['migrate'], { DATABASE_URL: source })).code).toBe(0);
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['backup', join(dir, 'no-such-folder', 'x.bak')], { DATABASE_URL: source }, /its folder does not exist/],
+    ];
+    if (kind === 'sqlite')
+      cases.push([
+        ['backup', join(dir, 'x.bak')],
+        { DATABASE_URL: join(dir, 'never-made.db') },
+        /no database at .*never-made\.db: nothing to back up/,
+      ]);
+    for (const [args, env, message] of cases) {
+      const r = await runCli(args, env);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    if (kind === 'sqlite') expect(existsSync(join(dir, 'never-made.db'))).toBe(false);
+  });
+
   it('names a missing file, a file that is no backup and a backup of the other kind of store', async () => {
     const target = await freshStore('errors');
     const notBackup = join(dir, 'notes.txt');

@@ -1,8 +1,8 @@
 // What backups have in common: the error they are refused with, what kind of
 // backup a file is (by its first bytes), and writing one beside its final
 // name so that name only ever holds a finished backup.
-import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, existsSync, fsyncSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /** A backup or restore refused for a reason the operator can act on; its message is shown as it is. */
 export class BackupError extends Error {
@@ -62,6 +62,11 @@ export function requireBackupFile(file: string, store: BackupKind): void {
         : 'restore it with DATABASE_URL (or --database) set to an SQLite file, then move the data over with `wallery export` and `wallery import`';
     throw new BackupError(`${file} is ${KIND_NAMES[kind]}, not one for ${target}: ${hint}`);
   }
+}
+
+/** Refuses a backup file whose folder does not exist (before any work is done). */
+export function requireFolderOf(file: string): void {
+  if (!existsSync(dirname(resolve(file)))) throw new BackupError(`cannot write ${file}: its folder does not exist`);
 }
 
 /** The file a backup is written to before it is renamed to `file`: in the same folder, so the rename is atomic. */

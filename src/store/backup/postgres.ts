@@ -12,7 +12,14 @@ import { promisify } from 'node:util';
 import { sql, type Kysely } from 'kysely';
 import { LISTENER_APPLICATION_NAME } from '../change-listener.js';
 import type { Database } from '../schema.js';
-import { BackupError, commitPartial, partialPathFor, removePartial, requireBackupFile } from './files.js';
+import {
+  BackupError,
+  commitPartial,
+  partialPathFor,
+  removePartial,
+  requireBackupFile,
+  requireFolderOf,
+} from './files.js';
 import type { RestoreResult, StoreSnapshot } from './sqlite.js';
 
 const run = promisify(execFile);
@@ -104,6 +111,7 @@ export async function backupPostgres(
   file: string,
   options: PgToolOptions,
 ): Promise<StoreSnapshot> {
+  requireFolderOf(file);
   const server = await serverMajor(db);
   if (!(await hasTable(db, 'kysely_migration')))
     throw new BackupError('the database has no Wallery schema (run `wallery migrate`): nothing to back up');

@@ -12,7 +12,14 @@ import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { isSqliteBusy } from '../dialect.js';
 import { openStore } from '../store.js';
-import { BackupError, commitPartial, partialPathFor, removePartial, requireBackupFile } from './files.js';
+import {
+  BackupError,
+  commitPartial,
+  partialPathFor,
+  removePartial,
+  requireBackupFile,
+  requireFolderOf,
+} from './files.js';
 
 /** Pages per backup step: all of them (better-sqlite3 caps the number at 2^31 - 1). */
 const ALL_PAGES = 0x7fffffff;
@@ -33,7 +40,7 @@ export async function backupSqlite(source: string, file: string): Promise<StoreS
   if (source === ':memory:') throw new BackupError('an in-memory database cannot be backed up');
   if (!existsSync(source)) throw new BackupError(`no database at ${source}: nothing to back up`);
   if (resolve(source) === resolve(file)) throw new BackupError('the backup file must not be the database itself');
-  if (!existsSync(dirname(resolve(file)))) throw new BackupError(`cannot write ${file}: its folder does not exist`);
+  requireFolderOf(file);
 
   const db = openReadOnly(source);
   const partial = partialPathFor(file);
