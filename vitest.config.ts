@@ -52,6 +52,7 @@ export default defineConfig({
                   'test/ingest/{runtime,cli,moderation,manage-status}.test.ts',
                   'test/scale/**/*.test.ts',
                   'test/webhooks/**/*.test.ts',
+                  'test/cli/backup.test.ts',
                 ],
                 exclude: ['test/http/{xss,params,conformance,cors,logging,malformed,xml-form}.test.ts'],
                 env: { WALLERY_TEST_STORE: 'postgres' },

@@ -2,6 +2,7 @@
 // (`loadConfig`) holding every setting, the ingestion section included, read
 // with one set of setting parsers. A bad value throws a ConfigError whose
 // message names the variable; the CLI prints that one line and exits non-zero.
+import { isAbsolute } from 'node:path';
 import ipaddr from 'ipaddr.js';
 
 export class ConfigError extends Error {
@@ -66,6 +67,8 @@ export interface Config {
   /** which proxies in front are believed about the client's address (X-Forwarded-For), Fastify's `trustProxy` */
   trustProxy: TrustProxy;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** PG_BIN_DIR: the folder holding pg_dump and pg_restore (`wallery backup`/`restore`); null: found on PATH */
+  pgBinDir: string | null;
   /** feed ingestion (`serve` with INGEST on, `wallery worker`, `wallery ingest --once`) */
   ingest: IngestConfig;
   /** the embed API (publishable keys, SSE streams) */
@@ -455,6 +458,15 @@ function safely(parse: () => unknown): boolean {
   }
 }
 
+/** PG_BIN_DIR: an absolute folder path (where the PostgreSQL client tools of the right version are). */
+export function parsePgBinDir(value: string | undefined, name = 'PG_BIN_DIR'): string | null {
+  const raw = (value ?? '').trim();
+  if (raw === '') return null;
+  if (!isAbsolute(raw))
+    throw new ConfigError(`${name} must be an absolute folder path (e.g. /usr/lib/postgresql/16/bin)`);
+  return raw;
+}
+
 export function parseHost(value: string | undefined, name = 'HOST'): string {
   if (value === undefined || value.trim() === '') return '0.0.0.0';
   const host = value.trim();
@@ -512,6 +524,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: level as Config['logLevel'],
+    pgBinDir: parsePgBinDir(env.PG_BIN_DIR),
     ingest: loadIngestConfig(env),
     embed: loadEmbedConfig(env),
     webhooks: loadWebhookConfig(env),

@@ -86,3 +86,16 @@ describe('SHUTDOWN_DELAY_MS and SHUTDOWN_TIMEOUT_MS', () => {
     }
   });
 });
+
+describe('PG_BIN_DIR', () => {
+  it('names the folder of pg_dump and pg_restore for `wallery backup`/`restore`; absent: found on PATH', () => {
+    expect(loadConfig({}).pgBinDir).toBeNull();
+    expect(loadConfig({ PG_BIN_DIR: ' /usr/lib/postgresql/16/bin ' }).pgBinDir).toBe('/usr/lib/postgresql/16/bin');
+  });
+
+  it('refuses a relative path', () => {
+    for (const value of ['bin', './pg/bin', '~/pg']) {
+      expect(() => loadConfig({ PG_BIN_DIR: value }), value).toThrow(/^PG_BIN_DIR must be an absolute folder path/);
+    }
+  });
+});

@@ -12,6 +12,7 @@ const OPERATOR_ERRORS = new Set([
   'DataFileError',
   'ManageError',
   'SchemaTooNewError',
+  'BackupError',
 ]);
 
 /** The line (without `wallery: `) that describes `err`. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `wallery` command.
 import { Command } from 'commander';
+import { registerBackupCommands } from './backup.js';
 import { registerDataCommands } from './data.js';
 import { reportError } from './errors.js';
 import { registerIngestCommands } from './ingest.js';
@@ -26,6 +27,7 @@ const program = new Command('wallery')
 
 registerServeCommands(program);
 registerDataCommands(program);
+registerBackupCommands(program);
 registerKeyCommands(program);
 registerWallCommands(program);
 registerWallKeyCommands(program.commands.find((c) => c.name() === 'walls')!);

@@ -35,6 +35,8 @@ describe('help and configuration', () => {
       ['migrate', '--help'],
       ['import', '--help'],
       ['export', '--help'],
+      ['backup', '--help'],
+      ['restore', '--help'],
       ['keys', 'create', '--help'],
       ['keys', 'revoke', '--help'],
       ['walls', 'restore', '--help'],

@@ -1,0 +1,83 @@
+// backup and restore: a consistent copy of the store while it serves, and
+// that copy put back (SQLite's online backup API; pg_dump and pg_restore).
+import type { Command } from 'commander';
+import { backupPostgres, restorePostgres, type PgToolOptions } from '../store/backup/postgres.js';
+import { backupSqlite, restoreSqlite, type StoreSnapshot } from '../store/backup/sqlite.js';
+import { openStore, type Store } from '../store/store.js';
+import type { Config } from '../config.js';
+import { configFrom, databaseOption, type StoreOptions } from './common.js';
+
+interface RestoreOptions extends StoreOptions {
+  force?: boolean;
+}
+
+export function registerBackupCommands(program: Command) {
+  program
+    .command('backup')
+    .description('write a consistent copy of the store to FILE, safe while serving and ingesting')
+    .argument('<file>', 'backup file to write (replaced only once the new backup is complete)')
+    .option(...databaseOption)
+    .action(async (file: string, options: StoreOptions) => {
+      const config = configFrom(options);
+      const started = performance.now();
+      const snapshot =
+        config.store.kind === 'sqlite'
+          ? await backupSqlite(config.store.path, file)
+          : await withPostgres(config, (db, url) => backupPostgres(db, url, file, pgTools(config)));
+      process.stdout.write(`backed up to ${file}: ${describe(snapshot)} in ${seconds(started)}\n`);
+    });
+
+  program
+    .command('restore')
+    .description('replace the store with a backup made by `wallery backup` (stop the service first)')
+    .argument('<file>', 'backup file')
+    .option('--force', 'replace a store that holds data (accounts, walls or posts)')
+    .option(...databaseOption)
+    .action(async (file: string, options: RestoreOptions) => {
+      const config = configFrom(options);
+      const force = options.force === true;
+      const started = performance.now();
+      const result =
+        config.store.kind === 'sqlite'
+          ? await restoreSqlite(file, config.store.path, force)
+          : await withPostgres(config, (db, url, migrate) =>
+              restorePostgres(db, url, file, force, migrate, pgTools(config)),
+            );
+      const migrated = result.migrated.length > 0 ? `, migrated: ${result.migrated.join(', ')}` : '';
+      const into = config.store.kind === 'sqlite' ? config.store.path : 'the PostgreSQL database';
+      process.stdout.write(`restored ${file} into ${into}: ${describe(result)}${migrated} in ${seconds(started)}\n`);
+    });
+}
+
+/**
+ * Opens the PostgreSQL store without migrating it (a backup reads the schema
+ * as it is), runs `fn`, always closes.
+ */
+async function withPostgres<T>(
+  config: Config,
+  fn: (db: Store['db'], url: string, migrate: () => Promise<string[]>) => Promise<T>,
+): Promise<T> {
+  if (config.store.kind !== 'postgres') throw new Error('withPostgres needs a PostgreSQL store');
+  const store = openStore(config.store, config.database);
+  try {
+    await store.waitUntilReachable(config.database.connectRetries);
+    return await fn(store.db, config.store.url, () => store.migrate());
+  } finally {
+    await store.close();
+  }
+}
+
+function pgTools(config: Config): PgToolOptions {
+  return { binDir: config.pgBinDir, say: (line) => process.stderr.write(`${line}\n`) };
+}
+
+function describe(s: StoreSnapshot): string {
+  const size =
+    s.bytes >= 1024 * 1024 ? `${(s.bytes / 1024 / 1024).toFixed(1)} MB` : `${(s.bytes / 1024).toFixed(1)} kB`;
+  const integrity = s.integrity === null ? '' : `, integrity ${s.integrity}`;
+  return `${size} (${s.bytes} bytes), ${s.posts} posts, schema ${s.schema}${integrity}`;
+}
+
+function seconds(since: number): string {
+  return `${((performance.now() - since) / 1000).toFixed(2)} s`;
+}
