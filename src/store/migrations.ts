@@ -695,11 +695,17 @@ async function appliedMigrations(db: Kysely<unknown>): Promise<string[]> {
  * safe. (Kysely's own refusal, "corrupted migrations", names no remedy.)
  */
 export async function assertSchemaKnown(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+  const tooNew = schemaTooNew(await appliedMigrations(db), dialect);
+  if (tooNew) throw tooNew;
+}
+
+/** The refusal for a schema with these migrations applied, when one is unknown to this version; else null. */
+export function schemaTooNew(applied: readonly string[], dialect: DialectName): SchemaTooNewError | null {
   const known = knownMigrations(dialect);
-  const unknown = (await appliedMigrations(db)).filter((name) => !known.includes(name));
-  if (unknown.length === 0) return;
+  const unknown = applied.filter((name) => !known.includes(name));
+  if (unknown.length === 0) return null;
   const which = unknown.length === 1 ? `migration ${unknown[0]}` : `migrations ${unknown.join(', ')}`;
-  throw new SchemaTooNewError(
+  return new SchemaTooNewError(
     `the database schema is newer than this Wallery: it has ${which}, from a later version; ` +
       `this version knows migrations up to ${known.at(-1)}: upgrade Wallery or restore a backup`,
   );

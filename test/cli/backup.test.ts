@@ -18,6 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateTo } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/store.js';
@@ -394,7 +395,7 @@ describe.skipIf(missingTools !== null)(named(`wallery restore refuses what it sh
     expect((await storePosts(target)).map((p) => p.content).sort()).toEqual(['post 1', 'post 2', 'post 3']);
   });
 
-  it(`brings a backup made by an older version to the current schema${kind === 'sqlite' ? '; refuses one from a newer version' : ''}`, async () => {
+  it('brings a backup made by an older version to the current schema; refuses one from a newer version', async () => {
     const old = await freshStore('old-schema');
     const store = openStore(kind === 'sqlite' ? { kind: 'sqlite', path: old } : { kind: 'postgres', url: old });
     try {
@@ -413,16 +414,21 @@ describe.skipIf(missingTools !== null)(named(`wallery restore refuses what it sh
     const migrate = await runCli(['migrate'], { DATABASE_URL: target });
     expect(migrate.stdout).toBe('schema is up to date\n');
 
-    if (kind !== 'sqlite') return;
-    // a backup whose schema has a migration this version does not know: refused, the store untouched
-    const future = join(dir, 'future.db');
-    copyFileSync(backupFile, future);
-    const db = new SqliteDatabase(future);
-    db.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run(
-      '9999_future',
-      new Date().toISOString(),
+    // a backup whose schema has a migration this version does not know: refused before anything is restored
+    const future = join(dir, kind === 'sqlite' ? 'future.db' : 'future.dump');
+    const newer = await freshStore('newer-schema');
+    expect((await runCli(['migrate'], { DATABASE_URL: newer })).code).toBe(0);
+    const newerStore = openStore(
+      kind === 'sqlite' ? { kind: 'sqlite', path: newer } : { kind: 'postgres', url: newer },
     );
-    db.close();
+    try {
+      await sql`insert into kysely_migration (name, timestamp) values (${'9999_future'}, ${new Date().toISOString()})`.execute(
+        newerStore.db,
+      );
+    } finally {
+      await newerStore.close();
+    }
+    expect((await runCli(['backup', future], { DATABASE_URL: newer })).code).toBe(0);
     const kept = await freshStore('kept');
     expect(
       (await runCli(['accounts', 'create', '--name', 'Kept', '--plan', 'widget'], { DATABASE_URL: kept })).code,
@@ -430,10 +436,10 @@ describe.skipIf(missingTools !== null)(named(`wallery restore refuses what it sh
     const refused = await runCli(['restore', future, '--force'], { DATABASE_URL: kept });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(
-      /^wallery: cannot bring .*future\.db to this version's schema \(made by a newer Wallery\?\)/,
+      /^wallery: .*future\.(db|dump) cannot be restored by this version: .*it has migration 9999_future, from a later version/,
     );
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
-    expect(integrityCheck(kept)).toEqual(['ok']);
+    if (kind === 'sqlite') expect(integrityCheck(kept)).toEqual(['ok']);
     const accounts = await runCli(['accounts', 'list', '--json'], { DATABASE_URL: kept });
     expect((JSON.parse(accounts.stdout) as { data: { name: string }[] }).data.map((a) => a.name)).toEqual(['Kept']);
     expect(readdirSync(dir).filter((f) => f.includes('restoring'))).toEqual([]);

@@ -10,7 +10,9 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql, type Kysely } from 'kysely';
+import pRetry from 'p-retry';
 import { LISTENER_APPLICATION_NAME } from '../change-listener.js';
+import { schemaTooNew } from '../migrations.js';
 import type { Database } from '../schema.js';
 import {
   BackupError,
@@ -187,6 +189,7 @@ export async function restorePostgres(
   }
   if (!/^\S+; \d+ \d+ TABLE \S+ kysely_migration\b/m.test(contents))
     throw new BackupError(`${file} is a pg_dump archive but not of a Wallery database (it has no schema migrations)`);
+  await refuseNewerSchema(tool.path, file);
   if (!force) await refuseNonEmpty(db);
   await refuseInUse(db);
 
@@ -209,21 +212,75 @@ export async function restorePostgres(
 }
 
 /**
+ * Refuses, before anything is restored, an archive whose schema has a
+ * migration this version does not know (made by a later Wallery): its
+ * `kysely_migration` rows, which pg_restore prints as a COPY block, one name
+ * per line before a tab.
+ */
+async function refuseNewerSchema(pgRestore: string, file: string): Promise<void> {
+  let script: string;
+  try {
+    script = (
+      await run(pgRestore, ['--data-only', '--table', 'kysely_migration', '--file', '-', file], {
+        maxBuffer: 16 * 1024 * 1024,
+      })
+    ).stdout;
+  } catch (err) {
+    throw new BackupError(`${pgRestore} cannot read ${file}: ${toolError(err)}`);
+  }
+  const lines = script.split('\n');
+  const start = lines.findIndex((l) => /^COPY \S*kysely_migration\b.* FROM stdin;$/.test(l));
+  const applied: string[] = [];
+  for (let i = start + 1; start >= 0 && i < lines.length && lines[i] !== '\\.'; i++)
+    applied.push(lines[i]!.split('\t')[0]!);
+  const tooNew = schemaTooNew(applied, 'postgres');
+  if (tooNew) throw new BackupError(`${file} cannot be restored by this version: ${tooNew.message}`);
+}
+
+/**
  * Refuses while another Wallery process is connected to the database: a
  * server's change listener is connected as long as it runs, a worker's pool
  * while it works. (This process has one connection at this point, excluded.)
+ * A command that has just ended may still be listed for a moment — its
+ * server process ends after the client has gone — so a count above zero is
+ * asked again for about two seconds before it refuses.
  */
 async function refuseInUse(db: Kysely<Database>): Promise<void> {
-  const { rows } = await sql<{ n: string }>`
-    select count(*) as n from pg_stat_activity
-    where datname = current_database() and pid <> pg_backend_pid()
-      and application_name in ('wallery', ${LISTENER_APPLICATION_NAME})`.execute(db);
-  const others = Number(rows[0]!.n);
-  if (others > 0)
+  const others = async () => {
+    const { rows } = await sql<{ n: string }>`
+      select count(*) as n from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid()
+        and application_name in ('wallery', ${LISTENER_APPLICATION_NAME})`.execute(db);
+    return Number(rows[0]!.n);
+  };
+  const still = await pRetry(
+    async () => {
+      const n = await others();
+      if (n > 0) throw new ConnectionsOpen(n);
+      return 0;
+    },
+    {
+      retries: 6,
+      minTimeout: 50,
+      factor: 2,
+      maxTimeout: 800,
+      shouldRetry: ({ error }) => error instanceof ConnectionsOpen,
+    },
+  ).catch((err: unknown) => {
+    if (err instanceof ConnectionsOpen) return err.count;
+    throw err;
+  });
+  if (still > 0)
     throw new BackupError(
-      `the database is in use by ${others} other Wallery connection${others === 1 ? '' : 's'} ` +
+      `the database is in use by ${still} other Wallery connection${still === 1 ? '' : 's'} ` +
         '(a running `wallery serve` or `worker`?): stop them, then restore',
     );
+}
+
+class ConnectionsOpen extends Error {
+  constructor(readonly count: number) {
+    super(`${count} other Wallery connections`);
+  }
 }
 
 async function refuseNonEmpty(db: Kysely<Database>): Promise<void> {

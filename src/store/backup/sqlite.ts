@@ -12,6 +12,7 @@ import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { isSqliteBusy } from '../dialect.js';
 import { openStore } from '../store.js';
+import { schemaTooNew } from '../migrations.js';
 import {
   BackupError,
   commitPartial,
@@ -78,6 +79,11 @@ export async function restoreSqlite(file: string, target: string, force: boolean
   const partial = partialPathFor(target, 'restoring');
   try {
     requireWalleryDatabase(backup, file);
+    const applied = (backup.prepare('select name from kysely_migration').all() as { name: string }[]).map(
+      (r) => r.name,
+    );
+    const tooNew = schemaTooNew(applied, 'sqlite');
+    if (tooNew) throw new BackupError(`${file} cannot be restored by this version: ${tooNew.message}`);
     const problems = integrityProblems(backup);
     if (problems) throw new BackupError(`${file} is damaged: integrity check: ${problems}`);
     if (!force && existsSync(target)) refuseNonEmpty(target);
