@@ -69,7 +69,6 @@ function bearerMatches(header: string | undefined, expected: Buffer): boolean {
   return match !== null && timingSafeEqual(digest(match[1]!), expected);
 }
 
-
 /**
  * A server of `/metrics` alone, for a process without the API (`wallery
  * worker` on METRICS_PORT): same token rule, same envelope for its errors.

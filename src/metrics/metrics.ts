@@ -9,6 +9,7 @@
 // What lives in the store (feeds per state, webhook backlog) is read on
 // scrape with a few aggregate queries. Labels are small fixed sets: never a
 // key, a wall id or a URL.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { feedStateSummary, webhookSummary } from '../store/metrics.js';
@@ -79,6 +80,13 @@ export interface MetricsOptions {
   now?: () => number;
 }
 
+/**
+ * How long a scrape waits for the store's answers (feeds per state, webhook
+ * backlog). A store whose pool is exhausted is when the metrics matter most:
+ * past this the scrape answers without those gauges rather than hang.
+ */
+export const STORE_READ_DEADLINE_MS = 1000;
+
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const QUERY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5];
 
@@ -125,12 +133,14 @@ export class Metrics {
       other: kind('other'),
     };
 
+    // the pool first: collected in this order, its counts are read before the
+    // scrape's own store queries (feeds, webhooks) wait for a connection
+    this.definePool(options.store);
     this.defineCaches();
     this.defineQuota();
     this.defineIngest();
     this.defineWebhooks();
     this.defineEmbed();
-    this.definePool(options.store);
   }
 
   /** One answered request; `family` is an index into ROUTE_FAMILIES, `statusCode` the answer's. */
@@ -204,15 +214,20 @@ export class Metrics {
       const s = stats();
       return s ? Object.entries(s.polls).map(([result, n]) => [{ result }, n]) : [];
     });
-    this.totals('wallery_ingest_items_total', 'Upstream items written by polls: new posts or updated ones', ['change'], () => {
-      const s = stats();
-      return s
-        ? [
-            [{ change: 'new' }, s.itemsNew],
-            [{ change: 'updated' }, s.itemsUpdated],
-          ]
-        : [];
-    });
+    this.totals(
+      'wallery_ingest_items_total',
+      'Upstream items written by polls: new posts or updated ones',
+      ['change'],
+      () => {
+        const s = stats();
+        return s
+          ? [
+              [{ change: 'new' }, s.itemsNew],
+              [{ change: 'updated' }, s.itemsUpdated],
+            ]
+          : [];
+      },
+    );
     const feeds = new Gauge({
       name: 'wallery_ingest_feeds',
       help: 'Feeds with a connector, per state (read from the store on scrape)',
@@ -236,10 +251,11 @@ export class Metrics {
     const read = () => {
       const db = this.sources.db;
       if (!this.sources.ingest || !db) return Promise.resolve(null);
-      pending ??= feedStateSummary(db, this.now()).finally(() => queueMicrotask(() => (pending = null)));
+      pending ??= withDeadline(feedStateSummary(db, this.now())).finally(() => queueMicrotask(() => (pending = null)));
       return pending.catch(() => null);
     };
-    const fill = (gauge: Gauge<'state'>, pick: (s: Awaited<ReturnType<typeof feedStateSummary>>[number]) => number) =>
+    const fill =
+      (gauge: Gauge<'state'>, pick: (s: Awaited<ReturnType<typeof feedStateSummary>>[number]) => number) =>
       async () => {
         gauge.reset();
         const summary = await read();
@@ -259,7 +275,7 @@ export class Metrics {
     const read = () => {
       const db = this.sources.db;
       if (!this.sources.webhooks || !db) return Promise.resolve(null);
-      pending ??= webhookSummary(db).finally(() => queueMicrotask(() => (pending = null)));
+      pending ??= withDeadline(webhookSummary(db)).finally(() => queueMicrotask(() => (pending = null)));
       return pending.catch(() => null);
     };
     const registry = this.registry;
@@ -372,6 +388,21 @@ export class Metrics {
         for (const [labels, n] of read()) this.set(labels, n);
       },
     });
+  }
+}
+
+/** The store's answer, or a rejection once STORE_READ_DEADLINE_MS passed (the query itself runs on). */
+async function withDeadline<T>(query: Promise<T>): Promise<T> {
+  const timeout = new AbortController();
+  try {
+    return await Promise.race([
+      query,
+      sleep(STORE_READ_DEADLINE_MS, undefined, { signal: timeout.signal }).then(() => {
+        throw new Error('the store did not answer in time');
+      }),
+    ]);
+  } finally {
+    timeout.abort();
   }
 }
 

@@ -41,9 +41,7 @@ export function openDialect(
   options: DatabaseOptions = DEFAULT_DATABASE_OPTIONS,
   onQuery?: QueryObserver,
 ): DialectHandle {
-  const log = onQuery
-    ? (event: LogEvent) => onQuery(event.query.query.kind, event.queryDurationMillis)
-    : undefined;
+  const log = onQuery ? (event: LogEvent) => onQuery(event.query.query.kind, event.queryDurationMillis) : undefined;
   if (url.kind === 'sqlite') {
     if (url.path !== ':memory:') mkdirSync(dirname(url.path), { recursive: true });
     const sqlite = new SqliteDatabase(url.path);
