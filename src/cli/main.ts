@@ -5,8 +5,11 @@
 // dynamic imports after this point. Unset, the SDK is never loaded at all.
 import { ConfigError, parseOtlpEndpoint } from '../config.js';
 
+/** The commands that serve or work for long; a one-shot command is not traced. */
+const TRACED = new Set(['serve', 'start', 'worker', 'ingest']);
+
 try {
-  if (parseOtlpEndpoint(process.env.OTEL_EXPORTER_OTLP_ENDPOINT) !== null) {
+  if (TRACED.has(process.argv[2] ?? '') && parseOtlpEndpoint(process.env.OTEL_EXPORTER_OTLP_ENDPOINT) !== null) {
     const { startTracing } = await import('../tracing.js');
     startTracing();
   }

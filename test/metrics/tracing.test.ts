@@ -104,6 +104,9 @@ function tracedServe(databaseUrl: () => Promise<{ url: string; drop(): Promise<v
     );
     child = started.child;
     base = /wallery listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(started.output())![1]!;
+    // scrapes and probes first: they are not traced
+    for (const path of ['/metrics', '/healthz'])
+      expect((await fetch(`${base}${path}`).then(async (r) => (await r.arrayBuffer(), r))).status).toBe(200);
     const res = await fetch(`${base}/api/v2/widget/posts/1?user_key=${KEY}`);
     expect(res.status).toBe(401);
     await res.arrayBuffer();
@@ -146,6 +149,9 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT (SQLite)', () => {
     expect(attr(server.span, 'http.response.status_code')).toBe(401);
     // Fastify's own spans: the request and its hooks
     expect(spans.some((s) => s.scope === '@fastify/otel' && s.span.name === 'request')).toBe(true);
+    // the scrape and the probe made before it were not traced
+    const servers = spans.filter((s) => s.span.kind === SERVER);
+    expect(servers.map((s) => attr(s.span, 'url.path'))).toEqual(['/api/v2/widget/posts/1']);
   });
 
   it('never exports the user key', async () => {
