@@ -30,8 +30,9 @@ const UNAUTHORIZED = 'metrics need Authorization: Bearer <METRICS_TOKEN>';
  */
 export function instrumentRequests(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onRoute', (route) => {
-    const config = (route.config ??= {});
-    config.metricsFamily = ROUTE_FAMILIES.indexOf(routeFamilyOf(route.url, config));
+    // a config object of its own: routes may share one (all commerce routes do)
+    const family = ROUTE_FAMILIES.indexOf(routeFamilyOf(route.url, route.config ?? {}));
+    route.config = { ...route.config, metricsFamily: family };
   });
   app.addHook('onResponse', (request, reply, done) => {
     const family = request.routeOptions.config?.metricsFamily ?? UNMATCHED;

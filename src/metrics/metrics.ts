@@ -12,9 +12,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { feedStateSummary, webhookSummary } from '../store/metrics.js';
+import { feedStateSummary, webhookSummary, type FeedStateSummary } from '../store/metrics.js';
 import type { Database } from '../store/schema.js';
-import { METHODS, ROUTE_FAMILIES, STATUS_CLASSES, type RouteFamily } from './labels.js';
+import { METHODS, ROUTE_FAMILIES, STATUS_CLASSES } from './labels.js';
 
 /** A cache's counts, kept by the cache itself (plain integers, no labels). */
 export interface CacheProbe {
@@ -228,42 +228,33 @@ export class Metrics {
           : [];
       },
     );
-    const feeds = new Gauge({
-      name: 'wallery_ingest_feeds',
-      help: 'Feeds with a connector, per state (read from the store on scrape)',
-      labelNames: ['state'],
-      registers: [this.registry],
-    });
-    const due = new Gauge({
-      name: 'wallery_ingest_feeds_due',
-      help: 'Feeds whose next poll time has passed, per state',
-      labelNames: ['state'],
-      registers: [this.registry],
-    });
-    const lag = new Gauge({
-      name: 'wallery_ingest_poll_lag_seconds',
-      help: 'How far past its next poll time the most overdue feed is, per state',
-      labelNames: ['state'],
-      registers: [this.registry],
-    });
-    // one query fills all three: the first collect reads, the others use what it read
-    let pending: ReturnType<typeof feedStateSummary> | null = null;
-    const read = () => {
-      const db = this.sources.db;
-      if (!this.sources.ingest || !db) return Promise.resolve(null);
-      pending ??= withDeadline(feedStateSummary(db, this.now())).finally(() => queueMicrotask(() => (pending = null)));
-      return pending.catch(() => null);
-    };
-    const fill =
-      (gauge: Gauge<'state'>, pick: (s: Awaited<ReturnType<typeof feedStateSummary>>[number]) => number) =>
-      async () => {
-        gauge.reset();
-        const summary = await read();
-        for (const s of summary ?? []) gauge.set({ state: s.state }, pick(s));
-      };
-    Object.assign(feeds, { collect: fill(feeds, (s) => s.feeds) });
-    Object.assign(due, { collect: fill(due, (s) => s.due) });
-    Object.assign(lag, { collect: fill(lag, (s) => s.lagMs / 1000) });
+    // one query fills all three (their collects run together, so they share it)
+    const read = shared(() =>
+      this.sources.ingest && this.sources.db ? feedStateSummary(this.sources.db, this.now()) : null,
+    );
+    const registry = this.registry;
+    const perState = (name: string, help: string, pick: (s: FeedStateSummary) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['state'],
+        registers: [registry],
+        async collect() {
+          this.reset();
+          for (const s of (await read()) ?? []) this.set({ state: s.state }, pick(s));
+        },
+      });
+    perState(
+      'wallery_ingest_feeds',
+      'Feeds with a connector, per state (read from the store on scrape)',
+      (s) => s.feeds,
+    );
+    perState('wallery_ingest_feeds_due', 'Feeds whose next poll time has passed, per state', (s) => s.due);
+    perState(
+      'wallery_ingest_poll_lag_seconds',
+      'How far past its next poll time the most overdue feed is, per state',
+      (s) => s.lagMs / 1000,
+    );
   }
 
   private defineWebhooks() {
@@ -271,13 +262,7 @@ export class Metrics {
       const s = this.sources.webhooks?.stats;
       return s ? Object.entries(s.deliveries).map(([outcome, n]) => [{ outcome }, n]) : [];
     });
-    let pending: ReturnType<typeof webhookSummary> | null = null;
-    const read = () => {
-      const db = this.sources.db;
-      if (!this.sources.webhooks || !db) return Promise.resolve(null);
-      pending ??= withDeadline(webhookSummary(db)).finally(() => queueMicrotask(() => (pending = null)));
-      return pending.catch(() => null);
-    };
+    const read = shared(() => (this.sources.webhooks && this.sources.db ? webhookSummary(this.sources.db) : null));
     const registry = this.registry;
     new Gauge({
       name: 'wallery_webhook_backlog_events',
@@ -391,6 +376,25 @@ export class Metrics {
   }
 }
 
+/**
+ * A store read shared by whoever asks while it runs (the gauges of one
+ * scrape, and a later scrape while a slow one still waits for the store, so
+ * an exhausted pool never gets a pile of them), each waiting at most
+ * STORE_READ_DEADLINE_MS for it: null when it failed or is late, or when
+ * `query` has nothing to read (null).
+ */
+function shared<T>(query: () => Promise<T> | null): () => Promise<T | null> {
+  let running: Promise<T> | null = null;
+  return async () => {
+    if (!running) {
+      const started = query();
+      if (!started) return null;
+      running = started.finally(() => (running = null));
+    }
+    return withDeadline(running).catch(() => null);
+  };
+}
+
 /** The store's answer, or a rejection once STORE_READ_DEADLINE_MS passed (the query itself runs on). */
 async function withDeadline<T>(query: Promise<T>): Promise<T> {
   const timeout = new AbortController();
@@ -426,5 +430,3 @@ export function queryKindOf(nodeKind: string): QueryKind {
       return 'other';
   }
 }
-
-export type { RouteFamily };
