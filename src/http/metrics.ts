@@ -3,7 +3,12 @@
 // is registered, and kept in its config: the per-request cost is a lookup
 // and one histogram observation.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type onRequestHookHandler,
+} from 'fastify';
 import type { Metrics } from '../metrics/metrics.js';
 import { ROUTE_FAMILIES, routeFamilyOf, UNMATCHED } from '../metrics/labels.js';
 import { sendError } from './envelope.js';
@@ -22,6 +27,7 @@ declare module 'fastify' {
 }
 
 export const METRICS_PATH = '/metrics';
+const EMBED_STREAM = ROUTE_FAMILIES.indexOf('embed_stream');
 const UNAUTHORIZED = 'metrics need Authorization: Bearer <METRICS_TOKEN>';
 
 /**
@@ -33,16 +39,25 @@ export function instrumentRequests(app: FastifyInstance, metrics: Metrics): void
     // a config object of its own: routes may share one (all commerce routes do)
     const family = ROUTE_FAMILIES.indexOf(routeFamilyOf(route.url, route.config ?? {}));
     route.config = { ...route.config, metricsFamily: family };
+    // An SSE stream takes its response over (reply.hijack): Fastify runs no
+    // onResponse for it, so it is timed when its connection closes — however it ends.
+    if (family === EMBED_STREAM) {
+      const timeStream: onRequestHookHandler = (request, reply, done) => {
+        reply.raw.once('close', () =>
+          metrics.observeRequest(family, request.method, reply.raw.statusCode, reply.elapsedTime / 1000),
+        );
+        done();
+      };
+      const own = route.onRequest ?? [];
+      route.onRequest = [...(Array.isArray(own) ? own : [own]), timeStream];
+    }
   });
   app.addHook('onResponse', (request, reply, done) => {
-    const family = request.routeOptions.config?.metricsFamily ?? UNMATCHED;
     // a route without a pattern is the not-found handler
-    metrics.observeRequest(
-      request.routeOptions.url === undefined ? UNMATCHED : family,
-      request.method,
-      reply.statusCode,
-      reply.elapsedTime / 1000,
-    );
+    const family =
+      request.routeOptions.url === undefined ? UNMATCHED : (request.routeOptions.config?.metricsFamily ?? UNMATCHED);
+    if (family !== EMBED_STREAM)
+      metrics.observeRequest(family, request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 }

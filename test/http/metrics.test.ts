@@ -12,6 +12,9 @@ import { openRuntime, type Runtime } from '../../src/runtime.js';
 import type { FastifyInstance } from 'fastify';
 import type { IngestRuntime } from '../../src/ingest/runtime.js';
 import { importDataFile } from '../../src/store/datafile.js';
+import { createPublishableKey } from '../../src/manage/publishable-keys.js';
+import { CLI_ACTOR } from '../../src/manage/op.js';
+import { BROWSER_UA, EVENTS } from './analytics/helpers.js';
 import { rssXml, startFeeds, type FeedFixture } from '../ingest/fixtures/feeds.js';
 import { histogramCount, registryLabelValues, scrape, type Scrape } from '../helpers/metrics.js';
 import { eventually } from '../helpers/poll.js';
@@ -266,11 +269,57 @@ describe('GET /metrics', () => {
       expect(after.families.has(name), name).toBe(true);
   });
 
+  it('counts analytics beacons and their events, and the SSE streams open', async () => {
+    const db = server.runtime.ctx.store.db;
+    const { key } = await createPublishableKey({ db, actor: CLI_ACTOR, now: Date.now() }, WALL, {});
+    const metrics = () => scrape(`${server.base}/metrics`);
+    // a wall load (counted) and a click on a post the wall does not have (dropped)
+    const res = await fetch(`${server.base}${EVENTS}?key=${key}`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': BROWSER_UA },
+      body: JSON.stringify({ events: [{ type: 'wall_load' }, { type: 'click', postId: '999999' }] }),
+    });
+    expect(res.ok).toBe(true);
+    await res.arrayBuffer();
+    const counted = await metrics();
+    expect(counted.value('wallery_analytics_beacons_total')).toBe(1);
+    expect(counted.value('wallery_analytics_events_total', { result: 'counted' })).toBe(1);
+    expect(counted.value('wallery_analytics_events_total', { result: 'dropped' })).toBe(1);
+    expect(counted.value('wallery_cache_misses_total', { cache: 'embed_key' })).toBeGreaterThanOrEqual(1);
+
+    const viewer = new AbortController();
+    const stream = await fetch(`${server.base}/api/embed/v1/walls/${WALL}/stream?key=${key}`, {
+      signal: viewer.signal,
+    });
+    expect(stream.status).toBe(200);
+    try {
+      await eventually('the stream counted', metrics, (s) => s.value('wallery_sse_streams_open') === 1, 30_000);
+    } finally {
+      viewer.abort();
+    }
+    await eventually('the stream gone', metrics, (s) => s.value('wallery_sse_streams_open') === 0, 30_000);
+    const registry = server.runtime.ctx.metrics!.registry;
+    // the beacon under its own family; the stream once it ended, under the stream's
+    expect(await histogramCount(registry, HTTP, { route: 'embed_events', status_class: '2xx' })).toBe(1);
+    await eventually(
+      'the ended stream timed',
+      () => histogramCount(registry, HTTP, { route: 'embed_stream', status_class: '2xx' }),
+      (n) => n === 1,
+      30_000,
+    );
+  });
+
   it('never labels with a key, a wall id or a URL', async () => {
     const values = await registryLabelValues(server.runtime.ctx.metrics!.registry);
     expect(values.length).toBeGreaterThan(100);
-    for (const secret of [KEY, TIGHT_KEY, WRONG_KEY, 'pk_nothing', String(WALL), String(WALL + 1), feeds.origin])
-      expect(after.text).not.toContain(secret);
+    const text = (await scrape(`${server.base}/metrics`)).text;
+    const { keys } = await server.runtime.ctx.store.db
+      .selectFrom('publishable_keys')
+      .select((eb) => eb.fn.countAll<number>().as('keys'))
+      .executeTakeFirstOrThrow();
+    expect(Number(keys)).toBeGreaterThan(0);
+    for (const secret of [KEY, TIGHT_KEY, WRONG_KEY, 'pk_', String(WALL), String(WALL + 1), feeds.origin])
+      expect(text).not.toContain(secret);
     for (const value of values) {
       expect(value).not.toMatch(/\//);
       expect(value).not.toMatch(/^\d{3,}$/);
