@@ -14,6 +14,9 @@ import type { IngestRuntime } from '../../src/ingest/runtime.js';
 import { importDataFile } from '../../src/store/datafile.js';
 import { createPublishableKey } from '../../src/manage/publishable-keys.js';
 import { CLI_ACTOR } from '../../src/manage/op.js';
+import { createWebhook } from '../../src/manage/webhooks.js';
+import type { WebhookRuntime } from '../../src/webhooks/runtime.js';
+import { startFixture } from '../ingest/fixtures/server.js';
 import { BROWSER_UA, EVENTS } from './analytics/helpers.js';
 import { rssXml, startFeeds, type FeedFixture } from '../ingest/fixtures/feeds.js';
 import { histogramCount, registryLabelValues, scrape, type Scrape } from '../helpers/metrics.js';
@@ -307,6 +310,50 @@ describe('GET /metrics', () => {
       (n) => n === 1,
       30_000,
     );
+  });
+
+  it('counts webhook deliveries, and shows the backlog from the store', async () => {
+    const receiver = await startFixture(() => ({ status: 204, headers: {}, body: '' }));
+    try {
+      const op = { db: server.runtime.ctx.store.db, actor: CLI_ACTOR, now: Date.now() };
+      await createWebhook(
+        op,
+        { accountId: 7001, url: `${receiver.origin}/hook`, events: ['post.created'] },
+        {
+          secretKey: null,
+        },
+      );
+      const metrics = () => scrape(`${server.base}/metrics`);
+      const idle = await metrics();
+      expect(idle.value('wallery_webhook_endpoints', { state: 'active' })).toBe(1);
+      expect(idle.value('wallery_webhook_backlog_events')).toBe(0);
+      // a new item upstream: a post created, an event for the endpoint
+      feeds.documents.set('/feed.xml', {
+        body: rssXml([
+          {
+            guid: 'c',
+            title: 'C',
+            link: 'https://blog.example/c',
+            pubDate: 'Thu, 15 Jan 2026 12:00:00 GMT',
+            description: 'c',
+          },
+        ]),
+        type: 'application/rss+xml',
+      });
+      const [poll] = await (server.runtime.ingest as IngestRuntime).runOnce({ feedId: 48301, force: true });
+      expect(poll!.inserted).toBe(1);
+      const waiting = await metrics();
+      expect(waiting.value('wallery_webhook_backlog_events')).toBeGreaterThanOrEqual(1);
+      expect(waiting.value('wallery_ingest_items_total', { change: 'new' })).toBe(3);
+      await (server.runtime.webhooks as WebhookRuntime).runOnce();
+      expect(receiver.requests.length).toBe(1);
+      const delivered = await metrics();
+      expect(delivered.value('wallery_webhook_deliveries_total', { outcome: 'delivered' })).toBe(1);
+      expect(delivered.value('wallery_webhook_deliveries_total', { outcome: 'failed' })).toBe(0);
+      expect(delivered.value('wallery_webhook_backlog_events')).toBe(0);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('never labels with a key, a wall id or a URL', async () => {
