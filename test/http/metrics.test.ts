@@ -244,6 +244,34 @@ describe('GET /metrics', () => {
     expect(after.value('wallery_sse_streams_open')).toBe(0);
   });
 
+  it('shows how late overdue feeds are, per state', async () => {
+    const db = server.runtime.ctx.store.db;
+    const overdueMs = 600_000;
+    // the feed that failed is failing now, and ten minutes overdue
+    await db
+      .updateTable('feed_ingest_state')
+      .set({ failing: 1, next_poll_at: Date.now() - overdueMs })
+      .where('feed_id', '=', 48302)
+      .execute();
+    try {
+      const s = await scrape(`${server.base}/metrics`);
+      expect(s.value('wallery_ingest_feeds', { state: 'healthy' })).toBe(1);
+      expect(s.value('wallery_ingest_feeds', { state: 'failing' })).toBe(1);
+      expect(s.value('wallery_ingest_feeds_due', { state: 'failing' })).toBe(1);
+      expect(s.value('wallery_ingest_feeds_due', { state: 'healthy' })).toBe(0);
+      const lag = s.value('wallery_ingest_poll_lag_seconds', { state: 'failing' })!;
+      expect(lag).toBeGreaterThanOrEqual(overdueMs / 1000);
+      expect(lag).toBeLessThan(overdueMs / 1000 + 60);
+      expect(s.value('wallery_ingest_poll_lag_seconds', { state: 'healthy' })).toBe(0);
+    } finally {
+      await db
+        .updateTable('feed_ingest_state')
+        .set({ failing: 0, next_poll_at: Date.now() + 3_600_000 })
+        .where('feed_id', '=', 48302)
+        .execute();
+    }
+  });
+
   it('times store queries by kind, and shows the pool on PostgreSQL', async () => {
     const store = testStoreKind();
     const registry = server.runtime.ctx.metrics!.registry;
