@@ -37,6 +37,12 @@ const EXTERNAL = [
   'ioredis', // reads its package.json
   '@fastify/swagger', // reads its package.json
   '@fastify/swagger-ui', // serves its static files
+  // OpenTelemetry (src/tracing.ts, loaded only when OTEL_EXPORTER_OTLP_ENDPOINT
+  // is set) patches modules as Node loads them: the SDK and pg, which it
+  // instruments, stay real modules in node_modules
+  '@opentelemetry/*',
+  '@fastify/otel',
+  'pg',
 ];
 
 /** CommonJS modules in an ES module bundle: `require` of Node's built-ins. */

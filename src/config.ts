@@ -77,6 +77,19 @@ export interface Config {
   webhooks: WebhookConfig;
   /** what SIGTERM/SIGINT do (src/cli/shutdown.ts) */
   shutdown: ShutdownConfig;
+  /** `GET /metrics` (src/metrics/) */
+  metrics: MetricsConfig;
+  /** OpenTelemetry tracing (src/tracing.ts): on when OTEL_EXPORTER_OTLP_ENDPOINT is set */
+  tracing: { endpoint: string | null };
+}
+
+export interface MetricsConfig {
+  /** METRICS: serve `/metrics` (on by default) */
+  enabled: boolean;
+  /** METRICS_TOKEN: when set, `/metrics` needs `Authorization: Bearer <token>` */
+  token: string | null;
+  /** METRICS_PORT: where `wallery worker` serves `/metrics` (null: it does not) */
+  port: number | null;
 }
 
 export interface ShutdownConfig {
@@ -538,7 +551,48 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         3_600_000,
       ),
     },
+    metrics: loadMetricsConfig(env),
+    tracing: { endpoint: parseOtlpEndpoint(env.OTEL_EXPORTER_OTLP_ENDPOINT) },
   };
+}
+
+export function loadMetricsConfig(env: NodeJS.ProcessEnv = process.env): MetricsConfig {
+  return {
+    enabled: boolSetting(env.METRICS, 'METRICS', true),
+    token: parseMetricsToken(env.METRICS_TOKEN),
+    port: parseMetricsPort(env.METRICS_PORT),
+  };
+}
+
+/** A bearer token: printable ASCII without spaces, at least 16 characters (it guards what an attacker could map). */
+export function parseMetricsToken(value: string | undefined, name = 'METRICS_TOKEN'): string | null {
+  const raw = (value ?? '').trim();
+  if (raw === '') return null;
+  if (!/^[\x21-\x7e]{16,}$/.test(raw))
+    throw new ConfigError(`${name} must be at least 16 printable characters without spaces`);
+  return raw;
+}
+
+/** Absent, empty or `off`: no metrics listener; otherwise a port (0 picks a free one, as PORT does). */
+export function parseMetricsPort(value: string | undefined, name = 'METRICS_PORT'): number | null {
+  const raw = (value ?? '').trim();
+  if (raw === '' || raw.toLowerCase() === 'off') return null;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError(`${name} must be off or a port from 0 to 65535`);
+  return Number(raw);
+}
+
+/** The OTLP/HTTP endpoint traces go to; absent or empty: no tracing. */
+export function parseOtlpEndpoint(value: string | undefined, name = 'OTEL_EXPORTER_OTLP_ENDPOINT'): string | null {
+  const raw = (value ?? '').trim();
+  if (raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http:// or https:// URL`);
+  }
+  if (!/^https?:$/.test(url.protocol)) throw new ConfigError(`${name} must be an http:// or https:// URL`);
+  return raw;
 }
 
 /** The `ingest` section of the tree (also checked on its own by the ingestion tests). */

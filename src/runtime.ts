@@ -17,6 +17,8 @@ import { ChangeListener } from './store/change-listener.js';
 import { ChangeBus } from './store/changes.js';
 import { openStore } from './store/store.js';
 import { WebhookRuntime } from './webhooks/runtime.js';
+import { buildMetricsServer } from './http/metrics.js';
+import { Metrics, queryKindOf } from './metrics/metrics.js';
 
 export interface Runtime<
   App extends FastifyInstance | null = FastifyInstance | null,
@@ -29,6 +31,8 @@ export interface Runtime<
   ingest: Ingest;
   /** webhook delivery (not started) when asked for */
   webhooks: WebhookRuntime | null;
+  /** `/metrics` alone (not listening yet), for a process without the API: see RuntimeOptions.metricsServer */
+  metricsServer: FastifyInstance | null;
   /**
    * Stops ingestion and webhook delivery (their leases released) while the
    * server closes (in-flight requests finish, SSE streams end, analytics
@@ -57,6 +61,11 @@ export interface RuntimeOptions {
    * (default: JSON lines on stderr at LOG_LEVEL).
    */
   ingestLog?: IngestLogger;
+  /**
+   * Build a server of `/metrics` alone when METRICS is on and METRICS_PORT
+   * set (`wallery worker`, which has no API to serve it on).
+   */
+  metricsServer?: boolean;
 }
 
 export function openRuntime(
@@ -70,7 +79,13 @@ export function openRuntime(
 export function openRuntime(config: Config, options?: RuntimeOptions): Promise<Runtime>;
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const serving = options.server !== undefined;
-  const store = openStore(config.store, config.database);
+  // made first: the store reports each query's duration to it
+  const metrics = config.metrics.enabled ? new Metrics({ store: config.store.kind, processMetrics: true }) : null;
+  const store = openStore(
+    config.store,
+    config.database,
+    metrics ? (kind, ms) => metrics.observeQuery(queryKindOf(kind), ms / 1000) : undefined,
+  );
   await store.waitUntilReachable(config.database.connectRetries);
   await store.migrate();
   let redis: Redis | null = null;
@@ -92,6 +107,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     keys: serving ? undefined : null,
     ingest: null,
     webhooks: config.webhooks,
+    metrics,
   };
   completeContext(ctx, config);
   // Caches hear of every write, whoever made it: this instance's own on the
@@ -111,6 +127,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     ? await buildServer(ctx, {
         embed: { ...config.embed, cacheTtlMs: config.cacheTtlMs },
         trustProxy: config.trustProxy,
+        metrics: config.metrics,
         ...options.server,
       })
     : null;
@@ -132,11 +149,17 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
         log: app ? app.log.child({ component: 'webhooks' }) : (options.ingestLog ?? jsonLogger(config.logLevel)),
       })
     : null;
+  if (metrics) Object.assign(metrics.sources, { ingest, webhooks });
+  const metricsServer =
+    options.metricsServer && metrics && config.metrics.port !== null
+      ? await buildMetricsServer(metrics, config.metrics)
+      : null;
   return {
     ctx,
     app,
     ingest,
     webhooks,
+    metricsServer,
     async close(onStep = () => undefined) {
       const step = async (name: string, work: () => Promise<unknown>) => {
         const started = performance.now();
@@ -151,6 +174,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
           step('ingestion and webhook delivery stopped, their leases released', () =>
             Promise.all([webhooks?.stop(), ingest?.stop()]),
           ),
+        metricsServer && step('metrics server closed', () => metricsServer.close()),
         app &&
           step('HTTP server closed: in-flight requests answered, SSE streams ended, analytics counts written', () =>
             app.close(),

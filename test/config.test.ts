@@ -99,3 +99,39 @@ describe('PG_BIN_DIR', () => {
     }
   });
 });
+
+describe('METRICS, METRICS_TOKEN, METRICS_PORT', () => {
+  it('on by default, no token, no worker port', () => {
+    expect(loadConfig({}).metrics).toEqual({ enabled: true, token: null, port: null });
+    expect(loadConfig({ METRICS: 'off' }).metrics.enabled).toBe(false);
+    expect(loadConfig({ METRICS_TOKEN: ' s3cret-metrics-token-01 ' }).metrics.token).toBe('s3cret-metrics-token-01');
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics.port).toBe(9464);
+    expect(loadConfig({ METRICS_PORT: '0' }).metrics.port).toBe(0);
+    expect(loadConfig({ METRICS_PORT: 'off' }).metrics.port).toBeNull();
+  });
+
+  it('refuses a bad value, naming it, without echoing a token', () => {
+    expect(() => loadConfig({ METRICS: 'maybe' })).toThrow(/^METRICS must be on or off$/);
+    for (const token of ['short', 'has a space in it 0123', 'ünïcödé-token-0123456'])
+      expect(() => loadConfig({ METRICS_TOKEN: token })).toThrow(
+        /^METRICS_TOKEN must be at least 16 printable characters without spaces$/,
+      );
+    for (const port of ['65536', '-1', 'http', '1.5'])
+      expect(() => loadConfig({ METRICS_PORT: port }), port).toThrow(
+        /^METRICS_PORT must be off or a port from 0 to 65535$/,
+      );
+  });
+});
+
+describe('OTEL_EXPORTER_OTLP_ENDPOINT', () => {
+  it('absent: no tracing; an http(s) URL: tracing to it; anything else refused', () => {
+    expect(loadConfig({}).tracing.endpoint).toBeNull();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing.endpoint).toBe(
+      'http://collector:4318',
+    );
+    for (const value of ['collector:4318', 'grpc://collector'])
+      expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: value }), value).toThrow(
+        /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http:\/\/ or https:\/\/ URL$/,
+      );
+  });
+});

@@ -46,6 +46,8 @@ export class EventRecorder {
   private readonly known = new LRUCache<number, boolean>({ max: 200_000, ttl: KNOWN_TTL_MS });
   /** per wall, its posts (`p`) and products (`r`) asked about: numbers, no key strings on the hot path */
   private readonly members = new LRUCache<number, { p: Known; r: Known }>({ max: 10_000 });
+  /** beacons read and their events counted or not, read by the metrics on scrape */
+  readonly stats = { beacons: 0, eventsCounted: 0, eventsDropped: 0 };
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -58,6 +60,14 @@ export class EventRecorder {
    * (a resend is the same bytes): its digest says whether it was seen.
    */
   async record(wallId: number, beacon: Beacon, now: number, text?: string): Promise<RecordResult> {
+    const result = await this.count(wallId, beacon, now, text);
+    this.stats.beacons++;
+    this.stats.eventsCounted += result.counted;
+    this.stats.eventsDropped += beacon.events.length - result.counted;
+    return result;
+  }
+
+  private async count(wallId: number, beacon: Beacon, now: number, text?: string): Promise<RecordResult> {
     // What is known already is answered without a store round trip, nor even a
     // promise: thousands of beacons a second are the beacons of walls, posts
     // and products asked about moments ago.

@@ -31,9 +31,15 @@ export function registerIngestCommands(program: Command) {
 async function worker(options: StoreOptions) {
   const config = configFrom(options);
   const { openRuntime } = await loadRuntime();
-  const runtime = await openRuntime(config, { ingest: true, webhooks: true });
-  const { ingest, webhooks } = runtime;
+  const runtime = await openRuntime(config, { ingest: true, webhooks: true, metricsServer: true });
+  const { ingest, webhooks, metricsServer } = runtime;
   handleShutdownSignals({ config: config.shutdown, log: jsonLogger(config.logLevel), close: runtime.close });
+  // METRICS_PORT: the worker has no API to serve /metrics on, so it listens for scrapes on a port of its own
+  if (metricsServer) {
+    await metricsServer.listen({ port: config.metrics.port!, host: config.host });
+    const { port } = metricsServer.server.address() as { port: number };
+    process.stdout.write(`wallery worker: metrics on http://${config.host}:${port}/metrics\n`);
+  }
   ingest.start();
   webhooks?.start();
   process.stdout.write(

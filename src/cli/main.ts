@@ -1,49 +1,24 @@
 #!/usr/bin/env node
-// The `wallery` command.
-import { Command } from 'commander';
-import { registerBackupCommands } from './backup.js';
-import { registerDataCommands } from './data.js';
-import { reportError } from './errors.js';
-import { registerIngestCommands } from './ingest.js';
-import { registerKeyCommands } from './keys.js';
-import { registerServeCommands } from './serve.js';
-import { registerWallCommands } from './walls.js';
-import { registerWallKeyCommands } from './wall-keys.js';
-import { registerAccountCommands } from './accounts.js';
-import { registerAnalyticsCommands } from './analytics.js';
-import { registerAuditCommands } from './audit.js';
-import { registerFeedCommands } from './feeds.js';
-import { registerPostCommands } from './posts.js';
-import { registerProductCommands } from './products.js';
-import { registerTokenCommands } from './tokens.js';
-import { registerWebhookCommands } from './webhooks.js';
+// The `wallery` command. With OTEL_EXPORTER_OTLP_ENDPOINT set, OpenTelemetry
+// starts first: its instrumentations patch `http` and `pg` as they are
+// loaded, so nothing that loads them may be imported before it — hence only
+// dynamic imports after this point. Unset, the SDK is never loaded at all.
+import { ConfigError, parseOtlpEndpoint } from '../config.js';
 
-const program = new Command('wallery')
-  .description('Wallery — self-hosted social walls behind the Wall and Gallery Content API v2')
-  // a usage error is one line too, like every other error
-  .configureOutput({
-    outputError: (text, write) => write(`wallery: ${text.replace(/^error: /, '').trim()} (see --help)\n`),
-  });
-
-registerServeCommands(program);
-registerDataCommands(program);
-registerBackupCommands(program);
-registerKeyCommands(program);
-registerWallCommands(program);
-registerWallKeyCommands(program.commands.find((c) => c.name() === 'walls')!);
-registerTokenCommands(program);
-registerAccountCommands(program);
-registerFeedCommands(program);
-registerPostCommands(program);
-registerProductCommands(program);
-registerAuditCommands(program);
-registerAnalyticsCommands(program);
-registerWebhookCommands(program);
-registerIngestCommands(program);
+/** The commands that serve or work for long; a one-shot command is not traced. */
+const TRACED = new Set(['serve', 'start', 'worker', 'ingest']);
 
 try {
-  await program.parseAsync(process.argv);
+  if (TRACED.has(process.argv[2] ?? '') && parseOtlpEndpoint(process.env.OTEL_EXPORTER_OTLP_ENDPOINT) !== null) {
+    const { startTracing } = await import('../tracing.js');
+    const { beforeExit } = await import('./exit-hooks.js');
+    const sdk = startTracing();
+    // the spans still batched go out on a graceful shutdown
+    beforeExit(() => sdk.shutdown());
+  }
 } catch (err) {
-  reportError(err);
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`wallery: ${err.message}\n`);
   process.exit(1);
 }
+await import('./program.js');

@@ -16,6 +16,7 @@ import { constants } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ShutdownConfig } from '../config.js';
 import type { CloseStepListener } from '../runtime.js';
+import { runExitHooks } from './exit-hooks.js';
 
 interface ShutdownLog {
   info(obj: object, msg: string): void;
@@ -73,6 +74,7 @@ async function shutdown(signal: NodeJS.Signals, { config, log, drain, close }: S
     log.error({ err }, 'shutdown: closing failed');
     process.exit(1);
   }
+  await runExitHooks();
   log.info({ ms: since() }, 'shutdown: done');
   process.exit(0);
 }

@@ -50,11 +50,16 @@ function authenticateFromMemory(request: FastifyRequest, reply: FastifyReply): b
   if (key === null) return refuse(request, reply);
   const owner = keys?.peek(key);
   if (!owner) return null;
-  if (!planAllows(owner.plan, request.routeOptions.config.family!)) return refuse(request, reply);
+  if (!planAllows(owner.plan, request.routeOptions.config.family!)) {
+    keys!.stats.hits++;
+    return refuse(request, reply);
+  }
   const at = now();
   if (keyTouchDue(owner, at)) return null;
   const decision = quota!.tryConsume?.(owner.accountId, utcDay(at), owner.dailyCallLimit);
   if (!decision) return null;
+  // answered from memory: the store path's lookup, which counts hits itself, is not taken
+  keys!.stats.hits++;
   return admit(request, reply, owner, decision, at);
 }
 
@@ -86,6 +91,11 @@ function admit(
   reply.header('X-RateLimit-Limit', owner.dailyCallLimit);
   reply.header('X-RateLimit-Remaining', Math.max(0, owner.dailyCallLimit - decision.used));
   reply.header('X-RateLimit-Reset', reset);
+  const tally = request.server.ctx.metrics?.quota;
+  if (tally) {
+    if (decision.allowed) tally.allowed++;
+    else tally.refused++;
+  }
   if (!decision.allowed) {
     reply.header('Retry-After', Math.max(1, reset - Math.floor(at / 1000)));
     void sendError(reply, request.format, 429, MESSAGES.quota);

@@ -16,6 +16,7 @@ import type { ChangeBus } from '../store/changes.js';
 import type { Store } from '../store/store.js';
 import type { KeyOwner } from '../store/keys.js';
 import type { Format } from './envelope.js';
+import { Metrics } from '../metrics/metrics.js';
 
 export interface AppContext {
   store: Store;
@@ -41,6 +42,8 @@ export interface AppContext {
   analytics?: EventRecorder | null;
   /** what a webhook test or replay sent from a request needs (WEBHOOK_* settings); undefined → the defaults */
   webhooks?: WebhookSettings;
+  /** this process's Prometheus metrics; undefined → a registry of its own, null → none (METRICS=off) */
+  metrics?: Metrics | null;
 }
 
 export interface CacheSettings {
@@ -87,6 +90,16 @@ export function completeContext(
     if (ctx.fragments) made.push(ctx.fragments);
   }
   if (ctx.keys === undefined) made.push((ctx.keys = new KeyCache(ctx.changes, { ttlMs: settings.cacheTtlMs })));
+  if (ctx.metrics === undefined) ctx.metrics = new Metrics({ store: ctx.store.name });
+  if (ctx.metrics) {
+    Object.assign(ctx.metrics.sources, {
+      responseCache: ctx.cache,
+      fragmentCache: ctx.fragments,
+      keyCache: ctx.keys,
+      pool: ctx.store.pool ?? null,
+      db: ctx.store.db,
+    });
+  }
   return async () => {
     for (const part of made) await part.close();
   };

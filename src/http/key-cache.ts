@@ -31,6 +31,8 @@ export class KeyCache {
   private readonly clock: () => number;
   /** bumped by every invalidation: a lookup that raced one does not keep what it read */
   private generation = 0;
+  /** lookups and entries dropped for room, read by the metrics on scrape */
+  readonly stats = { hits: 0, misses: 0, evictions: 0 };
 
   constructor(changes: ChangeBus, options: KeyCacheOptions) {
     this.clock = options.clock ?? (() => performance.now());
@@ -40,6 +42,9 @@ export class KeyCache {
       // read the clock on every check: no timer, and an injected clock is seen at once
       ttlResolution: 0,
       perf: { now: this.clock },
+      dispose: (_entry, _hash, reason) => {
+        if (reason === 'evict') this.stats.evictions++;
+      },
     });
     this.unsubscribe = changes.subscribe((change) => {
       if (change.kind === 'wall') return;
@@ -55,6 +60,7 @@ export class KeyCache {
   }
 
   /** The owner when the key is held here; undefined when only the store can tell. */
+  /** Counts nothing: a caller answering from it counts the hit (`stats.hits`), one falling back to `lookup` does not. */
   peek(plaintext: string): KeyOwner | undefined {
     return this.held(hashSecret(plaintext));
   }
@@ -62,7 +68,11 @@ export class KeyCache {
   async lookup(db: Kysely<Database>, plaintext: string): Promise<KeyOwner | null> {
     const hex = hashSecret(plaintext);
     const hit = this.held(hex);
-    if (hit) return hit;
+    if (hit) {
+      this.stats.hits++;
+      return hit;
+    }
+    this.stats.misses++;
     // the entry's life counts from before the query: what it read is at most ttlMs old when it goes
     const start = this.clock();
     const generation = this.generation;
@@ -70,6 +80,11 @@ export class KeyCache {
     if (owner && generation === this.generation)
       this.byHash.set(hex, { hash: Buffer.from(hex, 'hex'), owner }, { start });
     return owner;
+  }
+
+  /** keys held */
+  get size(): number {
+    return this.byHash.size;
   }
 
   close(): void {

@@ -17,6 +17,7 @@ import { registerOpenApi } from './openapi.js';
 import { externalWriteDetector } from '../store/dialect.js';
 import type { TrustProxy } from '../config.js';
 import { registerWeb } from './web/index.js';
+import { instrumentRequests, registerMetricsRoute, type MetricsRouteOptions } from './metrics.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -26,6 +27,8 @@ export interface ServerOptions {
   embed?: EmbedOptions;
   /** which proxies' X-Forwarded-For is believed (client addresses for the embed's per-IP limit, logs) */
   trustProxy?: TrustProxy;
+  /** `GET /metrics` (METRICS, METRICS_TOKEN); default on, no token. Off, or without `ctx.metrics`: no route (404). */
+  metrics?: MetricsRouteOptions & { enabled: boolean };
 }
 
 /** Fastify's trustProxy; a number of hops as the function proxy-addr makes of it (Fastify's types take no number). */
@@ -61,6 +64,8 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   app.addHook('onClose', closeDefaults);
   if (ctx.store.sqlite && !ctx.externalWrites) ctx.externalWrites = externalWriteDetector(ctx.store.sqlite);
   app.decorate('ctx', ctx);
+  // before any route: each route's family is worked out as it is registered
+  if (ctx.metrics) instrumentRequests(app, ctx.metrics);
   app.decorateRequest('format', 'json');
   app.decorateRequest('caller', null as never);
 
@@ -130,6 +135,8 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   // the docs first: they collect every route registered after them
   await registerOpenApi(app);
   await registerHealth(app);
+  const metrics = options.metrics ?? { enabled: true, token: null };
+  if (ctx.metrics && metrics.enabled) registerMetricsRoute(app, ctx.metrics, metrics);
   await registerV2(app);
   await registerManage(app);
   await registerEmbed(app, options.embed);

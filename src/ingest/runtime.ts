@@ -125,6 +125,12 @@ export class IngestRuntime {
   private readonly maxPages: number;
   private readonly parsePool: ParsePool;
   private nextPruneAt = 0;
+  /** polls by result and items written, read by the metrics on scrape */
+  readonly stats = {
+    polls: { ok: 0, not_modified: 0, failed: 0, deferred: 0, skipped: 0 } satisfies Record<PollStatus, number>,
+    itemsNew: 0,
+    itemsUpdated: 0,
+  };
 
   constructor(private readonly options: IngestRuntimeOptions) {
     const { config } = options;
@@ -241,6 +247,12 @@ export class IngestRuntime {
       .catch((err: unknown): PollReport => {
         this.log.error({ err, feedId }, 'poll crashed');
         return { ...emptyReport(feedId), status: 'failed', message: errorMessage(err) };
+      })
+      .then((report) => {
+        this.stats.polls[report.status]++;
+        this.stats.itemsNew += report.inserted;
+        this.stats.itemsUpdated += report.updated;
+        return report;
       })
       .finally(() => this.inFlight.delete(feedId));
     this.inFlight.set(feedId, p);

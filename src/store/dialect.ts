@@ -13,6 +13,7 @@ import {
   sql,
   type ColumnDefinitionBuilder,
   type DatabaseConnection,
+  type LogEvent,
   type SqliteDialectConfig,
   type TransactionSettings,
 } from 'kysely';
@@ -28,9 +29,19 @@ export interface DialectHandle {
   db: Kysely<Database>;
   /** SQLite only: the raw connection, for pragmas and checkpoints */
   sqlite?: SqliteDatabase.Database;
+  /** PostgreSQL only: the connection pool (its counts are metrics) */
+  pool?: pg.Pool;
 }
 
-export function openDialect(url: StoreUrl, options: DatabaseOptions = DEFAULT_DATABASE_OPTIONS): DialectHandle {
+/** Told of every statement the store ran (Kysely's `log`): what kind of tree it was, how long it took. */
+export type QueryObserver = (queryNodeKind: string, durationMs: number) => void;
+
+export function openDialect(
+  url: StoreUrl,
+  options: DatabaseOptions = DEFAULT_DATABASE_OPTIONS,
+  onQuery?: QueryObserver,
+): DialectHandle {
+  const log = onQuery ? (event: LogEvent) => onQuery(event.query.query.kind, event.queryDurationMillis) : undefined;
   if (url.kind === 'sqlite') {
     if (url.path !== ':memory:') mkdirSync(dirname(url.path), { recursive: true });
     const sqlite = new SqliteDatabase(url.path);
@@ -43,7 +54,7 @@ export function openDialect(url: StoreUrl, options: DatabaseOptions = DEFAULT_DA
     // keep each wait short and do the rest of the waiting between attempts.
     sqlite.pragma(`busy_timeout = ${Math.min(BUSY_SLICE_MS, options.busyTimeoutMs)}`);
     const dialect = new SqliteWritersDialect({ database: withStatementCache(sqlite) }, sqlite, options.busyTimeoutMs);
-    const db = new Kysely<Database>({ dialect });
+    const db = new Kysely<Database>({ dialect, ...(log ? { log } : {}) });
     return { name: 'sqlite', db, sqlite };
   }
   // int8 (bigint) columns hold epoch milliseconds and ids, all well inside
@@ -64,8 +75,8 @@ export function openDialect(url: StoreUrl, options: DatabaseOptions = DEFAULT_DA
   // discarded on release because it is no longer queryable.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { name: 'postgres', db };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
+  return { name: 'postgres', db, pool };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import pRetry from 'p-retry';
 import type { DatabaseOptions, StoreUrl } from '../config.js';
-import { openDialect, type DialectHandle } from './dialect.js';
+import { openDialect, type DialectHandle, type QueryObserver } from './dialect.js';
 import { migrateToLatest, pendingMigrations, type PendingMigration } from './migrations.js';
 
 export interface Store extends DialectHandle {
@@ -17,8 +17,8 @@ export interface Store extends DialectHandle {
   close(): Promise<void>;
 }
 
-export function openStore(url: StoreUrl, options?: DatabaseOptions): Store {
-  const handle = openDialect(url, options);
+export function openStore(url: StoreUrl, options?: DatabaseOptions, onQuery?: QueryObserver): Store {
+  const handle = openDialect(url, options, onQuery);
   return {
     ...handle,
     migrate: () => migrateToLatest(handle.db as never, handle.name),

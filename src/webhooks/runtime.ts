@@ -94,6 +94,8 @@ export class WebhookRuntime {
   private ticker: Ticker | null = null;
   private stopped = false;
   private nextPruneAt = 0;
+  /** delivery attempts by outcome, read by the metrics on scrape */
+  readonly stats = { deliveries: { delivered: 0, failed: 0, gave_up: 0 } };
 
   constructor(options: WebhookRuntimeOptions) {
     this.db = options.db;
@@ -293,6 +295,7 @@ export class WebhookRuntime {
     at: number,
     status: 'delivered' | 'failed' | 'gave_up',
   ): Promise<void> {
+    this.stats.deliveries[status]++;
     await logDelivery(this.db, {
       webhookId: row.id,
       eventId: payload.id,

@@ -71,6 +71,13 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
     ? new RedisDeduper(shared.redis, `${shared.prefix}:events-seen:`, config.analyticsDedupeTtlMs)
     : new MemoryDeduper(config.analyticsDedupeTtlMs);
   app.ctx.analytics = new EventRecorder(app.ctx.store.db, aggregator, dedupe);
+  if (app.ctx.metrics) {
+    Object.assign(app.ctx.metrics.sources, {
+      embedKeyCache: keys,
+      streams: hub,
+      beacons: app.ctx.analytics.stats,
+    });
+  }
   app.addHook('onClose', async () => {
     hub.close();
     keys.close();

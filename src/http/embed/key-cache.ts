@@ -25,9 +25,18 @@ export class PublishableKeyCache {
   private readonly unsubscribe: () => void;
   /** bumped by every invalidation: a lookup that raced one does not cache what it read */
   private generation = 0;
+  /** lookups and entries dropped for room, read by the metrics on scrape */
+  readonly stats = { hits: 0, misses: 0, evictions: 0 };
 
   constructor(changes: ChangeBus, ttlMs: number) {
-    this.byHash = new LRUCache<string, Entry>({ max: 50_000, ttl: ttlMs, ttlResolution: 0 });
+    this.byHash = new LRUCache<string, Entry>({
+      max: 50_000,
+      ttl: ttlMs,
+      ttlResolution: 0,
+      dispose: (_entry, _hash, reason) => {
+        if (reason === 'evict') this.stats.evictions++;
+      },
+    });
     this.unsubscribe = changes.subscribe((change) => {
       this.generation++;
       if (change.kind === 'all') return this.byHash.clear();
@@ -43,11 +52,20 @@ export class PublishableKeyCache {
   async lookup(db: Kysely<Database>, plaintext: string): Promise<PublishableKeyGrant | null> {
     const hex = hashPublishableKey(plaintext);
     const hit = this.byHash.get(hex);
-    if (hit && timingSafeEqual(hit.hash, Buffer.from(hex, 'hex'))) return hit.grant;
+    if (hit && timingSafeEqual(hit.hash, Buffer.from(hex, 'hex'))) {
+      this.stats.hits++;
+      return hit.grant;
+    }
+    this.stats.misses++;
     const generation = this.generation;
     const grant = await findPublishableKeyByHash(db, hex);
     if (grant && generation === this.generation) this.byHash.set(hex, { hash: Buffer.from(hex, 'hex'), grant });
     return grant;
+  }
+
+  /** keys held */
+  get size(): number {
+    return this.byHash.size;
   }
 
   close(): void {

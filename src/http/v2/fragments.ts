@@ -83,6 +83,8 @@ export class FragmentCache {
   private allGeneration = 0;
   private readonly building = new Map<string, Promise<Order | null>>();
   private readonly unsubscribe: () => void;
+  /** rendered-post lookups and posts dropped for room, read by the metrics on scrape */
+  readonly stats = { hits: 0, misses: 0, evictions: 0 };
 
   constructor(changes: ChangeBus, options: FragmentCacheOptions) {
     const clock = options.clock ?? (() => performance.now());
@@ -90,6 +92,9 @@ export class FragmentCache {
       maxSize: options.maxBytes,
       // the bytes, the key and stamp (UTF-16), and the entry's own overhead
       sizeCalculation: (f, key) => f.bytes.length + 2 * (f.stamp.length + key.length) + 160,
+      dispose: (_f, _key, reason) => {
+        if (reason === 'evict') this.stats.evictions++;
+      },
     });
     this.orders = new LRUCache<string, Order | Anchors>({
       maxSize: ORDER_ENTRIES_MAX,
@@ -129,7 +134,22 @@ export class FragmentCache {
   /** The rendered post (UTF-8) under `key` when it was rendered from `stamp`. */
   rendered(key: string, stamp: string): Buffer | undefined {
     const hit = this.texts.get(key);
-    return hit !== undefined && hit.stamp === stamp ? hit.bytes : undefined;
+    if (hit !== undefined && hit.stamp === stamp) {
+      this.stats.hits++;
+      return hit.bytes;
+    }
+    this.stats.misses++;
+    return undefined;
+  }
+
+  /** rendered posts held */
+  get size(): number {
+    return this.texts.size;
+  }
+
+  /** memory the rendered posts take */
+  get bytes(): number {
+    return this.texts.calculatedSize;
   }
 
   keep(key: string, stamp: string, bytes: Buffer): void {

@@ -43,13 +43,18 @@ export class ResponseCache {
   private readonly asked = new LRUCache<string, true>({ max: 50_000 });
   /** the cache's clock: pass `now()` taken before building an answer to `set` */
   readonly now: () => number;
+  /** lookups and entries dropped for room, read by the metrics on scrape */
+  readonly stats = { hits: 0, misses: 0, evictions: 0 };
 
   constructor(changes: ChangeBus, options: ResponseCacheOptions) {
     this.now = options.clock ?? (() => performance.now());
     this.lru = new LRUCache<string, CachedResponse>({
       maxSize: options.maxBytes,
       sizeCalculation: (e) => e.body.length + (e.gzip?.length ?? 0) + (e.br?.length ?? 0) + 256,
-      dispose: (entry, key) => this.unindex(key, entry),
+      dispose: (entry, key, reason) => {
+        if (reason === 'evict') this.stats.evictions++;
+        this.unindex(key, entry);
+      },
       ttl: options.ttlMs,
       // read the clock on every check: no timer, and an injected clock is seen at once
       ttlResolution: 0,
@@ -59,7 +64,10 @@ export class ResponseCache {
   }
 
   get(key: string): CachedResponse | undefined {
-    return this.lru.get(key);
+    const hit = this.lru.get(key);
+    if (hit) this.stats.hits++;
+    else this.stats.misses++;
+    return hit;
   }
 
   /**
@@ -142,6 +150,11 @@ export class ResponseCache {
 
   get size(): number {
     return this.lru.size;
+  }
+
+  /** memory the entries take (bodies and their compressed forms) */
+  get bytes(): number {
+    return this.lru.calculatedSize;
   }
 
   close(): void {

@@ -40,9 +40,12 @@ type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; 
 
 const openapiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
 
-/** Excluded on purpose: the docs' own assets and the document itself; the embed's pages and files (not an API). */
+/**
+ * Excluded on purpose: the docs' own assets and the document itself; the embed's pages and files (not an API);
+ * Prometheus's scrape (its text format is Prometheus's, documented in the README's Operations section).
+ */
 const isDocsRoute = (url: string) =>
-  url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/') || isWebRoute(url);
+  url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/') || url === '/metrics' || isWebRoute(url);
 
 /** A schema that says what the value holds (not just `{}` or `{ type: 'object' }`). */
 const describesShape = (s: Json | undefined) =>
