@@ -71,8 +71,10 @@ describe('compose.yaml', () => {
     expect(services.wallery!.environment).toMatchObject({ INGEST: 'off', WEBHOOKS: 'off' });
     expect(services.wallery!.command).toBeUndefined();
     expect(services.worker!.command).toEqual(['node', 'dist/cli/main.js', 'worker']);
-    // the worker serves no HTTP: the image's /healthz check is off for it
-    expect(services.worker!.healthcheck).toEqual({ disable: true });
+    // the worker serves no API: its health check asks its /metrics port instead of the image's /healthz
+    const port = services.worker!.environment!.METRICS_PORT;
+    expect(port).toMatch(/^\d+$/);
+    expect(services.worker!.healthcheck!.test!.join(' ')).toContain(`fetch('http://127.0.0.1:${port}/metrics')`);
   });
 
   it.each(['wallery', 'worker'])('gives %s only variables of the configuration table, with valid values', (name) => {
