@@ -422,17 +422,24 @@ export function parsePort(value: string | undefined, name = 'PORT', fallback = 3
   return intSetting(value, name, fallback, 0, 65535);
 }
 
-/** An http(s) URL without query or fragment; the trailing slash dropped. */
-export function parsePublicUrl(value: string | undefined, name = 'PUBLIC_URL'): string | null {
-  const raw = (value ?? '').trim();
-  if (raw === '') return null;
+/** `raw` as an http(s) URL, or the setting's one-line error. */
+function httpUrl(raw: string, name: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new ConfigError(`${name} must be an http:// or https:// URL`);
   }
-  if (!/^https?:$/.test(url.protocol) || url.search !== '' || url.hash !== '' || url.username !== '')
+  if (!/^https?:$/.test(url.protocol)) throw new ConfigError(`${name} must be an http:// or https:// URL`);
+  return url;
+}
+
+/** An http(s) URL without query or fragment; the trailing slash dropped. */
+export function parsePublicUrl(value: string | undefined, name = 'PUBLIC_URL'): string | null {
+  const raw = (value ?? '').trim();
+  if (raw === '') return null;
+  const url = httpUrl(raw, name);
+  if (url.search !== '' || url.hash !== '' || url.username !== '')
     throw new ConfigError(`${name} must be an http:// or https:// URL without query, fragment or credentials`);
   return url.href.replace(/\/+$/, '');
 }
@@ -585,13 +592,7 @@ export function parseMetricsPort(value: string | undefined, name = 'METRICS_PORT
 export function parseOtlpEndpoint(value: string | undefined, name = 'OTEL_EXPORTER_OTLP_ENDPOINT'): string | null {
   const raw = (value ?? '').trim();
   if (raw === '') return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be an http:// or https:// URL`);
-  }
-  if (!/^https?:$/.test(url.protocol)) throw new ConfigError(`${name} must be an http:// or https:// URL`);
+  httpUrl(raw, name);
   return raw;
 }
 

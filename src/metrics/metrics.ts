@@ -16,6 +16,9 @@ import { feedStateSummary, webhookSummary, type FeedStateSummary } from '../stor
 import type { Database } from '../store/schema.js';
 import { METHODS, ROUTE_FAMILIES, STATUS_CLASSES } from './labels.js';
 
+/** The series a metric has at a scrape: labels and value. */
+type ScrapeRead<L extends string> = () => [Partial<Record<L, string>>, number][];
+
 /** A cache's counts, kept by the cache itself (plain integers, no labels). */
 export interface CacheProbe {
   readonly stats: { hits: number; misses: number; evictions: number };
@@ -338,12 +341,7 @@ export class Metrics {
   }
 
   /** A counter whose values are totals the parts keep, read on scrape. */
-  private totals<L extends string>(
-    name: string,
-    help: string,
-    labelNames: L[],
-    read: () => [Partial<Record<L, string>>, number][],
-  ) {
+  private totals<L extends string>(name: string, help: string, labelNames: L[], read: ScrapeRead<L>) {
     new Counter<L>({
       name,
       help,
@@ -357,12 +355,7 @@ export class Metrics {
   }
 
   /** A gauge set on scrape; a series absent from `read` is not exposed. */
-  private gauge<L extends string>(
-    name: string,
-    help: string,
-    labelNames: L[],
-    read: () => [Partial<Record<L, string>>, number][],
-  ) {
+  private gauge<L extends string>(name: string, help: string, labelNames: L[], read: ScrapeRead<L>) {
     new Gauge<L>({
       name,
       help,
