@@ -58,7 +58,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   ingest?.start();
   webhooks?.start();
   process.stdout.write(`wallery listening on http://${config.host}:${port}\n`);
-  if (demo) await printDemo(store, base);
+  if (demo) await printDemo(store, base, config.metrics.enabled);
 }
 
 async function seedDemo(store: Store, base: string) {
@@ -70,7 +70,7 @@ async function seedDemo(store: Store, base: string) {
   );
 }
 
-async function printDemo(store: Store, base: string) {
+async function printDemo(store: Store, base: string, metrics: boolean) {
   const lines = ['', 'Wallery is serving the public API v2.', ''];
   for (const demo of DEMO_KEYS) {
     if (await findKeyOwner(store.db, demo.key)) lines.push(`  ${demo.plan.padEnd(10)} key: ${demo.key}`);
@@ -85,6 +85,7 @@ async function printDemo(store: Store, base: string) {
     `  ${base}/console/`,
     '  sign in with an operator token:  npx wallery tokens create --name me --role admin',
     '',
+    ...(metrics ? ['Prometheus metrics (see README, Operations):', `  ${base}/metrics`, ''] : []),
     ...(await demoEmbedLines(store, base, DEMO_KEYS[0]!.wallId)),
   );
   process.stdout.write(`${lines.join('\n')}\n`);
