@@ -315,7 +315,26 @@ async function sendNow(
 export async function testWebhook(op: Op, id: number, settings: WebhookSettings): Promise<DeliveryRecord> {
   const row = await webhookRow(op.db, id);
   const payload = testPayload(row.account_id, `evt_test_${randomBytes(8).toString('hex')}`, op.now);
-  return sendNow(op.db, row, payload, null, false, settings, op.now);
+  const delivery = await sendNow(op.db, row, payload, null, false, settings, op.now);
+  await auditSend(op, row, 'webhook.test', delivery);
+  return delivery;
+}
+
+/**
+ * Who sent an event by hand, and how it went, in the audit log — written
+ * after the send, never around it: no transaction waits on a remote endpoint.
+ */
+function auditSend(op: Op, row: WebhookRow, action: 'webhook.test' | 'webhook.replay', delivery: DeliveryRecord) {
+  const { eventId, status, httpStatus } = delivery;
+  return audited(op, async (tx) => {
+    tx.audit({
+      action,
+      targetType: 'webhook',
+      targetId: row.id,
+      accountId: row.account_id,
+      details: { eventId, status, httpStatus },
+    });
+  });
 }
 
 export async function listDeliveries(
@@ -356,10 +375,13 @@ export async function replayDelivery(
   else {
     const [change] = await changesAfter(op.db, { after: delivery.seq - 1, accountId: row.account_id, limit: 1 });
     if (!change || change.seq !== delivery.seq)
-      throw conflict(`event ${delivery.event_id} is no longer in the change log (kept 30 days)`);
+      throw conflict(
+        `event ${delivery.event_id} is no longer in the change log (it keeps CHANGES_RETENTION_DAYS days)`,
+      );
     payload = await payloadOfChange(op.db, change);
     if (!payload) throw conflict(`event ${delivery.event_id} cannot be sent again`);
   }
   const result = await sendNow(op.db, row, payload, delivery.seq, true, settings, op.now);
+  await auditSend(op, row, 'webhook.replay', result);
   return result;
 }

@@ -135,7 +135,29 @@ describeSample('webhooks (management API)', () => {
     rx.mode = 'fail';
     const failed = data<Delivery>(await m.api('POST', `/webhooks/${h.id}/test`));
     expect(failed).toMatchObject({ status: 'failed', httpStatus: 503, error: 'the endpoint answered 503' });
+    // who sent it by hand, and how it went
+    const audit = await sentByHand(h.id);
+    expect(audit).toEqual([
+      { action: 'webhook.test', details: { eventId: ok.eventId, status: 'delivered', httpStatus: 204 } },
+      { action: 'webhook.test', details: { eventId: failed.eventId, status: 'failed', httpStatus: 503 } },
+    ]);
   });
+
+  /** The audit entries of events sent by hand to the webhook, oldest first. */
+  async function sentByHand(id: number) {
+    const rows = await m.srv.store.db
+      .selectFrom('audit_log')
+      .select(['action', 'summary'])
+      .where('target_type', '=', 'webhook')
+      .where('target_id', '=', id)
+      .where('action', 'in', ['webhook.test', 'webhook.replay'])
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => {
+      const { eventId, status, httpStatus } = JSON.parse(r.summary) as Record<string, unknown>;
+      return { action: r.action, details: { eventId, status, httpStatus } };
+    });
+  }
 
   it('approving a post sends a signed post.approved; the delivery log shows it; a replay sends the same event id', async () => {
     const h = await create(['post.approved']);
@@ -164,6 +186,9 @@ describeSample('webhooks (management API)', () => {
     expect(replayed).toMatchObject({ eventId: sent.eventId, replay: true, status: 'delivered', attempt: 2 });
     expect(rx.ids()).toEqual([sent.eventId, sent.eventId]);
     expect(rx.received[1]!.verified).toBe(true);
+    expect(await sentByHand(h.id)).toEqual([
+      { action: 'webhook.replay', details: { eventId: sent.eventId, status: 'delivered', httpStatus: 204 } },
+    ]);
     failure(await m.api('POST', `/webhooks/${h.id}/deliveries/999999/replay`), 404);
     // paged, newest first
     const page = data<{ data: Delivery[]; nextCursor: string | null }>(
