@@ -11,7 +11,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import Bottleneck from 'bottleneck';
 import type { Kysely } from 'kysely';
 import type { ChangeBus } from '../store/changes.js';
 import {
@@ -40,7 +39,7 @@ import { connectorFor } from './registry.js';
 import {
   FAILING_AFTER,
   HostPausedError,
-  Ticker,
+  LeasedJobs,
   adaptiveIntervalS,
   nextPollAfterFailure,
   nextPollAfterSuccess,
@@ -116,11 +115,7 @@ export class IngestRuntime {
   private readonly ownsFetcher: boolean;
   private readonly owner: string;
   private readonly env: ConnectorEnv;
-  private readonly feedLimiter: Bottleneck;
-  private readonly inFlight = new Map<number, Promise<PollReport>>();
-  private readonly abort = new AbortController();
-  private ticker: Ticker | null = null;
-  private stopped = false;
+  private readonly jobs: LeasedJobs<PollReport>;
   private readonly leaseMs: number;
   private readonly maxPages: number;
   private readonly parsePool: ParsePool;
@@ -156,7 +151,7 @@ export class IngestRuntime {
       });
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     this.env = { bluesky: config.bluesky, memory: new Map() };
-    this.feedLimiter = new Bottleneck({ maxConcurrent: options.feedConcurrency ?? 4 });
+    this.jobs = new LeasedJobs(options.feedConcurrency ?? 4);
     this.parsePool = new ParsePool({ threads: config.parseThreads, maxBytes: config.maxBytes });
     this.maxPages = options.maxPages ?? 5;
     this.leaseMs = options.leaseMs ?? Math.max(60_000, config.timeoutMs * (this.maxPages + 5));
@@ -164,31 +159,25 @@ export class IngestRuntime {
 
   /** Polls due feeds on a periodic tick until stop(). */
   start(): void {
-    if (this.ticker || this.stopped) return;
-    this.ticker = new Ticker(
+    const started = this.jobs.startTicking(
       this.options.tickMs ?? 5000,
       () => this.tick(),
       (err) => this.log.error({ err }, 'ingest tick failed'),
     );
-    this.log.info({ owner: this.owner }, 'ingestion started');
+    if (started) this.log.info({ owner: this.owner }, 'ingestion started');
   }
 
   /** Stops the tick, cancels requests in flight, waits for running polls to settle (their leases are released). */
   async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.ticker?.stop();
-    this.abort.abort();
-    await Promise.allSettled([...this.inFlight.values()]);
-    await this.feedLimiter.stop({ dropWaitingJobs: true }).catch(() => undefined);
+    if (!(await this.jobs.stop())) return;
     await this.parsePool.close();
     if (this.ownsFetcher) await this.fetcher.close();
-    if (this.ticker) this.log.info({}, 'ingestion stopped');
+    if (this.jobs.ticking) this.log.info({}, 'ingestion stopped');
   }
 
   /** One tick: prune the change log when due, start polls of due feeds (not waiting for them). */
   async tick(): Promise<void> {
-    if (this.stopped) return;
+    if (this.jobs.stopped) return;
     if (this.now() >= this.nextPruneAt) {
       this.nextPruneAt = this.now() + PRUNE_EVERY_MS;
       await pruneChangeLog(this.db, this.now() - this.options.config.changesRetentionDays * 86_400_000);
@@ -196,7 +185,7 @@ export class IngestRuntime {
     await ensureIngestStates(this.db, this.policy.minIntervalS);
     const due = await dueFeedIds(this.db, this.now(), 100);
     for (const feedId of due) {
-      if (this.inFlight.has(feedId)) continue;
+      if (this.jobs.has(feedId)) continue;
       void this.schedulePoll(feedId, false);
     }
   }
@@ -240,23 +229,26 @@ export class IngestRuntime {
   }
 
   private schedulePoll(feedId: number, force: boolean): Promise<PollReport> {
-    const existing = this.inFlight.get(feedId);
-    if (existing) return existing;
-    const p = this.feedLimiter
-      .schedule(() => this.pollFeed(feedId, force))
-      .catch((err: unknown): PollReport => {
-        this.log.error({ err, feedId }, 'poll crashed');
-        return { ...emptyReport(feedId), status: 'failed', message: errorMessage(err) };
-      })
-      .then((report) => {
-        this.stats.polls[report.status]++;
-        this.stats.itemsNew += report.inserted;
-        this.stats.itemsUpdated += report.updated;
+    return this.jobs.run(
+      feedId,
+      async () => {
+        const report = await this.pollFeed(feedId, force);
+        this.count(report);
         return report;
-      })
-      .finally(() => this.inFlight.delete(feedId));
-    this.inFlight.set(feedId, p);
-    return p;
+      },
+      (err): PollReport => {
+        this.log.error({ err, feedId }, 'poll crashed');
+        const report: PollReport = { ...emptyReport(feedId), status: 'failed', message: errorMessage(err) };
+        this.count(report);
+        return report;
+      },
+    );
+  }
+
+  private count(report: PollReport): void {
+    this.stats.polls[report.status]++;
+    this.stats.itemsNew += report.inserted;
+    this.stats.itemsUpdated += report.updated;
   }
 
   /** Polls one feed: claim, fetch, write, record. Never throws for upstream trouble. */
@@ -269,7 +261,7 @@ export class IngestRuntime {
       durationMs: Math.max(0, this.now() - started),
     });
 
-    if (this.stopped) return done({ status: 'skipped', message: 'ingestion is stopping' });
+    if (this.jobs.stopped) return done({ status: 'skipped', message: 'ingestion is stopping' });
     await ensureIngestStates(this.db, this.policy.minIntervalS);
     const feed = await loadFeedToPoll(this.db, feedId);
     if (!feed) return done({ status: 'skipped', message: `no feed ${feedId}` });
@@ -292,7 +284,7 @@ export class IngestRuntime {
     let written = { inserted: 0, updated: 0 };
     // a poll never outlives its lease: cut it well before another poller may take the feed
     const deadline = AbortSignal.timeout(Math.floor(this.leaseMs * 0.8));
-    const signal = AbortSignal.any([this.abort.signal, deadline]);
+    const signal = AbortSignal.any([this.jobs.signal, deadline]);
     try {
       let parsed: unknown;
       try {
@@ -333,7 +325,7 @@ export class IngestRuntime {
         // give the event loop a turn between batches
         if (i > 0) await nextTurn();
         if (signal.aborted)
-          throw new Error(this.abort.signal.aborted ? 'ingestion is stopping' : 'the poll ran out of time');
+          throw new Error(this.jobs.signal.aborted ? 'ingestion is stopping' : 'the poll ran out of time');
         const r = await upsertPosts(this.db, feed.wallId, feedId, rows.slice(i, i + WRITE_BATCH), arrive, now);
         written = { inserted: written.inserted + r.inserted, updated: written.updated + r.updated };
       }
@@ -399,7 +391,7 @@ export class IngestRuntime {
         await releaseFeed(this.db, feedId, this.owner, err.until);
         return done({ status: 'deferred', message: err.message, nextPollAt: err.until, ...written });
       }
-      if (this.abort.signal.aborted) {
+      if (this.jobs.signal.aborted) {
         await releaseFeed(this.db, feedId, this.owner);
         return done({ status: 'skipped', message: 'ingestion stopped during the poll', ...written });
       }

@@ -12,13 +12,12 @@
 // (3 days) disables the endpoint, cursor kept, so re-enabling resumes there.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import Bottleneck from 'bottleneck';
 import type { Kysely } from 'kysely';
 import type { WebhookConfig } from '../config.js';
 import { openSecret } from '../domain/secret-box.js';
 import { kindsOfEvents, type WebhookEvent } from '../domain/webhook-events.js';
 import type { IngestLogger } from '../ingest/runtime.js';
-import { backoffDelayS, FAILING_AFTER, Ticker } from '../ingest/scheduler.js';
+import { backoffDelayS, FAILING_AFTER, LeasedJobs } from '../ingest/scheduler.js';
 import { changesAfter, latestChangeSeq } from '../store/change-log.js';
 import type { Database } from '../store/schema.js';
 import {
@@ -87,12 +86,8 @@ export class WebhookRuntime {
   private readonly random: () => number;
   readonly owner: string;
   private readonly sender: WebhookSender;
-  private readonly limiter: Bottleneck;
-  private readonly inFlight = new Map<number, Promise<EndpointReport>>();
-  private readonly abort = new AbortController();
+  private readonly jobs: LeasedJobs<EndpointReport>;
   private readonly failingAfter: number;
-  private ticker: Ticker | null = null;
-  private stopped = false;
   private nextPruneAt = 0;
   /** delivery attempts by outcome, read by the metrics on scrape */
   readonly stats = { deliveries: { delivered: 0, failed: 0, gave_up: 0 } };
@@ -111,37 +106,30 @@ export class WebhookRuntime {
       resolve: options.resolve,
       // a signature's time is the real clock's, what a receiver compares it with (the injected clock schedules)
     });
-    this.limiter = new Bottleneck({ maxConcurrent: options.concurrency ?? 8 });
+    this.jobs = new LeasedJobs(options.concurrency ?? 8);
   }
 
   start(): void {
-    if (this.ticker || this.stopped) return;
-    this.ticker = new Ticker(
+    const started = this.jobs.startTicking(
       this.config.tickMs,
       () => this.tick(),
       (err) => this.log.error({ err }, 'webhook tick failed'),
     );
-    this.log.info({ owner: this.owner }, 'webhook delivery started');
+    if (started) this.log.info({ owner: this.owner }, 'webhook delivery started');
   }
 
   async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.ticker?.stop();
-    this.abort.abort();
-    await Promise.allSettled([...this.inFlight.values()]);
-    await this.limiter.stop({ dropWaitingJobs: true }).catch(() => undefined);
-    await this.sender.close();
+    if (await this.jobs.stop()) await this.sender.close();
   }
 
   /** One tick: prune the delivery log when due, start the due endpoints (not waiting for them). */
   async tick(): Promise<void> {
-    if (this.stopped) return;
+    if (this.jobs.stopped) return;
     if (this.now() >= this.nextPruneAt) {
       this.nextPruneAt = this.now() + PRUNE_EVERY_MS;
       await pruneDeliveries(this.db, this.now() - this.config.logRetentionDays * 86_400_000);
     }
-    for (const id of await this.dueIds()) if (!this.inFlight.has(id)) void this.schedule(id);
+    for (const id of await this.dueIds()) if (!this.jobs.has(id)) void this.schedule(id);
   }
 
   /** Serves every due endpoint once and waits (tests, one-shot runs). */
@@ -155,24 +143,21 @@ export class WebhookRuntime {
   }
 
   private schedule(id: number): Promise<EndpointReport> {
-    const existing = this.inFlight.get(id);
-    if (existing) return existing;
-    const p = this.limiter
-      .schedule(() => this.serveEndpoint(id))
-      .catch((err: unknown): EndpointReport => {
+    return this.jobs.run(
+      id,
+      () => this.serveEndpoint(id),
+      (err): EndpointReport => {
         this.log.error({ err, webhookId: id }, 'webhook delivery crashed');
         return { webhookId: id, status: 'failed', delivered: 0, message: (err as Error)?.message ?? String(err) };
-      })
-      .finally(() => this.inFlight.delete(id));
-    this.inFlight.set(id, p);
-    return p;
+      },
+    );
   }
 
   /** Claims one endpoint and sends its pending events in order until one fails or none is left. */
   async serveEndpoint(id: number): Promise<EndpointReport> {
     const report: EndpointReport = { webhookId: id, status: 'idle', delivered: 0, message: null };
     const leaseMs = this.config.leaseMs;
-    if (this.stopped) return { ...report, status: 'skipped', message: 'stopping' };
+    if (this.jobs.stopped) return { ...report, status: 'skipped', message: 'stopping' };
     if (!(await claimWebhook(this.db, id, this.owner, this.now(), this.now() + leaseMs)))
       return { ...report, status: 'skipped', message: 'another worker holds this endpoint' };
     let released = false;
@@ -191,7 +176,7 @@ export class WebhookRuntime {
       }
       const kinds = kindsOfEvents(eventsOf(row));
       const started = this.now();
-      while (!this.stopped && report.delivered < EVENTS_PER_CLAIM) {
+      while (!this.jobs.stopped && report.delivered < EVENTS_PER_CLAIM) {
         // the latest seq is read first: every row up to it is committed, so
         // rows for this endpoint up to it are all in the page read next
         const latest = await latestChangeSeq(this.db);
@@ -223,9 +208,9 @@ export class WebhookRuntime {
         }
         const attempt = row.head_seq === next.seq ? row.head_attempts + 1 : 1;
         const body = JSON.stringify(next.payload);
-        const result = await this.sender.send(row.url, secret, next.payload, body, this.abort.signal);
+        const result = await this.sender.send(row.url, secret, next.payload, body, this.jobs.signal);
         const at = this.now();
-        if (this.abort.signal.aborted && !result.ok) {
+        if (this.jobs.signal.aborted && !result.ok) {
           // stopping: the event stays at the head, sent again later
           report.message = 'stopped during a delivery';
           break;
