@@ -3,9 +3,9 @@
 import type { Command } from 'commander';
 import { backupPostgres, restorePostgres, type PgToolOptions } from '../store/backup/postgres.js';
 import { backupSqlite, restoreSqlite, type StoreSnapshot } from '../store/backup/sqlite.js';
-import { openStore, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import type { Config } from '../config.js';
-import { configFrom, databaseOption, type StoreOptions } from './common.js';
+import { configFrom, databaseOption, withUnmigratedStore, type StoreOptions } from './common.js';
 
 interface RestoreOptions extends StoreOptions {
   force?: boolean;
@@ -23,7 +23,7 @@ export function registerBackupCommands(program: Command) {
       const snapshot =
         config.store.kind === 'sqlite'
           ? await backupSqlite(config.store.path, file)
-          : await withPostgres(config, (db, url) => backupPostgres(db, url, file, pgTools(config)));
+          : await withPostgres(options, (db, url) => backupPostgres(db, url, file, pgTools(config)));
       process.stdout.write(`backed up to ${file}: ${describe(snapshot)} in ${seconds(started)}\n`);
     });
 
@@ -40,7 +40,7 @@ export function registerBackupCommands(program: Command) {
       const result =
         config.store.kind === 'sqlite'
           ? await restoreSqlite(file, config.store.path, force)
-          : await withPostgres(config, (db, url, migrate) =>
+          : await withPostgres(options, (db, url, migrate) =>
               restorePostgres(db, url, file, force, migrate, pgTools(config)),
             );
       const migrated = result.migrated.length > 0 ? `, migrated: ${result.migrated.join(', ')}` : '';
@@ -49,22 +49,15 @@ export function registerBackupCommands(program: Command) {
     });
 }
 
-/**
- * Opens the PostgreSQL store without migrating it (a backup reads the schema
- * as it is), runs `fn`, always closes.
- */
-async function withPostgres<T>(
-  config: Config,
+/** The PostgreSQL store as it is (a backup reads the schema it finds; a restore migrates after). */
+function withPostgres<T>(
+  options: StoreOptions,
   fn: (db: Store['db'], url: string, migrate: () => Promise<string[]>) => Promise<T>,
 ): Promise<T> {
-  if (config.store.kind !== 'postgres') throw new Error('withPostgres needs a PostgreSQL store');
-  const store = openStore(config.store, config.database);
-  try {
-    await store.waitUntilReachable(config.database.connectRetries);
-    return await fn(store.db, config.store.url, () => store.migrate());
-  } finally {
-    await store.close();
-  }
+  return withUnmigratedStore(options, (store, config) => {
+    if (config.store.kind !== 'postgres') throw new Error('withPostgres needs a PostgreSQL store');
+    return fn(store.db, config.store.url, () => store.migrate());
+  });
 }
 
 function pgTools(config: Config): PgToolOptions {

@@ -23,7 +23,18 @@ export function configFrom(options: StoreOptions): Config {
  * notify them; on SQLite they notice the commit), whatever this process's
  * environment.
  */
-export async function withStore<T>(
+export function withStore<T>(options: StoreOptions, fn: (store: Store, config: Config) => Promise<T>): Promise<T> {
+  return withUnmigratedStore(options, async (store, config) => {
+    await store.migrate();
+    return fn(store, config);
+  });
+}
+
+/**
+ * Opens the store as it is (no migration: `migrate --dry-run`, a backup
+ * reading the schema it finds), runs `fn`, always closes.
+ */
+export async function withUnmigratedStore<T>(
   options: StoreOptions,
   fn: (store: Store, config: Config) => Promise<T>,
 ): Promise<T> {
@@ -31,7 +42,6 @@ export async function withStore<T>(
   const store = openStore(config.store, config.database);
   try {
     await store.waitUntilReachable(config.database.connectRetries);
-    await store.migrate();
     return await fn(store, config);
   } finally {
     await store.close();

@@ -6,8 +6,7 @@ import type { Command } from 'commander';
 import { DataFileSyntaxError, exportDataFile, importDataFileFrom } from '../store/datafile.js';
 import type { DialectName } from '../store/dialect.js';
 import { knownMigrations, type PendingMigration } from '../store/migrations.js';
-import { openStore } from '../store/store.js';
-import { CliError, configFrom, databaseOption, withStore, type StoreOptions } from './common.js';
+import { CliError, databaseOption, withStore, withUnmigratedStore, type StoreOptions } from './common.js';
 
 /** Files with fewer posts import quietly. */
 const PROGRESS_FROM_POSTS = 10_000;
@@ -30,19 +29,14 @@ export function registerDataCommands(program: Command) {
     .option('--dry-run', 'print the migrations that would run and their SQL; change nothing')
     .option(...databaseOption)
     .action(async (options: StoreOptions & { dryRun?: boolean }) => {
-      const config = configFrom(options);
-      const store = openStore(config.store, config.database);
-      try {
-        await store.waitUntilReachable(config.database.connectRetries);
+      await withUnmigratedStore(options, async (store) => {
         if (options.dryRun) {
           process.stdout.write(describePending(await store.pendingMigrations(), store.name));
           return;
         }
         const applied = await store.migrate();
         process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'schema is up to date\n');
-      } finally {
-        await store.close();
-      }
+      });
     });
 
   program
