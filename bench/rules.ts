@@ -122,6 +122,7 @@ async function run(dir: string, n: number, pages: Uint8Array[], rules: Rule[]): 
         url: 'w',
         profanity: 0,
         moderation: 'auto',
+        allow_framing: 0,
         rules: JSON.stringify(rules),
         created_at: 0,
         deleted_at: null,

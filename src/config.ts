@@ -180,11 +180,13 @@ export function loadWebhookConfig(env: NodeJS.ProcessEnv = process.env): Webhook
 export interface EmbedConfig {
   /** open SSE streams per instance; one more is a 503 */
   maxStreams: number;
+  /** open SSE streams per client (an IPv4 address or an IPv6 /64) per instance; one more is a 429 (0: no limit) */
+  maxStreamsPerClient: number;
   /** ms between `: ping` comments on an open stream */
   heartbeatMs: number;
-  /** requests per window per publishable key (0: no limit) */
+  /** reads the cache could not answer, per window per publishable key (0: no limit) */
   rateLimitPerKey: number;
-  /** requests per window per client IP address (0: no limit) */
+  /** requests per window per client (an IPv4 address or an IPv6 /64) (0: no limit) */
   rateLimitPerIp: number;
   /** the rate limits' window, ms */
   rateLimitWindowMs: number;
@@ -206,6 +208,7 @@ export interface EmbedConfig {
 
 export const DEFAULT_EMBED_CONFIG: EmbedConfig = {
   maxStreams: 10_000,
+  maxStreamsPerClient: 6,
   heartbeatMs: 15_000,
   rateLimitPerKey: 6_000,
   rateLimitPerIp: 600,
@@ -223,6 +226,13 @@ export function loadEmbedConfig(env: NodeJS.ProcessEnv = process.env): EmbedConf
   const d = DEFAULT_EMBED_CONFIG;
   return {
     maxStreams: intSetting(env.EMBED_MAX_STREAMS, 'EMBED_MAX_STREAMS', d.maxStreams, 0, 1_000_000),
+    maxStreamsPerClient: intSetting(
+      env.EMBED_MAX_STREAMS_PER_CLIENT,
+      'EMBED_MAX_STREAMS_PER_CLIENT',
+      d.maxStreamsPerClient,
+      0,
+      1_000_000,
+    ),
     heartbeatMs: intSetting(env.EMBED_HEARTBEAT_MS, 'EMBED_HEARTBEAT_MS', d.heartbeatMs, 100, 600_000),
     rateLimitPerKey: intSetting(
       env.EMBED_RATE_LIMIT_PER_KEY,

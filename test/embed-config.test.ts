@@ -8,6 +8,7 @@ describe('embed settings', () => {
     expect(
       loadConfig({
         EMBED_MAX_STREAMS: '2',
+        EMBED_MAX_STREAMS_PER_CLIENT: '0',
         EMBED_HEARTBEAT_MS: '1000',
         EMBED_REPLAY_EVENTS: '0',
         EMBED_RATE_LIMIT_PER_KEY: '0',
@@ -22,6 +23,7 @@ describe('embed settings', () => {
       }).embed,
     ).toEqual({
       maxStreams: 2,
+      maxStreamsPerClient: 0,
       heartbeatMs: 1000,
       replayEvents: 0,
       rateLimitPerKey: 0,
@@ -39,6 +41,7 @@ describe('embed settings', () => {
   it('refuse a bad value with the variable named', () => {
     for (const [name, value] of [
       ['EMBED_MAX_STREAMS', '-1'],
+      ['EMBED_MAX_STREAMS_PER_CLIENT', 'six'],
       ['EMBED_HEARTBEAT_MS', '50'],
       ['EMBED_RATE_LIMIT_PER_IP', 'many'],
       ['EMBED_RATE_LIMIT_WINDOW_MS', '999'],

@@ -44,6 +44,7 @@ interface WallFields {
   url?: string;
   profanity?: boolean;
   moderation?: string;
+  allowFraming?: boolean;
 }
 
 export function registerWallCommands(program: Command) {
@@ -78,7 +79,8 @@ export function registerWallCommands(program: Command) {
       .requiredOption('--name <name>', 'wall name')
       .requiredOption('--url <slug>', 'URL slug: lowercase letters, digits, - and _')
       .option('--profanity', 'turn the profanity flag on')
-      .option('--moderation <mode>', 'auto (default) or manual: ingested posts wait for an approval'),
+      .option('--moderation <mode>', 'auto (default) or manual: ingested posts wait for an approval')
+      .option('--allow-framing', 'any site may frame the hosted page of a key that names no origins'),
   ).action(async (options: PrintOptions & WallFields & { account: string }) => {
     const body = checkBody<WallInput>(
       WallCreateBody,
@@ -88,6 +90,7 @@ export function registerWallCommands(program: Command) {
         url: options.url,
         profanity: options.profanity,
         moderation: options.moderation,
+        allowFraming: options.allowFraming,
       }),
     );
     await showRecord(options, (store) => createWall(cliOp(store), body));
@@ -96,17 +99,25 @@ export function registerWallCommands(program: Command) {
   printOptions(
     walls
       .command('update')
-      .description('change a wall’s name, URL slug, profanity flag or moderation mode')
+      .description('change a wall’s name, URL slug, profanity flag, moderation mode or framing')
       .argument(...idArgument('wall', 'id'))
       .option('--name <name>', 'wall name')
       .option('--url <slug>', 'URL slug')
       .option('--profanity', 'turn the profanity flag on')
       .option('--no-profanity', 'turn the profanity flag off')
-      .option('--moderation <mode>', 'auto or manual (ingested posts wait for an approval)'),
+      .option('--moderation <mode>', 'auto or manual (ingested posts wait for an approval)')
+      .option('--allow-framing', 'any site may frame the hosted page of a key that names no origins')
+      .option('--no-allow-framing', 'only the origins of the page’s key may frame the hosted page (default)'),
   ).action(async (id: number, options: PrintOptions & WallFields) => {
     const body = checkBody<WallPatch>(
       WallPatchBody,
-      given({ name: options.name, url: options.url, profanity: options.profanity, moderation: options.moderation }),
+      given({
+        name: options.name,
+        url: options.url,
+        profanity: options.profanity,
+        moderation: options.moderation,
+        allowFraming: options.allowFraming,
+      }),
     );
     await showRecord(options, (store) => updateWall(cliOp(store), id, body));
   });

@@ -24,3 +24,26 @@ export function originAllowed(allowed: readonly string[], origin: string | undef
   const normal = normaliseOrigin(origin);
   return normal !== null && allowed.includes(normal);
 }
+
+/**
+ * Whether a request may use a key, by what the browser says of the page that
+ * sent it. `Sec-Fetch-Site: same-origin` is a page of this Wallery (the
+ * hosted wall page, the console's preview), which is shown only where its
+ * `frame-ancestors` allows: its calls carry no `Origin` (GET) or Wallery's
+ * own (POST). Any other `Origin` must be one the key allows. A request with
+ * no `Origin` that a browser marks `cross-site` or `same-site` is another
+ * site's page loading the URL without CORS (an `<iframe>`, `<img>`,
+ * `<script>`): refused for a key bound to origins. With neither header it is
+ * no browser's page (a server, curl), which could send any `Origin`: the key
+ * is read-only and rate limited for that reason.
+ */
+export function requestMayUseKey(
+  allowed: readonly string[],
+  origin: string | undefined,
+  fetchSite: string | undefined,
+): boolean {
+  if (fetchSite === 'same-origin') return true;
+  if (origin !== undefined) return originAllowed(allowed, origin);
+  if (allowed.length === 0) return true;
+  return fetchSite === undefined || fetchSite === 'none';
+}

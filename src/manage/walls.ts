@@ -34,6 +34,7 @@ const wallRecord = (r: WallRow): WallRecord => ({
   layout: r.layout,
   theme: r.theme,
   columns: r.columns,
+  allowFraming: r.allow_framing !== 0,
   createdAt: iso(r.created_at),
   deleted: r.deleted_at !== null,
   deletedAt: isoOrNull(r.deleted_at),
@@ -155,6 +156,7 @@ export async function createWall(op: Op, given: WallInput): Promise<WallRecord> 
         layout: input.layout ?? null,
         theme: input.theme ?? null,
         columns: input.columns ?? null,
+        allow_framing: input.allowFraming ? 1 : 0,
         created_at: op.now,
         deleted_at: null,
       })
@@ -182,6 +184,7 @@ export async function updateWall(op: Op, id: number, change: WallPatch): Promise
         ...(patch.layout !== undefined ? { layout: patch.layout } : {}),
         ...(patch.theme !== undefined ? { theme: patch.theme } : {}),
         ...(patch.columns !== undefined ? { columns: patch.columns } : {}),
+        ...(patch.allowFraming !== undefined ? { allow_framing: patch.allowFraming ? 1 : 0 } : {}),
       })
       .where('id', '=', id)
       .execute();

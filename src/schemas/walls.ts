@@ -42,6 +42,10 @@ export const Moderation = (description: string) =>
 const WALL_MODERATION =
   'auto: posts appear as they arrive; manual: ingested posts wait as pending until approved (default auto)';
 
+const ALLOW_FRAMING =
+  'whether any site may show the hosted wall page in a frame when the page’s key names no origins (default ' +
+  'false: never framed); a key bound to origins is framed by those origins only, whatever this says';
+
 /** How the embed shows the wall when a page does not choose: null leaves it to the embed (masonry, auto, its width). */
 const Display = {
   layout: Type.Optional(
@@ -62,6 +66,7 @@ const Display = {
       description: 'the most columns the embed uses when a page does not say; null: as many as fit',
     }),
   ),
+  allowFraming: Type.Optional(Bool('allowFraming', ALLOW_FRAMING)),
 };
 
 export const WallCreateBody = Type.Object(
@@ -102,6 +107,7 @@ export const WallRecord = Record({
   layout: Nullable(Type.Enum([...EMBED_LAYOUTS], { description: 'the embed’s layout when a page does not choose' })),
   theme: Nullable(Type.Enum([...EMBED_THEMES], { description: 'the embed’s theme when a page does not choose' })),
   columns: Nullable(Type.Integer({ description: 'the most columns the embed uses when a page does not say' })),
+  allowFraming: Type.Boolean({ description: ALLOW_FRAMING }),
   createdAt: Instant,
   deleted: Type.Boolean(),
   deletedAt: NullableInstant,

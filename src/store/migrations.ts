@@ -423,6 +423,16 @@ function migrations(dialect: DialectName): Record<string, Migration> {
           await db.schema.alterTable('walls').addColumn(column, type).execute();
       },
     },
+    '0018_wall_framing': {
+      async up(db: Kysely<unknown>) {
+        // Whether any site may frame the hosted wall page when its key is bound
+        // to no origins (src/http/web/framing.ts); 0 for every wall.
+        await db.schema
+          .alterTable('walls')
+          .addColumn('allow_framing', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      },
+    },
     '0014_post_revision': {
       async up(db: Kysely<unknown>) {
         // A post's revision: bumped by the store itself on every UPDATE of the
@@ -664,6 +674,7 @@ export const MIGRATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   '0015_changes': 'the change log (change feed, webhooks) and the triggers that fill it',
   '0016_analytics': 'analytics counters per wall, day, event type, post and product',
   '0017_webhooks': 'webhook endpoints and their delivery log',
+  '0018_wall_framing': 'walls get allow_framing: any site may frame the hosted page of a key bound to no origins (0)',
 };
 
 function migratorFor(db: Kysely<unknown>, dialect: DialectName): Migrator {

@@ -29,6 +29,8 @@ export interface PublishableKeyGrant {
   accountId: number;
   /** normalised origins; empty = any */
   origins: string[];
+  /** the wall lets any site frame its hosted page (for a key with no origins) */
+  allowFraming: boolean;
 }
 
 /** The grant of an active key, by its hex SHA-256; null when unknown or revoked. */
@@ -45,6 +47,7 @@ export async function findPublishableKeyByHash(
       'publishable_keys.wall_id',
       'publishable_keys.origins',
       'walls.account_id',
+      'walls.allow_framing',
     ])
     .where('publishable_keys.key_hash', '=', hash)
     .where('publishable_keys.revoked_at', 'is', null)
@@ -52,7 +55,13 @@ export async function findPublishableKeyByHash(
   if (!row) return null;
   // the index matched; decide in constant time all the same
   if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-  return { keyId: row.id, wallId: row.wall_id, accountId: row.account_id, origins: parseOrigins(row.origins) };
+  return {
+    keyId: row.id,
+    wallId: row.wall_id,
+    accountId: row.account_id,
+    origins: parseOrigins(row.origins),
+    allowFraming: row.allow_framing !== 0,
+  };
 }
 
 export function parseOrigins(json: string): string[] {

@@ -43,6 +43,8 @@ export interface WallsTable {
   layout: EmbedLayout | null;
   theme: EmbedTheme | null;
   columns: number | null;
+  /** 1: any site may frame the hosted page when its key names no origins (migration 0018) */
+  allow_framing: number;
 }
 
 export interface FeedsTable {

@@ -150,8 +150,9 @@ describe.skipIf(!hasSampleData)(`import and export (${hasSampleData ? 'sample da
     expect(r.stderr).toMatch(/cannot read/);
   });
 
-  it('keeps feed connector settings through a round trip', async () => {
-    const data = loadSampleData() as { walls: { feeds: Record<string, unknown>[] }[] };
+  it('keeps feed connector settings and a wall’s framing through a round trip; walls update sets the framing', async () => {
+    const data = loadSampleData() as { walls: ({ feeds: Record<string, unknown>[] } & Record<string, unknown>)[] };
+    data.walls[1]!.allowFraming = true;
     const connector = { kind: 'mastodon', instance: 'https://m.example', hashtag: 'trail', reposts: 'unwrap' };
     data.walls[0]!.feeds[0]!.connector = connector;
     data.walls[0]!.feeds[1]!.enabled = false;
@@ -164,6 +165,13 @@ describe.skipIf(!hasSampleData)(`import and export (${hasSampleData ? 'sample da
     expect(exported.walls[0]!.feeds[0]!.connector).toEqual(connector);
     expect(exported.walls[0]!.feeds[1]!.enabled).toBe(false);
     expect(exported.walls[0]!.feeds[2]!).not.toHaveProperty('connector');
+    expect(exported.walls[1]!.allowFraming).toBe(true);
+    expect(exported.walls[0]!).not.toHaveProperty('allowFraming');
+    const wallId = String(data.walls[0]!.id);
+    const set = await runCli(['walls', 'update', wallId, '--allow-framing', '--json', '--database', db('conn')]);
+    expect(JSON.parse(set.stdout)).toMatchObject({ allowFraming: true });
+    const unset = await runCli(['walls', 'update', wallId, '--no-allow-framing', '--json', '--database', db('conn')]);
+    expect(JSON.parse(unset.stdout)).toMatchObject({ allowFraming: false });
   });
 
   it('accepts walls of one account that share a URL slug (the contract does not forbid it)', async () => {

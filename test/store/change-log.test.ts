@@ -59,6 +59,7 @@ beforeEach(async () => {
         name: 'w',
         url: '',
         profanity: 0,
+        allow_framing: 0,
         created_at: 1,
         moderation: 'auto',
         rules: '[]',

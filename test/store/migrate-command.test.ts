@@ -61,7 +61,7 @@ describe(`wallery migrate --dry-run (${kind})`, () => {
     const pending = MIGRATIONS.slice(MIGRATIONS.indexOf('0010_operator_roles') + 1);
     const listed = [...dry.stdout.matchAll(/^(\d{4}_\w+): (.+)$/gm)].map((m) => [m[1], m[2]]);
     expect(listed).toEqual(pending.map((name) => [name, MIGRATION_DESCRIPTIONS[name]]));
-    expect(dry.stdout).toMatch(/^7 pending migrations \(dry run: nothing changed\):/);
+    expect(dry.stdout).toMatch(new RegExp(`^${pending.length} pending migrations \\(dry run: nothing changed\\):`));
     // the SQL each would run, under its name
     const section = (name: string) => dry.stdout.slice(dry.stdout.indexOf(`${name}: `)).split('\n\n')[0]!;
     expect(section('0011_moderation')).toContain(

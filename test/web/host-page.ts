@@ -56,21 +56,35 @@ article, img, button, a, p, ul, li, dialog { all: revert !important; outline: 5p
 wallery-wall { text-align: right !important; direction: ltr; word-spacing: 20px !important; }
 `;
 
+/** A page of another site that shows `src` in a frame (and notes when the frame has loaded, or failed to). */
+export function framingPage(src: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Framing page</title></head><body>
+<h1>A page that frames a wall</h1>
+<iframe src="${src.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" title="wall" width="1000" height="700" onload="window.frameLoaded = true"></iframe>
+</body></html>`;
+}
+
 export interface HostServer {
-  /** `http://127.0.0.1:PORT` */
+  /** `http://HOST:PORT` (HOST: 127.0.0.1 unless said) */
   origin: string;
-  /** the URL of a host page: `wall`, `key`, `layout`, `theme`, `limit`, `columns`, `poll`, `css=hostile` */
+  /** the URL of a host page: `wall`, `key`, `layout`, `theme`, `limit`, `columns`, `poll`, `css=hostile`; or `frame` (a URL to show in an iframe) */
   url(query: Record<string, string | number | undefined>): string;
   close(): Promise<void>;
 }
 
-/** A node:http server of its own origin serving host pages that load the embed from `base`. */
-export async function startHostServer(base: string): Promise<HostServer> {
+/**
+ * A node:http server of its own origin serving host pages that load the
+ * embed from `base`; `host`: the loopback address it listens on (another one
+ * is another origin).
+ */
+export async function startHostServer(base: string, host = '127.0.0.1'): Promise<HostServer> {
   const server: Server = createServer((req, res) => {
     const q = new URL(req.url ?? '/', 'http://x').searchParams;
     const one = (name: string) => q.get(name) ?? undefined;
     const num = (name: string) => (q.has(name) ? Number(q.get(name)) : undefined);
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    const frame = one('frame');
+    if (frame !== undefined) return res.end(framingPage(frame));
     res.end(
       hostPage({
         base,
@@ -86,10 +100,10 @@ export async function startHostServer(base: string): Promise<HostServer> {
     );
   });
   server.keepAliveTimeout = 1000;
-  server.listen(0, '127.0.0.1');
+  server.listen(0, host);
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `http://${host}:${port}`;
   return {
     origin,
     url: (query) => {

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoDataFile } from '../../src/demo/demo-data.js';
+import { CLI_ACTOR } from '../../src/manage/op.js';
+import { createPublishableKey } from '../../src/manage/publishable-keys.js';
+import { createOperatorToken } from '../../src/manage/tokens.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { entryFile, packageBuild, testBuild } from './build.js';
 
@@ -28,9 +31,19 @@ describe('the embed script', () => {
 describe('the embed’s files and hosted page', () => {
   let srv: TestServer;
   let hashed: string;
+  /** keys of wall 101: bound to no origin, and bound to two; a key of wall 102 */
+  let anyOrigin: string;
+  let bound: string;
+  let otherWall: string;
+  let token: string;
   beforeAll(async () => {
     hashed = entryFile(packageBuild());
     srv = await startTestServer({ data: demoDataFile(Date.now()) });
+    const op = { db: srv.store.db, actor: CLI_ACTOR, now: Date.now() };
+    anyOrigin = (await createPublishableKey(op, 101, {})).key;
+    bound = (await createPublishableKey(op, 101, { origins: ['https://harbor.example', 'http://127.0.0.1:5173'] })).key;
+    otherWall = (await createPublishableKey(op, 102, {})).key;
+    token = (await createOperatorToken(op, 'pages-test')).token;
   });
   afterAll(async () => srv?.close());
 
@@ -58,7 +71,7 @@ describe('the embed’s files and hosted page', () => {
 
   it('serves the hosted page by id and by slug, event layout by default, under a strict CSP', async () => {
     for (const path of ['/walls/101', '/walls/summer-trail-wall']) {
-      const res = await fetch(`${srv.baseUrl}${path}?key=pk_demo123`);
+      const res = await fetch(`${srv.baseUrl}${path}?key=${anyOrigin}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
       const csp = res.headers.get('content-security-policy')!;
@@ -68,23 +81,58 @@ describe('the embed’s files and hosted page', () => {
       expect(csp).toContain("connect-src 'self'");
       expect(csp).not.toContain('unsafe');
       const html = await res.text();
-      expect(html).toContain('<wallery-wall wall="101" key="pk_demo123" layout="event"></wallery-wall>');
+      expect(html).toContain(`<wallery-wall wall="101" key="${anyOrigin}" layout="event"></wallery-wall>`);
       expect(html).toContain(`<script type="module" src="../${hashed}"></script>`);
       expect(html).toContain('<title>Wall 101 · Wallery</title>');
       expect(html).not.toContain('Summer Trail Wall'); // the name is the embed API's to give, with a key
       expect(html).not.toMatch(/<script>|<style>|style=/); // nothing inline
     }
-    const chosen = await (await fetch(`${srv.baseUrl}/walls/101?key=pk_a&layout=grid&theme=dark`)).text();
+    const chosen = await (await fetch(`${srv.baseUrl}/walls/101?key=${anyOrigin}&layout=grid&theme=dark`)).text();
     expect(chosen).toContain('layout="grid" theme="dark"');
-    const unknown = await (await fetch(`${srv.baseUrl}/walls/101?key=pk_a&layout=<x>&theme=1`)).text();
+    const unknown = await (await fetch(`${srv.baseUrl}/walls/101?key=${anyOrigin}&layout=<x>&theme=1`)).text();
     expect(unknown).toContain('layout="event">');
   });
 
-  it('escapes the key into the attribute', async () => {
+  it('answers a key that is unknown, revoked or of another wall with a page that shows nothing and echoes nothing', async () => {
     const key = `pk_"><script>alert(1)</script>&'`;
-    const html = await (await fetch(`${srv.baseUrl}/walls/101?key=${encodeURIComponent(key)}`)).text();
-    expect(html).toContain('key="pk_&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;&#39;"');
-    expect(html).not.toContain('<script>alert');
+    for (const k of [key, 'pk_unknown', otherWall]) {
+      const res = await fetch(`${srv.baseUrl}/walls/101?key=${encodeURIComponent(k)}`);
+      expect(res.status, k).toBe(403);
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      const html = await res.text();
+      expect(html).toContain('Link not valid');
+      expect(html).not.toContain('<wallery-wall');
+      expect(html).not.toContain(k);
+    }
+  });
+
+  it('may be framed by the key’s origins only; by no one for a key bound to none, unless the wall allows it', async () => {
+    const headers = async (key: string) => {
+      const res = await fetch(`${srv.baseUrl}/walls/101?key=${key}`);
+      expect(res.status).toBe(200);
+      return {
+        ancestors: /frame-ancestors ([^;]*)/.exec(res.headers.get('content-security-policy')!)?.[1],
+        xfo: res.headers.get('x-frame-options'),
+      };
+    };
+    expect(await headers(bound)).toEqual({ ancestors: 'https://harbor.example http://127.0.0.1:5173', xfo: null });
+    expect(await headers(anyOrigin)).toEqual({ ancestors: "'none'", xfo: 'DENY' });
+    const allow = (allowFraming: boolean) =>
+      fetch(`${srv.baseUrl}/api/manage/v1/walls/101`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ allowFraming }),
+      });
+    const patched = await allow(true);
+    expect(patched.status).toBe(200);
+    expect(((await patched.json()) as { responseData: { allowFraming: boolean } }).responseData.allowFraming).toBe(
+      true,
+    );
+    expect(await headers(anyOrigin)).toEqual({ ancestors: '*', xfo: null });
+    // the key's origins bind it whatever the wall allows
+    expect(await headers(bound)).toEqual({ ancestors: 'https://harbor.example http://127.0.0.1:5173', xfo: null });
+    expect((await allow(false)).status).toBe(200);
+    expect(await headers(anyOrigin)).toEqual({ ancestors: "'none'", xfo: 'DENY' });
   });
 
   it('answers an unknown wall or a missing key with a plain page, and leaves /api/* alone', async () => {
@@ -92,6 +140,7 @@ describe('the embed’s files and hosted page', () => {
       const res = await fetch(`${srv.baseUrl}${path}`);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
       expect(await res.text()).toContain('Wall not found');
     }
     for (const path of ['/walls/101', '/walls/101?key=demo-enterprise-key', '/walls/101?key=pk_has%20space']) {

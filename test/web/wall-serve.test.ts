@@ -522,6 +522,52 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
     expect(await page.evaluate(() => window.xss ?? null)).toBeNull();
   });
 
+  it('lets the key’s own origin frame the hosted page; a page of another origin shows nothing of it', async () => {
+    const foreign = await startHostServer(instance.url, '127.0.0.2');
+    try {
+      const hosted = `${instance.url}/walls/trail-wall?key=${keys.get(WALLS.standard)}`;
+      // the key's origin (the host page's): the wall shows in the frame, posts and all
+      const own = await newPage();
+      await own.goto(host.url({ frame: hosted }));
+      const framed = own.frameLocator('iframe');
+      await framed.locator('wallery-wall [data-post-id]').first().waitFor({ timeout: WAIT });
+      expect(await framed.locator('wallery-wall [data-post-id]').count()).toBeGreaterThan(0);
+      await own.screenshot({ path: `${SHOTS}framed-own-origin.png` });
+      // another origin: the browser refuses to render the page in the frame (frame-ancestors)
+      const other = await newPage();
+      const refusals: string[] = [];
+      other.on('console', (m) => /frame-ancestors/.test(m.text()) && refusals.push(m.text()));
+      await other.goto(foreign.url({ frame: hosted }));
+      await other.waitForFunction(() => (window as unknown as { frameLoaded?: boolean }).frameLoaded === true, null, {
+        timeout: WAIT,
+      });
+      const child = other.frames().find((f) => f !== other.mainFrame())!;
+      expect(child.url()).not.toContain('/walls/');
+      expect(await child.locator('wallery-wall').count()).toBe(0);
+      // "Framing 'http://127.0.0.1:…/' violates … frame-ancestors http://127.0.0.1:… http://127.0.0.1:…"
+      expect(refusals.join('\n')).toContain(`Framing '${instance.url}/'`);
+      await other.screenshot({ path: `${SHOTS}framed-foreign-origin.png` });
+      // nor can that page frame the API itself: the browser sends no Origin, but says the request is cross-site
+      const api = await newPage();
+      const apiUrl = `${instance.url}/api/embed/v1/walls/${WALLS.standard}/posts?key=${keys.get(WALLS.standard)}`;
+      await api.goto(foreign.url({ frame: apiUrl }));
+      await api.waitForFunction(() => (window as unknown as { frameLoaded?: boolean }).frameLoaded === true, null, {
+        timeout: WAIT,
+      });
+      const answer = await api
+        .frames()
+        .find((f) => f !== api.mainFrame())!
+        .locator('body')
+        .textContent();
+      expect(JSON.parse(answer!)).toMatchObject({
+        responseCode: 403,
+        responseMessage: expect.stringMatching(/origin/),
+      });
+    } finally {
+      await foreign.close();
+    }
+  });
+
   it('serves the hosted page under its strict CSP with no violation (event layout, live)', async () => {
     const page = await newPage({ width: 1280, height: 800 });
     const violations: string[] = [];

@@ -1,10 +1,17 @@
 // Who may read a wall through the embed API, and from which page: the
-// publishable key (`key=pk_…`) must be active and of this very wall, and a
-// request's Origin (sent by browsers on cross-origin reads) one the key
-// allows. CORS answers echo only an allowed origin (`*` when the key allows
-// any). Rate limits: per client IP before the key is looked up, per key after.
+// publishable key (`key=pk_…`) must be active and of this very wall, and the
+// page that sent the request one the key allows (domain/origins.ts). CORS
+// answers echo only an allowed origin (`*` when the key allows any).
+//
+// Rate limits are laid out the way a CDN-fronted widget's are, so that no one
+// can take a wall offline by spending its key's budget: every request counts
+// first for its client (an IPv4 address or an IPv6 /64), before the key is
+// looked up; a key's budget is spent only by reads the response cache cannot
+// answer (routes.ts) — a wall's pages that every visitor reads are served from
+// the cache whatever others send — and by beacons, which have their own.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { originAllowed } from '../../domain/origins.js';
+import { clientKey } from '../../domain/client-address.js';
+import { originAllowed, requestMayUseKey } from '../../domain/origins.js';
 import type { PublishableKeyGrant } from '../../store/publishable-keys.js';
 import { sendError } from '../envelope.js';
 import type { PublishableKeyCache } from './key-cache.js';
@@ -16,6 +23,9 @@ declare module 'fastify' {
     embedGrant: PublishableKeyGrant | null;
   }
 }
+
+/** The client a request counts for: its address, an IPv6 one by its /64. */
+export const clientOf = (request: FastifyRequest): string => clientKey(request.ip);
 
 export const EXPOSED_HEADERS = 'ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset';
 
@@ -29,12 +39,15 @@ export type Limiter = (request: FastifyRequest) => Promise<{
 }>;
 
 export interface Limits {
-  perIp: Limiter | null;
+  /** per client (clientOf), before the key is looked up */
+  perClient: Limiter | null;
   perKey: Limiter | null;
 }
 
-export interface AccessOptions extends Limits {
+export interface AccessOptions {
   keys: PublishableKeyCache;
+  /** the limit of every read and stream, per client; reads spend their key's budget in routes.ts */
+  perClient: Limiter | null;
   /** the limits of the analytics beacons (their own budget: beacons never use up a page's reads) */
   events: Limits;
 }
@@ -56,7 +69,8 @@ export function corsHeaders(grant: PublishableKeyGrant | null, origin: string | 
   return headers;
 }
 
-async function limited(limiter: Limiter | null, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+/** Counts the request on `limiter`: true (headers set) when it is over the limit. */
+export async function limited(limiter: Limiter | null, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
   if (!limiter) return false;
   const r = await limiter(request);
   if (r.isAllowed) return false;
@@ -78,8 +92,8 @@ export function embedAccess(options: AccessOptions) {
     // another process (the CLI) committed to the SQLite file: drop what the caches hold
     if (externalWrites?.()) changes.publish({ kind: 'all' });
     const events = request.routeOptions.config.embedEvents === true;
-    const limits: Limits = events ? options.events : options;
-    if (await limited(limits.perIp, request, reply)) return sendError(reply, 'json', 429, EMBED_MESSAGES.rateLimited);
+    const perClient = events ? options.events.perClient : options.perClient;
+    if (await limited(perClient, request, reply)) return sendError(reply, 'json', 429, EMBED_MESSAGES.rateLimited);
     const key = (request.query as Record<string, unknown>).key;
     const grant =
       typeof key === 'string' && key.startsWith('pk_') && key.length <= 200
@@ -90,7 +104,8 @@ export function embedAccess(options: AccessOptions) {
     const wallId = events ? String(grant.wallId) : ((request.params as { wallId?: string }).wallId ?? '');
     if (!/^\d{1,16}$/.test(wallId)) return sendError(reply, 'json', 400, 'wall id must be a positive integer');
     if (grant.wallId !== Number(wallId)) return sendError(reply, 'json', 403, EMBED_MESSAGES.otherWall);
-    if (!originAllowed(grant.origins, origin)) {
+    const fetchSite = request.headers['sec-fetch-site'];
+    if (!requestMayUseKey(grant.origins, origin, typeof fetchSite === 'string' ? fetchSite : undefined)) {
       reply.removeHeader('Access-Control-Allow-Origin');
       reply.removeHeader('Access-Control-Expose-Headers');
       return sendError(reply, 'json', 403, EMBED_MESSAGES.origin);
@@ -99,6 +114,7 @@ export function embedAccess(options: AccessOptions) {
     reply.removeHeader('Access-Control-Expose-Headers');
     reply.headers(corsHeaders(grant, origin));
     request.embedGrant = grant;
-    if (await limited(limits.perKey, request, reply)) return sendError(reply, 'json', 429, EMBED_MESSAGES.rateLimited);
+    if (events && (await limited(options.events.perKey, request, reply)))
+      return sendError(reply, 'json', 429, EMBED_MESSAGES.rateLimited);
   };
 }

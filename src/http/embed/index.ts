@@ -1,14 +1,14 @@
 // Embed API v1 (`/api/embed/v1`): read-only, for browsers, authenticated by a
 // publishable key (`key=pk_…`) of one wall. Wall info, posts by cursor, and a
 // Server-Sent Events stream of changes. Not bound by the v2 contract and not
-// counted on the account's v2 daily quota: it has its own per-key and per-IP
-// rate limits (@fastify/rate-limit: counted in the shared Redis when there is
-// one, so N instances behind a balancer allow the limit, not N times it; in
-// memory per instance otherwise).
+// counted on the account's v2 daily quota: it has its own per-client and
+// per-key rate limits (access.ts; @fastify/rate-limit: counted in the shared
+// Redis when there is one, so N instances behind a balancer allow the limit,
+// not N times it; in memory per instance otherwise).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_CACHE_TTL_MS, DEFAULT_EMBED_CONFIG, type EmbedConfig } from '../../config.js';
-import { corsHeaders, embedAccess, type Limiter } from './access.js';
+import { clientOf, corsHeaders, embedAccess, type Limiter } from './access.js';
 import { PublishableKeyCache } from './key-cache.js';
 import { embedPreflight, embedReadRoutes } from './routes.js';
 import { embedStreamRoute } from './stream.js';
@@ -36,6 +36,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** the SSE hub of this instance (tests and benchmarks look at it) */
     embedStreams: StreamHub;
+    /** publishable keys' grants, cached (the hosted page reads them too) */
+    embedKeys: PublishableKeyCache;
   }
 }
 
@@ -44,12 +46,14 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
   const keys = new PublishableKeyCache(app.ctx.changes, options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS);
   const hub = new StreamHub(app.ctx, keys, {
     maxStreams: config.maxStreams,
+    maxStreamsPerClient: config.maxStreamsPerClient,
     heartbeatMs: config.heartbeatMs,
     replayEvents: config.replayEvents,
     windowSize: config.streamWindow,
     log: app.log,
   });
   app.decorate('embedStreams', hub);
+  app.decorate('embedKeys', keys);
   // open streams never finish by themselves: end them before the server waits for its connections
   app.addHook('preClose', async () => hub.close(SHUTDOWN_RETRY_MS));
   // CORS preflights (a page sending If-None-Match or Last-Event-ID) match no
@@ -113,14 +117,13 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
           : null;
       const access = embedAccess({
         keys,
-        perIp: limiter(config.rateLimitPerIp, 'ip:', (r) => r.ip),
-        perKey: limiter(config.rateLimitPerKey, 'key:', (r) => String(r.embedGrant?.keyId ?? '')),
+        perClient: limiter(config.rateLimitPerIp, 'ip:', clientOf),
         events: {
           // the beacons' limiter keeps a digest of the address, never the address itself
-          perIp: limiter(
+          perClient: limiter(
             config.analyticsRateLimitPerIp,
             'events-ip:',
-            (r) => ipDigest(r.ip),
+            (r) => ipDigest(clientOf(r)),
             config.analyticsRateLimitWindowMs,
           ),
           perKey: limiter(
@@ -139,7 +142,10 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
           reply.headers(corsHeaders(request.embedGrant, origin));
         }
       });
-      await embed.register(embedReadRoutes);
+      // a key's budget: spent by the reads the response cache cannot answer
+      await embed.register(embedReadRoutes, {
+        keyBudget: limiter(config.rateLimitPerKey, 'key:', (r) => String(r.embedGrant?.keyId ?? '')),
+      });
       await embed.register(embedStreamRoute);
       await embed.register(embedEventsRoute);
     },

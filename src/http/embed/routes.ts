@@ -8,7 +8,9 @@ import { findLiveWallById, listVisiblePostsAfter, productsOfPosts, wallHasTagged
 import type { WallRow } from '../../store/walls.js';
 import { ApiError, MESSAGES } from '../errors.js';
 import { bodyEtag, etagMatches } from '../v2/response-cache.js';
-import { EXPOSED_HEADERS } from './access.js';
+import { sendError } from '../envelope.js';
+import type { CachedResponse, ResponseCache } from '../v2/response-cache.js';
+import { EXPOSED_HEADERS, limited, type Limiter } from './access.js';
 import { decodeEmbedCursor, encodeEmbedCursor } from './cursor.js';
 import type { PublishableKeyCache } from './key-cache.js';
 import {
@@ -19,6 +21,7 @@ import {
   EmbedPostsQuery,
   EmbedWallBody,
   EmbedWallParams,
+  EMBED_MESSAGES,
   readResponses,
 } from './schemas.js';
 
@@ -34,32 +37,54 @@ export async function requireEmbedWall(request: FastifyRequest, wallId: number):
   return wall;
 }
 
+interface CacheSlot {
+  key: string;
+  wallId: number;
+  accountId: number;
+  /**
+   * One of the few answers every visitor reads — the wall, its first page
+   * (one per page size): kept from its first read and never charged to the
+   * key's budget. Their number is bounded (the wall's keys, the page sizes)
+   * and each is built at most once per cache life however many ask, so they
+   * cost the store next to nothing. Other pages (a cursor's) are kept once
+   * asked for twice (the cache's doorkeeper: made-up cursors cannot push the
+   * hot answers out) and spend the key's budget when the cache lacks them.
+   */
+  hot: boolean;
+}
+
 /**
- * Sends a JSON read with a strong ETag (304 on If-None-Match). With
- * `cache`, the rendered body is kept in the response cache — dropped by the
- * change bus when the wall (or its account) changes — and compressed once.
+ * Sends a JSON read with a strong ETag (304 on If-None-Match). The rendered
+ * body is kept in the response cache — dropped by the change bus when the
+ * wall (or its account) changes — and compressed once. What the cache holds
+ * is served whatever the key's budget says; a read of a page that is not hot
+ * and must go to the store spends one unit of the key's budget (429 once it
+ * is spent). Concurrent reads of one missing entry share one build.
  */
 async function sendJson(
   request: FastifyRequest,
   reply: FastifyReply,
   build: () => Promise<unknown>,
-  cache?: { key: string; wallId: number; accountId: number },
+  slot: CacheSlot,
+  budget: Limiter | null,
+  building: Map<string, Promise<CachedResponse>>,
 ) {
-  const store = cache ? request.server.ctx.cache : null;
-  let entry = cache && store ? store.get(cache.key) : undefined;
+  const store = request.server.ctx.cache ?? null;
+  let entry = store?.get(slot.key);
   if (!entry) {
-    const start = store?.now();
-    // an answer whose wall changed while it was built is sent, never kept
-    const version = cache && store ? store.version(cache.wallId, cache.accountId) : undefined;
-    const body = Buffer.from(JSON.stringify(await build()));
-    if (cache && store)
-      entry = store.set(
-        cache.key,
-        { body, contentType: JSON_TYPE, wallId: cache.wallId, accountId: cache.accountId },
-        start,
-        version,
-      );
-    else entry = { body, contentType: JSON_TYPE, wallId: 0, accountId: 0, etag: bodyEtag(body) };
+    const pending = building.get(slot.key);
+    if (pending) entry = await pending;
+    else {
+      if (!slot.hot && (await limited(budget, request, reply)))
+        return sendError(reply, 'json', 429, EMBED_MESSAGES.rateLimited);
+      const made = render(store, build, slot);
+      building.set(slot.key, made);
+      try {
+        entry = await made;
+      } finally {
+        building.delete(slot.key);
+      }
+    }
   }
   reply.header('ETag', entry.etag).header('Cache-Control', EMBED_CACHE_CONTROL);
   if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
@@ -72,8 +97,30 @@ async function sendJson(
   return reply.code(200).type(JSON_TYPE).send(entry.body);
 }
 
-export async function embedReadRoutes(fastify: FastifyInstance) {
+/** Builds an answer and keeps it when the cache admits it (an answer whose wall changed meanwhile is never kept). */
+async function render(
+  store: ResponseCache | null,
+  build: () => Promise<unknown>,
+  slot: CacheSlot,
+): Promise<CachedResponse> {
+  const start = store?.now();
+  const version = store?.version(slot.wallId, slot.accountId);
+  const body = Buffer.from(JSON.stringify(await build()));
+  const entry = { body, contentType: JSON_TYPE, wallId: slot.wallId, accountId: slot.accountId };
+  if (store && (slot.hot || store.admit(slot.key))) return store.set(slot.key, entry, start, version);
+  return { ...entry, etag: bodyEtag(body) };
+}
+
+export interface EmbedReadOptions {
+  /** the per-key limit of reads the cache cannot answer */
+  keyBudget: Limiter | null;
+}
+
+export async function embedReadRoutes(fastify: FastifyInstance, options: EmbedReadOptions) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const building = new Map<string, Promise<CachedResponse>>();
+  const send = (request: FastifyRequest, reply: FastifyReply, build: () => Promise<unknown>, slot: CacheSlot) =>
+    sendJson(request, reply, build, slot, options.keyBudget, building);
 
   app.get(
     '/walls/:wallId',
@@ -90,11 +137,18 @@ export async function embedReadRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const wallId = Number(request.params.wallId);
-      return sendJson(request, reply, async () => {
-        const wall = await requireEmbedWall(request, wallId);
-        const shoppable = await wallHasTaggedPosts(request.server.ctx.store.db, wallId);
-        return { wall: embedWall(wall, shoppable, `${EMBED_PREFIX}/walls/${wallId}`, request.query.key) };
-      });
+      const grant = request.embedGrant!;
+      return send(
+        request,
+        reply,
+        async () => {
+          const wall = await requireEmbedWall(request, wallId);
+          const shoppable = await wallHasTaggedPosts(request.server.ctx.store.db, wallId);
+          return { wall: embedWall(wall, shoppable, `${EMBED_PREFIX}/walls/${wallId}`, request.query.key) };
+        },
+        // the answer names the key (its stream URL): one entry per key
+        { key: `embed|wall|${wallId}|${grant.keyId}`, wallId, accountId: grant.accountId, hot: true },
+      );
     },
   );
 
@@ -118,8 +172,8 @@ export async function embedReadRoutes(fastify: FastifyInstance) {
       const after = decodeEmbedCursor(request.query.cursor);
       const { db } = request.server.ctx.store;
       const accountId = request.embedGrant!.accountId;
-      const cacheKey = `embed|posts|${wallId}|${limit}|${request.query.cursor ?? ''}`;
-      return sendJson(
+      const cursor = request.query.cursor ?? '';
+      return send(
         request,
         reply,
         async () => {
@@ -139,7 +193,7 @@ export async function embedReadRoutes(fastify: FastifyInstance) {
                 : null,
           };
         },
-        { key: cacheKey, wallId, accountId },
+        { key: `embed|posts|${wallId}|${limit}|${cursor}`, wallId, accountId, hot: cursor === '' },
       );
     },
   );

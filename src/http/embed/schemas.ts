@@ -18,6 +18,7 @@ export const EMBED_MESSAGES = {
   wallId: 'wall id must be a positive integer',
   rateLimited: 'Too many requests: slow down (see Retry-After)',
   streamsFull: 'too many open streams on this server: poll the posts URL instead',
+  clientStreams: 'too many open streams from this address: poll the posts URL instead',
   events: `events must be a list of 1 to ${EVENTS_MAX} events, each {"type": ${EVENT_TYPES.join('|')}, "postId"?: "<post id>", "productId"?: <product id>}`,
   view: 'view must be 8 to 64 characters: letters, digits, _ or -',
 } as const;
@@ -157,9 +158,9 @@ const response = (description: string, headers: Record<string, unknown>, content
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'a query parameter is malformed; the message names it',
   401: 'key missing, unknown, revoked, or not a publishable key (a user_key is refused)',
-  403: 'the key belongs to another wall, or the request’s Origin is not one the key allows',
+  403: 'the key belongs to another wall, or the page that sent the request (its Origin; another site’s page without one) is not one the key allows',
   404: 'the wall does not exist or is deleted',
-  429: 'rate limited (per key or per IP address): see Retry-After',
+  429: 'rate limited (per client address, or per key for reads the cache cannot answer), or (stream) too many open streams from this address: see Retry-After',
   500: 'internal fault: a generic message',
   503: 'the store is unreachable, or (stream) too many open streams: poll instead; or the instance is shutting down (Retry-After)',
 };

@@ -15,6 +15,8 @@ import type { PublishableKeyCache } from './key-cache.js';
 
 export interface StreamHubOptions {
   maxStreams: number;
+  /** open streams per client (0: no limit) */
+  maxStreamsPerClient?: number;
   heartbeatMs: number;
   replayEvents: number;
   /** how many of the wall's first posts are watched */
@@ -32,6 +34,8 @@ export interface Stream {
   wallId: number;
   /** the publishable key (plaintext, kept in memory only) — checked again after every change of the wall */
   key: string;
+  /** the client that opened it (access.ts `clientOf`): an IPv4 address or an IPv6 /64 */
+  client: string;
 }
 
 interface BufferedEvent {
@@ -152,6 +156,8 @@ class WallFeed {
 export class StreamHub {
   private readonly walls = new Map<number, WallFeed>();
   private readonly all = new Set<Stream>();
+  /** open streams per client */
+  private readonly perClient = new Map<string, number>();
   private readonly unsubscribe: () => void;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly externalPoll: NodeJS.Timeout | null;
@@ -189,6 +195,12 @@ export class StreamHub {
     return this.all.size >= this.options.maxStreams;
   }
 
+  /** Whether `client` holds as many streams as one client may. */
+  clientFull(client: string): boolean {
+    const cap = this.options.maxStreamsPerClient ?? 0;
+    return cap > 0 && (this.perClient.get(client) ?? 0) >= cap;
+  }
+
   /** Starts sending a wall's events to an open response (headers already written). */
   attach(stream: Stream, lastEventId: string | undefined): void {
     if (this.closed) {
@@ -204,13 +216,17 @@ export class StreamHub {
     feed.graceTimer = null;
     feed.streams.add(stream);
     this.all.add(stream);
+    this.perClient.set(stream.client, (this.perClient.get(stream.client) ?? 0) + 1);
     stream.res.once('close', () => this.detach(stream));
     feed.resume(stream, lastEventId);
     feed.start();
   }
 
   private detach(stream: Stream): void {
-    this.all.delete(stream);
+    if (!this.all.delete(stream)) return;
+    const held = (this.perClient.get(stream.client) ?? 1) - 1;
+    if (held > 0) this.perClient.set(stream.client, held);
+    else this.perClient.delete(stream.client);
     const feed = this.walls.get(stream.wallId);
     if (!feed || !feed.streams.delete(stream) || feed.streams.size > 0 || this.closed) return;
     feed.graceTimer = setTimeout(() => {
@@ -257,6 +273,7 @@ export class StreamHub {
       this.end(s);
     }
     this.all.clear();
+    this.perClient.clear();
     this.walls.clear();
   }
 }

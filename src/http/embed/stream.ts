@@ -4,9 +4,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../envelope.js';
-import { corsHeaders } from './access.js';
+import { clientOf, corsHeaders } from './access.js';
 import { requireEmbedWall } from './routes.js';
 import { EMBED_MESSAGES, EmbedStreamQuery, EmbedWallParams, streamResponses } from './schemas.js';
+
+/** When a client over its stream cap may try again (the embed polls meanwhile), s */
+const CLIENT_STREAMS_RETRY_S = 30;
 
 export async function embedStreamRoute(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -20,7 +23,8 @@ export async function embedStreamRoute(fastify: FastifyInstance) {
         summary: 'Live changes of a wall (Server-Sent Events)',
         description:
           'A post that becomes visible or changes is an `upsert`, one hidden or deleted a `remove`; `reset` asks the ' +
-          'client to reload the first page. Over the per-instance cap of open streams: 503, poll the posts instead.',
+          'client to reload the first page. Over the per-instance cap of open streams: 503; over the cap of one ' +
+          'client (an IPv4 address or an IPv6 /64): 429 — poll the posts instead.',
         params: EmbedWallParams,
         querystring: EmbedStreamQuery,
         response: streamResponses(),
@@ -31,6 +35,12 @@ export async function embedStreamRoute(fastify: FastifyInstance) {
       const wallId = Number(request.params.wallId);
       await requireEmbedWall(request, wallId);
       if (hub.full) return sendError(reply, 'json', 503, EMBED_MESSAGES.streamsFull);
+      // one address cannot hold the instance's streams: its next one is refused, the ones it holds go on
+      const client = clientOf(request);
+      if (hub.clientFull(client)) {
+        reply.header('Retry-After', CLIENT_STREAMS_RETRY_S);
+        return sendError(reply, 'json', 429, EMBED_MESSAGES.clientStreams);
+      }
       const header = request.headers['last-event-id'];
       const lastEventId = typeof header === 'string' ? header : request.query.lastEventId;
       const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
@@ -47,7 +57,7 @@ export async function embedStreamRoute(fastify: FastifyInstance) {
         'X-Accel-Buffering': 'no',
       });
       res.write('retry: 2000\n\n');
-      hub.attach({ res, wallId, key: request.query.key }, lastEventId);
+      hub.attach({ res, wallId, key: request.query.key, client }, lastEventId);
     },
   );
 }

@@ -9,7 +9,9 @@ import { existsSync } from 'node:fs';
 import { findLiveWallByIdOrSlug, type PublicWall } from '../../store/public-walls.js';
 import { DEFAULT_WEB_DIST, DEMO_MEDIA_DIR, WebAssets } from './assets.js';
 import { CONSOLE_PATH, registerConsole } from './console.js';
-import { messagePage, PAGE_CSP, PAGE_CSS, sendHtml, wallPage } from './page.js';
+import type { PublishableKeyGrant } from '../../store/publishable-keys.js';
+import { frameAncestors, framingHeaders } from './framing.js';
+import { messagePage, PAGE_CSS, pageCsp, sendHtml, wallPage } from './page.js';
 
 /** Where the routes of this module live; everything under them is a page or a file, not the API. */
 export const WEB_ROUTE_PREFIXES = ['/embed/', '/assets/', '/walls/', '/demo-media/', '/console/'] as const;
@@ -33,15 +35,20 @@ export interface WebOptions {
   consoleDir?: string;
   /** wall lookup of the hosted page (default: live walls of the store, by id or slug) */
   findWall?: (idOrSlug: string) => Promise<PublicWall | null>;
+  /** publishable key lookup of the hosted page (default: the embed API's key cache) */
+  findGrant?: (key: string) => Promise<PublishableKeyGrant | null>;
 }
 
 const hide = { hide: true } as const;
 
-const sendPage = (reply: FastifyReply, status: number, body: string) => sendHtml(reply, status, body, PAGE_CSP);
+/** One of the hosted pages, framed by `ancestors` only (framing.ts; no one by default). */
+const sendPage = (reply: FastifyReply, status: number, body: string, ancestors = "'none'") =>
+  sendHtml(reply, status, body, pageCsp(ancestors), framingHeaders(ancestors));
 
 export async function registerWeb(app: FastifyInstance, options: WebOptions = {}): Promise<void> {
   const assets = new WebAssets(options.distDir ?? DEFAULT_WEB_DIST);
   const findWall = options.findWall ?? ((idOrSlug: string) => findLiveWallByIdOrSlug(app.ctx.store.db, idOrSlug));
+  const findGrant = options.findGrant ?? ((key: string) => app.embedKeys.lookup(app.ctx.store.db, key));
 
   // hashed files: cached for a year by browsers and CDNs, readable cross-origin (module scripts use CORS)
   const corsAsset = (res: { setHeader(name: string, value: string): void }) => {
@@ -100,6 +107,15 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
           messagePage('Key needed', 'Open this page with ?key= and a publishable key of the wall (pk_…).'),
         );
       }
+      // the key's origins say which sites may frame the page: a wrong key shows nothing of the wall
+      const grant = await findGrant(key);
+      if (!grant || grant.wallId !== wall.id) {
+        return sendPage(
+          reply,
+          403,
+          messagePage('Link not valid', 'This wall’s link has no valid key. Ask whoever shared it for a new link.'),
+        );
+      }
       const entry = assets.entryFile();
       if (!entry) {
         return sendPage(reply, 503, messagePage('Not built', 'The embed script was not built (npm run build).'));
@@ -120,6 +136,7 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
           script: `${up}${entry}`,
           stylesheet: `${up}embed/v1/page.css`,
         }),
+        frameAncestors(grant),
       );
     },
   );

@@ -13,18 +13,22 @@ export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c)
 /**
  * Scripts and styles only from this origin (Lit's constructed stylesheets
  * need no 'unsafe-inline'); the API and stream on this origin; pictures and
- * videos from any https host (the posts' media) or this origin.
+ * videos from any https host (the posts' media) or this origin; framed only
+ * by `frameAncestors` (framing.ts; `'none'` unless said).
  */
-export const PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' https: data:",
-  "media-src 'self' https: data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+export function pageCsp(frameAncestors = "'none'"): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' https: data:",
+    "media-src 'self' https: data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${frameAncestors}`,
+  ].join('; ');
+}
 
 export interface WallPage {
   wallId: number;

@@ -83,6 +83,7 @@ export async function exportDataFile(db: Kysely<Database>, path: string): Promis
       ...(w.layout !== null ? { layout: w.layout } : {}),
       ...(w.theme !== null ? { theme: w.theme } : {}),
       ...(w.columns !== null ? { columns: w.columns } : {}),
+      ...(w.allow_framing !== 0 ? { allowFraming: true } : {}),
     };
     await write(`${i ? ',' : ''}\n${JSON.stringify(head).slice(0, -1)},"feeds":[`);
     const feeds = await db.selectFrom('feeds').selectAll().where('wall_id', '=', w.id).orderBy('id').execute();

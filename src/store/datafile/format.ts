@@ -111,6 +111,8 @@ export const WallHeadSchema = Type.Object({
   layout: Type.Optional(Type.Union([Type.Null(), Type.Enum([...EMBED_LAYOUTS])])),
   theme: Type.Optional(Type.Union([Type.Null(), Type.Enum([...EMBED_THEMES])])),
   columns: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: 8 })])),
+  /** Wallery's own extension: any site may frame the hosted page of a key with no origins (absent: false) */
+  allowFraming: Type.Optional(Type.Boolean()),
 });
 const WallSchema = Type.Object({ ...WallHeadSchema.properties, feeds: Type.Optional(Type.Array(FeedSchema)) });
 /** A wall read as one value: its fields, and a list of feeds (each then checked on its own). */

@@ -124,6 +124,23 @@ describeSample('publishable keys', () => {
       expect(star.headers.get('access-control-allow-origin')).toBe('*');
     });
 
+    it('another site’s page loading the API without CORS (no Origin, Sec-Fetch-Site cross-site) is refused for an origin-bound key; Wallery’s own pages pass', async () => {
+      const made = await s.makeKey(7011, ['https://shop.example']);
+      const site = (fetchSite: string, origin?: string) =>
+        s.embed('/walls/7011/posts', { key: made.key }, { 'sec-fetch-site': fetchSite, ...(origin ? { origin } : {}) });
+      // an <iframe>, <img> or <script> of another site's page: the browser sends no Origin, but says where it came from
+      for (const where of ['cross-site', 'same-site']) embedError(await site(where), 403, /origin/);
+      // the hosted page and the console's preview are this origin: GET without Origin, POST with Wallery's own
+      expect((await site('same-origin')).status).toBe(200);
+      expect((await site('same-origin', s.srv.baseUrl)).status).toBe(200);
+      // a URL typed in the address bar
+      expect((await site('none')).status).toBe(200);
+      // a key bound to no origin: any page
+      const any = await s.makeKey(7011);
+      const free = await s.embed('/walls/7011/posts', { key: any.key }, { 'sec-fetch-site': 'cross-site' });
+      expect(free.status).toBe(200);
+    });
+
     it('a deleted wall is 404; bad parameters are 400 in the envelope', async () => {
       const made = await s.makeKey(7015);
       embedError(await s.embed('/walls/7015/posts', { key: made.key }), 404);

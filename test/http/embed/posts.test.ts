@@ -205,14 +205,23 @@ describeSample('embed rate limits', () => {
   });
   afterAll(async () => s?.close());
 
-  it('per key: 429 in the envelope with Retry-After; other keys go on; the v2 daily quota is untouched', async () => {
+  it('per key: pages the cache lacks spend its budget (429 in the envelope with Retry-After); the wall and its first pages never do; other keys go on; the v2 daily quota is untouched', async () => {
     // account 7005 may make 5 v2 calls a day; its wall 7016 serves many more embed views
     const tiny = await s.makeKey(7016);
-    for (let i = 0; i < 4; i++) expect((await s.embed('/walls/7016/posts', { key: tiny.key })).status).toBe(200);
-    const limited = await s.embed('/walls/7016/posts', { key: tiny.key });
+    const first = await s.embed('/walls/7016/posts', { key: tiny.key, limit: '1' });
+    const cursor = (first.json() as { nextCursor: string }).nextCursor;
+    // four pages after the first, each a different size: read from the store
+    for (let limit = 1; limit <= 4; limit++)
+      expect((await s.embed('/walls/7016/posts', { key: tiny.key, limit: String(limit), cursor })).status).toBe(200);
+    const limited = await s.embed('/walls/7016/posts', { key: tiny.key, limit: '5', cursor });
     embedError(limited, 429, /Too many requests/);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    // what every visitor reads is served, however many come
+    for (let limit = 1; limit <= 10; limit++) {
+      expect((await s.embed('/walls/7016/posts', { key: tiny.key, limit: String(limit) })).status).toBe(200);
+      expect((await s.embed('/walls/7016', { key: tiny.key })).status).toBe(200);
+    }
     const other = await s.makeKey(7016);
     expect((await s.embed('/walls/7016', { key: other.key })).status).toBe(200);
     const v2 = await fetch(`${s.srv.baseUrl}/api/v2/widget/posts/7016?user_key=${KEYS.tiny}`);

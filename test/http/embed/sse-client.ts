@@ -45,9 +45,11 @@ export function parseFrames(text: string): Omit<SseEvent, 'at'>[] {
   return events;
 }
 
-export function openSse(url: string, headers: Record<string, string> = {}): Promise<SseStream> {
+/** `localAddress`: the address the client connects from (any of 127.0.0.0/8 on loopback) */
+export function openSse(url: string, headers: Record<string, string> = {}, localAddress?: string): Promise<SseStream> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+    const options = { headers: { accept: 'text/event-stream', ...headers }, ...(localAddress ? { localAddress } : {}) };
+    const req = request(url, options, (res) => {
       let text = '';
       const waiters = new Set<() => void>();
       const stream: SseStream = {

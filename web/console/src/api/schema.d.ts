@@ -4951,6 +4951,8 @@ export interface paths {
               responseData: {
                 data: {
                   accountId: number;
+                  /** @description whether any site may show the hosted wall page in a frame when the page’s key names no origins (default false: never framed); a key bound to origins is framed by those origins only, whatever this says */
+                  allowFraming: boolean;
                   /** @description posts the public API shows: approved and not hidden */
                   approvedCount: number;
                   columns: number | null;
@@ -5143,6 +5145,8 @@ export interface paths {
            */
           'application/json': {
             accountId: number;
+            /** @description whether any site may show the hosted wall page in a frame when the page’s key names no origins (default false: never framed); a key bound to origins is framed by those origins only, whatever this says */
+            allowFraming?: boolean;
             /** @description the most columns the embed uses when a page does not say; null: as many as fit */
             columns?: null | number;
             /** @description the embed’s layout when a page does not choose one; null: masonry (the hosted page: event) */
@@ -5174,6 +5178,8 @@ export interface paths {
               responseCode: 201;
               responseData: {
                 accountId: number;
+                /** @description whether any site may show the hosted wall page in a frame when the page’s key names no origins (default false: never framed); a key bound to origins is framed by those origins only, whatever this says */
+                allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
                 columns: number | null;
@@ -5447,6 +5453,8 @@ export interface paths {
               responseCode: 200;
               responseData: {
                 accountId: number;
+                /** @description whether any site may show the hosted wall page in a frame when the page’s key names no origins (default false: never framed); a key bound to origins is framed by those origins only, whatever this says */
+                allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
                 columns: number | null;
@@ -5659,6 +5667,8 @@ export interface paths {
               responseCode: 200;
               responseData: {
                 accountId: number;
+                /** @description whether any site may show the hosted wall page in a frame when the page’s key names no origins (default false: never framed); a key bound to origins is framed by those origins only, whatever this says */
+                allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
                 columns: number | null;
@@ -5911,6 +5921,8 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
+            /** @description whether any site may show the hosted wall page in a frame when the page’s key names no origins (default false: never framed); a key bound to origins is framed by those origins only, whatever this says */
+            allowFraming?: boolean;
             /** @description the most columns the embed uses when a page does not say; null: as many as fit */
             columns?: null | number;
             /** @description the embed’s layout when a page does not choose one; null: masonry (the hosted page: event) */
@@ -5941,6 +5953,8 @@ export interface paths {
               responseCode: 200;
               responseData: {
                 accountId: number;
+                /** @description whether any site may show the hosted wall page in a frame when the page’s key names no origins (default false: never framed); a key bound to origins is framed by those origins only, whatever this says */
+                allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
                 columns: number | null;
@@ -11997,6 +12011,8 @@ export interface paths {
               responseCode: 200;
               responseData: {
                 accountId: number;
+                /** @description whether any site may show the hosted wall page in a frame when the page’s key names no origins (default false: never framed); a key bound to origins is framed by those origins only, whatever this says */
+                allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
                 columns: number | null;
@@ -12274,6 +12290,8 @@ export interface paths {
               responseCode: 200;
               responseData: {
                 accountId: number;
+                /** @description whether any site may show the hosted wall page in a frame when the page’s key names no origins (default false: never framed); a key bound to origins is framed by those origins only, whatever this says */
+                allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
                 columns: number | null;

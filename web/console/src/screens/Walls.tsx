@@ -205,6 +205,7 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
     layout: wall?.layout ?? '',
     theme: wall?.theme ?? '',
     columns: wall?.columns == null ? '' : String(wall.columns),
+    allowFraming: wall?.allowFraming ?? false,
   });
   const save = useMutation({
     mutationFn: async () => {
@@ -216,6 +217,7 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
         layout: form.layout === '' ? null : (form.layout as NonNullable<Wall['layout']>),
         theme: form.theme === '' ? null : (form.theme as NonNullable<Wall['theme']>),
         columns: columnsOut(form.columns),
+        allowFraming: form.allowFraming,
       };
       if (wall)
         return unwrap(api.PATCH('/walls/{wallId}', { params: { path: { wallId: String(wall.id) } }, body: fields }));
@@ -313,6 +315,11 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
           onChange={(e) => setForm({ ...form, columns: e.target.value })}
           error={err?.forField('columns')}
           hint="1–8; empty: as many as fit."
+        />
+        <CheckboxField
+          label="Any site may frame the hosted page of a key that names no sites (a key that names sites: those only)"
+          checked={form.allowFraming}
+          onChange={(e) => setForm({ ...form, allowFraming: e.target.checked })}
         />
       </fieldset>
       <div className="form-actions">
