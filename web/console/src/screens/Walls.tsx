@@ -317,7 +317,7 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
           hint="1–8; empty: as many as fit."
         />
         <CheckboxField
-          label="Any site may frame the hosted page of a key that names no sites (a key that names sites: those only)"
+          label="Any site may frame the hosted page (keys bound to sites: those sites only)"
           checked={form.allowFraming}
           onChange={(e) => setForm({ ...form, allowFraming: e.target.checked })}
         />
