@@ -273,14 +273,17 @@ describe('H: encodings nobody declared', () => {
     expect(decodeBody(Buffer.from([0x93, 0x41, 0x94]), 'text/xml; charset=ISO-8859-1')).toBe('“A”');
   });
 
-  it('the order: BOM, XML declaration, HTTP charset', () => {
+  it('the order: BOM, HTTP charset, XML declaration (issue 26: as browsers and RFC 3023 order them)', () => {
     const bom = Buffer.concat([
       Buffer.from([0xef, 0xbb, 0xbf]),
       Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?>é'),
     ]);
     expect(decodeBody(bom, 'text/xml; charset=windows-1251')).toBe('<?xml version="1.0" encoding="ISO-8859-1"?>é');
     const declared = Buffer.from('<?xml version="1.0" encoding="windows-1251"?>\xcf', 'latin1');
-    expect(decodeBody(declared, 'text/xml; charset=ISO-8859-1')).toBe('<?xml version="1.0" encoding="windows-1251"?>П');
+    expect(decodeBody(declared, 'text/xml; charset=koi8-r')).toBe(
+      '<?xml version="1.0" encoding="windows-1251"?>\u043e',
+    );
+    expect(decodeBody(declared, 'text/xml')).toBe('<?xml version="1.0" encoding="windows-1251"?>П');
     expect(decodeBody(Buffer.from('\xcf', 'latin1'), 'text/xml; charset=windows-1251')).toBe('П');
   });
 });

@@ -1,6 +1,7 @@
 // Feeds read the way feed readers (feedparser, Miniflux) read them (issue
 // 26): feeds written by real tools over twenty years, each from a small
 // document of our own read as the parse worker reads it (fixtures/read-feed.ts).
+import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { readFeed as read, rssDocument as rss, rssItem as item } from './fixtures/read-feed.js';
 
@@ -318,5 +319,46 @@ describe('renditions of one picture are one media item, the largest its picture'
       ['https://cdn.example/p/8?w=200', 'https://cdn.example/p/9?w=200'],
     ]);
     expect(rows.map((r) => r.post_type)).toEqual([4, 2, 4]);
+  });
+});
+
+describe('declared encodings before guesses', () => {
+  const THAI = 'ข่าวเช้าวันนี้';
+  const thaiFeed = (declaration: string) =>
+    Buffer.concat([
+      Buffer.from(declaration),
+      iconv.encode(
+        `<rss version="2.0"><channel><title>ข่าว</title><item><title>${THAI}</title><link>https://th.example/1</link></item></channel></rss>`,
+        'tis-620',
+      ),
+    ]);
+
+  it('TIS-620, which chardet cannot name: the HTTP charset is honoured over a wrong XML declaration', () => {
+    for (const declaration of ['<?xml version="1.0" encoding="UTF-8"?>', '<?xml version="1.0" encoding="ISO-8859-1"?>'])
+      expect(
+        read(thaiFeed(declaration), { contentType: 'application/rss+xml; charset=TIS-620' }).rows[0]!.content,
+      ).toBe(`<p><strong>${THAI}</strong></p>`);
+  });
+
+  it('labels as browsers and iconv know them: windows-874, x-tis620, x-mac-thai', () => {
+    for (const label of ['windows-874', 'x-tis620', 'TIS620', 'iso-8859-11'])
+      expect(read(thaiFeed(`<?xml version="1.0" encoding="${label}"?>`)).rows[0]!.content, label).toBe(
+        `<p><strong>${THAI}</strong></p>`,
+      );
+    const macThai = Buffer.concat([
+      Buffer.from('<?xml version="1.0" encoding="x-mac-thai"?><rss><channel><item><title>'),
+      iconv.encode(THAI, 'macthai'),
+      Buffer.from('</title><link>https://th.example/2</link></item></channel></rss>'),
+    ]);
+    expect(read(macThai).rows[0]!.content).toBe(`<p><strong>${THAI}</strong></p>`);
+  });
+
+  it('a UTF-8 file declared so is UTF-8 whatever default charset the server adds', () => {
+    const body = Buffer.from(
+      `<?xml version="1.0" encoding="utf-8"?><rss><channel><item><title>${THAI} — café</title><link>https://th.example/3</link></item></channel></rss>`,
+    );
+    expect(read(body, { contentType: 'text/xml; charset=ISO-8859-1' }).rows[0]!.content).toBe(
+      `<p><strong>${THAI} — café</strong></p>`,
+    );
   });
 });
