@@ -89,6 +89,7 @@ export function firstPictureIn(html: string, base: string): Picture | null {
 
 const IMAGE_EXT = /\.(jpe?g|png|gif|webp|avif|bmp|heic)$/i;
 const VIDEO_EXT = /\.(mp4|mov|webm|m4v|m3u8)$/i;
+const NOT_PICTURE_EXT = /\.(mp3|m4a|aac|ogg|oga|opus|wav|flac|pdf|epub|zip|torrent)$/i;
 
 function kindOf(url: string, type: string, medium: string): 'image' | 'video' | null {
   const m = medium.toLowerCase();
@@ -104,6 +105,8 @@ function kindOf(url: string, type: string, medium: string): 'image' | 'video' | 
   }
   if (VIDEO_EXT.test(path)) return 'video';
   if (IMAGE_EXT.test(path)) return 'image';
+  // an untyped enclosure (Atom's `type` is optional) may well be an episode or a document
+  if (NOT_PICTURE_EXT.test(path)) return null;
   return 'image';
 }
 
@@ -134,18 +137,41 @@ export interface ItemMediaInput {
   base: string;
   /** the base of its HTML (its `xml:base`, else the item's link, else the feed's URL) */
   htmlBase: string;
-  /** the channel's artwork, used when the item has none (the connector's `channelImage`); '' for none */
-  channelImage: string;
+}
+
+/** A picture or video an item names, with the size it declares (NaN: not declared). */
+interface Rendition extends UpstreamMedia {
+  width: number;
+  height: number;
+}
+
+const declared = (el: XElement, url: string, rest: Omit<UpstreamMedia, 'url'>): Rendition => ({
+  ...rest,
+  url,
+  width: parseFloat(attrOf(el, 'width')),
+  height: parseFloat(attrOf(el, 'height')),
+});
+
+/** An item's `media:thumbnail`s, and those of its groups and contents, that are not trackers. */
+function thumbnailsOf(item: XElement, base: string): Rendition[] {
+  const holders = [item, ...childrenOf(item, 'media:group')].flatMap((g) => [g, ...childrenOf(g, 'media:content')]);
+  return holders.flatMap((h) =>
+    childrenOf(h, 'media:thumbnail').flatMap((t) => {
+      const url = urlAttr(t, 'url', base);
+      return url && !isTrackerImage(url, t.attrs) ? [declared(t, url, { kind: 'image', thumb: '' })] : [];
+    }),
+  );
 }
 
 /**
- * Media of an item, in this order: Media RSS contents (in groups or not)
- * and enclosures that are images or videos; else a thumbnail (of the item,
- * a group or a content); else `itunes:image`; else the first picture of its
- * HTML; else the channel's artwork when asked for. Trackers are never one.
+ * Media of an item, in this order: Media RSS contents (in groups or not),
+ * enclosures (RSS's, and Atom's `link rel="enclosure"`) that are images or
+ * videos, renditions of one picture folded into one (foldRenditions); else a
+ * thumbnail (of the item, a group or a content); else `itunes:image`; else
+ * the first picture of its HTML. Trackers are never one.
  */
-export function itemMedia({ item, html, base, htmlBase, channelImage }: ItemMediaInput): UpstreamMedia[] {
-  const out: UpstreamMedia[] = [];
+export function itemMedia({ item, html, base, htmlBase }: ItemMediaInput): UpstreamMedia[] {
+  const found: Rendition[] = [];
   const itemThumb = thumbnailOf(item, base);
   const groups = childrenOf(item, 'media:group');
   const contents = [
@@ -158,23 +184,104 @@ export function itemMedia({ item, html, base, htmlBase, channelImage }: ItemMedi
     const kind = kindOf(url, attrOf(node, 'type'), attrOf(node, 'medium'));
     if (!kind || (kind === 'image' && isTrackerImage(url, node.attrs))) continue;
     const thumb = thumbnailOf(node, base) || thumbnailOf(group, base) || itemThumb;
-    out.push({ kind, url, thumb, ...(kind === 'image' ? altOf(node, group) : {}) });
+    found.push(declared(node, url, { kind, thumb, ...(kind === 'image' ? altOf(node, group) : {}) }));
   }
-  for (const enc of [...childrenOf(item, 'enclosure'), ...childrenOf(item, 'enc:enclosure')]) {
-    const url = urlAttr(enc, 'url', base) || urlAttr(enc, 'resource', base) || urlAttr(enc, 'rdf:resource', base);
+  const atomEnclosures = [...childrenOf(item, 'atom:link'), ...childrenOf(item, 'link')].filter(
+    (l) => attrOf(l, 'rel').toLowerCase() === 'enclosure',
+  );
+  for (const enc of [...childrenOf(item, 'enclosure'), ...childrenOf(item, 'enc:enclosure'), ...atomEnclosures]) {
+    const url =
+      urlAttr(enc, 'url', base) ||
+      urlAttr(enc, 'href', base) ||
+      urlAttr(enc, 'resource', base) ||
+      urlAttr(enc, 'rdf:resource', base);
     const kind = url ? kindOf(url, attrOf(enc, 'type'), '') : null;
     if (!url || !kind || (kind === 'image' && isTrackerImage(url))) continue;
-    out.push({ kind, url, thumb: kind === 'video' ? itemThumb : '' });
+    found.push(declared(enc, url, { kind, thumb: kind === 'video' ? itemThumb : '' }));
   }
-  if (out.length > 0) return out;
+  if (found.length > 0) return foldRenditions(found, thumbnailsOf(item, base));
   const named =
     itemThumb ||
     groups.map((g) => thumbnailOf(g, base)).find((u) => u !== '') ||
     contents.map(({ node }) => thumbnailOf(node, base)).find((u) => u !== '') ||
     itunesImage(item, base);
-  const picture = named ? { url: named, alt: '' } : (firstPictureIn(html, htmlBase) ?? { url: channelImage, alt: '' });
-  if (!picture.url) return [];
+  const picture = named ? { url: named, alt: '' } : firstPictureIn(html, htmlBase);
+  if (!picture?.url) return [];
   return [{ kind: 'image', url: picture.url, thumb: '', ...(picture.alt ? { alt: picture.alt } : {}) }];
+}
+
+// ---------- renditions ----------
+
+/** Query parameters that size or encode a picture, not choose one. */
+const SIZE_PARAMS = ['w', 'h', 'width', 'height', 'resize', 'fit', 'size', 'dpr', 'quality', 'q'];
+/** `photo-150x150.jpg` (WordPress), `photo_300x300.jpg`: a size before the extension. */
+const SIZE_SUFFIX = /[-_](\d{1,5})x(\d{1,5})(?=\.[a-z0-9]{2,5}$)/i;
+const MEDIA_FILE = /\.(?:jpe?g|png|gif|webp|avif|bmp|heic|mp4|mov|webm|m4v)$/i;
+
+/**
+ * Which picture (or video) a URL shows, whatever its size: the URL without
+ * a size suffix and without its query — a file such as `photo.jpg` is the
+ * picture, its query only sizes, crops or signs it (`?w=460&s=…`) — or,
+ * where the path names no file, without the parameters that size it.
+ */
+export function renditionKey(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  u.hash = '';
+  u.pathname = u.pathname.replace(SIZE_SUFFIX, '');
+  if (MEDIA_FILE.test(u.pathname)) u.search = '';
+  else for (const p of SIZE_PARAMS) u.searchParams.delete(p);
+  return u.href;
+}
+
+/**
+ * How large a rendition is (its longer side, px): as declared (`width`,
+ * `height`), else as its URL says (`?w=460`, `-1024x768.jpg`); a URL that
+ * says no size is the picture as uploaded, larger than any sized one.
+ */
+function sizeOf(r: Rendition): number {
+  const sides = [r.width, r.height].filter((n) => Number.isFinite(n) && n > 0);
+  if (sides.length > 0) return Math.max(...sides);
+  let u: URL;
+  try {
+    u = new URL(r.url);
+  } catch {
+    return 0;
+  }
+  const suffix = SIZE_SUFFIX.exec(u.pathname);
+  if (suffix) return Math.max(Number(suffix[1]), Number(suffix[2]));
+  const fromQuery = ['w', 'width', 'h', 'height', 'resize', 'size']
+    .map((p) => parseFloat(u.searchParams.get(p) ?? ''))
+    .filter((n) => Number.isFinite(n) && n > 0);
+  return fromQuery.length > 0 ? Math.max(...fromQuery) : Infinity;
+}
+
+/**
+ * One media item per picture or video: renditions of one (media:content at
+ * two widths, an enclosure beside a media:content, a media:thumbnail of the
+ * same picture — same renditionKey) fold into the first one's place, with the
+ * largest as its picture or file and, for a picture without a thumbnail of
+ * its own, the smallest other rendition as its thumbnail.
+ */
+function foldRenditions(found: readonly Rendition[], thumbnails: readonly Rendition[]): UpstreamMedia[] {
+  const byKey = new Map<string, Rendition[]>();
+  for (const r of found) {
+    const key = `${r.kind} ${renditionKey(r.url)}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), r]);
+  }
+  for (const t of thumbnails) byKey.get(`image ${renditionKey(t.url)}`)?.push(t);
+  return [...byKey.values()].map((renditions) => {
+    const bySize = [...renditions].sort((a, b) => sizeOf(b) - sizeOf(a));
+    const largest = bySize[0]!;
+    const smaller = bySize.slice(1).reverse();
+    const thumb = renditions.find((r) => r.thumb)?.thumb || (largest.kind === 'image' ? (smaller[0]?.url ?? '') : '');
+    const alt = renditions.find((r) => r.alt)?.alt;
+    return { kind: largest.kind, url: largest.url, thumb: thumb === largest.url ? '' : thumb, ...(alt ? { alt } : {}) };
+  });
 }
 
 /**

@@ -7,7 +7,11 @@
 //   stand; every element gets a canonical name (`atom:entry`, `media:content`,
 //   `title` for RSS, which has no namespace). Undeclared well-known prefixes
 //   (`media:` without its `xmlns:media`, a common slip) fall back to their
-//   usual namespace.
+//   usual namespace. Like feed readers, the root's name decides: an `rss` or
+//   `feed` root in a namespace of its own (`<rss xmlns="http://blogs.law.
+//   harvard.edu/tech/rss">`, Atom's pre-1.0 drafts) is RSS or Atom, and so
+//   is everything in that namespace; a DOCTYPE (an XHTML one on an RSS
+//   file) decides nothing.
 // - Entities: character references and HTML's named entities are decoded
 //   (entities' strict HTML decoder: `&name;` and `&#n;` only, so `a=1&b=2`
 //   stays as written). A DTD is never read: its entity declarations are not
@@ -51,6 +55,13 @@ const NAMESPACES: Record<string, string> = {
   'http://my.netscape.com/rdf/simple/0.9/': '',
   'http://backend.userland.com/rss2': '',
   'http://backend.userland.com/rss': '',
+  'http://blogs.law.harvard.edu/tech/rss': '',
+  // names Atom had before 1.0 ("Echo", "Pie"), read as Atom as feedparser reads them
+  'http://example.com/newformat#': 'atom',
+  'http://example.com/necho': 'atom',
+  'http://purl.org/echo/': 'atom',
+  'uri/of/echo/namespace#': 'atom',
+  'http://purl.org/pie/': 'atom',
   'http://www.w3.org/1999/02/22-rdf-syntax-ns#': 'rdf',
   'http://purl.org/rss/1.0/modules/content/': 'content',
   'http://purl.org/dc/elements/1.1/': 'dc',
@@ -88,6 +99,18 @@ const USUAL_PREFIXES: Record<string, string> = {
 };
 
 const ATOM_URI = 'http://www.w3.org/2005/atom';
+const RSS_URI = 'http://backend.userland.com/rss';
+
+/** The canonical prefix of a namespace ('' for RSS's), or undefined for one of no vocabulary read here. */
+function vocabularyOf(uri: string): string | undefined {
+  const known = NAMESPACES[uri];
+  if (known !== undefined) return known;
+  // Atom 0.3 and its drafts: `http://purl.org/atom/ns#draft-ietf-atompub-format-08`
+  if (uri.startsWith('http://purl.org/atom/ns#')) return 'atom';
+  // RSS 2.0's own namespaces and their variants (`…/tech/rss2.1`, `…/rss2/`)
+  if (/^https?:\/\/(?:backend\.userland\.com|blogs\.law\.harvard\.edu\/tech)\/rss/.test(uri)) return '';
+  return undefined;
+}
 
 type Scope = Map<string, string>;
 const ROOT_SCOPE: Scope = new Map();
@@ -119,7 +142,7 @@ function canonicalName(qname: string, scope: Scope, isAttribute: boolean): strin
     const usual = USUAL_PREFIXES[prefix];
     return usual === undefined ? lower : `${usual}:${local}`;
   }
-  const known = NAMESPACES[uri];
+  const known = vocabularyOf(uri);
   if (known === undefined) return uri === '' ? local : `{${uri}}${local}`;
   return known === '' ? local : `${known}:${local}`;
 }
@@ -156,7 +179,9 @@ export function readFeedXml(
   if (!body.startsWith('<'))
     throw new UpstreamFormatError(`expected a feed from ${where}, got something that is not XML`);
   const htmlPage = () => new UpstreamFormatError(`expected a feed from ${where}, got an HTML page`);
-  if (/^(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html/i.test(body)) throw htmlPage();
+  // The root element decides what a document is: an RSS file may well start
+  // with an XHTML DOCTYPE. The DOCTYPE only names what a root that is no feed was.
+  const htmlDoctype = /^(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html/i.test(body);
 
   const { documentUrl, maxItems, instantOf } = options;
   let format: FeedFormat | null = null;
@@ -180,6 +205,27 @@ export function readFeedXml(
     ranked.length = Math.min(ranked.length, maxItems);
   };
 
+  /** namespaces of no vocabulary read here that this document's root puts RSS or Atom in → RSS's or Atom's */
+  const aliases = new Map<string, string>();
+  /**
+   * The scope of the root element. Feed readers know a feed by its root's
+   * name: an `rss` or `feed` root in a namespace of its own (a generator's
+   * `<rss xmlns="…">`, an Atom draft's) puts RSS or Atom in that namespace,
+   * for the whole document; a `feed` without a namespace is Atom.
+   */
+  const rootScope = (qname: string, scope: Scope): Scope => {
+    const lower = qname.toLowerCase();
+    const colon = lower.indexOf(':');
+    const [prefix, local] = colon === -1 ? ['', lower] : [lower.slice(0, colon), lower.slice(colon + 1)];
+    const vocabulary = local === 'rss' ? RSS_URI : local === 'feed' ? ATOM_URI : null;
+    if (vocabulary === null) return scope;
+    const uri = scope.get(prefix);
+    if (uri === undefined) return prefix === '' && local === 'feed' ? new Map([...scope, ['', ATOM_URI]]) : scope;
+    if (uri === '' || vocabularyOf(uri) !== undefined) return scope;
+    aliases.set(uri, vocabulary);
+    return new Map([...scope].map(([p, u]) => [p, u === uri ? vocabulary : u]));
+  };
+
   const flushText = () => {
     if (pending === '') return;
     const top = open[open.length - 1];
@@ -198,11 +244,12 @@ export function readFeedXml(
         const declares = keys.some(isDeclaration);
         if (declares) {
           scope = new Map(scope);
-          for (const k of keys.filter(isDeclaration))
-            scope.set(k.length > 5 ? k.slice(6).toLowerCase() : '', rawAttrs[k]!.trim().toLowerCase());
+          for (const k of keys.filter(isDeclaration)) {
+            const uri = rawAttrs[k]!.trim().toLowerCase();
+            scope.set(k.length > 5 ? k.slice(6).toLowerCase() : '', aliases.get(uri) ?? uri);
+          }
         }
-        // an Atom feed that forgot its namespace is Atom all the same
-        if (!parent && name.toLowerCase() === 'feed' && !scope.has('')) scope = new Map([...scope, ['', ATOM_URI]]);
+        if (!parent && !root) scope = rootScope(name, scope);
         const attrs: Record<string, string> = {};
         for (const k of keys)
           if (!declares || !isDeclaration(k)) attrs[canonical(k, scope, true)] = decoded(rawAttrs[k]!);
@@ -216,10 +263,6 @@ export function readFeedXml(
 
         if (!parent) {
           if (root) return; // a second root (junk after the document): ignored
-          if (HTML_ROOTS.has(el.name)) {
-            failure = htmlPage();
-            return;
-          }
           format =
             el.name === 'rss' || el.name === 'channel'
               ? 'rss'
@@ -228,6 +271,10 @@ export function readFeedXml(
                 : el.name === 'atom:feed'
                   ? 'atom'
                   : null;
+          if (HTML_ROOTS.has(el.name) || (!format && htmlDoctype)) {
+            failure = htmlPage();
+            return;
+          }
           if (!format) {
             failure = new UpstreamFormatError(
               `expected an RSS or Atom feed from ${where}, got <${name.slice(0, 100)}>`,

@@ -20,9 +20,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import * as chardet from 'chardet';
-import iconv from 'iconv-lite';
 import { Agent, request } from 'undici';
 import { addressRefusal } from './address-policy.js';
+import { decodeBytes, encodingOfLabel, isUtf8Encoding } from './charset.js';
 import type { PrivateNetworks } from '../config.js';
 import { HostLimiter } from './scheduler.js';
 
@@ -159,55 +159,46 @@ export function checkUrl(raw: string, allow: PrivateNetworks): URL {
 
 // ---------- body handling ----------
 
-/**
- * Labels that name Latin-1 or ASCII mean windows-1252 on the web (the WHATWG
- * Encoding Standard): feeds that say ISO-8859-1 use its curly quotes and dashes.
- */
-const WEB_LABELS: Record<string, string> = {
-  'iso-8859-1': 'windows-1252',
-  iso88591: 'windows-1252',
-  'iso_8859-1': 'windows-1252',
-  latin1: 'windows-1252',
-  'us-ascii': 'windows-1252',
-  ascii: 'windows-1252',
-};
-
-/** A charset label iconv-lite can decode (web meanings applied), or null. */
-function usableEncoding(label: string | undefined | null): string | null {
-  if (!label) return null;
-  const name = label.trim().toLowerCase();
-  const web = WEB_LABELS[name] ?? name;
-  return iconv.encodingExists(web) ? web : null;
-}
-
-const isUtf8Label = (name: string | null) => name === 'utf-8' || name === 'utf8';
-
 /** Bytes read to guess the encoding of a body that declares none and is not UTF-8. */
 const DETECT_BYTES = 64 * 1024;
 
+const XML_DECLARED = /^\s*<\?xml[^>]*?\bencoding\s*=\s*["']([\w.:-]+)["']/i;
+const HTTP_DECLARED = /charset\s*=\s*"?([\w.:-]+)"?/i;
+
 /**
- * The encoding of a body, in this order: its byte order mark; the XML
- * declaration; the HTTP charset; then, for bytes that do not say, UTF-8
- * if they are valid UTF-8, else what chardet detects (windows-1252 if it
- * cannot tell). A declared UTF-8 that the bytes are not is detected too.
+ * The encoding of a body, in this order: its byte order mark; what is
+ * declared — the HTTP charset, then the XML declaration — the first that
+ * names an encoding iconv-lite decodes (labels read as browsers read them,
+ * charset.ts: `TIS-620` is windows-874), a UTF-8 one only if the bytes are
+ * UTF-8 and a UTF-16 one never without a byte order mark; then, for bytes
+ * that declare nothing usable, UTF-8 if they are valid UTF-8, else what
+ * chardet detects (windows-1252 if it cannot tell). Declared encodings come
+ * before any guess: chardet cannot name many legacy ones (TIS-620 among
+ * them) and would make mojibake of them. One exception: an XML declaration
+ * of UTF-8 that the bytes are beats an HTTP charset of another encoding
+ * (a server's default charset, not what the file was written in).
  */
 export function bodyEncoding(buf: Buffer, contentType: string | undefined): string {
   if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return 'utf-8';
   if (buf[0] === 0xfe && buf[1] === 0xff) return 'utf-16be';
   if (buf[0] === 0xff && buf[1] === 0xfe) return 'utf-16le';
   const head = buf.subarray(0, 1024).toString('latin1');
-  const declared =
-    usableEncoding(/^\s*<\?xml[^>]*?\bencoding\s*=\s*["']([\w.:-]+)["']/i.exec(head)?.[1]) ??
-    usableEncoding(/charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '')?.[1]);
-  if (declared && (!isUtf8Label(declared) || isUtf8(buf))) return declared;
-  if (!declared && isUtf8(buf)) return 'utf-8';
+  const http = encodingOfLabel(HTTP_DECLARED.exec(contentType ?? '')?.[1]);
+  const xml = encodingOfLabel(XML_DECLARED.exec(head)?.[1]);
+  const utf8 = isUtf8(buf);
+  if (isUtf8Encoding(xml) && utf8) return 'utf-8';
+  for (const declared of [http, xml]) {
+    if (declared === null || declared.startsWith('utf-16') || (isUtf8Encoding(declared) && !utf8)) continue;
+    return declared;
+  }
+  if (utf8) return 'utf-8';
   const guess = chardet.detect(buf.subarray(0, DETECT_BYTES));
-  return usableEncoding(guess) ?? 'windows-1252';
+  return encodingOfLabel(guess) ?? 'windows-1252';
 }
 
 /** A body → text, in the encoding bodyEncoding finds (decoded by iconv-lite; a byte order mark dropped). */
 export function decodeBody(buf: Buffer, contentType: string | undefined): string {
-  return iconv.decode(buf, bodyEncoding(buf, contentType));
+  return decodeBytes(buf, bodyEncoding(buf, contentType));
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {

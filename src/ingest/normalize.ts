@@ -39,6 +39,16 @@ export function plainText(html: string, keepLines = false): string {
   return plainTextOf(readableText(html, keepLines));
 }
 
+/**
+ * HTML → the text a browser shows of it, read once: tags removed, entities
+ * decoded, whitespace collapsed. Unlike plainText, text that only looks like
+ * markup after decoding stays (`&lt;blink&gt;` is the text `<blink>`): for
+ * text that is shown escaped, such as an item's title in its post.
+ */
+export function textOfHtml(html: string): string {
+  return decodeEscapes(sanitize(html, TEXT_OPTIONS)).replace(/\s+/g, ' ').trim();
+}
+
 function readableText(html: string, keepLines: boolean): string {
   let text = html;
   for (let i = 0; i < 4; i++) {

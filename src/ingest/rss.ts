@@ -5,6 +5,8 @@
 // this module maps it to posts. The reading is shared with the YouTube
 // connector, whose feeds are Atom with Media RSS.
 import { createHash } from 'node:crypto';
+import { decodeHTMLStrict } from 'entities';
+import { html } from 'parse5';
 import type { Static } from 'typebox';
 import { parseFeedInstant } from '../domain/dates.js';
 import { sanitizeIngestedHtml } from '../domain/sanitize.js';
@@ -18,6 +20,7 @@ import {
   type UpstreamPost,
 } from './connector.js';
 import type { RssConnector } from '../schemas/connectors.js';
+import { decodeBytes, encodingOfLabel } from './charset.js';
 import { itemMedia, itunesImage, urlAttr } from './feed-media.js';
 import {
   attrOf,
@@ -30,7 +33,7 @@ import {
   type FeedFormat,
   type XElement,
 } from './feed-xml.js';
-import { escapeHtml, hashtagsIn, httpUrl, plainText, textToHtml } from './normalize.js';
+import { escapeHtml, hashtagsIn, httpUrl, plainText, textOfHtml, textToHtml } from './normalize.js';
 
 export interface ParsedFeed {
   format: FeedFormat;
@@ -99,7 +102,7 @@ export function parseFeedXml(
     format,
     documentUrl: base,
     items,
-    title: plainText(childText(channel, 'title') || childText(channel, 'atom:title')),
+    title: plainText(childText(channel, 'title') || childText(channel, 'atom:title') || childText(channel, 'dc:title')),
   };
   if (format === 'atom') {
     const image = urlText(child(channel, 'atom:icon'), base) || urlText(child(channel, 'atom:logo'), base);
@@ -193,14 +196,106 @@ export function xhtmlToHtml(el: XElement): string {
   return walk(only);
 }
 
-/** An Atom text construct (`text`, `html`, `xhtml`; Atom 0.3's `mode="escaped"`) → HTML source. */
+/** What the bytes of a MIME type (or an Atom `type` token) are read as; null for a binary. */
+function textKindOf(type: string): 'html' | 'text' | null {
+  if (['html', 'xhtml', 'text/html', 'application/xhtml+xml'].includes(type)) return 'html';
+  if (type === '' || type === 'text' || type.startsWith('text/') || XML_TYPE.test(type) || JSON_TYPE.test(type))
+    return 'text';
+  return null;
+}
+
+const XML_TYPE = /^[\w.-]+\/(?:[\w.-]+\+)?xml$/;
+const JSON_TYPE = /^[\w.-]+\/(?:[\w.-]+\+)?json$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * Atom content in Base64 (Atom 0.3's `mode="base64"`; in Atom 1.0 any `type`
+ * that is a MIME type neither `text/*` nor XML, RFC 4287 §4.1.3.3) → HTML
+ * source: decoded (in the type's `charset`, else UTF-8) and read as HTML or
+ * text by its type; a binary (an image, a PDF) is not text to show: ''.
+ */
+function base64Source(el: XElement, type: string): string {
+  const kind = textKindOf(type);
+  const data = textIn(el).replace(/\s+/g, '');
+  if (kind === null || !BASE64.test(data)) return '';
+  const charset = /;\s*charset\s*=\s*"?([\w.:-]+)/i.exec(attrOf(el, 'type'))?.[1];
+  const text = decodeBytes(Buffer.from(data, 'base64'), encodingOfLabel(charset) ?? 'utf-8');
+  return kind === 'html' ? text : textToHtml(text.trim());
+}
+
+/** Whether Atom content is in Base64: `mode="base64"` (0.3), or a MIME type of no text (1.0). */
+const isBase64 = (el: XElement, type: string) =>
+  attrOf(el, 'mode').toLowerCase() === 'base64' ||
+  (type.includes('/') && !type.startsWith('text/') && !XML_TYPE.test(type));
+
+/**
+ * An Atom text construct (`text`, `html`, `xhtml`; Atom 0.3's `mode="escaped"`
+ * and `mode="base64"`; a MIME type) → HTML source.
+ */
 function atomTextSource(el: XElement | undefined): string {
   if (!el) return '';
-  const type = attrOf(el, 'type').toLowerCase();
+  const type = attrOf(el, 'type').toLowerCase().split(';')[0]!.trim();
+  if (isBase64(el, type)) return base64Source(el, type);
   if (type === 'xhtml' || type === 'application/xhtml+xml') return xhtmlToHtml(el);
   if (type === 'html' || type === 'text/html' || attrOf(el, 'mode') === 'escaped' || el.children.some(isElement))
     return htmlSourceOf(el);
   return textToHtml(textIn(el).trim());
+}
+
+// ---------- titles ----------
+
+const HTML_ELEMENTS = new Set<string>(Object.values(html.TAG_NAMES));
+
+/**
+ * Whether text a feed gave without saying what it is (an RSS title) is HTML,
+ * as feedparser decides it: it has an end tag or a character reference, and
+ * every tag is an HTML element and every named reference an HTML entity. So
+ * `History of the <blink> tag` is text, and `<b>Bold</b> news` or
+ * `Q&amp;A` (escaped twice in the XML) is HTML.
+ */
+export function looksLikeHtml(text: string): boolean {
+  if (!/<\/\w+>/.test(text) && !/&#?\w+;/.test(text)) return false;
+  for (const [, tag] of text.matchAll(/<\/?(\w+)/g)) if (!HTML_ELEMENTS.has(tag!.toLowerCase())) return false;
+  for (const [ref] of text.matchAll(/&\w+;/g)) if (decodeHTMLStrict(ref) === ref) return false;
+  return true;
+}
+
+const collapsed = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** Text that may be HTML (RSS `title`, `dc:title`) → plain text: its words, markup read as looksLikeHtml decides. */
+function looseText(el: XElement | undefined): string {
+  const text = textIn(el);
+  return looksLikeHtml(text) ? textOfHtml(text) : collapsed(text);
+}
+
+/** An Atom text construct → plain text: `type="text"` as written, HTML and XHTML as shown. */
+function atomText(el: XElement | undefined): string {
+  if (!el) return '';
+  const type = attrOf(el, 'type').toLowerCase();
+  const plain =
+    (type === '' || type === 'text' || type === 'text/plain') &&
+    attrOf(el, 'mode').toLowerCase() !== 'escaped' &&
+    attrOf(el, 'mode').toLowerCase() !== 'base64' &&
+    !el.children.some(isElement);
+  return plain ? collapsed(textIn(el)) : textOfHtml(atomTextSource(el));
+}
+
+/** Media RSS `media:title` → plain text (`type="html"` as shown). */
+function mediaTitle(item: XElement): string {
+  const el = [item, ...childrenOf(item, 'media:group')]
+    .flatMap((g) => [child(g, 'media:title'), ...childrenOf(g, 'media:content').map((c) => child(c, 'media:title'))])
+    .find((t) => t && textIn(t).trim() !== '');
+  if (!el) return '';
+  return attrOf(el, 'type').toLowerCase() === 'html' ? textOfHtml(textIn(el)) : collapsed(textIn(el));
+}
+
+/**
+ * An item's title, plain text (its post shows it escaped, so `<blink>` is
+ * words): its own title, else `dc:title`, else Media RSS's `media:title`.
+ */
+function titleOf(format: FeedFormat, item: XElement): string {
+  const own = format === 'atom' ? atomText(child(item, 'atom:title')) : looseText(child(item, 'title'));
+  return own || looseText(child(item, 'dc:title')) || mediaTitle(item);
 }
 
 /** A URL as an element's text, resolved against its `xml:base`, else `base`. */
@@ -208,18 +303,26 @@ function urlText(el: XElement | undefined, base: string): string {
   return el ? httpUrl(textIn(el).trim(), el.base || base || undefined) : '';
 }
 
+/** An e-mail address as feeds write one (a `mailto:` link, a `?subject=` after it too). */
+const EMAIL = /(?:mailto:)?[\w.%+-]+@[\w-]+(?:\.[\w-]+)+(?:\?\S*)?/gi;
+
 /**
- * A person as feeds write one → a name: `a@b.example (Ana)` and `Ana
- * <a@b.example>` → `Ana`; an address alone (or a `mailto:` link) → ''.
+ * A person as feeds write one → a name, every e-mail address left out (as
+ * feedparser does): `a@b.example (Ana)`, `Ana (a@b.example)` and `"Ana"
+ * <a@b.example>` → `Ana`; an address alone, a `mailto:` link or a lone
+ * `user@host` → ''.
  */
 export function personName(value: string): string {
-  const v = value.trim();
-  const parenthesized = /\(([^)]+)\)\s*$/.exec(v);
-  if (parenthesized && /@/.test(v.slice(0, parenthesized.index))) return plainText(parenthesized[1]!);
-  const angled = /^(.*?)\s*<[^<>\s]*@[^<>\s]*>$/.exec(v);
-  if (angled) return plainText(angled[1]!.replace(/^"|"$/g, ''));
-  if (/^mailto:/i.test(v) || (/@/.test(v) && !/\s/.test(v))) return '';
-  return plainText(v);
+  const name = value
+    .replace(EMAIL, '')
+    .replace(/\(\s*\)|<\s*>|\[\s*\]|&lt;\s*&gt;/g, '')
+    .trim()
+    .replace(/^\((.*)\)$/s, '$1')
+    .replace(/^"(.*)"$/s, '$1')
+    .replace(/[\s,;:]+$/, '')
+    .trim();
+  if (/^\S+@\S+$/.test(name)) return '';
+  return plainText(name);
 }
 
 // ---------- links ----------
@@ -257,7 +360,7 @@ export function atomLink(el: XElement, base: string, name = 'atom:link'): string
 export function titleAndBody(title: string, bodyHtml: string): string {
   const t = title.trim();
   if (t === '') return bodyHtml;
-  const bodyText = plainText(bodyHtml);
+  const bodyText = textOfHtml(bodyHtml);
   const t0 = t.replace(/(…|\.\.\.)$/, '');
   if (bodyText !== '' && bodyText.startsWith(t0)) return bodyHtml;
   return `<p><strong>${escapeHtml(t)}</strong></p>${bodyHtml}`;
@@ -310,30 +413,47 @@ export interface ItemOptions {
   channelImage?: boolean;
 }
 
-/** The body element of an item and its HTML source, and the base its relative URLs resolve against. */
+type Reader = (el: XElement) => string;
+const plainSource: Reader = (el) => textToHtml(textIn(el).trim());
+
+/**
+ * Where an item's body may be, best first, and how each becomes HTML source;
+ * the full text before a summary, as feedparser reads them: `xhtml:body`,
+ * `body` and `fullitem` are full texts, `dc:description` a description.
+ */
+const RSS_BODIES: [string, Reader][] = [
+  ['content:encoded', htmlSourceOf],
+  ['xhtml:body', xhtmlToHtml],
+  ['body', htmlSourceOf],
+  ['fullitem', htmlSourceOf],
+  ['description', htmlSourceOf],
+  ['dc:description', htmlSourceOf],
+  ['itunes:summary', plainSource],
+];
+const BODIES: Record<FeedFormat, [string, Reader][]> = {
+  rss: RSS_BODIES,
+  rdf: RSS_BODIES,
+  atom: [
+    ['atom:content', atomTextSource],
+    ['atom:summary', atomTextSource],
+    ['dc:description', htmlSourceOf],
+  ],
+};
+
+/** The body of an item as HTML source, and the base its relative URLs resolve against. */
 function bodyOf(feed: ParsedFeed, item: XElement, link: string) {
-  const el =
-    feed.format === 'atom'
-      ? [child(item, 'atom:content'), child(item, 'atom:summary')].find(
-          (e) => e && !attrOf(e, 'src') && textIn(e).trim() !== '',
-        )
-      : [child(item, 'content:encoded'), child(item, 'description'), child(item, 'itunes:summary')].find(
-          (e) => e && textIn(e).trim() !== '',
-        );
-  const source = el
-    ? feed.format === 'atom'
-      ? atomTextSource(el)
-      : el.name === 'itunes:summary'
-        ? textToHtml(textIn(el).trim())
-        : htmlSourceOf(el)
-    : '';
-  // relative URLs in the HTML: its `xml:base`, else the page it was written for, else the feed
-  const base = el?.base || link || feed.documentUrl;
-  if (source !== '') return { source, base };
+  for (const [name, read] of BODIES[feed.format]) {
+    const el = child(item, name);
+    // Atom content with `src` is elsewhere (not fetched)
+    if (!el || attrOf(el, 'src') || textIn(el).trim() === '') continue;
+    const source = read(el);
+    // relative URLs in the HTML: its `xml:base`, else the page it was written for, else the feed
+    if (source.trim() !== '') return { source, base: el.base || link || feed.documentUrl };
+  }
   const description = [item, ...childrenOf(item, 'media:group')]
     .map((g) => child(g, 'media:description'))
     .find((d) => d);
-  return { source: description ? textToHtml(textIn(description).trim()) : '', base };
+  return { source: description ? plainSource(description) : '', base: link || feed.documentUrl };
 }
 
 /** One RSS/RDF item or Atom entry → a post (null when it has nothing to show). */
@@ -341,14 +461,18 @@ export function feedItemPost(feed: ParsedFeed, item: XElement, options: ItemOpti
   const base = item.base || feed.documentUrl;
   const atom = feed.format === 'atom';
   const link = atom ? atomLink(item, feed.documentUrl) : rssLink(item, feed.documentUrl);
-  const titleEl = atom ? child(item, 'atom:title') : child(item, 'title');
-  const title = plainText(atom ? atomTextSource(titleEl) : textIn(titleEl));
+  const title = titleOf(feed.format, item);
   const { source, base: htmlBase } = bodyOf(feed, item, link);
   const body = sanitizeIngestedHtml(source, { base: htmlBase });
   const { published, updated, publishedText, updatedText } = itemDates(feed.format, item);
   const content = titleAndBody(title, body);
-  if (content === '' && link === '') return null;
+  const media = itemMedia({ item, html: source, base, htmlBase });
+  // a picture alone is a post (the most common one on a social wall); the feed's artwork is not the item's own
+  if (content === '' && link === '' && media.length === 0) return null;
   const id = atom ? childText(item, 'atom:id') : childText(item, 'guid') || attrOf(item, 'rdf:about').trim();
+  const idParts = [title, publishedText || updatedText, source];
+  // a picture post without id or link is known by its pictures too (such items were left out before: no id changes)
+  if (content === '' && link === '') idParts.push(...media.map((m) => m.url));
   const atomAuthor = child(item, 'atom:author');
   const authorName =
     personName(childText(atomAuthor, 'atom:name')) ||
@@ -359,7 +483,7 @@ export function feedItemPost(feed: ParsedFeed, item: XElement, options: ItemOpti
     feed.title;
   const authorUri = urlText(child(atomAuthor, 'atom:uri'), base);
   return {
-    externalId: id || link || fallbackId([title, publishedText || updatedText, source]),
+    externalId: id || link || fallbackId(idParts),
     content,
     authorName,
     username: hostOf(atom ? authorUri || feed.link : feed.link || link),
@@ -367,13 +491,10 @@ export function feedItemPost(feed: ParsedFeed, item: XElement, options: ItemOpti
     linkUrl: link,
     createdAt: published ?? updated,
     updatedAt: updated,
-    media: itemMedia({
-      item,
-      html: source,
-      base,
-      htmlBase,
-      channelImage: options.channelImage ? feed.artwork : '',
-    }),
+    media:
+      media.length === 0 && options.channelImage && feed.artwork
+        ? [{ kind: 'image', url: feed.artwork, thumb: '' }]
+        : media,
     tags: [...categoriesOf(item), ...hashtagsIn(plainText(body))],
     location: locationOf(item),
     sensitive: sensitiveOf(item),

@@ -1,41 +1,9 @@
 // What real feeds do that the RSS/Atom connector must read (issue 10,
-// classes A–L), each from a small document: the bytes as a server sends
-// them are decoded (decodeBody), parsed by the rss connector's document
-// parser (what the parse worker runs) and normalized into the stored rows.
+// classes A–L), each from a small document read as the parse worker reads it
+// (fixtures/read-feed.ts).
 import { describe, expect, it } from 'vitest';
 import { decodeBody } from '../../src/ingest/fetcher.js';
-import { postRows } from '../../src/ingest/normalize.js';
-import { rssConnector } from '../../src/ingest/rss.js';
-
-const FEED_URL = 'https://feeds.example/news/feed.xml';
-const NOW = Date.UTC(2026, 0, 15, 12);
-
-interface Options {
-  url?: string;
-  contentType?: string;
-  channelImage?: boolean;
-  maxItems?: number;
-}
-
-function read(body: string | Buffer, options: Options = {}) {
-  const url = options.url ?? FEED_URL;
-  const contentType = options.contentType ?? 'application/rss+xml';
-  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  const doc = { url, status: 200, headers: { 'content-type': contentType }, text: decodeBody(bytes, contentType) };
-  const settings = { kind: 'rss' as const, url, ...(options.channelImage ? { channelImage: true } : {}) };
-  const content = rssConnector.documents.feed!(doc, settings, { maxItems: options.maxItems ?? 500 });
-  const { rows } = postRows(content.posts, { network: 'RSS', wallProfanity: false, now: NOW, maxItems: 500 });
-  return { content, rows, warnings: (content as { warnings?: string[] }).warnings ?? [] };
-}
-
-const rss = (items: string, channel = '', attrs = '') =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:media="http://search.yahoo.com/mrss/" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:content="http://purl.org/rss/1.0/modules/content/"${attrs}>
-<channel><title>News</title><link>https://news.example/</link>${channel}
-${items}
-</channel></rss>`;
-
-const item = (inner: string) => `<item>${inner}</item>`;
+import { READ_AT as NOW, readFeed as read, rssDocument as rss, rssItem as item } from './fixtures/read-feed.js';
 
 describe('A: entity references', () => {
   it('any number of ordinary references is read (1,500 in one item, 2,400 in the document)', () => {
@@ -305,14 +273,17 @@ describe('H: encodings nobody declared', () => {
     expect(decodeBody(Buffer.from([0x93, 0x41, 0x94]), 'text/xml; charset=ISO-8859-1')).toBe('“A”');
   });
 
-  it('the order: BOM, XML declaration, HTTP charset', () => {
+  it('the order: BOM, HTTP charset, XML declaration (issue 26: as browsers and RFC 3023 order them)', () => {
     const bom = Buffer.concat([
       Buffer.from([0xef, 0xbb, 0xbf]),
       Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?>é'),
     ]);
     expect(decodeBody(bom, 'text/xml; charset=windows-1251')).toBe('<?xml version="1.0" encoding="ISO-8859-1"?>é');
     const declared = Buffer.from('<?xml version="1.0" encoding="windows-1251"?>\xcf', 'latin1');
-    expect(decodeBody(declared, 'text/xml; charset=ISO-8859-1')).toBe('<?xml version="1.0" encoding="windows-1251"?>П');
+    expect(decodeBody(declared, 'text/xml; charset=koi8-r')).toBe(
+      '<?xml version="1.0" encoding="windows-1251"?>\u043e',
+    );
+    expect(decodeBody(declared, 'text/xml')).toBe('<?xml version="1.0" encoding="windows-1251"?>П');
     expect(decodeBody(Buffer.from('\xcf', 'latin1'), 'text/xml; charset=windows-1251')).toBe('П');
   });
 });

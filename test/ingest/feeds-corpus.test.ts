@@ -240,6 +240,21 @@ describe.skipIf(!existsSync(CORPUS))('the feeds corpus, polled for real', () => 
       ).toBe(true);
   });
 
+  it('renditions of one picture are one media item whose picture is the largest (issue 26)', () => {
+    // The Guardian gives each picture at 140 and 460 px wide (two signed URLs): one image post, the 460
+    const guardian = posts.get('rp-guardian.rss')!;
+    expect(guardian.filter((p) => p.post_type === 2 && /[?&]w=460&/.test(p.picture)).length).toBe(guardian.length);
+    // nowhere two children of one post that are one picture (its URL without query or size suffix)
+    const picture = (url: string) => url.replace(/[?#].*$/, '').replace(/[-_]\d+x\d+(?=\.\w+$)/, '');
+    for (const f of manifest)
+      for (const p of posts.get(f.file)!) {
+        const children = (JSON.parse(p.children) as { image: string; video: string }[]).map((c) =>
+          picture(c.video || c.image),
+        );
+        expect(new Set(children).size, `${f.file} ${p.external_id}`).toBe(children.length);
+      }
+  });
+
   it('XHTML content keeps its markup and the order of its words', () => {
     const inhibiting = posts.get('nfp-intertwingly.atom')!.find((p) => p.link_url.endsWith('/Inhibiting-Suspend'))!;
     expect(inhibiting.content).toContain(

@@ -12,6 +12,7 @@ import {
   storedPosts,
   untilDue,
   wallPosts,
+  widgetPosts,
   type Harness,
 } from './harness.js';
 
@@ -236,6 +237,30 @@ describe('rss 2.0', () => {
       type: 'application/rss+xml',
     });
     expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 1, skippedItems: 1 });
+  });
+
+  it('a picture alone is a post: polled, stored and served on the wall (no title, text or link)', async () => {
+    fx = await startFeeds();
+    const body = `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+<channel><title>Harbour Photos</title><link>https://photos.example/</link>
+<item><guid isPermaLink="false">ph-1</guid><pubDate>${rfc822(30)}</pubDate><media:content url="https://photos.example/quay.jpg" medium="image"/></item>
+<item><guid isPermaLink="false">ph-2</guid><pubDate>${rfc822(20)}</pubDate><itunes:image href="https://photos.example/crane.jpg"/></item>
+<item><pubDate>${rfc822(10)}</pubDate><enclosure url="https://photos.example/gull.mp4" type="video/mp4" length="1"/></item>
+</channel></rss>`;
+    fx.documents.set('/feed.xml', { body, type: 'application/rss+xml' });
+    h = await startHarness([{ id: 801, name: 'Photos', connector: { kind: 'rss', url: `${fx.origin}/feed.xml` } }]);
+    expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 3, skippedItems: 0 });
+    const posts = await widgetPosts(h);
+    expect(posts.map((p) => [p.PostType, p.postFile, p.content, p.postAuthorName])).toEqual([
+      [3, 'https://photos.example/gull.mp4', '', 'Harbour Photos'],
+      [2, 'https://photos.example/crane.jpg', '', 'Harbour Photos'],
+      [2, 'https://photos.example/quay.jpg', '', 'Harbour Photos'],
+    ]);
+    // a re-poll finds the same posts (the one without a guid too): nothing new, nothing changed
+    await untilDue(h, 801);
+    fx.documents.set('/feed.xml', { body: `${body}\n`, type: 'application/rss+xml' });
+    expect((await h.poll())[0]).toMatchObject({ status: 'ok', inserted: 0, updated: 0 });
   });
 });
 
