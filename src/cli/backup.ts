@@ -15,7 +15,7 @@ export function registerBackupCommands(program: Command) {
   program
     .command('backup')
     .description('write a consistent copy of the store to FILE, safe while serving and ingesting')
-    .argument('<file>', 'backup file to write (replaced only once the new backup is complete)')
+    .argument('<file>', 'backup file to write, mode 0600 (replaced only once the new backup is complete)')
     .option(...databaseOption)
     .action(async (file: string, options: StoreOptions) => {
       const config = configFrom(options);

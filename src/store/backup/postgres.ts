@@ -17,6 +17,7 @@ import type { Database } from '../schema.js';
 import {
   BackupError,
   commitPartial,
+  createPrivatePartial,
   partialPathFor,
   removePartial,
   requireBackupFile,
@@ -128,8 +129,9 @@ export async function backupPostgres(
     );
 
   const partial = partialPathFor(file);
-  removePartial(partial);
   try {
+    // pg_dump would create its file 0644 (less the umask); it truncates and writes this one, which keeps 0600
+    createPrivatePartial(partial);
     const snapshot = await db
       .transaction()
       .setIsolationLevel('repeatable read')

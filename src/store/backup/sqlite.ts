@@ -7,7 +7,7 @@
 // transaction, so the copy is the database as it was when that step began; a
 // copy made in many small steps would start over after every commit of
 // another process and might never finish while writes keep coming.
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { isSqliteBusy } from '../dialect.js';
@@ -16,6 +16,7 @@ import { schemaTooNew } from '../migrations.js';
 import {
   BackupError,
   commitPartial,
+  createPrivatePartial,
   partialPathFor,
   removePartial,
   requireBackupFile,
@@ -45,9 +46,10 @@ export async function backupSqlite(source: string, file: string): Promise<StoreS
 
   const db = openReadOnly(source);
   const partial = partialPathFor(file);
-  removePartial(partial);
   try {
     requireWalleryDatabase(db, source);
+    // SQLite would create the file 0644 (less the umask); it writes into this one and keeps its mode
+    createPrivatePartial(partial);
     await db.backup(partial, { progress: () => ALL_PAGES });
     const snapshot = finishCopy(partial, 'delete');
     commitPartial(partial, file);
@@ -89,7 +91,9 @@ export async function restoreSqlite(file: string, target: string, force: boolean
     if (!force && existsSync(target)) refuseNonEmpty(target);
 
     mkdirSync(dirname(resolve(target)), { recursive: true });
-    removePartial(partial);
+    // the store's data is never in a file others can read; the store replaced keeps the mode it had
+    createPrivatePartial(partial);
+    if (existsSync(target)) chmodSync(partial, statSync(target).mode & 0o777);
     await backup.backup(partial, { progress: () => ALL_PAGES });
     backup.close();
     const migrated = await migrateCopy(partial, file);
