@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateTo } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/store.js';
@@ -69,6 +69,16 @@ async function storePosts(database: string): Promise<{ content: string; link_url
   const store = openStore(kind === 'sqlite' ? { kind: 'sqlite', path: database } : { kind: 'postgres', url: database });
   try {
     return await store.db.selectFrom('posts').select(['content', 'link_url']).execute();
+  } finally {
+    await store.close();
+  }
+}
+
+/** Runs raw SQL on a store: what someone who altered it before a backup did. */
+async function onStore(database: string, fn: (db: Kysely<unknown>) => Promise<unknown>): Promise<void> {
+  const store = openStore(kind === 'sqlite' ? { kind: 'sqlite', path: database } : { kind: 'postgres', url: database });
+  try {
+    await fn(store.db as unknown as Kysely<unknown>);
   } finally {
     await store.close();
   }
@@ -603,3 +613,96 @@ describe.skipIf(missingTools !== null)(named(`backups and exports are readable b
     },
   );
 });
+
+describe.skipIf(missingTools !== null)(
+  named(`wallery restore takes back only the schema objects of this version (${kind})`),
+  () => {
+    /** A store with three posts, altered with `alter`, and its backup. */
+    async function alteredBackup(name: string, alter: (db: Kysely<unknown>) => Promise<unknown>): Promise<string> {
+      const source = await freshStore(name);
+      const file = join(dir, `${name}.json`);
+      writeFileSync(file, JSON.stringify(smallWallData(3)));
+      expect((await runCli(['import', file], { DATABASE_URL: source })).code).toBe(0);
+      await onStore(source, alter);
+      const backup = join(dir, kind === 'sqlite' ? `${name}-backup.db` : `${name}-backup.dump`);
+      const made = await runCli(['backup', backup], { DATABASE_URL: source });
+      expect(made.code, made.stderr).toBe(0);
+      return backup;
+    }
+
+    /** The store's tables, and its triggers named `leak`. */
+    async function schemaOf(database: string): Promise<{ tables: string[]; leaks: number }> {
+      let tables: string[] = [];
+      let leaks = 0;
+      await onStore(database, async (db) => {
+        tables = (await db.introspection.getTables()).map((t) => t.name).sort();
+        const query =
+          kind === 'sqlite'
+            ? sql<{ n: number }>`select count(*) as n from sqlite_master where name like 'leak%'`
+            : sql<{ n: number }>`select count(*)::int as n from pg_trigger where tgname like 'leak%'`;
+        leaks = Number((await query.execute(db)).rows[0]!.n);
+      });
+      return { tables, leaks };
+    }
+
+    it('refuses a backup with a trigger added, naming it and changing nothing; --drop-foreign restores it without', async () => {
+      // the trigger alone is foreign: on PostgreSQL it runs a function of Wallery's own
+      const backup = await alteredBackup('with-trigger', (db) =>
+        kind === 'sqlite'
+          ? sql`create trigger leak after insert on posts begin update posts set content = 'leaked' where id = new.id; end`.execute(
+              db,
+            )
+          : sql`create trigger leak after insert on posts for each statement execute function wallery_announce_all()`.execute(
+              db,
+            ),
+      );
+      const target = await freshStore('trigger-target');
+      const refused = await runCli(['restore', backup], { DATABASE_URL: target });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(
+        /^wallery: .*with-trigger-backup\.(db|dump) holds schema objects that no migration of this version creates: trigger leak on posts; nothing was restored: .* add --drop-foreign/,
+      );
+      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+      if (kind === 'sqlite') expect(existsSync(target)).toBe(false);
+      else expect((await schemaOf(target)).tables).toEqual([]);
+      expect(readdirSync(dir).filter((f) => f.includes('restoring'))).toEqual([]);
+
+      const dropped = await runCli(['restore', backup, '--drop-foreign'], { DATABASE_URL: target });
+      expect(dropped.code, dropped.stderr).toBe(0);
+      expect(dropped.stdout).toMatch(/, 3 posts, .*, left out: trigger leak on posts in [\d.]+ s\n$/);
+      expect((await schemaOf(target)).leaks).toBe(0);
+      expect((await storePosts(target)).map((p) => p.content).sort()).toEqual(['post 1', 'post 2', 'post 3']);
+    });
+
+    it('refuses a backup with a table and a function (SQLite: a view) added, naming each', async () => {
+      const backup = await alteredBackup('with-table', async (db) => {
+        await sql`create table stolen (content text)`.execute(db);
+        if (kind === 'sqlite') await sql`create view leak_view as select content from posts`.execute(db);
+        else
+          await sql`create function leak_posts() returns setof text language sql as $$ select content from posts $$`.execute(
+            db,
+          );
+      });
+      const target = await freshStore('table-target');
+      const refused = await runCli(['restore', backup], { DATABASE_URL: target });
+      expect(refused.code).toBe(1);
+      const named = /holds schema objects that no migration of this version creates: (.*); nothing was restored/.exec(
+        refused.stderr,
+      )?.[1];
+      expect(named?.split(', ').sort()).toEqual(
+        kind === 'sqlite' ? ['table stolen', 'view leak_view'] : ['function leak_posts()', 'table stolen'],
+      );
+      if (kind === 'sqlite') expect(existsSync(target)).toBe(false);
+      else expect((await schemaOf(target)).tables).toEqual([]);
+    });
+
+    it('restores a backup of an unaltered store as before: nothing flagged, nothing left out', async () => {
+      const backup = await alteredBackup('unaltered', async () => undefined);
+      const target = await freshStore('unaltered-target');
+      const restored = await runCli(['restore', backup], { DATABASE_URL: target });
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(restored.stdout).not.toContain('left out');
+      expect((await schemaOf(target)).tables).toContain('posts');
+    });
+  },
+);
