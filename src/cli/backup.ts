@@ -9,13 +9,14 @@ import { configFrom, databaseOption, withUnmigratedStore, type StoreOptions } fr
 
 interface RestoreOptions extends StoreOptions {
   force?: boolean;
+  dropForeign?: boolean;
 }
 
 export function registerBackupCommands(program: Command) {
   program
     .command('backup')
     .description('write a consistent copy of the store to FILE, safe while serving and ingesting')
-    .argument('<file>', 'backup file to write (replaced only once the new backup is complete)')
+    .argument('<file>', 'backup file to write, mode 0600 (replaced only once the new backup is complete)')
     .option(...databaseOption)
     .action(async (file: string, options: StoreOptions) => {
       const config = configFrom(options);
@@ -32,20 +33,27 @@ export function registerBackupCommands(program: Command) {
     .description('replace the store with a backup made by `wallery backup` (stop the service first)')
     .argument('<file>', 'backup file')
     .option('--force', 'replace a store that holds data (accounts, walls or posts)')
+    .option(
+      '--drop-foreign',
+      'restore a backup holding schema objects no migration creates (triggers, functions, tables…) without them, instead of refusing it',
+    )
     .option(...databaseOption)
     .action(async (file: string, options: RestoreOptions) => {
       const config = configFrom(options);
-      const force = options.force === true;
+      const choices = { force: options.force === true, dropForeign: options.dropForeign === true };
       const started = performance.now();
       const result =
         config.store.kind === 'sqlite'
-          ? await restoreSqlite(file, config.store.path, force)
+          ? await restoreSqlite(file, config.store.path, choices)
           : await withPostgres(options, (db, url, migrate) =>
-              restorePostgres(db, url, file, force, migrate, pgTools(config)),
+              restorePostgres(db, url, file, choices, migrate, pgTools(config)),
             );
       const migrated = result.migrated.length > 0 ? `, migrated: ${result.migrated.join(', ')}` : '';
+      const dropped = result.dropped.length > 0 ? `, left out: ${result.dropped.join(', ')}` : '';
       const into = config.store.kind === 'sqlite' ? config.store.path : 'the PostgreSQL database';
-      process.stdout.write(`restored ${file} into ${into}: ${describe(result)}${migrated} in ${seconds(started)}\n`);
+      process.stdout.write(
+        `restored ${file} into ${into}: ${describe(result)}${migrated}${dropped} in ${seconds(started)}\n`,
+      );
     });
 }
 

@@ -1,6 +1,7 @@
 // migrate, import, export.
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { DataFileSyntaxError, exportDataFile, importDataFileFrom } from '../store/datafile.js';
@@ -76,10 +77,11 @@ export function registerDataCommands(program: Command) {
 
   program
     .command('export')
-    .description('write the whole store as a data file that import reads back')
-    .argument('<file>', 'output file')
+    .description('write the whole store as a data file that import reads back (mode 0600)')
+    .argument('<file>', 'output file (replaced only once the export is complete)')
     .option(...databaseOption)
     .action(async (file: string, options: StoreOptions) => {
+      if (!existsSync(dirname(resolve(file)))) throw new CliError(`cannot write ${file}: its folder does not exist`);
       await withStore(options, async (store) => {
         const counts = await exportDataFile(store.db, file);
         process.stdout.write(

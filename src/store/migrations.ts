@@ -2,6 +2,7 @@
 import {
   DEFAULT_MIGRATION_TABLE,
   Migrator,
+  type NoMigrations,
   sql,
   type Kysely,
   type KyselyPlugin,
@@ -729,10 +730,28 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName)
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-/** Migrates up (or down) to the migration `name` exactly: for tests of a migration on the data before it. */
-export async function migrateTo(db: Kysely<unknown>, dialect: DialectName, name: string): Promise<void> {
+/**
+ * Migrates up (or down) to the migration `name` exactly (NO_MIGRATIONS: only
+ * Kysely's bookkeeping): for tests of a migration on the data before it, and
+ * for the schema a backup at `name` is compared with.
+ */
+export async function migrateTo(db: Kysely<unknown>, dialect: DialectName, name: string | NoMigrations): Promise<void> {
   const { error } = await migratorFor(db, dialect).migrateTo(name);
   if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * Runs the migrations' up steps, oldest first, up to and including `last`
+ * (null: none), without recording them: the schema of a store migrated to
+ * `last`, built inside a transaction that is then rolled back (PostgreSQL
+ * keeps no bookkeeping there, and no Kysely migration lock is taken).
+ */
+export async function runMigrationsUpTo(db: Kysely<unknown>, dialect: DialectName, last: string | null): Promise<void> {
+  const all = migrations(dialect);
+  for (const name of Object.keys(all).sort()) {
+    if (last === null || name > last) return;
+    await all[name]!.up(db);
+  }
 }
 
 export interface PendingMigration {

@@ -4,8 +4,9 @@
 // restored into a fresh store, which must hold every post acknowledged
 // before the backup began. On SQLite in the sqlite project, on PostgreSQL
 // (pg_dump and pg_restore) in the postgres project.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -13,16 +14,18 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateTo } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/store.js';
-import { runCli } from '../helpers/cli.js';
+import { cliArgs, ROOT, runCli, type CliResult } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
 import { eventually } from '../helpers/poll.js';
 import { createTestDatabase, dropTestDatabase, testStoreKind } from '../helpers/services.js';
@@ -70,6 +73,30 @@ async function storePosts(database: string): Promise<{ content: string; link_url
     await store.close();
   }
 }
+
+/** Runs raw SQL on a store: what someone who altered it before a backup did. */
+async function onStore(database: string, fn: (db: Kysely<unknown>) => Promise<unknown>): Promise<void> {
+  const store = openStore(kind === 'sqlite' ? { kind: 'sqlite', path: database } : { kind: 'postgres', url: database });
+  try {
+    await fn(store.db as unknown as Kysely<unknown>);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Runs the CLI with umask 000: a file it creates without a mode of its own would be readable (and writable) by all. */
+async function runCliUnmasked(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const sh = ['-c', 'umask 000 && exec "$@"', 'sh', process.execPath, ...cliArgs(args)];
+  try {
+    const { stdout, stderr } = await promisify(execFile)('/bin/sh', sh, { cwd: ROOT, env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? null, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+const modeOf = (file: string) => statSync(file).mode & 0o777;
 
 function integrityCheck(path: string): string[] {
   const db = new SqliteDatabase(path, { readonly: true, fileMustExist: true });
@@ -345,6 +372,32 @@ describe.skipIf(kind !== 'postgres' || missingTools !== null)(
       expect(readdirSync(dir).filter((f) => f.includes('earlier.dump.partial'))).toEqual([]);
     });
 
+    it('has pg_dump write into a file that is 0600 before the first byte of the dump', async () => {
+      const recording = join(dir, 'recording-tools');
+      mkdirSync(recording);
+      // a pg_dump that notes the mode of the file it is given, then writes a dump's first bytes into it
+      writeFileSync(
+        join(recording, 'pg_dump'),
+        [
+          '#!/bin/sh',
+          'if [ "$1" = --version ]; then echo "pg_dump (PostgreSQL) 99.0"; exit 0; fi',
+          'while [ $# -gt 0 ]; do if [ "$1" = --file ]; then stat -c %a "$2" > "$MODE_SEEN" 2>&1; printf PGDMP > "$2"; fi; shift; done',
+          '',
+        ].join('\n'),
+        { mode: 0o755 },
+      );
+      const seen = join(dir, 'mode-seen');
+      const file = join(dir, 'recorded.dump');
+      const r = await runCliUnmasked(['backup', file], {
+        DATABASE_URL: source,
+        PG_BIN_DIR: recording,
+        MODE_SEEN: seen,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(readFileSync(seen, 'utf8')).toBe('600\n');
+      expect(modeOf(file)).toBe(0o600);
+    });
+
     it('runs pg_dump with the password in its environment only, and says what it runs', async () => {
       const file = join(dir, 'with-password.dump');
       const r = await runCli(['backup', file], { DATABASE_URL: withPassword() });
@@ -495,3 +548,161 @@ describe.skipIf(missingTools !== null)(named(`wallery restore refuses what it sh
     }
   });
 });
+
+describe.skipIf(missingTools !== null)(named(`backups and exports are readable by their owner only (${kind})`), () => {
+  let source: string;
+
+  beforeAll(async () => {
+    source = await freshStore('modes');
+    const file = join(dir, 'modes.json');
+    writeFileSync(file, JSON.stringify(smallWallData(2)));
+    const imported = await runCli(['import', file], { DATABASE_URL: source });
+    expect(imported.code, imported.stderr).toBe(0);
+  });
+
+  it('writes a backup 0600 under umask 000, also in place of an earlier one that was 0644', async () => {
+    const fresh = join(dir, kind === 'sqlite' ? 'mode-new.db' : 'mode-new.dump');
+    const made = await runCliUnmasked(['backup', fresh], { DATABASE_URL: source });
+    expect(made.code, made.stderr).toBe(0);
+    expect(modeOf(fresh)).toBe(0o600);
+
+    const earlier = join(dir, kind === 'sqlite' ? 'mode-earlier.db' : 'mode-earlier.dump');
+    writeFileSync(earlier, 'an earlier backup');
+    chmodSync(earlier, 0o644);
+    const replaced = await runCliUnmasked(['backup', earlier], { DATABASE_URL: source });
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(modeOf(earlier)).toBe(0o600);
+    // nothing else was left beside them
+    expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([]);
+  });
+
+  it('writes an export 0600 under umask 000, also in place of an earlier one that was 0666', async () => {
+    const fresh = join(dir, 'mode-export.json');
+    const made = await runCliUnmasked(['export', fresh], { DATABASE_URL: source });
+    expect(made.code, made.stderr).toBe(0);
+    expect(modeOf(fresh)).toBe(0o600);
+    expect((JSON.parse(readFileSync(fresh, 'utf8')) as { accounts: unknown[] }).accounts).toHaveLength(1);
+
+    const earlier = join(dir, 'mode-export-earlier.json');
+    writeFileSync(earlier, '{}');
+    chmodSync(earlier, 0o666);
+    const replaced = await runCliUnmasked(['export', earlier], { DATABASE_URL: source });
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(modeOf(earlier)).toBe(0o600);
+    expect(readFileSync(earlier, 'utf8')).toBe(readFileSync(fresh, 'utf8'));
+
+    const nowhere = await runCli(['export', join(dir, 'no-such-folder', 'x.json')], { DATABASE_URL: source });
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toMatch(/^wallery: cannot write .*x\.json: its folder does not exist\n$/);
+  });
+
+  it.skipIf(kind !== 'sqlite')(
+    'restores into a new SQLite store 0600 under umask 000; a store replaced keeps its mode',
+    async () => {
+      const backup = join(dir, 'mode-restore.db');
+      expect((await runCli(['backup', backup], { DATABASE_URL: source })).code).toBe(0);
+      const target = join(dir, 'mode-restored.db');
+      const restored = await runCliUnmasked(['restore', backup], { DATABASE_URL: target });
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(modeOf(target)).toBe(0o600);
+
+      chmodSync(target, 0o640);
+      const again = await runCliUnmasked(['restore', backup, '--force'], { DATABASE_URL: target });
+      expect(again.code, again.stderr).toBe(0);
+      expect(modeOf(target)).toBe(0o640);
+    },
+  );
+});
+
+describe.skipIf(missingTools !== null)(
+  named(`wallery restore takes back only the schema objects of this version (${kind})`),
+  () => {
+    /** A store with three posts, altered with `alter`, and its backup. */
+    async function alteredBackup(name: string, alter: (db: Kysely<unknown>) => Promise<unknown>): Promise<string> {
+      const source = await freshStore(name);
+      const file = join(dir, `${name}.json`);
+      writeFileSync(file, JSON.stringify(smallWallData(3)));
+      expect((await runCli(['import', file], { DATABASE_URL: source })).code).toBe(0);
+      await onStore(source, alter);
+      const backup = join(dir, kind === 'sqlite' ? `${name}-backup.db` : `${name}-backup.dump`);
+      const made = await runCli(['backup', backup], { DATABASE_URL: source });
+      expect(made.code, made.stderr).toBe(0);
+      return backup;
+    }
+
+    /** The store's tables, and its triggers named `leak`. */
+    async function schemaOf(database: string): Promise<{ tables: string[]; leaks: number }> {
+      let tables: string[] = [];
+      let leaks = 0;
+      await onStore(database, async (db) => {
+        tables = (await db.introspection.getTables()).map((t) => t.name).sort();
+        const query =
+          kind === 'sqlite'
+            ? sql<{ n: number }>`select count(*) as n from sqlite_master where name like 'leak%'`
+            : sql<{ n: number }>`select count(*)::int as n from pg_trigger where tgname like 'leak%'`;
+        leaks = Number((await query.execute(db)).rows[0]!.n);
+      });
+      return { tables, leaks };
+    }
+
+    it('refuses a backup with a trigger added, naming it and changing nothing; --drop-foreign restores it without', async () => {
+      // the trigger alone is foreign: on PostgreSQL it runs a function of Wallery's own
+      const backup = await alteredBackup('with-trigger', (db) =>
+        kind === 'sqlite'
+          ? sql`create trigger leak after insert on posts begin update posts set content = 'leaked' where id = new.id; end`.execute(
+              db,
+            )
+          : sql`create trigger leak after insert on posts for each statement execute function wallery_announce_all()`.execute(
+              db,
+            ),
+      );
+      const target = await freshStore('trigger-target');
+      const refused = await runCli(['restore', backup], { DATABASE_URL: target });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(
+        /^wallery: .*with-trigger-backup\.(db|dump) holds schema objects that no migration of this version creates: trigger leak on posts; nothing was restored: .* add --drop-foreign/,
+      );
+      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+      if (kind === 'sqlite') expect(existsSync(target)).toBe(false);
+      else expect((await schemaOf(target)).tables).toEqual([]);
+      expect(readdirSync(dir).filter((f) => f.includes('restoring'))).toEqual([]);
+
+      const dropped = await runCli(['restore', backup, '--drop-foreign'], { DATABASE_URL: target });
+      expect(dropped.code, dropped.stderr).toBe(0);
+      expect(dropped.stdout).toMatch(/, 3 posts, .*, left out: trigger leak on posts in [\d.]+ s\n$/);
+      expect((await schemaOf(target)).leaks).toBe(0);
+      expect((await storePosts(target)).map((p) => p.content).sort()).toEqual(['post 1', 'post 2', 'post 3']);
+    });
+
+    it('refuses a backup with a table and a function (SQLite: a view) added, naming each', async () => {
+      const backup = await alteredBackup('with-table', async (db) => {
+        await sql`create table stolen (content text)`.execute(db);
+        if (kind === 'sqlite') await sql`create view leak_view as select content from posts`.execute(db);
+        else
+          await sql`create function leak_posts() returns setof text language sql as $$ select content from posts $$`.execute(
+            db,
+          );
+      });
+      const target = await freshStore('table-target');
+      const refused = await runCli(['restore', backup], { DATABASE_URL: target });
+      expect(refused.code).toBe(1);
+      const named = /holds schema objects that no migration of this version creates: (.*); nothing was restored/.exec(
+        refused.stderr,
+      )?.[1];
+      expect(named?.split(', ').sort()).toEqual(
+        kind === 'sqlite' ? ['table stolen', 'view leak_view'] : ['function leak_posts()', 'table stolen'],
+      );
+      if (kind === 'sqlite') expect(existsSync(target)).toBe(false);
+      else expect((await schemaOf(target)).tables).toEqual([]);
+    });
+
+    it('restores a backup of an unaltered store as before: nothing flagged, nothing left out', async () => {
+      const backup = await alteredBackup('unaltered', async () => undefined);
+      const target = await freshStore('unaltered-target');
+      const restored = await runCli(['restore', backup], { DATABASE_URL: target });
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(restored.stdout).not.toContain('left out');
+      expect((await schemaOf(target)).tables).toContain('posts');
+    });
+  },
+);

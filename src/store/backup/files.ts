@@ -1,7 +1,18 @@
 // What backups have in common: the error they are refused with, what kind of
 // backup a file is (by its first bytes), and writing one beside its final
-// name so that name only ever holds a finished backup.
-import { closeSync, existsSync, fsyncSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+// name so that name only ever holds a finished backup, readable by its owner
+// only (the data export writes its file the same way).
+import {
+  closeSync,
+  existsSync,
+  fchmodSync,
+  fsyncSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /** A backup or restore refused for a reason the operator can act on; its message is shown as it is. */
@@ -72,6 +83,36 @@ export function requireFolderOf(file: string): void {
 /** The file a backup is written to before it is renamed to `file`: in the same folder, so the rename is atomic. */
 export function partialPathFor(file: string, what = 'partial'): string {
   return join(dirname(file), `.${basename(file)}.${what}-${process.pid}`);
+}
+
+/**
+ * Backups, dumps and exports hold the whole store (key hashes, webhook
+ * secrets, every post): readable and writable by their owner only.
+ */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Creates the file `path` (which must not exist: a link planted there is not
+ * followed) with mode 0600 whatever the umask, and returns it open for
+ * writing. A tool that then writes into it (SQLite, pg_dump) keeps the mode:
+ * the data is never in a file others can read, not even for a moment.
+ */
+export function createPrivateFile(path: string): number {
+  const fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
+  try {
+    // open() applies the umask: 0600 under a umask of 077, 0400 under 277 (which SQLite could not write)
+    fchmodSync(fd, PRIVATE_FILE_MODE);
+    return fd;
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+/** Creates an empty `partial` (removing what an earlier run left there) with mode 0600, for a tool to write into. */
+export function createPrivatePartial(partial: string): void {
+  removePartial(partial);
+  closeSync(createPrivateFile(partial));
 }
 
 /** Removes a partial file and the journal files SQLite may have left beside it. */

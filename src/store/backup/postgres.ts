@@ -6,7 +6,8 @@
 // posts in the file. The password never goes on a command line or into a
 // message: the tools get the URL without it, and the password in PGPASSWORD.
 import { execFile } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql, type Kysely } from 'kysely';
@@ -17,12 +18,21 @@ import type { Database } from '../schema.js';
 import {
   BackupError,
   commitPartial,
+  createPrivatePartial,
   partialPathFor,
+  PRIVATE_FILE_MODE,
   removePartial,
   requireBackupFile,
   requireFolderOf,
 } from './files.js';
-import type { RestoreResult, StoreSnapshot } from './sqlite.js';
+import {
+  describeTocEntries,
+  foreignObjectsRefused,
+  foreignTocEntries,
+  listWithout,
+  tocEntries,
+} from './foreign-objects.js';
+import type { RestoreChoices, RestoreResult, StoreSnapshot } from './sqlite.js';
 
 const run = promisify(execFile);
 
@@ -128,8 +138,9 @@ export async function backupPostgres(
     );
 
   const partial = partialPathFor(file);
-  removePartial(partial);
   try {
+    // pg_dump would create its file 0644 (less the umask); it truncates and writes this one, which keeps 0600
+    createPrivatePartial(partial);
     const snapshot = await db
       .transaction()
       .setIsolationLevel('repeatable read')
@@ -155,22 +166,37 @@ export async function backupPostgres(
 }
 
 /**
+ * What pg_restore is run with: all or nothing; objects owned by the user of
+ * DATABASE_URL; grants and comments in the archive left out (a backup never
+ * grants anyone access; both are checked as no object).
+ */
+const RESTORE_OPTIONS = [
+  '--clean',
+  '--if-exists',
+  '--no-owner',
+  '--no-privileges',
+  '--no-comments',
+  '--single-transaction',
+];
+
+/**
  * Restores a pg_dump archive made by `wallery backup` into the PostgreSQL
  * store at `url`, in one transaction (all or nothing), then migrates it when
  * the backup is older than this version. Refused when the store holds any
- * account, wall or post, unless `force`.
+ * account, wall or post, unless `force`, and when the archive holds schema
+ * objects no migration creates, unless `dropForeign` (then they are left out).
  */
 export async function restorePostgres(
   db: Kysely<Database>,
   url: string,
   file: string,
-  force: boolean,
+  { force, dropForeign }: RestoreChoices,
   migrate: () => Promise<string[]>,
   options: PgToolOptions,
 ): Promise<RestoreResult> {
   requireBackupFile(file, 'postgres');
   const conn = pgConnection(url);
-  const command = ['--clean', '--if-exists', '--no-owner', '--single-transaction', '--dbname', conn.dbname, file];
+  const command = [...RESTORE_OPTIONS, '--dbname', conn.dbname, file];
   const tool = await findTool('pg_restore', options.binDir);
   if (!tool)
     throw missingTool(
@@ -189,15 +215,27 @@ export async function restorePostgres(
   }
   if (!/^\S+; \d+ \d+ TABLE \S+ kysely_migration\b/m.test(contents))
     throw new BackupError(`${file} is a pg_dump archive but not of a Wallery database (it has no schema migrations)`);
-  await refuseNewerSchema(tool.path, file);
+  const applied = await refuseNewerSchema(tool.path, file);
+  const foreign = await foreignTocEntries(db, tocEntries(contents), applied.sort().at(-1) ?? null);
+  if (foreign.length > 0 && !dropForeign) throw foreignObjectsRefused(file, describeTocEntries(foreign));
   if (!force) await refuseNonEmpty(db);
   await refuseInUse(db);
 
-  options.say(`running: ${shellCommand([tool.path, ...command])}`);
+  // without the foreign objects: pg_restore restores the entries of a list in which they are commented out
+  const listDir = foreign.length > 0 ? mkdtempSync(join(tmpdir(), 'wallery-restore-')) : null;
   try {
-    await run(tool.path, command, { env: { ...process.env, ...conn.env }, maxBuffer: 64 * 1024 * 1024 });
+    const args = [...command];
+    if (listDir) {
+      const list = join(listDir, 'restore.list');
+      writeFileSync(list, listWithout(contents, foreign), { mode: PRIVATE_FILE_MODE });
+      args.splice(-1, 0, '--use-list', list);
+    }
+    options.say(`running: ${shellCommand([tool.path, ...args])}`);
+    await run(tool.path, args, { env: { ...process.env, ...conn.env }, maxBuffer: 64 * 1024 * 1024 });
   } catch (err) {
     throw new BackupError(`pg_restore failed, the store is unchanged: ${toolError(err)}`);
+  } finally {
+    if (listDir) rmSync(listDir, { recursive: true, force: true });
   }
   let migrated: string[];
   try {
@@ -208,7 +246,8 @@ export async function restorePostgres(
         `${(err as Error).message}`,
     );
   }
-  return { ...(await snapshotOf(db)), bytes: statSync(file).size, integrity: null, migrated };
+  const dropped = describeTocEntries(foreign);
+  return { ...(await snapshotOf(db)), bytes: statSync(file).size, integrity: null, migrated, dropped };
 }
 
 /**
@@ -217,7 +256,7 @@ export async function restorePostgres(
  * `kysely_migration` rows, which pg_restore prints as a COPY block, one name
  * per line before a tab.
  */
-async function refuseNewerSchema(pgRestore: string, file: string): Promise<void> {
+async function refuseNewerSchema(pgRestore: string, file: string): Promise<string[]> {
   let script: string;
   try {
     script = (
@@ -235,6 +274,7 @@ async function refuseNewerSchema(pgRestore: string, file: string): Promise<void>
     applied.push(lines[i]!.split('\t')[0]!);
   const tooNew = schemaTooNew(applied, 'postgres');
   if (tooNew) throw new BackupError(`${file} cannot be restored by this version: ${tooNew.message}`);
+  return applied;
 }
 
 /**

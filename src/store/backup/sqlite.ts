@@ -7,15 +7,23 @@
 // transaction, so the copy is the database as it was when that step began; a
 // copy made in many small steps would start over after every commit of
 // another process and might never finish while writes keep coming.
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { isSqliteBusy } from '../dialect.js';
 import { openStore } from '../store.js';
 import { schemaTooNew } from '../migrations.js';
 import {
+  describeSqliteObject,
+  dropSqliteObjects,
+  foreignObjectsRefused,
+  foreignSqliteObjects,
+  type SqliteObject,
+} from './foreign-objects.js';
+import {
   BackupError,
   commitPartial,
+  createPrivatePartial,
   partialPathFor,
   removePartial,
   requireBackupFile,
@@ -45,9 +53,10 @@ export async function backupSqlite(source: string, file: string): Promise<StoreS
 
   const db = openReadOnly(source);
   const partial = partialPathFor(file);
-  removePartial(partial);
   try {
     requireWalleryDatabase(db, source);
+    // SQLite would create the file 0644 (less the umask); it writes into this one and keeps its mode
+    createPrivatePartial(partial);
     await db.backup(partial, { progress: () => ALL_PAGES });
     const snapshot = finishCopy(partial, 'delete');
     commitPartial(partial, file);
@@ -63,16 +72,30 @@ export async function backupSqlite(source: string, file: string): Promise<StoreS
 export interface RestoreResult extends StoreSnapshot {
   /** migrations run on the restored copy: the backup was made by an older version */
   migrated: string[];
+  /** schema objects of the backup no migration creates, left out (`dropForeign`) */
+  dropped: string[];
+}
+
+export interface RestoreChoices {
+  /** replace a store that holds accounts, walls or posts */
+  force: boolean;
+  /** restore a backup holding schema objects no migration creates without them, instead of refusing it */
+  dropForeign: boolean;
 }
 
 /**
  * Replaces the SQLite store at `target` with the backup `file`. Refused when
- * the store holds any account, wall or post (unless `force`), and while
+ * the store holds any account, wall or post (unless `force`), when the backup
+ * holds schema objects no migration creates (unless `dropForeign`), and while
  * another process has it open. The backup is copied beside the target,
  * migrated and checked there; the target is replaced by a rename, so it is
  * either the old store or the restored one, never half of each.
  */
-export async function restoreSqlite(file: string, target: string, force: boolean): Promise<RestoreResult> {
+export async function restoreSqlite(
+  file: string,
+  target: string,
+  { force, dropForeign }: RestoreChoices,
+): Promise<RestoreResult> {
   if (target === ':memory:') throw new BackupError('cannot restore into an in-memory database');
   requireBackupFile(file, 'sqlite');
   const backup = openReadOnly(file);
@@ -86,12 +109,17 @@ export async function restoreSqlite(file: string, target: string, force: boolean
     if (tooNew) throw new BackupError(`${file} cannot be restored by this version: ${tooNew.message}`);
     const problems = integrityProblems(backup);
     if (problems) throw new BackupError(`${file} is damaged: integrity check: ${problems}`);
+    const foreign = await foreignSqliteObjects(backup, applied.sort().at(-1) ?? null);
+    if (foreign.length > 0 && !dropForeign) throw foreignObjectsRefused(file, foreign.map(describeSqliteObject));
     if (!force && existsSync(target)) refuseNonEmpty(target);
 
     mkdirSync(dirname(resolve(target)), { recursive: true });
-    removePartial(partial);
+    // the store's data is never in a file others can read; the store replaced keeps the mode it had
+    createPrivatePartial(partial);
+    if (existsSync(target)) chmodSync(partial, statSync(target).mode & 0o777);
     await backup.backup(partial, { progress: () => ALL_PAGES });
     backup.close();
+    if (foreign.length > 0) dropFrom(partial, foreign);
     const migrated = await migrateCopy(partial, file);
     // the store's own journal mode, as `wallery serve` would set it
     const snapshot = finishCopy(partial, 'wal');
@@ -99,12 +127,21 @@ export async function restoreSqlite(file: string, target: string, force: boolean
     // a -wal left by a process that died belongs to the old file and must never meet the new one
     for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${target}${suffix}`, { force: true });
     commitPartial(partial, target);
-    return { ...snapshot, bytes: statSync(target).size, migrated };
+    return { ...snapshot, bytes: statSync(target).size, migrated, dropped: foreign.map(describeSqliteObject) };
   } catch (err) {
     removePartial(partial);
     throw err;
   } finally {
     if (backup.open) backup.close();
+  }
+}
+
+function dropFrom(path: string, objects: readonly SqliteObject[]): void {
+  const db = new SqliteDatabase(path, { fileMustExist: true });
+  try {
+    dropSqliteObjects(db, objects);
+  } finally {
+    db.close();
   }
 }
 

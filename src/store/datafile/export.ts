@@ -1,20 +1,55 @@
 // Export: the whole store as a data file that import reads back, written as
 // it is read (rows in pages; nothing of the file is held in memory).
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync, statSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Kysely } from 'kysely';
 import { formatIso } from '../../domain/dates.js';
 import { storedChildren } from '../../domain/media.js';
+import { commitPartial, createPrivateFile, partialPathFor, removePartial } from '../backup/files.js';
 import type { Database } from '../schema.js';
 import type { ImportCounts } from './loader.js';
 import { ctaOf, postContentOf } from '../post-columns.js';
 
-/** Writes the whole store as a data file, streaming posts feed by feed. */
+/**
+ * Writes the whole store as a data file, streaming posts feed by feed. The
+ * file holds the store's data: it is written beside `path` with mode 0600
+ * (whatever the umask) and renamed to `path` once complete, so `path` is
+ * never half written and never readable by others. A path that is no regular
+ * file (`/dev/stdout`, a pipe) is written to as it is.
+ */
 export async function exportDataFile(db: Kysely<Database>, path: string): Promise<ImportCounts> {
-  const out = createWriteStream(path, { encoding: 'utf8' });
+  if (existsSync(path) && !statSync(path).isFile()) return writeDataFile(db, createWriteStream(path));
+  const partial = partialPathFor(path);
+  removePartial(partial);
+  try {
+    const counts = await writeDataFile(db, createWriteStream(partial, { fd: createPrivateFile(partial) }));
+    commitPartial(partial, path);
+    return counts;
+  } catch (err) {
+    removePartial(partial);
+    throw err;
+  }
+}
+
+async function writeDataFile(db: Kysely<Database>, out: WriteStream): Promise<ImportCounts> {
+  // a write that fails (a full disk) fails the export at the next write, not the process
+  let failed: Error | undefined;
+  out.on('error', (err) => (failed = err));
   const write = async (text: string) => {
-    if (!out.write(text)) await once(out, 'drain');
+    if (failed) throw failed;
+    if (!out.write(text, 'utf8')) await once(out, 'drain');
   };
+  try {
+    const counts = await writeRecords(db, write);
+    out.end();
+    await once(out, 'finish');
+    return counts;
+  } finally {
+    out.destroy();
+  }
+}
+
+async function writeRecords(db: Kysely<Database>, write: (text: string) => Promise<void>): Promise<ImportCounts> {
   const counts: ImportCounts = { accounts: 0, userKeys: 0, products: 0, walls: 0, feeds: 0, posts: 0 };
 
   await write('{"version":1,\n"accounts":[');
@@ -166,7 +201,5 @@ export async function exportDataFile(db: Kysely<Database>, path: string): Promis
   }
   counts.walls = walls.length;
   await write(']}\n');
-  out.end();
-  await once(out, 'finish');
   return counts;
 }
