@@ -11,6 +11,7 @@ import {
   rotateWebhookSecret,
   testWebhook,
   updateWebhook,
+  type WebhookSettings,
 } from '../manage/webhooks.js';
 import type { WebhookCreateBody as CreateBody, WebhookPatchBody as PatchBody } from '../schemas/webhooks.js';
 import { CliError, databaseOption, idArgument, positiveInt, withStore, type StoreOptions } from './common.js';
@@ -61,6 +62,12 @@ function enabledFrom(options: { enable?: boolean; disable?: boolean }): boolean 
 }
 
 const SECRET_NOTE = 'the signing secret is shown this once: keep it where your receiver can read it\n';
+
+/** The settings a CLI send uses: the cause of a failure without an answer goes to stderr (the operator's). */
+const withCause = (settings: WebhookSettings): WebhookSettings => ({
+  ...settings,
+  onNoAnswer: (webhookId, cause) => process.stderr.write(`wallery: webhook ${webhookId}: no HTTP answer: ${cause}\n`),
+});
 
 export function registerWebhookCommands(program: Command) {
   const webhooks = program
@@ -120,7 +127,9 @@ export function registerWebhookCommands(program: Command) {
         WebhookPatchBody,
         given({ url: options.url, events: eventList(options.events), enabled: enabledFrom(options) }),
       );
-      await showRecord(options, (store) => updateWebhook(cliOp(store), id, body));
+      await withStore(options, async (store, config) =>
+        printRecord(await attempt(() => updateWebhook(cliOp(store), id, body, config.webhooks)), options),
+      );
     },
   );
 
@@ -155,7 +164,7 @@ export function registerWebhookCommands(program: Command) {
       .argument(...idArgument('webhook', 'id')),
   ).action(async (id: number, options: PrintOptions) => {
     await withStore(options, async (store, config) => {
-      const attemptRecord = await attempt(() => testWebhook(cliOp(store), id, config.webhooks));
+      const attemptRecord = await attempt(() => testWebhook(cliOp(store), id, withCause(config.webhooks)));
       printRecord(attemptRecord, options);
       if (attemptRecord.status !== 'delivered') process.exitCode = 1;
     });
@@ -181,7 +190,9 @@ export function registerWebhookCommands(program: Command) {
       .argument('<delivery>', 'delivery id (from `webhooks deliveries`)', positiveInt('delivery id')),
   ).action(async (id: number, deliveryId: number, options: PrintOptions) => {
     await withStore(options, async (store, config) => {
-      const attemptRecord = await attempt(() => replayDelivery(cliOp(store), id, deliveryId, config.webhooks));
+      const attemptRecord = await attempt(() =>
+        replayDelivery(cliOp(store), id, deliveryId, withCause(config.webhooks)),
+      );
       printRecord(attemptRecord, options);
       if (attemptRecord.status !== 'delivered') process.exitCode = 1;
     });

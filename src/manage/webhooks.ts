@@ -4,9 +4,11 @@
 // (src/webhooks/runtime.ts); a test or a replay is sent here, at once, and
 // logged like any other attempt.
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { Kysely } from 'kysely';
 import type { PrivateNetworks } from '../config.js';
 import { iso, isoOrNull } from '../domain/dates.js';
+import { shownError } from '../domain/delivery-outcome.js';
 import { conflict, invalidField, notFound } from '../domain/errors.js';
 import { scopeIds, type AccountScope } from '../domain/roles.js';
 import { newWebhookSecret, openSecret, sealSecret, SecretBoxError } from '../domain/secret-box.js';
@@ -24,6 +26,7 @@ import { findWebhook, logDelivery, signingSecrets, type WebhookRow } from '../st
 import { payloadOfChange, testPayload, type WebhookPayload } from '../webhooks/payload.js';
 import { eventsOf } from '../webhooks/runtime.js';
 import { WebhookSender } from '../webhooks/sender.js';
+import { addressRefusal } from '../ingest/address-policy.js';
 import type { Resolver } from '../ingest/fetcher.js';
 import { audited, type Op } from './op.js';
 import { decodeCursor, pageById, pageLimit, pageOf, type Page, type PageRequest } from './paging.js';
@@ -32,8 +35,14 @@ import { decodeCursor, pageById, pageLimit, pageOf, type Page, type PageRequest 
 export interface WebhookSettings {
   secretKey: Buffer | null;
   timeoutMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: the non-global addresses a webhook may post to */
   allowPrivateNetworks: PrivateNetworks;
   resolve?: Resolver;
+  /**
+   * Hears why a test or a replay got no HTTP answer (the server's log, the
+   * CLI's stderr): the attempt itself only says NO_ANSWER.
+   */
+  onNoAnswer?: (webhookId: number, cause: string) => void;
 }
 
 function webhookRecord(r: WebhookRow): WebhookRecord {
@@ -47,7 +56,7 @@ function webhookRecord(r: WebhookRow): WebhookRecord {
     lastEventId: r.last_seq > 0 ? eventId(r.last_seq) : null,
     pendingEventId: r.head_seq === null ? null : eventId(r.head_seq),
     consecutiveFailures: r.consecutive_failures,
-    lastError: r.last_error,
+    lastError: shownError(r.last_error),
     lastErrorAt: isoOrNull(r.last_error_at),
     lastSuccessAt: isoOrNull(r.last_success_at),
     nextAttemptAt: r.next_attempt_at > 0 ? iso(r.next_attempt_at) : null,
@@ -80,17 +89,19 @@ const deliveryRecord = (r: DeliveryRow): DeliveryRecord => ({
   status: r.status,
   httpStatus: r.http_status,
   latencyMs: r.latency_ms,
-  error: r.error,
+  error: shownError(r.error),
   at: iso(r.at),
   replay: r.replay === 1,
 });
 
 /**
  * The URL rules beyond the schema's pattern: a URL that parses, http(s),
- * without credentials (they would be sent in clear and logged by proxies).
- * Private addresses are refused when sending (the SSRF guard), as for feeds.
+ * without credentials (they would be sent in clear and logged by proxies),
+ * and no address written in it that WEBHOOK_ALLOW_PRIVATE_NETWORKS does not
+ * allow. A host name is not resolved here (that would tell what internal
+ * names exist); every address it resolves to is checked when sending.
  */
-function checkWebhookUrl(raw: string): string {
+function checkWebhookUrl(raw: string, allow: PrivateNetworks): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -102,7 +113,21 @@ function checkWebhookUrl(raw: string): string {
   if (url.username !== '' || url.password !== '')
     throw invalidField('url', 'url must not carry a user name or password');
   if (url.hash !== '') throw invalidField('url', 'url must not have a #fragment');
+  const refused = writtenAddressRefusal(url.hostname, allow);
+  if (refused !== null)
+    throw invalidField(
+      'url',
+      `url points to a ${refused} address, which webhooks may not reach (WEBHOOK_ALLOW_PRIVATE_NETWORKS allows chosen ranges)`,
+    );
   return url.href;
+}
+
+/** The range refusing the address a URL's host writes out (an IP literal, or a `localhost` name), or null. */
+function writtenAddressRefusal(hostname: string, allow: PrivateNetworks): string | null {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  // RFC 6761: localhost names are loopback, wherever they resolve
+  const ip = isIP(host) !== 0 ? host : /(?:^|\.)localhost\.?$/i.test(host) ? '127.0.0.1' : null;
+  return ip === null ? null : addressRefusal(ip, allow);
 }
 
 export async function listWebhooks(
@@ -137,9 +162,9 @@ export async function getWebhook(db: Kysely<Database>, id: number): Promise<Webh
 export async function createWebhook(
   op: Op,
   body: WebhookCreateBody,
-  settings: Pick<WebhookSettings, 'secretKey'>,
+  settings: Pick<WebhookSettings, 'secretKey' | 'allowPrivateNetworks'>,
 ): Promise<NewWebhookRecord> {
-  const url = checkWebhookUrl(body.url);
+  const url = checkWebhookUrl(body.url, settings.allowPrivateNetworks);
   const secret = newWebhookSecret();
   // events from now on: the latest change committed before the endpoint exists
   const start = await latestChangeSeq(op.db);
@@ -170,8 +195,13 @@ export async function createWebhook(
   });
 }
 
-export async function updateWebhook(op: Op, id: number, change: WebhookPatchBody): Promise<WebhookRecord> {
-  const url = change.url === undefined ? undefined : checkWebhookUrl(change.url);
+export async function updateWebhook(
+  op: Op,
+  id: number,
+  change: WebhookPatchBody,
+  settings: Pick<WebhookSettings, 'allowPrivateNetworks'>,
+): Promise<WebhookRecord> {
+  const url = change.url === undefined ? undefined : checkWebhookUrl(change.url, settings.allowPrivateNetworks);
   return audited(op, async (tx) => {
     const beforeRow = await webhookRow(tx.trx, id);
     const before = webhookRecord(beforeRow);
@@ -280,6 +310,7 @@ async function sendNow(
   });
   try {
     const result = await sender.send(row.url, secret, payload, JSON.stringify(payload));
+    if (result.cause !== null) settings.onNoAnswer?.(row.id, result.cause);
     const previous = await db
       .selectFrom('webhook_deliveries')
       .select((eb) => eb.fn.countAll<number>().as('n'))

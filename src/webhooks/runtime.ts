@@ -256,7 +256,15 @@ export class WebhookRuntime {
         });
         released = true;
         this.log.warn(
-          { webhookId: id, eventId: next.payload.id, attempt, error: result.error, nextAttemptAt, disabled: giveUp },
+          {
+            webhookId: id,
+            eventId: next.payload.id,
+            attempt,
+            error: result.error,
+            cause: result.cause,
+            nextAttemptAt,
+            disabled: giveUp,
+          },
           giveUp ? 'webhook endpoint disabled: an event failed for too long' : 'webhook delivery failed',
         );
         return {

@@ -81,7 +81,7 @@ describe.skipIf(!hasChromium)('the console’s Webhooks screen on a real `waller
     // retried every second: a receiver that is down makes the endpoint `failing` (5 failures in a row) quickly
     instance = await startInstance(
       {
-        INGEST_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
         WEBHOOK_TICK_MS: '100',
         WEBHOOK_RETRY_MIN_S: '1',
         WEBHOOK_RETRY_MAX_S: '1',

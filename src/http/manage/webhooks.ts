@@ -31,9 +31,16 @@ import { Created, DeliveryParams, Ok, PageOf, responses, WebhookParams } from '.
 
 let defaults: WebhookSettings | null = null;
 
-/** The running instance's webhook settings, or the defaults (a bare test server). */
+/**
+ * The running instance's webhook settings, or the defaults (a bare test
+ * server); why a send got no answer goes to the request's log, never to the caller.
+ */
 function settingsOf(request: FastifyRequest): WebhookSettings {
-  return request.server.ctx.webhooks ?? (defaults ??= loadWebhookConfig({}));
+  const settings = request.server.ctx.webhooks ?? (defaults ??= loadWebhookConfig({}));
+  return {
+    ...settings,
+    onNoAnswer: (webhookId, cause) => request.log.warn({ webhookId, cause }, 'webhook send got no HTTP answer'),
+  };
 }
 
 const EVENTS_NOTE =
@@ -113,7 +120,8 @@ export async function webhookRoutes(fastify: FastifyInstance) {
         response: responses({ 200: Ok(WebhookRecord, 'the webhook after the change') }, 404, 409),
       },
     },
-    async (request) => ok(await updateWebhook(opOf(request), num(request.params.webhookId), request.body)),
+    async (request) =>
+      ok(await updateWebhook(opOf(request), num(request.params.webhookId), request.body, settingsOf(request))),
   );
 
   app.delete(
@@ -154,7 +162,8 @@ export async function webhookRoutes(fastify: FastifyInstance) {
         ...doc(
           tag,
           'Send a test event',
-          'Sends a signed `webhook.test` event now and answers with the attempt as the delivery log holds it (status, HTTP code, latency, error).',
+          'Sends a signed `webhook.test` event now and answers with the attempt as the delivery log holds it (status, HTTP code, latency, error). ' +
+            'A failure without an HTTP answer says only that (`error`: no HTTP answer), whatever the cause — refused, closed, timed out, not resolved, or an address `WEBHOOK_ALLOW_PRIVATE_NETWORKS` does not allow; the cause is in the server log.',
         ),
         params: WebhookParams,
         response: responses({ 200: Ok(DeliveryRecord, 'the attempt') }, 404, 409),

@@ -2,8 +2,12 @@
 // the secret shown once (and encrypted at rest), validation, the test
 // event, approving a post → a signed post.approved, the delivery log,
 // replay with the same event id, rotation, disable and delete.
+import { createServer } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../../src/config.js';
+import { NO_ANSWER } from '../../../src/domain/delivery-outcome.js';
+import type { Resolver } from '../../../src/ingest/fetcher.js';
 import { WebhookRuntime } from '../../../src/webhooks/runtime.js';
 import { describeSample } from '../../helpers/sample.js';
 import { Receiver, verifyLikeReadme } from '../../webhooks/helpers.js';
@@ -141,6 +145,102 @@ describeSample('webhooks (management API)', () => {
       { action: 'webhook.test', details: { eventId: ok.eventId, status: 'delivered', httpStatus: 204 } },
       { action: 'webhook.test', details: { eventId: failed.eventId, status: 'failed', httpStatus: 503 } },
     ]);
+  });
+
+  /** Listens on a free loopback port; the port. */
+  async function listen(server: NetServer): Promise<number> {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return (server.address() as { port: number }).port;
+  }
+
+  it('a test or replay says delivered, or failed with an HTTP status, never why no answer came', async () => {
+    // a port nobody listens on (refused) and one whose server hangs up on every connection (closed)
+    const gone = createServer();
+    const closedPort = await listen(gone);
+    await new Promise((resolve) => gone.close(resolve));
+    const hangUp = createNetServer((socket) => socket.destroy());
+    const hangUpPort = await listen(hangUp);
+    // a name that resolves to an address the policy refuses, and one that does not resolve
+    const resolve: Resolver = async (name) => {
+      if (name === 'intranet.example') return [{ address: '10.0.0.7', family: 4 }];
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+    };
+    m.srv.app.ctx.webhooks = { ...SETTINGS, resolve };
+    try {
+      const targets = [
+        `http://127.0.0.1:${closedPort}/hook`,
+        `http://127.0.0.1:${hangUpPort}/hook`,
+        'http://intranet.example/hook',
+        'http://nowhere.example/hook',
+      ];
+      const seen: unknown[] = [];
+      for (const url of targets) {
+        const h = data<Hook>(
+          await m.api('POST', '/webhooks', { accountId: 7001, url, events: ['post.approved'] }),
+          201,
+        );
+        const tested = await m.api('POST', `/webhooks/${h.id}/test`);
+        const attempt = data<Delivery>(tested);
+        const replayed = await m.api('POST', `/webhooks/${h.id}/deliveries/${attempt.id}/replay`);
+        const log = await m.api('GET', `/webhooks/${h.id}/deliveries`);
+        const read = await m.api('GET', `/webhooks/${h.id}`);
+        for (const res of [tested, replayed, log, read])
+          expect(res.text).not.toMatch(/ECONNREFUSED|other side closed|socket|ENOTFOUND|10\.0\.0\.7|loopback|private/i);
+        const shown = (d: Delivery) => ({ status: d.status, httpStatus: d.httpStatus, error: d.error });
+        expect(shown(attempt)).toEqual({ status: 'failed', httpStatus: null, error: NO_ANSWER });
+        seen.push([
+          shown(attempt),
+          shown(data<Delivery>(replayed)),
+          data<{ data: Delivery[] }>(log).data.map(shown),
+          (await sentByHand(h.id)).map((a) => a.details),
+        ]);
+        await m.api('DELETE', `/webhooks/${h.id}`);
+      }
+      // refused, closed, refused by policy, not resolved: four answers alike
+      expect(new Set(seen.map((s) => JSON.stringify(s).replace(/"evt_test_[0-9a-f]+"/g, '"evt"'))).size).toBe(1);
+    } finally {
+      m.srv.app.ctx.webhooks = SETTINGS;
+      await new Promise((resolve) => hangUp.close(resolve));
+    }
+  });
+
+  it('refuses, at create and change, an address in the URL that WEBHOOK_ALLOW_PRIVATE_NETWORKS does not allow', async () => {
+    m.srv.app.ctx.webhooks = { ...SETTINGS, allowPrivateNetworks: false };
+    try {
+      for (const [url, range] of [
+        ['http://127.0.0.1:9/hook', 'loopback'],
+        ['http://localhost:9/hook', 'loopback'],
+        ['http://[::1]:9/hook', 'loopback'],
+        ['http://10.1.2.3/hook', 'private'],
+        ['http://169.254.169.254/latest/meta-data', 'linkLocal'],
+      ]) {
+        const bad = failure(await m.api('POST', '/webhooks', { accountId: 7001, url, events: ['post.approved'] }), 400);
+        expect(bad).toEqual([{ field: 'url', message: expect.stringContaining(`a ${range} address`) }]);
+        expect(bad[0]!.message).toMatch(/WEBHOOK_ALLOW_PRIVATE_NETWORKS/);
+      }
+      // a name is not resolved when the webhook is made (the guard checks every address when sending)
+      const h = data<Hook>(
+        await m.api('POST', '/webhooks', {
+          accountId: 7001,
+          url: 'https://hooks.example.com/wallery',
+          events: ['post.approved'],
+        }),
+        201,
+      );
+      expect(
+        fields(failure(await m.api('PATCH', `/webhooks/${h.id}`, { url: 'http://127.0.0.1:9/hook' }), 400)),
+      ).toEqual(['url']);
+      await m.api('DELETE', `/webhooks/${h.id}`);
+    } finally {
+      m.srv.app.ctx.webhooks = SETTINGS;
+    }
+    // where the setting allows loopback, it may be used
+    const allowed = await m.api('POST', '/webhooks', {
+      accountId: 7001,
+      url: 'http://127.0.0.1:9/hook',
+      events: ['post.approved'],
+    });
+    await m.api('DELETE', `/webhooks/${data<Hook>(allowed, 201).id}`);
   });
 
   /** The audit entries of events sent by hand to the webhook, oldest first. */

@@ -13635,6 +13635,7 @@ export interface paths {
                   enabled: boolean;
                   events: string[];
                   id: number;
+                  /** @description the last failed attempt's error: `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                   lastError: string | null;
                   lastErrorAt: string | null;
                   lastEventId: string | null;
@@ -13854,6 +13855,7 @@ export interface paths {
                 enabled: boolean;
                 events: string[];
                 id: number;
+                /** @description the last failed attempt's error: `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                 lastError: string | null;
                 lastErrorAt: string | null;
                 lastEventId: string | null;
@@ -14128,6 +14130,7 @@ export interface paths {
                 enabled: boolean;
                 events: string[];
                 id: number;
+                /** @description the last failed attempt's error: `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                 lastError: string | null;
                 lastErrorAt: string | null;
                 lastEventId: string | null;
@@ -14339,6 +14342,7 @@ export interface paths {
                 enabled: boolean;
                 events: string[];
                 id: number;
+                /** @description the last failed attempt's error: `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                 lastError: string | null;
                 lastErrorAt: string | null;
                 lastEventId: string | null;
@@ -14626,6 +14630,7 @@ export interface paths {
                 enabled: boolean;
                 events: string[];
                 id: number;
+                /** @description the last failed attempt's error: `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                 lastError: string | null;
                 lastErrorAt: string | null;
                 lastEventId: string | null;
@@ -14897,9 +14902,11 @@ export interface paths {
                    */
                   at: string;
                   attempt: number;
+                  /** @description null when delivered; else `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                   error: string | null;
                   /** @description evt_<seq>, the same on every attempt and replay: dedupe by it */
                   eventId: string;
+                  /** @description the HTTP status the endpoint answered; null when none came */
                   httpStatus: number | null;
                   id: number;
                   latencyMs: number;
@@ -15120,9 +15127,11 @@ export interface paths {
                  */
                 at: string;
                 attempt: number;
+                /** @description null when delivered; else `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                 error: string | null;
                 /** @description evt_<seq>, the same on every attempt and replay: dedupe by it */
                 eventId: string;
+                /** @description the HTTP status the endpoint answered; null when none came */
                 httpStatus: number | null;
                 id: number;
                 latencyMs: number;
@@ -15390,6 +15399,7 @@ export interface paths {
                 enabled: boolean;
                 events: string[];
                 id: number;
+                /** @description the last failed attempt's error: `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                 lastError: string | null;
                 lastErrorAt: string | null;
                 lastEventId: string | null;
@@ -15628,7 +15638,7 @@ export interface paths {
     put?: never;
     /**
      * Send a test event
-     * @description Sends a signed `webhook.test` event now and answers with the attempt as the delivery log holds it (status, HTTP code, latency, error).
+     * @description Sends a signed `webhook.test` event now and answers with the attempt as the delivery log holds it (status, HTTP code, latency, error). A failure without an HTTP answer says only that (`error`: no HTTP answer), whatever the cause — refused, closed, timed out, not resolved, or an address `WEBHOOK_ALLOW_PRIVATE_NETWORKS` does not allow; the cause is in the server log.
      *
      *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a webhook of any other account.
      */
@@ -15663,9 +15673,11 @@ export interface paths {
                  */
                 at: string;
                 attempt: number;
+                /** @description null when delivered; else `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                 error: string | null;
                 /** @description evt_<seq>, the same on every attempt and replay: dedupe by it */
                 eventId: string;
+                /** @description the HTTP status the endpoint answered; null when none came */
                 httpStatus: number | null;
                 id: number;
                 latencyMs: number;
