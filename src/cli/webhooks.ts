@@ -148,11 +148,13 @@ export function registerWebhookCommands(program: Command) {
   printOptions(
     webhooks
       .command('rotate-secret')
-      .description('a new signing secret, printed once')
-      .argument(...idArgument('webhook', 'id')),
-  ).action(async (id: number, options: PrintOptions) => {
+      .description('a new signing secret, printed once (the old one signs too for 24 hours, unless --expire-old-now)')
+      .argument(...idArgument('webhook', 'id'))
+      .option('--expire-old-now', 'the old secret leaked: it stops signing at once, only the new one signs'),
+  ).action(async (id: number, options: PrintOptions & { expireOldNow?: boolean }) => {
+    const body = { expireOldNow: options.expireOldNow === true };
     await withStore(options, async (store, config) => {
-      printRecord(await attempt(() => rotateWebhookSecret(cliOp(store), id, config.webhooks)), options);
+      printRecord(await attempt(() => rotateWebhookSecret(cliOp(store), id, config.webhooks, body)), options);
       process.stderr.write(SECRET_NOTE);
     });
   });

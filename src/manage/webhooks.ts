@@ -16,6 +16,7 @@ import { eventId } from '../domain/webhook-events.js';
 import type {
   DeliveryRecord,
   NewWebhookRecord,
+  RotateSecretBody,
   WebhookCreateBody,
   WebhookPatchBody,
   WebhookRecord,
@@ -260,27 +261,39 @@ export async function deleteWebhook(op: Op, id: number): Promise<WebhookRecord> 
 /** How long the secret before a rotation keeps signing (a second `v1`), so receivers can switch without a gap. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
-/** A new signing secret, in force for the next delivery (the old one signs too for a day); shown this once. */
+/**
+ * A new signing secret, in force for the next delivery; shown this once. The
+ * old one signs too for a day, or — `expireOldNow`, for a secret that
+ * leaked — no more at all: every secret before this one is dropped.
+ */
 export async function rotateWebhookSecret(
   op: Op,
   id: number,
   settings: Pick<WebhookSettings, 'secretKey'>,
+  options: RotateSecretBody = {},
 ): Promise<NewWebhookRecord> {
   const secret = newWebhookSecret();
+  const expireOldNow = options.expireOldNow === true;
   return audited(op, async (tx) => {
     const before = await webhookRow(tx.trx, id);
     await tx.trx
       .updateTable('webhooks')
       .set({
         secret: sealSecret(secret, settings.secretKey),
-        previous_secret: before.secret,
-        previous_secret_until: op.now + ROTATION_OVERLAP_MS,
+        previous_secret: expireOldNow ? null : before.secret,
+        previous_secret_until: expireOldNow ? null : op.now + ROTATION_OVERLAP_MS,
         updated_at: op.now,
       })
       .where('id', '=', id)
       .execute();
     const rec = webhookRecord(await webhookRow(tx.trx, id));
-    tx.audit({ action: 'webhook.rotate_secret', targetType: 'webhook', targetId: id, accountId: rec.accountId });
+    tx.audit({
+      action: 'webhook.rotate_secret',
+      targetType: 'webhook',
+      targetId: id,
+      accountId: rec.accountId,
+      details: { expireOldNow },
+    });
     return { ...rec, secret };
   });
 }

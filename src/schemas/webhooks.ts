@@ -56,6 +56,18 @@ const ATTEMPT_ERROR =
   `\`${NO_ANSWER}\`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): ` +
   'the cause goes to the server log only, so sending to chosen addresses tells nothing about them';
 
+export const RotateSecretBody = Type.Object(
+  {
+    expireOldNow: Type.Optional(
+      Bool(
+        'expireOldNow',
+        'true: the old secret stops signing at once (it leaked); false (default): it signs too for 24 hours, so receivers switch without a gap',
+      ),
+    ),
+  },
+  { ...strict, examples: [{}, { expireOldNow: true }] },
+);
+
 export const WebhookListQuery = Type.Object({ ...pageQuery, accountId: Type.Optional(IdString('accountId')) }, strict);
 
 const webhookFields = {
@@ -108,6 +120,7 @@ export const DeliveryRecord = Record({
 
 export type WebhookCreateBody = Static<typeof WebhookCreateBody>;
 export type WebhookPatchBody = Static<typeof WebhookPatchBody>;
+export type RotateSecretBody = Static<typeof RotateSecretBody>;
 export type WebhookRecord = Static<typeof WebhookRecord>;
 export type NewWebhookRecord = Static<typeof NewWebhookRecord>;
 export type DeliveryRecord = Static<typeof DeliveryRecord>;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_ANSWER } from '../../src/domain/delivery-outcome.js';
 import { runCli } from '../helpers/cli.js';
 import { hasSampleData, SAMPLE_DATA_PATH, SKIP_NO_SAMPLE } from '../helpers/server.js';
-import { Receiver } from '../webhooks/helpers.js';
+import { Receiver, verifyLikeReadme } from '../webhooks/helpers.js';
 
 const ENV = {
   WEBHOOK_SECRET_KEY: Buffer.alloc(32, 3).toString('base64'),
@@ -126,6 +126,42 @@ describe.skipIf(!hasSampleData)(`wallery webhooks (${hasSampleData ? 'sample dat
     // with WEBHOOK_ALLOW_PRIVATE_NETWORKS it delivers
     expect(await json('webhooks', 'test', String(made.id))).toMatchObject({ status: 'delivered', httpStatus: 204 });
     expect((await cli('webhooks', 'delete', String(made.id))).code).toBe(0);
+  });
+
+  it('rotate-secret --expire-old-now: only the new secret signs from the next delivery', async () => {
+    rx.mode = 'ok';
+    const made = (await json(
+      'webhooks',
+      'create',
+      '--account',
+      '7001',
+      '--url',
+      rx.url,
+      '--events',
+      'post.approved',
+    )) as { id: number; secret: string };
+    const id = String(made.id);
+    const signatures = async () => {
+      const tested = await json('webhooks', 'test', id);
+      expect(tested).toMatchObject({ status: 'delivered' });
+      const got = rx.received.at(-1)!;
+      return { got, sig: String(got.headers['wallery-signature']) };
+    };
+    // a plain rotation: the old secret signs too, for a day
+    const rotated = (await json('webhooks', 'rotate-secret', id)) as { secret: string };
+    rx.secret = rotated.secret;
+    expect((await signatures()).sig.match(/v1=/g)).toHaveLength(2);
+    // the secret leaked: no old one signs any more
+    const revoked = await cli('webhooks', 'rotate-secret', id, '--expire-old-now', '--json');
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stderr).toMatch(/shown this once/);
+    rx.secret = (JSON.parse(revoked.stdout) as { secret: string }).secret;
+    const { got, sig } = await signatures();
+    expect(sig.match(/v1=/g)).toHaveLength(1);
+    expect(got.verified).toBe(true);
+    for (const old of [made.secret, rotated.secret])
+      expect(verifyLikeReadme(old, sig, JSON.stringify(got.body))).toBe(false);
+    expect((await cli('webhooks', 'delete', id)).code).toBe(0);
   });
 
   it('refuses bad options with every problem named', async () => {

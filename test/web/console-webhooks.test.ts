@@ -313,7 +313,33 @@ describe.skipIf(!hasChromium)('the console’s Webhooks screen on a real `waller
       .click();
     const result = page.getByRole('dialog', { name: 'Test event sent' });
     expect(await result.getByTestId('attempt-status').textContent()).toBe('delivered');
-    expect(rx.received.filter((r) => r.type === 'webhook.test').at(-1)?.verified).toBe(true);
+    const lastTest = () => rx.received.filter((r) => r.type === 'webhook.test').at(-1)!;
+    expect(lastTest().verified).toBe(true);
+    // for a day the old secret signs too
+    expect(String(lastTest().headers['wallery-signature']).match(/v1=/g)).toHaveLength(2);
+    await result.getByRole('button', { name: 'Done' }).click();
+    await result.waitFor({ state: 'hidden' });
+
+    // the secret leaked: rotate again, the old ones stop signing at once
+    await row()
+      .getByRole('button', { name: /^Rotate secret/ })
+      .click();
+    const confirm = page.getByRole('dialog', { name: 'Rotate secret' });
+    await confirm.getByLabel('Stop signing with the old secret now (it leaked)').check();
+    await confirm.getByText('the old secret signs no more').waitFor();
+    await expectAccessible(page, 'rotate secret, old one expired now');
+    await confirm.getByRole('button', { name: 'Rotate secret' }).click();
+    const revoked = page.getByRole('dialog', { name: 'New signing secret' });
+    const newest = await revoked.getByLabel('Signing secret').inputValue();
+    expect(newest).not.toBe(fresh);
+    rx.secret = newest;
+    await revoked.getByRole('button', { name: 'Done' }).click();
+    await row()
+      .getByRole('button', { name: /^Send test/ })
+      .click();
+    expect(await result.getByTestId('attempt-status').textContent()).toBe('delivered');
+    expect(lastTest().verified).toBe(true);
+    expect(String(lastTest().headers['wallery-signature']).match(/v1=/g)).toHaveLength(1);
     await result.getByRole('button', { name: 'Done' }).click();
   });
 

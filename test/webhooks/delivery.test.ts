@@ -8,11 +8,18 @@ import type { WebhookConfig } from '../../src/config.js';
 import { NO_ANSWER } from '../../src/domain/delivery-outcome.js';
 import type { IngestLogger } from '../../src/ingest/runtime.js';
 import { CLI_ACTOR } from '../../src/manage/op.js';
-import { createWebhook, getWebhook, listDeliveries, updateWebhook } from '../../src/manage/webhooks.js';
+import {
+  createWebhook,
+  getWebhook,
+  listDeliveries,
+  rotateWebhookSecret,
+  updateWebhook,
+} from '../../src/manage/webhooks.js';
 import { WebhookRuntime } from '../../src/webhooks/runtime.js';
 import { sample } from '../helpers/sample.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { emit, Receiver } from './helpers.js';
+import { eventually } from '../helpers/poll.js';
+import { emit, Receiver, verifyLikeReadme } from './helpers.js';
 
 const CONFIG: WebhookConfig = {
   enabled: true,
@@ -96,6 +103,32 @@ describe('webhook delivery', () => {
       ['post.hidden', 'delivered', 204, 1],
       ['post.approved', 'delivered', 204, 1],
     ]);
+  });
+
+  it('a rotation with expireOldNow while an endpoint is being served: the next event is signed with the new secret only', async () => {
+    const h = await hook(['post.approved']);
+    const first = await emit(srv.store, 'approved', 17001);
+    const second = await emit(srv.store, 'approved', 17004);
+    rx.mode = 'hold';
+    const serving = worker().runOnce();
+    await eventually(
+      'the first event is being sent',
+      async () => rx.ids(),
+      (ids) => ids.length === 1,
+      30_000,
+    );
+    const op = { db: srv.store.db, actor: CLI_ACTOR, now: Date.now() };
+    const fresh = await rotateWebhookSecret(op, h.id, CONFIG, { expireOldNow: true });
+    rx.secret = fresh.secret;
+    rx.mode = 'ok';
+    rx.releaseHeld();
+    await serving;
+    expect(rx.ids()).toEqual([`evt_${first}`, `evt_${second}`]);
+    const next = rx.received[1]!;
+    const sig = String(next.headers['wallery-signature']);
+    expect(sig.match(/v1=/g)).toHaveLength(1);
+    expect(next.verified).toBe(true);
+    expect(verifyLikeReadme(h.secret, sig, JSON.stringify(next.body))).toBe(false);
   });
 
   it('a deleted post is sent with post: null', async () => {

@@ -19,6 +19,7 @@ import { PageQuery } from '../../schemas/fields.js';
 import {
   DeliveryRecord,
   NewWebhookRecord,
+  RotateSecretBody,
   WebhookCreateBody,
   WebhookListQuery,
   WebhookPatchBody,
@@ -145,13 +146,23 @@ export async function webhookRoutes(fastify: FastifyInstance) {
         ...doc(
           tag,
           'Rotate the signing secret',
-          'The next delivery is signed with the new secret, shown this once; for 24 hours the old secret signs too (a second `v1`), so receivers switch without a gap.',
+          'The next delivery is signed with the new secret, shown this once; for 24 hours the old secret signs too (a second `v1`), so receivers switch without a gap. ' +
+            'A secret that leaked: `{"expireOldNow": true}` — from the next delivery on only the new secret signs (the old one, and any before it, no more). The body is optional.',
         ),
         params: WebhookParams,
+        body: RotateSecretBody,
         response: responses({ 200: Ok(NewWebhookRecord, 'the webhook with its new secret') }, 404, 409),
       },
     },
-    async (request) => ok(await rotateWebhookSecret(opOf(request), num(request.params.webhookId), settingsOf(request))),
+    async (request) =>
+      ok(
+        await rotateWebhookSecret(
+          opOf(request),
+          num(request.params.webhookId),
+          settingsOf(request),
+          request.body ?? {},
+        ),
+      ),
   );
 
   app.post(

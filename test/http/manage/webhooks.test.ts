@@ -336,4 +336,38 @@ describeSample('webhooks (management API)', () => {
     expect(data<Hook>(await m.api('DELETE', `/webhooks/${h.id}`)).id).toBe(h.id);
     failure(await m.api('GET', `/webhooks/${h.id}`), 404);
   });
+
+  it('rotates with expireOldNow: from the next delivery only the new secret signs', async () => {
+    const h = await create();
+    // a rotation with the overlap first: two secrets in force…
+    const overlapping = data<Hook>(await m.api('POST', `/webhooks/${h.id}/rotate-secret`, {}));
+    // …then the leak: neither of them signs any more
+    const fresh = data<Hook>(await m.api('POST', `/webhooks/${h.id}/rotate-secret`, { expireOldNow: true }));
+    expect(fresh.secret).toMatch(/^whsec_/);
+    rx.secret = fresh.secret!;
+    const sent = data<Delivery>(await m.api('POST', `/webhooks/${h.id}/test`));
+    expect(sent.status).toBe('delivered');
+    const got = rx.received[0]!;
+    const sig = String(got.headers['wallery-signature']);
+    expect(sig.match(/v1=/g)).toHaveLength(1);
+    expect(got.verified).toBe(true);
+    for (const old of [h.secret!, overlapping.secret!])
+      expect(verifyLikeReadme(old, sig, JSON.stringify(got.body))).toBe(false);
+    // who revoked, in the audit log
+    const audit = await m.srv.store.db
+      .selectFrom('audit_log')
+      .select('summary')
+      .where('action', '=', 'webhook.rotate_secret')
+      .where('target_id', '=', h.id)
+      .orderBy('id')
+      .execute();
+    expect(audit.map((a) => (JSON.parse(a.summary) as { expireOldNow: boolean }).expireOldNow)).toEqual([false, true]);
+    expect(JSON.stringify(audit)).not.toContain('whsec_');
+    // a body that is not the option is named
+    expect(
+      fields(
+        failure(await m.api('POST', `/webhooks/${h.id}/rotate-secret`, { expireOldNow: 'yes', now: 1 }), 400),
+      ).sort(),
+    ).toEqual(['expireOldNow', 'now']);
+  });
 });

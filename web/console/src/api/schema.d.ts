@@ -15359,7 +15359,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate the signing secret
-     * @description The next delivery is signed with the new secret, shown this once; for 24 hours the old secret signs too (a second `v1`), so receivers switch without a gap.
+     * @description The next delivery is signed with the new secret, shown this once; for 24 hours the old secret signs too (a second `v1`), so receivers switch without a gap. A secret that leaked: `{"expireOldNow": true}` — from the next delivery on only the new secret signs (the old one, and any before it, no more). The body is optional.
      *
      *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a webhook of any other account.
      */
@@ -15376,7 +15376,14 @@ export interface paths {
         };
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description true: the old secret stops signing at once (it leaked); false (default): it signs too for 24 hours, so receivers switch without a gap */
+            expireOldNow?: boolean;
+          };
+        };
+      };
       responses: {
         /** @description the webhook with its new secret */
         200: {
