@@ -1,4 +1,5 @@
 // webhooks list / create / get / update / delete / rotate-secret / test / deliveries / replay.
+// The CLI is the operator's (it holds the store): it shows webhook URLs whole.
 import type { Command } from 'commander';
 import { WebhookCreateBody, WebhookListQuery, WebhookPatchBody } from '../schemas/webhooks.js';
 import {
@@ -78,7 +79,9 @@ export function registerWebhookCommands(program: Command) {
     webhooks.command('list').description('list webhooks').option('--account <id>', 'only this account’s webhooks'),
   ).action(async (options: PagedOptions & { account?: string }) => {
     const page = pageFrom(options, WebhookListQuery, given({ accountId: options.account }));
-    await showPage(options, COLUMNS, (store) => listWebhooks(store.db, { accountId: idFilter(options.account) }, page));
+    await showPage(options, COLUMNS, (store) =>
+      listWebhooks(store.db, { accountId: idFilter(options.account) }, page, 'full'),
+    );
   });
 
   printOptions(
@@ -106,7 +109,7 @@ export function registerWebhookCommands(program: Command) {
       .description('show a webhook')
       .argument(...idArgument('webhook', 'id')),
   ).action(async (id: number, options: PrintOptions) => {
-    await showRecord(options, (store) => getWebhook(store.db, id));
+    await showRecord(options, (store) => getWebhook(store.db, id, 'full'));
   });
 
   printOptions(

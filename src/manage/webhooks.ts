@@ -13,6 +13,7 @@ import { conflict, invalidField, notFound } from '../domain/errors.js';
 import { scopeIds, type AccountScope } from '../domain/roles.js';
 import { newWebhookSecret, openSecret, sealSecret, SecretBoxError } from '../domain/secret-box.js';
 import { eventId } from '../domain/webhook-events.js';
+import { redactedUrl, urlAs, type UrlView } from '../domain/webhook-url.js';
 import type {
   DeliveryRecord,
   NewWebhookRecord,
@@ -46,11 +47,12 @@ export interface WebhookSettings {
   onNoAnswer?: (webhookId: number, cause: string) => void;
 }
 
-function webhookRecord(r: WebhookRow): WebhookRecord {
+/** A webhook as answered; `view`: its whole URL (who may edit it), or origin and path (anyone else). */
+function webhookRecord(r: WebhookRow, view: UrlView = 'full'): WebhookRecord {
   return {
     id: r.id,
     accountId: r.account_id,
-    url: r.url,
+    url: urlAs(r.url, view),
     events: eventsOf(r),
     enabled: r.enabled === 1,
     state: r.state,
@@ -131,10 +133,17 @@ function writtenAddressRefusal(hostname: string, allow: PrivateNetworks): string
   return ip === null ? null : addressRefusal(ip, allow);
 }
 
+/** What the audit log keeps of a webhook record: its URL without query (it may carry a token) and fragment. */
+function forAudit<T extends Partial<WebhookRecord>>(rec: T): T {
+  return rec.url === undefined ? rec : { ...rec, url: redactedUrl(rec.url) };
+}
+
+/** `view`: whole URLs for who may edit the webhooks, origin and path for anyone else (the default). */
 export async function listWebhooks(
   db: Kysely<Database>,
   filter: { accountId?: number; scope?: AccountScope },
   page: PageRequest,
+  view: UrlView = 'redacted',
 ): Promise<Page<WebhookRecord>> {
   return pageById(
     page,
@@ -145,7 +154,7 @@ export async function listWebhooks(
       if (afterId !== undefined) q = q.where('id', '>', afterId);
       return q.orderBy('id').limit(take).execute();
     },
-    webhookRecord,
+    (r) => webhookRecord(r, view),
   );
 }
 
@@ -155,8 +164,9 @@ async function webhookRow(db: Kysely<Database>, id: number): Promise<WebhookRow>
   return row;
 }
 
-export async function getWebhook(db: Kysely<Database>, id: number): Promise<WebhookRecord> {
-  return webhookRecord(await webhookRow(db, id));
+/** `view` as for listWebhooks. */
+export async function getWebhook(db: Kysely<Database>, id: number, view: UrlView = 'redacted'): Promise<WebhookRecord> {
+  return webhookRecord(await webhookRow(db, id), view);
 }
 
 /** A new endpoint, starting at the change log's latest event (no backlog); its secret is in the answer only. */
@@ -190,8 +200,14 @@ export async function createWebhook(
       .returning('id')
       .executeTakeFirstOrThrow();
     const rec = webhookRecord(await webhookRow(tx.trx, id));
-    // the audit log never holds the secret
-    tx.audit({ action: 'webhook.create', targetType: 'webhook', targetId: id, accountId: rec.accountId, after: rec });
+    // the audit log never holds the secret, nor the URL's query
+    tx.audit({
+      action: 'webhook.create',
+      targetType: 'webhook',
+      targetId: id,
+      accountId: rec.accountId,
+      after: forAudit(rec),
+    });
     return { ...rec, secret };
   });
 }
@@ -231,7 +247,14 @@ export async function updateWebhook(
       .execute();
     const after = webhookRecord(await webhookRow(tx.trx, id));
     const changed = diffOf(before, after);
-    tx.audit({ action: 'webhook.update', targetType: 'webhook', targetId: id, accountId: after.accountId, ...changed });
+    tx.audit({
+      action: 'webhook.update',
+      targetType: 'webhook',
+      targetId: id,
+      accountId: after.accountId,
+      before: forAudit(changed.before),
+      after: forAudit(changed.after),
+    });
     return after;
   });
 }
@@ -253,7 +276,13 @@ export async function deleteWebhook(op: Op, id: number): Promise<WebhookRecord> 
     const before = webhookRecord(await webhookRow(tx.trx, id));
     await tx.trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
     await tx.trx.deleteFrom('webhooks').where('id', '=', id).execute();
-    tx.audit({ action: 'webhook.delete', targetType: 'webhook', targetId: id, accountId: before.accountId, before });
+    tx.audit({
+      action: 'webhook.delete',
+      targetType: 'webhook',
+      targetId: id,
+      accountId: before.accountId,
+      before: forAudit(before),
+    });
     return before;
   });
 }

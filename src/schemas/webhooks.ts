@@ -73,7 +73,10 @@ export const WebhookListQuery = Type.Object({ ...pageQuery, accountId: Type.Opti
 const webhookFields = {
   id: Type.Integer(),
   accountId: Type.Integer(),
-  url: Type.String(),
+  url: Type.String({
+    description:
+      'where the events are POSTed. Whole for who may edit the webhook (editor, admin); a viewer or moderator, and the audit log, get its origin and path only — no query or fragment, which may carry a token',
+  }),
   events: Type.Array(Type.String()),
   enabled: Type.Boolean(),
   state: Type.Enum(['active', 'failing', 'disabled'], {

@@ -130,17 +130,15 @@ describe.skipIf(!hasSampleData)(`wallery webhooks (${hasSampleData ? 'sample dat
 
   it('rotate-secret --expire-old-now: only the new secret signs from the next delivery', async () => {
     rx.mode = 'ok';
-    const made = (await json(
-      'webhooks',
-      'create',
-      '--account',
-      '7001',
-      '--url',
-      rx.url,
-      '--events',
-      'post.approved',
-    )) as { id: number; secret: string };
+    // the CLI is the operator's: a URL is shown whole, its query too
+    const url = `${rx.url}?token=tok_cli_3`;
+    const made = (await json('webhooks', 'create', '--account', '7001', '--url', url, '--events', 'post.approved')) as {
+      id: number;
+      secret: string;
+    };
     const id = String(made.id);
+    expect(await json('webhooks', 'get', id)).toMatchObject({ url });
+    expect((await cli('webhooks', 'list', '--account', '7001')).stdout).toContain(url);
     const signatures = async () => {
       const tested = await json('webhooks', 'test', id);
       expect(tested).toMatchObject({ status: 'delivered' });

@@ -343,7 +343,9 @@ describe.skipIf(!hasChromium)('the console’s Webhooks screen on a real `waller
     await result.getByRole('button', { name: 'Done' }).click();
   });
 
-  it('shows a viewer the webhooks and the log, and no write', async () => {
+  it('shows a viewer the webhooks and the log, and no write; of a URL with a token in its query, origin and path', async () => {
+    const withToken = `${rx.url}?token=tok_console_7`;
+    expect((await manage('PATCH', `/webhooks/${hook.id}`, { url: withToken })).status).toBe(200);
     const viewer = await openConsole(tokens.viewer);
     await viewer.goto(`${instance.url}/console/#/webhooks/${ACCOUNT}/${hook.id}`);
     const log = viewer.getByRole('region', { name: /^Delivery log/ });
@@ -351,8 +353,16 @@ describe.skipIf(!hasChromium)('the console’s Webhooks screen on a real `waller
     await viewer.locator(`tr[data-webhook-id="${hook.id}"]`).waitFor();
     const writes = /^(New webhook|Send test|Edit|Disable|Enable|Rotate secret|Delete|Replay)/;
     expect(await viewer.getByRole('button', { name: writes }).count()).toBe(0);
+    expect(await viewer.locator(`tr[data-webhook-id="${hook.id}"] th`).textContent()).toBe(rx.url);
+    expect(await viewer.locator('body').textContent()).not.toContain('tok_console_7');
     await expectAccessible(viewer, 'webhooks as a viewer');
     await viewer.close();
+    // who may edit it sees it whole
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await expect.poll(() => row().locator('th').textContent(), { timeout: WAIT }).toBe(withToken);
+    expect((await manage('PATCH', `/webhooks/${hook.id}`, { url: rx.url })).status).toBe(200);
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await expect.poll(() => row().locator('th').textContent(), { timeout: WAIT }).toBe(rx.url);
   });
 
   it('deletes after a confirmation', async () => {

@@ -25,6 +25,8 @@ import {
   WebhookPatchBody,
   WebhookRecord,
 } from '../../schemas/webhooks.js';
+import { roleAllows, type Role } from '../../domain/roles.js';
+import type { UrlView } from '../../domain/webhook-url.js';
 import { access, scopeOf } from './access.js';
 import { opOf } from './auth.js';
 import { created, db, doc, num, ok, optNum } from './common.js';
@@ -44,6 +46,16 @@ function settingsOf(request: FastifyRequest): WebhookSettings {
   };
 }
 
+/** The least role that may change a webhook: the write routes' role, and who sees its whole URL. */
+const EDITS: Role = 'editor';
+
+/** Whole URLs for who may edit webhooks; origin and path for anyone else (a query may carry a token). */
+const urlViewOf = (request: FastifyRequest): UrlView =>
+  request.operator && roleAllows(request.operator.role, EDITS) ? 'full' : 'redacted';
+
+const URL_NOTE =
+  '`url` is whole for editors and admins; a viewer or moderator gets its origin and path only (no query, which may carry a token).';
+
 const EVENTS_NOTE =
   'Events: `post.created` (a post visible when created), `post.approved`, `post.rejected`, `post.hidden`, ' +
   '`post.deleted`, `wall.deleted`, `feed.failing`, `feed.recovered`. Each delivery is a POST of JSON signed in ' +
@@ -58,7 +70,11 @@ export async function webhookRoutes(fastify: FastifyInstance) {
     {
       config: access('viewer', 'filtered'),
       schema: {
-        ...doc(tag, 'List webhooks', 'Of one account with `accountId`. The secrets are never shown again.'),
+        ...doc(
+          tag,
+          'List webhooks',
+          `Of one account with \`accountId\`. The secrets are never shown again. ${URL_NOTE}`,
+        ),
         querystring: WebhookListQuery,
         response: responses({ 200: Ok(PageOf(WebhookRecord), 'a page of webhooks') }),
       },
@@ -69,6 +85,7 @@ export async function webhookRoutes(fastify: FastifyInstance) {
           db(request),
           { accountId: optNum(request.query.accountId), scope: scopeOf(request) },
           pageRequest(request.query),
+          urlViewOf(request),
         ),
       ),
   );
@@ -76,7 +93,7 @@ export async function webhookRoutes(fastify: FastifyInstance) {
   app.post(
     '/webhooks',
     {
-      config: access('editor', 'body-account'),
+      config: access(EDITS, 'body-account'),
       schema: {
         ...doc(
           tag,
@@ -98,18 +115,18 @@ export async function webhookRoutes(fastify: FastifyInstance) {
     {
       config: access('viewer', 'webhook'),
       schema: {
-        ...doc(tag, 'Get a webhook'),
+        ...doc(tag, 'Get a webhook', URL_NOTE),
         params: WebhookParams,
         response: responses({ 200: Ok(WebhookRecord, 'the webhook') }, 404),
       },
     },
-    async (request) => ok(await getWebhook(db(request), num(request.params.webhookId))),
+    async (request) => ok(await getWebhook(db(request), num(request.params.webhookId), urlViewOf(request))),
   );
 
   app.patch(
     '/webhooks/:webhookId',
     {
-      config: access('editor', 'webhook'),
+      config: access(EDITS, 'webhook'),
       schema: {
         ...doc(
           tag,
@@ -128,7 +145,7 @@ export async function webhookRoutes(fastify: FastifyInstance) {
   app.delete(
     '/webhooks/:webhookId',
     {
-      config: access('editor', 'webhook'),
+      config: access(EDITS, 'webhook'),
       schema: {
         ...doc(tag, 'Delete a webhook', 'With its delivery log.'),
         params: WebhookParams,
@@ -141,7 +158,7 @@ export async function webhookRoutes(fastify: FastifyInstance) {
   app.post(
     '/webhooks/:webhookId/rotate-secret',
     {
-      config: access('editor', 'webhook'),
+      config: access(EDITS, 'webhook'),
       schema: {
         ...doc(
           tag,
@@ -168,7 +185,7 @@ export async function webhookRoutes(fastify: FastifyInstance) {
   app.post(
     '/webhooks/:webhookId/test',
     {
-      config: access('editor', 'webhook'),
+      config: access(EDITS, 'webhook'),
       schema: {
         ...doc(
           tag,
@@ -200,7 +217,7 @@ export async function webhookRoutes(fastify: FastifyInstance) {
   app.post(
     '/webhooks/:webhookId/deliveries/:deliveryId/replay',
     {
-      config: access('editor', 'webhook'),
+      config: access(EDITS, 'webhook'),
       schema: {
         ...doc(
           tag,

@@ -7,6 +7,9 @@ import { createServer as createNetServer, type Server as NetServer } from 'node:
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../../src/config.js';
 import { NO_ANSWER } from '../../../src/domain/delivery-outcome.js';
+import type { Role } from '../../../src/domain/roles.js';
+import { CLI_ACTOR } from '../../../src/manage/op.js';
+import { createOperatorToken } from '../../../src/manage/tokens.js';
 import type { Resolver } from '../../../src/ingest/fetcher.js';
 import { WebhookRuntime } from '../../../src/webhooks/runtime.js';
 import { describeSample } from '../../helpers/sample.js';
@@ -145,6 +148,79 @@ describeSample('webhooks (management API)', () => {
       { action: 'webhook.test', details: { eventId: ok.eventId, status: 'delivered', httpStatus: 204 } },
       { action: 'webhook.test', details: { eventId: failed.eventId, status: 'failed', httpStatus: 503 } },
     ]);
+  });
+
+  it('shows the whole URL only to who may edit the webhook; viewers, moderators and the audit log get origin and path', async () => {
+    const url = `${rx.url}?token=tok_9f2a1c&tenant=7001`;
+    const op = { db: m.srv.store.db, actor: CLI_ACTOR, now: m.srv.clock.now };
+    const token = async (role: Role, accounts: number[] | null = null) =>
+      (await createOperatorToken(op, { name: `${role}-${accounts ?? 'all'}`, role, accounts })).token;
+    const [viewer, moderator, editor, scopedEditor] = [
+      await token('viewer'),
+      await token('moderator', [7001]),
+      await token('editor'),
+      await token('editor', [7001]),
+    ];
+    const made = data<Hook>(
+      await m.api('POST', '/webhooks', { accountId: 7001, url, events: ['post.approved'] }, editor),
+      201,
+    );
+    expect(made.url).toBe(url);
+    const readAs = async (as: string) => ({
+      one: data<Hook>(await m.api('GET', `/webhooks/${made.id}`, undefined, as)).url,
+      listed: data<{ data: Hook[] }>(await m.api('GET', '/webhooks?accountId=7001', undefined, as)).data.find(
+        (h) => h.id === made.id,
+      )!.url,
+    });
+    for (const as of [m.token, editor, scopedEditor]) expect(await readAs(as)).toEqual({ one: url, listed: url });
+    for (const as of [viewer, moderator]) {
+      expect(await readAs(as)).toEqual({ one: rx.url, listed: rx.url });
+      const answers = [
+        await m.api('GET', `/webhooks/${made.id}`, undefined, as),
+        await m.api('GET', '/webhooks', undefined, as),
+        await m.api('GET', '/audit?targetType=webhook', undefined, as),
+      ];
+      for (const res of answers) expect(res.text).not.toContain('tok_9f2a1c');
+    }
+    // an editor's change and the delete: whole URLs in the answers, origin and path in the audit log
+    const moved = `${rx.url}/v2?token=tok_77aa01`;
+    expect(data<Hook>(await m.api('PATCH', `/webhooks/${made.id}`, { url: moved }, editor)).url).toBe(moved);
+    expect(data<Hook>(await m.api('DELETE', `/webhooks/${made.id}`, undefined, editor)).url).toBe(moved);
+    const stored = await m.srv.store.db
+      .selectFrom('audit_log')
+      .select(['action', 'summary'])
+      .where('target_type', '=', 'webhook')
+      .where('target_id', '=', made.id)
+      .orderBy('id')
+      .execute();
+    expect(stored.map((a) => a.action)).toEqual(['webhook.create', 'webhook.update', 'webhook.delete']);
+    expect(JSON.stringify(stored)).not.toMatch(/tok_/);
+    const summaries = stored.map((a) => JSON.parse(a.summary) as { before: { url?: string }; after: { url?: string } });
+    expect(summaries.map((a) => [a.before?.url, a.after?.url])).toEqual([
+      [undefined, rx.url],
+      [rx.url, `${rx.url}/v2`],
+      [`${rx.url}/v2`, undefined],
+    ]);
+    // an entry written before URLs were stored so is shown so too
+    await m.srv.store.db
+      .insertInto('audit_log')
+      .values({
+        at: m.srv.clock.now,
+        token_id: null,
+        token_name: 'cli',
+        action: 'webhook.create',
+        target_type: 'webhook',
+        target_id: made.id,
+        account_id: 7001,
+        summary: JSON.stringify({ before: null, after: { id: made.id, url } }),
+      })
+      .execute();
+    for (const as of [viewer, m.token]) {
+      const read = data<{ data: { summary: { after: { url: string } | null } }[] }>(
+        await m.api('GET', `/audit?targetType=webhook&targetId=${made.id}&action=webhook.create`, undefined, as),
+      );
+      expect(read.data.map((e) => e.summary.after?.url)).toEqual([rx.url, rx.url]);
+    }
   });
 
   /** Listens on a free loopback port; the port. */

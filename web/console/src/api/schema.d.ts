@@ -2300,7 +2300,15 @@ export interface paths {
            */
           targetId?: string;
           targetType?:
-            'account' | 'user_key' | 'wall' | 'feed' | 'post' | 'product' | 'operator_token' | 'publishable_key';
+            | 'account'
+            | 'user_key'
+            | 'wall'
+            | 'feed'
+            | 'post'
+            | 'product'
+            | 'operator_token'
+            | 'publishable_key'
+            | 'webhook';
           tokenName?: string;
         };
         header?: never;
@@ -13590,7 +13598,7 @@ export interface paths {
     };
     /**
      * List webhooks
-     * @description Of one account with `accountId`. The secrets are never shown again.
+     * @description Of one account with `accountId`. The secrets are never shown again. `url` is whole for editors and admins; a viewer or moderator gets its origin and path only (no query, which may carry a token).
      *
      *     **Role:** any role. A token limited to accounts sees only theirs.
      */
@@ -13652,6 +13660,7 @@ export interface paths {
                    * @description ISO 8601 UTC
                    */
                   updatedAt: string;
+                  /** @description where the events are POSTed. Whole for who may edit the webhook (editor, admin); a viewer or moderator, and the audit log, get its origin and path only — no query or fragment, which may carry a token */
                   url: string;
                 }[];
                 /** @description pass as cursor for the next page; null on the last page */
@@ -13874,6 +13883,7 @@ export interface paths {
                  * @description ISO 8601 UTC
                  */
                 updatedAt: string;
+                /** @description where the events are POSTed. Whole for who may edit the webhook (editor, admin); a viewer or moderator, and the audit log, get its origin and path only — no query or fragment, which may carry a token */
                 url: string;
               };
               /** @enum {string} */
@@ -14092,7 +14102,9 @@ export interface paths {
     };
     /**
      * Get a webhook
-     * @description **Role:** any role. A token limited to accounts gets 404 for a webhook of any other account.
+     * @description `url` is whole for editors and admins; a viewer or moderator gets its origin and path only (no query, which may carry a token).
+     *
+     *     **Role:** any role. A token limited to accounts gets 404 for a webhook of any other account.
      */
     get: {
       parameters: {
@@ -14147,6 +14159,7 @@ export interface paths {
                  * @description ISO 8601 UTC
                  */
                 updatedAt: string;
+                /** @description where the events are POSTed. Whole for who may edit the webhook (editor, admin); a viewer or moderator, and the audit log, get its origin and path only — no query or fragment, which may carry a token */
                 url: string;
               };
               /** @enum {string} */
@@ -14359,6 +14372,7 @@ export interface paths {
                  * @description ISO 8601 UTC
                  */
                 updatedAt: string;
+                /** @description where the events are POSTed. Whole for who may edit the webhook (editor, admin); a viewer or moderator, and the audit log, get its origin and path only — no query or fragment, which may carry a token */
                 url: string;
               };
               /** @enum {string} */
@@ -14647,6 +14661,7 @@ export interface paths {
                  * @description ISO 8601 UTC
                  */
                 updatedAt: string;
+                /** @description where the events are POSTed. Whole for who may edit the webhook (editor, admin); a viewer or moderator, and the audit log, get its origin and path only — no query or fragment, which may carry a token */
                 url: string;
               };
               /** @enum {string} */
@@ -15425,6 +15440,7 @@ export interface paths {
                  * @description ISO 8601 UTC
                  */
                 updatedAt: string;
+                /** @description where the events are POSTed. Whole for who may edit the webhook (editor, admin); a viewer or moderator, and the audit log, get its origin and path only — no query or fragment, which may carry a token */
                 url: string;
               };
               /** @enum {string} */
