@@ -121,7 +121,11 @@ export interface WebhookConfig {
   timeoutMs: number;
   /** WEBHOOK_LEASE_MS: how long a worker holds an endpoint (more than the timeout) */
   leaseMs: number;
-  /** INGEST_ALLOW_PRIVATE_NETWORKS: the same SSRF allowance as ingestion */
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_NETWORKS: the non-global addresses deliveries and
+   * tests may reach (ingestion's INGEST_ALLOW_PRIVATE_NETWORKS does not apply:
+   * whoever may edit a webhook chooses where it posts)
+   */
   allowPrivateNetworks: PrivateNetworks;
   /** WEBHOOK_LOG_RETENTION_DAYS: how long the delivery log keeps an attempt */
   logRetentionDays: number;
@@ -166,7 +170,7 @@ export function loadWebhookConfig(env: NodeJS.ProcessEnv = process.env): Webhook
     giveUpS: intSetting(env.WEBHOOK_GIVE_UP_S, 'WEBHOOK_GIVE_UP_S', d.giveUpS, 1, 30 * 86_400),
     timeoutMs,
     leaseMs,
-    allowPrivateNetworks: parsePrivateNetworks(env.INGEST_ALLOW_PRIVATE_NETWORKS),
+    allowPrivateNetworks: parsePrivateNetworks(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
     logRetentionDays: intSetting(
       env.WEBHOOK_LOG_RETENTION_DAYS,
       'WEBHOOK_LOG_RETENTION_DAYS',

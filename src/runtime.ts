@@ -17,6 +17,7 @@ import { ChangeListener } from './store/change-listener.js';
 import { ChangeBus } from './store/changes.js';
 import { openStore } from './store/store.js';
 import { WebhookRuntime } from './webhooks/runtime.js';
+import { secureStoredSecrets } from './webhooks/secrets-at-rest.js';
 import { buildMetricsServer } from './http/metrics.js';
 import { Metrics, queryKindOf } from './metrics/metrics.js';
 
@@ -142,13 +143,14 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       })
     : null;
   ctx.ingest = ingest;
+  const webhookLog = app
+    ? app.log.child({ component: 'webhooks' })
+    : (options.ingestLog ?? jsonLogger(config.logLevel));
   const webhooks = options.webhooks
-    ? new WebhookRuntime({
-        db: store.db,
-        config: config.webhooks,
-        log: app ? app.log.child({ component: 'webhooks' }) : (options.ingestLog ?? jsonLogger(config.logLevel)),
-      })
+    ? new WebhookRuntime({ db: store.db, config: config.webhooks, log: webhookLog })
     : null;
+  // serve, start and the worker: plain-text signing secrets are encrypted once a key is set, or warned of
+  if (serving || options.webhooks) await secureStoredSecrets(store.db, config.webhooks.secretKey, webhookLog);
   if (metrics) Object.assign(metrics.sources, { ingest, webhooks });
   const metricsServer =
     options.metricsServer && metrics && config.metrics.port !== null

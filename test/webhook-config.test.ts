@@ -13,16 +13,27 @@ describe('webhook settings', () => {
     expect(WEBHOOK_DEFAULTS.giveUpS).toBe(3 * 86_400);
   });
 
-  it('reads a 32-byte base64 key and the private-network allowance of ingestion', () => {
+  it('reads a 32-byte base64 key and a private-network allowance of its own', () => {
     const key = Buffer.alloc(32, 4);
     const c = loadWebhookConfig({
       WEBHOOK_SECRET_KEY: key.toString('base64'),
       WEBHOOKS: 'off',
-      INGEST_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8, 10.20.0.0/16',
     });
     expect(c.secretKey?.equals(key)).toBe(true);
     expect(c.enabled).toBe(false);
-    expect(c.allowPrivateNetworks).toEqual(['127.0.0.0/8']);
+    expect(c.allowPrivateNetworks).toEqual(['127.0.0.0/8', '10.20.0.0/16']);
+    expect(loadWebhookConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'on' }).allowPrivateNetworks).toBe(true);
+    expect(() => loadWebhookConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'intranet' })).toThrow(
+      new ConfigError(
+        'WEBHOOK_ALLOW_PRIVATE_NETWORKS must be on, off or a comma-separated list of CIDR ranges (bad: intranet)',
+      ),
+    );
+  });
+
+  it('does not take ingestion’s INGEST_ALLOW_PRIVATE_NETWORKS: whoever edits a webhook picks its address', () => {
+    for (const value of ['on', '127.0.0.0/8'])
+      expect(loadWebhookConfig({ INGEST_ALLOW_PRIVATE_NETWORKS: value }).allowPrivateNetworks).toBe(false);
   });
 
   it('refuses a bad key, inverted retry bounds and a lease not longer than the timeout', () => {

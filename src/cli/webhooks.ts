@@ -1,4 +1,5 @@
 // webhooks list / create / get / update / delete / rotate-secret / test / deliveries / replay.
+// The CLI is the operator's (it holds the store): it shows webhook URLs whole.
 import type { Command } from 'commander';
 import { WebhookCreateBody, WebhookListQuery, WebhookPatchBody } from '../schemas/webhooks.js';
 import {
@@ -11,6 +12,7 @@ import {
   rotateWebhookSecret,
   testWebhook,
   updateWebhook,
+  type WebhookSettings,
 } from '../manage/webhooks.js';
 import type { WebhookCreateBody as CreateBody, WebhookPatchBody as PatchBody } from '../schemas/webhooks.js';
 import { CliError, databaseOption, idArgument, positiveInt, withStore, type StoreOptions } from './common.js';
@@ -62,6 +64,12 @@ function enabledFrom(options: { enable?: boolean; disable?: boolean }): boolean 
 
 const SECRET_NOTE = 'the signing secret is shown this once: keep it where your receiver can read it\n';
 
+/** The settings a CLI send uses: the cause of a failure without an answer goes to stderr (the operator's). */
+const withCause = (settings: WebhookSettings): WebhookSettings => ({
+  ...settings,
+  onNoAnswer: (webhookId, cause) => process.stderr.write(`wallery: webhook ${webhookId}: no HTTP answer: ${cause}\n`),
+});
+
 export function registerWebhookCommands(program: Command) {
   const webhooks = program
     .command('webhooks')
@@ -71,7 +79,9 @@ export function registerWebhookCommands(program: Command) {
     webhooks.command('list').description('list webhooks').option('--account <id>', 'only this account’s webhooks'),
   ).action(async (options: PagedOptions & { account?: string }) => {
     const page = pageFrom(options, WebhookListQuery, given({ accountId: options.account }));
-    await showPage(options, COLUMNS, (store) => listWebhooks(store.db, { accountId: idFilter(options.account) }, page));
+    await showPage(options, COLUMNS, (store) =>
+      listWebhooks(store.db, { accountId: idFilter(options.account) }, page, 'full'),
+    );
   });
 
   printOptions(
@@ -99,7 +109,7 @@ export function registerWebhookCommands(program: Command) {
       .description('show a webhook')
       .argument(...idArgument('webhook', 'id')),
   ).action(async (id: number, options: PrintOptions) => {
-    await showRecord(options, (store) => getWebhook(store.db, id));
+    await showRecord(options, (store) => getWebhook(store.db, id, 'full'));
   });
 
   printOptions(
@@ -120,7 +130,9 @@ export function registerWebhookCommands(program: Command) {
         WebhookPatchBody,
         given({ url: options.url, events: eventList(options.events), enabled: enabledFrom(options) }),
       );
-      await showRecord(options, (store) => updateWebhook(cliOp(store), id, body));
+      await withStore(options, async (store, config) =>
+        printRecord(await attempt(() => updateWebhook(cliOp(store), id, body, config.webhooks)), options),
+      );
     },
   );
 
@@ -139,11 +151,13 @@ export function registerWebhookCommands(program: Command) {
   printOptions(
     webhooks
       .command('rotate-secret')
-      .description('a new signing secret, printed once')
-      .argument(...idArgument('webhook', 'id')),
-  ).action(async (id: number, options: PrintOptions) => {
+      .description('a new signing secret, printed once (the old one signs too for 24 hours, unless --expire-old-now)')
+      .argument(...idArgument('webhook', 'id'))
+      .option('--expire-old-now', 'the old secret leaked: it stops signing at once, only the new one signs'),
+  ).action(async (id: number, options: PrintOptions & { expireOldNow?: boolean }) => {
+    const body = { expireOldNow: options.expireOldNow === true };
     await withStore(options, async (store, config) => {
-      printRecord(await attempt(() => rotateWebhookSecret(cliOp(store), id, config.webhooks)), options);
+      printRecord(await attempt(() => rotateWebhookSecret(cliOp(store), id, config.webhooks, body)), options);
       process.stderr.write(SECRET_NOTE);
     });
   });
@@ -155,7 +169,7 @@ export function registerWebhookCommands(program: Command) {
       .argument(...idArgument('webhook', 'id')),
   ).action(async (id: number, options: PrintOptions) => {
     await withStore(options, async (store, config) => {
-      const attemptRecord = await attempt(() => testWebhook(cliOp(store), id, config.webhooks));
+      const attemptRecord = await attempt(() => testWebhook(cliOp(store), id, withCause(config.webhooks)));
       printRecord(attemptRecord, options);
       if (attemptRecord.status !== 'delivered') process.exitCode = 1;
     });
@@ -181,7 +195,9 @@ export function registerWebhookCommands(program: Command) {
       .argument('<delivery>', 'delivery id (from `webhooks deliveries`)', positiveInt('delivery id')),
   ).action(async (id: number, deliveryId: number, options: PrintOptions) => {
     await withStore(options, async (store, config) => {
-      const attemptRecord = await attempt(() => replayDelivery(cliOp(store), id, deliveryId, config.webhooks));
+      const attemptRecord = await attempt(() =>
+        replayDelivery(cliOp(store), id, deliveryId, withCause(config.webhooks)),
+      );
       printRecord(attemptRecord, options);
       if (attemptRecord.status !== 'delivered') process.exitCode = 1;
     });

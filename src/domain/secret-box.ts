@@ -9,6 +9,9 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 const GCM = 'gcm1:';
 const PLAIN = 'plain:';
 
+/** How a secret stored without a key starts (the store finds them by it). */
+export const PLAIN_PREFIX = PLAIN;
+
 /** A fresh signing secret, `whsec_` + 32 random bytes in base64url. */
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
@@ -21,6 +24,11 @@ export function sealSecret(secret: string, key: Buffer | null): string {
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const ct = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
   return `${GCM}${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${ct.toString('base64url')}`;
+}
+
+/** The stored form under `key` of a secret stored plain (made before the key was set); any other form as it is. */
+export function sealPlain(stored: string, key: Buffer): string {
+  return stored.startsWith(PLAIN) ? sealSecret(stored.slice(PLAIN.length), key) : stored;
 }
 
 export class SecretBoxError extends Error {

@@ -1,7 +1,8 @@
 // Which addresses the fetcher may connect to (the SSRF guard's policy).
 //
 // Only globally routable unicast addresses are fetched unless the operator
-// allows more (INGEST_ALLOW_PRIVATE_NETWORKS: all, or a list of CIDR ranges).
+// allows more (INGEST_ALLOW_PRIVATE_NETWORKS for feeds,
+// WEBHOOK_ALLOW_PRIVATE_NETWORKS for webhooks: all, or a list of CIDR ranges).
 // An IPv6 address that carries an IPv4 address — and so may be translated or
 // tunnelled to it — is judged by that IPv4 address as well:
 //   IPv4-mapped ::ffff:a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d,

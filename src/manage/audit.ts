@@ -5,6 +5,7 @@ import { decodeCursor, pageLimit, pageOf, type Page, type PageRequest } from './
 import { iso } from '../domain/dates.js';
 import type { AuditRecord } from '../schemas/audit.js';
 import { scopeIds, type AccountScope } from '../domain/roles.js';
+import { redactedSummary } from '../domain/webhook-url.js';
 
 export interface AuditFilter {
   action?: string;
@@ -48,7 +49,13 @@ export async function listAudit(
       targetType: r.target_type,
       targetId: r.target_id,
       accountId: r.account_id,
-      summary: JSON.parse(r.summary) as AuditRecord['summary'],
+      summary: summaryOf(r.target_type, r.summary),
     }),
   );
+}
+
+/** An entry's summary as shown: a webhook's URL without its query, also in entries written before it was stored so. */
+function summaryOf(targetType: string, stored: string): AuditRecord['summary'] {
+  const summary = JSON.parse(stored) as AuditRecord['summary'];
+  return targetType === 'webhook' ? (redactedSummary(summary) as AuditRecord['summary']) : summary;
 }

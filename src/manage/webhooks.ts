@@ -4,16 +4,20 @@
 // (src/webhooks/runtime.ts); a test or a replay is sent here, at once, and
 // logged like any other attempt.
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { Kysely } from 'kysely';
 import type { PrivateNetworks } from '../config.js';
 import { iso, isoOrNull } from '../domain/dates.js';
+import { shownError } from '../domain/delivery-outcome.js';
 import { conflict, invalidField, notFound } from '../domain/errors.js';
 import { scopeIds, type AccountScope } from '../domain/roles.js';
 import { newWebhookSecret, openSecret, sealSecret, SecretBoxError } from '../domain/secret-box.js';
 import { eventId } from '../domain/webhook-events.js';
+import { redactedUrl, urlAs, type UrlView } from '../domain/webhook-url.js';
 import type {
   DeliveryRecord,
   NewWebhookRecord,
+  RotateSecretBody,
   WebhookCreateBody,
   WebhookPatchBody,
   WebhookRecord,
@@ -24,6 +28,7 @@ import { findWebhook, logDelivery, signingSecrets, type WebhookRow } from '../st
 import { payloadOfChange, testPayload, type WebhookPayload } from '../webhooks/payload.js';
 import { eventsOf } from '../webhooks/runtime.js';
 import { WebhookSender } from '../webhooks/sender.js';
+import { addressRefusal } from '../ingest/address-policy.js';
 import type { Resolver } from '../ingest/fetcher.js';
 import { audited, type Op } from './op.js';
 import { decodeCursor, pageById, pageLimit, pageOf, type Page, type PageRequest } from './paging.js';
@@ -32,22 +37,29 @@ import { decodeCursor, pageById, pageLimit, pageOf, type Page, type PageRequest 
 export interface WebhookSettings {
   secretKey: Buffer | null;
   timeoutMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: the non-global addresses a webhook may post to */
   allowPrivateNetworks: PrivateNetworks;
   resolve?: Resolver;
+  /**
+   * Hears why a test or a replay got no HTTP answer (the server's log, the
+   * CLI's stderr): the attempt itself only says NO_ANSWER.
+   */
+  onNoAnswer?: (webhookId: number, cause: string) => void;
 }
 
-function webhookRecord(r: WebhookRow): WebhookRecord {
+/** A webhook as answered; `view`: its whole URL (who may edit it), or origin and path (anyone else). */
+function webhookRecord(r: WebhookRow, view: UrlView = 'full'): WebhookRecord {
   return {
     id: r.id,
     accountId: r.account_id,
-    url: r.url,
+    url: urlAs(r.url, view),
     events: eventsOf(r),
     enabled: r.enabled === 1,
     state: r.state,
     lastEventId: r.last_seq > 0 ? eventId(r.last_seq) : null,
     pendingEventId: r.head_seq === null ? null : eventId(r.head_seq),
     consecutiveFailures: r.consecutive_failures,
-    lastError: r.last_error,
+    lastError: shownError(r.last_error),
     lastErrorAt: isoOrNull(r.last_error_at),
     lastSuccessAt: isoOrNull(r.last_success_at),
     nextAttemptAt: r.next_attempt_at > 0 ? iso(r.next_attempt_at) : null,
@@ -80,17 +92,19 @@ const deliveryRecord = (r: DeliveryRow): DeliveryRecord => ({
   status: r.status,
   httpStatus: r.http_status,
   latencyMs: r.latency_ms,
-  error: r.error,
+  error: shownError(r.error),
   at: iso(r.at),
   replay: r.replay === 1,
 });
 
 /**
  * The URL rules beyond the schema's pattern: a URL that parses, http(s),
- * without credentials (they would be sent in clear and logged by proxies).
- * Private addresses are refused when sending (the SSRF guard), as for feeds.
+ * without credentials (they would be sent in clear and logged by proxies),
+ * and no address written in it that WEBHOOK_ALLOW_PRIVATE_NETWORKS does not
+ * allow. A host name is not resolved here (that would tell what internal
+ * names exist); every address it resolves to is checked when sending.
  */
-function checkWebhookUrl(raw: string): string {
+function checkWebhookUrl(raw: string, allow: PrivateNetworks): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -102,13 +116,34 @@ function checkWebhookUrl(raw: string): string {
   if (url.username !== '' || url.password !== '')
     throw invalidField('url', 'url must not carry a user name or password');
   if (url.hash !== '') throw invalidField('url', 'url must not have a #fragment');
+  const refused = writtenAddressRefusal(url.hostname, allow);
+  if (refused !== null)
+    throw invalidField(
+      'url',
+      `url points to a ${refused} address, which webhooks may not reach (WEBHOOK_ALLOW_PRIVATE_NETWORKS allows chosen ranges)`,
+    );
   return url.href;
 }
 
+/** The range refusing the address a URL's host writes out (an IP literal, or a `localhost` name), or null. */
+function writtenAddressRefusal(hostname: string, allow: PrivateNetworks): string | null {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  // RFC 6761: localhost names are loopback, wherever they resolve
+  const ip = isIP(host) !== 0 ? host : /(?:^|\.)localhost\.?$/i.test(host) ? '127.0.0.1' : null;
+  return ip === null ? null : addressRefusal(ip, allow);
+}
+
+/** What the audit log keeps of a webhook record: its URL without query (it may carry a token) and fragment. */
+function forAudit<T extends Partial<WebhookRecord>>(rec: T): T {
+  return rec.url === undefined ? rec : { ...rec, url: redactedUrl(rec.url) };
+}
+
+/** `view`: whole URLs for who may edit the webhooks, origin and path for anyone else (the default). */
 export async function listWebhooks(
   db: Kysely<Database>,
   filter: { accountId?: number; scope?: AccountScope },
   page: PageRequest,
+  view: UrlView = 'redacted',
 ): Promise<Page<WebhookRecord>> {
   return pageById(
     page,
@@ -119,7 +154,7 @@ export async function listWebhooks(
       if (afterId !== undefined) q = q.where('id', '>', afterId);
       return q.orderBy('id').limit(take).execute();
     },
-    webhookRecord,
+    (r) => webhookRecord(r, view),
   );
 }
 
@@ -129,17 +164,18 @@ async function webhookRow(db: Kysely<Database>, id: number): Promise<WebhookRow>
   return row;
 }
 
-export async function getWebhook(db: Kysely<Database>, id: number): Promise<WebhookRecord> {
-  return webhookRecord(await webhookRow(db, id));
+/** `view` as for listWebhooks. */
+export async function getWebhook(db: Kysely<Database>, id: number, view: UrlView = 'redacted'): Promise<WebhookRecord> {
+  return webhookRecord(await webhookRow(db, id), view);
 }
 
 /** A new endpoint, starting at the change log's latest event (no backlog); its secret is in the answer only. */
 export async function createWebhook(
   op: Op,
   body: WebhookCreateBody,
-  settings: Pick<WebhookSettings, 'secretKey'>,
+  settings: Pick<WebhookSettings, 'secretKey' | 'allowPrivateNetworks'>,
 ): Promise<NewWebhookRecord> {
-  const url = checkWebhookUrl(body.url);
+  const url = checkWebhookUrl(body.url, settings.allowPrivateNetworks);
   const secret = newWebhookSecret();
   // events from now on: the latest change committed before the endpoint exists
   const start = await latestChangeSeq(op.db);
@@ -164,14 +200,25 @@ export async function createWebhook(
       .returning('id')
       .executeTakeFirstOrThrow();
     const rec = webhookRecord(await webhookRow(tx.trx, id));
-    // the audit log never holds the secret
-    tx.audit({ action: 'webhook.create', targetType: 'webhook', targetId: id, accountId: rec.accountId, after: rec });
+    // the audit log never holds the secret, nor the URL's query
+    tx.audit({
+      action: 'webhook.create',
+      targetType: 'webhook',
+      targetId: id,
+      accountId: rec.accountId,
+      after: forAudit(rec),
+    });
     return { ...rec, secret };
   });
 }
 
-export async function updateWebhook(op: Op, id: number, change: WebhookPatchBody): Promise<WebhookRecord> {
-  const url = change.url === undefined ? undefined : checkWebhookUrl(change.url);
+export async function updateWebhook(
+  op: Op,
+  id: number,
+  change: WebhookPatchBody,
+  settings: Pick<WebhookSettings, 'allowPrivateNetworks'>,
+): Promise<WebhookRecord> {
+  const url = change.url === undefined ? undefined : checkWebhookUrl(change.url, settings.allowPrivateNetworks);
   return audited(op, async (tx) => {
     const beforeRow = await webhookRow(tx.trx, id);
     const before = webhookRecord(beforeRow);
@@ -200,7 +247,14 @@ export async function updateWebhook(op: Op, id: number, change: WebhookPatchBody
       .execute();
     const after = webhookRecord(await webhookRow(tx.trx, id));
     const changed = diffOf(before, after);
-    tx.audit({ action: 'webhook.update', targetType: 'webhook', targetId: id, accountId: after.accountId, ...changed });
+    tx.audit({
+      action: 'webhook.update',
+      targetType: 'webhook',
+      targetId: id,
+      accountId: after.accountId,
+      before: forAudit(changed.before),
+      after: forAudit(changed.after),
+    });
     return after;
   });
 }
@@ -222,7 +276,13 @@ export async function deleteWebhook(op: Op, id: number): Promise<WebhookRecord> 
     const before = webhookRecord(await webhookRow(tx.trx, id));
     await tx.trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
     await tx.trx.deleteFrom('webhooks').where('id', '=', id).execute();
-    tx.audit({ action: 'webhook.delete', targetType: 'webhook', targetId: id, accountId: before.accountId, before });
+    tx.audit({
+      action: 'webhook.delete',
+      targetType: 'webhook',
+      targetId: id,
+      accountId: before.accountId,
+      before: forAudit(before),
+    });
     return before;
   });
 }
@@ -230,27 +290,39 @@ export async function deleteWebhook(op: Op, id: number): Promise<WebhookRecord> 
 /** How long the secret before a rotation keeps signing (a second `v1`), so receivers can switch without a gap. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
-/** A new signing secret, in force for the next delivery (the old one signs too for a day); shown this once. */
+/**
+ * A new signing secret, in force for the next delivery; shown this once. The
+ * old one signs too for a day, or — `expireOldNow`, for a secret that
+ * leaked — no more at all: every secret before this one is dropped.
+ */
 export async function rotateWebhookSecret(
   op: Op,
   id: number,
   settings: Pick<WebhookSettings, 'secretKey'>,
+  options: RotateSecretBody = {},
 ): Promise<NewWebhookRecord> {
   const secret = newWebhookSecret();
+  const expireOldNow = options.expireOldNow === true;
   return audited(op, async (tx) => {
     const before = await webhookRow(tx.trx, id);
     await tx.trx
       .updateTable('webhooks')
       .set({
         secret: sealSecret(secret, settings.secretKey),
-        previous_secret: before.secret,
-        previous_secret_until: op.now + ROTATION_OVERLAP_MS,
+        previous_secret: expireOldNow ? null : before.secret,
+        previous_secret_until: expireOldNow ? null : op.now + ROTATION_OVERLAP_MS,
         updated_at: op.now,
       })
       .where('id', '=', id)
       .execute();
     const rec = webhookRecord(await webhookRow(tx.trx, id));
-    tx.audit({ action: 'webhook.rotate_secret', targetType: 'webhook', targetId: id, accountId: rec.accountId });
+    tx.audit({
+      action: 'webhook.rotate_secret',
+      targetType: 'webhook',
+      targetId: id,
+      accountId: rec.accountId,
+      details: { expireOldNow },
+    });
     return { ...rec, secret };
   });
 }
@@ -280,6 +352,7 @@ async function sendNow(
   });
   try {
     const result = await sender.send(row.url, secret, payload, JSON.stringify(payload));
+    if (result.cause !== null) settings.onNoAnswer?.(row.id, result.cause);
     const previous = await db
       .selectFrom('webhook_deliveries')
       .select((eb) => eb.fn.countAll<number>().as('n'))

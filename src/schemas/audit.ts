@@ -9,9 +9,13 @@ export const AuditListQuery = Type.Object(
       Type.String({ pattern: '^[a-zA-Z_.]{1,100}$', 'x-error': 'action must be an action name such as wall.update' }),
     ),
     targetType: Type.Optional(
-      Type.Enum(['account', 'user_key', 'wall', 'feed', 'post', 'product', 'operator_token', 'publishable_key'], {
-        'x-error': 'targetType must be account, user_key, wall, feed, post, product, operator_token or publishable_key',
-      }),
+      Type.Enum(
+        ['account', 'user_key', 'wall', 'feed', 'post', 'product', 'operator_token', 'publishable_key', 'webhook'],
+        {
+          'x-error':
+            'targetType must be account, user_key, wall, feed, post, product, operator_token, publishable_key or webhook',
+        },
+      ),
     ),
     targetId: Type.Optional(IdString('targetId')),
     accountId: Type.Optional(IdString('accountId')),

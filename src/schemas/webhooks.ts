@@ -1,5 +1,6 @@
 // Webhook endpoints and their delivery log: what a write takes, what a read answers.
 import { Type, type Static } from 'typebox';
+import { NO_ANSWER } from '../domain/delivery-outcome.js';
 import { WEBHOOK_EVENTS } from '../domain/webhook-events.js';
 import {
   Bool,
@@ -49,12 +50,33 @@ export const WebhookPatchBody = Type.Object(
   { ...patch, examples: [{ enabled: true }] },
 );
 
+/** What a failed attempt says: the HTTP status, or that none came — never the cause (refused, closed, timed out…). */
+const ATTEMPT_ERROR =
+  '`the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always ' +
+  `\`${NO_ANSWER}\`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): ` +
+  'the cause goes to the server log only, so sending to chosen addresses tells nothing about them';
+
+export const RotateSecretBody = Type.Object(
+  {
+    expireOldNow: Type.Optional(
+      Bool(
+        'expireOldNow',
+        'true: the old secret stops signing at once (it leaked); false (default): it signs too for 24 hours, so receivers switch without a gap',
+      ),
+    ),
+  },
+  { ...strict, examples: [{}, { expireOldNow: true }] },
+);
+
 export const WebhookListQuery = Type.Object({ ...pageQuery, accountId: Type.Optional(IdString('accountId')) }, strict);
 
 const webhookFields = {
   id: Type.Integer(),
   accountId: Type.Integer(),
-  url: Type.String(),
+  url: Type.String({
+    description:
+      'where the events are POSTed. Whole for who may edit the webhook (editor, admin); a viewer or moderator, and the audit log, get its origin and path only — no query or fragment, which may carry a token',
+  }),
   events: Type.Array(Type.String()),
   enabled: Type.Boolean(),
   state: Type.Enum(['active', 'failing', 'disabled'], {
@@ -64,7 +86,9 @@ const webhookFields = {
   lastEventId: Nullable(Type.String({ description: 'the last event handled (evt_<seq>); later events are pending' })),
   pendingEventId: Nullable(Type.String({ description: 'the event being retried' })),
   consecutiveFailures: Type.Integer(),
-  lastError: Nullable(Type.String()),
+  lastError: Type.Union([Type.String(), Type.Null()], {
+    description: `the last failed attempt's error: ${ATTEMPT_ERROR}`,
+  }),
   lastErrorAt: NullableInstant,
   lastSuccessAt: NullableInstant,
   nextAttemptAt: NullableInstant,
@@ -88,15 +112,18 @@ export const DeliveryRecord = Record({
   type: Type.String(),
   attempt: Type.Integer(),
   status: Type.Enum(['delivered', 'failed', 'gave_up']),
-  httpStatus: Nullable(Type.Integer()),
+  httpStatus: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'the HTTP status the endpoint answered; null when none came',
+  }),
   latencyMs: Type.Integer(),
-  error: Nullable(Type.String()),
+  error: Type.Union([Type.String(), Type.Null()], { description: `null when delivered; else ${ATTEMPT_ERROR}` }),
   at: Instant,
   replay: Type.Boolean(),
 });
 
 export type WebhookCreateBody = Static<typeof WebhookCreateBody>;
 export type WebhookPatchBody = Static<typeof WebhookPatchBody>;
+export type RotateSecretBody = Static<typeof RotateSecretBody>;
 export type WebhookRecord = Static<typeof WebhookRecord>;
 export type NewWebhookRecord = Static<typeof NewWebhookRecord>;
 export type DeliveryRecord = Static<typeof DeliveryRecord>;

@@ -2,6 +2,7 @@
 // lease, and the delivery log. Each write is one short statement; none runs
 // while a delivery is in flight.
 import type { Kysely, Selectable } from 'kysely';
+import { PLAIN_PREFIX } from '../domain/secret-box.js';
 import type { Database, DeliveryStatus, WebhooksTable } from './schema.js';
 
 export type WebhookRow = Selectable<WebhooksTable>;
@@ -187,4 +188,48 @@ export function signingSecrets(
   return row.previous_secret !== null && (row.previous_secret_until ?? 0) > now
     ? [row.secret, row.previous_secret]
     : [row.secret];
+}
+
+export async function countWebhooks(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export type StoredSecrets = Pick<WebhookRow, 'secret' | 'previous_secret'>;
+
+/** The endpoints whose secret, or secret before the last rotation, is stored in plain text. */
+export async function webhooksWithPlainSecrets(db: Kysely<Database>): Promise<(StoredSecrets & { id: number })[]> {
+  return db
+    .selectFrom('webhooks')
+    .select(['id', 'secret', 'previous_secret'])
+    .where((eb) => eb.or([eb('secret', 'like', `${PLAIN_PREFIX}%`), eb('previous_secret', 'like', `${PLAIN_PREFIX}%`)]))
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Replaces an endpoint's stored secrets with `to` if they are still `from`
+ * (a rotation, or another process doing the same, meanwhile wins); true when replaced.
+ */
+export async function replaceStoredSecrets(
+  db: Kysely<Database>,
+  id: number,
+  from: StoredSecrets,
+  to: StoredSecrets,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('webhooks')
+    .set({ secret: to.secret, previous_secret: to.previous_secret })
+    .where('id', '=', id)
+    .where('secret', '=', from.secret)
+    .where((eb) =>
+      from.previous_secret === null
+        ? eb('previous_secret', 'is', null)
+        : eb('previous_secret', '=', from.previous_secret),
+    )
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
 }

@@ -164,16 +164,6 @@ export class WebhookRuntime {
     try {
       let row = await findWebhook(this.db, id);
       if (!row) return { ...report, status: 'skipped', message: 'no such endpoint' };
-      let secret: string[];
-      try {
-        secret = signingSecrets(row, this.now()).map((stored) => openSecret(stored, this.config.secretKey));
-      } catch (err) {
-        // a configuration problem, not the receiver's: try again later, no attempt counted
-        this.log.error({ webhookId: id, error: (err as Error).message }, 'webhook secret unreadable');
-        await releaseWebhook(this.db, id, this.owner, this.now() + this.config.retryMaxS * 1000);
-        released = true;
-        return { ...report, status: 'failed', message: (err as Error).message };
-      }
       const kinds = kindsOfEvents(eventsOf(row));
       const started = this.now();
       while (!this.jobs.stopped && report.delivered < EVENTS_PER_CLAIM) {
@@ -205,6 +195,18 @@ export class WebhookRuntime {
         }
         if (skippedTo > row.last_seq) {
           await advanceCursor(this.db, id, this.owner, { seq: skippedTo, now: this.now(), delivered: false });
+        }
+        // the secrets of the row as read last (after each delivery): a rotation
+        // between two events signs the next one, and an expired secret signs no more
+        let secret: string[];
+        try {
+          secret = signingSecrets(row, this.now()).map((stored) => openSecret(stored, this.config.secretKey));
+        } catch (err) {
+          // a configuration problem, not the receiver's: try again later, no attempt counted
+          this.log.error({ webhookId: id, error: (err as Error).message }, 'webhook secret unreadable');
+          await releaseWebhook(this.db, id, this.owner, this.now() + this.config.retryMaxS * 1000);
+          released = true;
+          return { ...report, status: 'failed', message: (err as Error).message };
         }
         const attempt = row.head_seq === next.seq ? row.head_attempts + 1 : 1;
         const body = JSON.stringify(next.payload);
@@ -256,7 +258,15 @@ export class WebhookRuntime {
         });
         released = true;
         this.log.warn(
-          { webhookId: id, eventId: next.payload.id, attempt, error: result.error, nextAttemptAt, disabled: giveUp },
+          {
+            webhookId: id,
+            eventId: next.payload.id,
+            attempt,
+            error: result.error,
+            cause: result.cause,
+            nextAttemptAt,
+            disabled: giveUp,
+          },
           giveUp ? 'webhook endpoint disabled: an event failed for too long' : 'webhook delivery failed',
         );
         return {

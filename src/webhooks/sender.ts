@@ -2,9 +2,15 @@
 // guard as ingestion (checkUrl before, guardedLookup at connect time, so a
 // host that resolves to a private address is refused even after a DNS
 // change), no redirects followed (a 3xx is a failure), a time cap, and the
-// response body thrown away unread beyond a small limit.
+// response body thrown away unread beyond a small limit. The network policy
+// is webhooks' own (WEBHOOK_ALLOW_PRIVATE_NETWORKS), not ingestion's.
+//
+// What the result shows (`error`) is only "answered <status>" or one
+// NO_ANSWER for every failure without an HTTP answer; the socket-level cause
+// is in `cause`, for the operator's log only (see domain/delivery-outcome.ts).
 import { Agent, request } from 'undici';
 import type { PrivateNetworks } from '../config.js';
+import { answeredError, NO_ANSWER } from '../domain/delivery-outcome.js';
 import { signatureHeader } from '../domain/webhook-signature.js';
 import { checkUrl, guardedLookup, SsrfError, type Resolver } from '../ingest/fetcher.js';
 import { lookup as dnsLookup } from 'node:dns';
@@ -15,8 +21,10 @@ export interface SendResult {
   ok: boolean;
   httpStatus: number | null;
   latencyMs: number;
-  /** short, for the delivery log; never the response body or a secret */
+  /** shown in the delivery log and the API: the HTTP status in words or NO_ANSWER; never a socket error, the body or a secret */
   error: string | null;
+  /** why no HTTP answer came (socket error, DNS, the address policy): for the operator's log, never an answer */
+  cause: string | null;
 }
 
 export interface SenderOptions {
@@ -79,17 +87,10 @@ export class WebhookSender {
       });
       await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       const ok = res.statusCode >= 200 && res.statusCode < 300;
-      return done({
-        ok,
-        httpStatus: res.statusCode,
-        error: ok
-          ? null
-          : res.statusCode >= 300 && res.statusCode < 400
-            ? `the endpoint answered ${res.statusCode} (redirects are not followed)`
-            : `the endpoint answered ${res.statusCode}`,
-      });
+      return done({ ok, httpStatus: res.statusCode, error: ok ? null : answeredError(res.statusCode), cause: null });
     } catch (err) {
-      return done({ ok: false, httpStatus: null, error: describe(err, timeout.aborted, this.options.timeoutMs) });
+      const cause = describe(err, timeout.aborted, this.options.timeoutMs);
+      return done({ ok: false, httpStatus: null, error: NO_ANSWER, cause });
     }
   }
 
@@ -98,6 +99,7 @@ export class WebhookSender {
   }
 }
 
+/** The cause of a failure without an answer, in a line (the operator's log). */
 function describe(err: unknown, timedOut: boolean, timeoutMs: number): string {
   const cause = (err as { cause?: unknown })?.cause;
   if (err instanceof SsrfError) return err.message;

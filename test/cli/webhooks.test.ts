@@ -5,13 +5,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_ANSWER } from '../../src/domain/delivery-outcome.js';
 import { runCli } from '../helpers/cli.js';
 import { hasSampleData, SAMPLE_DATA_PATH, SKIP_NO_SAMPLE } from '../helpers/server.js';
-import { Receiver } from '../webhooks/helpers.js';
+import { Receiver, verifyLikeReadme } from '../webhooks/helpers.js';
 
 const ENV = {
   WEBHOOK_SECRET_KEY: Buffer.alloc(32, 3).toString('base64'),
-  INGEST_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
 };
 
 describe.skipIf(!hasSampleData)(`wallery webhooks (${hasSampleData ? 'sample data' : SKIP_NO_SAMPLE})`, () => {
@@ -104,6 +105,61 @@ describe.skipIf(!hasSampleData)(`wallery webhooks (${hasSampleData ? 'sample dat
     const gone = await cli('webhooks', 'get', id);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toBe(`wallery: webhook ${id} not found\n`);
+  });
+
+  it('with only INGEST_ALLOW_PRIVATE_NETWORKS, a receiver on loopback is refused when made and when sent to', async () => {
+    rx.mode = 'ok';
+    const ingestOnly = { WEBHOOK_SECRET_KEY: ENV.WEBHOOK_SECRET_KEY, INGEST_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8' };
+    const create = ['webhooks', 'create', '--account', '7001', '--url', rx.url, '--events', 'post.approved'];
+    const refused = await runCli([...create, '--database', db], ingestOnly);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/url points to a loopback address/);
+    const made = (await json(...create)) as { id: number; secret: string };
+    rx.secret = made.secret;
+    const before = rx.received.length;
+    const sent = await runCli(['webhooks', 'test', String(made.id), '--json', '--database', db], ingestOnly);
+    expect(sent.code).toBe(1);
+    expect(rx.received).toHaveLength(before);
+    // the attempt says no more than that no answer came; the operator's stderr says why
+    expect(JSON.parse(sent.stdout)).toMatchObject({ status: 'failed', httpStatus: null, error: NO_ANSWER });
+    expect(sent.stderr).toBe(`wallery: webhook ${made.id}: no HTTP answer: refused: 127.0.0.1 is a loopback address\n`);
+    // with WEBHOOK_ALLOW_PRIVATE_NETWORKS it delivers
+    expect(await json('webhooks', 'test', String(made.id))).toMatchObject({ status: 'delivered', httpStatus: 204 });
+    expect((await cli('webhooks', 'delete', String(made.id))).code).toBe(0);
+  });
+
+  it('rotate-secret --expire-old-now: only the new secret signs from the next delivery', async () => {
+    rx.mode = 'ok';
+    // the CLI is the operator's: a URL is shown whole, its query too
+    const url = `${rx.url}?token=tok_cli_3`;
+    const made = (await json('webhooks', 'create', '--account', '7001', '--url', url, '--events', 'post.approved')) as {
+      id: number;
+      secret: string;
+    };
+    const id = String(made.id);
+    expect(await json('webhooks', 'get', id)).toMatchObject({ url });
+    expect((await cli('webhooks', 'list', '--account', '7001')).stdout).toContain(url);
+    const signatures = async () => {
+      const tested = await json('webhooks', 'test', id);
+      expect(tested).toMatchObject({ status: 'delivered' });
+      const got = rx.received.at(-1)!;
+      return { got, sig: String(got.headers['wallery-signature']) };
+    };
+    // a plain rotation: the old secret signs too, for a day
+    const rotated = (await json('webhooks', 'rotate-secret', id)) as { secret: string };
+    rx.secret = rotated.secret;
+    expect((await signatures()).sig.match(/v1=/g)).toHaveLength(2);
+    // the secret leaked: no old one signs any more
+    const revoked = await cli('webhooks', 'rotate-secret', id, '--expire-old-now', '--json');
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stderr).toMatch(/shown this once/);
+    rx.secret = (JSON.parse(revoked.stdout) as { secret: string }).secret;
+    const { got, sig } = await signatures();
+    expect(sig.match(/v1=/g)).toHaveLength(1);
+    expect(got.verified).toBe(true);
+    for (const old of [made.secret, rotated.secret])
+      expect(verifyLikeReadme(old, sig, JSON.stringify(got.body))).toBe(false);
+    expect((await cli('webhooks', 'delete', id)).code).toBe(0);
   });
 
   it('refuses bad options with every problem named', async () => {

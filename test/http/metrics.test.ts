@@ -89,6 +89,7 @@ async function startInstance(env: Record<string, string>, load?: (runtime: Runti
     DATABASE_URL: pg ? pg.url : join(dir, 'wallery.db'),
     LOG_LEVEL: 'silent',
     INGEST_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
     ...env,
   });
   const runtime = await openRuntime(config, { server: { logger: false }, ingest: true, webhooks: true });
@@ -348,9 +349,7 @@ describe('GET /metrics', () => {
       await createWebhook(
         op,
         { accountId: 7001, url: `${receiver.origin}/hook`, events: ['post.created'] },
-        {
-          secretKey: null,
-        },
+        { secretKey: null, allowPrivateNetworks: ['127.0.0.0/8'] },
       );
       const metrics = () => scrape(`${server.base}/metrics`);
       const idle = await metrics();

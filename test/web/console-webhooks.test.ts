@@ -81,7 +81,7 @@ describe.skipIf(!hasChromium)('the console’s Webhooks screen on a real `waller
     // retried every second: a receiver that is down makes the endpoint `failing` (5 failures in a row) quickly
     instance = await startInstance(
       {
-        INGEST_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
         WEBHOOK_TICK_MS: '100',
         WEBHOOK_RETRY_MIN_S: '1',
         WEBHOOK_RETRY_MAX_S: '1',
@@ -313,11 +313,39 @@ describe.skipIf(!hasChromium)('the console’s Webhooks screen on a real `waller
       .click();
     const result = page.getByRole('dialog', { name: 'Test event sent' });
     expect(await result.getByTestId('attempt-status').textContent()).toBe('delivered');
-    expect(rx.received.filter((r) => r.type === 'webhook.test').at(-1)?.verified).toBe(true);
+    const lastTest = () => rx.received.filter((r) => r.type === 'webhook.test').at(-1)!;
+    expect(lastTest().verified).toBe(true);
+    // for a day the old secret signs too
+    expect(String(lastTest().headers['wallery-signature']).match(/v1=/g)).toHaveLength(2);
+    await result.getByRole('button', { name: 'Done' }).click();
+    await result.waitFor({ state: 'hidden' });
+
+    // the secret leaked: rotate again, the old ones stop signing at once
+    await row()
+      .getByRole('button', { name: /^Rotate secret/ })
+      .click();
+    const confirm = page.getByRole('dialog', { name: 'Rotate secret' });
+    await confirm.getByLabel('Stop signing with the old secret now (it leaked)').check();
+    await confirm.getByText('the old secret signs no more').waitFor();
+    await expectAccessible(page, 'rotate secret, old one expired now');
+    await confirm.getByRole('button', { name: 'Rotate secret' }).click();
+    const revoked = page.getByRole('dialog', { name: 'New signing secret' });
+    const newest = await revoked.getByLabel('Signing secret').inputValue();
+    expect(newest).not.toBe(fresh);
+    rx.secret = newest;
+    await revoked.getByRole('button', { name: 'Done' }).click();
+    await row()
+      .getByRole('button', { name: /^Send test/ })
+      .click();
+    expect(await result.getByTestId('attempt-status').textContent()).toBe('delivered');
+    expect(lastTest().verified).toBe(true);
+    expect(String(lastTest().headers['wallery-signature']).match(/v1=/g)).toHaveLength(1);
     await result.getByRole('button', { name: 'Done' }).click();
   });
 
-  it('shows a viewer the webhooks and the log, and no write', async () => {
+  it('shows a viewer the webhooks and the log, and no write; of a URL with a token in its query, origin and path', async () => {
+    const withToken = `${rx.url}?token=tok_console_7`;
+    expect((await manage('PATCH', `/webhooks/${hook.id}`, { url: withToken })).status).toBe(200);
     const viewer = await openConsole(tokens.viewer);
     await viewer.goto(`${instance.url}/console/#/webhooks/${ACCOUNT}/${hook.id}`);
     const log = viewer.getByRole('region', { name: /^Delivery log/ });
@@ -325,8 +353,16 @@ describe.skipIf(!hasChromium)('the console’s Webhooks screen on a real `waller
     await viewer.locator(`tr[data-webhook-id="${hook.id}"]`).waitFor();
     const writes = /^(New webhook|Send test|Edit|Disable|Enable|Rotate secret|Delete|Replay)/;
     expect(await viewer.getByRole('button', { name: writes }).count()).toBe(0);
+    expect(await viewer.locator(`tr[data-webhook-id="${hook.id}"] th`).textContent()).toBe(rx.url);
+    expect(await viewer.locator('body').textContent()).not.toContain('tok_console_7');
     await expectAccessible(viewer, 'webhooks as a viewer');
     await viewer.close();
+    // who may edit it sees it whole
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await expect.poll(() => row().locator('th').textContent(), { timeout: WAIT }).toBe(withToken);
+    expect((await manage('PATCH', `/webhooks/${hook.id}`, { url: rx.url })).status).toBe(200);
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await expect.poll(() => row().locator('th').textContent(), { timeout: WAIT }).toBe(rx.url);
   });
 
   it('deletes after a confirmation', async () => {

@@ -5,12 +5,21 @@
 // backoff to pass).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../src/config.js';
+import { NO_ANSWER } from '../../src/domain/delivery-outcome.js';
+import type { IngestLogger } from '../../src/ingest/runtime.js';
 import { CLI_ACTOR } from '../../src/manage/op.js';
-import { createWebhook, getWebhook, listDeliveries, updateWebhook } from '../../src/manage/webhooks.js';
+import {
+  createWebhook,
+  getWebhook,
+  listDeliveries,
+  rotateWebhookSecret,
+  updateWebhook,
+} from '../../src/manage/webhooks.js';
 import { WebhookRuntime } from '../../src/webhooks/runtime.js';
 import { sample } from '../helpers/sample.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { emit, Receiver } from './helpers.js';
+import { eventually } from '../helpers/poll.js';
+import { emit, Receiver, verifyLikeReadme } from './helpers.js';
 
 const CONFIG: WebhookConfig = {
   enabled: true,
@@ -32,8 +41,8 @@ let rx: Receiver;
 const clock = { offset: 0, now: () => Date.now() + clock.offset };
 const workers: WebhookRuntime[] = [];
 
-function worker(config: Partial<WebhookConfig> = {}): WebhookRuntime {
-  const w = new WebhookRuntime({ db: srv.store.db, config: { ...CONFIG, ...config }, now: clock.now });
+function worker(config: Partial<WebhookConfig> = {}, log?: IngestLogger): WebhookRuntime {
+  const w = new WebhookRuntime({ db: srv.store.db, config: { ...CONFIG, ...config }, now: clock.now, log });
   workers.push(w);
   return w;
 }
@@ -94,6 +103,32 @@ describe('webhook delivery', () => {
       ['post.hidden', 'delivered', 204, 1],
       ['post.approved', 'delivered', 204, 1],
     ]);
+  });
+
+  it('a rotation with expireOldNow while an endpoint is being served: the next event is signed with the new secret only', async () => {
+    const h = await hook(['post.approved']);
+    const first = await emit(srv.store, 'approved', 17001);
+    const second = await emit(srv.store, 'approved', 17004);
+    rx.mode = 'hold';
+    const serving = worker().runOnce();
+    await eventually(
+      'the first event is being sent',
+      async () => rx.ids(),
+      (ids) => ids.length === 1,
+      30_000,
+    );
+    const op = { db: srv.store.db, actor: CLI_ACTOR, now: Date.now() };
+    const fresh = await rotateWebhookSecret(op, h.id, CONFIG, { expireOldNow: true });
+    rx.secret = fresh.secret;
+    rx.mode = 'ok';
+    rx.releaseHeld();
+    await serving;
+    expect(rx.ids()).toEqual([`evt_${first}`, `evt_${second}`]);
+    const next = rx.received[1]!;
+    const sig = String(next.headers['wallery-signature']);
+    expect(sig.match(/v1=/g)).toHaveLength(1);
+    expect(next.verified).toBe(true);
+    expect(verifyLikeReadme(h.secret, sig, JSON.stringify(next.body))).toBe(false);
   });
 
   it('a deleted post is sent with post: null', async () => {
@@ -181,14 +216,25 @@ describe('webhook delivery', () => {
     expect(rx.ids()).toEqual(expected);
   });
 
-  it('the SSRF guard refuses a private address unless allowed', async () => {
+  it('the SSRF guard refuses a private address unless allowed: the log says why, the delivery log only that no answer came', async () => {
     const h = await hook(['post.approved']);
     await emit(srv.store, 'approved', 17028);
-    await worker({ allowPrivateNetworks: false }).runOnce();
+    const warned: Record<string, unknown>[] = [];
+    const log: IngestLogger = {
+      info() {},
+      error() {},
+      debug() {},
+      warn: (fields) => warned.push(fields as Record<string, unknown>),
+    };
+    await worker({ allowPrivateNetworks: false }, log).runOnce();
     expect(rx.received).toHaveLength(0);
     const [attempt] = (await listDeliveries(srv.store.db, h.id, {})).data;
-    expect(attempt).toMatchObject({ status: 'failed', httpStatus: null });
-    expect(attempt!.error).toMatch(/refused: 127\.0\.0\.1 is a loopback address/);
+    expect(attempt).toMatchObject({ status: 'failed', httpStatus: null, error: NO_ANSWER });
+    expect((await getWebhook(srv.store.db, h.id)).lastError).toBe(NO_ANSWER);
+    // the operator's log has the cause
+    expect(warned).toEqual([
+      expect.objectContaining({ webhookId: h.id, cause: 'refused: 127.0.0.1 is a loopback address' }),
+    ]);
   });
 
   it('an event failing for 3 days disables the endpoint; enabling it again resumes from the cursor', async () => {
@@ -209,7 +255,7 @@ describe('webhook delivery', () => {
     await w.runOnce();
     expect(rx.received).toHaveLength(0);
     const op = { db: srv.store.db, actor: CLI_ACTOR, now: Date.now() };
-    expect(await updateWebhook(op, h.id, { enabled: true })).toMatchObject({ state: 'active', enabled: true });
+    expect(await updateWebhook(op, h.id, { enabled: true }, CONFIG)).toMatchObject({ state: 'active', enabled: true });
     await w.runOnce();
     expect(rx.ids()).toEqual([`evt_${seq}`, `evt_${later}`]);
   });

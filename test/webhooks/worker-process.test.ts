@@ -25,7 +25,7 @@ const ENV = {
   WEBHOOK_LEASE_MS: '6000',
   WEBHOOK_RETRY_MIN_S: '1',
   WEBHOOK_RETRY_MAX_S: '1',
-  INGEST_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: '127.0.0.0/8',
   LOG_LEVEL: 'warn',
 };
 
@@ -60,7 +60,7 @@ it.skipIf(!hasSampleData)(
     const hook = await createWebhook(
       op,
       { accountId: 7001, url: rx.url, events: ['post.approved'] },
-      { secretKey: KEY },
+      { secretKey: KEY, allowPrivateNetworks: ['127.0.0.0/8'] },
     );
     rx.secret = hook.secret;
     rx.mode = 'hold';
@@ -121,7 +121,7 @@ it.skipIf(!hasSampleData)(
       const hook = await createWebhook(
         op,
         { accountId: 7001, url: rx2.url, events: ['post.approved'] },
-        { secretKey: KEY },
+        { secretKey: KEY, allowPrivateNetworks: ['127.0.0.0/8'] },
       );
       rx2.secret = hook.secret;
       rx2.mode = 'hold';

@@ -19,11 +19,14 @@ import { PageQuery } from '../../schemas/fields.js';
 import {
   DeliveryRecord,
   NewWebhookRecord,
+  RotateSecretBody,
   WebhookCreateBody,
   WebhookListQuery,
   WebhookPatchBody,
   WebhookRecord,
 } from '../../schemas/webhooks.js';
+import { roleAllows, type Role } from '../../domain/roles.js';
+import type { UrlView } from '../../domain/webhook-url.js';
 import { access, scopeOf } from './access.js';
 import { opOf } from './auth.js';
 import { created, db, doc, num, ok, optNum } from './common.js';
@@ -31,10 +34,27 @@ import { Created, DeliveryParams, Ok, PageOf, responses, WebhookParams } from '.
 
 let defaults: WebhookSettings | null = null;
 
-/** The running instance's webhook settings, or the defaults (a bare test server). */
+/**
+ * The running instance's webhook settings, or the defaults (a bare test
+ * server); why a send got no answer goes to the request's log, never to the caller.
+ */
 function settingsOf(request: FastifyRequest): WebhookSettings {
-  return request.server.ctx.webhooks ?? (defaults ??= loadWebhookConfig({}));
+  const settings = request.server.ctx.webhooks ?? (defaults ??= loadWebhookConfig({}));
+  return {
+    ...settings,
+    onNoAnswer: (webhookId, cause) => request.log.warn({ webhookId, cause }, 'webhook send got no HTTP answer'),
+  };
 }
+
+/** The least role that may change a webhook: the write routes' role, and who sees its whole URL. */
+const EDITS: Role = 'editor';
+
+/** Whole URLs for who may edit webhooks; origin and path for anyone else (a query may carry a token). */
+const urlViewOf = (request: FastifyRequest): UrlView =>
+  request.operator && roleAllows(request.operator.role, EDITS) ? 'full' : 'redacted';
+
+const URL_NOTE =
+  '`url` is whole for editors and admins; a viewer or moderator gets its origin and path only (no query, which may carry a token).';
 
 const EVENTS_NOTE =
   'Events: `post.created` (a post visible when created), `post.approved`, `post.rejected`, `post.hidden`, ' +
@@ -50,7 +70,11 @@ export async function webhookRoutes(fastify: FastifyInstance) {
     {
       config: access('viewer', 'filtered'),
       schema: {
-        ...doc(tag, 'List webhooks', 'Of one account with `accountId`. The secrets are never shown again.'),
+        ...doc(
+          tag,
+          'List webhooks',
+          `Of one account with \`accountId\`. The secrets are never shown again. ${URL_NOTE}`,
+        ),
         querystring: WebhookListQuery,
         response: responses({ 200: Ok(PageOf(WebhookRecord), 'a page of webhooks') }),
       },
@@ -61,6 +85,7 @@ export async function webhookRoutes(fastify: FastifyInstance) {
           db(request),
           { accountId: optNum(request.query.accountId), scope: scopeOf(request) },
           pageRequest(request.query),
+          urlViewOf(request),
         ),
       ),
   );
@@ -68,7 +93,7 @@ export async function webhookRoutes(fastify: FastifyInstance) {
   app.post(
     '/webhooks',
     {
-      config: access('editor', 'body-account'),
+      config: access(EDITS, 'body-account'),
       schema: {
         ...doc(
           tag,
@@ -90,18 +115,18 @@ export async function webhookRoutes(fastify: FastifyInstance) {
     {
       config: access('viewer', 'webhook'),
       schema: {
-        ...doc(tag, 'Get a webhook'),
+        ...doc(tag, 'Get a webhook', URL_NOTE),
         params: WebhookParams,
         response: responses({ 200: Ok(WebhookRecord, 'the webhook') }, 404),
       },
     },
-    async (request) => ok(await getWebhook(db(request), num(request.params.webhookId))),
+    async (request) => ok(await getWebhook(db(request), num(request.params.webhookId), urlViewOf(request))),
   );
 
   app.patch(
     '/webhooks/:webhookId',
     {
-      config: access('editor', 'webhook'),
+      config: access(EDITS, 'webhook'),
       schema: {
         ...doc(
           tag,
@@ -113,13 +138,14 @@ export async function webhookRoutes(fastify: FastifyInstance) {
         response: responses({ 200: Ok(WebhookRecord, 'the webhook after the change') }, 404, 409),
       },
     },
-    async (request) => ok(await updateWebhook(opOf(request), num(request.params.webhookId), request.body)),
+    async (request) =>
+      ok(await updateWebhook(opOf(request), num(request.params.webhookId), request.body, settingsOf(request))),
   );
 
   app.delete(
     '/webhooks/:webhookId',
     {
-      config: access('editor', 'webhook'),
+      config: access(EDITS, 'webhook'),
       schema: {
         ...doc(tag, 'Delete a webhook', 'With its delivery log.'),
         params: WebhookParams,
@@ -132,29 +158,40 @@ export async function webhookRoutes(fastify: FastifyInstance) {
   app.post(
     '/webhooks/:webhookId/rotate-secret',
     {
-      config: access('editor', 'webhook'),
+      config: access(EDITS, 'webhook'),
       schema: {
         ...doc(
           tag,
           'Rotate the signing secret',
-          'The next delivery is signed with the new secret, shown this once; for 24 hours the old secret signs too (a second `v1`), so receivers switch without a gap.',
+          'The next delivery is signed with the new secret, shown this once; for 24 hours the old secret signs too (a second `v1`), so receivers switch without a gap. ' +
+            'A secret that leaked: `{"expireOldNow": true}` — from the next delivery on only the new secret signs (the old one, and any before it, no more). The body is optional.',
         ),
         params: WebhookParams,
+        body: RotateSecretBody,
         response: responses({ 200: Ok(NewWebhookRecord, 'the webhook with its new secret') }, 404, 409),
       },
     },
-    async (request) => ok(await rotateWebhookSecret(opOf(request), num(request.params.webhookId), settingsOf(request))),
+    async (request) =>
+      ok(
+        await rotateWebhookSecret(
+          opOf(request),
+          num(request.params.webhookId),
+          settingsOf(request),
+          request.body ?? {},
+        ),
+      ),
   );
 
   app.post(
     '/webhooks/:webhookId/test',
     {
-      config: access('editor', 'webhook'),
+      config: access(EDITS, 'webhook'),
       schema: {
         ...doc(
           tag,
           'Send a test event',
-          'Sends a signed `webhook.test` event now and answers with the attempt as the delivery log holds it (status, HTTP code, latency, error).',
+          'Sends a signed `webhook.test` event now and answers with the attempt as the delivery log holds it (status, HTTP code, latency, error). ' +
+            'A failure without an HTTP answer says only that (`error`: no HTTP answer), whatever the cause — refused, closed, timed out, not resolved, or an address `WEBHOOK_ALLOW_PRIVATE_NETWORKS` does not allow; the cause is in the server log.',
         ),
         params: WebhookParams,
         response: responses({ 200: Ok(DeliveryRecord, 'the attempt') }, 404, 409),
@@ -180,7 +217,7 @@ export async function webhookRoutes(fastify: FastifyInstance) {
   app.post(
     '/webhooks/:webhookId/deliveries/:deliveryId/replay',
     {
-      config: access('editor', 'webhook'),
+      config: access(EDITS, 'webhook'),
       schema: {
         ...doc(
           tag,

@@ -2,8 +2,15 @@
 // the secret shown once (and encrypted at rest), validation, the test
 // event, approving a post → a signed post.approved, the delivery log,
 // replay with the same event id, rotation, disable and delete.
+import { createServer } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../../src/config.js';
+import { NO_ANSWER } from '../../../src/domain/delivery-outcome.js';
+import type { Role } from '../../../src/domain/roles.js';
+import { CLI_ACTOR } from '../../../src/manage/op.js';
+import { createOperatorToken } from '../../../src/manage/tokens.js';
+import type { Resolver } from '../../../src/ingest/fetcher.js';
 import { WebhookRuntime } from '../../../src/webhooks/runtime.js';
 import { describeSample } from '../../helpers/sample.js';
 import { Receiver, verifyLikeReadme } from '../../webhooks/helpers.js';
@@ -143,6 +150,175 @@ describeSample('webhooks (management API)', () => {
     ]);
   });
 
+  it('shows the whole URL only to who may edit the webhook; viewers, moderators and the audit log get origin and path', async () => {
+    const url = `${rx.url}?token=tok_9f2a1c&tenant=7001`;
+    const op = { db: m.srv.store.db, actor: CLI_ACTOR, now: m.srv.clock.now };
+    const token = async (role: Role, accounts: number[] | null = null) =>
+      (await createOperatorToken(op, { name: `${role}-${accounts ?? 'all'}`, role, accounts })).token;
+    const [viewer, moderator, editor, scopedEditor] = [
+      await token('viewer'),
+      await token('moderator', [7001]),
+      await token('editor'),
+      await token('editor', [7001]),
+    ];
+    const made = data<Hook>(
+      await m.api('POST', '/webhooks', { accountId: 7001, url, events: ['post.approved'] }, editor),
+      201,
+    );
+    expect(made.url).toBe(url);
+    const readAs = async (as: string) => ({
+      one: data<Hook>(await m.api('GET', `/webhooks/${made.id}`, undefined, as)).url,
+      listed: data<{ data: Hook[] }>(await m.api('GET', '/webhooks?accountId=7001', undefined, as)).data.find(
+        (h) => h.id === made.id,
+      )!.url,
+    });
+    for (const as of [m.token, editor, scopedEditor]) expect(await readAs(as)).toEqual({ one: url, listed: url });
+    for (const as of [viewer, moderator]) {
+      expect(await readAs(as)).toEqual({ one: rx.url, listed: rx.url });
+      const answers = [
+        await m.api('GET', `/webhooks/${made.id}`, undefined, as),
+        await m.api('GET', '/webhooks', undefined, as),
+        await m.api('GET', '/audit?targetType=webhook', undefined, as),
+      ];
+      for (const res of answers) expect(res.text).not.toContain('tok_9f2a1c');
+    }
+    // an editor's change and the delete: whole URLs in the answers, origin and path in the audit log
+    const moved = `${rx.url}/v2?token=tok_77aa01`;
+    expect(data<Hook>(await m.api('PATCH', `/webhooks/${made.id}`, { url: moved }, editor)).url).toBe(moved);
+    expect(data<Hook>(await m.api('DELETE', `/webhooks/${made.id}`, undefined, editor)).url).toBe(moved);
+    const stored = await m.srv.store.db
+      .selectFrom('audit_log')
+      .select(['action', 'summary'])
+      .where('target_type', '=', 'webhook')
+      .where('target_id', '=', made.id)
+      .orderBy('id')
+      .execute();
+    expect(stored.map((a) => a.action)).toEqual(['webhook.create', 'webhook.update', 'webhook.delete']);
+    expect(JSON.stringify(stored)).not.toMatch(/tok_/);
+    const summaries = stored.map((a) => JSON.parse(a.summary) as { before: { url?: string }; after: { url?: string } });
+    expect(summaries.map((a) => [a.before?.url, a.after?.url])).toEqual([
+      [undefined, rx.url],
+      [rx.url, `${rx.url}/v2`],
+      [`${rx.url}/v2`, undefined],
+    ]);
+    // an entry written before URLs were stored so is shown so too
+    await m.srv.store.db
+      .insertInto('audit_log')
+      .values({
+        at: m.srv.clock.now,
+        token_id: null,
+        token_name: 'cli',
+        action: 'webhook.create',
+        target_type: 'webhook',
+        target_id: made.id,
+        account_id: 7001,
+        summary: JSON.stringify({ before: null, after: { id: made.id, url } }),
+      })
+      .execute();
+    for (const as of [viewer, m.token]) {
+      const read = data<{ data: { summary: { after: { url: string } | null } }[] }>(
+        await m.api('GET', `/audit?targetType=webhook&targetId=${made.id}&action=webhook.create`, undefined, as),
+      );
+      expect(read.data.map((e) => e.summary.after?.url)).toEqual([rx.url, rx.url]);
+    }
+  });
+
+  /** Listens on a free loopback port; the port. */
+  async function listen(server: NetServer): Promise<number> {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return (server.address() as { port: number }).port;
+  }
+
+  it('a test or replay says delivered, or failed with an HTTP status, never why no answer came', async () => {
+    // a port nobody listens on (refused) and one whose server hangs up on every connection (closed)
+    const gone = createServer();
+    const closedPort = await listen(gone);
+    await new Promise((resolve) => gone.close(resolve));
+    const hangUp = createNetServer((socket) => socket.destroy());
+    const hangUpPort = await listen(hangUp);
+    // a name that resolves to an address the policy refuses, and one that does not resolve
+    const resolve: Resolver = async (name) => {
+      if (name === 'intranet.example') return [{ address: '10.0.0.7', family: 4 }];
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+    };
+    m.srv.app.ctx.webhooks = { ...SETTINGS, resolve };
+    try {
+      const targets = [
+        `http://127.0.0.1:${closedPort}/hook`,
+        `http://127.0.0.1:${hangUpPort}/hook`,
+        'http://intranet.example/hook',
+        'http://nowhere.example/hook',
+      ];
+      const seen: unknown[] = [];
+      for (const url of targets) {
+        const h = data<Hook>(
+          await m.api('POST', '/webhooks', { accountId: 7001, url, events: ['post.approved'] }),
+          201,
+        );
+        const tested = await m.api('POST', `/webhooks/${h.id}/test`);
+        const attempt = data<Delivery>(tested);
+        const replayed = await m.api('POST', `/webhooks/${h.id}/deliveries/${attempt.id}/replay`);
+        const log = await m.api('GET', `/webhooks/${h.id}/deliveries`);
+        const read = await m.api('GET', `/webhooks/${h.id}`);
+        for (const res of [tested, replayed, log, read])
+          expect(res.text).not.toMatch(/ECONNREFUSED|other side closed|socket|ENOTFOUND|10\.0\.0\.7|loopback|private/i);
+        const shown = (d: Delivery) => ({ status: d.status, httpStatus: d.httpStatus, error: d.error });
+        expect(shown(attempt)).toEqual({ status: 'failed', httpStatus: null, error: NO_ANSWER });
+        seen.push([
+          shown(attempt),
+          shown(data<Delivery>(replayed)),
+          data<{ data: Delivery[] }>(log).data.map(shown),
+          (await sentByHand(h.id)).map((a) => a.details),
+        ]);
+        await m.api('DELETE', `/webhooks/${h.id}`);
+      }
+      // refused, closed, refused by policy, not resolved: four answers alike
+      expect(new Set(seen.map((s) => JSON.stringify(s).replace(/"evt_test_[0-9a-f]+"/g, '"evt"'))).size).toBe(1);
+    } finally {
+      m.srv.app.ctx.webhooks = SETTINGS;
+      await new Promise((resolve) => hangUp.close(resolve));
+    }
+  });
+
+  it('refuses, at create and change, an address in the URL that WEBHOOK_ALLOW_PRIVATE_NETWORKS does not allow', async () => {
+    m.srv.app.ctx.webhooks = { ...SETTINGS, allowPrivateNetworks: false };
+    try {
+      for (const [url, range] of [
+        ['http://127.0.0.1:9/hook', 'loopback'],
+        ['http://localhost:9/hook', 'loopback'],
+        ['http://[::1]:9/hook', 'loopback'],
+        ['http://10.1.2.3/hook', 'private'],
+        ['http://169.254.169.254/latest/meta-data', 'linkLocal'],
+      ]) {
+        const bad = failure(await m.api('POST', '/webhooks', { accountId: 7001, url, events: ['post.approved'] }), 400);
+        expect(bad).toEqual([{ field: 'url', message: expect.stringContaining(`a ${range} address`) }]);
+        expect(bad[0]!.message).toMatch(/WEBHOOK_ALLOW_PRIVATE_NETWORKS/);
+      }
+      // a name is not resolved when the webhook is made (the guard checks every address when sending)
+      const h = data<Hook>(
+        await m.api('POST', '/webhooks', {
+          accountId: 7001,
+          url: 'https://hooks.example.com/wallery',
+          events: ['post.approved'],
+        }),
+        201,
+      );
+      expect(
+        fields(failure(await m.api('PATCH', `/webhooks/${h.id}`, { url: 'http://127.0.0.1:9/hook' }), 400)),
+      ).toEqual(['url']);
+      await m.api('DELETE', `/webhooks/${h.id}`);
+    } finally {
+      m.srv.app.ctx.webhooks = SETTINGS;
+    }
+    // where the setting allows loopback, it may be used
+    const allowed = await m.api('POST', '/webhooks', {
+      accountId: 7001,
+      url: 'http://127.0.0.1:9/hook',
+      events: ['post.approved'],
+    });
+    await m.api('DELETE', `/webhooks/${data<Hook>(allowed, 201).id}`);
+  });
+
   /** The audit entries of events sent by hand to the webhook, oldest first. */
   async function sentByHand(id: number) {
     const rows = await m.srv.store.db
@@ -235,5 +411,39 @@ describeSample('webhooks (management API)', () => {
     expect(rx.received.map((r) => r.type)).toEqual(['webhook.test', 'post.hidden']);
     expect(data<Hook>(await m.api('DELETE', `/webhooks/${h.id}`)).id).toBe(h.id);
     failure(await m.api('GET', `/webhooks/${h.id}`), 404);
+  });
+
+  it('rotates with expireOldNow: from the next delivery only the new secret signs', async () => {
+    const h = await create();
+    // a rotation with the overlap first: two secrets in force…
+    const overlapping = data<Hook>(await m.api('POST', `/webhooks/${h.id}/rotate-secret`, {}));
+    // …then the leak: neither of them signs any more
+    const fresh = data<Hook>(await m.api('POST', `/webhooks/${h.id}/rotate-secret`, { expireOldNow: true }));
+    expect(fresh.secret).toMatch(/^whsec_/);
+    rx.secret = fresh.secret!;
+    const sent = data<Delivery>(await m.api('POST', `/webhooks/${h.id}/test`));
+    expect(sent.status).toBe('delivered');
+    const got = rx.received[0]!;
+    const sig = String(got.headers['wallery-signature']);
+    expect(sig.match(/v1=/g)).toHaveLength(1);
+    expect(got.verified).toBe(true);
+    for (const old of [h.secret!, overlapping.secret!])
+      expect(verifyLikeReadme(old, sig, JSON.stringify(got.body))).toBe(false);
+    // who revoked, in the audit log
+    const audit = await m.srv.store.db
+      .selectFrom('audit_log')
+      .select('summary')
+      .where('action', '=', 'webhook.rotate_secret')
+      .where('target_id', '=', h.id)
+      .orderBy('id')
+      .execute();
+    expect(audit.map((a) => (JSON.parse(a.summary) as { expireOldNow: boolean }).expireOldNow)).toEqual([false, true]);
+    expect(JSON.stringify(audit)).not.toContain('whsec_');
+    // a body that is not the option is named
+    expect(
+      fields(
+        failure(await m.api('POST', `/webhooks/${h.id}/rotate-secret`, { expireOldNow: 'yes', now: 1 }), 400),
+      ).sort(),
+    ).toEqual(['expireOldNow', 'now']);
   });
 });

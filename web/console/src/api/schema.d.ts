@@ -2300,7 +2300,15 @@ export interface paths {
            */
           targetId?: string;
           targetType?:
-            'account' | 'user_key' | 'wall' | 'feed' | 'post' | 'product' | 'operator_token' | 'publishable_key';
+            | 'account'
+            | 'user_key'
+            | 'wall'
+            | 'feed'
+            | 'post'
+            | 'product'
+            | 'operator_token'
+            | 'publishable_key'
+            | 'webhook';
           tokenName?: string;
         };
         header?: never;
@@ -13608,7 +13616,7 @@ export interface paths {
     };
     /**
      * List webhooks
-     * @description Of one account with `accountId`. The secrets are never shown again.
+     * @description Of one account with `accountId`. The secrets are never shown again. `url` is whole for editors and admins; a viewer or moderator gets its origin and path only (no query, which may carry a token).
      *
      *     **Role:** any role. A token limited to accounts sees only theirs.
      */
@@ -13653,6 +13661,7 @@ export interface paths {
                   enabled: boolean;
                   events: string[];
                   id: number;
+                  /** @description the last failed attempt's error: `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                   lastError: string | null;
                   lastErrorAt: string | null;
                   lastEventId: string | null;
@@ -13669,6 +13678,7 @@ export interface paths {
                    * @description ISO 8601 UTC
                    */
                   updatedAt: string;
+                  /** @description where the events are POSTed. Whole for who may edit the webhook (editor, admin); a viewer or moderator, and the audit log, get its origin and path only — no query or fragment, which may carry a token */
                   url: string;
                 }[];
                 /** @description pass as cursor for the next page; null on the last page */
@@ -13872,6 +13882,7 @@ export interface paths {
                 enabled: boolean;
                 events: string[];
                 id: number;
+                /** @description the last failed attempt's error: `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                 lastError: string | null;
                 lastErrorAt: string | null;
                 lastEventId: string | null;
@@ -13890,6 +13901,7 @@ export interface paths {
                  * @description ISO 8601 UTC
                  */
                 updatedAt: string;
+                /** @description where the events are POSTed. Whole for who may edit the webhook (editor, admin); a viewer or moderator, and the audit log, get its origin and path only — no query or fragment, which may carry a token */
                 url: string;
               };
               /** @enum {string} */
@@ -14108,7 +14120,9 @@ export interface paths {
     };
     /**
      * Get a webhook
-     * @description **Role:** any role. A token limited to accounts gets 404 for a webhook of any other account.
+     * @description `url` is whole for editors and admins; a viewer or moderator gets its origin and path only (no query, which may carry a token).
+     *
+     *     **Role:** any role. A token limited to accounts gets 404 for a webhook of any other account.
      */
     get: {
       parameters: {
@@ -14146,6 +14160,7 @@ export interface paths {
                 enabled: boolean;
                 events: string[];
                 id: number;
+                /** @description the last failed attempt's error: `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                 lastError: string | null;
                 lastErrorAt: string | null;
                 lastEventId: string | null;
@@ -14162,6 +14177,7 @@ export interface paths {
                  * @description ISO 8601 UTC
                  */
                 updatedAt: string;
+                /** @description where the events are POSTed. Whole for who may edit the webhook (editor, admin); a viewer or moderator, and the audit log, get its origin and path only — no query or fragment, which may carry a token */
                 url: string;
               };
               /** @enum {string} */
@@ -14357,6 +14373,7 @@ export interface paths {
                 enabled: boolean;
                 events: string[];
                 id: number;
+                /** @description the last failed attempt's error: `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                 lastError: string | null;
                 lastErrorAt: string | null;
                 lastEventId: string | null;
@@ -14373,6 +14390,7 @@ export interface paths {
                  * @description ISO 8601 UTC
                  */
                 updatedAt: string;
+                /** @description where the events are POSTed. Whole for who may edit the webhook (editor, admin); a viewer or moderator, and the audit log, get its origin and path only — no query or fragment, which may carry a token */
                 url: string;
               };
               /** @enum {string} */
@@ -14644,6 +14662,7 @@ export interface paths {
                 enabled: boolean;
                 events: string[];
                 id: number;
+                /** @description the last failed attempt's error: `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                 lastError: string | null;
                 lastErrorAt: string | null;
                 lastEventId: string | null;
@@ -14660,6 +14679,7 @@ export interface paths {
                  * @description ISO 8601 UTC
                  */
                 updatedAt: string;
+                /** @description where the events are POSTed. Whole for who may edit the webhook (editor, admin); a viewer or moderator, and the audit log, get its origin and path only — no query or fragment, which may carry a token */
                 url: string;
               };
               /** @enum {string} */
@@ -14915,9 +14935,11 @@ export interface paths {
                    */
                   at: string;
                   attempt: number;
+                  /** @description null when delivered; else `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                   error: string | null;
                   /** @description evt_<seq>, the same on every attempt and replay: dedupe by it */
                   eventId: string;
+                  /** @description the HTTP status the endpoint answered; null when none came */
                   httpStatus: number | null;
                   id: number;
                   latencyMs: number;
@@ -15138,9 +15160,11 @@ export interface paths {
                  */
                 at: string;
                 attempt: number;
+                /** @description null when delivered; else `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                 error: string | null;
                 /** @description evt_<seq>, the same on every attempt and replay: dedupe by it */
                 eventId: string;
+                /** @description the HTTP status the endpoint answered; null when none came */
                 httpStatus: number | null;
                 id: number;
                 latencyMs: number;
@@ -15368,7 +15392,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate the signing secret
-     * @description The next delivery is signed with the new secret, shown this once; for 24 hours the old secret signs too (a second `v1`), so receivers switch without a gap.
+     * @description The next delivery is signed with the new secret, shown this once; for 24 hours the old secret signs too (a second `v1`), so receivers switch without a gap. A secret that leaked: `{"expireOldNow": true}` — from the next delivery on only the new secret signs (the old one, and any before it, no more). The body is optional.
      *
      *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a webhook of any other account.
      */
@@ -15385,7 +15409,14 @@ export interface paths {
         };
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description true: the old secret stops signing at once (it leaked); false (default): it signs too for 24 hours, so receivers switch without a gap */
+            expireOldNow?: boolean;
+          };
+        };
+      };
       responses: {
         /** @description the webhook with its new secret */
         200: {
@@ -15408,6 +15439,7 @@ export interface paths {
                 enabled: boolean;
                 events: string[];
                 id: number;
+                /** @description the last failed attempt's error: `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                 lastError: string | null;
                 lastErrorAt: string | null;
                 lastEventId: string | null;
@@ -15426,6 +15458,7 @@ export interface paths {
                  * @description ISO 8601 UTC
                  */
                 updatedAt: string;
+                /** @description where the events are POSTed. Whole for who may edit the webhook (editor, admin); a viewer or moderator, and the audit log, get its origin and path only — no query or fragment, which may carry a token */
                 url: string;
               };
               /** @enum {string} */
@@ -15646,7 +15679,7 @@ export interface paths {
     put?: never;
     /**
      * Send a test event
-     * @description Sends a signed `webhook.test` event now and answers with the attempt as the delivery log holds it (status, HTTP code, latency, error).
+     * @description Sends a signed `webhook.test` event now and answers with the attempt as the delivery log holds it (status, HTTP code, latency, error). A failure without an HTTP answer says only that (`error`: no HTTP answer), whatever the cause — refused, closed, timed out, not resolved, or an address `WEBHOOK_ALLOW_PRIVATE_NETWORKS` does not allow; the cause is in the server log.
      *
      *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a webhook of any other account.
      */
@@ -15681,9 +15714,11 @@ export interface paths {
                  */
                 at: string;
                 attempt: number;
+                /** @description null when delivered; else `the endpoint answered <status>` for a non-2xx answer; for a failure without an HTTP answer always `no HTTP answer: the connection failed or timed out (the operator log has the cause)`, whatever the cause (refused, closed, timed out, not resolved, an address the network policy refuses): the cause goes to the server log only, so sending to chosen addresses tells nothing about them */
                 error: string | null;
                 /** @description evt_<seq>, the same on every attempt and replay: dedupe by it */
                 eventId: string;
+                /** @description the HTTP status the endpoint answered; null when none came */
                 httpStatus: number | null;
                 id: number;
                 latencyMs: number;

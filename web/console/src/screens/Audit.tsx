@@ -17,6 +17,7 @@ const TARGET_TYPES = [
   ['user_key', 'User keys'],
   ['publishable_key', 'Publishable keys'],
   ['operator_token', 'Operator tokens'],
+  ['webhook', 'Webhooks'],
 ] as const;
 type TargetType = (typeof TARGET_TYPES)[number][0];
 

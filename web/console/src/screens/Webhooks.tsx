@@ -444,24 +444,44 @@ function WebhookForm({
 }
 
 function RotateSecret({ hook, onDone }: { hook: Webhook; onDone(made?: NewWebhook): void }) {
+  // a secret that leaked must stop signing at once, not in 24 hours
+  const [expireOldNow, setExpireOldNow] = useState(false);
   const rotate = useMutation({
     mutationFn: () =>
-      unwrap(api.POST('/webhooks/{webhookId}/rotate-secret', { params: { path: { webhookId: String(hook.id) } } })),
+      unwrap(
+        api.POST('/webhooks/{webhookId}/rotate-secret', {
+          params: { path: { webhookId: String(hook.id) } },
+          body: { expireOldNow },
+        }),
+      ),
     onSuccess: (made) => onDone(made),
   });
   return (
-    <ConfirmDanger
-      error={rotate.error}
-      errorTitle="The secret was not rotated"
-      action="Rotate secret"
-      pending={rotate.isPending}
-      onConfirm={() => rotate.mutate()}
-      onCancel={() => onDone()}
-    >
-      Make a new signing secret for <span className="mono hook-url">{hook.url}</span>? The next deliveries are signed
-      with it; for 24 hours the old secret signs too (a second <code>v1</code>), so your receiver can switch without a
-      gap.
-    </ConfirmDanger>
+    <div>
+      <p>
+        Make a new signing secret for <span className="mono hook-url">{hook.url}</span>? The next deliveries are signed
+        with it;{' '}
+        {expireOldNow ? (
+          <>the old secret signs no more: a receiver still checking with it refuses them until it has the new one.</>
+        ) : (
+          <>
+            for 24 hours the old secret signs too (a second <code>v1</code>), so your receiver can switch without a gap.
+          </>
+        )}
+      </p>
+      <CheckboxField
+        label="Stop signing with the old secret now (it leaked)"
+        checked={expireOldNow}
+        onChange={(e) => setExpireOldNow(e.currentTarget.checked)}
+      />
+      <ErrorNote error={rotate.error} title="The secret was not rotated" />
+      <div className="form-actions">
+        <Button variant="danger" onClick={() => rotate.mutate()} disabled={rotate.isPending}>
+          Rotate secret
+        </Button>
+        <Button onClick={() => onDone()}>Cancel</Button>
+      </div>
+    </div>
   );
 }
 
