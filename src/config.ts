@@ -41,6 +41,9 @@ export const DEFAULT_RESPONSE_CACHE_MB = 64;
 /** FRAGMENT_CACHE_MB's default */
 export const DEFAULT_FRAGMENT_CACHE_MB = 32;
 
+/** MANAGE_WRITE_RATE_LIMIT's default: 5 writes a second, kept up for a minute, is more than a person or a sync job needs */
+export const DEFAULT_MANAGE_WRITE_RATE_LIMIT = 300;
+
 export interface Config {
   store: StoreUrl;
   database: DatabaseOptions;
@@ -57,6 +60,8 @@ export interface Config {
    * answer can be at most, even when the notification of a change was lost.
    */
   cacheTtlMs: number;
+  /** MANAGE_WRITE_RATE_LIMIT: management API writes per minute per operator token (0: no limit) */
+  manageWriteRateLimit: number;
   port: number;
   host: string;
   /**
@@ -539,6 +544,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fragmentCacheBytes:
       intSetting(env.FRAGMENT_CACHE_MB, 'FRAGMENT_CACHE_MB', DEFAULT_FRAGMENT_CACHE_MB, 0, 65_536) * 1024 * 1024,
     cacheTtlMs: intSetting(env.CACHE_TTL_MS, 'CACHE_TTL_MS', DEFAULT_CACHE_TTL_MS, 100, 3_600_000),
+    manageWriteRateLimit: intSetting(
+      env.MANAGE_WRITE_RATE_LIMIT,
+      'MANAGE_WRITE_RATE_LIMIT',
+      DEFAULT_MANAGE_WRITE_RATE_LIMIT,
+      0,
+      1_000_000,
+    ),
     port: parsePort(env.PORT),
     host: parseHost(env.HOST),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),

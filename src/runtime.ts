@@ -126,6 +126,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   const app = options.server
     ? await buildServer(ctx, {
         embed: { ...config.embed, cacheTtlMs: config.cacheTtlMs },
+        manage: { writeRateLimit: config.manageWriteRateLimit },
         trustProxy: config.trustProxy,
         metrics: config.metrics,
         ...options.server,

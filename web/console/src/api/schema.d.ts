@@ -358,6 +358,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -805,6 +829,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -1062,6 +1110,30 @@ export interface paths {
             'application/json': {
               /** @constant */
               responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
               responseMessage: string;
               /** @constant */
               responseStatus: 'error';
@@ -1527,6 +1599,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -1982,6 +2078,30 @@ export interface paths {
             'application/json': {
               /** @constant */
               responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
               responseMessage: string;
               /** @constant */
               responseStatus: 'error';
@@ -2909,6 +3029,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -3390,6 +3534,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -3670,6 +3838,30 @@ export interface paths {
             'application/json': {
               /** @constant */
               responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
               responseMessage: string;
               /** @constant */
               responseStatus: 'error';
@@ -4378,6 +4570,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -4635,6 +4851,30 @@ export interface paths {
             'application/json': {
               /** @constant */
               responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
               responseMessage: string;
               /** @constant */
               responseStatus: 'error';
@@ -5334,6 +5574,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -5819,6 +6083,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -6095,6 +6383,30 @@ export interface paths {
             'application/json': {
               /** @constant */
               responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
               responseMessage: string;
               /** @constant */
               responseStatus: 'error';
@@ -7354,6 +7666,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -7943,6 +8279,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -8316,6 +8676,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -8649,6 +9033,30 @@ export interface paths {
             'application/json': {
               /** @constant */
               responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
               responseMessage: string;
               /** @constant */
               responseStatus: 'error';
@@ -9579,6 +9987,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -10055,6 +10487,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -10313,6 +10769,30 @@ export interface paths {
             'application/json': {
               /** @constant */
               responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
               responseMessage: string;
               /** @constant */
               responseStatus: 'error';
@@ -10583,6 +11063,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -10843,6 +11347,30 @@ export interface paths {
             'application/json': {
               /** @constant */
               responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
               responseMessage: string;
               /** @constant */
               responseStatus: 'error';
@@ -11131,6 +11659,30 @@ export interface paths {
             'application/json': {
               /** @constant */
               responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
               responseMessage: string;
               /** @constant */
               responseStatus: 'error';
@@ -11615,6 +12167,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -11875,6 +12451,30 @@ export interface paths {
             'application/json': {
               /** @constant */
               responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
               responseMessage: string;
               /** @constant */
               responseStatus: 'error';
@@ -12157,6 +12757,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -12428,6 +13052,30 @@ export interface paths {
             'application/json': {
               /** @constant */
               responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
               responseMessage: string;
               /** @constant */
               responseStatus: 'error';
@@ -13239,6 +13887,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -13499,6 +14171,30 @@ export interface paths {
             'application/json': {
               /** @constant */
               responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
               responseMessage: string;
               /** @constant */
               responseStatus: 'error';
@@ -14005,6 +14701,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -14488,6 +15208,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -14769,6 +15513,30 @@ export interface paths {
             'application/json': {
               /** @constant */
               responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
               responseMessage: string;
               /** @constant */
               responseStatus: 'error';
@@ -15263,6 +16031,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -15541,6 +16333,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -15800,6 +16616,30 @@ export interface paths {
             'application/json': {
               /** @constant */
               responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
               responseMessage: string;
               /** @constant */
               responseStatus: 'error';
