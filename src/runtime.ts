@@ -12,7 +12,7 @@ import { buildServer, type ServerOptions } from './http/server.js';
 import { jsonLogger } from './ingest/log.js';
 import { IngestRuntime, type IngestLogger } from './ingest/runtime.js';
 import { RedisQuota } from './quota/redis-quota.js';
-import { connectRedis, waitReady } from './redis/client.js';
+import { connectRedis, waitReady, watchRedis } from './redis/client.js';
 import { ChangeListener } from './store/change-listener.js';
 import { ChangeBus } from './store/changes.js';
 import { openStore } from './store/store.js';
@@ -92,7 +92,14 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   let quota: AppContext['quota'];
   if (config.redisUrl) {
     redis = connectRedis(config.redisUrl, config.redisPrefix);
-    await waitReady(redis);
+    try {
+      await waitReady(redis);
+    } catch (err) {
+      // one line naming Redis (RedisUnavailableError), then nothing left open
+      redis.disconnect();
+      await store.close();
+      throw err;
+    }
     quota = new RedisQuota(redis, store.db, { prefix: `${config.redisPrefix}:quota` });
   }
   const ctx: AppContext = {
@@ -151,6 +158,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       })
     : null;
   if (metrics) Object.assign(metrics.sources, { ingest, webhooks });
+  // Redis's outages from now on, one line each in the log this process writes
+  if (redis) watchRedis(redis, app ? app.log : (options.ingestLog ?? jsonLogger(config.logLevel)));
   const metricsServer =
     options.metricsServer && metrics && config.metrics.port !== null
       ? await buildMetricsServer(metrics, config.metrics)

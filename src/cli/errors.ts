@@ -14,6 +14,7 @@ const OPERATOR_ERRORS = new Set([
   'ManageError',
   'SchemaTooNewError',
   'BackupError',
+  'RedisUnavailableError',
 ]);
 
 /** The line (without `wallery: `) that describes `err`. */

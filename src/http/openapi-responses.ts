@@ -63,8 +63,8 @@ const SHARED_STATUS: Record<number, { description: string; message: string }> = 
   500: { description: 'internal fault: a generic message, nothing internal', message: MESSAGES.internal },
   503: {
     description:
-      'the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and ' +
-      '`Connection: close`, nothing was done, retry (on another instance)',
+      'the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the ' +
+      'instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance)',
     message: MESSAGES.unavailable,
   },
 };

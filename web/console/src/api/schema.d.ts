@@ -161,7 +161,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -426,7 +426,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -628,7 +628,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -897,7 +897,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -1184,7 +1184,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -1395,7 +1395,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -1667,7 +1667,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -1876,7 +1876,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -2152,7 +2152,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -2354,7 +2354,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -2571,7 +2571,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -2787,7 +2787,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -3097,7 +3097,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -3316,7 +3316,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -3602,7 +3602,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -3912,7 +3912,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -4135,7 +4135,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -4348,7 +4348,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -4638,7 +4638,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -4925,7 +4925,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -5111,7 +5111,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -5331,7 +5331,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -5642,7 +5642,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -5863,7 +5863,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -6151,7 +6151,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -6457,7 +6457,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -6722,7 +6722,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -7049,7 +7049,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -7328,7 +7328,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -7734,7 +7734,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -8009,7 +8009,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -8347,7 +8347,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -8744,7 +8744,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -9107,7 +9107,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -9403,7 +9403,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -9681,7 +9681,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -10055,7 +10055,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -10257,7 +10257,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -10555,7 +10555,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -10843,7 +10843,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -11131,7 +11131,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -11421,7 +11421,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -11733,7 +11733,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -11948,7 +11948,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -12235,7 +12235,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -12525,7 +12525,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -12825,7 +12825,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -13126,7 +13126,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -13435,7 +13435,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -13955,7 +13955,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -14245,7 +14245,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -14460,7 +14460,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -14769,7 +14769,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -14989,7 +14989,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -15276,7 +15276,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -15587,7 +15587,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -15803,7 +15803,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -16099,7 +16099,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -16401,7 +16401,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -16690,7 +16690,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
