@@ -20,9 +20,9 @@ describe('CACHE_TTL_MS', () => {
 });
 
 describe('MANAGE_WRITE_RATE_LIMIT', () => {
-  it('defaults to 300 writes a minute per operator token; 0 turns the limit off', () => {
-    expect(DEFAULT_MANAGE_WRITE_RATE_LIMIT).toBe(300);
-    expect(loadConfig({}).manageWriteRateLimit).toBe(300);
+  it('defaults to 1200 writes a minute per operator token; 0 turns the limit off', () => {
+    expect(DEFAULT_MANAGE_WRITE_RATE_LIMIT).toBe(1200);
+    expect(loadConfig({}).manageWriteRateLimit).toBe(1200);
     expect(loadConfig({ MANAGE_WRITE_RATE_LIMIT: '0' }).manageWriteRateLimit).toBe(0);
     expect(loadConfig({ MANAGE_WRITE_RATE_LIMIT: ' 20 ' }).manageWriteRateLimit).toBe(20);
     expect(() => loadConfig({ MANAGE_WRITE_RATE_LIMIT: 'many' })).toThrow(

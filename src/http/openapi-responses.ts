@@ -169,7 +169,7 @@ const writesLimited = (): Response => ({
   content: {
     'application/json': {
       schema: manageErrorEnvelope(429, 'too many writes with this token'),
-      example: errorExample(429, tooManyWrites(300, 42))('json'),
+      example: errorExample(429, tooManyWrites(1200, 42))('json'),
     },
   },
 });

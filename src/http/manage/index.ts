@@ -25,7 +25,7 @@ export const MANAGE_PREFIX = '/api/manage/v1';
 export interface ManageOptions {
   /**
    * Writes a minute per operator token (MANAGE_WRITE_RATE_LIMIT); absent or
-   * 0: none. openRuntime passes the setting (default 300); a test's bare
+   * 0: none. openRuntime passes the setting (default 1200); a test's bare
    * server has none unless it asks.
    */
   writeRateLimit?: number;

@@ -370,7 +370,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -841,7 +841,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -1128,7 +1128,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -1611,7 +1611,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -2096,7 +2096,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -3041,7 +3041,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -3546,7 +3546,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -3856,7 +3856,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -4582,7 +4582,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -4869,7 +4869,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -5586,7 +5586,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -6095,7 +6095,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -6401,7 +6401,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -7678,7 +7678,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -8291,7 +8291,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -8688,7 +8688,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -9051,7 +9051,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -9999,7 +9999,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -10499,7 +10499,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -10787,7 +10787,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -11075,7 +11075,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -11365,7 +11365,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -11677,7 +11677,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -12179,7 +12179,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -12469,7 +12469,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -12769,7 +12769,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -13070,7 +13070,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -13899,7 +13899,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -14189,7 +14189,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -14713,7 +14713,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -15220,7 +15220,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -15531,7 +15531,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -16043,7 +16043,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -16345,7 +16345,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
@@ -16634,7 +16634,7 @@ export interface paths {
              * @example {
              *       "responseCode": 429,
              *       "responseStatus": "error",
-             *       "responseMessage": "too many writes with this token: at most 300 a minute; retry in 42 s"
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
              *     }
              */
             'application/json': {
