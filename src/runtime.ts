@@ -12,7 +12,7 @@ import { buildServer, type ServerOptions } from './http/server.js';
 import { jsonLogger } from './ingest/log.js';
 import { IngestRuntime, type IngestLogger } from './ingest/runtime.js';
 import { RedisQuota } from './quota/redis-quota.js';
-import { connectRedis, waitReady } from './redis/client.js';
+import { connectRedis, waitReady, watchRedis } from './redis/client.js';
 import { ChangeListener } from './store/change-listener.js';
 import { ChangeBus } from './store/changes.js';
 import { openStore } from './store/store.js';
@@ -93,7 +93,14 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   let quota: AppContext['quota'];
   if (config.redisUrl) {
     redis = connectRedis(config.redisUrl, config.redisPrefix);
-    await waitReady(redis);
+    try {
+      await waitReady(redis);
+    } catch (err) {
+      // one line naming Redis (RedisUnavailableError), then nothing left open
+      redis.disconnect();
+      await store.close();
+      throw err;
+    }
     quota = new RedisQuota(redis, store.db, { prefix: `${config.redisPrefix}:quota` });
   }
   const ctx: AppContext = {
@@ -127,6 +134,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   const app = options.server
     ? await buildServer(ctx, {
         embed: { ...config.embed, cacheTtlMs: config.cacheTtlMs },
+        manage: { writeRateLimit: config.manageWriteRateLimit },
         trustProxy: config.trustProxy,
         metrics: config.metrics,
         ...options.server,
@@ -152,6 +160,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   // serve, start and the worker: plain-text signing secrets are encrypted once a key is set, or warned of
   if (serving || options.webhooks) await secureStoredSecrets(store.db, config.webhooks.secretKey, webhookLog);
   if (metrics) Object.assign(metrics.sources, { ingest, webhooks });
+  // Redis's outages from now on, one line each in the log this process writes
+  if (redis) watchRedis(redis, app ? app.log : (options.ingestLog ?? jsonLogger(config.logLevel)));
   const metricsServer =
     options.metricsServer && metrics && config.metrics.port !== null
       ? await buildMetricsServer(metrics, config.metrics)

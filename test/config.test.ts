@@ -1,6 +1,6 @@
 // Settings from the environment: defaults, and a bad value named in one line.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_CACHE_TTL_MS, loadConfig } from '../src/config.js';
+import { ConfigError, DEFAULT_CACHE_TTL_MS, DEFAULT_MANAGE_WRITE_RATE_LIMIT, loadConfig } from '../src/config.js';
 
 describe('CACHE_TTL_MS', () => {
   it('defaults to 5 s, so a change is seen everywhere within 5 s even when its notification is lost', () => {
@@ -16,6 +16,18 @@ describe('CACHE_TTL_MS', () => {
         /^CACHE_TTL_MS must be an integer from 100 to 3600000$/,
       );
     }
+  });
+});
+
+describe('MANAGE_WRITE_RATE_LIMIT', () => {
+  it('defaults to 1200 writes a minute per operator token; 0 turns the limit off', () => {
+    expect(DEFAULT_MANAGE_WRITE_RATE_LIMIT).toBe(1200);
+    expect(loadConfig({}).manageWriteRateLimit).toBe(1200);
+    expect(loadConfig({ MANAGE_WRITE_RATE_LIMIT: '0' }).manageWriteRateLimit).toBe(0);
+    expect(loadConfig({ MANAGE_WRITE_RATE_LIMIT: ' 20 ' }).manageWriteRateLimit).toBe(20);
+    expect(() => loadConfig({ MANAGE_WRITE_RATE_LIMIT: 'many' })).toThrow(
+      /^MANAGE_WRITE_RATE_LIMIT must be an integer from 0 to 1000000$/,
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 // How the CLI reports an error that stopped a command: one line on stderr,
 // never a stack trace (WALLERY_DEBUG=1 adds it, for a bug report).
 import { isSqliteBusy } from '../store/dialect.js';
+import { visibleLine } from './terminal.js';
 
 export const BUSY_MESSAGE = 'the database is busy (another process is writing); try again';
 
@@ -13,6 +14,7 @@ const OPERATOR_ERRORS = new Set([
   'ManageError',
   'SchemaTooNewError',
   'BackupError',
+  'RedisUnavailableError',
 ]);
 
 /** The line (without `wallery: `) that describes `err`. */
@@ -36,7 +38,8 @@ function oneLine(text: string): string {
 
 /** Writes the error line (and with WALLERY_DEBUG set, the stack) to stderr. */
 export function reportError(err: unknown, env: NodeJS.ProcessEnv = process.env): void {
-  process.stderr.write(`wallery: ${errorLine(err)}\n`);
+  // a message may quote a value from the store or from upstream
+  process.stderr.write(`wallery: ${visibleLine(errorLine(err))}\n`);
   const debug = env.WALLERY_DEBUG?.trim();
   if (debug && debug !== '0' && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
 }

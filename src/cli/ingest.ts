@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { jsonLogger } from '../ingest/log.js';
 import type { PollReport } from '../ingest/runtime.js';
 import { handleShutdownSignals } from './shutdown.js';
+import { visibleLine } from './terminal.js';
 import { CliError, configFrom, databaseOption, loadRuntime, positiveInt, type StoreOptions } from './common.js';
 
 interface IngestOptions extends StoreOptions {
@@ -86,7 +87,8 @@ async function ingestOnce(options: IngestOptions) {
       },
       onReport: (r) => {
         done++;
-        const line = `[${done}/${total}] ${describe(r)}\n`;
+        // a feed's messages may quote what upstream sent
+        const line = `[${done}/${total}] ${visibleLine(describe(r))}\n`;
         (r.status === 'failed' ? process.stderr : process.stdout).write(line);
       },
     });

@@ -11,6 +11,7 @@ import { ManageError } from '../domain/errors.js';
 import { type Page } from '../manage/paging.js';
 import type { Store } from '../store/store.js';
 import { CliError, databaseOption, withStore, type StoreOptions } from './common.js';
+import { visibleJson, visibleLine } from './terminal.js';
 
 export interface OutputOptions {
   json?: boolean;
@@ -28,8 +29,8 @@ export function printOptions(command: Command): Command {
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '-';
-  if (typeof value === 'string') return value.replace(/\s+/g, ' ');
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'string') return visibleLine(value);
+  if (typeof value === 'object') return visibleLine(JSON.stringify(value));
   return String(value);
 }
 
@@ -60,21 +61,19 @@ export function details(record: Record<string, unknown>): string {
 }
 
 export function printRecord(record: object, options: OutputOptions): void {
-  process.stdout.write(
-    options.json ? `${JSON.stringify(record, null, 2)}\n` : details(record as Record<string, unknown>),
-  );
+  process.stdout.write(options.json ? `${visibleJson(record)}\n` : details(record as Record<string, unknown>));
 }
 
 export function printList(records: object[], columns: string[], options: OutputOptions): void {
   process.stdout.write(
-    options.json ? `${JSON.stringify(records, null, 2)}\n` : table(records as Record<string, unknown>[], columns),
+    options.json ? `${visibleJson(records)}\n` : table(records as Record<string, unknown>[], columns),
   );
 }
 
 /** A page: the table, and on stderr how to get the next one. */
 export function printPage(page: Page<object>, columns: string[], options: OutputOptions): void {
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(page, null, 2)}\n`);
+    process.stdout.write(`${visibleJson(page)}\n`);
     return;
   }
   process.stdout.write(table(page.data as Record<string, unknown>[], columns));

@@ -4,6 +4,7 @@ import { createOperatorToken, listOperatorTokens, revokeOperatorToken, TOKEN_NAM
 import { isRole, ROLES, type Role } from '../domain/roles.js';
 import { CliError, withStore } from './common.js';
 import { attempt, cliOp, printList, printOptions, printRecord, type PrintOptions } from './output.js';
+import { visibleLine } from './terminal.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -41,7 +42,7 @@ export function registerTokenCommands(program: Command) {
       }
       process.stdout.write(`${made.token}\n`);
       process.stderr.write(
-        `operator token ${made.id} "${made.name}" (${made.role}, ${scopeText(made.accounts)}) created; it is shown only this once\n`,
+        `operator token ${made.id} "${visibleLine(made.name)}" (${made.role}, ${scopeText(made.accounts)}) created; it is shown only this once\n`,
       );
     });
   });
@@ -72,7 +73,7 @@ export function registerTokenCommands(program: Command) {
     await withStore(options, async (store) => {
       const revoked = await attempt(() => revokeOperatorToken(cliOp(store), idOrToken));
       if (options.json) printRecord(revoked, options);
-      else process.stdout.write(`operator token ${revoked.id} "${revoked.name}" revoked\n`);
+      else process.stdout.write(`operator token ${revoked.id} "${visibleLine(revoked.name)}" revoked\n`);
     });
   });
 }

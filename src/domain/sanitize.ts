@@ -371,6 +371,26 @@ export function plainTextOf(text: string): string {
   return out;
 }
 
+// ---------- control characters ----------
+
+/**
+ * C0 and C1 control characters and DEL. A terminal reads them as commands
+ * (ESC starts ANSI sequences, `ESC [8m` hides text, OSC 52 writes the
+ * clipboard, U+009B is a one-character CSI); no one means them as text.
+ */
+const CONTROL = /[\u0000-\u001F\u007F-\u009F]/g;
+const LINE_SPACE = /^[\t\n\r]$/;
+
+/**
+ * `text` without control characters. Where text has lines (`multiline`:
+ * post content, alt text) tab, LF and CR are kept; in a one-line text (a
+ * name) they become a space, so words on either side stay apart. Every other
+ * control character is removed.
+ */
+export function withoutControls(text: string, lines: 'multiline' | 'single'): string {
+  return text.replace(CONTROL, (c) => (LINE_SPACE.test(c) ? (lines === 'multiline' ? c : ' ') : ''));
+}
+
 // ---------- URLs ----------
 
 /** A host as DNS or an IP literal writes it: nothing that could end an HTML attribute value. */

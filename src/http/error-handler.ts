@@ -4,6 +4,7 @@
 // internal (stack, SQL, file path) ever reaches a client.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ManageError, type FieldError } from '../domain/errors.js';
+import { isRedisUnavailable, reportRedisDown } from '../redis/client.js';
 import { classifyDbError } from '../store/dialect.js';
 import { ApiError, MESSAGES, validationMessage } from './errors.js';
 
@@ -44,6 +45,12 @@ export function failureOf(error: FastifyError, request: FastifyRequest, options:
   }
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return { status: 400, message: MESSAGES.badJson, body: true };
+  }
+  if (isRedisUnavailable(error)) {
+    // one line per outage, not one stack per request (the store is fine)
+    const redis = request.server.ctx.shared?.redis;
+    if (redis) reportRedisDown(redis, error);
+    return { status: 503, message: MESSAGES.redisUnavailable };
   }
   const db = classifyDbError(error);
   if (db === 'unavailable') {

@@ -17,6 +17,7 @@ export const MESSAGES = {
   bodyNotObject: 'body must be a JSON object',
   internal: 'Internal server error',
   unavailable: 'Service unavailable',
+  redisUnavailable: 'Service unavailable: the shared cache (Redis) does not answer; retry',
   shuttingDown: 'Service unavailable: this instance is shutting down; retry',
   format: 'format must be json or xml',
 } as const;

@@ -10,6 +10,7 @@ import { renderBody, errorEnvelope as errorBody } from './envelope.js';
 import { MESSAGES } from './errors.js';
 import { ErrorEnvelope as manageErrorEnvelope } from './manage/schemas.js';
 import { errorEnvelope as v2ErrorEnvelope } from './v2/schemas.js';
+import { tooManyWrites } from './manage/write-limit.js';
 
 type Json = Record<string, unknown>;
 interface Header {
@@ -62,8 +63,8 @@ const SHARED_STATUS: Record<number, { description: string; message: string }> = 
   500: { description: 'internal fault: a generic message, nothing internal', message: MESSAGES.internal },
   503: {
     description:
-      'the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and ' +
-      '`Connection: close`, nothing was done, retry (on another instance)',
+      'the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the ' +
+      'instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance)',
     message: MESSAGES.unavailable,
   },
 };
@@ -100,6 +101,8 @@ const HEADERS = {
   'X-RateLimit-Reset': (required: boolean) =>
     header('when the count starts again: epoch seconds of the next 00:00 UTC', EPOCH, required),
   'Retry-After': () => header('seconds until the quota resets', { type: 'integer', minimum: 1 }, true),
+  'Retry-After (writes)': () =>
+    header('seconds until this token may write again', { type: 'integer', minimum: 1 }, true),
   'Access-Control-Allow-Origin': (required: boolean) =>
     header('walls are embedded on other sites: any origin may read', { const: '*' }, required),
   'Access-Control-Expose-Headers': (required: boolean) =>
@@ -159,12 +162,25 @@ function v2Headers(code: number, cachedRead: boolean): Record<string, Header> {
 const familyOf = (path: string): Family =>
   path.startsWith('/api/v2/') ? 'v2' : path.startsWith('/api/manage/') ? 'manage' : 'health';
 
+/** A management write over the token's rate limit (src/http/manage/write-limit.ts). */
+const writesLimited = (): Response => ({
+  description: 'this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After',
+  headers: { 'Retry-After': HEADERS['Retry-After (writes)']() },
+  content: {
+    'application/json': {
+      schema: manageErrorEnvelope(429, 'too many writes with this token'),
+      example: errorExample(429, tooManyWrites(1200, 42))('json'),
+    },
+  },
+});
+
 /** Adds the shared statuses and every response's headers to each operation of the document. */
 export function completeOperations(doc: { paths?: Record<string, Record<string, Operation>> }): void {
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     const family = familyOf(path);
     for (const [method, op] of Object.entries(item)) {
       for (const code of sharedStatuses(family, method)) op.responses[code] ??= sharedResponse(family, code);
+      if (family === 'manage' && BODY_METHODS.has(method)) op.responses[429] ??= writesLimited();
       const cachedRead = '304' in op.responses;
       for (const [code, response] of Object.entries(op.responses)) {
         const headers =

@@ -11,7 +11,7 @@ import { resolveFormat } from './format.js';
 import { registerV2 } from './v2/index.js';
 import { registerHealth } from './health.js';
 import { registerDrain } from './drain.js';
-import { registerManage } from './manage/index.js';
+import { registerManage, type ManageOptions } from './manage/index.js';
 import { registerEmbed, type EmbedOptions } from './embed/index.js';
 import { registerOpenApi } from './openapi.js';
 import { externalWriteDetector } from '../store/dialect.js';
@@ -25,6 +25,8 @@ export interface ServerOptions {
   logger?: FastifyServerOptions['logger'];
   /** embed API settings (stream cap, heartbeat, rate limits); defaults otherwise */
   embed?: EmbedOptions;
+  /** management API settings (the per-token write rate limit); none otherwise */
+  manage?: ManageOptions;
   /** which proxies' X-Forwarded-For is believed (client addresses for the embed's per-IP limit, logs) */
   trustProxy?: TrustProxy;
   /** `GET /metrics` (METRICS, METRICS_TOKEN); default on, no token. Off, or without `ctx.metrics`: no route (404). */
@@ -138,7 +140,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   const metrics = options.metrics ?? { enabled: true, token: null };
   if (ctx.metrics && metrics.enabled) registerMetricsRoute(app, ctx.metrics, metrics);
   await registerV2(app);
-  await registerManage(app);
+  await registerManage(app, options.manage);
   await registerEmbed(app, options.embed);
   await registerWeb(app);
   return app;

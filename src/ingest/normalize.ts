@@ -5,7 +5,7 @@
 import sanitizeHtml from 'sanitize-html';
 import { parseFeedInstant } from '../domain/dates.js';
 import { isProfane } from '../domain/profanity.js';
-import { normalizeHttpUrl, plainTextOf, REMOVED_WITH_TEXT, sanitize } from '../domain/sanitize.js';
+import { normalizeHttpUrl, plainTextOf, REMOVED_WITH_TEXT, sanitize, withoutControls } from '../domain/sanitize.js';
 import type { IngestedPost, PostFields } from '../store/ingest.js';
 import type { MediaKind } from '../domain/lists.js';
 import type { UpstreamMedia, UpstreamPost } from './connector.js';
@@ -33,10 +33,11 @@ const decodeEscapes = (s: string) =>
  * whitespace collapsed. Repeated a few times, so text that only becomes a tag
  * after decoding (`&lt;script&gt;`) is stripped as well; whatever markup is
  * still left then (deeper encodings, a trailing `</`) goes as in a written
- * name (plainTextOf): no markup survives.
+ * name (plainTextOf): no markup survives. No control character either
+ * (upstream is as untrusted as a write): line breaks stay with `keepLines`.
  */
 export function plainText(html: string, keepLines = false): string {
-  return plainTextOf(readableText(html, keepLines));
+  return withoutControls(plainTextOf(readableText(html, keepLines)), keepLines ? 'multiline' : 'single');
 }
 
 /**
@@ -347,7 +348,8 @@ export function toPostFields(post: UpstreamPost, network: string, now: number): 
   return {
     network_name: network,
     ...mediaFields(cleanMedia(post.media)),
-    content: limit(post.content, 100_000),
+    // the connector's HTML has passed the allowlist, which leaves control characters (and decodes `&#27;`)
+    content: limit(withoutControls(post.content, 'multiline'), 100_000),
     link_url: httpUrl(post.linkUrl),
     author_name: limit(plainText(post.authorName), 300),
     username: limit(plainText(post.username), 300),

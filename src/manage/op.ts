@@ -6,6 +6,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { isUniqueViolation } from '../store/dialect.js';
 import { conflict } from '../domain/errors.js';
+import { boundedSummary } from '../domain/audit-summary.js';
 
 export interface Actor {
   /** the operator token's id; null for the CLI */
@@ -90,7 +91,10 @@ export async function audited<T>(op: Op, fn: (tx: Tx) => Promise<T>): Promise<T>
               target_type: e.targetType,
               target_id: e.targetId,
               account_id: accounts[i] ?? null,
-              summary: JSON.stringify({ before: e.before ?? null, after: e.after ?? null, ...(e.details ?? {}) }),
+              // large values (a 1 MiB rule list) as their digest: the log grows by kilobytes a write at most
+              summary: JSON.stringify(
+                boundedSummary({ before: e.before ?? null, after: e.after ?? null, ...(e.details ?? {}) }),
+              ),
             })),
           )
           .execute();

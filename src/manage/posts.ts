@@ -3,7 +3,7 @@
 // public read; the wall is announced as changed after the commit.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { storedChildren } from '../domain/media.js';
-import { cleanPostEdit, cleanWrite, CTA_RULES } from '../domain/writes.js';
+import { cleanPostEdit, cleanWrite, CTA_RULES, storedText } from '../domain/writes.js';
 import type { Database, PostsTable } from '../store/schema.js';
 import type { MediaKind } from '../domain/lists.js';
 import { audited, diff, type Op, type Tx } from './op.js';
@@ -23,7 +23,6 @@ import type {
   TagRecord,
 } from '../schemas/posts.js';
 import type { PostState } from '../domain/lists.js';
-import { plainTextOf } from '../domain/sanitize.js';
 import { ctaColumns, ctaOf, postContentOf } from '../store/post-columns.js';
 import { selectPostsWithFeed, type PostRow } from '../store/posts.js';
 
@@ -77,10 +76,10 @@ function decisionColumns(op: Op, state: PostState, reason: string | null) {
   return { state, decided_by: op.actor.name, decided_at: op.now, decision_reason: reason };
 }
 
-/** A reason as stored: plain text, trimmed; '' or absent → null. */
+/** A reason as stored: plain text on one line, trimmed; '' or absent → null. */
 function cleanReason(reason: string | undefined): string | null {
   if (reason === undefined) return null;
-  const text = plainTextOf(reason).trim();
+  const text = storedText(reason).trim();
   return text === '' ? null : text;
 }
 

@@ -6,6 +6,8 @@ import type { Kysely } from 'kysely';
 import { compileRules, completeRules, ruleDecision, ruleSubjectOf, type Rule } from '../domain/rules.js';
 import type { Database } from '../store/schema.js';
 import type { ApplyInput, ApplyRecord, RuleCount, RulesInput, RulesRecord } from '../schemas/rules.js';
+import { cleanWrite, MODERATION_RULES } from '../domain/writes.js';
+import { stored } from '../domain/errors.js';
 import { audited, type Op } from './op.js';
 import { requireWall } from './walls.js';
 
@@ -66,8 +68,8 @@ async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], include
 }
 
 /** Replaces the wall's rules; with `dryRun`, saves nothing and reports what they would change in pending posts. */
-export async function putRules(op: Op, wallId: number, input: RulesInput, dryRun: boolean): Promise<RulesRecord> {
-  const rules = completeRules(input.rules);
+export async function putRules(op: Op, wallId: number, given: RulesInput, dryRun: boolean): Promise<RulesRecord> {
+  const rules = completeRules(stored(cleanWrite(given, MODERATION_RULES)).rules);
   if (dryRun) {
     await requireWall(op.db, wallId);
     const { counts } = await plan(op.db, wallId, rules, false);

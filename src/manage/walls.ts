@@ -1,7 +1,7 @@
 // Walls and their feeds for operators: every wall (deleted ones too), the
 // soft delete of contract §7, restore and purge.
 import type { Kysely, Selectable } from 'kysely';
-import { cleanWrite, NAME_RULES } from '../domain/writes.js';
+import { cleanWrite, FEED_RULES, NAME_RULES } from '../domain/writes.js';
 import type { ConnectorSettings } from '../schemas/connectors.js';
 import type { Database, FeedsTable, WallsTable } from '../store/schema.js';
 import { purgeWallRows } from '../store/walls.js';
@@ -346,7 +346,7 @@ export async function getFeed(db: Kysely<Database>, feedId: number, wallId?: num
 }
 
 export async function createFeed(op: Op, wallId: number, given: FeedInput): Promise<FeedRecord> {
-  const input = stored(cleanWrite(given, NAME_RULES));
+  const input = stored(cleanWrite(given, FEED_RULES));
   return audited(op, async (tx) => {
     await requireWall(tx.trx, wallId);
     const { id } = await tx.trx
@@ -372,7 +372,7 @@ export async function createFeed(op: Op, wallId: number, given: FeedInput): Prom
 }
 
 export async function updateFeed(op: Op, feedId: number, change: FeedPatch, wallId?: number): Promise<FeedRecord> {
-  const patch = stored(cleanWrite(change, NAME_RULES));
+  const patch = stored(cleanWrite(change, FEED_RULES));
   return audited(op, async (tx) => {
     const before = feedRecord(await feedRow(tx.trx, feedId, wallId));
     await tx.trx

@@ -112,13 +112,12 @@ const UNAVAILABLE_CODES = new Set([
   '08006',
 ]);
 
-/** PostgreSQL, SQLite or Redis unreachable or going away: a 503, not a 500. */
+/** PostgreSQL or SQLite unreachable or going away: a 503, not a 500 (Redis: src/redis/client.ts). */
 export function isStoreUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string; name?: string } | null;
   if (!e) return false;
   if ((e.code && UNAVAILABLE_CODES.has(e.code)) || isSqliteBusy(e)) return true;
-  if (e.name === 'MaxRetriesPerRequestError') return true;
-  return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|enableOfflineQueue|Connection is closed|Command timed out/i.test(
+  return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
     e.message ?? '',
   );
 }
@@ -294,7 +293,7 @@ export function isForeignKeyViolation(err: unknown): boolean {
   return e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || e?.code === '23503';
 }
 
-/** What a database (or Redis) error means to a caller: the store is away, or a constraint refused a concurrent change. */
+/** What a database error means to a caller: the store is away, or a constraint refused a concurrent change. */
 export type DbErrorKind = 'unavailable' | 'unique' | 'foreign-key';
 
 /** The one classifier of database errors: null for anything else. */

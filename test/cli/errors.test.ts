@@ -6,6 +6,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUSY_MESSAGE, errorLine } from '../../src/cli/errors.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
+import { closedPort } from '../helpers/ports.js';
 import { makeTempDir, removeDir } from '../helpers/server.js';
 import { importSmallWall, SMALL_WALL } from '../helpers/wall-data.js';
 
@@ -49,6 +50,15 @@ describe('a failing command prints one line', () => {
     const debug = await runCli(args, { WALLERY_DEBUG: '1' });
     expect(debug.code).toBe(1);
     expect(debug.stderr).toMatch(/^wallery: database error: file is not a database\nSqliteError: [^\n]+\n\s+at /);
+  });
+
+  it('when Redis does not answer (REDIS_URL at a closed port): one line naming Redis, no stack', async () => {
+    const port = await closedPort();
+    const db = join(dir, 'redis-down.db');
+    const r = await runCli(['ingest', '--once', '--database', db], { REDIS_URL: `redis://127.0.0.1:${port}` });
+    expect(oneLineFailure(r)).toBe(
+      `Redis at 127.0.0.1:${port} does not answer (connect ECONNREFUSED 127.0.0.1:${port})`,
+    );
   });
 
   it('when an argument is invalid or missing, or the command is unknown', async () => {

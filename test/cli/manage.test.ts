@@ -1,6 +1,6 @@
 // The management commands of the `wallery` CLI: real processes on a real
 // SQLite file, observed through the API of a server on the same file.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -438,6 +438,68 @@ describe.skipIf(!hasSampleData)(
         expect(actions, action).toContain(action);
       }
       expect(table.stdout.split('\n')[0]).toMatch(/^id\s+at\s+tokenName\s+action\s+targetType\s+targetId\s+summary$/);
+    });
+  },
+);
+
+describe.skipIf(!hasSampleData)(
+  `control characters never reach the terminal (${hasSampleData ? 'sample data' : SKIP_NO_SAMPLE})`,
+  () => {
+    // ESC [8m hides text; OSC 52 writes the clipboard; U+009B is a one-character CSI; BEL, DEL
+    const HIDDEN = 'Summer \u001b[8mhidden\u001b[0m';
+    const CLIPBOARD = 'copy \u001b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\u0007 \u009b31m red \u007f';
+    /** Any control character but the newline that ends each line of output. */
+    const RAW = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/;
+    let db: string;
+    const cli = (...args: string[]) => runCli([...args, '--database', db]);
+
+    beforeAll(async () => {
+      // a data file is loaded as given (contract §7): rows that hold raw controls
+      const sample = JSON.parse(readFileSync(SAMPLE_DATA_PATH, 'utf8')) as {
+        walls: { id: number; name: string; feeds: { posts: { content: string; authorName: string }[] }[] }[];
+      };
+      const wall = sample.walls.find((w) => w.id === 7011)!;
+      wall.name = HIDDEN;
+      wall.feeds[0]!.posts[0]!.content = CLIPBOARD;
+      wall.feeds[0]!.posts[0]!.authorName = HIDDEN;
+      const file = join(dir, 'controls.json');
+      writeFileSync(file, JSON.stringify(sample));
+      db = join(dir, 'controls', 'wallery.db');
+      const loaded = await runCli(['import', file, '--database', db]);
+      expect(loaded.code, loaded.stderr).toBe(0);
+    });
+
+    it('walls list and posts list show a stored control as \\x.., as a table and as JSON', async () => {
+      const [walls, posts, wallsJson, postsJson] = await Promise.all([
+        cli('walls', 'list'),
+        cli('posts', 'list', '7011', '--limit', '200'),
+        cli('walls', 'list', '--json'),
+        cli('posts', 'list', '7011', '--limit', '200', '--json'),
+      ]);
+      for (const r of [walls, posts, wallsJson, postsJson]) {
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).not.toMatch(RAW);
+      }
+      expect(walls.stdout).toContain('Summer \\x1b[8mhidden\\x1b[0m');
+      expect(posts.stdout).toContain('copy \\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\\x07 \\x9b31m red \\x7f');
+      // JSON keeps the exact text for scripts, every control escaped as JSON allows
+      const list = JSON.parse(postsJson.stdout) as { data: { content: string; authorName: string }[] };
+      expect(list.data.map((p) => p.content)).toContain(CLIPBOARD);
+      expect(JSON.parse(wallsJson.stdout).data.map((w: { name: string }) => w.name)).toContain(HIDDEN);
+    });
+
+    it('a CLI write stores the text without them; an error line escapes them', async () => {
+      const changed = await cli('walls', 'update', '7012', '--name', HIDDEN, '--json');
+      expect(changed.code, changed.stderr).toBe(0);
+      expect(JSON.parse(changed.stdout).name).toBe('Summer [8mhidden[0m');
+      const edited = await cli('posts', 'edit', '7011', '17001', '--content', `${CLIPBOARD}\nline two`, '--json');
+      expect(edited.code, edited.stderr).toBe(0);
+      expect(JSON.parse(edited.stdout).content).toBe('copy ]52;c;Y3VybCBldmlsLnNoIHwgc2g= 31m red \nline two');
+      // an error that quotes what it was given
+      const refused = await cli('import', join(dir, 'no \u001b[8mfile.json'));
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('no \\x1b[8mfile.json');
+      expect(refused.stderr).not.toMatch(RAW);
     });
   },
 );

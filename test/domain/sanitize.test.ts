@@ -8,8 +8,18 @@ import {
   plainTextOf,
   sanitizeIngestedHtml,
   sanitizeWrittenHtml,
+  withoutControls,
 } from '../../src/domain/sanitize.js';
-import { cleanWrite, CUSTOM_POST_RULES, PRODUCT_RULES } from '../../src/domain/writes.js';
+import {
+  cleanWrite,
+  CTA_RULES,
+  CUSTOM_POST_RULES,
+  FEED_RULES,
+  MODERATION_RULES,
+  NAME_RULES,
+  PRODUCT_RULES,
+  type FieldRule,
+} from '../../src/domain/writes.js';
 import { contentProblems, textProblems, urlProblems } from '../helpers/html-safety.js';
 import { MARKUP_PAYLOADS, URL_PAYLOADS } from '../helpers/xss-corpus.js';
 
@@ -215,6 +225,114 @@ describe('field rules of a write', () => {
         message: 'image must be empty or an absolute http or https URL of at most 2048 characters',
       },
     ]);
+  });
+});
+
+describe('control characters in a write', () => {
+  // ESC [8m hides text; OSC 52 writes the clipboard; U+009B is a one-character CSI
+  const HIDDEN = 'Summer \u001b[8mhidden\u001b[0m';
+  const OSC52 = '\u001b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\u0007';
+  /** What no stored text may hold: C0 (but tab, LF, CR), DEL, C1. */
+  const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+  /** What no one-line text may hold: every C0, DEL, C1. */
+  const ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
+
+  it('are removed from content (tab, LF and CR kept) and from names (a line break becomes a space)', () => {
+    expect(withoutControls(`a\tb\r\nc ${OSC52} \u009b31m \u0085 \u007f \u0000`, 'multiline')).toBe(
+      'a\tb\r\nc ]52;c;Y3VybCBldmlsLnNoIHwgc2g= 31m   ',
+    );
+    expect(withoutControls(`a\tb\r\nc\u001b`, 'single')).toBe('a b  c');
+    expect(
+      cleanWrite({ content: `<b>Sale</b> ${OSC52}\nline two\u009b`, authorName: `${HIDDEN}\nAnn` }, CUSTOM_POST_RULES)
+        .value,
+    ).toEqual({
+      content: '<b>Sale</b> ]52;c;Y3VybCBldmlsLnNoIHwgc2g=\nline two',
+      authorName: 'Summer [8mhidden[0m Ann',
+    });
+    expect(cleanWrite({ name: HIDDEN }, NAME_RULES).value.name).toBe('Summer [8mhidden[0m');
+    expect(cleanWrite({ text: HIDDEN, url: 'https://x.example/\u001b[8m' }, CTA_RULES).value).toEqual({
+      text: 'Summer [8mhidden[0m',
+      url: 'https://x.example/%1B[8m',
+    });
+  });
+
+  it('content with nothing else to remove is stored exactly as sent without them', () => {
+    const sent = `Tom & Jerry "quoted" 😀 <b>bold</b> a < b`;
+    expect(cleanWrite({ content: `${sent}\u001b[0m` }, CUSTOM_POST_RULES).value.content).toBe(`${sent}[0m`);
+  });
+
+  it('a character reference the rules decode (&#27;) does not bring one back', () => {
+    // the allowlist serializes anew what it changed; plain text decodes references
+    expect(cleanWrite({ content: '<div>&#27;[8m x</div>' }, CUSTOM_POST_RULES).value.content).toBe('[8m x');
+    // (`&#x9b;` is `›` to a browser, by HTML's table for C1 references; `&#x81;` stays U+0081)
+    expect(cleanWrite({ name: '<b>a</b>&#27;[8m&#x81;&#x9b;b' }, NAME_RULES).value.name).toBe('a[8m›b');
+  });
+
+  it('U+0000 stays U+FFFD (text every store can hold); a name of nothing but controls is refused', () => {
+    expect(cleanWrite({ name: 'a\u0000b' }, NAME_RULES).value.name).toBe('a\uFFFDb');
+    expect(cleanWrite({ name: '\u001b\u0007' }, NAME_RULES).problems).toEqual([
+      { field: 'name', message: 'name must contain text besides tags and spaces' },
+    ]);
+  });
+
+  it('settings (a connector, moderation rules): every string on one line without them, the rest as given', () => {
+    const connector = {
+      kind: 'mastodon',
+      instance: 'https://m.example/\u001b',
+      hashtag: 'sale\u009b',
+      reposts: 'skip',
+    };
+    expect(cleanWrite({ name: 'n', connector }, FEED_RULES).value.connector).toEqual({
+      kind: 'mastodon',
+      instance: 'https://m.example/',
+      hashtag: 'sale',
+      reposts: 'skip',
+    });
+    const rules = [
+      { kind: 'author', action: 'reject', network: null, usernames: ['a<b\u001b', '\u001b[8m', '\u0007'] },
+    ];
+    expect(cleanWrite({ rules }, MODERATION_RULES)).toEqual({
+      value: { rules: [{ kind: 'author', action: 'reject', network: null, usernames: ['a<b', '[8m', ''] }] },
+      problems: [
+        {
+          field: 'rules[0].usernames[2]',
+          message: 'rules[0].usernames[2] must contain text besides control characters',
+        },
+      ],
+    });
+  });
+
+  const anyText = fc.array(
+    fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom(HIDDEN, OSC52, '&#27;', '&#x9b;', '&#7;', '&#0;', '<b>', '</b>', '<div>', '\r\n', '\t'),
+      fc.string({ unit: fc.integer({ min: 0, max: 0x9f }).map((c) => String.fromCharCode(c)) }),
+    ),
+    { maxLength: 8 },
+  );
+
+  it('for any strings, no field of any write stores one, but tab, LF and CR in content (property)', () => {
+    const tables = [CUSTOM_POST_RULES, NAME_RULES, PRODUCT_RULES, CTA_RULES] as Record<string, FieldRule>[];
+    fc.assert(
+      fc.property(fc.constantFrom(...tables), fc.array(anyText, { minLength: 9, maxLength: 9 }), (rules, texts) => {
+        const given = Object.fromEntries(Object.keys(rules).map((k, i) => [k, texts[i]!.join('')]));
+        const { value, problems } = cleanWrite(given, rules);
+        // a refused field is not stored
+        const refused = new Set(problems.map((p) => p.field));
+        for (const [field, stored] of Object.entries(value)) {
+          if (!refused.has(field)) expect(stored, field).not.toMatch(rules[field] === 'html' ? CONTROL : ANY_CONTROL);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(anyText, { maxLength: 3 }), { maxLength: 3 }), (lists) => {
+        const rules = lists.map((words) => ({ kind: 'keyword', words: words.map((w) => w.join('')) }));
+        const { value } = cleanWrite({ rules }, MODERATION_RULES);
+        for (const word of value.rules.flatMap((r) => r.words)) expect(word).not.toMatch(ANY_CONTROL);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/http/server.js';
 import type { EmbedOptions } from '../../src/http/embed/index.js';
+import type { ManageOptions } from '../../src/http/manage/index.js';
 import { registerDocument, unregisterDocument, type OpenApiDocument } from './conformance.js';
 import { importDataFile } from '../../src/store/datafile.js';
 import { ChangeBus } from '../../src/store/changes.js';
@@ -46,6 +47,8 @@ export interface TestServerOptions {
   dir?: string;
   /** embed API settings (stream cap, rate limits, …) */
   embed?: EmbedOptions;
+  /** management API settings (the per-token write rate limit; none by default) */
+  manage?: ManageOptions;
   /** a Redis shared with other servers (as REDIS_URL gives every instance) */
   shared?: AppContext['shared'];
   /** Fastify's trustProxy (TRUST_PROXY) */
@@ -74,6 +77,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     { store, now: () => clock.now, changes: new ChangeBus(), shared: options.shared ?? null },
     {
       ...(options.embed ? { embed: options.embed } : {}),
+      ...(options.manage ? { manage: options.manage } : {}),
       ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     },
   );

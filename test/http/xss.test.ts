@@ -13,7 +13,7 @@ import { describeSample, NOW, sample } from '../helpers/sample.js';
 import { startTestServer } from '../helpers/server.js';
 import type { XEl } from '../helpers/xml.js';
 import { MARKUP_PAYLOADS, URL_PAYLOADS } from '../helpers/xss-corpus.js';
-import { data, startManageServer, type ManageServer } from './manage/helpers.js';
+import { data, failure, startManageServer, type ManageServer } from './manage/helpers.js';
 
 const WALL = 7012; // account 7001's empty wall
 const CREATE = { widget: '/api/v2/widget/create-post', commerce: '/api/v2/commerce/createGalleryPost' } as const;
@@ -520,6 +520,129 @@ describeSample('no script through any write (contract §7, markup and URLs in wr
         { field: 'cta.text', message: 'cta.text must contain text besides tags and spaces' },
         { field: 'cta.url', message: 'cta.url must be an absolute http or https URL of at most 2048 characters' },
       ]);
+    });
+  });
+
+  describe('control characters: no write stores one (they would reach terminals)', () => {
+    // ESC [8m hides text; OSC 52 writes the clipboard; U+009B is a one-character CSI
+    const HIDDEN = 'Summer \u001b[8mhidden\u001b[0m';
+    const OSC52 = 'copy \u001b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\u0007 \u009b31m red\u007f';
+    const SHOWN = 'Summer [8mhidden[0m';
+    /** no control character at all (one-line texts) */
+    const ANY = /[\u0000-\u001F\u007F-\u009F]/;
+    /** none but tab, LF and CR (post content) */
+    const BUT_LINES = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
+    it.each(['widget', 'commerce'] as const)(
+      '%s: C3/W3 content keeps its lines, authorName is one line',
+      async (family) => {
+        const res = await v2Post(family, {
+          wallId: WALL,
+          content: `<b>Sale</b> ${OSC52}\r\nline\ttwo`,
+          authorName: `${HIDDEN}\nAnn`,
+        });
+        expect(res.json().responseMessage).toBe(MSG.created);
+        const post = await newest();
+        expect(post.content).toBe('<b>Sale</b> copy ]52;c;Y3VybCBldmlsLnNoIHwgc2g= 31m red\r\nline\ttwo');
+        expect(post.authorName).toBe(`${SHOWN} Ann`);
+      },
+    );
+
+    it('management API: wall and account names, post content, CTA, reason, product, feed connector, rules', async () => {
+      expect(data<{ name: string }>(await m.api('PATCH', `/walls/${WALL}`, { name: HIDDEN })).name).toBe(SHOWN);
+      expect(data<{ name: string }>(await m.api('PATCH', '/accounts/7004', { name: HIDDEN })).name).toBe(SHOWN);
+      const id = (await newest()).id;
+      const edited = data<Post>(
+        await m.api('PATCH', `/walls/${WALL}/posts/${id}`, { content: OSC52, cta: { ...CTA, text: HIDDEN } }),
+      );
+      expect([edited.content, edited.cta?.text]).toEqual(['copy ]52;c;Y3VybCBldmlsLnNoIHwgc2g= 31m red', SHOWN]);
+      data(await m.api('POST', `/walls/${WALL}/posts/bulk`, { postIds: [id], action: 'reject', reason: HIDDEN }));
+      const decided = data<{ decision: { reason: string } }>(await m.api('GET', `/walls/${WALL}/posts/${id}`));
+      expect(decided.decision.reason).toBe(SHOWN);
+      const product = data<Record<string, unknown>>(
+        await m.api('POST', '/products', {
+          accountId: 7001,
+          name: HIDDEN,
+          sku: OSC52,
+          price: 1,
+          url: 'https://x.example/a\u001bb',
+        }),
+        201,
+      );
+      expect([product.name, product.sku, product.url]).toEqual([
+        SHOWN,
+        'copy ]52;c;Y3VybCBldmlsLnNoIHwgc2g= 31m red',
+        'https://x.example/a%1Bb',
+      ]);
+      const feed = data<{ name: string; connector: Record<string, string> }>(
+        await m.api('POST', `/walls/${WALL}/feeds`, {
+          name: HIDDEN,
+          source: 'Mastodon',
+          sourceType: 'hashtag',
+          connector: { kind: 'mastodon', instance: 'https://m.example/\u009b', hashtag: 'sale\u001b[8m' },
+        }),
+        201,
+      );
+      expect([feed.name, feed.connector.instance, feed.connector.hashtag]).toEqual([
+        SHOWN,
+        'https://m.example/',
+        'sale[8m',
+      ]);
+      const rules = data<{ rules: { words?: string[]; usernames?: string[] }[] }>(
+        await m.api('PUT', `/walls/${WALL}/rules`, {
+          rules: [
+            { kind: 'keyword', action: 'hold', words: ['spam\u009b', HIDDEN] },
+            { kind: 'author', action: 'reject', network: null, usernames: ['troll\u0007'] },
+          ],
+        }),
+      );
+      expect(rules.rules.map((r) => r.words ?? r.usernames)).toEqual([['spam', SHOWN], ['troll']]);
+      // a string of nothing but controls is refused, named
+      expect(
+        failure(
+          await m.api('PUT', `/walls/${WALL}/rules`, {
+            rules: [{ kind: 'author', action: 'reject', network: null, usernames: ['\u001b\u0007'] }],
+          }),
+          400,
+        ),
+      ).toEqual([
+        {
+          field: 'rules[0].usernames[0]',
+          message: 'rules[0].usernames[0] must contain text besides control characters',
+        },
+      ]);
+      data(await m.api('PUT', `/walls/${WALL}/rules`, { rules: [] }));
+    });
+
+    it('for any text, what C3, W3 and the management API store holds none, but lines in content (property)', async () => {
+      const text = fc
+        .array(
+          fc.oneof(
+            fc.string({ unit: 'binary', maxLength: 12 }),
+            fc.constantFrom(HIDDEN, OSC52, '&#27;', '&#x81;', '<b>', '</b>', '<div>', '\r\n', '\t', '\u0000'),
+            fc.string({ unit: fc.integer({ min: 0, max: 0x9f }).map((c) => String.fromCharCode(c)), maxLength: 8 }),
+          ),
+          { minLength: 1, maxLength: 6 },
+        )
+        .map((parts) => `x${parts.join('')}`);
+      const id = (await newest()).id;
+      await fc.assert(
+        fc.asyncProperty(text, text, async (name, content) => {
+          const created = await v2Post('widget', { wallId: WALL, content, authorName: name });
+          expect(created.status).toBe(200);
+          const post = await newest();
+          expect(post.content).not.toMatch(BUT_LINES);
+          expect(post.authorName).not.toMatch(ANY);
+          const edited = data<Post>(
+            await m.api('PATCH', `/walls/${WALL}/posts/${id}`, { content, cta: { ...CTA, text: name } }),
+          );
+          expect(edited.content).not.toMatch(BUT_LINES);
+          expect(edited.cta?.text).not.toMatch(ANY);
+          const wall = data<{ name: string }>(await m.api('PATCH', `/walls/${WALL}`, { name }));
+          expect(wall.name).not.toMatch(ANY);
+        }),
+        { numRuns: 25 },
+      );
     });
   });
 

@@ -202,6 +202,71 @@ describe('media → postType', () => {
   });
 });
 
+describe('control characters from upstream (as untrusted as a write)', () => {
+  // ESC [8m hides text; OSC 52 writes the clipboard; U+009B is a one-character CSI
+  const HIDDEN = 'Summer \u001b[8mhidden\u001b[0m';
+  const OSC52 = '\u001b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\u0007';
+  const ANY = /[\u0000-\u001F\u007F-\u009F]/;
+  const BUT_LINES = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+  const TEXT_COLUMNS = ['author_name', 'username', 'location', 'tags'] as const;
+
+  it('are stored by no field: content and alt text keep their lines, names are one line', () => {
+    const fields = toPostFields(
+      post({
+        content: `<p>copy ${OSC52} \u009b31m red</p>\n<p>two</p>`,
+        authorName: HIDDEN,
+        username: 'ana\u0085',
+        location: '&#27;[8mZürich',
+        tags: ['sale\u001b'],
+        media: [{ kind: 'image', url: 'https://cdn.example/1.jpg', thumb: '', alt: `a\u001b[8m heron\nat dawn` }],
+      }),
+      'Mastodon',
+      0,
+    );
+    expect(fields).toMatchObject({
+      content: '<p>copy ]52;c;Y3VybCBldmlsLnNoIHwgc2g= 31m red</p>\n<p>two</p>',
+      author_name: 'Summer [8mhidden[0m',
+      username: 'ana',
+      location: '[8mZürich',
+      tags: 'sale',
+      alt: 'a[8m heron\nat dawn',
+    });
+  });
+
+  it('for any upstream text, no stored text holds one, but lines in content and alt text (property)', () => {
+    const text = fc
+      .array(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 12 }),
+          fc.constantFrom(HIDDEN, OSC52, '&#27;', '&#x81;', '<b>', '<p>', '\r\n', '\t'),
+          fc.string({ unit: fc.integer({ min: 0, max: 0x9f }).map((c) => String.fromCharCode(c)), maxLength: 8 }),
+        ),
+        { maxLength: 6 },
+      )
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, text, text, text, (content, name, place, alt) => {
+        const fields = toPostFields(
+          post({
+            content: sanitizeIngestedHtml(content),
+            authorName: name,
+            username: name,
+            location: place,
+            tags: [place, name],
+            media: [{ kind: 'image', url: 'https://cdn.example/1.jpg', thumb: '', alt }],
+          }),
+          'RSS',
+          0,
+        );
+        expect(fields.content).not.toMatch(BUT_LINES);
+        expect(fields.alt).not.toMatch(BUT_LINES);
+        for (const column of TEXT_COLUMNS) expect(fields[column], column).not.toMatch(ANY);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('alt text in stored rows', () => {
   const row = (alt: string, media: UpstreamPost['media']): IngestedPost => ({
     external_id: '1',

@@ -18,10 +18,20 @@ import { tokenRoutes } from './tokens.js';
 import { validateRequest } from './validation.js';
 import { wallRoutes } from './walls.js';
 import { webhookRoutes } from './webhooks.js';
+import { writeLimit } from './write-limit.js';
 
 export const MANAGE_PREFIX = '/api/manage/v1';
 
-export async function registerManage(app: FastifyInstance) {
+export interface ManageOptions {
+  /**
+   * Writes a minute per operator token (MANAGE_WRITE_RATE_LIMIT); absent or
+   * 0: none. openRuntime passes the setting (default 1200); a test's bare
+   * server has none unless it asks.
+   */
+  writeRateLimit?: number;
+}
+
+export async function registerManage(app: FastifyInstance, options: ManageOptions = {}) {
   await app.register(
     async (manage) => {
       manage.decorateRequest('operator', null);
@@ -47,6 +57,8 @@ export async function registerManage(app: FastifyInstance) {
       manage.addHook('onRoute', declareAccess);
       manage.addHook('onRequest', authenticateOperator);
       manage.addHook('onRequest', authorizeRole);
+      const limit = await writeLimit(manage, options.writeRateLimit ?? 0);
+      if (limit) manage.addHook('onRequest', limit);
       manage.addHook('preValidation', validateRequest);
       manage.addHook('preHandler', enforceScope);
       await manage.register(accountRoutes);

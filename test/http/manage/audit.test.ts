@@ -1,6 +1,7 @@
 // The audit log: every management write, with who, what, which target,
 // when, and the changed fields before and after; written atomically with
 // the change.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeSample, NOW } from '../../helpers/sample.js';
 import { data, failure, makeToken, startManageServer, type ManageServer } from './helpers.js';
@@ -132,6 +133,49 @@ describeSample('audit log', () => {
     const all = JSON.stringify(rows);
     expect(all).not.toContain(key);
     expect(all).not.toContain(token);
+  });
+
+  it('keeps a large value as its digest: five ~1 MB rule lists add kilobytes, not megabytes', async () => {
+    const sizeOfLog = async () => {
+      const rows = await m.srv.store.db.selectFrom('audit_log').select('summary').execute();
+      return rows.reduce((n, r) => n + Buffer.byteLength(r.summary), 0);
+    };
+    const before = await sizeOfLog();
+    /** Three author rules of 1000 long usernames: just under the 1 MiB body limit. */
+    const rulesOf = (n: number) => ({
+      rules: [0, 1, 2].map((r) => ({
+        kind: 'author',
+        action: 'reject',
+        network: null,
+        usernames: Array.from({ length: 1000 }, (_, i) => `write${n}-rule${r}-user${i}-${'x'.repeat(275)}`),
+      })),
+    });
+    let sent = 0;
+    for (let n = 0; n < 5; n++) {
+      const body = rulesOf(n);
+      sent += Buffer.byteLength(JSON.stringify(body));
+      data(await m.api('PUT', '/walls/7011/rules', body));
+    }
+    expect(sent).toBeGreaterThan(4_400_000);
+    const grown = (await sizeOfLog()) - before;
+    expect(grown).toBeLessThan(10_000);
+    // the entry still tells which rules were set: the digest of the stored list, its size and its start
+    const entry = data<Page<Entry>>(await m.api('GET', '/audit?action=wall.rules.set&limit=1')).data[0]!;
+    const { rules: stored } = await m.srv.store.db
+      .selectFrom('walls')
+      .select('rules')
+      .where('id', '=', 7011)
+      .executeTakeFirstOrThrow();
+    expect(entry.summary.after).toEqual({
+      rules: {
+        truncated: true,
+        sha256: createHash('sha256').update(stored).digest('hex'),
+        bytes: Buffer.byteLength(stored),
+        preview: `${stored.slice(0, 200)}…`,
+      },
+    });
+    expect((entry.summary.before as { rules: { truncated: boolean } }).rules.truncated).toBe(true);
+    data(await m.api('PUT', '/walls/7011/rules', { rules: [] }));
   });
 
   it('filters by target, action and token, newest first, paginated', async () => {

@@ -207,8 +207,12 @@ describeSample('the OpenAPI document', () => {
       expect(codes, name).toEqual(expect.arrayContaining(['400', '408', '431']));
       if (path.startsWith('/api/')) expect(codes, name).toEqual(expect.arrayContaining(['401', '500', '503']));
       expect(codes.includes('413'), name).toBe(method !== 'get');
-      // the embed API has its own rate limits
-      expect(codes.includes('429'), name).toBe(path.startsWith('/api/v2/') || path.startsWith('/api/embed/'));
+      // the embed API has its own rate limits; the management API limits each token's writes
+      expect(codes.includes('429'), name).toBe(
+        path.startsWith('/api/v2/') ||
+          path.startsWith('/api/embed/') ||
+          (path.startsWith('/api/manage/') && method !== 'get'),
+      );
       // 409 only where something is written; 404 only where a record is named
       if (path.startsWith('/api/manage/')) expect(codes.includes('409'), name).toBe(method !== 'get');
       if (path.startsWith('/api/manage/') && path.includes('{')) expect(codes, name).toContain('404');
@@ -238,8 +242,10 @@ describeSample('the OpenAPI document', () => {
       expect(headerNames(responses['401']), path).toEqual(cors); // not counted: no quota headers
       expect(headerNames(responses['431']), path).toEqual([]);
     }
-    for (const { path, responses } of operations().filter((o) => o.path.startsWith('/api/manage/')))
+    for (const { path, method, responses } of operations().filter((o) => o.path.startsWith('/api/manage/'))) {
       expect(required(responses['401']), path).toEqual(['WWW-Authenticate']);
+      if (method !== 'get') expect(required(responses['429']), `${method} ${path}`).toEqual(['Retry-After']);
+    }
     const unrouted = doc.components.responses as Record<
       string,
       { 'x-status': number; headers?: Record<string, Header> }

@@ -161,7 +161,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -358,6 +358,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -402,7 +426,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -604,7 +628,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -805,6 +829,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -849,7 +897,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -1068,6 +1116,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -1112,7 +1184,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -1323,7 +1395,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -1527,6 +1599,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -1571,7 +1667,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -1780,7 +1876,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -1988,6 +2084,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -2032,7 +2152,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -2234,7 +2354,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -2459,7 +2579,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -2675,7 +2795,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -2917,6 +3037,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -2961,7 +3105,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -3180,7 +3324,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -3398,6 +3542,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -3442,7 +3610,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -3684,6 +3852,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -3728,7 +3920,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -3951,7 +4143,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -4164,7 +4356,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -4386,6 +4578,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -4430,7 +4646,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -4649,6 +4865,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -4693,7 +4933,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -4879,7 +5119,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -5101,7 +5341,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -5348,6 +5588,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -5392,7 +5656,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -5615,7 +5879,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -5837,6 +6101,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -5881,7 +6169,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -6123,6 +6411,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -6167,7 +6479,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -6432,7 +6744,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -6759,7 +7071,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -7038,7 +7350,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -7376,6 +7688,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -7420,7 +7756,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -7695,7 +8031,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -7965,6 +8301,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -8009,7 +8369,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -8338,6 +8698,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -8382,7 +8766,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -8677,6 +9061,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -8721,7 +9129,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -9017,7 +9425,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -9295,7 +9703,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -9601,6 +10009,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -9645,7 +10077,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -9847,7 +10279,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -10077,6 +10509,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -10121,7 +10577,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -10341,6 +10797,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -10385,7 +10865,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -10605,6 +11085,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -10649,7 +11153,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -10871,6 +11375,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -10915,7 +11443,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -11159,6 +11687,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -11203,7 +11755,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -11418,7 +11970,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -11637,6 +12189,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -11681,7 +12257,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -11903,6 +12479,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -11947,7 +12547,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -12181,6 +12781,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -12225,7 +12849,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -12460,6 +13084,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -12504,7 +13152,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -12813,7 +13461,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -13265,6 +13913,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -13309,7 +13981,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -13531,6 +14203,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -13575,7 +14271,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -13792,7 +14488,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -14035,6 +14731,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -14079,7 +14799,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -14303,7 +15023,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -14524,6 +15244,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -14568,7 +15312,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -14813,6 +15557,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -14857,7 +15625,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -15075,7 +15843,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -15305,6 +16073,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -15349,7 +16141,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -15592,6 +16384,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -15636,7 +16452,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
@@ -15859,6 +16675,30 @@ export interface paths {
             };
           };
         };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request line or headers over the server’s limit (16 KiB) */
         431: {
           headers: {
@@ -15903,7 +16743,7 @@ export interface paths {
             };
           };
         };
-        /** @description the store (or Redis) is unreachable: a generic message; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
         503: {
           headers: {
             /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
