@@ -181,6 +181,20 @@ export function completeOperations(doc: { paths?: Record<string, Record<string, 
     for (const [method, op] of Object.entries(item)) {
       for (const code of sharedStatuses(family, method)) op.responses[code] ??= sharedResponse(family, code);
       if (family === 'manage' && BODY_METHODS.has(method)) op.responses[429] ??= writesLimited();
+      // an action whose body fields are all optional may be called without a body (src/http/manage/validation.ts)
+      const body = (op as { requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> } })
+        .requestBody;
+      const bodySchema = body?.content?.['application/json']?.schema as
+        | { type?: string; required?: unknown[]; minProperties?: number }
+        | undefined;
+      if (
+        family === 'manage' &&
+        body &&
+        bodySchema?.type === 'object' &&
+        (bodySchema.required ?? []).length === 0 &&
+        (bodySchema.minProperties ?? 0) === 0
+      )
+        body.required = false;
       const cachedRead = '304' in op.responses;
       for (const [code, response] of Object.entries(op.responses)) {
         const headers =
