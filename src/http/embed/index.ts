@@ -5,8 +5,8 @@
 // per-key rate limits (access.ts; @fastify/rate-limit: counted in the shared
 // Redis when there is one, so N instances behind a balancer allow the limit,
 // not N times it; in memory per instance otherwise).
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import { registerRateLimits } from '../rate-limit.js';
 import { DEFAULT_CACHE_TTL_MS, DEFAULT_EMBED_CONFIG, type EmbedConfig } from '../../config.js';
 import { clientOf, corsHeaders, embedAccess, type Limiter } from './access.js';
 import { PublishableKeyCache } from './key-cache.js';
@@ -90,18 +90,7 @@ export async function registerEmbed(app: FastifyInstance, options: EmbedOptions 
 
   await app.register(
     async (embed) => {
-      const shared = embed.ctx.shared;
-      await embed.register(rateLimit, {
-        global: false,
-        ...(shared
-          ? {
-              redis: shared.redis,
-              nameSpace: `${shared.prefix}:embed-rate:`,
-              // Redis down: serve rather than refuse every visitor (the limits protect, they are not a quota)
-              skipOnError: true,
-            }
-          : {}),
-      });
+      await registerRateLimits(embed, 'embed-rate');
       const limiter = (
         max: number,
         prefix: string,

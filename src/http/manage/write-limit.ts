@@ -5,8 +5,8 @@
 // Reads are not counted, and the check runs before the body is read: a
 // token over its limit cannot make the server parse (or audit) another
 // megabyte. One token's writes never spend another's budget.
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { registerRateLimits } from '../rate-limit.js';
 import { sendManageError } from './errors.js';
 
 /** The window the limit counts in. */
@@ -34,18 +34,7 @@ export async function writeLimit(
   max: number,
 ): Promise<((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) | null> {
   if (max <= 0) return null;
-  const shared = manage.ctx.shared;
-  await manage.register(rateLimit, {
-    global: false,
-    ...(shared
-      ? {
-          redis: shared.redis,
-          nameSpace: `${shared.prefix}:manage-rate:`,
-          // Redis down: let operators work (the limit protects, it is no quota)
-          skipOnError: true,
-        }
-      : {}),
-  });
+  await registerRateLimits(manage, 'manage-rate');
   const limiter = manage.createRateLimit({
     max,
     timeWindow: WRITE_WINDOW_MS,
