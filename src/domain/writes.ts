@@ -17,7 +17,7 @@ export const WRITE_MESSAGES = {
  * How a written field is stored (no control character is ever kept: see
  * `withoutControls`):
  * - html: post content, through the allowlist sanitizer; tab, LF and CR kept
- * - text: plain text on one line, tags removed
+ * - text: plain text, tags removed; tab, LF and CR kept
  * - name: the same, and something besides blanks must be left
  * - url, emptyOrUrl: '' (none) stays ''; else an http(s) URL, stored normalized
  *   (the two differ only in the wording of their refusal; the normal form
@@ -57,9 +57,14 @@ export function storedContent(html: string): string {
   return withoutControls(sanitizeWrittenHtml(withoutControls(storable(html), 'multiline')), 'multiline');
 }
 
-/** A plain-text field as stored: one line, no control character, no markup (references decoded, so controls once more). */
+/**
+ * A plain-text field as stored: no control character but tab, LF and CR, no
+ * markup (references decoded, so controls once more). Line breaks and tabs
+ * are kept as sent (contract §7 keeps a name's text; the CLI shows them
+ * escaped): they cannot rewrite a terminal, and they are whitespace in a page.
+ */
 export function storedText(text: string): string {
-  return withoutControls(plainTextOf(withoutControls(storable(text), 'single')), 'single');
+  return withoutControls(plainTextOf(withoutControls(storable(text), 'multiline')), 'multiline');
 }
 
 const storable = (text: string) => text.replace(UNSTORABLE, '\uFFFD');

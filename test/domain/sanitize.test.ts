@@ -237,7 +237,7 @@ describe('control characters in a write', () => {
   /** What no one-line text may hold: every C0, DEL, C1. */
   const ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 
-  it('are removed from content (tab, LF and CR kept) and from names (a line break becomes a space)', () => {
+  it('are removed from content and names (tab, LF and CR kept: whitespace, no terminal command)', () => {
     expect(withoutControls(`a\tb\r\nc ${OSC52} \u009b31m \u0085 \u007f \u0000`, 'multiline')).toBe(
       'a\tb\r\nc ]52;c;Y3VybCBldmlsLnNoIHwgc2g= 31m   ',
     );
@@ -247,7 +247,7 @@ describe('control characters in a write', () => {
         .value,
     ).toEqual({
       content: '<b>Sale</b> ]52;c;Y3VybCBldmlsLnNoIHwgc2g=\nline two',
-      authorName: 'Summer [8mhidden[0m Ann',
+      authorName: 'Summer [8mhidden[0m\nAnn',
     });
     expect(cleanWrite({ name: HIDDEN }, NAME_RULES).value.name).toBe('Summer [8mhidden[0m');
     expect(cleanWrite({ text: HIDDEN, url: 'https://x.example/\u001b[8m' }, CTA_RULES).value).toEqual({
@@ -311,7 +311,7 @@ describe('control characters in a write', () => {
     { maxLength: 8 },
   );
 
-  it('for any strings, no field of any write stores one, but tab, LF and CR in content (property)', () => {
+  it('for any strings, no field of any write stores one, but tab, LF and CR in text (property)', () => {
     const tables = [CUSTOM_POST_RULES, NAME_RULES, PRODUCT_RULES, CTA_RULES] as Record<string, FieldRule>[];
     fc.assert(
       fc.property(fc.constantFrom(...tables), fc.array(anyText, { minLength: 9, maxLength: 9 }), (rules, texts) => {
@@ -320,7 +320,8 @@ describe('control characters in a write', () => {
         // a refused field is not stored
         const refused = new Set(problems.map((p) => p.field));
         for (const [field, stored] of Object.entries(value)) {
-          if (!refused.has(field)) expect(stored, field).not.toMatch(rules[field] === 'html' ? CONTROL : ANY_CONTROL);
+          if (!refused.has(field))
+            expect(stored, field).not.toMatch(/url/i.test(rules[field]!) ? ANY_CONTROL : CONTROL);
         }
       }),
       { numRuns: 300 },

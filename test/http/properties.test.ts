@@ -10,7 +10,7 @@ import { call, expectSameOrdered, get, JSON_TYPE, KEYS, MSG, XML_TYPE, type Res 
 import { describeSample, NOW, sample } from '../helpers/sample.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { childElements, childText, stripXmlForbidden, type XEl } from '../helpers/xml.js';
-import { plainTextOf, sanitizeWrittenHtml } from '../../src/domain/sanitize.js';
+import { storedContent, storedText } from '../../src/domain/writes.js';
 
 const RUNS = 100;
 
@@ -123,8 +123,8 @@ const asStored = (s: string) =>
 
 // Markup in a write is sanitized (contract §7; its own tests are test/domain/sanitize.test.ts
 // and test/http/xss.test.ts): here only the way from the store to both forms is the subject.
-const contentAsStored = (s: string) => sanitizeWrittenHtml(asStored(s));
-const nameAsStored = (s: string) => plainTextOf(asStored(s));
+const contentAsStored = (s: string) => storedContent(asStored(s));
+const nameAsStored = (s: string) => storedText(asStored(s));
 /** Every post carries a file, so that content the sanitizer empties still makes a post. */
 const FILE = 'https://cdn.example.com/p.jpg';
 

@@ -12016,7 +12016,7 @@ export interface paths {
         };
         cookie?: never;
       };
-      requestBody: {
+      requestBody?: {
         content: {
           /**
            * @example {
@@ -14042,7 +14042,7 @@ export interface paths {
         };
         cookie?: never;
       };
-      requestBody: {
+      requestBody?: {
         content: {
           'application/json': {
             /** @description also judge approved posts (default false: only pending ones) */
@@ -16201,7 +16201,7 @@ export interface paths {
         };
         cookie?: never;
       };
-      requestBody: {
+      requestBody?: {
         content: {
           'application/json': {
             /** @description true: the old secret stops signing at once (it leaked); false (default): it signs too for 24 hours, so receivers switch without a gap */
