@@ -46,6 +46,8 @@ async function startWallery(db: string, cacheMb: number) {
     EMBED_RATE_LIMIT_PER_KEY: '0',
     EMBED_RATE_LIMIT_PER_IP: '0',
     EMBED_MAX_STREAMS: String(STREAMS + 10),
+    // every stream comes from this one address
+    EMBED_MAX_STREAMS_PER_CLIENT: '0',
   });
   const port = (await waitFor(child, /wallery listening on http:\/\/[^:]+:(\d+)/))[1];
   return {
