@@ -185,8 +185,7 @@ export function completeOperations(doc: { paths?: Record<string, Record<string, 
       const body = (op as { requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> } })
         .requestBody;
       const bodySchema = body?.content?.['application/json']?.schema as
-        | { type?: string; required?: unknown[]; minProperties?: number }
-        | undefined;
+        { type?: string; required?: unknown[]; minProperties?: number } | undefined;
       if (
         family === 'manage' &&
         body &&
