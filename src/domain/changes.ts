@@ -1,6 +1,6 @@
-// What the change log records (src/store/change-log-triggers.ts) and how a
-// change-feed cursor is written. A cursor is the commit-order position of
-// the last change a reader has seen; it is opaque to readers.
+// What the change log records (its triggers: src/store/migrations/0015_changes.ts)
+// and how a change-feed cursor is written. A cursor is the commit-order
+// position of the last change a reader has seen; it is opaque to readers.
 
 export const POST_CHANGE_KINDS = ['created', 'updated', 'approved', 'rejected', 'hidden', 'deleted'] as const;
 export const WALL_CHANGE_KINDS = ['wall_deleted', 'wall_restored'] as const;

@@ -2,7 +2,7 @@
 // restoration) after a cursor, in commit order, each with the post as it is
 // now. A reader that keeps the returned cursor and asks again never misses
 // or repeats a change (the log is numbered in commit order: see
-// src/store/change-log-triggers.ts). To mirror a wall: take `since=latest`,
+// src/store/migrations/0015_changes.ts). To mirror a wall: take `since=latest`,
 // read the posts, then follow the feed from that cursor — a change that
 // happened during the read shows up once more, and applying the post as it
 // is now is idempotent.

@@ -1,5 +1,5 @@
 // Reading and pruning the change log (written by the store's own triggers,
-// src/store/change-log-triggers.ts). Rows come in commit order: a reader
+// migration src/store/migrations/0015_changes.ts). Rows come in commit order: a reader
 // that asks for what follows the last seq it saw never misses or repeats one.
 import type { Kysely } from 'kysely';
 import type { ChangeKind } from '../domain/changes.js';

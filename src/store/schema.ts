@@ -230,7 +230,7 @@ export interface Database {
 }
 
 /**
- * The change log (migration 0015, src/store/change-log-triggers.ts): a row per
+ * The change log (migration src/store/migrations/0015_changes.ts): a row per
  * change of a post, a wall's life or a feed's health, written by store
  * triggers in the changing transaction and numbered in commit order.
  */

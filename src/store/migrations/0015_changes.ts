@@ -1,4 +1,4 @@
-// Migration 0015: the change log. Store triggers write one row per change
+// The change log. Store triggers write one row per change
 // of a post (created, updated, approved, rejected, hidden, deleted), of a
 // wall's life (deleted, restored) and of a feed's health (failing,
 // recovered), in the transaction that made the change — whoever made it: an
@@ -15,7 +15,9 @@
 //   numbers are drawn and made visible one transaction at a time. The lock is
 //   the last one the transaction takes, so it cannot close a deadlock.
 import { sql, type Kysely } from 'kysely';
-import { idColumn, idColumnType, type DialectName } from './dialect.js';
+import { idColumn, idColumnType, type DialectName } from '../dialect.js';
+
+export const description = 'the change log (change feed, webhooks) and the triggers that fill it';
 
 /** Visible to the public reads: approved and not hidden (the wall's own state aside). */
 const VISIBLE = (row: string) => `case when ${row}.state = 'approved' and ${row}.hidden = 0 then 1 else 0 end`;
@@ -29,7 +31,7 @@ const UPDATE_KIND = (o: string, n: string) => `case
 const FEED_KIND = (n: string) => `case when ${n}.failing = 1 then 'feed_failing' else 'feed_recovered' end`;
 const WALL_KIND = (n: string) => `case when ${n}.deleted_at is null then 'wall_restored' else 'wall_deleted' end`;
 
-export async function changeLogMigration(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
   const postgres = dialect === 'postgres';
   let table = db.schema.createTable('changes');
   // PostgreSQL: `id` is insertion order, `seq` the commit order set by the commit trigger

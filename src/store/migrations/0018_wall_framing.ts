@@ -1,0 +1,13 @@
+import type { Kysely } from 'kysely';
+
+export const description =
+  'walls get allow_framing: any site may frame the hosted page of a key bound to no origins (0)';
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  // Whether any site may frame the hosted wall page when its key is bound
+  // to no origins (src/http/web/framing.ts); 0 for every wall.
+  await db.schema
+    .alterTable('walls')
+    .addColumn('allow_framing', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+}
