@@ -4,7 +4,7 @@
 // one a fresh store gets, its rows are all there with the defaults the later
 // migrations promise, and the public API serves them. Runs on SQLite and, in
 // the postgres project, on PostgreSQL (one database per version, dropped).
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,6 +107,19 @@ describe('migrations', () => {
   it('each say in one line what they do', () => {
     expect(Object.keys(MIGRATION_DESCRIPTIONS).sort()).toEqual(MIGRATIONS);
     for (const name of MIGRATIONS) expect(MIGRATION_DESCRIPTIONS[name], name).toMatch(/^\S.{10,140}$/);
+  });
+
+  it('are the files of src/store/migrations/, each listed under its own name, numbered 0001 on', async () => {
+    const folder = new URL('../../src/store/migrations/', import.meta.url);
+    const files = readdirSync(folder).filter((f) => /^\d/.test(f));
+    expect(files.map((f) => f.replace(/\.ts$/, '')).sort()).toEqual(MIGRATIONS);
+    expect(MIGRATIONS.map((name) => name.slice(0, 5))).toEqual(
+      MIGRATIONS.map((_, i) => `${String(i + 1).padStart(4, '0')}_`),
+    );
+    for (const file of files) {
+      const { description } = (await import(new URL(file, folder).href)) as { description: string };
+      expect(MIGRATION_DESCRIPTIONS[file.replace(/\.ts$/, '')], file).toBe(description);
+    }
   });
 
   // every name is a released schema version (the repository has no tags)
