@@ -3,6 +3,7 @@
 // (or feed's) mode does. Pure: compiled once per list, then run per post at
 // ingestion and on demand over stored posts.
 import { decodeHTML } from 'entities';
+import { arrivalByMode, type Arrival } from './arrival.js';
 import type { MediaKind, ModerationMode, PostState } from './lists.js';
 import { isProfane } from './profanity.js';
 
@@ -79,12 +80,8 @@ export interface RuleSubject {
   sensitive?: boolean;
 }
 
-export interface RuleDecision {
-  state: PostState;
-  /** `rule:<id>`; null when the mode decided */
-  by: string | null;
-  reason: string | null;
-}
+/** The arrival a rule (`by`: `rule:<id>`) or else the moderation mode (`by`: null) gives a post. */
+export type RuleDecision = Arrival;
 
 const STATE_OF: Record<RuleAction, PostState> = { reject: 'rejected', hold: 'pending', approve: 'approved' };
 
@@ -271,9 +268,7 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
     match: (subject) => first(subject)?.rule ?? null,
     judge: (subject) => first(subject)?.decision ?? null,
     decide(subject, mode) {
-      const hit = first(subject);
-      if (hit) return hit.decision;
-      return { state: mode === 'manual' ? 'pending' : 'approved', by: null, reason: null };
+      return first(subject)?.decision ?? arrivalByMode(mode);
     },
   };
 }

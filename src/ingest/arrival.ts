@@ -4,7 +4,8 @@
 // the serving thread nothing; the serving thread only reads the decision.
 import { compileRules, ruleSubjectOf, type CompiledRules, type Rule } from '../domain/rules.js';
 import type { ModerationMode } from '../domain/lists.js';
-import { arrivalByMode, type Arrival, type IngestedPost } from '../store/ingest.js';
+import { arrivalByMode, type Arrival } from '../domain/arrival.js';
+import type { IngestedPost } from '../store/ingest.js';
 
 // A worker parses many pages of few walls: each wall's list is compiled once, not per page.
 const compiled = new Map<string, CompiledRules>();
