@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { Rule } from '../src/domain/rules.js';
 import { arrivalOf } from '../src/ingest/arrival.js';
 import parseResponse, { type ParseTask } from '../src/ingest/parse-worker.js';
+import { upstreamHash } from '../src/ingest/upstream-hash.js';
 import { upsertPosts } from '../src/store/ingest.js';
 import { openStore } from '../src/store/store.js';
 import { ROOT } from './process.js';
@@ -158,9 +159,9 @@ async function run(dir: string, n: number, pages: Uint8Array[], rules: Rule[]): 
       const { rows } = structuredClone(parseResponse(task));
       worker += cpuMs() - t;
       t = cpuMs();
-      const arrive = arrivalOf('auto');
+      const decisions = { fingerprint: upstreamHash, arrival: arrivalOf('auto') };
       for (let i = 0; i < rows.length; i += BATCH)
-        await upsertPosts(db, wallId, feedId, rows.slice(i, i + BATCH), arrive);
+        await upsertPosts(db, wallId, feedId, rows.slice(i, i + BATCH), decisions);
       serving += cpuMs() - t;
     }
     const posts = pages.length * PER_PAGE;

@@ -29,6 +29,7 @@ import {
 } from '../store/ingest.js';
 import type { Database } from '../store/schema.js';
 import { arrivalOf } from './arrival.js';
+import { upstreamHash } from './upstream-hash.js';
 import type { IngestConfig } from '../config.js';
 import { connectorProblem, type ConnectorSettings } from '../schemas/connectors.js';
 import { PollHttp, errorMessage, type ConnectorEnv, type ParseFn, type Validators } from './connector.js';
@@ -317,16 +318,17 @@ export class IngestRuntime {
         maxItems: this.options.config.maxItems,
       });
 
-      // 2. write, in short transactions; new posts arrive as the wall's moderation says
+      // 2. write, in short transactions; new posts arrive as the wall's moderation says, and a
+      // stored post is rewritten only when upstream's fingerprint of it changed
       const rows = uniqueRows(out.rows);
-      const arrive = arrivalOf(feed.moderation);
+      const decisions = { fingerprint: upstreamHash, arrival: arrivalOf(feed.moderation) };
       for (let i = 0; i < rows.length; i += WRITE_BATCH) {
         // SQLite writes synchronously, and awaiting its promises yields to no one:
         // give the event loop a turn between batches
         if (i > 0) await nextTurn();
         if (signal.aborted)
           throw new Error(this.jobs.signal.aborted ? 'ingestion is stopping' : 'the poll ran out of time');
-        const r = await upsertPosts(this.db, feed.wallId, feedId, rows.slice(i, i + WRITE_BATCH), arrive, now);
+        const r = await upsertPosts(this.db, feed.wallId, feedId, rows.slice(i, i + WRITE_BATCH), decisions, now);
         written = { inserted: written.inserted + r.inserted, updated: written.updated + r.updated };
       }
       const withheld = [...new Set(out.withheld ?? [])];

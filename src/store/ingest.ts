@@ -1,11 +1,11 @@
 // Store side of ingestion: the per-feed state (schedule, cursor, failures,
 // lease) and the post upsert. Every write is a short transaction of its own;
 // nothing here runs while an upstream request is in flight.
-import { createHash } from 'node:crypto';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, FeedIngestStateTable, PostsTable } from './schema.js';
 import { postDefaults, UPSTREAM_COLUMNS } from './post-columns.js';
-import type { ModerationMode, PostState } from '../domain/lists.js';
+import type { Arrival } from '../domain/arrival.js';
+import type { ModerationMode } from '../domain/lists.js';
 
 export type IngestStateRow = Selectable<FeedIngestStateTable>;
 
@@ -290,39 +290,16 @@ export interface IngestedPost extends PostFields {
   arrival?: Arrival;
 }
 
-/** Upstream columns that came later: each counts in the fingerprint only when set. */
-const LATER_COLUMNS: ReadonlySet<string> = new Set(['alt', 'repost', 'reply']);
-const FINGERPRINTED_COLUMNS = UPSTREAM_COLUMNS.filter((c) => !LATER_COLUMNS.has(c));
-
-/**
- * Fingerprint of what upstream said about a post (every upstream column but
- * the edit time). `alt`, `repost` and `reply` came later: each counts only
- * when set (alt text there, a flag 1), so a post without them keeps the
- * fingerprint it had before (no rewrite), and a flagged post stored before
- * its flag existed is rewritten once, with its flag, when next read.
- */
-export function upstreamHash(p: IngestedPost): string {
-  const values: unknown[] = FINGERPRINTED_COLUMNS.map((c) => p[c]);
-  if (p.alt !== '') values.push(p.alt);
-  if (p.repost !== 0) values.push({ repost: 1 });
-  if (p.reply !== 0) values.push({ reply: 1 });
-  return createHash('sha256').update(JSON.stringify(values)).digest('base64url');
+/** What ingestion decided about the posts it writes: the store applies it, and decides nothing itself. */
+export interface PostWriteDecisions {
+  /** the fingerprint of what upstream said about a post (src/ingest/upstream-hash.ts) */
+  fingerprint: (post: IngestedPost) => string;
+  /** the moderation state a post not stored yet arrives in */
+  arrival: (post: IngestedPost) => Arrival;
 }
 
-/** The moderation state a new post arrives in, and the decision that put it there (none: by = null). */
-export interface Arrival {
-  state: PostState;
-  /** `rule:<id>` when a rule decided; null when the mode did */
-  by: string | null;
-  reason: string | null;
-}
-
+/** What the insert of a post already stored carries: its update never sets the state. */
 const APPROVED: Arrival = { state: 'approved', by: null, reason: null };
-
-/** The arrival of every new post under a moderation mode alone: manual → pending. */
-export function arrivalByMode(mode: ModerationMode): Arrival {
-  return mode === 'manual' ? { state: 'pending', by: null, reason: null } : APPROVED;
-}
 
 /**
  * Inserts new posts and updates those upstream changed, deduplicated on
@@ -331,16 +308,16 @@ export function arrivalByMode(mode: ModerationMode): Arrival {
  * changed: an unchanged upstream post is not written at all, so an
  * operator's edit of the content stays until the upstream itself edits the
  * post. Moderation state is never part of an update: a new post takes the
- * state `arrival` gives it (approved by default), and an upstream edit of a
- * rejected (or pending) post leaves it so; a rejected post, kept, is never
- * inserted again. `now` dates a rule's decision.
+ * state `arrival` gives it, and an upstream edit of a rejected (or pending)
+ * post leaves it so; a rejected post, kept, is never inserted again. `now`
+ * dates a rule's decision.
  */
 export async function upsertPosts(
   db: Kysely<Database>,
   wallId: number,
   feedId: number,
   posts: readonly IngestedPost[],
-  arrival: (post: IngestedPost) => Arrival = () => APPROVED,
+  { fingerprint, arrival }: PostWriteDecisions,
   now: number = Date.now(),
 ): Promise<{ inserted: number; updated: number }> {
   if (posts.length === 0) return { inserted: 0, updated: 0 };
@@ -369,7 +346,7 @@ export async function upsertPosts(
           };
           for (const c of UPSTREAM_COLUMNS) (row as Record<string, unknown>)[c] = p[c];
           row.external_id = p.external_id;
-          row.upstream_hash = upstreamHash(p);
+          row.upstream_hash = fingerprint(p);
           row.hidden = p.hidden;
           row.state = a.state;
           row.decided_by = a.by;

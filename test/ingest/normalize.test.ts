@@ -15,7 +15,8 @@ import {
 import { isProfane } from '../../src/domain/profanity.js';
 import { createHash } from 'node:crypto';
 import { sanitizeIngestedHtml } from '../../src/domain/sanitize.js';
-import { upstreamHash, type IngestedPost } from '../../src/store/ingest.js';
+import { upstreamHash } from '../../src/ingest/upstream-hash.js';
+import type { IngestedPost } from '../../src/store/ingest.js';
 import type { UpstreamPost } from '../../src/ingest/connector.js';
 
 const post = (over: Partial<UpstreamPost> = {}): UpstreamPost => ({
