@@ -8,7 +8,7 @@ import type { AuditEntry } from '../api/records';
 import { byName, Options, SelectField, TextField } from '../ui/fields';
 import { onSubmit, useForm } from '../ui/form';
 import { Button, QueryStatus, ScreenTitle, TableHead, When } from '../ui/kit';
-import './phase2.css';
+import './Audit.css';
 
 const TARGET_TYPES = [
   ['wall', 'Walls'],

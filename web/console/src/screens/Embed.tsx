@@ -12,7 +12,7 @@ import { Options, SelectField, TextField } from '../ui/fields';
 import { useForm } from '../ui/form';
 import { Button, ErrorNote, QueryStatus, ScreenTitle } from '../ui/kit';
 import { WallPicker } from '../ui/WallPicker';
-import './phase2.css';
+import './Embed.css';
 
 const LAYOUTS = ['masonry', 'grid', 'carousel', 'event'] as const;
 const THEMES = ['light', 'dark', 'auto'] as const;

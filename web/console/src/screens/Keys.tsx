@@ -22,7 +22,6 @@ import { byName, FormActions, Options, SelectField, TextAreaField } from '../ui/
 import { onSubmit, useForm } from '../ui/form';
 import { Button, ConfirmDanger, Dialog, Empty, ErrorNote, QueryStatus, TableHead, When } from '../ui/kit';
 import { UsageChart } from '../ui/UsageChart';
-import './phase2.css';
 
 export function Keys({ accountId }: { accountId: number | null }) {
   const me = useMe();

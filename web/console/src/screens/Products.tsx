@@ -11,7 +11,7 @@ import { AccountScreenHead } from '../ui/AccountPicker';
 import { FormActions, TextField } from '../ui/fields';
 import { onSubmit, useForm } from '../ui/form';
 import { Button, ConfirmDanger, Dialog, ErrorNote, QueryStatus, TableHead } from '../ui/kit';
-import './phase2.css';
+import './Products.css';
 
 export const price = (p: Pick<Product, 'price' | 'currencySymbol' | 'currency'>) =>
   `${p.currencySymbol}${p.price.toFixed(2)}${p.currency ? ` ${p.currency}` : ''}`;

@@ -7,7 +7,7 @@ import { useMe } from '../auth';
 import { href } from '../router';
 import { Button, QueryStatus } from '../ui/kit';
 import { WallHead } from '../ui/WallNav';
-import './phase2.css';
+import './Shop.css';
 
 /** The picture a hotspot sits on: the post's main picture. */
 export const pictureOf = (post: Pick<Post, 'picture' | 'file' | 'fileThumb' | 'children'>): string =>

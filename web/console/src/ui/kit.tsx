@@ -4,6 +4,7 @@
 // fields are in fields.tsx.
 import { useEffect, useId, useRef, type ButtonHTMLAttributes, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
+import './kit.css';
 
 export function ScreenTitle({ children }: { children: ReactNode }) {
   const ref = useRef<HTMLHeadingElement>(null);

@@ -10,7 +10,7 @@ import type { WallAnalytics } from '../../api/records';
 import { AnalyticsChart, count, METRICS, percent, type Metric } from '../../ui/AnalyticsChart';
 import { Options, SelectField } from '../../ui/fields';
 import { Announce, QueryStatus, ScreenTitle } from '../../ui/kit';
-import '../phase2.css';
+import './Analytics.css';
 import { lastDays, type Preset } from './range';
 import { RangeControls } from './RangeControls';
 import { TopPosts, TopProducts } from './Tops';

@@ -10,7 +10,7 @@ import { useWall } from '../../api/queries/walls';
 import { useMe } from '../../auth';
 import { href } from '../../router';
 import { Announce, Empty, ErrorNote, Loading, ScreenTitle } from '../../ui/kit';
-import '../phase2.css';
+import './Hotspots.css';
 import { pictureOf } from '../Shop';
 import { pct, type Point } from './geometry';
 import { HotspotPicture } from './HotspotPicture';

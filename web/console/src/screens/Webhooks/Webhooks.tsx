@@ -16,7 +16,7 @@ import { DeliveryLog } from './DeliveryLog';
 import { AttemptSummary, HookState } from './HookState';
 import { DeleteWebhook, RotateSecret } from './ConfirmDialogs';
 import { WebhookForm } from './WebhookForm';
-import '../phase2.css';
+import './Webhooks.css';
 
 // the signing secret must be readable by Wallery to sign, so it is kept (encrypted when configured), never shown
 const SECRET_NOTE =
