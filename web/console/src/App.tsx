@@ -3,20 +3,32 @@
 import { useAuth, useMe } from './auth';
 import { href, useRoute } from './router';
 import { Feeds } from './screens/Feeds';
-import { Queue } from './screens/Queue';
+import { Queue } from './screens/Queue/Queue';
 import { Rules } from './screens/Rules';
 import { SignIn } from './screens/SignIn';
 import { Tokens } from './screens/Tokens';
 import { Walls } from './screens/Walls';
-import { Analytics } from './screens/Analytics';
+import { Analytics } from './screens/Analytics/Analytics';
 import { Audit } from './screens/Audit';
 import { Embed } from './screens/Embed';
-import { Hotspots } from './screens/Hotspots';
+import { Hotspots } from './screens/Hotspots/Hotspots';
 import { Keys } from './screens/Keys';
 import { Products } from './screens/Products';
 import { Shop } from './screens/Shop';
-import { Webhooks } from './screens/Webhooks';
+import { Webhooks } from './screens/Webhooks/Webhooks';
 import { Button, Loading, ScreenTitle } from './ui/kit';
+
+/** the main navigation: screen and link text */
+const MAIN_SCREENS = [
+  ['walls', 'Walls'],
+  ['products', 'Products'],
+  ['keys', 'Keys & usage'],
+  ['embed', 'Embed'],
+  ['analytics', 'Analytics'],
+  ['webhooks', 'Webhooks'],
+  ['audit', 'Audit log'],
+  ['tokens', 'Tokens'],
+] as const;
 
 export function App() {
   const { session } = useAuth();
@@ -46,32 +58,11 @@ function SignedIn() {
           Wallery console
         </a>
         <nav aria-label="Main">
-          <a href={href.walls()} aria-current={route.screen === 'walls' ? 'page' : undefined}>
-            Walls
-          </a>
-          <a href={href.products()} aria-current={route.screen === 'products' ? 'page' : undefined}>
-            Products
-          </a>
-          <a href={href.keys()} aria-current={route.screen === 'keys' ? 'page' : undefined}>
-            Keys &amp; usage
-          </a>
-          <a href={href.embed()} aria-current={route.screen === 'embed' ? 'page' : undefined}>
-            Embed
-          </a>
-          <a href={href.analytics()} aria-current={route.screen === 'analytics' ? 'page' : undefined}>
-            Analytics
-          </a>
-          <a href={href.webhooks()} aria-current={route.screen === 'webhooks' ? 'page' : undefined}>
-            Webhooks
-          </a>
-          <a href={href.audit()} aria-current={route.screen === 'audit' ? 'page' : undefined}>
-            Audit log
-          </a>
-          {mayManageTokens && (
-            <a href={href.tokens()} aria-current={route.screen === 'tokens' ? 'page' : undefined}>
-              Tokens
+          {MAIN_SCREENS.filter(([screen]) => screen !== 'tokens' || mayManageTokens).map(([screen, label]) => (
+            <a key={screen} href={href[screen]()} aria-current={route.screen === screen ? 'page' : undefined}>
+              {label}
             </a>
-          )}
+          ))}
         </nav>
         <p className="who">
           <span className="who-name">{me.name}</span>{' '}

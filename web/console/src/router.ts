@@ -25,11 +25,11 @@ export function parseRoute(hash: string): Route {
   if (path === '/tokens') return { screen: 'tokens' };
   const m = /^\/walls\/(\d{1,15})\/(queue|feeds|rules)$/.exec(path);
   if (m) return { screen: m[2] as 'queue' | 'feeds' | 'rules', wallId: Number(m[1]) };
-  return parseRoute2(path);
+  return parseCatalogueAndAccountRoute(path);
 }
 
-/** The screens of phase 2: products and hotspots, keys and usage, embed, analytics, audit, webhooks. */
-function parseRoute2(path: string): Route {
+/** The other screens: products and hotspots, keys and usage, embed, analytics, audit, webhooks. */
+function parseCatalogueAndAccountRoute(path: string): Route {
   let m = /^\/(products|keys)(?:\/(\d{1,15}))?$/.exec(path);
   if (m) return { screen: m[1] as 'products' | 'keys', accountId: m[2] ? Number(m[2]) : null };
   m = /^\/(embed|analytics)(?:\/(\d{1,15}))?$/.exec(path);

@@ -34,6 +34,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The error as an ApiError (with its fieldErrors), if it is one. */
+export const apiErrorOf = (error: unknown): ApiError | null => (error instanceof ApiError ? error : null);
+
 type UnauthorizedListener = (message: string) => void;
 let onUnauthorized: UnauthorizedListener = () => undefined;
 export const setUnauthorizedListener = (listener: UnauthorizedListener) => {

@@ -1,6 +1,7 @@
-// The records of the phase-2 screens (products and hotspots, keys and usage,
-// embed, audit), as the API answers them: derived from the generated
-// `paths`, so an API change that breaks a screen fails the typecheck.
+// The records of the catalogue and account screens (products and hotspots,
+// keys and usage, embed, analytics, audit, webhooks), as the API answers them:
+// derived from the generated `paths`, so an API change that breaks a screen
+// fails the typecheck.
 import type { paths } from './schema';
 
 type Json<Op, Code extends number> = Op extends {

@@ -1,12 +1,14 @@
 // The audit log: every management write, newest first, paged; filtered by
 // account, target type and id, actor (the token's name) and action.
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { api, ApiError, unwrap } from '../api/client';
-import type { AuditEntry, AuditQuery } from '../api/records';
-import { useAccounts } from '../ui/AccountPicker';
-import { Button, Empty, ErrorNote, Loading, ScreenTitle, SelectField, TextField, When } from '../ui/kit';
-import './phase2.css';
+import { useState } from 'react';
+import { useAccounts } from '../api/queries/accounts';
+import { NO_AUDIT_FILTERS, useAuditLog, type AuditFilters } from '../api/queries/audit';
+import { rowsOf } from '../api/queries/paging';
+import type { AuditEntry } from '../api/records';
+import { byName, Options, SelectField, TextField } from '../ui/fields';
+import { onSubmit, useForm } from '../ui/form';
+import { Button, QueryStatus, ScreenTitle, TableHead, When } from '../ui/kit';
+import './Audit.css';
 
 const TARGET_TYPES = [
   ['wall', 'Walls'],
@@ -18,28 +20,7 @@ const TARGET_TYPES = [
   ['publishable_key', 'Publishable keys'],
   ['operator_token', 'Operator tokens'],
   ['webhook', 'Webhooks'],
-] as const;
-type TargetType = (typeof TARGET_TYPES)[number][0];
-
-interface Filters {
-  accountId: string;
-  targetType: '' | TargetType;
-  targetId: string;
-  tokenName: string;
-  action: string;
-}
-const NONE: Filters = { accountId: '', targetType: '', targetId: '', tokenName: '', action: '' };
-const PAGE = '25';
-
-function queryOf(f: Filters): AuditQuery {
-  const q: AuditQuery = { limit: PAGE };
-  if (f.accountId) q.accountId = f.accountId;
-  if (f.targetType) q.targetType = f.targetType;
-  if (f.targetId.trim()) q.targetId = f.targetId.trim();
-  if (f.tokenName.trim()) q.tokenName = f.tokenName.trim();
-  if (f.action.trim()) q.action = f.action.trim();
-  return q;
-}
+] as const satisfies readonly (readonly [AuditFilters['targetType'], string])[];
 
 const show = (v: unknown) => (v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
@@ -67,23 +48,11 @@ function changes(entry: AuditEntry): string[] {
 
 export function Audit() {
   const accounts = useAccounts().data?.data ?? [];
-  const [draft, setDraft] = useState<Filters>(NONE);
-  const [filters, setFilters] = useState<Filters>(NONE);
-  const entries = useInfiniteQuery({
-    queryKey: ['audit', filters],
-    queryFn: ({ pageParam }) =>
-      unwrap(
-        api.GET('/audit', { params: { query: { ...queryOf(filters), ...(pageParam ? { cursor: pageParam } : {}) } } }),
-      ),
-    initialPageParam: '',
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
-  });
-  const list = entries.data?.pages.flatMap((p) => p.data) ?? [];
-  const err = entries.error instanceof ApiError ? entries.error : null;
-  const apply = (e: FormEvent) => {
-    e.preventDefault();
-    setFilters(draft);
-  };
+  const [filters, setFilters] = useState<AuditFilters>(NO_AUDIT_FILTERS);
+  const entries = useAuditLog(filters);
+  const { form: draft, field, setForm: setDraft } = useForm<AuditFilters>(NO_AUDIT_FILTERS, entries.error);
+  const list = rowsOf(entries.data);
+  const apply = onSubmit(() => setFilters(draft));
   const accountName = (id: number | null) =>
     id === null ? '—' : (accounts.find((a) => a.id === id)?.name ?? `account ${id}`);
 
@@ -96,82 +65,40 @@ export function Audit() {
         </Button>
       </div>
       <form className="filters audit-filters" onSubmit={apply} aria-label="Filter the audit log" noValidate>
-        <SelectField
-          label="Account"
-          value={draft.accountId}
-          onChange={(e) => setDraft({ ...draft, accountId: e.target.value })}
-          error={err?.forField('accountId')}
-        >
+        <SelectField label="Account" {...field('accountId')}>
           <option value="">All accounts</option>
-          {accounts.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name} (#{a.id})
-            </option>
-          ))}
+          <Options of={byName(accounts)} />
         </SelectField>
-        <SelectField
-          label="Target type"
-          value={draft.targetType}
-          onChange={(e) => setDraft({ ...draft, targetType: e.target.value as Filters['targetType'] })}
-          error={err?.forField('targetType')}
-        >
+        <SelectField label="Target type" {...field('targetType')}>
           <option value="">Any target</option>
-          {TARGET_TYPES.map(([v, label]) => (
-            <option key={v} value={v}>
-              {label}
-            </option>
-          ))}
+          <Options of={TARGET_TYPES} />
         </SelectField>
-        <TextField
-          label="Target id"
-          inputMode="numeric"
-          value={draft.targetId}
-          onChange={(e) => setDraft({ ...draft, targetId: e.target.value })}
-          error={err?.forField('targetId')}
-        />
-        <TextField
-          label="Actor (token name)"
-          value={draft.tokenName}
-          onChange={(e) => setDraft({ ...draft, tokenName: e.target.value })}
-          error={err?.forField('tokenName')}
-        />
-        <TextField
-          label="Action"
-          value={draft.action}
-          placeholder="e.g. wall.update"
-          onChange={(e) => setDraft({ ...draft, action: e.target.value })}
-          error={err?.forField('action')}
-        />
+        <TextField label="Target id" inputMode="numeric" {...field('targetId')} />
+        <TextField label="Actor (token name)" {...field('tokenName')} />
+        <TextField label="Action" placeholder="e.g. wall.update" {...field('action')} />
         <div className="form-actions">
           <Button type="submit" variant="primary">
             Apply filters
           </Button>
           <Button
             onClick={() => {
-              setDraft(NONE);
-              setFilters(NONE);
+              setDraft(NO_AUDIT_FILTERS);
+              setFilters(NO_AUDIT_FILTERS);
             }}
           >
             Clear filters
           </Button>
         </div>
       </form>
-      {entries.isPending && <Loading what="the audit log" />}
-      <ErrorNote error={entries.error} title="The audit log could not be loaded" />
-      {entries.isSuccess && list.length === 0 && <Empty>No entries match these filters.</Empty>}
+      <QueryStatus
+        query={entries}
+        what="the audit log"
+        empty={list.length === 0 && 'No entries match these filters.'}
+      />
       {list.length > 0 && (
         <table className="grid-table audit">
           <caption className="sr-only">Audit log entries, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Actor</th>
-              <th scope="col">Action</th>
-              <th scope="col">Target</th>
-              <th scope="col">Account</th>
-              <th scope="col">Changes</th>
-            </tr>
-          </thead>
+          <TableHead columns={['When', 'Actor', 'Action', 'Target', 'Account', 'Changes']} />
           <tbody>
             {list.map((e) => {
               const lines = changes(e);

@@ -2,15 +2,17 @@
 // layout, theme, limit, columns), a Copy button and a live preview — the
 // same <wallery-wall> element, loaded from this server's /embed/v1/wallery.js
 // (the console's CSP allows scripts of its own origin).
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { api, unwrap } from '../api/client';
+import { useEffect, useMemo, useRef } from 'react';
+import { useCreatePublishableKey } from '../api/queries/keys';
+import { useChosenWall } from '../api/queries/walls';
 import { useMe } from '../auth';
 import { href } from '../router';
 import { CopyButton } from '../ui/Copy';
-import { Button, Empty, ErrorNote, Loading, ScreenTitle, SelectField, TextField } from '../ui/kit';
-import { useWalls } from './Walls';
-import './phase2.css';
+import { Options, SelectField, TextField } from '../ui/fields';
+import { useForm } from '../ui/form';
+import { Button, ErrorNote, QueryStatus, ScreenTitle } from '../ui/kit';
+import { WallPicker } from '../ui/WallPicker';
+import './Embed.css';
 
 const LAYOUTS = ['masonry', 'grid', 'carousel', 'event'] as const;
 const THEMES = ['light', 'dark', 'auto'] as const;
@@ -26,7 +28,7 @@ function loadEmbedScript() {
   document.head.append(scriptLoading);
 }
 
-interface Options {
+interface EmbedOptions {
   key: string;
   layout: string;
   theme: string;
@@ -34,7 +36,27 @@ interface Options {
   columns: string;
 }
 
-const attrsOf = (wallId: number, o: Options): [string, string][] =>
+/** The options typed as numbers: what the embed takes, and what to say otherwise. */
+const NUMBERS = [
+  {
+    name: 'limit',
+    label: 'Posts per page',
+    valid: /^(?:[1-9]\d?|100)$/,
+    problem: 'From 1 to 100, or empty for 20.',
+    hint: '1–100; empty: 20.',
+  },
+  {
+    name: 'columns',
+    label: 'Columns at most',
+    valid: /^[1-8]$/,
+    problem: 'From 1 to 8, or empty for the wall’s setting.',
+    hint: '1–8; empty: the wall’s setting.',
+  },
+] as const;
+const isBad = (o: EmbedOptions, n: (typeof NUMBERS)[number]) =>
+  o[n.name].trim() !== '' && !n.valid.test(o[n.name].trim());
+
+const attrsOf = (wallId: number, o: EmbedOptions): [string, string][] =>
   (
     [
       ['wall', String(wallId)],
@@ -50,22 +72,21 @@ const escapeAttr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;
 
 export function Embed({ wallId }: { wallId: number | null }) {
   const me = useMe();
-  const walls = useWalls();
-  const list = (walls.data?.pages.flatMap((p) => p.data) ?? []).filter((w) => !w.deleted);
-  const wall = wallId === null ? list[0] : list.find((w) => w.id === wallId);
-  const [o, setO] = useState<Options>({ key: '', layout: 'masonry', theme: 'light', limit: '', columns: '' });
-  const queryClient = useQueryClient();
-  const makeKey = useMutation({
-    mutationFn: (id: number) =>
-      unwrap(api.POST('/walls/{wallId}/publishable-keys', { params: { path: { wallId: String(id) } }, body: {} })),
-    onSuccess: async (key) => {
-      setO((old) => ({ ...old, key: key.key }));
-      await queryClient.invalidateQueries({ queryKey: ['publishable-keys', key.wallId] });
-    },
+  const { wall, walls, query } = useChosenWall(wallId);
+  const {
+    form: o,
+    field,
+    set,
+  } = useForm<EmbedOptions>({
+    key: '',
+    layout: 'masonry',
+    theme: 'light',
+    limit: '',
+    columns: '',
   });
+  const makeKey = useCreatePublishableKey({ beforeRefresh: (key) => set({ key: key.key }) });
   const keyOk = /^pk_\S+$/.test(o.key.trim());
-  const limitBad = o.limit.trim() !== '' && !/^(?:[1-9]\d?|100)$/.test(o.limit.trim());
-  const columnsBad = o.columns.trim() !== '' && !/^[1-8]$/.test(o.columns.trim());
+  const numbersOk = NUMBERS.every((n) => !isBad(o, n));
   const snippet = useMemo(() => {
     if (!wall) return '';
     const attrs = attrsOf(wall.id, { ...o, key: keyOk ? o.key : 'pk_…' })
@@ -81,29 +102,18 @@ export function Embed({ wallId }: { wallId: number | null }) {
         Two lines put a live wall on any web page. The page reads the wall with a publishable key (<code>pk_…</code>
         ), which can only read that wall — never put a user key in a page.
       </p>
-      {walls.isPending && <Loading what="walls" />}
-      <ErrorNote error={walls.error} title="The walls could not be loaded" />
-      {walls.isSuccess && !wall && <Empty>There is no such wall, or this token does not see it.</Empty>}
+      <QueryStatus
+        query={query}
+        what="walls"
+        empty={!wall && 'There is no such wall, or this token does not see it.'}
+      />
       {wall && (
         <div className="embed-layout">
           <form className="panel embed-form" onSubmit={(e) => e.preventDefault()} noValidate>
-            <SelectField
-              label="Wall"
-              value={wall.id}
-              onChange={(e) => {
-                location.hash = href.embed(Number(e.target.value));
-              }}
-            >
-              {list.map((w) => (
-                <option key={w.id} value={w.id}>
-                  {w.name} (#{w.id})
-                </option>
-              ))}
-            </SelectField>
+            <WallPicker walls={walls} value={wall.id} link={href.embed} />
             <TextField
               label="Publishable key"
-              value={o.key}
-              onChange={(e) => setO({ ...o, key: e.target.value })}
+              {...field('key')}
               className="mono"
               placeholder="pk_…"
               autoComplete="off"
@@ -112,41 +122,27 @@ export function Embed({ wallId }: { wallId: number | null }) {
               hint="Paste a key of this wall (its secret is shown only when it is made), or make one here."
             />
             {me.can('POST /walls/{wallId}/publishable-keys') && (
-              <Button onClick={() => makeKey.mutate(wall.id)} disabled={makeKey.isPending}>
+              <Button onClick={() => makeKey.mutate({ wallId: wall.id })} disabled={makeKey.isPending}>
                 Make a publishable key for this wall
               </Button>
             )}
             <ErrorNote error={makeKey.error} title="The key was not made" />
-            <SelectField label="Layout" value={o.layout} onChange={(e) => setO({ ...o, layout: e.target.value })}>
-              {LAYOUTS.map((l) => (
-                <option key={l} value={l}>
-                  {l}
-                </option>
-              ))}
+            <SelectField label="Layout" {...field('layout')}>
+              <Options of={LAYOUTS.map((l) => [l, l])} />
             </SelectField>
-            <SelectField label="Theme" value={o.theme} onChange={(e) => setO({ ...o, theme: e.target.value })}>
-              {THEMES.map((t) => (
-                <option key={t} value={t}>
-                  {t === 'auto' ? 'auto (the visitor’s setting)' : t}
-                </option>
-              ))}
+            <SelectField label="Theme" {...field('theme')}>
+              <Options of={THEMES.map((t) => [t, t === 'auto' ? 'auto (the visitor’s setting)' : t])} />
             </SelectField>
-            <TextField
-              label="Posts per page"
-              inputMode="numeric"
-              value={o.limit}
-              onChange={(e) => setO({ ...o, limit: e.target.value })}
-              error={limitBad ? 'From 1 to 100, or empty for 20.' : undefined}
-              hint="1–100; empty: 20."
-            />
-            <TextField
-              label="Columns at most"
-              inputMode="numeric"
-              value={o.columns}
-              onChange={(e) => setO({ ...o, columns: e.target.value })}
-              error={columnsBad ? 'From 1 to 8, or empty for the wall’s setting.' : undefined}
-              hint="1–8; empty: the wall’s setting."
-            />
+            {NUMBERS.map((n) => (
+              <TextField
+                key={n.name}
+                label={n.label}
+                inputMode="numeric"
+                {...field(n.name)}
+                error={isBad(o, n) ? n.problem : undefined}
+                hint={n.hint}
+              />
+            ))}
           </form>
           <div className="embed-out">
             <section className="panel" aria-labelledby="snippet-title">
@@ -162,7 +158,7 @@ export function Embed({ wallId }: { wallId: number | null }) {
             </section>
             <section className="panel" aria-labelledby="preview-title">
               <h2 id="preview-title">Preview</h2>
-              {keyOk && !limitBad && !columnsBad ? (
+              {keyOk && numbersOk ? (
                 <Preview attrs={attrsOf(wall.id, o)} />
               ) : (
                 <p className="muted">The preview shows the wall once the key and options are valid.</p>

@@ -1,23 +1,13 @@
 // The feeds of a wall: add, edit, enable/disable with the connector settings
 // of each kind, ingestion status in words, and "Poll now".
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { api, ApiError, unwrap, type Connector, type Feed, type FeedCreate } from '../api/client';
+import { useState } from 'react';
+import { apiErrorOf, type Connector, type Feed, type FeedCreate } from '../api/client';
+import { usePollFeed, useRefreshFeeds, useSaveFeed, useToggleFeed, useFeeds } from '../api/queries/feeds';
 import { useMe } from '../auth';
-import {
-  Announce,
-  Button,
-  CheckboxField,
-  Dialog,
-  Empty,
-  ErrorNote,
-  Loading,
-  SelectField,
-  TextField,
-  When,
-} from '../ui/kit';
+import { CheckboxField, FormActions, Options, SelectField, TextField } from '../ui/fields';
+import { onSubmit } from '../ui/form';
+import { Announce, Button, Dialog, ErrorNote, QueryStatus, When } from '../ui/kit';
 import { WallHead } from '../ui/WallNav';
-import { wallsKey } from './Walls';
 
 const KINDS = {
   rss: 'RSS or Atom feed',
@@ -28,8 +18,8 @@ const KINDS = {
   none: 'None (posts come from import or the API)',
 } as const;
 type Kind = keyof typeof KINDS;
-
-const feedsKey = (wallId: number) => ['feeds', wallId] as const;
+/** how often the list is read again: the ingestion status moves on its own (ms) */
+const STATUS_REFRESH = 15_000;
 
 /** What a feed collects, in a few words. */
 function describeConnector(c: Feed['connector']): string {
@@ -84,32 +74,12 @@ function IngestStatus({ feed }: { feed: Feed }) {
 
 export function Feeds({ wallId }: { wallId: number }) {
   const me = useMe();
-  const queryClient = useQueryClient();
   const [editing, setEditing] = useState<{ feed: Feed | null } | null>(null);
   const [said, setSaid] = useState('');
-  const feeds = useQuery({
-    queryKey: feedsKey(wallId),
-    queryFn: () =>
-      unwrap(
-        api.GET('/walls/{wallId}/feeds', { params: { path: { wallId: String(wallId) }, query: { limit: '200' } } }),
-      ),
-    // the ingestion status moves on its own
-    refetchInterval: 15_000,
-  });
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: feedsKey(wallId) }),
-      queryClient.invalidateQueries({ queryKey: wallsKey }),
-      queryClient.invalidateQueries({ queryKey: ['posts', wallId] }),
-    ]);
-  const poll = useMutation({
-    mutationFn: (feed: Feed) =>
-      unwrap(
-        api.POST('/walls/{wallId}/feeds/{feedId}/poll', {
-          params: { path: { wallId: String(wallId), feedId: String(feed.id) } },
-        }),
-      ),
-    onSuccess: async ({ feed, poll }) => {
+  const feeds = useFeeds(wallId, { refetchInterval: STATUS_REFRESH });
+  const refresh = useRefreshFeeds(wallId);
+  const poll = usePollFeed(wallId, {
+    onSuccess: ({ feed, poll }) => {
       const n = poll.inserted;
       const words: Record<typeof poll.status, string> = {
         ok: `“${feed.name}” polled: ${n} new post${n === 1 ? '' : 's'}${poll.updated ? `, ${poll.updated} updated` : ''}.`,
@@ -120,21 +90,10 @@ export function Feeds({ wallId }: { wallId: number }) {
         scheduled: `“${feed.name}” will be polled by the ingestion worker at once (this server does not poll).`,
       };
       setSaid(words[poll.status]);
-      await refresh();
     },
   });
-  const toggle = useMutation({
-    mutationFn: (feed: Feed) =>
-      unwrap(
-        api.PATCH('/walls/{wallId}/feeds/{feedId}', {
-          params: { path: { wallId: String(wallId), feedId: String(feed.id) } },
-          body: { enabled: !feed.enabled },
-        }),
-      ),
-    onSuccess: async (feed) => {
-      setSaid(`“${feed.name}” ${feed.enabled ? 'enabled' : 'disabled'}.`);
-      await refresh();
-    },
+  const toggle = useToggleFeed(wallId, {
+    onSuccess: (feed) => setSaid(`“${feed.name}” ${feed.enabled ? 'enabled' : 'disabled'}.`),
   });
   const list = feeds.data?.data ?? [];
   return (
@@ -149,16 +108,20 @@ export function Feeds({ wallId }: { wallId: number }) {
       <Announce message={said} />
       <ErrorNote error={poll.error} title="The feed was not polled" />
       <ErrorNote error={toggle.error} title="The feed was not changed" />
-      {feeds.isPending && <Loading what="feeds" />}
-      <ErrorNote error={feeds.error} title="The feeds could not be loaded" />
-      {feeds.isSuccess && list.length === 0 && (
-        <Empty>
-          <p>This wall has no feeds yet.</p>
-          {me.can('POST /walls/{wallId}/feeds') && (
-            <p>Add one to collect posts from RSS, Mastodon, Bluesky, YouTube or Lemmy.</p>
-          )}
-        </Empty>
-      )}
+      <QueryStatus
+        query={feeds}
+        what="feeds"
+        empty={
+          list.length === 0 && (
+            <>
+              <p>This wall has no feeds yet.</p>
+              {me.can('POST /walls/{wallId}/feeds') && (
+                <p>Add one to collect posts from RSS, Mastodon, Bluesky, YouTube or Lemmy.</p>
+              )}
+            </>
+          )
+        }
+      />
       {list.length > 0 && (
         <ul className="feeds">
           {list.map((feed) => (
@@ -317,28 +280,16 @@ function FeedForm({ wallId, feed, onDone }: { wallId: number; feed: Feed | null;
     feed && !feed.connector ? { ...settingsOf(null), kind: 'none' } : settingsOf(feed?.connector),
   );
   const set = (change: Partial<Settings>) => setS({ ...s, ...change });
-  const save = useMutation({
-    mutationFn: () => {
-      const { connector, source, sourceType } = connectorOf(s);
-      const body = { name, connector, enabled, moderation: moderation === '' ? null : moderation, source, sourceType };
-      const path = { wallId: String(wallId) };
-      return feed
-        ? unwrap(
-            api.PATCH('/walls/{wallId}/feeds/{feedId}', {
-              params: { path: { ...path, feedId: String(feed.id) } },
-              body,
-            }),
-          )
-        : unwrap(api.POST('/walls/{wallId}/feeds', { params: { path }, body: body as FeedCreate }));
-    },
+  const save = useSaveFeed(wallId, feed, {
     onSuccess: (saved) => onDone(feed ? `Feed “${saved.name}” saved.` : `Feed “${saved.name}” added.`),
   });
-  const err = save.error instanceof ApiError ? save.error : null;
+  const err = apiErrorOf(save.error);
   const connectorError = err?.forField('connector');
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
+  const submit = onSubmit(() => {
+    const { connector, source, sourceType } = connectorOf(s);
+    const body = { name, connector, enabled, moderation: moderation === '' ? null : moderation, source, sourceType };
+    save.mutate(body as FeedCreate);
+  });
   return (
     <form onSubmit={submit} noValidate>
       <ErrorNote error={save.error} title={feed ? 'The feed was not saved' : 'The feed was not added'} />
@@ -350,11 +301,7 @@ function FeedForm({ wallId, feed, onDone }: { wallId: number; feed: Feed | null;
         required
       />
       <SelectField label="Network" value={s.kind} onChange={(e) => set({ kind: e.target.value as Kind })}>
-        {Object.entries(KINDS).map(([k, label]) => (
-          <option key={k} value={k}>
-            {label}
-          </option>
-        ))}
+        <Options of={Object.entries(KINDS)} />
       </SelectField>
       <fieldset className="connector">
         <legend>What to collect</legend>
@@ -467,12 +414,7 @@ function FeedForm({ wallId, feed, onDone }: { wallId: number; feed: Feed | null;
         checked={enabled}
         onChange={(e) => setEnabled(e.target.checked)}
       />
-      <div className="form-actions">
-        <Button type="submit" variant="primary" disabled={save.isPending}>
-          {feed ? 'Save feed' : 'Add feed'}
-        </Button>
-        <Button onClick={() => onDone()}>Cancel</Button>
-      </div>
+      <FormActions submit={feed ? 'Save feed' : 'Add feed'} pending={save.isPending} onCancel={() => onDone()} />
     </form>
   );
 }

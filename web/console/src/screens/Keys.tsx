@@ -2,80 +2,45 @@
 // quota left today; the account's user keys (for the public API) and its
 // walls' publishable keys (for the embed): create — the secret is shown this
 // once, with a Copy button — and revoke after a confirmation.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { api, ApiError, unwrap } from '../api/client';
-import type { NewPublishableKey, NewUserKey, PublishableKey, UserKey } from '../api/records';
+import { useState, type ReactNode } from 'react';
+import { useChosenAccount, useUsage } from '../api/queries/accounts';
+import {
+  useCreatePublishableKey,
+  useCreateUserKey,
+  usePublishableKeys,
+  useRevokeKey,
+  useUserKeys,
+  type Revoking,
+} from '../api/queries/keys';
+import { useAccountWalls } from '../api/queries/walls';
+import type { NewPublishableKey } from '../api/records';
 import { useMe } from '../auth';
 import { href } from '../router';
-import { AccountPicker, useAccounts, useChosenAccount } from '../ui/AccountPicker';
+import { AccountScreenHead } from '../ui/AccountPicker';
 import { SecretOnce } from '../ui/Copy';
-import {
-  Announce,
-  Button,
-  ConfirmDanger,
-  Dialog,
-  Empty,
-  ErrorNote,
-  Loading,
-  ScreenTitle,
-  SelectField,
-  TextAreaField,
-  When,
-} from '../ui/kit';
+import { byName, FormActions, Options, SelectField, TextAreaField } from '../ui/fields';
+import { onSubmit, useForm } from '../ui/form';
+import { Button, ConfirmDanger, Dialog, Empty, ErrorNote, QueryStatus, TableHead, When } from '../ui/kit';
 import { UsageChart } from '../ui/UsageChart';
-import { useWalls } from './Walls';
-import './phase2.css';
-
-type Revoking = { kind: 'user'; key: UserKey } | { kind: 'publishable'; key: PublishableKey } | null;
-
-export function usePublishableKeys(wallId: number | undefined) {
-  return useQuery({
-    queryKey: ['publishable-keys', wallId ?? 0],
-    enabled: wallId !== undefined,
-    queryFn: () =>
-      unwrap(
-        api.GET('/walls/{wallId}/publishable-keys', {
-          params: { path: { wallId: String(wallId) }, query: { limit: '200' } },
-        }),
-      ),
-  });
-}
 
 export function Keys({ accountId }: { accountId: number | null }) {
   const me = useMe();
-  const accountsQuery = useAccounts();
-  const { account, accounts } = useChosenAccount(accountId);
+  const chosen = useChosenAccount(accountId);
+  const { account } = chosen;
   const id = account ? String(account.id) : '';
-  const usage = useQuery({
-    queryKey: ['usage', id],
-    enabled: account !== undefined,
-    queryFn: () => unwrap(api.GET('/accounts/{accountId}/usage', { params: { path: { accountId: id } } })),
-  });
-  const keys = useQuery({
-    queryKey: ['user-keys', id],
-    enabled: account !== undefined,
-    queryFn: () =>
-      unwrap(api.GET('/accounts/{accountId}/keys', { params: { path: { accountId: id }, query: { limit: '200' } } })),
-  });
-  const walls = (useWalls().data?.pages.flatMap((p) => p.data) ?? []).filter(
-    (w) => w.accountId === account?.id && !w.deleted,
-  );
+  const usage = useUsage(account?.id);
+  const keys = useUserKeys(account?.id);
+  const walls = useAccountWalls(account?.id).walls;
   const [wallChoice, setWallChoice] = useState('');
   const wall = walls.find((w) => String(w.id) === wallChoice) ?? walls[0];
   const pkeys = usePublishableKeys(wall?.id);
   const [fresh, setFresh] = useState<{ title: string; label: string; secret: string } | null>(null);
-  const [revoking, setRevoking] = useState<Revoking>(null);
+  const [revoking, setRevoking] = useState<Revoking | null>(null);
   const [makingPk, setMakingPk] = useState(false);
   const [said, setSaid] = useState('');
-  const queryClient = useQueryClient();
 
-  const createUserKey = useMutation({
-    mutationFn: () => unwrap(api.POST('/accounts/{accountId}/keys', { params: { path: { accountId: id } } })),
-    onSuccess: async (key: NewUserKey) => {
-      setFresh({ title: 'New user key', label: 'User key', secret: key.key });
-      await queryClient.invalidateQueries({ queryKey: ['user-keys', id] });
-    },
+  const createUserKey = useCreateUserKey(account?.id, {
+    onSuccess: (key) => setFresh({ title: 'New user key', label: 'User key', secret: key.key }),
   });
 
   const today = usage.data?.days[usage.data.days.length - 1];
@@ -85,14 +50,7 @@ export function Keys({ accountId }: { accountId: number | null }) {
 
   return (
     <section className="screen">
-      <div className="screen-head">
-        <ScreenTitle>Keys and usage{account ? ` · ${account.name}` : ''}</ScreenTitle>
-      </div>
-      <AccountPicker accounts={accounts} value={account?.id} link={href.keys} />
-      <Announce message={said} />
-      {accountsQuery.isPending && <Loading what="accounts" />}
-      <ErrorNote error={accountsQuery.error} title="The accounts could not be loaded" />
-      {accountsQuery.isSuccess && !account && <Empty>There is no such account, or this token does not see it.</Empty>}
+      <AccountScreenHead title="Keys and usage" chosen={chosen} link={href.keys} said={said} />
 
       {account && (
         <section className="panel" aria-labelledby="usage-title">
@@ -102,8 +60,7 @@ export function Keys({ accountId }: { accountId: number | null }) {
               Refresh usage
             </Button>
           </div>
-          {usage.isPending && <Loading what="usage" />}
-          <ErrorNote error={usage.error} title="The usage could not be loaded" />
+          <QueryStatus query={usage} what="usage" />
           {usage.data && today && (
             <>
               <dl className="stats">
@@ -142,23 +99,21 @@ export function Keys({ accountId }: { accountId: number | null }) {
           </div>
           <p className="hint">For the public API (v2): server-side only, never in a web page.</p>
           <ErrorNote error={createUserKey.error} title="The key was not made" />
-          {keys.isPending && <Loading what="user keys" />}
-          <ErrorNote error={keys.error} title="The keys could not be loaded" />
-          {keys.isSuccess && userKeys.length === 0 && <Empty>No user keys yet.</Empty>}
+          <QueryStatus
+            query={keys}
+            what="user keys"
+            failed="The keys could not be loaded"
+            empty={userKeys.length === 0 && 'No user keys yet.'}
+          />
           {userKeys.length > 0 && (
             <KeyTable
               caption={`User keys of ${account.name}`}
-              rows={userKeys.map((k) => ({
-                id: k.id,
-                prefix: k.prefix,
-                createdAt: k.createdAt,
-                revokedAt: k.revokedAt,
-                extra: <When iso={k.lastUsedAt} empty="never used" />,
-                revoke: me.can('DELETE /accounts/{accountId}/keys/{keyId}')
-                  ? () => setRevoking({ kind: 'user', key: k })
-                  : null,
-              }))}
+              keys={userKeys}
               extraTitle="Last used"
+              extra={(k) => <When iso={k.lastUsedAt} empty="never used" />}
+              onRevoke={
+                me.can('DELETE /accounts/{accountId}/keys/{keyId}') ? (key) => setRevoking({ kind: 'user', key }) : null
+              }
             />
           )}
         </section>
@@ -182,30 +137,26 @@ export function Keys({ accountId }: { accountId: number | null }) {
             <Empty>This account has no walls, so no publishable keys.</Empty>
           ) : (
             <SelectField label="Wall" value={wall?.id ?? ''} onChange={(e) => setWallChoice(e.target.value)}>
-              {walls.map((w) => (
-                <option key={w.id} value={w.id}>
-                  {w.name} (#{w.id})
-                </option>
-              ))}
+              <Options of={byName(walls)} />
             </SelectField>
           )}
-          {pkeys.isPending && wall && <Loading what="publishable keys" />}
-          <ErrorNote error={pkeys.error} title="The publishable keys could not be loaded" />
-          {pkeys.isSuccess && pks.length === 0 && <Empty>No publishable keys for this wall yet.</Empty>}
+          <QueryStatus
+            query={pkeys}
+            active={wall !== undefined}
+            what="publishable keys"
+            empty={pks.length === 0 && 'No publishable keys for this wall yet.'}
+          />
           {pks.length > 0 && wall && (
             <KeyTable
               caption={`Publishable keys of ${wall.name}`}
-              rows={pks.map((k) => ({
-                id: k.id,
-                prefix: k.prefix,
-                createdAt: k.createdAt,
-                revokedAt: k.revokedAt,
-                extra: k.origins.length === 0 ? 'any origin' : k.origins.join(', '),
-                revoke: me.can('DELETE /walls/{wallId}/publishable-keys/{keyId}')
-                  ? () => setRevoking({ kind: 'publishable', key: k })
-                  : null,
-              }))}
+              keys={pks}
               extraTitle="Origins"
+              extra={(k) => (k.origins.length === 0 ? 'any origin' : k.origins.join(', '))}
+              onRevoke={
+                me.can('DELETE /walls/{wallId}/publishable-keys/{keyId}')
+                  ? (key) => setRevoking({ kind: 'publishable', key })
+                  : null
+              }
             />
           )}
         </section>
@@ -248,30 +199,33 @@ export function Keys({ accountId }: { accountId: number | null }) {
   );
 }
 
-interface KeyRow {
+interface Key {
   id: number;
   prefix: string;
   createdAt: string;
   revokedAt: string | null;
-  extra: ReactNode;
-  revoke: (() => void) | null;
 }
 
-function KeyTable({ caption, rows, extraTitle }: { caption: string; rows: KeyRow[]; extraTitle: string }) {
+/** Keys of one kind: `extra` fills the column named `extraTitle`; `onRevoke` is null for a token that may not. */
+function KeyTable<K extends Key>({
+  caption,
+  keys,
+  extraTitle,
+  extra,
+  onRevoke,
+}: {
+  caption: string;
+  keys: K[];
+  extraTitle: string;
+  extra(key: K): ReactNode;
+  onRevoke: ((key: K) => void) | null;
+}) {
   return (
     <table className="grid-table keys">
       <caption className="sr-only">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Key</th>
-          <th scope="col">Made</th>
-          <th scope="col">{extraTitle}</th>
-          <th scope="col">State</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Key', 'Made', extraTitle, 'State', 'Actions']} />
       <tbody>
-        {rows.map((k) => (
+        {keys.map((k) => (
           <tr key={k.id} data-key-id={k.id} data-prefix={k.prefix}>
             <th scope="row" className="mono">
               {k.prefix}…
@@ -279,7 +233,7 @@ function KeyTable({ caption, rows, extraTitle }: { caption: string; rows: KeyRow
             <td data-label="Made">
               <When iso={k.createdAt} />
             </td>
-            <td data-label={extraTitle}>{k.extra}</td>
+            <td data-label={extraTitle}>{extra(k)}</td>
             <td data-label="State">
               {k.revokedAt ? (
                 <span className="badge badge-bad">revoked</span>
@@ -288,8 +242,8 @@ function KeyTable({ caption, rows, extraTitle }: { caption: string; rows: KeyRow
               )}
             </td>
             <td className="actions">
-              {!k.revokedAt && k.revoke && (
-                <Button variant="danger" onClick={k.revoke}>
+              {!k.revokedAt && onRevoke && (
+                <Button variant="danger" onClick={() => onRevoke(k)}>
                   Revoke<span className="sr-only"> key {k.prefix}</span>
                 </Button>
               )}
@@ -302,48 +256,25 @@ function KeyTable({ caption, rows, extraTitle }: { caption: string; rows: KeyRow
 }
 
 function NewPublishableKeyForm({ wallId, onDone }: { wallId: number; onDone(key?: NewPublishableKey): void }) {
-  const queryClient = useQueryClient();
-  const [origins, setOrigins] = useState('');
-  const create = useMutation({
-    mutationFn: () => {
-      const list = origins
-        .split(/[\s,]+/)
-        .map((o) => o.trim())
-        .filter(Boolean);
-      return unwrap(
-        api.POST('/walls/{wallId}/publishable-keys', {
-          params: { path: { wallId: String(wallId) } },
-          body: list.length ? { origins: list } : {},
-        }),
-      );
-    },
-    onSuccess: async (key) => {
-      await queryClient.invalidateQueries({ queryKey: ['publishable-keys', wallId] });
-      onDone(key);
-    },
+  const create = useCreatePublishableKey({ afterRefresh: (key) => onDone(key) });
+  const { field, form } = useForm({ origins: '' }, create.error);
+  const submit = onSubmit(() => {
+    const list = form.origins
+      .split(/[\s,]+/)
+      .map((o) => o.trim())
+      .filter(Boolean);
+    create.mutate({ wallId, ...(list.length ? { origins: list } : {}) });
   });
-  const err = create.error instanceof ApiError ? create.error : null;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
   return (
     <form onSubmit={submit} noValidate>
       <ErrorNote error={create.error} title="The key was not made" />
       <TextAreaField
         label="Allowed origins"
-        value={origins}
-        onChange={(e) => setOrigins(e.target.value)}
-        error={err?.forField('origins')}
+        {...field('origins')}
         hint="The sites whose pages may use the key, one per line (https://shop.example). Empty: any site."
         rows={3}
       />
-      <div className="form-actions">
-        <Button type="submit" variant="primary" disabled={create.isPending}>
-          Make key
-        </Button>
-        <Button onClick={() => onDone()}>Cancel</Button>
-      </div>
+      <FormActions submit="Make key" pending={create.isPending} onCancel={() => onDone()} />
     </form>
   );
 }
@@ -353,40 +284,15 @@ function RevokeKey({
   accountId,
   onDone,
 }: {
-  revoking: Exclude<Revoking, null>;
+  revoking: Revoking;
   accountId: string;
   onDone(message?: string): void;
 }) {
-  const queryClient = useQueryClient();
-  const revoke = useMutation<unknown>({
-    mutationFn: () =>
-      revoking.kind === 'user'
-        ? unwrap(
-            api.DELETE('/accounts/{accountId}/keys/{keyId}', {
-              params: { path: { accountId, keyId: String(revoking.key.id) } },
-            }),
-          )
-        : unwrap(
-            api.DELETE('/walls/{wallId}/publishable-keys/{keyId}', {
-              params: { path: { wallId: String(revoking.key.wallId), keyId: String(revoking.key.id) } },
-            }),
-          ),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({
-        queryKey: revoking.kind === 'user' ? ['user-keys', accountId] : ['publishable-keys', revoking.key.wallId],
-      });
-      onDone(`Key ${revoking.key.prefix}… revoked.`);
-    },
+  const revoke = useRevokeKey(revoking, accountId, {
+    onSuccess: () => onDone(`Key ${revoking.key.prefix}… revoked.`),
   });
   return (
-    <ConfirmDanger
-      error={revoke.error}
-      errorTitle="The key was not revoked"
-      action="Revoke key"
-      pending={revoke.isPending}
-      onConfirm={() => revoke.mutate()}
-      onCancel={() => onDone()}
-    >
+    <ConfirmDanger mutation={revoke} errorTitle="The key was not revoked" action="Revoke key" onCancel={() => onDone()}>
       Revoke the {revoking.kind === 'user' ? 'user' : 'publishable'} key <code>{revoking.key.prefix}…</code>?{' '}
       {revoking.kind === 'user'
         ? 'Calls of the public API with it fail (401) from the next call on.'

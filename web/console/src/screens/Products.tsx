@@ -1,25 +1,17 @@
 // Products: the catalogue of an account (create, edit, delete), and the way
 // to its walls' posts, where products are tagged with hotspots.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { api, ApiError, unwrap } from '../api/client';
+import { useState } from 'react';
+import { useChosenAccount } from '../api/queries/accounts';
+import { useDeleteProduct, useProducts, useSaveProduct } from '../api/queries/products';
+import { useAccountWalls } from '../api/queries/walls';
 import type { Product, ProductCreate } from '../api/records';
 import { useMe } from '../auth';
 import { href } from '../router';
-import { AccountPicker, useAccounts, useChosenAccount } from '../ui/AccountPicker';
-import { Announce, Button, ConfirmDanger, Dialog, Empty, ErrorNote, Loading, ScreenTitle, TextField } from '../ui/kit';
-import { useWalls } from './Walls';
-import './phase2.css';
-
-export const productsKey = (accountId: number) => ['products', accountId] as const;
-
-export function useProducts(accountId: number | undefined) {
-  return useQuery({
-    queryKey: productsKey(accountId ?? 0),
-    enabled: accountId !== undefined,
-    queryFn: () => unwrap(api.GET('/products', { params: { query: { accountId: String(accountId), limit: '200' } } })),
-  });
-}
+import { AccountScreenHead } from '../ui/AccountPicker';
+import { FormActions, TextField } from '../ui/fields';
+import { onSubmit, useForm } from '../ui/form';
+import { Button, ConfirmDanger, Dialog, ErrorNote, QueryStatus, TableHead } from '../ui/kit';
+import './Products.css';
 
 export const price = (p: Pick<Product, 'price' | 'currencySymbol' | 'currency'>) =>
   `${p.currencySymbol}${p.price.toFixed(2)}${p.currency ? ` ${p.currency}` : ''}`;
@@ -28,16 +20,13 @@ type Editing = { mode: 'create' } | { mode: 'edit'; product: Product } | { mode:
 
 export function Products({ accountId }: { accountId: number | null }) {
   const me = useMe();
-  const accountsQuery = useAccounts();
-  const { account, accounts } = useChosenAccount(accountId);
+  const chosen = useChosenAccount(accountId);
+  const { account } = chosen;
   const products = useProducts(account?.id);
-  const walls = useWalls();
+  const accountWalls = useAccountWalls(account?.id).walls;
   const [editing, setEditing] = useState<Editing>(null);
   const [said, setSaid] = useState('');
   const list = products.data?.data ?? [];
-  const accountWalls = (walls.data?.pages.flatMap((p) => p.data) ?? []).filter(
-    (w) => w.accountId === account?.id && !w.deleted,
-  );
   const done = (message?: string) => {
     setEditing(null);
     if (message) setSaid(message);
@@ -45,43 +34,30 @@ export function Products({ accountId }: { accountId: number | null }) {
 
   return (
     <section className="screen">
-      <div className="screen-head">
-        <ScreenTitle>Products{account ? ` · ${account.name}` : ''}</ScreenTitle>
+      <AccountScreenHead title="Products" chosen={chosen} link={href.products} said={said}>
         {account && me.can('POST /products') && (
           <Button variant="primary" onClick={() => setEditing({ mode: 'create' })}>
             New product
           </Button>
         )}
-      </div>
-      <AccountPicker accounts={accounts} value={account?.id} link={href.products} />
-      <Announce message={said} />
-      {accountsQuery.isPending && <Loading what="accounts" />}
-      <ErrorNote error={accountsQuery.error} title="The accounts could not be loaded" />
-      {accountsQuery.isSuccess && !account && <Empty>There is no such account, or this token does not see it.</Empty>}
-      {products.isPending && account && <Loading what="products" />}
-      <ErrorNote error={products.error} title="The products could not be loaded" />
-      {products.isSuccess && list.length === 0 && (
-        <Empty>
-          <p>No products in this catalogue yet.</p>
-          {me.can('POST /products') && <p>Add one with “New product”, then tag it on a post.</p>}
-        </Empty>
-      )}
+      </AccountScreenHead>
+      <QueryStatus
+        query={products}
+        active={account !== undefined}
+        what="products"
+        empty={
+          list.length === 0 && (
+            <>
+              <p>No products in this catalogue yet.</p>
+              {me.can('POST /products') && <p>Add one with “New product”, then tag it on a post.</p>}
+            </>
+          )
+        }
+      />
       {list.length > 0 && (
         <table className="grid-table products">
           <caption className="sr-only">Products of {account?.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Product</th>
-              <th scope="col">SKU</th>
-              <th scope="col" className="num">
-                Price
-              </th>
-              <th scope="col" className="num">
-                Tagged on
-              </th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Product', 'SKU', 'Price', 'Tagged on', 'Actions']} numeric={['Price', 'Tagged on']} />
           <tbody>
             {list.map((p) => (
               <tr key={p.id} data-product-id={p.id}>
@@ -179,38 +155,27 @@ function ProductForm({
   product: Product | null;
   onDone(message?: string): void;
 }) {
-  const queryClient = useQueryClient();
-  const [form, setForm] = useState<Record<FieldName, string>>(() => ({
-    name: product?.name ?? '',
-    price: product ? String(product.price) : '',
-    currencySymbol: product?.currencySymbol ?? '',
-    currency: product?.currency ?? '',
-    sku: product?.sku ?? '',
-    discount: product ? String(product.discount) : '0',
-    url: product?.url ?? '',
-    image: product?.image ?? '',
-  }));
-  const save = useMutation({
-    mutationFn: () => {
-      // a number field left empty or not a number goes as text, so the API names the field
-      const n = (v: string) => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
-      const body = { ...form, price: n(form.price), discount: n(form.discount) } as unknown as ProductCreate;
-      if (product)
-        return unwrap(
-          api.PATCH('/products/{productId}', { params: { path: { productId: String(product.id) } }, body }),
-        );
-      return unwrap(api.POST('/products', { body: { ...body, accountId } }));
-    },
-    onSuccess: async (saved) => {
-      await queryClient.invalidateQueries({ queryKey: productsKey(accountId) });
-      onDone(product ? `Product “${saved.name}” saved.` : `Product “${saved.name}” created.`);
-    },
+  const save = useSaveProduct(accountId, product, {
+    onSuccess: (saved) => onDone(product ? `Product “${saved.name}” saved.` : `Product “${saved.name}” created.`),
   });
-  const err = save.error instanceof ApiError ? save.error : null;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
+  const { form, field } = useForm<Record<FieldName, string>>(
+    () => ({
+      name: product?.name ?? '',
+      price: product ? String(product.price) : '',
+      currencySymbol: product?.currencySymbol ?? '',
+      currency: product?.currency ?? '',
+      sku: product?.sku ?? '',
+      discount: product ? String(product.discount) : '0',
+      url: product?.url ?? '',
+      image: product?.image ?? '',
+    }),
+    save.error,
+  );
+  // a number field left empty or not a number goes as text, so the API names the field
+  const n = (v: string) => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
+  const submit = onSubmit(() =>
+    save.mutate({ ...form, price: n(form.price), discount: n(form.discount) } as unknown as ProductCreate),
+  );
   return (
     <form onSubmit={submit} noValidate className="form-grid">
       <ErrorNote error={save.error} title={product ? 'The product was not saved' : 'The product was not created'} />
@@ -220,40 +185,27 @@ function ProductForm({
           label={label}
           type={type === 'number' ? 'text' : type}
           inputMode={type === 'number' ? 'decimal' : undefined}
-          value={form[name]}
-          onChange={(e) => setForm({ ...form, [name]: e.target.value })}
-          error={err?.forField(name)}
+          {...field(name)}
           required={name === 'name' || name === 'price'}
           hint={name === 'currency' ? 'Three letters such as EUR, or empty.' : undefined}
         />
       ))}
-      <div className="form-actions">
-        <Button type="submit" variant="primary" disabled={save.isPending}>
-          {product ? 'Save product' : 'Create product'}
-        </Button>
-        <Button onClick={() => onDone()}>Cancel</Button>
-      </div>
+      <FormActions
+        submit={product ? 'Save product' : 'Create product'}
+        pending={save.isPending}
+        onCancel={() => onDone()}
+      />
     </form>
   );
 }
 
 function DeleteProduct({ product, onDone }: { product: Product; onDone(message?: string): void }) {
-  const queryClient = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () =>
-      unwrap(api.DELETE('/products/{productId}', { params: { path: { productId: String(product.id) } } })),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: productsKey(product.accountId) });
-      onDone(`Product “${product.name}” deleted.`);
-    },
-  });
+  const remove = useDeleteProduct(product, { onSuccess: () => onDone(`Product “${product.name}” deleted.`) });
   return (
     <ConfirmDanger
-      error={remove.error}
+      mutation={remove}
       errorTitle="The product was not deleted"
       action="Delete product"
-      pending={remove.isPending}
-      onConfirm={() => remove.mutate()}
       onCancel={() => onDone()}
     >
       Delete “{product.name}”?{' '}

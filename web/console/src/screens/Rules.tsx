@@ -1,11 +1,13 @@
 // A wall's moderation rules: read them in order, add, reorder, remove, and
 // preview the change before saving (PUT …/rules?dryRun=true: "this would
 // hold 37 posts"); save; apply to the posts already stored.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
-import { api, ApiError, unwrap, type Rules as RulesRecord, type RulesBody } from '../api/client';
+import { useEffect, useState } from 'react';
+import { type ApiError, type Rules as RulesRecord, type RulesBody } from '../api/client';
+import { useApplyRules, usePreviewRules, useRules, useSaveRules } from '../api/queries/rules';
 import { useMe } from '../auth';
-import { Announce, Button, Empty, ErrorNote, Loading, SelectField, TextField } from '../ui/kit';
+import { Options, SelectField, TextField } from '../ui/fields';
+import { onSubmit } from '../ui/form';
+import { Announce, Button, Empty, ErrorNote, QueryStatus } from '../ui/kit';
 import { WallHead } from '../ui/WallNav';
 
 type RuleIn = RulesBody['rules'][number];
@@ -57,12 +59,7 @@ const list = (text: string) =>
 export function Rules({ wallId }: { wallId: number }) {
   const me = useMe();
   const mayEdit = me.can('PUT /walls/{wallId}/rules');
-  const queryClient = useQueryClient();
-  const path = { wallId: String(wallId) };
-  const rules = useQuery({
-    queryKey: ['rules', wallId],
-    queryFn: () => unwrap(api.GET('/walls/{wallId}/rules', { params: { path } })),
-  });
+  const rules = useRules(wallId);
   const [draft, setDraft] = useState<RuleIn[] | null>(null);
   const [preview, setPreview] = useState<Counts | null>(null);
   const [said, setSaid] = useState('');
@@ -75,32 +72,23 @@ export function Rules({ wallId }: { wallId: number }) {
     setDraft(next);
     setPreview(null);
   };
-  const dryRun = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.PUT('/walls/{wallId}/rules', { params: { path, query: { dryRun: 'true' } }, body: { rules: draft! } }),
-      ),
+  const dryRun = usePreviewRules(wallId, {
     onSuccess: (r) => {
       setPreview(r.counts ?? []);
       const total = (r.counts ?? []).reduce((n, c) => n + c.changed, 0);
       setSaid(`Preview: these rules would change ${total} pending post${total === 1 ? '' : 's'}. Nothing was saved.`);
     },
   });
-  const save = useMutation({
-    mutationFn: () => unwrap(api.PUT('/walls/{wallId}/rules', { params: { path }, body: { rules: draft! } })),
+  const save = useSaveRules(wallId, {
     onSuccess: (r) => {
-      queryClient.setQueryData(['rules', wallId], r);
       setDraft(r.rules as RuleIn[]);
       setSaid('Rules saved. New posts are judged by them; use “Apply to stored posts” for the ones already here.');
     },
   });
-  const apply = useMutation({
-    mutationFn: () => unwrap(api.POST('/walls/{wallId}/rules/apply', { params: { path }, body: {} })),
-    onSuccess: async (r) => {
+  const apply = useApplyRules(wallId, {
+    onSuccess: (r) => {
       const total = r.counts.reduce((n, c) => n + c.changed, 0);
       setSaid(`Applied: ${r.checked} posts judged, ${total} changed.`);
-      await queryClient.invalidateQueries({ queryKey: ['posts', wallId] });
-      await queryClient.invalidateQueries({ queryKey: ['walls'] });
     },
   });
   const error = (dryRun.error ?? save.error) as ApiError | null;
@@ -113,8 +101,7 @@ export function Rules({ wallId }: { wallId: number }) {
         posts no rule matches follow the wall’s moderation mode.
       </p>
       <Announce message={said} />
-      {rules.isPending && <Loading what="rules" />}
-      <ErrorNote error={rules.error} title="The rules could not be loaded" />
+      <QueryStatus query={rules} what="rules" />
       {error && (
         <div className="note note-error" role="alert">
           <strong>The rules were not {save.error ? 'saved' : 'checked'}.</strong> {error.message}
@@ -177,10 +164,10 @@ export function Rules({ wallId }: { wallId: number }) {
       {mayEdit && draft && (
         <>
           <div className="form-actions">
-            <Button onClick={() => dryRun.mutate()} disabled={dryRun.isPending}>
+            <Button onClick={() => dryRun.mutate(draft)} disabled={dryRun.isPending}>
               Preview (dry run)
             </Button>
-            <Button variant="primary" onClick={() => save.mutate()} disabled={!changed || save.isPending}>
+            <Button variant="primary" onClick={() => save.mutate(draft)} disabled={!changed || save.isPending}>
               Save rules
             </Button>
             <Button onClick={() => apply.mutate()} disabled={changed || apply.isPending}>
@@ -239,8 +226,7 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
         return { kind, action } as RuleIn;
     }
   }
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = onSubmit(() => {
     const rule = build();
     if (typeof rule === 'string') {
       setProblem(rule);
@@ -249,16 +235,12 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
     setProblem(undefined);
     setWords('');
     onAdd(rule);
-  };
+  });
   return (
     <form className="panel" onSubmit={submit} noValidate aria-labelledby="add-rule">
       <h2 id="add-rule">Add a rule</h2>
       <SelectField label="Rule" value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
-        {(Object.keys(KIND_NAMES) as Kind[]).map((k) => (
-          <option key={k} value={k}>
-            {KIND_NAMES[k]}
-          </option>
-        ))}
+        <Options of={Object.entries(KIND_NAMES)} />
       </SelectField>
       <SelectField label="Action" value={action} onChange={(e) => setAction(e.target.value as Action)}>
         <option value="hold">Hold for review</option>

@@ -1,12 +1,13 @@
 // The posts of a wall that can carry products (those with a picture), newest
 // first, each with its tagged products and the way to the hotspot editor.
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { api, unwrap, type Post } from '../api/client';
+import { type Post } from '../api/client';
+import { rowsOf } from '../api/queries/paging';
+import { usePostsWithPictures } from '../api/queries/posts';
 import { useMe } from '../auth';
 import { href } from '../router';
-import { Button, Empty, ErrorNote, Loading } from '../ui/kit';
+import { Button, QueryStatus } from '../ui/kit';
 import { WallHead } from '../ui/WallNav';
-import './phase2.css';
+import './Shop.css';
 
 /** The picture a hotspot sits on: the post's main picture. */
 export const pictureOf = (post: Pick<Post, 'picture' | 'file' | 'fileThumb' | 'children'>): string =>
@@ -14,30 +15,19 @@ export const pictureOf = (post: Pick<Post, 'picture' | 'file' | 'fileThumb' | 'c
 
 export function Shop({ wallId }: { wallId: number }) {
   const canTag = useMe().can('POST /walls/{wallId}/posts/{postId}/products');
-  const posts = useInfiniteQuery({
-    queryKey: ['shop-posts', wallId],
-    queryFn: ({ pageParam }) =>
-      unwrap(
-        api.GET('/walls/{wallId}/posts', {
-          params: {
-            path: { wallId: String(wallId) },
-            query: { media: 'image', limit: '48', ...(pageParam ? { cursor: pageParam } : {}) },
-          },
-        }),
-      ),
-    initialPageParam: '',
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
-  });
-  const list = (posts.data?.pages.flatMap((p) => p.data) ?? []).filter((p) => pictureOf(p));
+  const posts = usePostsWithPictures(wallId);
+  const list = rowsOf(posts.data).filter((p) => pictureOf(p));
   return (
     <section className="screen">
       <WallHead wallId={wallId} screen="shop" />
       <p className="muted">
         Choose a post to place products on its picture: what the commerce API (C5) then returns with the post.
       </p>
-      {posts.isPending && <Loading what="posts" />}
-      <ErrorNote error={posts.error} title="The posts could not be loaded" />
-      {posts.isSuccess && list.length === 0 && <Empty>This wall has no posts with a picture yet.</Empty>}
+      <QueryStatus
+        query={posts}
+        what="posts"
+        empty={list.length === 0 && 'This wall has no posts with a picture yet.'}
+      />
       {list.length > 0 && (
         <ul className="shop-posts">
           {list.map((post) => (

@@ -1,7 +1,8 @@
 // Sign in with an operator token (made with `wallery tokens create`).
 import { useState, type FormEvent } from 'react';
 import { useAuth } from '../auth';
-import { Button, errorText, ScreenTitle, TextField } from '../ui/kit';
+import { TextField } from '../ui/fields';
+import { Button, errorText, ScreenTitle } from '../ui/kit';
 
 export function SignIn({ message }: { message: string | null }) {
   const { signIn } = useAuth();

@@ -1,53 +1,33 @@
 // Operator tokens (unscoped admins only): list, make one (its plaintext shown
 // once, with a copy button), revoke.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { api, ApiError, unwrap } from '../api/client';
-import type { Role } from '../api/roles';
-import { ROLES } from '../api/roles';
-import { Announce, Button, ErrorNote, Loading, ScreenTitle, SelectField, TextField, When } from '../ui/kit';
-
-const tokensKey = ['tokens'] as const;
+import { useState } from 'react';
+import { useTokens, useTokenWrites } from '../api/queries/tokens';
+import { ROLES, type Role } from '../api/roles';
+import { Options, SelectField, TextField } from '../ui/fields';
+import { onSubmit, useForm } from '../ui/form';
+import { Announce, Button, ErrorNote, QueryStatus, ScreenTitle, TableHead, When } from '../ui/kit';
 
 export function Tokens() {
-  const queryClient = useQueryClient();
-  const tokens = useQuery({
-    queryKey: tokensKey,
-    queryFn: () => unwrap(api.GET('/tokens', { params: { query: { limit: '200' } } })),
-  });
+  const tokens = useTokens();
   const [said, setSaid] = useState('');
-  const [name, setName] = useState('');
-  const [role, setRole] = useState<Role>('moderator');
-  const [accounts, setAccounts] = useState('');
   const [made, setMade] = useState<string | null>(null);
-  const create = useMutation({
-    mutationFn: () => {
-      const ids = accounts
-        .split(',')
-        .map((a) => a.trim())
-        .filter(Boolean)
-        .map(Number);
-      return unwrap(api.POST('/tokens', { body: { name, role, accounts: ids.length ? ids : null } }));
-    },
-    onSuccess: async (t) => {
+  const { create, revoke } = useTokenWrites({
+    made: (t) => {
       setMade(t.token);
-      setName('');
+      set({ name: '' });
       setSaid(`Token “${t.name}” made. Copy it now: it is shown only once.`);
-      await queryClient.invalidateQueries({ queryKey: tokensKey });
     },
+    revoked: (t) => setSaid(`Token “${t.name}” revoked.`),
   });
-  const revoke = useMutation({
-    mutationFn: (id: number) => unwrap(api.DELETE('/tokens/{tokenId}', { params: { path: { tokenId: String(id) } } })),
-    onSuccess: async (t) => {
-      setSaid(`Token “${t.name}” revoked.`);
-      await queryClient.invalidateQueries({ queryKey: tokensKey });
-    },
+  const { form, field, set } = useForm({ name: '', role: 'moderator' as Role, accounts: '' }, create.error);
+  const submit = onSubmit(() => {
+    const ids = form.accounts
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean)
+      .map(Number);
+    create.mutate({ name: form.name, role: form.role, accounts: ids.length ? ids : null });
   });
-  const err = create.error instanceof ApiError ? create.error : null;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
   return (
     <section className="screen">
       <ScreenTitle>Operator tokens</ScreenTitle>
@@ -66,38 +46,20 @@ export function Tokens() {
       <form className="panel" onSubmit={submit} noValidate aria-labelledby="new-token-title">
         <h2 id="new-token-title">New token</h2>
         <ErrorNote error={create.error} title="The token was not made" />
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={err?.forField('name')} />
-        <SelectField label="Role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-          {ROLES.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
+        <TextField label="Name" {...field('name')} />
+        <SelectField label="Role" value={form.role} onChange={(e) => set({ role: e.target.value as Role })}>
+          <Options of={ROLES.map((r) => [r, r])} />
         </SelectField>
-        <TextField
-          label="Limit to accounts (ids, comma-separated; empty: every account)"
-          value={accounts}
-          onChange={(e) => setAccounts(e.target.value)}
-          error={err?.forField('accounts')}
-        />
+        <TextField label="Limit to accounts (ids, comma-separated; empty: every account)" {...field('accounts')} />
         <Button type="submit" variant="primary" disabled={create.isPending}>
           Make token
         </Button>
       </form>
-      {tokens.isPending && <Loading what="tokens" />}
-      <ErrorNote error={tokens.error} title="The tokens could not be loaded" />
+      <QueryStatus query={tokens} what="tokens" />
       {tokens.data && (
         <table className="walls">
           <caption className="sr-only">Operator tokens</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Accounts</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Role', 'Accounts', 'Last used', 'Actions']} />
           <tbody>
             {tokens.data.data.map((t) => (
               <tr key={t.id} data-token-id={t.id}>

@@ -1,24 +1,10 @@
-// Which account a screen shows (products, keys): the accounts the token
-// sees; choosing one changes the URL, so the choice is a deep link.
-import { useQuery } from '@tanstack/react-query';
-import { api, unwrap, type Account } from '../api/client';
-import { SelectField } from './kit';
-
-export function useAccounts() {
-  return useQuery({
-    queryKey: ['accounts'],
-    queryFn: () => unwrap(api.GET('/accounts', { params: { query: { limit: '200' } } })),
-    // a screen opened on an account made a moment ago (another operator, the CLI) must find it
-    refetchOnMount: 'always',
-  });
-}
-
-/** The account of the URL, else the first the token sees. */
-export function useChosenAccount(accountId: number | null): { account: Account | undefined; accounts: Account[] } {
-  const accounts = useAccounts().data?.data ?? [];
-  const account = accountId === null ? accounts[0] : accounts.find((a) => a.id === accountId);
-  return { account, accounts };
-}
+// Which account a screen shows (products, keys, webhooks): the accounts the
+// token sees; choosing one changes the URL, so the choice is a deep link.
+import type { ReactNode } from 'react';
+import type { Account } from '../api/client';
+import type { useChosenAccount } from '../api/queries/accounts';
+import { SelectField } from './fields';
+import { Announce, QueryStatus, ScreenTitle } from './kit';
 
 export function AccountPicker({
   accounts,
@@ -46,5 +32,43 @@ export function AccountPicker({
         ))}
       </SelectField>
     </div>
+  );
+}
+
+/**
+ * The head of an account's screen: its title (with the account's name) and
+ * `children` (its buttons), the account picker, what the last action did, and
+ * the accounts' loading, error or "no such account".
+ */
+export function AccountScreenHead({
+  title,
+  chosen: { account, accounts, query },
+  link,
+  said,
+  children,
+}: {
+  title: string;
+  chosen: ReturnType<typeof useChosenAccount>;
+  link(accountId: number): string;
+  said: string;
+  children?: ReactNode;
+}) {
+  return (
+    <>
+      <div className="screen-head">
+        <ScreenTitle>
+          {title}
+          {account ? ` · ${account.name}` : ''}
+        </ScreenTitle>
+        {children}
+      </div>
+      <AccountPicker accounts={accounts} value={account?.id} link={link} />
+      <Announce message={said} />
+      <QueryStatus
+        query={query}
+        what="accounts"
+        empty={!account && 'There is no such account, or this token does not see it.'}
+      />
+    </>
   );
 }

@@ -1,7 +1,7 @@
 // The head of a wall's screens: where you are, and the wall's other screens.
 import type { ReactNode } from 'react';
 import { href } from '../router';
-import { useWall } from '../screens/Walls';
+import { useWall } from '../api/queries/walls';
 import { ErrorNote, ScreenTitle } from './kit';
 
 export function WallHead({

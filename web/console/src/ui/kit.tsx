@@ -1,18 +1,10 @@
-// Small accessible building blocks: labelled fields that show the API's
-// fieldErrors, a modal dialog (native <dialog>: focus moves in, Escape
-// closes, focus returns), loading/empty/error states, screen headings that
-// take focus when a screen opens.
-import {
-  useEffect,
-  useId,
-  useRef,
-  type ButtonHTMLAttributes,
-  type InputHTMLAttributes,
-  type ReactNode,
-  type SelectHTMLAttributes,
-  type TextareaHTMLAttributes,
-} from 'react';
+// Small accessible building blocks: a modal dialog (native <dialog>: focus
+// moves in, Escape closes, focus returns), loading/empty/error states, table
+// heads, screen headings that take focus when a screen opens. The form
+// fields are in fields.tsx.
+import { useEffect, useId, useRef, type ButtonHTMLAttributes, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
+import './kit.css';
 
 export function ScreenTitle({ children }: { children: ReactNode }) {
   const ref = useRef<HTMLHeadingElement>(null);
@@ -22,78 +14,6 @@ export function ScreenTitle({ children }: { children: ReactNode }) {
     <h1 ref={ref} tabIndex={-1}>
       {children}
     </h1>
-  );
-}
-
-interface FieldProps {
-  label: string;
-  /** the API's message for this field, or a local one */
-  error?: string | undefined;
-  hint?: string;
-}
-
-function FieldShell({ label, error, hint, id, children }: FieldProps & { id: string; children: ReactNode }) {
-  return (
-    <div className={error ? 'field field-invalid' : 'field'}>
-      <label htmlFor={id}>{label}</label>
-      {children}
-      {hint && (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-const described = (id: string, props: FieldProps) =>
-  [props.error ? `${id}-error` : null, props.hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
-
-export function TextField(props: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
-  const { label, error, hint, ...input } = props;
-  const id = useId();
-  return (
-    <FieldShell label={label} error={error} hint={hint} id={id}>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={described(id, props)} {...input} />
-    </FieldShell>
-  );
-}
-
-export function SelectField(props: FieldProps & SelectHTMLAttributes<HTMLSelectElement> & { children: ReactNode }) {
-  const { label, error, hint, children, ...select } = props;
-  const id = useId();
-  return (
-    <FieldShell label={label} error={error} hint={hint} id={id}>
-      <select id={id} aria-invalid={error ? true : undefined} aria-describedby={described(id, props)} {...select}>
-        {children}
-      </select>
-    </FieldShell>
-  );
-}
-
-export function TextAreaField(props: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const { label, error, hint, ...area } = props;
-  const id = useId();
-  return (
-    <FieldShell label={label} error={error} hint={hint} id={id}>
-      <textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={described(id, props)} {...area} />
-    </FieldShell>
-  );
-}
-
-export function CheckboxField(props: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
-  const { label, ...input } = props;
-  const id = useId();
-  return (
-    <div className="field field-check">
-      <input id={id} type="checkbox" {...input} />
-      <label htmlFor={id}>{label}</label>
-    </div>
   );
 }
 
@@ -135,6 +55,49 @@ export function Loading({ what }: { what: string }) {
 
 export function Empty({ children }: { children: ReactNode }) {
   return <div className="empty">{children}</div>;
+}
+
+/**
+ * A query's states in the usual place: "Loading `what`…" while it has no
+ * answer (and is `active`: a query waiting for its input stays pending), the
+ * error if it failed ("The `what` could not be loaded", unless `failed` says
+ * otherwise), and `empty` (when given) once it answered.
+ */
+export function QueryStatus({
+  query,
+  what,
+  failed = `The ${what.replace(/^the /, '')} could not be loaded`,
+  empty,
+  active = true,
+}: {
+  query: { isPending: boolean; isSuccess: boolean; error: unknown };
+  what: string;
+  failed?: string;
+  empty?: ReactNode;
+  active?: boolean;
+}) {
+  return (
+    <>
+      {query.isPending && active && <Loading what={what} />}
+      <ErrorNote error={query.error} title={failed} />
+      {query.isSuccess && empty ? <Empty>{empty}</Empty> : null}
+    </>
+  );
+}
+
+/** A table's column headings; those in `numeric` are right-aligned like their numbers. */
+export function TableHead({ columns, numeric = [] }: { columns: readonly string[]; numeric?: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (
+          <th scope="col" key={c} className={numeric.includes(c) ? 'num' : undefined}>
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
 }
 
 /** A polite live region: what an action did, read out by screen readers. */
@@ -216,27 +179,24 @@ export function When({ iso, empty = 'never' }: { iso: string | null | undefined;
  */
 export function ConfirmDanger({
   children,
-  error,
+  mutation,
   errorTitle,
   action,
-  pending,
-  onConfirm,
   onCancel,
 }: {
   children: ReactNode;
-  error: unknown;
+  /** the write to confirm (a mutation without variables) */
+  mutation: { error: unknown; isPending: boolean; mutate(): void };
   errorTitle: string;
   action: string;
-  pending: boolean;
-  onConfirm(): void;
   onCancel(): void;
 }) {
   return (
     <div>
       <p>{children}</p>
-      <ErrorNote error={error} title={errorTitle} />
+      <ErrorNote error={mutation.error} title={errorTitle} />
       <div className="form-actions">
-        <Button variant="danger" onClick={onConfirm} disabled={pending}>
+        <Button variant="danger" onClick={() => mutation.mutate()} disabled={mutation.isPending}>
           {action}
         </Button>
         <Button onClick={onCancel}>Cancel</Button>

@@ -1,0 +1,113 @@
+// One post of the queue: its media, author, network, feed and text, its
+// state and what held it, and (for a moderator) selecting it and the actions.
+import { memo } from 'react';
+import type { Post } from '../../api/client';
+import type { Verb } from '../../api/queries/posts';
+import { Button, When } from '../../ui/kit';
+import { postText } from './moderation';
+
+interface CardProps {
+  post: Post;
+  index: number;
+  current: boolean;
+  selected: boolean;
+  held: string | null;
+  mayModerate: boolean;
+  busy: boolean;
+  onRun(verb: Verb, post: Post): void;
+  onToggle(id: number): void;
+  onFocusIndex(index: number): void;
+}
+
+/** Re-rendered only when its own props change (500 of them move on every key). */
+export const PostCard = memo(function PostCard({
+  post,
+  index,
+  current,
+  selected,
+  held,
+  mayModerate,
+  busy,
+  onRun,
+  onToggle,
+  onFocusIndex,
+}: CardProps) {
+  const media = post.fileThumb || post.picture || post.file;
+  const text = postText(post);
+  const author = post.authorName || post.username || 'unknown author';
+  return (
+    <li>
+      <article
+        className={`post${current ? ' current' : ''}${selected ? ' selected' : ''}`}
+        data-index={index}
+        data-post-id={post.id}
+        tabIndex={current ? 0 : -1}
+        aria-label={`${author} on ${post.networkName}, ${post.state}${post.hidden ? ', hidden' : ''}${selected ? ', selected' : ''}`}
+        aria-describedby={`post-text-${post.id}`}
+        onFocus={() => onFocusIndex(index)}
+      >
+        {media ? (
+          <img className="post-media" src={media} alt={post.alt || ''} loading="lazy" />
+        ) : (
+          <div className="post-media post-media-none">Text</div>
+        )}
+        <div className="post-body">
+          <p className="post-meta">
+            {post.userPicture && (
+              <img className="avatar" src={post.userPicture} alt="" onError={(e) => (e.currentTarget.hidden = true)} />
+            )}
+            <strong>{author}</strong>
+            {post.username && post.authorName && <span className="muted"> @{post.username}</span>}
+          </p>
+          <p className="post-where">
+            {post.networkName} · {post.feedName} · <When iso={post.createdAt} />
+            {post.media === 'video' && ' · video'}
+          </p>
+          <p className="post-text" id={`post-text-${post.id}`}>
+            {text.length > 600 ? `${text.slice(0, 600)}…` : text || <em>(no text)</em>}
+          </p>
+          <p className="post-state">
+            <span className={`badge state-${post.state}`}>{post.state}</span>
+            {post.hidden && <span className="badge badge-warn">hidden</span>}
+            {post.pinned && <span className="badge">pinned</span>}
+            {held && <span className="held">{held}</span>}
+          </p>
+        </div>
+        {mayModerate && (
+          <div className="post-actions">
+            <label className="select">
+              <input
+                type="checkbox"
+                checked={selected}
+                onChange={() => onToggle(post.id)}
+                aria-label={`Select post by ${author}`}
+              />
+              Select
+            </label>
+            <Button
+              className="btn btn-approve"
+              onClick={() => onRun('approve', post)}
+              disabled={busy || post.state === 'approved'}
+              aria-keyshortcuts="a"
+            >
+              Approve
+            </Button>
+            <Button
+              onClick={() => onRun('reject', post)}
+              disabled={busy || post.state === 'rejected'}
+              aria-keyshortcuts="r"
+            >
+              Reject
+            </Button>
+            <Button onClick={() => onRun('hide', post)} disabled={busy} aria-keyshortcuts="h">
+              {post.hidden ? 'Unhide' : 'Hide'}
+            </Button>
+            <Button onClick={() => onRun('pin', post)} disabled={busy} aria-keyshortcuts="p">
+              {post.pinned ? 'Unpin' : 'Pin'}
+            </Button>
+          </div>
+        )}
+      </article>
+    </li>
+  );
+});
