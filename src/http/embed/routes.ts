@@ -1,8 +1,8 @@
 // Embed API reads: the wall, and its posts by cursor. Thin: the queries are
-// in store/embed.ts, the records in presenter.ts.
+// in store/embed.ts, the records in presenters/embed.ts.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { embedPost, embedWall } from '../../manage/embed-presenter.js';
+import { embedPost, embedWall } from '../../presenters/embed.js';
 import { originAllowed } from '../../domain/origins.js';
 import { findLiveWallById, listVisiblePostsAfter, productsOfPosts, wallHasTaggedPosts } from '../../store/embed.js';
 import type { WallRow } from '../../store/walls.js';
