@@ -7,7 +7,7 @@ import { originAllowed } from '../../domain/origins.js';
 import { findLiveWallById, listVisiblePostsAfter, productsOfPosts, wallHasTaggedPosts } from '../../store/embed.js';
 import type { WallRow } from '../../store/walls.js';
 import { ApiError, MESSAGES } from '../errors.js';
-import { bodyEtag, etagMatches } from '../v2/response-cache.js';
+import { bodyEtag, etagMatches } from '../etag.js';
 import { sendError } from '../envelope.js';
 import type { CachedResponse, ResponseCache } from '../v2/response-cache.js';
 import { EXPOSED_HEADERS, limited, type Limiter } from './access.js';
