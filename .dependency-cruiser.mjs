@@ -63,7 +63,8 @@ export default {
       severity: 'error',
       comment:
         'src/domain holds pure rules: nothing from the layers with I/O (http, store, ingest, cli, manage, quota, ' +
-        'redis, analytics, runtime, config), no Node I/O module, no package that talks to a database or the network.',
+        'redis, analytics, webhooks, net, jobs, presenters, runtime, config), no Node I/O module, no package that ' +
+        'talks to a database or the network.',
       from: { path: '^src/domain/' },
       to: {
         path: [
@@ -77,6 +78,9 @@ export default {
             'redis',
             'analytics',
             'webhooks',
+            'net',
+            'jobs',
+            'presenters',
             'runtime',
             'config',
           ]),
@@ -96,9 +100,28 @@ export default {
       name: 'store-not-to-http-cli-ingest-services',
       severity: 'error',
       comment:
-        'src/store (queries, migrations) imports nothing from http, cli, ingest, analytics or the service layer.',
+        'src/store (queries, migrations) imports nothing from http, cli, ingest, analytics, the presenters or the ' +
+        'service layer.',
       from: { path: '^src/store/' },
-      to: { path: layer(['http', 'cli', 'ingest', 'analytics', 'webhooks', 'manage']) },
+      to: { path: layer(['http', 'cli', 'ingest', 'analytics', 'webhooks', 'manage', 'presenters']) },
+    },
+    {
+      name: 'infrastructure-below-features',
+      severity: 'error',
+      comment:
+        'src/net (the guarded outbound fetch) and src/jobs (leased jobs, the tick, retry backoff, the worker ' +
+        'logger) are infrastructure under the features: from src/ they take only src/domain, config and each other.',
+      from: { path: '^src/(?:net|jobs)/' },
+      to: { path: '^src/', pathNot: ['^src/(?:net|jobs|domain)/', '^src/config[.]ts$'] },
+    },
+    {
+      name: 'presenters-below-services',
+      severity: 'error',
+      comment:
+        'src/presenters (store rows → wire records, shared by the APIs and the webhook payloads) sit under every ' +
+        'service that renders through them: nothing from http, cli, manage, ingest, webhooks, analytics or runtime.',
+      from: { path: '^src/presenters/' },
+      to: { path: layer(['http', 'cli', 'manage', 'ingest', 'webhooks', 'analytics', 'runtime']) },
     },
     {
       name: 'services-not-to-http-cli',
@@ -115,11 +138,13 @@ export default {
       to: { path: layer(['http', 'cli']) },
     },
     {
-      name: 'webhooks-not-to-http-cli',
-      comment: 'The webhook worker is a service of its own: it renders through the service layer, never the server.',
+      name: 'webhooks-not-to-http-cli-ingest-manage',
+      comment:
+        'The webhook worker is a service of its own: it renders through src/presenters and fetches through ' +
+        'src/net, never through the server, the CLI, ingestion or the service layer.',
       severity: 'error',
       from: { path: '^src/webhooks/' },
-      to: { path: layer(['http', 'cli']) },
+      to: { path: layer(['http', 'cli', 'ingest', 'manage']) },
     },
     {
       name: 'http-not-to-cli',

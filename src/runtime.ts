@@ -9,8 +9,8 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { completeContext, type AppContext } from './http/context.js';
 import { buildServer, type ServerOptions } from './http/server.js';
-import { jsonLogger } from './ingest/log.js';
-import { IngestRuntime, type IngestLogger } from './ingest/runtime.js';
+import { IngestRuntime } from './ingest/runtime.js';
+import { jsonLogger, type WorkerLogger } from './jobs/log.js';
 import { RedisQuota } from './quota/redis-quota.js';
 import { connectRedis, waitReady, watchRedis } from './redis/client.js';
 import { ChangeListener } from './store/change-listener.js';
@@ -61,7 +61,7 @@ export interface RuntimeOptions {
    * Where ingestion logs when there is no server to lend its logger
    * (default: JSON lines on stderr at LOG_LEVEL).
    */
-  ingestLog?: IngestLogger;
+  ingestLog?: WorkerLogger;
   /**
    * Build a server of `/metrics` alone when METRICS is on and METRICS_PORT
    * set (`wallery worker`, which has no API to serve it on).

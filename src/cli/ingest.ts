@@ -1,6 +1,6 @@
 // worker (ingestion only, on the schedule) and ingest --once.
 import type { Command } from 'commander';
-import { jsonLogger } from '../ingest/log.js';
+import { jsonLogger } from '../jobs/log.js';
 import type { PollReport } from '../ingest/runtime.js';
 import { handleShutdownSignals } from './shutdown.js';
 import { visibleLine } from './terminal.js';

@@ -15,7 +15,9 @@
 // transactions.
 import type { IngestedPost } from '../store/ingest.js';
 import type { ConnectorSettings } from '../schemas/connectors.js';
-import { FetchError, decodeBody, type Fetcher, type FetchResponse } from './fetcher.js';
+import { FetchError } from '../net/errors.js';
+import type { Fetcher, FetchResponse } from '../net/fetcher.js';
+import { decodeBody } from './charset.js';
 import { parseMaxAge, parseRateLimitReset, parseRetryAfter } from './scheduler.js';
 
 export interface UpstreamMedia {

@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import { FetchError } from './fetcher.js';
+import { FetchError } from '../net/errors.js';
 import type { ParseResult, ParseTask } from './parse-worker.js';
 
 export interface ParsePoolOptions {

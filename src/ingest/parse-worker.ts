@@ -8,7 +8,7 @@ import type { IngestedPost } from '../store/ingest.js';
 import type { ConnectorSettings } from '../schemas/connectors.js';
 import type { UpstreamDocument } from './connector.js';
 import { judgeRows } from './arrival.js';
-import { decodeBody } from './fetcher.js';
+import { decodeBody } from './charset.js';
 import { postRows } from './normalize.js';
 import { connectorFor } from './registry.js';
 

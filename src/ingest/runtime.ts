@@ -33,35 +33,22 @@ import { upstreamHash } from './upstream-hash.js';
 import type { IngestConfig } from '../config.js';
 import { connectorProblem, type ConnectorSettings } from '../schemas/connectors.js';
 import { PollHttp, errorMessage, type ConnectorEnv, type ParseFn, type Validators } from './connector.js';
-import { createFetcher, type Fetcher, type Resolver } from './fetcher.js';
+import { createFetcher, type Fetcher } from '../net/fetcher.js';
+import type { Resolver } from '../net/guard.js';
+import { HostPausedError } from '../net/host-limiter.js';
+import { FAILING_AFTER } from '../jobs/backoff.js';
+import { LeasedJobs } from '../jobs/leased-jobs.js';
+import { silentLogger, type WorkerLogger } from '../jobs/log.js';
 import { ParsePool } from './parse-pool.js';
 import { pruneChangeLog } from '../store/change-log.js';
 import { connectorFor } from './registry.js';
-import {
-  FAILING_AFTER,
-  HostPausedError,
-  LeasedJobs,
-  adaptiveIntervalS,
-  nextPollAfterFailure,
-  nextPollAfterSuccess,
-  type SchedulePolicy,
-} from './scheduler.js';
-
-/** The subset of a pino logger the runtime uses (Fastify's `app.log` fits). */
-export interface IngestLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-  debug(obj: object, msg?: string): void;
-}
-
-const silent: IngestLogger = { info() {}, warn() {}, error() {}, debug() {} };
+import { adaptiveIntervalS, nextPollAfterFailure, nextPollAfterSuccess, type SchedulePolicy } from './scheduler.js';
 
 export interface IngestRuntimeOptions {
   db: Kysely<Database>;
   changes: ChangeBus;
   config: IngestConfig;
-  log?: IngestLogger;
+  log?: WorkerLogger;
   now?: () => number;
   random?: () => number;
   /** default: an SSRF-guarded fetcher made from `config` (closed by stop()) */
@@ -111,7 +98,7 @@ export class IngestRuntime {
   private readonly db: Kysely<Database>;
   private readonly now: () => number;
   private readonly random: () => number;
-  private readonly log: IngestLogger;
+  private readonly log: WorkerLogger;
   private readonly fetcher: Fetcher;
   private readonly ownsFetcher: boolean;
   private readonly owner: string;
@@ -133,7 +120,7 @@ export class IngestRuntime {
     this.db = options.db;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
-    this.log = options.log ?? silent;
+    this.log = options.log ?? silentLogger;
     this.policy = {
       minIntervalS: config.minIntervalS,
       maxIntervalS: config.maxIntervalS,

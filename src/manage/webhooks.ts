@@ -28,8 +28,8 @@ import { findWebhook, logDelivery, signingSecrets, type WebhookRow } from '../st
 import { payloadOfChange, testPayload, type WebhookPayload } from '../webhooks/payload.js';
 import { eventsOf } from '../webhooks/runtime.js';
 import { WebhookSender } from '../webhooks/sender.js';
-import { addressRefusal } from '../ingest/address-policy.js';
-import type { Resolver } from '../ingest/fetcher.js';
+import { addressRefusal } from '../net/address-policy.js';
+import type { Resolver } from '../net/guard.js';
 import { audited, type Op } from './op.js';
 import { decodeCursor, pageById, pageLimit, pageOf, type Page, type PageRequest } from './paging.js';
 

@@ -2,7 +2,7 @@
 // same on every attempt and replay), its type, when the change happened, and
 // the post in the embed API's form while it still exists.
 import type { Kysely } from 'kysely';
-import { embedPost } from '../manage/embed-presenter.js';
+import { embedPost } from '../presenters/embed.js';
 import type { EmbedPost } from '../schemas/embed.js';
 import { eventId, eventOfChange, TEST_EVENT } from '../domain/webhook-events.js';
 import type { ChangeRow } from '../store/change-log.js';

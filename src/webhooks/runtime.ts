@@ -7,17 +7,20 @@
 // lease — sent again with the same event id (at least once).
 //
 // Failures: the head event is retried with exponential backoff and jitter
-// (backoffDelayS of the feed scheduler); after FAILING_AFTER failures in a
-// row the endpoint shows `failing`; an event failing for WEBHOOK_GIVE_UP_S
-// (3 days) disables the endpoint, cursor kept, so re-enabling resumes there.
+// (backoffDelayS, as feeds after a failed poll); after FAILING_AFTER failures
+// in a row the endpoint shows `failing`; an event failing for
+// WEBHOOK_GIVE_UP_S (3 days) disables the endpoint, cursor kept, so
+// re-enabling resumes there.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { WebhookConfig } from '../config.js';
 import { openSecret } from '../domain/secret-box.js';
 import { kindsOfEvents, type WebhookEvent } from '../domain/webhook-events.js';
-import type { IngestLogger } from '../ingest/runtime.js';
-import { backoffDelayS, FAILING_AFTER, LeasedJobs } from '../ingest/scheduler.js';
+import { backoffDelayS, FAILING_AFTER } from '../jobs/backoff.js';
+import { LeasedJobs } from '../jobs/leased-jobs.js';
+import { silentLogger, type WorkerLogger } from '../jobs/log.js';
+import type { Resolver } from '../net/guard.js';
 import { changesAfter, latestChangeSeq } from '../store/change-log.js';
 import type { Database } from '../store/schema.js';
 import {
@@ -34,9 +37,6 @@ import {
 } from '../store/webhooks.js';
 import { payloadOfChange } from './payload.js';
 import { WebhookSender, type SendResult } from './sender.js';
-import type { Resolver } from '../ingest/fetcher.js';
-
-const silent: IngestLogger = { info() {}, warn() {}, error() {}, debug() {} };
 
 /** Change-log rows read at a time. */
 const PAGE = 50;
@@ -48,7 +48,7 @@ const PRUNE_EVERY_MS = 3_600_000;
 export interface WebhookRuntimeOptions {
   db: Kysely<Database>;
   config: WebhookConfig;
-  log?: IngestLogger;
+  log?: WorkerLogger;
   now?: () => number;
   random?: () => number;
   owner?: string;
@@ -81,7 +81,7 @@ export function eventsOf(row: Pick<WebhookRow, 'events'>): WebhookEvent[] {
 export class WebhookRuntime {
   private readonly db: Kysely<Database>;
   private readonly config: WebhookConfig;
-  private readonly log: IngestLogger;
+  private readonly log: WorkerLogger;
   private readonly now: () => number;
   private readonly random: () => number;
   readonly owner: string;
@@ -95,7 +95,7 @@ export class WebhookRuntime {
   constructor(options: WebhookRuntimeOptions) {
     this.db = options.db;
     this.config = options.config;
-    this.log = options.log ?? silent;
+    this.log = options.log ?? silentLogger;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -243,8 +243,8 @@ export class WebhookRuntime {
         const giveUp = at - firstFailedAt >= this.config.giveUpS * 1000;
         const failures = row.consecutive_failures + 1;
         await this.logAttempt(row, next.payload, next.seq, attempt, result, at, giveUp ? 'gave_up' : 'failed');
-        const policy = { minIntervalS: this.config.retryMinS, maxIntervalS: this.config.retryMaxS, failingAfter: 0 };
-        const nextAttemptAt = at + backoffDelayS(policy, attempt, this.random) * 1000;
+        const bounds = { minIntervalS: this.config.retryMinS, maxIntervalS: this.config.retryMaxS };
+        const nextAttemptAt = at + backoffDelayS(bounds, attempt, this.random) * 1000;
         await recordAttemptFailure(this.db, id, this.owner, {
           seq: next.seq,
           attempts: attempt,

@@ -9,7 +9,7 @@
 //   read, so a rotation or another process starting at once is never undone.
 import type { Kysely } from 'kysely';
 import { sealPlain } from '../domain/secret-box.js';
-import type { IngestLogger } from '../ingest/runtime.js';
+import type { WorkerLogger } from '../jobs/log.js';
 import type { Database } from '../store/schema.js';
 import { countWebhooks, replaceStoredSecrets, webhooksWithPlainSecrets } from '../store/webhooks.js';
 
@@ -23,7 +23,7 @@ export interface SecretsAtRest {
 export async function secureStoredSecrets(
   db: Kysely<Database>,
   key: Buffer | null,
-  log: Pick<IngestLogger, 'info' | 'warn'>,
+  log: Pick<WorkerLogger, 'info' | 'warn'>,
 ): Promise<SecretsAtRest> {
   const plain = await webhooksWithPlainSecrets(db);
   if (key === null) {

@@ -1,19 +1,19 @@
 // Sends one signed delivery: a POST of the JSON body, through the same SSRF
-// guard as ingestion (checkUrl before, guardedLookup at connect time, so a
-// host that resolves to a private address is refused even after a DNS
-// change), no redirects followed (a 3xx is a failure), a time cap, and the
-// response body thrown away unread beyond a small limit. The network policy
-// is webhooks' own (WEBHOOK_ALLOW_PRIVATE_NETWORKS), not ingestion's.
+// guard as ingestion (net/guard.ts: checkUrl before, the guarded agent's
+// lookup at connect time, so a host that resolves to a private address is
+// refused even after a DNS change), no redirects followed (a 3xx is a
+// failure), a time cap, and the response body thrown away unread beyond a
+// small limit. The network policy is webhooks' own
+// (WEBHOOK_ALLOW_PRIVATE_NETWORKS), not ingestion's.
 //
 // What the result shows (`error`) is only "answered <status>" or one
 // NO_ANSWER for every failure without an HTTP answer; the socket-level cause
 // is in `cause`, for the operator's log only (see domain/delivery-outcome.ts).
-import { Agent, request } from 'undici';
-import type { PrivateNetworks } from '../config.js';
+import { request, type Agent } from 'undici';
 import { answeredError, NO_ANSWER } from '../domain/delivery-outcome.js';
 import { signatureHeader } from '../domain/webhook-signature.js';
-import { checkUrl, guardedLookup, SsrfError, type Resolver } from '../ingest/fetcher.js';
-import { lookup as dnsLookup } from 'node:dns';
+import { SsrfError } from '../net/errors.js';
+import { checkUrl, guardedAgent, type GuardOptions } from '../net/guard.js';
 
 export const WEBHOOK_USER_AGENT = 'Wallery-Webhooks/0.1 (+https://github.com/wallery; self-hosted social wall)';
 
@@ -27,31 +27,15 @@ export interface SendResult {
   cause: string | null;
 }
 
-export interface SenderOptions {
-  allowPrivateNetworks: PrivateNetworks;
-  timeoutMs: number;
-  resolve?: Resolver;
+export interface SenderOptions extends GuardOptions {
   now?: () => number;
 }
-
-const systemResolve: Resolver = (hostname) =>
-  new Promise((resolve, reject) => {
-    dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses)));
-  });
 
 export class WebhookSender {
   private readonly agent: Agent;
 
   constructor(private readonly options: SenderOptions) {
-    this.agent = new Agent({
-      connect: {
-        lookup: guardedLookup(options.resolve ?? systemResolve, options.allowPrivateNetworks) as never,
-        timeout: options.timeoutMs,
-      },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      keepAliveTimeout: 10_000,
-    });
+    this.agent = guardedAgent(options);
   }
 
   /** POSTs `body` to `url` signed with each secret (one `v1` each); never throws. */

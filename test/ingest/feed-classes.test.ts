@@ -2,7 +2,7 @@
 // classes A–L), each from a small document read as the parse worker reads it
 // (fixtures/read-feed.ts).
 import { describe, expect, it } from 'vitest';
-import { decodeBody } from '../../src/ingest/fetcher.js';
+import { decodeBody } from '../../src/ingest/charset.js';
 import { READ_AT as NOW, readFeed as read, rssDocument as rss, rssItem as item } from './fixtures/read-feed.js';
 
 describe('A: entity references', () => {

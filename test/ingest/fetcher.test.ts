@@ -3,15 +3,10 @@
 // connect (IP literals up front, names in the connect-time lookup).
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addressRefusal,
-  createFetcher,
-  FetchError,
-  SsrfError,
-  type Fetcher,
-  type FetcherOptions,
-  type Resolver,
-} from '../../src/ingest/fetcher.js';
+import { addressRefusal } from '../../src/net/address-policy.js';
+import { FetchError, SsrfError } from '../../src/net/errors.js';
+import { createFetcher, type Fetcher, type FetcherOptions } from '../../src/net/fetcher.js';
+import type { Resolver } from '../../src/net/guard.js';
 import { loopbackOnly } from '../helpers/loopback-only.js';
 import { startFeeds, rssXml } from './fixtures/feeds.js';
 import { startFixture, type Fixture, type Reply } from './fixtures/server.js';

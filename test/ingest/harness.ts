@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import type { IngestConfig } from '../../src/config.js';
 import { IngestRuntime, type IngestRuntimeOptions, type PollReport } from '../../src/ingest/runtime.js';
 import { ChangeBus } from '../../src/store/changes.js';
-import type { Resolver } from '../../src/ingest/fetcher.js';
+import type { Resolver } from '../../src/net/guard.js';
 import { call } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import type { XEl, XVal } from '../helpers/xml.js';

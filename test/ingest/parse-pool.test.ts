@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createHistogram, monitorEventLoopDelay, performance, type Histogram } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFetcher, type Fetcher } from '../../src/ingest/fetcher.js';
+import { createFetcher, type Fetcher } from '../../src/net/fetcher.js';
 import { rssOfSize, rssXml, startFeeds, type FeedFixture } from './fixtures/feeds.js';
 import { NOW, startHarness, storedPosts, testIngestConfig, type Harness } from './harness.js';
 

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../src/config.js';
 import { NO_ANSWER } from '../../src/domain/delivery-outcome.js';
-import type { IngestLogger } from '../../src/ingest/runtime.js';
+import type { WorkerLogger } from '../../src/jobs/log.js';
 import { CLI_ACTOR } from '../../src/manage/op.js';
 import {
   createWebhook,
@@ -41,7 +41,7 @@ let rx: Receiver;
 const clock = { offset: 0, now: () => Date.now() + clock.offset };
 const workers: WebhookRuntime[] = [];
 
-function worker(config: Partial<WebhookConfig> = {}, log?: IngestLogger): WebhookRuntime {
+function worker(config: Partial<WebhookConfig> = {}, log?: WorkerLogger): WebhookRuntime {
   const w = new WebhookRuntime({ db: srv.store.db, config: { ...CONFIG, ...config }, now: clock.now, log });
   workers.push(w);
   return w;
@@ -220,7 +220,7 @@ describe('webhook delivery', () => {
     const h = await hook(['post.approved']);
     await emit(srv.store, 'approved', 17028);
     const warned: Record<string, unknown>[] = [];
-    const log: IngestLogger = {
+    const log: WorkerLogger = {
       info() {},
       error() {},
       debug() {},

@@ -1,13 +1,13 @@
 // Embed API reads: the wall, and its posts by cursor. Thin: the queries are
-// in store/embed.ts, the records in presenter.ts.
+// in store/embed.ts, the records in presenters/embed.ts.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { embedPost, embedWall } from '../../manage/embed-presenter.js';
+import { embedPost, embedWall } from '../../presenters/embed.js';
 import { originAllowed } from '../../domain/origins.js';
 import { findLiveWallById, listVisiblePostsAfter, productsOfPosts, wallHasTaggedPosts } from '../../store/embed.js';
 import type { WallRow } from '../../store/walls.js';
 import { ApiError, MESSAGES } from '../errors.js';
-import { bodyEtag, etagMatches } from '../v2/response-cache.js';
+import { bodyEtag, etagMatches } from '../etag.js';
 import { sendError } from '../envelope.js';
 import type { CachedResponse, ResponseCache } from '../v2/response-cache.js';
 import { EXPOSED_HEADERS, limited, type Limiter } from './access.js';

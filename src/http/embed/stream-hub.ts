@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
-import { embedPost, type EmbedPost } from '../../manage/embed-presenter.js';
+import { embedPost, type EmbedPost } from '../../presenters/embed.js';
 import { findLiveWallById, listVisiblePostsAfter, productsOfPosts, stillVisible } from '../../store/embed.js';
 import type { PublishableKeyCache } from './key-cache.js';
 

@@ -7,10 +7,10 @@
 // `PRAGMA data_version` (and drop everything). Whatever happens to those
 // messages, an entry lives `ttlMs` at most. Entries carry a strong ETag and,
 // once asked for, gzip/brotli bodies.
-import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import type { Change, ChangeBus } from '../../store/changes.js';
+import { bodyEtag } from '../etag.js';
 
 export interface CachedResponse {
   body: Buffer;
@@ -181,11 +181,6 @@ function unindex(map: Map<number, Set<string>>, id: number, key: string) {
   if (set.size === 0) map.delete(id);
 }
 
-/** A strong entity tag of a body: its SHA-256 (hardware-accelerated, faster than SHA-1 here). */
-export function bodyEtag(body: Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-}
-
 /** Codings the client accepts (q > 0). */
 export function parseAcceptEncoding(header: string | undefined): Set<string> {
   const out = new Set<string>();
@@ -196,11 +191,4 @@ export function parseAcceptEncoding(header: string | undefined): Set<string> {
     if (token && !(q && Number(q.slice(2)) === 0)) out.add(token);
   }
   return out;
-}
-
-/** Whether an If-None-Match header matches the entity tag. */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }

@@ -11,7 +11,7 @@ import { findLiveWall, softDeleteWall, type WallRow } from '../../store/walls.js
 import { CONTENT_TYPES, renderBody, renderListBody, renderListItem, successData, type Format } from '../envelope.js';
 import { listEtag, pageFragments } from './fragments.js';
 import { ApiError, badRequest, MESSAGES } from '../errors.js';
-import { bodyEtag, etagMatches } from './response-cache.js';
+import { bodyEtag, etagMatches } from '../etag.js';
 import { LIMIT_DEFAULT, V2_MESSAGES, type CreatePostBody, type WidgetListQuery } from './schemas.js';
 
 type ListQuery = Static<typeof WidgetListQuery>;

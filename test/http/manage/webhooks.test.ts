@@ -10,7 +10,7 @@ import { NO_ANSWER } from '../../../src/domain/delivery-outcome.js';
 import type { Role } from '../../../src/domain/roles.js';
 import { CLI_ACTOR } from '../../../src/manage/op.js';
 import { createOperatorToken } from '../../../src/manage/tokens.js';
-import type { Resolver } from '../../../src/ingest/fetcher.js';
+import type { Resolver } from '../../../src/net/guard.js';
 import { WebhookRuntime } from '../../../src/webhooks/runtime.js';
 import { describeSample } from '../../helpers/sample.js';
 import { Receiver, verifyLikeReadme } from '../../webhooks/helpers.js';

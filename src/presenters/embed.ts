@@ -1,5 +1,5 @@
 // Store rows → the embed API's records (EmbedPost, EmbedWall of the embed
-// wire contract). Content is already sanitized HTML (every write and every
+// wire contract), for the embed API and the webhook payloads alike. Content is already sanitized HTML (every write and every
 // ingested post goes through domain/sanitize.ts); URLs are kept only when
 // they are http(s), so nothing a page puts in `src` or `href` can run.
 import { storedChildren } from '../domain/media.js';

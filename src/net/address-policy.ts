@@ -1,4 +1,4 @@
-// Which addresses the fetcher may connect to (the SSRF guard's policy).
+// Which addresses an outbound request may connect to (the SSRF guard's policy).
 //
 // Only globally routable unicast addresses are fetched unless the operator
 // allows more (INGEST_ALLOW_PRIVATE_NETWORKS for feeds,

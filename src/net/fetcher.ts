@@ -1,44 +1,27 @@
-// Fetching upstream content safely (SSRF guard) and politely.
+// Fetching a resource safely (SSRF guard) and politely: feeds today, media
+// to come.
 //
-// - http and https only, on every redirect hop (followed here, by hand, so
-//   that each hop is checked; at most 5).
-// - Every address a host name resolves to is checked where the connection is
-//   made (undici's `connect.lookup`), so DNS rebinding between a check and the
-//   connect cannot slip through; IP literals, which skip the lookup, are
-//   checked before the request. Loopback, private, link-local, CGNAT,
-//   multicast, unspecified and every other non-global range is refused unless
-//   the operator allows it (all, or a list of CIDR ranges); IPv6 forms that
-//   carry an IPv4 address are judged by it (address-policy.ts).
+// - Every hop through the guard of guard.ts: http(s) only, addresses checked
+//   before the request (IP literals) and at connect time (names), including
+//   each redirect hop (followed here, by hand, so that each hop is checked;
+//   at most 5).
 // - The body is capped in bytes (after decompression) and the whole request
 //   in time; both end the request early.
 // - Per-host concurrency and pauses come from the HostLimiter.
-import { lookup as dnsLookup } from 'node:dns';
-import type { LookupAddress, LookupAllOptions, LookupOneOptions } from 'node:dns';
-import { isUtf8 } from 'node:buffer';
-import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import * as chardet from 'chardet';
-import { Agent, request } from 'undici';
-import { addressRefusal } from './address-policy.js';
-import { decodeBytes, encodingOfLabel, isUtf8Encoding } from './charset.js';
-import type { PrivateNetworks } from '../config.js';
-import { HostLimiter } from './scheduler.js';
+import { request } from 'undici';
+import { FetchError, SsrfError } from './errors.js';
+import { checkUrl, guardedAgent, type GuardOptions } from './guard.js';
+import { HostLimiter } from './host-limiter.js';
 
-export type ResolvedAddress = { address: string; family: number };
-/** Host name → addresses (the default is the system resolver, like Node's own lookup). */
-export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
-
-export interface FetcherOptions {
-  allowPrivateNetworks: PrivateNetworks;
+export interface FetcherOptions extends GuardOptions {
   maxBytes: number;
-  timeoutMs: number;
   hostConcurrency: number;
   maxRedirects?: number;
+  /** default: Wallery's feed-ingestion agent (USER_AGENT) */
   userAgent?: string;
-  /** tests inject a resolver that maps names to chosen addresses */
-  resolve?: Resolver;
   now?: () => number;
 }
 
@@ -58,32 +41,10 @@ export interface FetchResponse {
   headers: Record<string, string>;
   /**
    * The body as it came (decompressed, at most maxBytes), not decoded: the
-   * parse workers decode it (see parse-pool.ts), and a body never passes
-   * through the serving thread as text.
+   * caller decodes it (ingestion in its parse workers, see ingest/parse-pool.ts),
+   * and a body never passes through the serving thread as text.
    */
   bytes: Buffer;
-}
-
-export type FetchErrorKind = 'refused' | 'scheme' | 'redirect' | 'timeout' | 'too_large' | 'network' | 'aborted';
-
-export class FetchError extends Error {
-  override name = 'FetchError';
-  constructor(
-    readonly kind: FetchErrorKind,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
-
-/** The SSRF guard refused an address or URL. */
-export class SsrfError extends FetchError {
-  override name = 'SsrfError';
-  readonly code = 'ERR_INGEST_SSRF';
-  constructor(message: string) {
-    super('refused', message);
-  }
 }
 
 export interface Fetcher {
@@ -96,110 +57,7 @@ export const USER_AGENT = 'Wallery/0.1 (self-hosted social wall; feed ingestion)
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-// ---------- the address policy (address-policy.ts) ----------
-
-export { addressRefusal };
-
-const systemResolve: Resolver = (hostname) =>
-  new Promise((resolve, reject) => {
-    dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses)));
-  });
-
-type LookupCallback = (err: NodeJS.ErrnoException | null, address?: string | LookupAddress[], family?: number) => void;
-
-/** A `net.connect` lookup that refuses a host if any address it resolves to is refused. */
-export function guardedLookup(resolve: Resolver, allow: PrivateNetworks) {
-  return (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback) => {
-    resolve(hostname).then(
-      (found) => {
-        const wanted =
-          options.family === 4 || options.family === 6 ? found.filter((a) => a.family === options.family) : found;
-        if (wanted.length === 0) {
-          const err: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
-          err.code = 'ENOTFOUND';
-          return callback(err);
-        }
-        for (const a of wanted) {
-          const refused = addressRefusal(a.address, allow);
-          if (refused !== null) {
-            return callback(new SsrfError(`refused: ${hostname} resolves to ${a.address}, a ${refused} address`));
-          }
-        }
-        if (options.all)
-          return callback(
-            null,
-            wanted.map((a) => ({ address: a.address, family: a.family })),
-          );
-        return callback(null, wanted[0]!.address, wanted[0]!.family);
-      },
-      (err: NodeJS.ErrnoException) => callback(err),
-    );
-  };
-}
-
-/** Checks scheme and IP-literal hosts of one hop (names are checked at connect time). */
-export function checkUrl(raw: string, allow: PrivateNetworks): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new FetchError('scheme', `not a valid URL: ${raw.slice(0, 200)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new SsrfError(`refused: ${url.protocol} URLs are not fetched (http and https only)`);
-  }
-  if (url.username !== '' || url.password !== '') throw new SsrfError('refused: URLs with credentials are not fetched');
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0) {
-    const refused = addressRefusal(host, allow);
-    if (refused !== null) throw new SsrfError(`refused: ${host} is a ${refused} address`);
-  }
-  return url;
-}
-
-// ---------- body handling ----------
-
-/** Bytes read to guess the encoding of a body that declares none and is not UTF-8. */
-const DETECT_BYTES = 64 * 1024;
-
-const XML_DECLARED = /^\s*<\?xml[^>]*?\bencoding\s*=\s*["']([\w.:-]+)["']/i;
-const HTTP_DECLARED = /charset\s*=\s*"?([\w.:-]+)"?/i;
-
-/**
- * The encoding of a body, in this order: its byte order mark; what is
- * declared — the HTTP charset, then the XML declaration — the first that
- * names an encoding iconv-lite decodes (labels read as browsers read them,
- * charset.ts: `TIS-620` is windows-874), a UTF-8 one only if the bytes are
- * UTF-8 and a UTF-16 one never without a byte order mark; then, for bytes
- * that declare nothing usable, UTF-8 if they are valid UTF-8, else what
- * chardet detects (windows-1252 if it cannot tell). Declared encodings come
- * before any guess: chardet cannot name many legacy ones (TIS-620 among
- * them) and would make mojibake of them. One exception: an XML declaration
- * of UTF-8 that the bytes are beats an HTTP charset of another encoding
- * (a server's default charset, not what the file was written in).
- */
-export function bodyEncoding(buf: Buffer, contentType: string | undefined): string {
-  if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return 'utf-8';
-  if (buf[0] === 0xfe && buf[1] === 0xff) return 'utf-16be';
-  if (buf[0] === 0xff && buf[1] === 0xfe) return 'utf-16le';
-  const head = buf.subarray(0, 1024).toString('latin1');
-  const http = encodingOfLabel(HTTP_DECLARED.exec(contentType ?? '')?.[1]);
-  const xml = encodingOfLabel(XML_DECLARED.exec(head)?.[1]);
-  const utf8 = isUtf8(buf);
-  if (isUtf8Encoding(xml) && utf8) return 'utf-8';
-  for (const declared of [http, xml]) {
-    if (declared === null || declared.startsWith('utf-16') || (isUtf8Encoding(declared) && !utf8)) continue;
-    return declared;
-  }
-  if (utf8) return 'utf-8';
-  const guess = chardet.detect(buf.subarray(0, DETECT_BYTES));
-  return encodingOfLabel(guess) ?? 'windows-1252';
-}
-
-/** A body → text, in the encoding bodyEncoding finds (decoded by iconv-lite; a byte order mark dropped). */
-export function decodeBody(buf: Buffer, contentType: string | undefined): string {
-  return decodeBytes(buf, bodyEncoding(buf, contentType));
-}
+// ---------- the body ----------
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -270,15 +128,9 @@ async function readCapped(
 
 export function createFetcher(options: FetcherOptions): Fetcher {
   const allow = options.allowPrivateNetworks;
-  const resolve = options.resolve ?? systemResolve;
   const maxRedirects = options.maxRedirects ?? 5;
   const limiter = new HostLimiter(options.hostConcurrency, options.now);
-  const agent = new Agent({
-    connect: { lookup: guardedLookup(resolve, allow) as never, timeout: options.timeoutMs },
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-    keepAliveTimeout: 10_000,
-  });
+  const agent = guardedAgent(options);
 
   async function oneHop(
     url: URL,
