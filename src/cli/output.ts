@@ -80,20 +80,6 @@ export function printPage(page: Page<object>, columns: string[], options: Output
   if (page.nextCursor !== null) process.stderr.write(`more: add --cursor ${page.nextCursor}\n`);
 }
 
-/** Opens the store, runs a management operation (see `attempt`) and prints the record it returns. */
-export function showRecord(options: PrintOptions, operation: (store: Store) => Promise<object>): Promise<void> {
-  return withStore(options, async (store) => printRecord(await attempt(() => operation(store)), options));
-}
-
-/** Opens the store, runs a management operation (see `attempt`) and prints the list it returns. */
-export function showList(
-  options: PrintOptions,
-  columns: string[],
-  operation: (store: Store) => Promise<object[]>,
-): Promise<void> {
-  return withStore(options, async (store) => printList(await attempt(() => operation(store)), columns, options));
-}
-
 /** Opens the store, runs a management operation (see `attempt`) and prints the page it returns. */
 export function showPage(
   options: PrintOptions,

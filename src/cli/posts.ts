@@ -24,15 +24,11 @@ import {
   given,
   idFilter,
   numberish,
-  pagedOptions,
-  pageFrom,
-  printOptions,
-  showList,
-  showPage,
-  showRecord,
+  table,
   type PagedOptions,
   type PrintOptions,
 } from './output.js';
+import { pageCommand, recordCommand, type Call } from './resource.js';
 
 const COLUMNS = [
   'id',
@@ -50,21 +46,20 @@ const TAG_COLUMNS = ['position', 'productId', 'productName', 'left', 'top'];
 
 const postIds = (value: string, previous: number[] | undefined) => [...(previous ?? []), positiveInt('post id')(value)];
 
-/** A `posts` subcommand about one post of a wall: `<wall> <post>`. */
-function onePost(posts: Command, name: string, description: string): Command {
-  return posts
-    .command(name)
-    .description(description)
-    .argument(...idArgument('wall'))
-    .argument(...idArgument('post'));
-}
+const WALL = idArgument('wall');
+/** The arguments of a `posts` subcommand about one post of a wall: `<wall> <post>`. */
+const ONE_POST = [WALL, idArgument('post')] as const;
+/** A post's product tags as a table (or JSON with --json). */
+const tagTable = (tags: object[]) => table(tags as Record<string, unknown>[], TAG_COLUMNS);
+
+type ListOptions = PagedOptions & { status?: string; state?: string; feed?: string; media?: string };
 
 /** A `posts` subcommand about several posts of a wall, all or nothing: `<wall> <posts...>`. */
 function severalPosts(posts: Command, name: string, description: string): Command {
   return posts
     .command(name)
     .description(description)
-    .argument(...idArgument('wall'))
+    .argument(...WALL)
     .argument('<posts...>', 'post ids', postIds);
 }
 
@@ -79,43 +74,43 @@ async function bulk(options: StoreOptions, wallId: number, body: BulkInput): Pro
 export function registerPostCommands(program: Command) {
   const posts = program.command('posts').description('moderation: the posts of a wall, hidden ones included');
 
-  pagedOptions(
-    posts
-      .command('list')
-      .description('the moderation view: newest first, hidden posts included')
-      .argument(...idArgument('wall'))
-      .option('--status <status>', 'visible (what the public API shows), hidden or all (default all)')
-      .option('--state <state>', 'pending (oldest first), approved, rejected, hidden or all (default all)')
-      .option('--feed <id>', 'only this feed’s posts')
-      .option('--media <kind>', 'image, video or text'),
-  ).action(
-    async (
-      wallId: number,
-      options: PagedOptions & { status?: string; state?: string; feed?: string; media?: string },
-    ) => {
-      const page = pageFrom(
-        options,
-        PostListQuery,
-        given({ status: options.status, state: options.state, feedId: options.feed, media: options.media }),
-      );
+  pageCommand(posts, {
+    name: 'list',
+    description: 'the moderation view: newest first, hidden posts included',
+    arguments: [WALL],
+    options: (c) =>
+      c
+        .option('--status <status>', 'visible (what the public API shows), hidden or all (default all)')
+        .option('--state <state>', 'pending (oldest first), approved, rejected, hidden or all (default all)')
+        .option('--feed <id>', 'only this feed’s posts')
+        .option('--media <kind>', 'image, video or text'),
+    columns: COLUMNS,
+    query: PostListQuery,
+    filters: (options: ListOptions) => ({
+      status: options.status,
+      state: options.state,
+      feedId: options.feed,
+      media: options.media,
+    }),
+    run: ({ store, page, args: [wallId], options }) => {
       const filter = {
         status: options.status as PostStatus | undefined,
         state: options.state as PostListState | undefined,
         feedId: idFilter(options.feed),
         media: options.media as MediaKind | undefined,
       };
-      await showPage(options, COLUMNS, (store) => listModerationPosts(store.db, wallId, filter, page));
+      return listModerationPosts(store.db, wallId, filter, page);
     },
-  );
+  });
 
-  pagedOptions(
-    posts
-      .command('queue')
-      .description('the approval queue: the pending posts of a wall, oldest first')
-      .argument(...idArgument('wall')),
-  ).action(async (wallId: number, options: PagedOptions) => {
-    const page = pageFrom(options, PostListQuery, { state: 'pending' });
-    await showPage(options, COLUMNS, (store) => listModerationPosts(store.db, wallId, { state: 'pending' }, page));
+  pageCommand(posts, {
+    name: 'queue',
+    description: 'the approval queue: the pending posts of a wall, oldest first',
+    arguments: [WALL],
+    columns: COLUMNS,
+    query: PostListQuery,
+    filters: () => ({ state: 'pending' }),
+    run: ({ store, page, args: [wallId] }) => listModerationPosts(store.db, wallId, { state: 'pending' }, page),
   });
 
   const decisions: [BulkAction, string][] = [
@@ -135,11 +130,12 @@ export function registerPostCommands(program: Command) {
       });
   }
 
-  printOptions(onePost(posts, 'get', 'show a post with its moderation state and product tags')).action(
-    async (wallId: number, postId: number, options: PrintOptions) => {
-      await showRecord(options, (store) => getModerationPost(store.db, wallId, postId));
-    },
-  );
+  recordCommand(posts, {
+    name: 'get',
+    description: 'show a post with its moderation state and product tags',
+    arguments: ONE_POST,
+    run: ({ store, args: [wallId, postId] }) => getModerationPost(store.db, wallId, postId),
+  });
 
   const actions: [BulkAction, string][] = [
     ['hide', 'hide posts: they leave the public API'],
@@ -198,32 +194,36 @@ export function registerPostCommands(program: Command) {
       },
     );
 
-  printOptions(
-    onePost(posts, 'edit', 'replace the text of a post').requiredOption('--content <text>', 'the new text'),
-  ).action(async (wallId: number, postId: number, options: PrintOptions & { content: string }) => {
-    const body = checkBody<PostPatch>(PostPatchBody, { content: options.content });
-    await showRecord(options, (store) => updatePost(cliOp(store), wallId, postId, body));
+  recordCommand(posts, {
+    name: 'edit',
+    description: 'replace the text of a post',
+    arguments: ONE_POST,
+    options: (c) => c.requiredOption('--content <text>', 'the new text'),
+    body: (options: PrintOptions & { content: string }) =>
+      checkBody<PostPatch>(PostPatchBody, { content: options.content }),
+    run: ({ op, body, args: [wallId, postId] }) => updatePost(op, wallId, postId, body),
   });
 
-  printOptions(onePost(posts, 'tags', 'the products tagged on a post, in tag order')).action(
-    async (wallId: number, postId: number, options: PrintOptions) => {
-      await showList(options, TAG_COLUMNS, (store) => listTags(store.db, wallId, postId));
-    },
-  );
+  recordCommand(posts, {
+    name: 'tags',
+    description: 'the products tagged on a post, in tag order',
+    arguments: ONE_POST,
+    run: ({ store, args: [wallId, postId] }) => listTags(store.db, wallId, postId),
+    text: tagTable,
+  });
 
-  printOptions(
-    onePost(posts, 'tag', 'tag a product on a post, with its hotspot')
-      .requiredOption('--product <id>', 'product id (a product of the wall’s account)')
-      .requiredOption('--left <percent>', 'hotspot from the left, 0–100')
-      .requiredOption('--top <percent>', 'hotspot from the top, 0–100')
-      .option('--position <n>', 'place in the tag order, from 0 (default: last)'),
-  ).action(
-    async (
-      wallId: number,
-      postId: number,
-      options: PrintOptions & { product: string; left: string; top: string; position?: string },
-    ) => {
-      const body = checkBody<TagInput & { position?: number }>(
+  recordCommand(posts, {
+    name: 'tag',
+    description: 'tag a product on a post, with its hotspot',
+    arguments: ONE_POST,
+    options: (c) =>
+      c
+        .requiredOption('--product <id>', 'product id (a product of the wall’s account)')
+        .requiredOption('--left <percent>', 'hotspot from the left, 0–100')
+        .requiredOption('--top <percent>', 'hotspot from the top, 0–100')
+        .option('--position <n>', 'place in the tag order, from 0 (default: last)'),
+    body: (options: PrintOptions & { product: string; left: string; top: string; position?: string }) =>
+      checkBody<TagInput & { position?: number }>(
         TagPostBody,
         given({
           productId: numberish(options.product),
@@ -231,18 +231,18 @@ export function registerPostCommands(program: Command) {
           top: numberish(options.top),
           position: numberish(options.position),
         }),
-      );
-      await showList(options, TAG_COLUMNS, (store) => addTag(cliOp(store), wallId, postId, body));
-    },
-  );
+      ),
+    run: ({ op, body, args: [wallId, postId] }) => addTag(op, wallId, postId, body),
+    text: tagTable,
+  });
 
-  printOptions(
-    onePost(posts, 'untag', 'remove a product tag from a post').requiredOption(
-      '--product <id>',
-      'product id',
-      positiveInt('--product'),
-    ),
-  ).action(async (wallId: number, postId: number, options: PrintOptions & { product: number }) => {
-    await showList(options, TAG_COLUMNS, (store) => removeTag(cliOp(store), wallId, postId, options.product));
+  recordCommand(posts, {
+    name: 'untag',
+    description: 'remove a product tag from a post',
+    arguments: ONE_POST,
+    options: (c) => c.requiredOption('--product <id>', 'product id', positiveInt('--product')),
+    run: ({ op, args: [wallId, postId], options }: Call<PrintOptions & { product: number }, typeof ONE_POST>) =>
+      removeTag(op, wallId, postId, options.product),
+    text: tagTable,
   });
 }

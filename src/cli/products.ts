@@ -3,22 +3,8 @@ import type { Command } from 'commander';
 import { ProductCreateBody, ProductListQuery, ProductPatchBody } from '../schemas/products.js';
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from '../manage/products.js';
 import { type ProductInput, type ProductPatch } from '../schemas/products.js';
-import { databaseOption, idArgument, withStore, type StoreOptions } from './common.js';
-import {
-  attempt,
-  checkBody,
-  cliOp,
-  given,
-  idFilter,
-  numberish,
-  pagedOptions,
-  pageFrom,
-  printOptions,
-  showPage,
-  showRecord,
-  type PagedOptions,
-  type PrintOptions,
-} from './output.js';
+import { checkBody, given, idFilter, numberish, type PagedOptions, type PrintOptions } from './output.js';
+import { resourceCommands } from './resource.js';
 
 const COLUMNS = ['id', 'accountId', 'name', 'sku', 'price', 'currency', 'discount', 'tagCount'];
 
@@ -59,61 +45,40 @@ function withFieldOptions(command: Command, required: readonly string[]): Comman
   return command;
 }
 
+type FieldOptions = PrintOptions & Record<string, unknown>;
+
 export function registerProductCommands(program: Command) {
-  const products = program.command('products').description('products of an account, for tagging on posts');
-
-  pagedOptions(
-    products.command('list').description('list products').option('--account <id>', 'only this account’s products'),
-  ).action(async (options: PagedOptions & { account?: string }) => {
-    const page = pageFrom(options, ProductListQuery, given({ accountId: options.account }));
-    const filter = { accountId: idFilter(options.account) };
-    await showPage(options, COLUMNS, (store) => listProducts(store.db, filter, page));
+  const products = resourceCommands(program, {
+    name: 'products',
+    description: 'products of an account, for tagging on posts',
+    noun: 'product',
   });
 
-  printOptions(
-    products
-      .command('get')
-      .description('show a product')
-      .argument(...idArgument('product', 'id')),
-  ).action(async (id: number, options: PrintOptions) => {
-    await showRecord(options, (store) => getProduct(store.db, id));
+  products.list({
+    description: 'list products',
+    options: (c) => c.option('--account <id>', 'only this account’s products'),
+    columns: COLUMNS,
+    query: ProductListQuery,
+    filters: (options: PagedOptions & { account?: string }) => ({ accountId: options.account }),
+    run: ({ store, page, options }) => listProducts(store.db, { accountId: idFilter(options.account) }, page),
   });
 
-  printOptions(
-    withFieldOptions(
-      products.command('create').description('create a product').requiredOption('--account <id>', 'account id'),
-      ['name', 'price'],
-    ),
-  ).action(async (options: PrintOptions & Record<string, unknown> & { account: string }) => {
-    const body = checkBody<ProductInput>(ProductCreateBody, {
-      accountId: numberish(options.account),
-      ...fieldsFrom(options),
-    });
-    await showRecord(options, (store) => createProduct(cliOp(store), body));
+  products.get('show a product', (store, id) => getProduct(store.db, id));
+
+  products.create({
+    description: 'create a product',
+    options: (c) => withFieldOptions(c.requiredOption('--account <id>', 'account id'), ['name', 'price']),
+    body: (options: FieldOptions & { account: string }) =>
+      checkBody<ProductInput>(ProductCreateBody, { accountId: numberish(options.account), ...fieldsFrom(options) }),
+    run: ({ op, body }) => createProduct(op, body),
   });
 
-  printOptions(
-    withFieldOptions(
-      products
-        .command('update')
-        .description('change a product')
-        .argument(...idArgument('product', 'id')),
-      [],
-    ),
-  ).action(async (id: number, options: PrintOptions & Record<string, unknown>) => {
-    const body = checkBody<ProductPatch>(ProductPatchBody, fieldsFrom(options));
-    await showRecord(options, (store) => updateProduct(cliOp(store), id, body));
+  products.update({
+    description: 'change a product',
+    options: (c) => withFieldOptions(c, []),
+    body: (options: FieldOptions) => checkBody<ProductPatch>(ProductPatchBody, fieldsFrom(options)),
+    run: ({ op, body, args: [id] }) => updateProduct(op, id, body),
   });
 
-  products
-    .command('delete')
-    .description('delete a product (its tags leave every post)')
-    .argument(...idArgument('product', 'id'))
-    .option(...databaseOption)
-    .action(async (id: number, options: StoreOptions) => {
-      await withStore(options, async (store) => {
-        await attempt(() => deleteProduct(cliOp(store), id));
-        process.stdout.write(`product ${id} deleted\n`);
-      });
-    });
+  products.delete('delete a product (its tags leave every post)', deleteProduct);
 }

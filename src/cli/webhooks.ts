@@ -15,24 +15,9 @@ import {
   type WebhookSettings,
 } from '../manage/webhooks.js';
 import type { WebhookCreateBody as CreateBody, WebhookPatchBody as PatchBody } from '../schemas/webhooks.js';
-import { CliError, databaseOption, idArgument, positiveInt, withStore, type StoreOptions } from './common.js';
-import {
-  attempt,
-  checkBody,
-  cliOp,
-  given,
-  idFilter,
-  numberish,
-  pagedOptions,
-  pageFrom,
-  printOptions,
-  printPage,
-  printRecord,
-  showPage,
-  showRecord,
-  type PagedOptions,
-  type PrintOptions,
-} from './output.js';
+import { CliError, positiveInt } from './common.js';
+import { checkBody, given, idFilter, numberish, type PagedOptions, type PrintOptions } from './output.js';
+import { pageCommand, recordCommand, resourceCommands } from './resource.js';
 
 const COLUMNS = ['id', 'accountId', 'url', 'events', 'enabled', 'state', 'lastEventId', 'lastError'];
 const DELIVERY_COLUMNS = [
@@ -62,144 +47,107 @@ function enabledFrom(options: { enable?: boolean; disable?: boolean }): boolean 
   return options.enable ? true : options.disable ? false : undefined;
 }
 
-const SECRET_NOTE = 'the signing secret is shown this once: keep it where your receiver can read it\n';
-
 /** The settings a CLI send uses: the cause of a failure without an answer goes to stderr (the operator's). */
 const withCause = (settings: WebhookSettings): WebhookSettings => ({
   ...settings,
   onNoAnswer: (webhookId, cause) => process.stderr.write(`wallery: webhook ${webhookId}: no HTTP answer: ${cause}\n`),
 });
 
+/** Said after a record that shows the signing secret. */
+const secretNote = () =>
+  process.stderr.write('the signing secret is shown this once: keep it where your receiver can read it\n');
+/** A test or a replay that did not deliver makes the command fail. */
+const failUnlessDelivered = (sent: { status: string }) => {
+  if (sent.status !== 'delivered') process.exitCode = 1;
+};
+
+type UpdateOptions = PrintOptions & { url?: string; events?: string; enable?: boolean; disable?: boolean };
+
 export function registerWebhookCommands(program: Command) {
-  const webhooks = program
-    .command('webhooks')
-    .description('webhook endpoints of an account: signed POSTs of post, wall and feed events');
-
-  pagedOptions(
-    webhooks.command('list').description('list webhooks').option('--account <id>', 'only this account’s webhooks'),
-  ).action(async (options: PagedOptions & { account?: string }) => {
-    const page = pageFrom(options, WebhookListQuery, given({ accountId: options.account }));
-    await showPage(options, COLUMNS, (store) =>
-      listWebhooks(store.db, { accountId: idFilter(options.account) }, page, 'full'),
-    );
+  const webhooks = resourceCommands(program, {
+    name: 'webhooks',
+    description: 'webhook endpoints of an account: signed POSTs of post, wall and feed events',
+    noun: 'webhook',
   });
 
-  printOptions(
-    webhooks
-      .command('create')
-      .description('create a webhook (it receives the events from now on; the secret is printed once)')
-      .requiredOption('--account <id>', 'account id')
-      .requiredOption('--url <url>', 'http(s) address that receives the POSTs')
-      .requiredOption('--events <list>', 'comma-separated: post.created,post.approved,… (see the README)'),
-  ).action(async (options: PrintOptions & { account: string; url: string; events: string }) => {
-    const body = checkBody<CreateBody>(WebhookCreateBody, {
-      accountId: numberish(options.account),
-      url: options.url,
-      events: eventList(options.events),
-    });
-    await withStore(options, async (store, config) => {
-      printRecord(await attempt(() => createWebhook(cliOp(store), body, config.webhooks)), options);
-      process.stderr.write(SECRET_NOTE);
-    });
+  webhooks.list({
+    description: 'list webhooks',
+    options: (c) => c.option('--account <id>', 'only this account’s webhooks'),
+    columns: COLUMNS,
+    query: WebhookListQuery,
+    filters: (options: PagedOptions & { account?: string }) => ({ accountId: options.account }),
+    run: ({ store, page, options }) => listWebhooks(store.db, { accountId: idFilter(options.account) }, page, 'full'),
   });
 
-  printOptions(
-    webhooks
-      .command('get')
-      .description('show a webhook')
-      .argument(...idArgument('webhook', 'id')),
-  ).action(async (id: number, options: PrintOptions) => {
-    await showRecord(options, (store) => getWebhook(store.db, id, 'full'));
+  webhooks.create({
+    description: 'create a webhook (it receives the events from now on; the secret is printed once)',
+    options: (c) =>
+      c
+        .requiredOption('--account <id>', 'account id')
+        .requiredOption('--url <url>', 'http(s) address that receives the POSTs')
+        .requiredOption('--events <list>', 'comma-separated: post.created,post.approved,… (see the README)'),
+    body: (options: PrintOptions & { account: string; url: string; events: string }) =>
+      checkBody<CreateBody>(WebhookCreateBody, {
+        accountId: numberish(options.account),
+        url: options.url,
+        events: eventList(options.events),
+      }),
+    run: ({ op, body, config }) => createWebhook(op, body, config.webhooks),
+    after: secretNote,
   });
 
-  printOptions(
-    webhooks
-      .command('update')
-      .description('change a webhook; --enable resumes a disabled one from its cursor')
-      .argument(...idArgument('webhook', 'id'))
-      .option('--url <url>', 'new address')
-      .option('--events <list>', 'comma-separated events')
-      .option('--enable', 'deliver again (from the cursor)')
-      .option('--disable', 'stop delivering (events are kept for later)'),
-  ).action(
-    async (
-      id: number,
-      options: PrintOptions & { url?: string; events?: string; enable?: boolean; disable?: boolean },
-    ) => {
-      const body = checkBody<PatchBody>(
+  webhooks.get('show a webhook', (store, id) => getWebhook(store.db, id, 'full'));
+
+  webhooks.update({
+    description: 'change a webhook; --enable resumes a disabled one from its cursor',
+    options: (c) =>
+      c
+        .option('--url <url>', 'new address')
+        .option('--events <list>', 'comma-separated events')
+        .option('--enable', 'deliver again (from the cursor)')
+        .option('--disable', 'stop delivering (events are kept for later)'),
+    body: (options: UpdateOptions) =>
+      checkBody<PatchBody>(
         WebhookPatchBody,
         given({ url: options.url, events: eventList(options.events), enabled: enabledFrom(options) }),
-      );
-      await withStore(options, async (store, config) =>
-        printRecord(await attempt(() => updateWebhook(cliOp(store), id, body, config.webhooks)), options),
-      );
-    },
-  );
-
-  webhooks
-    .command('delete')
-    .description('delete a webhook and its delivery log')
-    .argument(...idArgument('webhook', 'id'))
-    .option(...databaseOption)
-    .action(async (id: number, options: StoreOptions) => {
-      await withStore(options, async (store) => {
-        await attempt(() => deleteWebhook(cliOp(store), id));
-        process.stdout.write(`webhook ${id} deleted\n`);
-      });
-    });
-
-  printOptions(
-    webhooks
-      .command('rotate-secret')
-      .description('a new signing secret, printed once (the old one signs too for 24 hours, unless --expire-old-now)')
-      .argument(...idArgument('webhook', 'id'))
-      .option('--expire-old-now', 'the old secret leaked: it stops signing at once, only the new one signs'),
-  ).action(async (id: number, options: PrintOptions & { expireOldNow?: boolean }) => {
-    const body = { expireOldNow: options.expireOldNow === true };
-    await withStore(options, async (store, config) => {
-      printRecord(await attempt(() => rotateWebhookSecret(cliOp(store), id, config.webhooks, body)), options);
-      process.stderr.write(SECRET_NOTE);
-    });
+      ),
+    run: ({ op, body, args: [id], config }) => updateWebhook(op, id, body, config.webhooks),
   });
 
-  printOptions(
-    webhooks
-      .command('test')
-      .description('send a signed webhook.test event now and print the attempt (exits non-zero if it failed)')
-      .argument(...idArgument('webhook', 'id')),
-  ).action(async (id: number, options: PrintOptions) => {
-    await withStore(options, async (store, config) => {
-      const attemptRecord = await attempt(() => testWebhook(cliOp(store), id, withCause(config.webhooks)));
-      printRecord(attemptRecord, options);
-      if (attemptRecord.status !== 'delivered') process.exitCode = 1;
-    });
+  webhooks.delete('delete a webhook and its delivery log', deleteWebhook);
+
+  recordCommand(webhooks.group, {
+    name: 'rotate-secret',
+    description: 'a new signing secret, printed once (the old one signs too for 24 hours, unless --expire-old-now)',
+    arguments: [webhooks.id],
+    options: (c) =>
+      c.option('--expire-old-now', 'the old secret leaked: it stops signing at once, only the new one signs'),
+    body: (options: PrintOptions & { expireOldNow?: boolean }) => ({ expireOldNow: options.expireOldNow === true }),
+    run: ({ op, args: [id], config, body }) => rotateWebhookSecret(op, id, config.webhooks, body),
+    after: secretNote,
   });
 
-  pagedOptions(
-    webhooks
-      .command('deliveries')
-      .description('the delivery log of a webhook, newest first')
-      .argument(...idArgument('webhook', 'id')),
-  ).action(async (id: number, options: PagedOptions) => {
-    const page = pageFrom(options);
-    await withStore(options, async (store) =>
-      printPage(await attempt(() => listDeliveries(store.db, id, page)), DELIVERY_COLUMNS, options),
-    );
+  recordCommand(webhooks.group, {
+    name: 'test',
+    description: 'send a signed webhook.test event now and print the attempt (exits non-zero if it failed)',
+    arguments: [webhooks.id],
+    run: ({ op, args: [id], config }) => testWebhook(op, id, withCause(config.webhooks)),
+    after: failUnlessDelivered,
   });
 
-  printOptions(
-    webhooks
-      .command('replay')
-      .description('send the event of a delivery again now, with the same event id (exits non-zero if it failed)')
-      .argument(...idArgument('webhook', 'id'))
-      .argument('<delivery>', 'delivery id (from `webhooks deliveries`)', positiveInt('delivery id')),
-  ).action(async (id: number, deliveryId: number, options: PrintOptions) => {
-    await withStore(options, async (store, config) => {
-      const attemptRecord = await attempt(() =>
-        replayDelivery(cliOp(store), id, deliveryId, withCause(config.webhooks)),
-      );
-      printRecord(attemptRecord, options);
-      if (attemptRecord.status !== 'delivered') process.exitCode = 1;
-    });
+  pageCommand(webhooks.group, {
+    name: 'deliveries',
+    description: 'the delivery log of a webhook, newest first',
+    arguments: [webhooks.id],
+    columns: DELIVERY_COLUMNS,
+    run: ({ store, page, args: [id] }) => listDeliveries(store.db, id, page),
+  });
+
+  recordCommand(webhooks.group, {
+    name: 'replay',
+    description: 'send the event of a delivery again now, with the same event id (exits non-zero if it failed)',
+    arguments: [webhooks.id, ['<delivery>', 'delivery id (from `webhooks deliveries`)', positiveInt('delivery id')]],
+    run: ({ op, args: [id, deliveryId], config }) => replayDelivery(op, id, deliveryId, withCause(config.webhooks)),
+    after: failUnlessDelivered,
   });
 }

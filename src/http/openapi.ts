@@ -9,15 +9,8 @@ import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import {
-  commerceListWall,
-  commercePost,
-  commerceWallInfo,
-  postDetail,
-  widgetListWall,
-  widgetPost,
-  widgetWallInfo,
-} from './v2/presenters.js';
+import { postDetail, type DateForm } from './v2/presenters.js';
+import { FAMILIES, OPERATION_NAMES, type Family, type OperationName } from './v2/families.js';
 import type { PostRow, TaggedProduct } from '../store/posts.js';
 import type { FeedRow, WallRow } from '../store/walls.js';
 import { renderBody, successData, successMessage } from './envelope.js';
@@ -151,21 +144,30 @@ const exampleProduct = {
   position: 0,
 } as TaggedProduct;
 
-/** The success envelope of each v2 route, in JSON and XML date forms. */
-const V2_EXAMPLES: Record<string, (form: 'iso' | 'long') => Record<string, unknown>> = {
-  '/api/v2/widget/wallInfo/:wall_id': (form) => successData([widgetWallInfo(exampleWall, [exampleFeed], form)]),
-  '/api/v2/widget/posts/:wall_id': (form) =>
-    successData([{ wall: widgetListWall(exampleWall, form), posts: [widgetPost(examplePost, 0)] }]),
-  '/api/v2/widget/create-post': () => successMessage(CREATED_MESSAGE),
-  '/api/v2/commerce/createGalleryPost': () => successMessage(CREATED_MESSAGE),
-  '/api/v2/widget/delete/:wall_id': () => successMessage('You have successfully deleted your wall.'),
-  '/api/v2/commerce/deleteGallery/:wall_id': () => successMessage('You have successfully deleted your gallery.'),
-  '/api/v2/commerce/getGalleryInfo/:wall_id': () => successData([commerceWallInfo(exampleWall, [exampleFeed])]),
-  '/api/v2/commerce/getGalleryPosts/:wall_id/': () =>
-    successData([{ wall: commerceListWall(exampleWall), feeds: [commercePost(examplePost)] }]),
-  '/api/v2/commerce/getGalleryProductByID/:wall_id/:post_id/': (form) =>
-    successData(postDetail(101, examplePost, [exampleProduct], form)),
-};
+/** The success envelope of each v2 operation, in JSON and XML date forms. */
+const v2Examples = (family: Family): Record<OperationName, (form: DateForm) => Record<string, unknown>> => ({
+  info: (form) => successData([family.wallInfo.present(exampleWall, [exampleFeed], form)]),
+  posts: (form) => {
+    const list = family.postList;
+    return successData([
+      { wall: list.wall(exampleWall, form), [list.listName]: [list.post(examplePost, exampleWall.profanity)] },
+    ]);
+  },
+  create: () => successMessage(CREATED_MESSAGE),
+  delete: () => successMessage(family.deleted),
+  detail: (form) => successData(postDetail(exampleWall.id, examplePost, [exampleProduct], form)),
+});
+
+/** Each v2 route's example, by its full path. */
+const V2_EXAMPLES = Object.fromEntries(
+  FAMILIES.flatMap((family) => {
+    const examples = v2Examples(family);
+    return OPERATION_NAMES.filter((name) => family.paths[name] !== undefined).map((name) => [
+      `/api/v2${family.prefix}${family.paths[name]}`,
+      examples[name],
+    ]);
+  }),
+);
 
 const ERROR_MESSAGES: Record<string, string> = {
   400: 'limit must be an integer from 1 to 500',

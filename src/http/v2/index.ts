@@ -1,15 +1,13 @@
 // Public API v2: two families under one auth + quota hook.
 import type { FastifyInstance } from 'fastify';
 import { authenticateV2 } from '../auth.js';
-import { commerceRoutes } from './commerce.js';
-import { widgetRoutes } from './widget.js';
+import { registerOperations } from './operations.js';
 
 export async function registerV2(app: FastifyInstance) {
   await app.register(
     async (v2) => {
       v2.addHook('onRequest', authenticateV2);
-      await v2.register(widgetRoutes, { prefix: '/widget' });
-      await v2.register(commerceRoutes, { prefix: '/commerce' });
+      await registerOperations(v2);
     },
     { prefix: '/api/v2' },
   );
