@@ -5,6 +5,7 @@ import { cleanWrite, FEED_RULES, NAME_RULES } from '../domain/writes.js';
 import type { ConnectorSettings } from '../schemas/connectors.js';
 import type { Database, FeedsTable, WallsTable } from '../store/schema.js';
 import { purgeWallRows } from '../store/walls.js';
+import { visiblePost } from '../store/posts.js';
 import { accountOfTarget, audited, diff, type Op } from './op.js';
 import { conflict, notFound, stored } from '../domain/errors.js';
 import { scopeIds, type AccountScope } from '../domain/roles.js';
@@ -66,8 +67,7 @@ function wallsWithCounts(db: Kysely<Database>) {
         .selectFrom('posts')
         .select(eb.fn.countAll<number>().as('n'))
         .whereRef('posts.wall_id', '=', 'walls.id')
-        .where('posts.state', '=', 'approved')
-        .where('posts.hidden', '=', 0)
+        .where(visiblePost)
         .as('approved_count'),
       eb
         .selectFrom('posts')

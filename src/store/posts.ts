@@ -1,11 +1,24 @@
 // Post reads and the custom-post write.
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Database, PostsTable, ProductsTable } from './schema.js';
 import type { MediaKind } from '../domain/lists.js';
 import { isUniqueViolation } from './dialect.js';
 import { postDefaults } from './post-columns.js';
 
 export type PostRow = Selectable<PostsTable> & { feed_name: string };
+
+/**
+ * The visible-post predicate, defined once: what the public API, the embed and
+ * the wall counts show — approved and not hidden. Use as `.where(visiblePost)`.
+ */
+export function visiblePost(eb: ExpressionBuilder<Database, 'posts'>) {
+  return eb.and([eb('posts.state', '=', 'approved'), eb('posts.hidden', '=', 0)]);
+}
+
+/** Posts an operator hid (whatever their moderation state). Use as `.where(hiddenPost)`. */
+export function hiddenPost(eb: ExpressionBuilder<Database, 'posts'>) {
+  return eb('posts.hidden', '<>', 0);
+}
 
 /** Posts with their feed's name (a PostRow each): the select every post read starts from. */
 export function selectPostsWithFeed(db: Kysely<Database>) {
@@ -138,8 +151,7 @@ export async function findVisiblePost(db: Kysely<Database>, wallId: number, post
   const row = await selectPostsWithFeed(db)
     .where('posts.id', '=', postId)
     .where('posts.wall_id', '=', wallId)
-    .where('posts.hidden', '=', 0)
-    .where('posts.state', '=', 'approved')
+    .where(visiblePost)
     .executeTakeFirst();
   return row ?? null;
 }
