@@ -17,6 +17,7 @@ import { invalid, notFound } from '../domain/errors.js';
 import { utcDay } from '../domain/dates.js';
 import type { ProductAnalytics, WallAnalytics } from '../schemas/analytics.js';
 import { productCounts, topPosts, topProducts, wallDayCounts } from '../store/analytics.js';
+import { accountOf } from '../store/ownership.js';
 import type { Database } from '../store/schema.js';
 
 /** Most posts and products a wall's report lists. */
@@ -40,8 +41,7 @@ export async function wallAnalytics(
   now: number,
 ): Promise<WallAnalytics> {
   const range = rangeOf(query, now);
-  const wall = await db.selectFrom('walls').select('id').where('id', '=', wallId).executeTakeFirst();
-  if (!wall) throw notFound('wall', wallId);
+  if ((await accountOf(db, 'wall', wallId)) === null) throw notFound('wall', wallId);
   const [counts, posts, products] = await Promise.all([
     wallDayCounts(db, wallId, range.from, range.to),
     topPosts(db, wallId, range.from, range.to, TOP),
@@ -78,8 +78,7 @@ export async function productAnalytics(
   now: number,
 ): Promise<ProductAnalytics> {
   const range = rangeOf(query, now);
-  const product = await db.selectFrom('products').select('id').where('id', '=', productId).executeTakeFirst();
-  if (!product) throw notFound('product', productId);
+  if ((await accountOf(db, 'product', productId)) === null) throw notFound('product', productId);
   const counts = await productCounts(db, productId, range.from, range.to);
   const perDay = new Map<number, number>(daysOf(range).map((d) => [d, 0]));
   for (const c of counts.days) perDay.set(c.day, c.n);

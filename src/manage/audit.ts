@@ -1,7 +1,8 @@
 // The audit log: one entry per management write, newest first.
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
-import { decodeCursor, pageLimit, pageOf, type Page, type PageRequest } from './paging.js';
+import { pageById, type Page, type PageRequest } from './paging.js';
+import { auditPage } from '../store/audit.js';
 import { iso } from '../domain/dates.js';
 import type { AuditRecord } from '../schemas/audit.js';
 import { scopeIds, type AccountScope } from '../domain/roles.js';
@@ -23,24 +24,12 @@ export async function listAudit(
   filter: AuditFilter,
   page: PageRequest,
 ): Promise<Page<AuditRecord>> {
-  const after = decodeCursor(page.cursor, 1);
-  const limit = pageLimit(page);
-  let q = db.selectFrom('audit_log').selectAll();
-  if (filter.action !== undefined) q = q.where('action', '=', filter.action);
-  if (filter.targetType !== undefined) q = q.where('target_type', '=', filter.targetType);
-  if (filter.targetId !== undefined) q = q.where('target_id', '=', filter.targetId);
-  if (filter.tokenName !== undefined) q = q.where('token_name', '=', filter.tokenName);
-  if (filter.accountId !== undefined) q = q.where('account_id', '=', filter.accountId);
-  if (filter.scope) q = q.where('account_id', 'in', scopeIds(filter.scope));
-  if (after) q = q.where('id', '<', after[0]!);
-  const rows = await q
-    .orderBy('id', 'desc')
-    .limit(limit + 1)
-    .execute();
-  return pageOf(
-    rows,
-    limit,
-    (r) => [r.id],
+  const { scope, ...match } = filter;
+  const query = { ...match, accountIds: scope ? scopeIds(scope) : null };
+  // newest first: the cursor's id is the last one shown, the page goes on below it
+  return pageById(
+    page,
+    (beforeId, take) => auditPage(db, query, beforeId, take),
     (r) => ({
       id: r.id,
       at: iso(r.at),

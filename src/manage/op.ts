@@ -5,6 +5,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { isUniqueViolation } from '../store/dialect.js';
+import { insertAuditEntries } from '../store/audit.js';
+import { accountOf, isOwnedKind } from '../store/ownership.js';
 import { conflict } from '../domain/errors.js';
 import { boundedSummary } from '../domain/audit-summary.js';
 
@@ -80,24 +82,22 @@ export async function audited<T>(op: Op, fn: (tx: Tx) => Promise<T>): Promise<T>
             e.accountId !== undefined ? e.accountId : accountOfTarget(trx, e.targetType, e.targetId),
           ),
         );
-        await trx
-          .insertInto('audit_log')
-          .values(
-            entries.map((e, i) => ({
-              at: op.now,
-              token_id: op.actor.tokenId,
-              token_name: op.actor.name,
-              action: e.action,
-              target_type: e.targetType,
-              target_id: e.targetId,
-              account_id: accounts[i] ?? null,
-              // large values (a 1 MiB rule list) as their digest: the log grows by kilobytes a write at most
-              summary: JSON.stringify(
-                boundedSummary({ before: e.before ?? null, after: e.after ?? null, ...(e.details ?? {}) }),
-              ),
-            })),
-          )
-          .execute();
+        await insertAuditEntries(
+          trx,
+          entries.map((e, i) => ({
+            at: op.now,
+            token_id: op.actor.tokenId,
+            token_name: op.actor.name,
+            action: e.action,
+            target_type: e.targetType,
+            target_id: e.targetId,
+            account_id: accounts[i] ?? null,
+            // large values (a 1 MiB rule list) as their digest: the log grows by kilobytes a write at most
+            summary: JSON.stringify(
+              boundedSummary({ before: e.before ?? null, after: e.after ?? null, ...(e.details ?? {}) }),
+            ),
+          })),
+        );
       }
       return value;
     });
@@ -117,49 +117,8 @@ export async function accountOfTarget(
   targetType: string,
   targetId: number | null,
 ): Promise<number | null> {
-  if (targetId === null) return null;
-  let row: { account_id: number } | undefined;
-  switch (targetType) {
-    case 'account':
-      row = await db.selectFrom('accounts').select('id as account_id').where('id', '=', targetId).executeTakeFirst();
-      break;
-    case 'user_key':
-      row = await db.selectFrom('user_keys').select('account_id').where('id', '=', targetId).executeTakeFirst();
-      break;
-    case 'product':
-      row = await db.selectFrom('products').select('account_id').where('id', '=', targetId).executeTakeFirst();
-      break;
-    case 'wall':
-      row = await db.selectFrom('walls').select('account_id').where('id', '=', targetId).executeTakeFirst();
-      break;
-    case 'feed':
-      row = await db
-        .selectFrom('feeds')
-        .innerJoin('walls', 'walls.id', 'feeds.wall_id')
-        .select('walls.account_id')
-        .where('feeds.id', '=', targetId)
-        .executeTakeFirst();
-      break;
-    case 'post':
-      row = await db
-        .selectFrom('posts')
-        .innerJoin('walls', 'walls.id', 'posts.wall_id')
-        .select('walls.account_id')
-        .where('posts.id', '=', targetId)
-        .executeTakeFirst();
-      break;
-    case 'publishable_key':
-      row = await db
-        .selectFrom('publishable_keys')
-        .innerJoin('walls', 'walls.id', 'publishable_keys.wall_id')
-        .select('walls.account_id')
-        .where('publishable_keys.id', '=', targetId)
-        .executeTakeFirst();
-      break;
-    default:
-      return null;
-  }
-  return row?.account_id ?? null;
+  if (targetId === null || !isOwnedKind(targetType)) return null;
+  return accountOf(db, targetType, targetId);
 }
 
 /** The fields of `after` whose value differs from `before` (for the audit summary). */

@@ -44,9 +44,10 @@ export function pageOf<R, T>(rows: R[], limit: number, key: (row: R) => number[]
 export const pageLimit = (p: PageRequest) => p.limit ?? PAGE_DEFAULT;
 
 /**
- * A page of rows in ascending id order. `fetch` gets the id the cursor ends
- * after (undefined on the first page) and how many rows to take: one more than
- * the page, to tell whether there is a next one.
+ * A page of rows keyed by id, in the order `fetch` returns them (ascending id,
+ * or descending for newest-first lists). `fetch` gets the id the cursor ends
+ * after in that order (undefined on the first page) and how many rows to take:
+ * one more than the page, to tell whether there is a next one.
  */
 export async function pageById<R extends { id: number }, T>(
   page: PageRequest,

@@ -11,6 +11,7 @@
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { ManageError, notFound } from '../../domain/errors.js';
 import { inScope, ROLES, roleAllows, type AccountScope, type Role } from '../../domain/roles.js';
+import { accountOf } from '../../store/ownership.js';
 import { ErrorEnvelope } from './schemas.js';
 
 /**
@@ -160,20 +161,20 @@ export async function enforceScope(request: FastifyRequest): Promise<void> {
     }
     case 'wall': {
       const id = Number(params.wallId);
-      const row = await db.selectFrom('walls').select('account_id').where('id', '=', id).executeTakeFirst();
-      if (!row || !inScope(scope, row.account_id)) throw notFound('wall', id);
+      const owner = await accountOf(db, 'wall', id);
+      if (owner === null || !inScope(scope, owner)) throw notFound('wall', id);
       return;
     }
     case 'product': {
       const id = Number(params.productId);
-      const row = await db.selectFrom('products').select('account_id').where('id', '=', id).executeTakeFirst();
-      if (!row || !inScope(scope, row.account_id)) throw notFound('product', id);
+      const owner = await accountOf(db, 'product', id);
+      if (owner === null || !inScope(scope, owner)) throw notFound('product', id);
       return;
     }
     case 'webhook': {
       const id = Number(params.webhookId);
-      const row = await db.selectFrom('webhooks').select('account_id').where('id', '=', id).executeTakeFirst();
-      if (!row || !inScope(scope, row.account_id)) throw notFound('webhook', id);
+      const owner = await accountOf(db, 'webhook', id);
+      if (owner === null || !inScope(scope, owner)) throw notFound('webhook', id);
       return;
     }
     case 'filtered':
