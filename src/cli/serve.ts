@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { parseHost, parsePort } from '../config.js';
 import { demoDataFile, demoMediaBase, DEMO_KEYS } from '../demo/demo-data.js';
 import { loggerOptions } from '../http/logger.js';
+import { hasAccounts } from '../store/accounts.js';
 import { importDataFile } from '../store/datafile.js';
 import { findKeyOwner } from '../store/keys.js';
 import type { Store } from '../store/store.js';
@@ -62,8 +63,7 @@ async function serve(options: ServeOptions, demo: boolean) {
 }
 
 async function seedDemo(store: Store, base: string) {
-  const any = await store.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
-  if (any) return;
+  if (await hasAccounts(store.db)) return;
   const counts = await importDataFile(store, demoDataFile(Date.now(), demoMediaBase(base)), Date.now());
   process.stdout.write(
     `Loaded the demo data set: ${counts.walls} walls, ${counts.posts} posts, ${counts.products} products.\n`,

@@ -1,11 +1,29 @@
 // Accounts, their user keys and their daily usage, as the management API
 // and the CLI see them.
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { utcDay } from '../domain/dates.js';
 import { cleanWrite, NAME_RULES } from '../domain/writes.js';
 import { DEFAULT_DAILY_CALL_LIMIT } from '../store/datafile.js';
-import { generateUserKey, hashSecret, keyPrefix } from '../store/keys.js';
-import type { AccountsTable, Database, UserKeysTable } from '../store/schema.js';
+import {
+  accountsPage,
+  anyWallOf,
+  deleteAccountRows,
+  findAccount,
+  insertAccount,
+  updateAccountRow,
+  type AccountRow,
+} from '../store/accounts.js';
+import {
+  findUserKey,
+  findUserKeyByPlaintext,
+  generateUserKey,
+  insertUserKey,
+  revokeUserKeyById,
+  userKeysPage,
+  type UserKeyRow,
+} from '../store/keys.js';
+import type { Database } from '../store/schema.js';
+import { usageDays } from '../store/usage.js';
 import type { QuotaCounter } from '../quota/quota.js';
 import { audited, diff, type Op } from './op.js';
 import { conflict, notFound, stored } from '../domain/errors.js';
@@ -14,7 +32,7 @@ import { iso, isoOrNull } from '../domain/dates.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
 import type { AccountInput, AccountPatch, AccountRecord, UsageRecord, UserKeyRecord } from '../schemas/accounts.js';
 
-const accountRecord = (r: Selectable<AccountsTable>): AccountRecord => ({
+const accountRecord = (r: AccountRow): AccountRecord => ({
   id: r.id,
   name: r.name,
   plan: r.plan,
@@ -30,18 +48,13 @@ export async function listAccounts(
 ): Promise<Page<AccountRecord>> {
   return pageById(
     page,
-    (afterId, take) => {
-      let q = db.selectFrom('accounts').selectAll();
-      if (scope !== null) q = q.where('id', 'in', scopeIds(scope));
-      if (afterId !== undefined) q = q.where('id', '>', afterId);
-      return q.orderBy('id').limit(take).execute();
-    },
+    (afterId, take) => accountsPage(db, scope === null ? null : scopeIds(scope), afterId, take),
     accountRecord,
   );
 }
 
 async function accountRow(db: Kysely<Database>, id: number) {
-  const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findAccount(db, id);
   if (!row) throw notFound('account', id);
   return row;
 }
@@ -53,16 +66,12 @@ export async function getAccount(db: Kysely<Database>, id: number): Promise<Acco
 export async function createAccount(op: Op, given: AccountInput): Promise<AccountRecord> {
   const input = stored(cleanWrite(given, NAME_RULES));
   return audited(op, async (tx) => {
-    const row = await tx.trx
-      .insertInto('accounts')
-      .values({
-        name: input.name,
-        plan: input.plan,
-        daily_call_limit: input.dailyCallLimit ?? DEFAULT_DAILY_CALL_LIMIT,
-        created_at: op.now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertAccount(tx.trx, {
+      name: input.name,
+      plan: input.plan,
+      daily_call_limit: input.dailyCallLimit ?? DEFAULT_DAILY_CALL_LIMIT,
+      created_at: op.now,
+    });
     const rec = accountRecord(row);
     tx.audit({ action: 'account.create', targetType: 'account', targetId: row.id, after: rec });
     return rec;
@@ -78,12 +87,7 @@ export async function updateAccount(op: Op, id: number, change: AccountPatch): P
       ...(patch.plan !== undefined ? { plan: patch.plan } : {}),
       ...(patch.dailyCallLimit !== undefined ? { daily_call_limit: patch.dailyCallLimit } : {}),
     };
-    const row = await tx.trx
-      .updateTable('accounts')
-      .set(set)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await updateAccountRow(tx.trx, id, set);
     const after = accountRecord(row);
     tx.audit({ action: 'account.update', targetType: 'account', targetId: id, ...diff(before, after) });
     // plan and limit decide what every key of the account may do
@@ -100,15 +104,9 @@ export async function updateAccount(op: Op, id: number, change: AccountPatch): P
 export async function deleteAccount(op: Op, id: number): Promise<AccountRecord> {
   return audited(op, async (tx) => {
     const before = accountRecord(await accountRow(tx.trx, id));
-    const wall = await tx.trx.selectFrom('walls').select('id').where('account_id', '=', id).limit(1).executeTakeFirst();
+    const wall = await anyWallOf(tx.trx, id);
     if (wall) throw conflict(`account ${id} still has walls (wall ${wall.id}); delete and purge them first`);
-    const products = tx.trx.selectFrom('products').select('id').where('account_id', '=', id);
-    await tx.trx.deleteFrom('post_products').where('product_id', 'in', products).execute();
-    await tx.trx.deleteFrom('products').where('account_id', '=', id).execute();
-    await tx.trx.deleteFrom('user_keys').where('account_id', '=', id).execute();
-    await tx.trx.deleteFrom('usage_daily').where('account_id', '=', id).execute();
-    await tx.trx.deleteFrom('idempotency_keys').where('account_id', '=', id).execute();
-    await tx.trx.deleteFrom('accounts').where('id', '=', id).execute();
+    await deleteAccountRows(tx.trx, id);
     tx.audit({ action: 'account.delete', targetType: 'account', targetId: id, accountId: id, before });
     tx.accountChanged(id);
     return before;
@@ -133,14 +131,8 @@ export async function accountUsage(
   const account = await accountRow(db, id);
   const today = utcDay(now);
   const first = today - (USAGE_DAYS - 1);
-  const rows = await db
-    .selectFrom('usage_daily')
-    .select(['day', 'calls'])
-    .where('account_id', '=', id)
-    .where('day', '>=', first)
-    .where('day', '<=', today)
-    .execute();
-  const calls = new Map(rows.map((r) => [Number(r.day), Number(r.calls)]));
+  const rows = await usageDays(db, id, first, today);
+  const calls = new Map(rows.map((r) => [r.day, r.calls]));
   const days = Array.from({ length: USAGE_DAYS }, (_, i) => ({
     day: iso((first + i) * 86_400_000).slice(0, 10),
     calls: calls.get(first + i) ?? 0,
@@ -151,7 +143,7 @@ export async function accountUsage(
 
 // ---------- user keys ----------
 
-const keyRecord = (r: Selectable<UserKeysTable>): UserKeyRecord => ({
+const keyRecord = (r: UserKeyRow): UserKeyRecord => ({
   id: r.id,
   accountId: r.account_id,
   prefix: r.prefix,
@@ -166,25 +158,12 @@ export async function listUserKeys(
   page: PageRequest,
 ): Promise<Page<UserKeyRecord>> {
   await accountRow(db, accountId);
-  return pageById(
-    page,
-    (afterId, take) => {
-      let q = db.selectFrom('user_keys').selectAll().where('account_id', '=', accountId);
-      if (afterId !== undefined) q = q.where('id', '>', afterId);
-      return q.orderBy('id').limit(take).execute();
-    },
-    keyRecord,
-  );
+  return pageById(page, (afterId, take) => userKeysPage(db, accountId, afterId, take), keyRecord);
 }
 
 async function keyRow(db: Kysely<Database>, accountId: number, keyId: number) {
   await accountRow(db, accountId);
-  const row = await db
-    .selectFrom('user_keys')
-    .selectAll()
-    .where('id', '=', keyId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  const row = await findUserKey(db, accountId, keyId);
   if (!row) throw notFound('user key', keyId);
   return row;
 }
@@ -198,18 +177,7 @@ export async function createUserKey(op: Op, accountId: number): Promise<UserKeyR
   const key = generateUserKey();
   return audited(op, async (tx) => {
     await accountRow(tx.trx, accountId);
-    const row = await tx.trx
-      .insertInto('user_keys')
-      .values({
-        account_id: accountId,
-        key_hash: hashSecret(key),
-        prefix: keyPrefix(key),
-        created_at: op.now,
-        last_used_at: null,
-        revoked_at: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertUserKey(tx.trx, accountId, key, op.now);
     const rec = keyRecord(row);
     tx.audit({
       action: 'user_key.create',
@@ -222,15 +190,9 @@ export async function createUserKey(op: Op, accountId: number): Promise<UserKeyR
   });
 }
 
-async function revokeRow(op: Op, row: Selectable<UserKeysTable>): Promise<UserKeyRecord> {
+async function revokeRow(op: Op, row: UserKeyRow): Promise<UserKeyRecord> {
   return audited(op, async (tx) => {
-    const res = await tx.trx
-      .updateTable('user_keys')
-      .set({ revoked_at: op.now })
-      .where('id', '=', row.id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) throw conflict(`user key ${row.id} is already revoked`);
+    if (!(await revokeUserKeyById(tx.trx, row.id, op.now))) throw conflict(`user key ${row.id} is already revoked`);
     tx.audit({
       action: 'user_key.revoke',
       targetType: 'user_key',
@@ -251,11 +213,7 @@ export async function revokeUserKey(op: Op, accountId: number, keyId: number): P
 
 /** Revokes the key with this plaintext (the CLI's `keys revoke KEY`). */
 export async function revokeUserKeyByPlaintext(op: Op, plaintext: string): Promise<UserKeyRecord> {
-  const row = await op.db
-    .selectFrom('user_keys')
-    .selectAll()
-    .where('key_hash', '=', hashSecret(plaintext))
-    .executeTakeFirst();
+  const row = await findUserKeyByPlaintext(op.db, plaintext);
   if (!row) throw notFound('user key', '(given)');
   return revokeRow(op, row);
 }

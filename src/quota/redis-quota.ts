@@ -5,8 +5,8 @@
 // Wallery and a Redis restart within the flush interval.
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { raiseUsage, usageFor } from '../store/usage.js';
 import type { QuotaCounter, QuotaDecision } from './quota.js';
 
 const DAY_S = 86_400;
@@ -63,13 +63,7 @@ export class RedisQuota implements QuotaCounter {
       ).walleryQuota(key, limit, expireAt, seed);
     let [state, used] = await run(-1);
     if (state === -1) {
-      const row = await this.db
-        .selectFrom('usage_daily')
-        .select('calls')
-        .where('account_id', '=', accountId)
-        .where('day', '=', day)
-        .executeTakeFirst();
-      [state, used] = await run(row ? Number(row.calls) : 0);
+      [state, used] = await run(await usageFor(this.db, accountId, day));
     }
     if (state === 1) this.dirty.add(`${accountId}:${day}`);
     return { allowed: state === 1, used: Number(used) };
@@ -85,15 +79,7 @@ export class RedisQuota implements QuotaCounter {
       const calls = Number(values[i] ?? 0);
       if (!calls) continue;
       const [accountId, day] = entry.split(':').map(Number) as [number, number];
-      await this.db
-        .insertInto('usage_daily')
-        .values({ account_id: accountId, day, calls })
-        .onConflict((oc) =>
-          oc.columns(['account_id', 'day']).doUpdateSet({
-            calls: sql<number>`case when excluded.calls > usage_daily.calls then excluded.calls else usage_daily.calls end`,
-          }),
-        )
-        .execute();
+      await raiseUsage(this.db, accountId, day, calls);
     }
   }
 

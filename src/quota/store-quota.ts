@@ -12,9 +12,9 @@
 //   at 4,096 a busy account pays it once a second, not a dozen times.
 // - Unused reservations go back to the store on close and at the day's end,
 //   so the stored total is what was answered; counts survive restarts.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
-import { usageFor } from '../store/usage.js';
+import { releaseUsage, reserveUsage, usageFor } from '../store/usage.js';
 import type { QuotaCounter, QuotaDecision } from './quota.js';
 
 /** the largest block of calls one reservation takes */
@@ -86,20 +86,10 @@ export class StoreQuota implements QuotaCounter {
         return false;
       }
       const n = Math.max(1, Math.min(QUOTA_BLOCK_MAX, Math.floor(left / 64)));
-      const row = await this.db
-        .insertInto('usage_daily')
-        .values({ account_id: accountId, day, calls: n })
-        .onConflict((oc) =>
-          oc
-            .columns(['account_id', 'day'])
-            .doUpdateSet({ calls: sql<number>`usage_daily.calls + ${n}` })
-            .where(sql<boolean>`usage_daily.calls + ${n} <= ${limit}`),
-        )
-        .returning('calls')
-        .executeTakeFirst();
-      if (row && Number(row.calls) <= limit) {
+      const calls = await reserveUsage(this.db, accountId, day, n, limit);
+      if (calls !== null && calls <= limit) {
         const unused = (this.reservations.get(key)?.unused ?? 0) + n;
-        this.reservations.set(key, { accountId, day, stored: Number(row.calls), unused });
+        this.reservations.set(key, { accountId, day, stored: calls, unused });
         return true;
       }
       // another instance reserved meanwhile: look again
@@ -120,12 +110,7 @@ export class StoreQuota implements QuotaCounter {
       if (r.unused <= 0) continue;
       const unused = r.unused;
       r.unused = 0;
-      await this.db
-        .updateTable('usage_daily')
-        .set({ calls: sql<number>`calls - ${unused}` })
-        .where('account_id', '=', r.accountId)
-        .where('day', '=', r.day)
-        .execute();
+      await releaseUsage(this.db, r.accountId, r.day, unused);
     }
   }
 

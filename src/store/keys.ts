@@ -1,7 +1,8 @@
 // User keys: stored as SHA-256 hashes only; the plaintext is shown once.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, UserKeysTable } from './schema.js';
+import { pageAfterId } from './paging.js';
 import type { Plan } from '../domain/lists.js';
 
 export function hashSecret(plaintext: string): string {
@@ -107,6 +108,73 @@ export async function revokeUserKey(db: Kysely<Database>, plaintext: string, now
     .updateTable('user_keys')
     .set({ revoked_at: now })
     .where('key_hash', '=', hashSecret(plaintext))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+export type UserKeyRow = Selectable<UserKeysTable>;
+
+/** A page of the account's keys in id order. */
+export async function userKeysPage(
+  db: Kysely<Database>,
+  accountId: number,
+  afterId: number | undefined,
+  take: number,
+): Promise<UserKeyRow[]> {
+  return pageAfterId(
+    db.selectFrom('user_keys').selectAll().where('account_id', '=', accountId),
+    afterId,
+    take,
+  ).execute();
+}
+
+/** The account's key by id (revoked or not). */
+export async function findUserKey(
+  db: Kysely<Database>,
+  accountId: number,
+  keyId: number,
+): Promise<UserKeyRow | undefined> {
+  return db
+    .selectFrom('user_keys')
+    .selectAll()
+    .where('id', '=', keyId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+/** The key with this plaintext (revoked or not). */
+export async function findUserKeyByPlaintext(db: Kysely<Database>, plaintext: string): Promise<UserKeyRow | undefined> {
+  return db.selectFrom('user_keys').selectAll().where('key_hash', '=', hashSecret(plaintext)).executeTakeFirst();
+}
+
+/** Stores a new key of the account (its hash and prefix only); the row. */
+export async function insertUserKey(
+  db: Kysely<Database>,
+  accountId: number,
+  plaintext: string,
+  now: number,
+): Promise<UserKeyRow> {
+  return db
+    .insertInto('user_keys')
+    .values({
+      account_id: accountId,
+      key_hash: hashSecret(plaintext),
+      prefix: keyPrefix(plaintext),
+      created_at: now,
+      last_used_at: null,
+      revoked_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Revokes the key by id; false when it was revoked already. */
+export async function revokeUserKeyById(db: Kysely<Database>, keyId: number, now: number): Promise<boolean> {
+  const res = await db
+    .updateTable('user_keys')
+    .set({ revoked_at: now })
+    .where('id', '=', keyId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
