@@ -1,10 +1,22 @@
 // Operator tokens of the management API: made and revoked with the CLI,
 // stored as SHA-256 only, looked up by hash and compared in constant time.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { hashSecret, KEY_LAST_USED_RESOLUTION_MS as LAST_USED_RESOLUTION_MS, keyPrefix } from '../store/keys.js';
 import { cleanWrite, NAME_RULES } from '../domain/writes.js';
-import type { Database, OperatorTokensTable } from '../store/schema.js';
+import {
+  activeOperatorTokenByHash,
+  allOperatorTokens,
+  findOperatorToken,
+  findOperatorTokenByPlaintext,
+  insertOperatorToken,
+  operatorTokensPage,
+  revokeOperatorTokenRow,
+  touchOperatorToken,
+  type OperatorTokenRow,
+} from '../store/operator-tokens.js';
+import { accountOf } from '../store/ownership.js';
+import type { Database } from '../store/schema.js';
 import { audited, type Op } from './op.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
 import { conflict, invalidField, notFound, stored } from '../domain/errors.js';
@@ -28,7 +40,7 @@ export interface OperatorTokenRecord {
   revokedAt: string | null;
 }
 
-type Row = Selectable<OperatorTokensTable>;
+type Row = OperatorTokenRow;
 
 const record = (r: Row): OperatorTokenRecord => ({
   id: r.id,
@@ -70,23 +82,18 @@ export async function createOperatorToken(
   const token = generateOperatorToken();
   return audited(op, async (tx) => {
     for (const accountId of scope ?? []) {
-      const found = await tx.trx.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
-      if (!found) throw notFound('account', accountId);
+      if ((await accountOf(tx.trx, 'account', accountId)) === null) throw notFound('account', accountId);
     }
-    const row = await tx.trx
-      .insertInto('operator_tokens')
-      .values({
-        name,
-        token_hash: hashSecret(token),
-        prefix: keyPrefix(token),
-        role,
-        account_ids: scopeToText(scope),
-        created_at: op.now,
-        last_used_at: null,
-        revoked_at: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertOperatorToken(tx.trx, {
+      name,
+      token_hash: hashSecret(token),
+      prefix: keyPrefix(token),
+      role,
+      account_ids: scopeToText(scope),
+      created_at: op.now,
+      last_used_at: null,
+      revoked_at: null,
+    });
     const rec = record(row);
     tx.audit({
       action: 'operator_token.create',
@@ -100,8 +107,7 @@ export async function createOperatorToken(
 }
 
 export async function listOperatorTokens(db: Kysely<Database>): Promise<OperatorTokenRecord[]> {
-  const rows = await db.selectFrom('operator_tokens').selectAll().orderBy('id').execute();
-  return rows.map(record);
+  return (await allOperatorTokens(db)).map(record);
 }
 
 /** A page of operator tokens, oldest first (the management API). */
@@ -109,20 +115,12 @@ export async function listOperatorTokenPage(
   db: Kysely<Database>,
   page: PageRequest,
 ): Promise<Page<OperatorTokenRecord>> {
-  return pageById(
-    page,
-    (afterId, take) => {
-      let q = db.selectFrom('operator_tokens').selectAll();
-      if (afterId !== undefined) q = q.where('id', '>', afterId);
-      return q.orderBy('id').limit(take).execute();
-    },
-    record,
-  );
+  return pageById(page, (afterId, take) => operatorTokensPage(db, afterId, take), record);
 }
 
 /** One token by id (the caller's own, for `GET /tokens/current`). */
 export async function getOperatorToken(db: Kysely<Database>, id: number): Promise<OperatorTokenRecord> {
-  const row = await db.selectFrom('operator_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findOperatorToken(db, id);
   if (!row) throw notFound('operator token', id);
   return record(row);
 }
@@ -130,14 +128,12 @@ export async function getOperatorToken(db: Kysely<Database>, id: number): Promis
 /** Revokes by id, or by the plaintext token itself. */
 export async function revokeOperatorToken(op: Op, idOrToken: string): Promise<OperatorTokenRecord> {
   return audited(op, async (tx) => {
-    let q = tx.trx.selectFrom('operator_tokens').selectAll();
-    q = /^\d{1,15}$/.test(idOrToken)
-      ? q.where('id', '=', Number(idOrToken))
-      : q.where('token_hash', '=', hashSecret(idOrToken));
-    const row = await q.executeTakeFirst();
+    const row = /^\d{1,15}$/.test(idOrToken)
+      ? await findOperatorToken(tx.trx, Number(idOrToken))
+      : await findOperatorTokenByPlaintext(tx.trx, idOrToken);
     if (!row) throw notFound('operator token', /^\d{1,15}$/.test(idOrToken) ? idOrToken : '(given)');
     if (row.revoked_at !== null) throw conflict(`operator token ${row.id} is already revoked`);
-    await tx.trx.updateTable('operator_tokens').set({ revoked_at: op.now }).where('id', '=', row.id).execute();
+    await revokeOperatorTokenRow(tx.trx, row.id, op.now);
     tx.audit({
       action: 'operator_token.revoke',
       targetType: 'operator_token',
@@ -161,21 +157,11 @@ export interface Operator {
 /** The active token's owner, or null (unknown, revoked). */
 export async function findOperator(db: Kysely<Database>, plaintext: string, now: number): Promise<Operator | null> {
   const hash = hashSecret(plaintext);
-  const row = await db
-    .selectFrom('operator_tokens')
-    .select(['id', 'name', 'token_hash', 'last_used_at', 'role', 'account_ids'])
-    .where('token_hash', '=', hash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const row = await activeOperatorTokenByHash(db, hash);
   if (!row) return null;
   if (!timingSafeEqual(Buffer.from(row.token_hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
   if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
-    await db
-      .updateTable('operator_tokens')
-      .set({ last_used_at: now })
-      .where('id', '=', row.id)
-      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - LAST_USED_RESOLUTION_MS)]))
-      .execute();
+    await touchOperatorToken(db, row.id, now, LAST_USED_RESOLUTION_MS);
   }
   return { id: row.id, name: row.name, role: roleOf(row.role), accounts: scopeFromText(row.account_ids) };
 }
