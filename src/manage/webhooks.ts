@@ -24,14 +24,28 @@ import type {
 } from '../schemas/webhooks.js';
 import { changesAfter, latestChangeSeq } from '../store/change-log.js';
 import type { Database } from '../store/schema.js';
-import { findWebhook, logDelivery, signingSecrets, type WebhookRow } from '../store/webhooks.js';
+import { accountOf } from '../store/ownership.js';
+import {
+  attemptsAt,
+  deleteWebhookRows,
+  deliveriesPage,
+  deliveryById,
+  findDelivery,
+  findWebhook,
+  insertWebhook,
+  logDelivery,
+  signingSecrets,
+  updateWebhookRow,
+  webhooksPage,
+  type WebhookRow,
+} from '../store/webhooks.js';
 import { payloadOfChange, testPayload, type WebhookPayload } from '../webhooks/payload.js';
 import { eventsOf } from '../webhooks/runtime.js';
 import { WebhookSender } from '../webhooks/sender.js';
 import { addressRefusal } from '../net/address-policy.js';
 import type { Resolver } from '../net/guard.js';
 import { audited, type Op } from './op.js';
-import { decodeCursor, pageById, pageLimit, pageOf, type Page, type PageRequest } from './paging.js';
+import { pageById, type Page, type PageRequest } from './paging.js';
 
 /** What sending from a request needs: the key that opens secrets and the delivery settings. */
 export interface WebhookSettings {
@@ -147,13 +161,16 @@ export async function listWebhooks(
 ): Promise<Page<WebhookRecord>> {
   return pageById(
     page,
-    async (afterId, take) => {
-      let q = db.selectFrom('webhooks').selectAll();
-      if (filter.scope) q = q.where('account_id', 'in', scopeIds(filter.scope));
-      if (filter.accountId !== undefined) q = q.where('account_id', '=', filter.accountId);
-      if (afterId !== undefined) q = q.where('id', '>', afterId);
-      return q.orderBy('id').limit(take).execute();
-    },
+    (afterId, take) =>
+      webhooksPage(
+        db,
+        {
+          accountIds: filter.scope ? scopeIds(filter.scope) : null,
+          ...(filter.accountId !== undefined ? { accountId: filter.accountId } : {}),
+        },
+        afterId,
+        take,
+      ),
     (r) => webhookRecord(r, view),
   );
 }
@@ -180,25 +197,16 @@ export async function createWebhook(
   // events from now on: the latest change committed before the endpoint exists
   const start = await latestChangeSeq(op.db);
   return audited(op, async (tx) => {
-    const account = await tx.trx
-      .selectFrom('accounts')
-      .select('id')
-      .where('id', '=', body.accountId)
-      .executeTakeFirst();
-    if (!account) throw notFound('account', body.accountId);
-    const { id } = await tx.trx
-      .insertInto('webhooks')
-      .values({
-        account_id: body.accountId,
-        url,
-        events: JSON.stringify(body.events),
-        secret: sealSecret(secret, settings.secretKey),
-        last_seq: start,
-        created_at: op.now,
-        updated_at: op.now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    if ((await accountOf(tx.trx, 'account', body.accountId)) === null) throw notFound('account', body.accountId);
+    const id = await insertWebhook(tx.trx, {
+      account_id: body.accountId,
+      url,
+      events: JSON.stringify(body.events),
+      secret: sealSecret(secret, settings.secretKey),
+      last_seq: start,
+      created_at: op.now,
+      updated_at: op.now,
+    });
     const rec = webhookRecord(await webhookRow(tx.trx, id));
     // the audit log never holds the secret, nor the URL's query
     tx.audit({
@@ -223,28 +231,24 @@ export async function updateWebhook(
     const beforeRow = await webhookRow(tx.trx, id);
     const before = webhookRecord(beforeRow);
     const resume = change.enabled === true && (beforeRow.enabled === 0 || beforeRow.state === 'disabled');
-    await tx.trx
-      .updateTable('webhooks')
-      .set({
-        ...(url !== undefined ? { url } : {}),
-        ...(change.events !== undefined ? { events: JSON.stringify(change.events) } : {}),
-        ...(change.enabled === false ? { enabled: 0 } : {}),
-        // enabled again: from the cursor, at once, the event at the head given a fresh 3 days
-        ...(resume
-          ? {
-              enabled: 1,
-              state: 'active' as const,
-              next_attempt_at: 0,
-              head_first_failed_at: null,
-              head_attempts: 0,
-              consecutive_failures: 0,
-              disabled_at: null,
-            }
-          : {}),
-        updated_at: op.now,
-      })
-      .where('id', '=', id)
-      .execute();
+    await updateWebhookRow(tx.trx, id, {
+      ...(url !== undefined ? { url } : {}),
+      ...(change.events !== undefined ? { events: JSON.stringify(change.events) } : {}),
+      ...(change.enabled === false ? { enabled: 0 } : {}),
+      // enabled again: from the cursor, at once, the event at the head given a fresh 3 days
+      ...(resume
+        ? {
+            enabled: 1,
+            state: 'active' as const,
+            next_attempt_at: 0,
+            head_first_failed_at: null,
+            head_attempts: 0,
+            consecutive_failures: 0,
+            disabled_at: null,
+          }
+        : {}),
+      updated_at: op.now,
+    });
     const after = webhookRecord(await webhookRow(tx.trx, id));
     const changed = diffOf(before, after);
     tx.audit({
@@ -274,8 +278,7 @@ function diffOf(before: WebhookRecord, after: WebhookRecord) {
 export async function deleteWebhook(op: Op, id: number): Promise<WebhookRecord> {
   return audited(op, async (tx) => {
     const before = webhookRecord(await webhookRow(tx.trx, id));
-    await tx.trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
-    await tx.trx.deleteFrom('webhooks').where('id', '=', id).execute();
+    await deleteWebhookRows(tx.trx, id);
     tx.audit({
       action: 'webhook.delete',
       targetType: 'webhook',
@@ -305,16 +308,12 @@ export async function rotateWebhookSecret(
   const expireOldNow = options.expireOldNow === true;
   return audited(op, async (tx) => {
     const before = await webhookRow(tx.trx, id);
-    await tx.trx
-      .updateTable('webhooks')
-      .set({
-        secret: sealSecret(secret, settings.secretKey),
-        previous_secret: expireOldNow ? null : before.secret,
-        previous_secret_until: expireOldNow ? null : op.now + ROTATION_OVERLAP_MS,
-        updated_at: op.now,
-      })
-      .where('id', '=', id)
-      .execute();
+    await updateWebhookRow(tx.trx, id, {
+      secret: sealSecret(secret, settings.secretKey),
+      previous_secret: expireOldNow ? null : before.secret,
+      previous_secret_until: expireOldNow ? null : op.now + ROTATION_OVERLAP_MS,
+      updated_at: op.now,
+    });
     const rec = webhookRecord(await webhookRow(tx.trx, id));
     tx.audit({
       action: 'webhook.rotate_secret',
@@ -353,18 +352,13 @@ async function sendNow(
   try {
     const result = await sender.send(row.url, secret, payload, JSON.stringify(payload));
     if (result.cause !== null) settings.onNoAnswer?.(row.id, result.cause);
-    const previous = await db
-      .selectFrom('webhook_deliveries')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('webhook_id', '=', row.id)
-      .where('event_id', '=', payload.id)
-      .executeTakeFirstOrThrow();
+    const previous = await attemptsAt(db, row.id, payload.id);
     const id = await logDelivery(db, {
       webhookId: row.id,
       eventId: payload.id,
       seq,
       type: payload.type,
-      attempt: Number(previous.n) + 1,
+      attempt: previous + 1,
       status: result.ok ? 'delivered' : 'failed',
       httpStatus: result.httpStatus,
       latencyMs: result.latencyMs,
@@ -372,13 +366,7 @@ async function sendNow(
       at: now,
       replay,
     });
-    return deliveryRecord(
-      (await db
-        .selectFrom('webhook_deliveries')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow()) as DeliveryRow,
-    );
+    return deliveryRecord((await deliveryById(db, id)) as DeliveryRow);
   } finally {
     await sender.close();
   }
@@ -416,16 +404,12 @@ export async function listDeliveries(
   page: PageRequest,
 ): Promise<Page<DeliveryRecord>> {
   await webhookRow(db, webhookId);
-  // newest first
-  const before = decodeCursor(page.cursor, 1)?.[0];
-  const limit = pageLimit(page);
-  let q = db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId);
-  if (before !== undefined) q = q.where('id', '<', before);
-  const rows = (await q
-    .orderBy('id', 'desc')
-    .limit(limit + 1)
-    .execute()) as DeliveryRow[];
-  return pageOf(rows, limit, (r) => [r.id], deliveryRecord);
+  // newest first: the cursor's id is the last one shown, the page goes on below it
+  return pageById(
+    page,
+    async (beforeId, take) => (await deliveriesPage(db, webhookId, beforeId, take)) as DeliveryRow[],
+    deliveryRecord,
+  );
 }
 
 /** Sends the event of a logged delivery again, with the same event id, now; the new attempt as logged. */
@@ -436,12 +420,7 @@ export async function replayDelivery(
   settings: WebhookSettings,
 ): Promise<DeliveryRecord> {
   const row = await webhookRow(op.db, webhookId);
-  const delivery = await op.db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('id', '=', deliveryId)
-    .where('webhook_id', '=', webhookId)
-    .executeTakeFirst();
+  const delivery = await findDelivery(op.db, webhookId, deliveryId);
   if (!delivery) throw notFound('delivery', deliveryId);
   let payload: WebhookPayload | null;
   if (delivery.seq === null) payload = testPayload(row.account_id, delivery.event_id, delivery.at);

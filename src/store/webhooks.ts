@@ -1,9 +1,10 @@
 // Store side of webhook delivery: the endpoint's cursor, retry state and
 // lease, and the delivery log. Each write is one short statement; none runs
 // while a delivery is in flight.
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { PLAIN_PREFIX } from '../domain/secret-box.js';
-import type { Database, DeliveryStatus, WebhooksTable } from './schema.js';
+import type { Database, DeliveryStatus, WebhookDeliveriesTable, WebhooksTable } from './schema.js';
+import { pageAfterId, pageBeforeId } from './paging.js';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 
@@ -232,4 +233,85 @@ export async function replaceStoredSecrets(
     )
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
+}
+
+// ---------- the management API's reads and writes ----------
+
+export type DeliveryLogRow = Selectable<WebhookDeliveriesTable>;
+
+/** A page of endpoints in id order: of `accountIds` when given (an operator token's scope), of `accountId` when given. */
+export async function webhooksPage(
+  db: Kysely<Database>,
+  filter: { accountIds: number[] | null; accountId?: number },
+  afterId: number | undefined,
+  take: number,
+): Promise<WebhookRow[]> {
+  let q = db.selectFrom('webhooks').selectAll();
+  if (filter.accountIds !== null) q = q.where('account_id', 'in', filter.accountIds);
+  if (filter.accountId !== undefined) q = q.where('account_id', '=', filter.accountId);
+  return pageAfterId(q, afterId, take).execute();
+}
+
+/** A new endpoint; its id. */
+export async function insertWebhook(db: Kysely<Database>, values: Insertable<WebhooksTable>): Promise<number> {
+  const { id } = await db.insertInto('webhooks').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateWebhookRow(
+  db: Kysely<Database>,
+  id: number,
+  set: Updateable<WebhooksTable>,
+): Promise<void> {
+  await db.updateTable('webhooks').set(set).where('id', '=', id).execute();
+}
+
+/** Deletes the endpoint with its delivery log. */
+export async function deleteWebhookRows(db: Kysely<Database>, id: number): Promise<void> {
+  await db.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
+  await db.deleteFrom('webhooks').where('id', '=', id).execute();
+}
+
+/** How many attempts at the event the endpoint's delivery log holds. */
+export async function attemptsAt(db: Kysely<Database>, webhookId: number, eventId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('webhook_id', '=', webhookId)
+    .where('event_id', '=', eventId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A logged attempt by id (it must exist: just logged). */
+export async function deliveryById(db: Kysely<Database>, id: number): Promise<DeliveryLogRow> {
+  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** A logged attempt of the endpoint, if it has one with this id. */
+export async function findDelivery(
+  db: Kysely<Database>,
+  webhookId: number,
+  deliveryId: number,
+): Promise<DeliveryLogRow | undefined> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('id', '=', deliveryId)
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirst();
+}
+
+/** A page of the endpoint's delivery log, newest first: ids below `beforeId`, `take` of them. */
+export async function deliveriesPage(
+  db: Kysely<Database>,
+  webhookId: number,
+  beforeId: number | undefined,
+  take: number,
+): Promise<DeliveryLogRow[]> {
+  return pageBeforeId(
+    db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId),
+    beforeId,
+    take,
+  ).execute();
 }
