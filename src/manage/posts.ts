@@ -1,11 +1,10 @@
 // Moderation: every post of a wall (hidden ones too), one-post changes,
 // atomic bulk actions and product tags. Each change is visible on the next
 // public read; the wall is announced as changed after the commit.
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { storedChildren } from '../domain/media.js';
 import { cleanPostEdit, cleanWrite, CTA_RULES, storedText } from '../domain/writes.js';
 import type { Database, PostsTable } from '../store/schema.js';
-import type { MediaKind } from '../domain/lists.js';
 import { audited, diff, type Op, type Tx } from './op.js';
 import { decodeCursor, pageLimit, pageOf, type Page, type PageRequest } from './paging.js';
 import { invalid, invalidField, ManageError, notFound, stored, type FieldError } from '../domain/errors.js';
@@ -16,30 +15,26 @@ import type {
   BulkInput,
   BulkResult,
   DecisionRecord,
-  PostListState,
   PostPatch,
   PostRecord,
-  PostStatus,
   TagRecord,
 } from '../schemas/posts.js';
 import type { PostState } from '../domain/lists.js';
 import { ctaColumns, ctaOf, postContentOf } from '../store/post-columns.js';
-import { selectPostsWithFeed, type PostRow } from '../store/posts.js';
+import {
+  bulkStateRows,
+  findPostOfWall,
+  moderationPostRows,
+  postsOfWallByIds,
+  updatePostRow,
+  updatePostsOfWall,
+  type ModerationFilter,
+  type PostRow,
+} from '../store/posts.js';
+import { productAccounts } from '../store/products.js';
+import { replaceTags, tagRowsOf } from '../store/tags.js';
 
-export interface PostFilter {
-  status?: PostStatus;
-  /** a moderation state, `hidden` (any state) or `all`; `pending` lists oldest first */
-  state?: PostListState;
-  feedId?: number;
-  media?: MediaKind;
-  /** network name, any case */
-  network?: string;
-  /** text in the content, author name or username, any case */
-  q?: string;
-}
-
-/** A LIKE pattern that finds `text` anywhere, its own % _ and \ taken literally (escape character \). */
-const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export type PostFilter = ModerationFilter;
 
 function postRecord(r: PostRow, tags: TagRecord[]): PostRecord {
   return {
@@ -83,28 +78,9 @@ function cleanReason(reason: string | undefined): string | null {
   return text === '' ? null : text;
 }
 
-function postsOfWall(db: Kysely<Database>, wallId: number) {
-  return selectPostsWithFeed(db).where('posts.wall_id', '=', wallId);
-}
-
 async function tagsOf(db: Kysely<Database>, postIds: number[]): Promise<Map<number, TagRecord[]>> {
   const out = new Map<number, TagRecord[]>();
-  if (postIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('post_products')
-    .innerJoin('products', 'products.id', 'post_products.product_id')
-    .select([
-      'post_products.post_id',
-      'post_products.product_id',
-      'products.name',
-      'post_products.left_pct',
-      'post_products.top_pct',
-      'post_products.position',
-    ])
-    .where('post_products.post_id', 'in', postIds)
-    .orderBy('post_products.post_id')
-    .orderBy('post_products.position')
-    .execute();
+  const rows = await tagRowsOf(db, postIds);
   for (const r of rows) {
     const list = out.get(r.post_id) ?? [];
     // positions are renumbered 0… here: imported data may have gaps
@@ -133,38 +109,7 @@ export async function listModerationPosts(
   await requireWall(db, wallId);
   const after = decodeCursor(page.cursor, 2);
   const limit = pageLimit(page);
-  let q = postsOfWall(db, wallId);
-  if (filter.status === 'visible') q = q.where('posts.hidden', '=', 0).where('posts.state', '=', 'approved');
-  if (filter.status === 'hidden') q = q.where('posts.hidden', '<>', 0);
-  if (filter.state === 'hidden') q = q.where('posts.hidden', '<>', 0);
-  else if (filter.state !== undefined && filter.state !== 'all') q = q.where('posts.state', '=', filter.state);
-  if (filter.feedId !== undefined) q = q.where('posts.feed_id', '=', filter.feedId);
-  if (filter.media !== undefined) q = q.where('posts.media', '=', filter.media);
-  if (filter.network !== undefined)
-    q = q.where(sql`lower(${sql.ref('posts.network_name')})`, '=', filter.network.toLowerCase());
-  if (filter.q !== undefined) {
-    const pattern = containing(filter.q);
-    const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-    q = q.where((eb) => eb.or([like('posts.content'), like('posts.author_name'), like('posts.username')]));
-  }
-  // the queue is worked oldest first
-  const oldestFirst = filter.state === 'pending';
-  const before = oldestFirst ? '>' : '<';
-  if (after) {
-    const [createdAt, id] = after as [number, number];
-    q = q.where((eb) =>
-      eb.or([
-        eb('posts.created_at', before, createdAt),
-        eb.and([eb('posts.created_at', '=', createdAt), eb('posts.id', before, id)]),
-      ]),
-    );
-  }
-  const direction = oldestFirst ? 'asc' : 'desc';
-  const rows = await q
-    .orderBy('posts.created_at', direction)
-    .orderBy('posts.id', direction)
-    .limit(limit + 1)
-    .execute();
+  const rows = await moderationPostRows(db, wallId, filter, after as [number, number] | null, limit + 1);
   const tags = await tagsOf(
     db,
     rows.slice(0, limit).map((r) => r.id),
@@ -179,7 +124,7 @@ export async function listModerationPosts(
 
 async function postRow(db: Kysely<Database>, wallId: number, postId: number): Promise<PostRow> {
   await requireWall(db, wallId);
-  const row = await postsOfWall(db, wallId).where('posts.id', '=', postId).executeTakeFirst();
+  const row = await findPostOfWall(db, wallId, postId);
   if (!row) throw notFound('post', postId);
   return row;
 }
@@ -199,9 +144,7 @@ export async function moderationPostsByIds(
 ): Promise<Map<number, PostRecord>> {
   const out = new Map<number, PostRecord>();
   if (postIds.length === 0) return out;
-  const rows = await postsOfWall(db, wallId)
-    .where('posts.id', 'in', [...postIds])
-    .execute();
+  const rows = await postsOfWallByIds(db, wallId, postIds);
   const tags = await tagsOf(
     db,
     rows.map((r) => r.id),
@@ -218,18 +161,14 @@ export async function updatePost(op: Op, wallId: number, postId: number, edit: P
   const reason = cleanReason(patch.reason);
   return audited(op, async (tx) => {
     const before = await loadPost(tx.trx, wallId, postId);
-    await tx.trx
-      .updateTable('posts')
-      .set({
-        ...(patch.state !== undefined ? decisionColumns(op, patch.state, reason) : {}),
-        ...(patch.content !== undefined ? { content: patch.content, updated_at: op.now } : {}),
-        ...(patch.hidden !== undefined ? { hidden: patch.hidden ? 1 : 0 } : {}),
-        ...(patch.pinned !== undefined ? { pin: patch.pinned ? 1 : 0 } : {}),
-        ...(patch.highlighted !== undefined ? { highlight: patch.highlighted ? 1 : 0 } : {}),
-        ...(patch.cta !== undefined ? ctaColumns(patch.cta) : {}),
-      })
-      .where('id', '=', postId)
-      .execute();
+    await updatePostRow(tx.trx, postId, {
+      ...(patch.state !== undefined ? decisionColumns(op, patch.state, reason) : {}),
+      ...(patch.content !== undefined ? { content: patch.content, updated_at: op.now } : {}),
+      ...(patch.hidden !== undefined ? { hidden: patch.hidden ? 1 : 0 } : {}),
+      ...(patch.pinned !== undefined ? { pin: patch.pinned ? 1 : 0 } : {}),
+      ...(patch.highlighted !== undefined ? { highlight: patch.highlighted ? 1 : 0 } : {}),
+      ...(patch.cta !== undefined ? ctaColumns(patch.cta) : {}),
+    });
     const after = await loadPost(tx.trx, wallId, postId);
     const { content: _c, products: _p, decision: _d, ...b } = before;
     const { content: _c2, products: _p2, decision: _d2, ...a } = after;
@@ -323,24 +262,7 @@ export async function bulkModerate(op: Op, wallId: number, request: BulkInput): 
   const ids = [...new Set(input.postIds)];
   return audited(op, async (tx) => {
     await requireWall(tx.trx, wallId);
-    const rows: BulkState[] = await tx.trx
-      .selectFrom('posts')
-      .select([
-        'id',
-        'hidden',
-        'pin',
-        'highlight',
-        'has_cta',
-        'cta_color',
-        'cta_background',
-        'cta_status',
-        'cta_url',
-        'cta_text',
-        'state',
-      ])
-      .where('wall_id', '=', wallId)
-      .where('id', 'in', ids)
-      .execute();
+    const rows: BulkState[] = await bulkStateRows(tx.trx, wallId, ids);
     const found = new Map(rows.map((r) => [r.id, r]));
     const problems: FieldError[] = [];
     input.postIds.forEach((id, i) => {
@@ -349,13 +271,7 @@ export async function bulkModerate(op: Op, wallId: number, request: BulkInput): 
     });
     if (problems.length > 0) throw invalid(problems);
     const changedRows = rows.filter((r) => JSON.stringify(apiState(r)[field]) !== JSON.stringify(value));
-    const res = await tx.trx
-      .updateTable('posts')
-      .set(set)
-      .where('wall_id', '=', wallId)
-      .where('id', 'in', ids)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== ids.length) {
+    if ((await updatePostsOfWall(tx.trx, wallId, ids, set)) !== ids.length) {
       throw new ManageError(409, 'posts of this wall changed during the action; nothing was changed, retry');
     }
     // before: the posts that changed, with their former value; after: the one new value
@@ -394,15 +310,7 @@ async function checkProducts(
   productIds: number[],
   fieldOf: (i: number) => string,
 ) {
-  const rows =
-    productIds.length === 0
-      ? []
-      : await db
-          .selectFrom('products')
-          .select(['id', 'account_id'])
-          .where('id', 'in', [...new Set(productIds)])
-          .execute();
-  const owner = new Map(rows.map((r) => [r.id, r.account_id]));
+  const owner = await productAccounts(db, productIds);
   const problems: FieldError[] = [];
   const seen = new Set<number>();
   productIds.forEach((id, i) => {
@@ -414,17 +322,6 @@ async function checkProducts(
     seen.add(id);
   });
   if (problems.length > 0) throw invalid(problems);
-}
-
-async function writeTags(tx: Tx, postId: number, tags: TagInput[]) {
-  await tx.trx.deleteFrom('post_products').where('post_id', '=', postId).execute();
-  if (tags.length === 0) return;
-  await tx.trx
-    .insertInto('post_products')
-    .values(
-      tags.map((t, i) => ({ post_id: postId, product_id: t.productId, position: i, left_pct: t.left, top_pct: t.top })),
-    )
-    .execute();
 }
 
 async function changeTags(
@@ -444,7 +341,7 @@ async function changeTags(
       tx,
     );
     if (next.length > TAGS_MAX) throw invalidField('tags', `a post carries at most ${TAGS_MAX} product tags`);
-    await writeTags(tx, postId, next);
+    await replaceTags(tx.trx, postId, next);
     const after = (await tagsOf(tx.trx, [postId])).get(postId) ?? [];
     const brief = (list: TagRecord[]) => list.map((t) => ({ productId: t.productId, left: t.left, top: t.top }));
     tx.audit({

@@ -1,7 +1,7 @@
 // Products of an account (the fields of api-v2.md's Product, named as in the
 // data file). A product appears on every post it is tagged on, on any wall
 // of the account, so a change is announced account-wide.
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import { cleanWrite, PRODUCT_RULES } from '../domain/writes.js';
 import type { Database, ProductsTable } from '../store/schema.js';
 import { audited, diff, type Op } from './op.js';
@@ -11,6 +11,15 @@ import { scopeIds, type AccountScope } from '../domain/roles.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
 import type { ProductInput, ProductPatch, ProductRecord } from '../schemas/products.js';
 import { productColumns } from '../store/product-columns.js';
+import { findAccount } from '../store/accounts.js';
+import {
+  deleteProductWithTags,
+  findProduct,
+  insertProduct,
+  productsPage,
+  updateProductRow,
+  type ProductRow,
+} from '../store/products.js';
 
 export interface ProductFields {
   name: string;
@@ -27,8 +36,6 @@ export interface ProductFields {
   storeProductId: string;
   storeProductType: string;
 }
-
-type ProductRow = Selectable<ProductsTable> & { tag_count: number };
 
 /** The stored columns of a new product; absent optional fields are "" (or 0 for the discount). Shared with import. */
 
@@ -71,19 +78,6 @@ function columnsOf(f: Partial<ProductFields>): Updateable<ProductsTable> {
   return out;
 }
 
-function productsWithCounts(db: Kysely<Database>) {
-  return db
-    .selectFrom('products')
-    .selectAll('products')
-    .select((eb) =>
-      eb
-        .selectFrom('post_products')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('post_products.product_id', '=', 'products.id')
-        .as('tag_count'),
-    );
-}
-
 export async function listProducts(
   db: Kysely<Database>,
   filter: { accountId?: number; scope?: AccountScope },
@@ -91,19 +85,19 @@ export async function listProducts(
 ): Promise<Page<ProductRecord>> {
   return pageById(
     page,
-    async (afterId, take) => {
-      let q = productsWithCounts(db);
-      if (filter.scope) q = q.where('products.account_id', 'in', scopeIds(filter.scope));
-      if (filter.accountId !== undefined) q = q.where('products.account_id', '=', filter.accountId);
-      if (afterId !== undefined) q = q.where('products.id', '>', afterId);
-      return (await q.orderBy('products.id').limit(take).execute()) as ProductRow[];
-    },
+    (afterId, take) =>
+      productsPage(
+        db,
+        { accountIds: filter.scope ? scopeIds(filter.scope) : null, accountId: filter.accountId },
+        afterId,
+        take,
+      ),
     productRecord,
   );
 }
 
 async function productRow(db: Kysely<Database>, id: number): Promise<ProductRow> {
-  const row = (await productsWithCounts(db).where('products.id', '=', id).executeTakeFirst()) as ProductRow | undefined;
+  const row = await findProduct(db, id);
   if (!row) throw notFound('product', id);
   return row;
 }
@@ -115,21 +109,8 @@ export async function getProduct(db: Kysely<Database>, id: number): Promise<Prod
 export async function createProduct(op: Op, given: ProductInput): Promise<ProductRecord> {
   const input = stored(cleanWrite(given, PRODUCT_RULES));
   return audited(op, async (tx) => {
-    const account = await tx.trx
-      .selectFrom('accounts')
-      .select('id')
-      .where('id', '=', input.accountId)
-      .executeTakeFirst();
-    if (!account) throw notFound('account', input.accountId);
-    const { id } = await tx.trx
-      .insertInto('products')
-      .values({
-        ...productColumns(input),
-        created_at: op.now,
-        updated_at: op.now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    if (!(await findAccount(tx.trx, input.accountId))) throw notFound('account', input.accountId);
+    const id = await insertProduct(tx.trx, { ...productColumns(input), created_at: op.now, updated_at: op.now });
     const rec = productRecord(await productRow(tx.trx, id));
     tx.audit({ action: 'product.create', targetType: 'product', targetId: id, after: rec });
     return rec;
@@ -140,11 +121,7 @@ export async function updateProduct(op: Op, id: number, change: ProductPatch): P
   const patch = stored(cleanWrite(change, PRODUCT_RULES));
   return audited(op, async (tx) => {
     const before = productRecord(await productRow(tx.trx, id));
-    await tx.trx
-      .updateTable('products')
-      .set({ ...columnsOf(patch), updated_at: op.now })
-      .where('id', '=', id)
-      .execute();
+    await updateProductRow(tx.trx, id, { ...columnsOf(patch), updated_at: op.now });
     const after = productRecord(await productRow(tx.trx, id));
     const changed = diff(before, after);
     delete changed.before.updatedAt;
@@ -159,18 +136,10 @@ export async function updateProduct(op: Op, id: number, change: ProductPatch): P
 export async function deleteProduct(op: Op, id: number): Promise<ProductRecord> {
   return audited(op, async (tx) => {
     const before = productRecord(await productRow(tx.trx, id));
-    const walls = await tx.trx
-      .selectFrom('post_products')
-      .innerJoin('posts', 'posts.id', 'post_products.post_id')
-      .select('posts.wall_id')
-      .distinct()
-      .where('post_products.product_id', '=', id)
-      .execute();
-    await tx.trx.deleteFrom('post_products').where('product_id', '=', id).execute();
-    await tx.trx.deleteFrom('products').where('id', '=', id).execute();
+    const walls = await deleteProductWithTags(tx.trx, id);
     tx.audit({ action: 'product.delete', targetType: 'product', targetId: id, accountId: before.accountId, before });
     tx.accountChanged(before.accountId);
-    for (const w of walls) tx.wallChanged(w.wall_id);
+    for (const wallId of walls) tx.wallChanged(wallId);
     return before;
   });
 }

@@ -3,7 +3,8 @@
 // ingested post goes through domain/sanitize.ts); URLs are kept only when
 // they are http(s), so nothing a page puts in `src` or `href` can run.
 import { storedChildren } from '../domain/media.js';
-import type { PostRow, TaggedProduct } from '../store/posts.js';
+import type { PostRow } from '../store/posts.js';
+import type { TaggedProduct } from '../store/products.js';
 import type { WallRow } from '../store/walls.js';
 import type { EmbedMedia, EmbedPost, EmbedProduct, EmbedWall } from '../schemas/embed.js';
 

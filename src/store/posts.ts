@@ -1,9 +1,8 @@
 // Post reads and the custom-post write.
-import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
-import type { Database, PostsTable, ProductsTable } from './schema.js';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { Database, PostsTable } from './schema.js';
 import type { MediaKind } from '../domain/lists.js';
-import { isUniqueViolation } from './dialect.js';
-import { postDefaults } from './post-columns.js';
+import type { PostListState, PostStatus } from '../schemas/posts.js';
 
 export type PostRow = Selectable<PostsTable> & { feed_name: string };
 
@@ -52,11 +51,7 @@ export interface SortKey {
  * that one in the order.
  */
 function visiblePosts(db: Kysely<Database>, f: Omit<ListFilter, 'limit' | 'offset'>, from: SortKey | null) {
-  let q = db
-    .selectFrom('posts')
-    .where('wall_id', '=', f.wallId)
-    .where('hidden', '=', 0)
-    .where('state', '=', 'approved');
+  let q = db.selectFrom('posts').where('wall_id', '=', f.wallId).where(visiblePost);
   if (f.createdFrom !== null) q = q.where('created_at', '>=', f.createdFrom);
   if (f.media.length > 0 && f.media.length < 3) q = q.where('media', 'in', [...f.media]);
   // descending on all three: "at or after" in the order is "at most" as a row value
@@ -127,8 +122,7 @@ export async function listFirstStamps(db: Kysely<Database>, f: Omit<ListFilter, 
     .innerJoin('feeds', 'feeds.id', 'posts.feed_id')
     .select(STAMP_COLUMNS)
     .where('posts.wall_id', '=', f.wallId)
-    .where('posts.hidden', '=', 0)
-    .where('posts.state', '=', 'approved');
+    .where(visiblePost);
   if (f.createdFrom !== null) q = q.where('posts.created_at', '>=', f.createdFrom);
   if (f.media.length > 0 && f.media.length < 3) q = q.where('posts.media', 'in', [...f.media]);
   return q
@@ -156,143 +150,180 @@ export async function findVisiblePost(db: Kysely<Database>, wallId: number, post
   return row ?? null;
 }
 
-export type TaggedProduct = Selectable<ProductsTable> & { left_pct: number; top_pct: number; position: number };
+// ---------- the embed's keyset pages ----------
 
-export async function productsOfPost(db: Kysely<Database>, postId: number): Promise<TaggedProduct[]> {
-  return db
-    .selectFrom('post_products')
-    .innerJoin('products', 'products.id', 'post_products.product_id')
-    .selectAll('products')
-    .select(['post_products.left_pct', 'post_products.top_pct', 'post_products.position'])
-    .where('post_products.post_id', '=', postId)
-    .orderBy('post_products.position')
+/** Where a page starts: the sort key of the last post of the page before. */
+export interface PostKey {
+  pin: number;
+  createdAt: number;
+  id: number;
+}
+
+/** Up to `limit` visible posts of the wall after `after` (exclusive), in W2 order (pinned, newest, larger id first). */
+export async function listVisiblePostsAfter(
+  db: Kysely<Database>,
+  wallId: number,
+  limit: number,
+  after: PostKey | null,
+): Promise<PostRow[]> {
+  let q = selectPostsWithFeed(db).where('posts.wall_id', '=', wallId).where(visiblePost);
+  if (after) {
+    const { pin, createdAt, id } = after;
+    q = q.where((eb) =>
+      eb.or([
+        eb('posts.pin', '<', pin),
+        eb.and([
+          eb('posts.pin', '=', pin),
+          eb.or([
+            eb('posts.created_at', '<', createdAt),
+            eb.and([eb('posts.created_at', '=', createdAt), eb('posts.id', '<', id)]),
+          ]),
+        ]),
+      ]),
+    );
+  }
+  return q
+    .orderBy('posts.pin', 'desc')
+    .orderBy('posts.created_at', 'desc')
+    .orderBy('posts.id', 'desc')
+    .limit(limit)
     .execute();
 }
 
-export interface CustomPostInput {
-  wallId: number;
-  accountId: number;
-  content: string;
-  postFile: string;
-  authorName: string;
-  authorPicture: string;
-  link: string;
-  media: MediaKind;
-  now: number;
-  idempotencyKey: string | null;
-}
-
-export const CUSTOM_FEED = { name: 'Custom', source: 'Custom', sourceType: 'post' } as const;
-export const CUSTOM_POST_TYPE = 5;
-/** How long an Idempotency-Key is remembered (contract §7). */
-export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
-
-/**
- * Creates a custom post on the wall's custom feed (made on first use). With an
- * idempotency key, a retry within 24 h returns the first post instead of a new one.
- * Returns the post id and whether it was created by this call.
- */
-export async function createCustomPost(
-  db: Kysely<Database>,
-  input: CustomPostInput,
-): Promise<{ postId: number; created: boolean }> {
-  try {
-    return await db.transaction().execute(async (trx) => {
-      if (input.idempotencyKey !== null) {
-        const prior = await trx
-          .selectFrom('idempotency_keys')
-          .select(['post_id', 'created_at'])
-          .where('account_id', '=', input.accountId)
-          .where('idem_key', '=', input.idempotencyKey)
-          .executeTakeFirst();
-        if (prior && prior.created_at > input.now - IDEMPOTENCY_TTL_MS) {
-          return { postId: prior.post_id, created: false };
-        }
-        if (prior) {
-          await trx
-            .deleteFrom('idempotency_keys')
-            .where('account_id', '=', input.accountId)
-            .where('idem_key', '=', input.idempotencyKey)
-            .execute();
-        }
-      }
-      const feedId = await customFeedId(trx, input.wallId, input.now);
-      const isVideo = input.media === 'video';
-      const isImage = input.media === 'image';
-      const inserted = await trx
-        .insertInto('posts')
-        .values({
-          ...postDefaults(),
-          wall_id: input.wallId,
-          feed_id: feedId,
-          network_name: 'Custom',
-          post_type: CUSTOM_POST_TYPE,
-          content: input.content,
-          picture: isImage ? input.postFile : '',
-          file: input.postFile,
-          media_file: isVideo ? input.postFile : '',
-          link_url: input.link,
-          author_name: input.authorName,
-          user_picture: input.authorPicture,
-          created_at: input.now,
-          updated_at: input.now,
-          media: input.media,
-          children:
-            isImage || isVideo
-              ? JSON.stringify([{ image: isImage ? input.postFile : '', video: isVideo ? input.postFile : '' }])
-              : '[]',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      if (input.idempotencyKey !== null) {
-        await trx
-          .insertInto('idempotency_keys')
-          .values({
-            account_id: input.accountId,
-            idem_key: input.idempotencyKey,
-            post_id: inserted.id,
-            created_at: input.now,
-          })
-          .execute();
-      }
-      return { postId: inserted.id, created: true };
-    });
-  } catch (err) {
-    // A concurrent retry with the same key won the race (PostgreSQL); answer with its post.
-    if (input.idempotencyKey !== null && isUniqueViolation(err)) {
-      const prior = await db
-        .selectFrom('idempotency_keys')
-        .select('post_id')
-        .where('account_id', '=', input.accountId)
-        .where('idem_key', '=', input.idempotencyKey)
-        .executeTakeFirst();
-      if (prior) return { postId: prior.post_id, created: false };
-    }
-    throw err;
-  }
-}
-
-async function customFeedId(trx: Kysely<Database>, wallId: number, now: number): Promise<number> {
-  const existing = await trx
-    .selectFrom('feeds')
+/** Of these post ids, those still visible on the wall. */
+export async function stillVisible(db: Kysely<Database>, wallId: number, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('posts')
     .select('id')
     .where('wall_id', '=', wallId)
-    .where('source', '=', CUSTOM_FEED.source)
-    .where('source_type', '=', CUSTOM_FEED.sourceType)
-    .orderBy('id')
+    .where(visiblePost)
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+// ---------- moderation: every post of a wall ----------
+
+/** A wall's posts, hidden and undecided ones too, with their feed's name. */
+export function postsOfWall(db: Kysely<Database>, wallId: number) {
+  return selectPostsWithFeed(db).where('posts.wall_id', '=', wallId);
+}
+
+export interface ModerationFilter {
+  /** `visible`: what the public sees; `hidden`: what an operator hid; `all` */
+  status?: PostStatus;
+  /** a moderation state, `hidden` (any state) or `all`; `pending` lists oldest first */
+  state?: PostListState;
+  feedId?: number;
+  media?: MediaKind;
+  /** network name, any case */
+  network?: string;
+  /** text in the content, author name or username, any case */
+  q?: string;
+}
+
+/** A LIKE pattern that finds `text` anywhere, its own % _ and \ taken literally (escape character \). */
+const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * A page of the moderation view after the cursor's (created_at, id): newest first
+ * (then larger id first), the queue (`state: 'pending'`) oldest first.
+ */
+export async function moderationPostRows(
+  db: Kysely<Database>,
+  wallId: number,
+  filter: ModerationFilter,
+  after: readonly [number, number] | null,
+  take: number,
+): Promise<PostRow[]> {
+  let q = postsOfWall(db, wallId);
+  if (filter.status === 'visible') q = q.where(visiblePost);
+  if (filter.status === 'hidden') q = q.where(hiddenPost);
+  if (filter.state === 'hidden') q = q.where(hiddenPost);
+  else if (filter.state !== undefined && filter.state !== 'all') q = q.where('posts.state', '=', filter.state);
+  if (filter.feedId !== undefined) q = q.where('posts.feed_id', '=', filter.feedId);
+  if (filter.media !== undefined) q = q.where('posts.media', '=', filter.media);
+  if (filter.network !== undefined)
+    q = q.where(sql`lower(${sql.ref('posts.network_name')})`, '=', filter.network.toLowerCase());
+  if (filter.q !== undefined) {
+    const pattern = containing(filter.q);
+    const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    q = q.where((eb) => eb.or([like('posts.content'), like('posts.author_name'), like('posts.username')]));
+  }
+  // the queue is worked oldest first
+  const oldestFirst = filter.state === 'pending';
+  const before = oldestFirst ? '>' : '<';
+  if (after) {
+    const [createdAt, id] = after;
+    q = q.where((eb) =>
+      eb.or([
+        eb('posts.created_at', before, createdAt),
+        eb.and([eb('posts.created_at', '=', createdAt), eb('posts.id', before, id)]),
+      ]),
+    );
+  }
+  const direction = oldestFirst ? 'asc' : 'desc';
+  return q.orderBy('posts.created_at', direction).orderBy('posts.id', direction).limit(take).execute();
+}
+
+export async function findPostOfWall(
+  db: Kysely<Database>,
+  wallId: number,
+  postId: number,
+): Promise<PostRow | undefined> {
+  return postsOfWall(db, wallId).where('posts.id', '=', postId).executeTakeFirst();
+}
+
+/** The wall's posts of these ids (ids not found are left out). */
+export async function postsOfWallByIds(
+  db: Kysely<Database>,
+  wallId: number,
+  ids: readonly number[],
+): Promise<PostRow[]> {
+  return postsOfWall(db, wallId)
+    .where('posts.id', 'in', [...ids])
+    .execute();
+}
+
+export async function updatePostRow(db: Kysely<Database>, postId: number, set: Updateable<PostsTable>): Promise<void> {
+  await db.updateTable('posts').set(set).where('id', '=', postId).execute();
+}
+
+/** The columns a bulk action reads of the wall's posts of these ids. */
+export async function bulkStateRows(db: Kysely<Database>, wallId: number, ids: readonly number[]) {
+  return db
+    .selectFrom('posts')
+    .select([
+      'id',
+      'hidden',
+      'pin',
+      'highlight',
+      'has_cta',
+      'cta_color',
+      'cta_background',
+      'cta_status',
+      'cta_url',
+      'cta_text',
+      'state',
+    ])
+    .where('wall_id', '=', wallId)
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** Sets these columns on the wall's posts of these ids; how many were changed. */
+export async function updatePostsOfWall(
+  db: Kysely<Database>,
+  wallId: number,
+  ids: readonly number[],
+  set: Updateable<PostsTable>,
+): Promise<number> {
+  const res = await db
+    .updateTable('posts')
+    .set(set)
+    .where('wall_id', '=', wallId)
+    .where('id', 'in', [...ids])
     .executeTakeFirst();
-  if (existing) return existing.id;
-  const created = await trx
-    .insertInto('feeds')
-    .values({
-      wall_id: wallId,
-      name: CUSTOM_FEED.name,
-      source: CUSTOM_FEED.source,
-      source_type: CUSTOM_FEED.sourceType,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return created.id;
+  return Number(res.numUpdatedRows);
 }

@@ -6,7 +6,8 @@ import { embedPost } from '../presenters/embed.js';
 import type { EmbedPost } from '../schemas/embed.js';
 import { eventId, eventOfChange, TEST_EVENT } from '../domain/webhook-events.js';
 import type { ChangeRow } from '../store/change-log.js';
-import { postsByIds, productsOfPost } from '../store/posts.js';
+import { postsByIds } from '../store/posts.js';
+import { productsOfPost } from '../store/products.js';
 import type { Database } from '../store/schema.js';
 
 export interface WebhookPayload {

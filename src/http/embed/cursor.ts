@@ -1,7 +1,7 @@
 // The embed API's keyset cursor: the sort key (pin, created, id) of the last
 // post of a page, as opaque base64url. Posts that arrive while a visitor
 // scrolls sort before it, so pages neither repeat nor skip a post.
-import type { PostKey } from '../../store/embed.js';
+import type { PostKey } from '../../store/posts.js';
 import { badRequest } from '../errors.js';
 import { EMBED_MESSAGES } from './schemas.js';
 

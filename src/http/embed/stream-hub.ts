@@ -10,7 +10,9 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
 import { embedPost, type EmbedPost } from '../../presenters/embed.js';
-import { findLiveWallById, listVisiblePostsAfter, productsOfPosts, stillVisible } from '../../store/embed.js';
+import { findLiveWallById } from '../../store/embed.js';
+import { listVisiblePostsAfter, stillVisible } from '../../store/posts.js';
+import { productsOfPosts } from '../../store/products.js';
 import type { PublishableKeyCache } from './key-cache.js';
 
 export interface StreamHubOptions {

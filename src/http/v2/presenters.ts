@@ -3,7 +3,8 @@
 // exactly the type of its schema (src/http/v2/schemas.ts); a test holds
 // their output for every fixture post against those schemas.
 import type { FeedRow, WallRow } from '../../store/walls.js';
-import type { PostRow, TaggedProduct } from '../../store/posts.js';
+import type { PostRow } from '../../store/posts.js';
+import type { TaggedProduct } from '../../store/products.js';
 import { parseChildren } from '../../domain/media.js';
 import { formatDayMonthYear, formatIso, formatLongText } from '../../domain/dates.js';
 import type { Static } from 'typebox';
