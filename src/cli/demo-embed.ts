@@ -5,20 +5,15 @@
 // another one.
 import { createPublishableKey } from '../manage/publishable-keys.js';
 import type { Store } from '../store/store.js';
+import { firstLiveKeyPrefix } from '../store/publishable-keys.js';
+import { findWall } from '../store/walls.js';
 
 export async function demoEmbedLines(store: Store, base: string, wallId: number): Promise<string[]> {
-  const wall = await store.db.selectFrom('walls').select('id').where('id', '=', wallId).executeTakeFirst();
-  if (!wall) return [];
-  const existing = await store.db
-    .selectFrom('publishable_keys')
-    .select(['prefix'])
-    .where('wall_id', '=', wallId)
-    .where('revoked_at', 'is', null)
-    .orderBy('id')
-    .executeTakeFirst();
-  if (existing) {
+  if (!(await findWall(store.db, wallId))) return [];
+  const prefix = await firstLiveKeyPrefix(store.db, wallId);
+  if (prefix !== undefined) {
     return [
-      `The demo wall ${wallId} has a publishable key (${existing.prefix}…), shown once when it was made.`,
+      `The demo wall ${wallId} has a publishable key (${prefix}…), shown once when it was made.`,
       `For a new one and its page:  npx wallery walls keys create ${wallId}`,
       `  then open ${base}/walls/${wallId}?key=<the key>`,
       '',

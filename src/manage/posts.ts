@@ -11,14 +11,7 @@ import { invalid, invalidField, ManageError, notFound, stored, type FieldError }
 import { iso } from '../domain/dates.js';
 import { requireWall } from './walls.js';
 import { TAGS_MAX } from '../schemas/posts.js';
-import type {
-  BulkInput,
-  BulkResult,
-  DecisionRecord,
-  PostPatch,
-  PostRecord,
-  TagRecord,
-} from '../schemas/posts.js';
+import type { BulkInput, BulkResult, DecisionRecord, PostPatch, PostRecord, TagRecord } from '../schemas/posts.js';
 import type { PostState } from '../domain/lists.js';
 import { ctaColumns, ctaOf, postContentOf } from '../store/post-columns.js';
 import {

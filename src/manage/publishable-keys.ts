@@ -3,12 +3,17 @@
 import type { Kysely, Selectable } from 'kysely';
 import { normaliseOrigin } from '../domain/origins.js';
 import {
+  findPublishableKey,
   generatePublishableKey,
   hashPublishableKey,
+  insertPublishableKey,
   parseOrigins,
   publishableKeyPrefix,
+  publishableKeysPage,
+  revokePublishableKeyRow,
 } from '../store/publishable-keys.js';
 import type { Database, PublishableKeysTable } from '../store/schema.js';
+import { findWall } from '../store/walls.js';
 import { audited, type Op } from './op.js';
 import { conflict, invalid, notFound, type FieldError } from '../domain/errors.js';
 import { iso, isoOrNull } from '../domain/dates.js';
@@ -61,8 +66,7 @@ export function cleanOrigins(given: readonly unknown[] | undefined): string[] {
 }
 
 async function requireWall(db: Kysely<Database>, wallId: number): Promise<void> {
-  const wall = await db.selectFrom('walls').select('id').where('id', '=', wallId).executeTakeFirst();
-  if (!wall) throw notFound('wall', wallId);
+  if (!(await findWall(db, wallId))) throw notFound('wall', wallId);
 }
 
 /** Makes a key for the wall; its plaintext is in the result and nowhere else. */
@@ -75,18 +79,14 @@ export async function createPublishableKey(
   const key = generatePublishableKey();
   return audited(op, async (tx) => {
     await requireWall(tx.trx, wallId);
-    const row = await tx.trx
-      .insertInto('publishable_keys')
-      .values({
-        wall_id: wallId,
-        prefix: publishableKeyPrefix(key),
-        key_hash: hashPublishableKey(key),
-        origins: JSON.stringify(origins),
-        created_at: op.now,
-        revoked_at: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertPublishableKey(tx.trx, {
+      wall_id: wallId,
+      prefix: publishableKeyPrefix(key),
+      key_hash: hashPublishableKey(key),
+      origins: JSON.stringify(origins),
+      created_at: op.now,
+      revoked_at: null,
+    });
     const rec = record(row);
     tx.audit({
       action: 'publishable_key.create',
@@ -105,35 +105,17 @@ export async function listPublishableKeys(
   page: PageRequest,
 ): Promise<Page<PublishableKeyRecord>> {
   await requireWall(db, wallId);
-  return pageById(
-    page,
-    (afterId, take) => {
-      let q = db.selectFrom('publishable_keys').selectAll().where('wall_id', '=', wallId);
-      if (afterId !== undefined) q = q.where('id', '>', afterId);
-      return q.orderBy('id').limit(take).execute();
-    },
-    record,
-  );
+  return pageById(page, (afterId, take) => publishableKeysPage(db, wallId, afterId, take), record);
 }
 
 /** Revokes a key of the wall: every instance refuses it from then on (see the embed key cache). */
 export async function revokePublishableKey(op: Op, wallId: number, keyId: number): Promise<PublishableKeyRecord> {
   return audited(op, async (tx) => {
     await requireWall(tx.trx, wallId);
-    const row = await tx.trx
-      .selectFrom('publishable_keys')
-      .selectAll()
-      .where('id', '=', keyId)
-      .where('wall_id', '=', wallId)
-      .executeTakeFirst();
+    const row = await findPublishableKey(tx.trx, wallId, keyId);
     if (!row) throw notFound('publishable key', keyId);
-    const res = await tx.trx
-      .updateTable('publishable_keys')
-      .set({ revoked_at: op.now })
-      .where('id', '=', keyId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) throw conflict(`publishable key ${keyId} is already revoked`);
+    if (!(await revokePublishableKeyRow(tx.trx, keyId, op.now)))
+      throw conflict(`publishable key ${keyId} is already revoked`);
     tx.audit({
       action: 'publishable_key.revoke',
       targetType: 'publishable_key',

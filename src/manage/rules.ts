@@ -10,6 +10,9 @@ import { cleanWrite, MODERATION_RULES } from '../domain/writes.js';
 import { stored } from '../domain/errors.js';
 import { audited, type Op } from './op.js';
 import { requireWall } from './walls.js';
+import { postsToJudge } from '../store/rules.js';
+import { updatePostsOfWall } from '../store/posts.js';
+import { updateWallRow } from '../store/walls.js';
 
 /** The stored rules of a wall row ('[]' when none). */
 export function storedRules(json: string): Rule[] {
@@ -39,15 +42,7 @@ async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], include
   let checked = 0;
   let after = 0;
   for (;;) {
-    const rows = await db
-      .selectFrom('posts')
-      .select(['id', 'state', 'content', 'author_name', 'username', 'network_name', 'media', 'repost', 'reply'])
-      .where('wall_id', '=', wallId)
-      .where('state', 'in', includeApproved ? ['pending', 'approved'] : ['pending'])
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(BATCH)
-      .execute();
+    const rows = await postsToJudge(db, wallId, includeApproved ? ['pending', 'approved'] : ['pending'], after, BATCH);
     if (rows.length === 0) break;
     for (const r of rows) {
       checked++;
@@ -77,11 +72,7 @@ export async function putRules(op: Op, wallId: number, given: RulesInput, dryRun
   }
   return audited(op, async (tx) => {
     const wall = await requireWall(tx.trx, wallId);
-    await tx.trx
-      .updateTable('walls')
-      .set({ rules: JSON.stringify(rules) })
-      .where('id', '=', wallId)
-      .execute();
+    await updateWallRow(tx.trx, wallId, { rules: JSON.stringify(rules) });
     tx.audit({
       action: 'wall.rules.set',
       targetType: 'wall',
@@ -104,17 +95,12 @@ export async function applyRules(op: Op, wallId: number, input: ApplyInput): Pro
       const ids = changes.get(rule.id) ?? [];
       const decision = ruleDecision(rule);
       for (let i = 0; i < ids.length; i += 500) {
-        await tx.trx
-          .updateTable('posts')
-          .set({
-            state: decision.state,
-            decided_by: decision.by,
-            decided_at: op.now,
-            decision_reason: decision.reason,
-          })
-          .where('wall_id', '=', wallId)
-          .where('id', 'in', ids.slice(i, i + 500))
-          .execute();
+        await updatePostsOfWall(tx.trx, wallId, ids.slice(i, i + 500), {
+          state: decision.state,
+          decided_by: decision.by,
+          decided_at: op.now,
+          decision_reason: decision.reason,
+        });
       }
     }
     tx.audit({

@@ -1,11 +1,30 @@
 // Walls and their feeds for operators: every wall (deleted ones too), the
 // soft delete of contract §7, restore and purge.
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { cleanWrite, FEED_RULES, NAME_RULES } from '../domain/writes.js';
 import type { ConnectorSettings } from '../schemas/connectors.js';
-import type { Database, FeedsTable, WallsTable } from '../store/schema.js';
-import { purgeWallRows } from '../store/walls.js';
-import { visiblePost } from '../store/posts.js';
+import type { Database } from '../store/schema.js';
+import {
+  findWall,
+  findWallWithCounts,
+  insertWall,
+  purgeWallRows,
+  updateWallRow,
+  wallsPage,
+  wallWithSlug,
+  type WallRow,
+  type WallWithCounts,
+} from '../store/walls.js';
+import {
+  deleteFeedRows,
+  feedsPage,
+  findFeedWithState,
+  insertFeed,
+  makeFeedDue,
+  updateFeedRow,
+  type FeedWithState,
+} from '../store/feeds.js';
+import { findAccount } from '../store/accounts.js';
 import { accountOfTarget, audited, diff, type Op } from './op.js';
 import { conflict, notFound, stored } from '../domain/errors.js';
 import { scopeIds, type AccountScope } from '../domain/roles.js';
@@ -16,16 +35,7 @@ import type { FeedInput, FeedPatch, FeedRecord } from '../schemas/feeds.js';
 
 // ---------- walls ----------
 
-type WallRow = Selectable<WallsTable> & {
-  feed_count: number;
-  post_count: number;
-  approved_count: number;
-  pending_count: number;
-  rejected_count: number;
-  hidden_count: number;
-};
-
-const wallRecord = (r: WallRow): WallRecord => ({
+const wallRecord = (r: WallWithCounts): WallRecord => ({
   id: r.id,
   accountId: r.account_id,
   name: r.name,
@@ -47,49 +57,6 @@ const wallRecord = (r: WallRow): WallRecord => ({
   hiddenCount: Number(r.hidden_count),
 });
 
-function wallsWithCounts(db: Kysely<Database>) {
-  return db
-    .selectFrom('walls')
-    .selectAll('walls')
-    .select((eb) => [
-      eb
-        .selectFrom('feeds')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('feeds.wall_id', '=', 'walls.id')
-        .as('feed_count'),
-      eb
-        .selectFrom('posts')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('posts.wall_id', '=', 'walls.id')
-        .as('post_count'),
-      // what the console's wall list shows: approved = what the public API shows (approved, not hidden)
-      eb
-        .selectFrom('posts')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('posts.wall_id', '=', 'walls.id')
-        .where(visiblePost)
-        .as('approved_count'),
-      eb
-        .selectFrom('posts')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('posts.wall_id', '=', 'walls.id')
-        .where('posts.state', '=', 'pending')
-        .as('pending_count'),
-      eb
-        .selectFrom('posts')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('posts.wall_id', '=', 'walls.id')
-        .where('posts.state', '=', 'rejected')
-        .as('rejected_count'),
-      eb
-        .selectFrom('posts')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('posts.wall_id', '=', 'walls.id')
-        .where('posts.hidden', '<>', 0)
-        .as('hidden_count'),
-    ]);
-}
-
 export async function listWalls(
   db: Kysely<Database>,
   filter: { accountId?: number; state?: WallState; scope?: AccountScope },
@@ -97,21 +64,23 @@ export async function listWalls(
 ): Promise<Page<WallRecord>> {
   return pageById(
     page,
-    async (afterId, take) => {
-      let q = wallsWithCounts(db);
-      if (filter.scope) q = q.where('walls.account_id', 'in', scopeIds(filter.scope));
-      if (filter.accountId !== undefined) q = q.where('walls.account_id', '=', filter.accountId);
-      if (filter.state === 'live') q = q.where('walls.deleted_at', 'is', null);
-      if (filter.state === 'deleted') q = q.where('walls.deleted_at', 'is not', null);
-      if (afterId !== undefined) q = q.where('walls.id', '>', afterId);
-      return (await q.orderBy('walls.id').limit(take).execute()) as WallRow[];
-    },
+    (afterId, take) =>
+      wallsPage(
+        db,
+        {
+          accountIds: filter.scope ? scopeIds(filter.scope) : null,
+          accountId: filter.accountId,
+          state: filter.state,
+        },
+        afterId,
+        take,
+      ),
     wallRecord,
   );
 }
 
-async function wallRow(db: Kysely<Database>, id: number): Promise<WallRow> {
-  const row = (await wallsWithCounts(db).where('walls.id', '=', id).executeTakeFirst()) as WallRow | undefined;
+async function wallRow(db: Kysely<Database>, id: number): Promise<WallWithCounts> {
+  const row = await findWallWithCounts(db, id);
   if (!row) throw notFound('wall', id);
   return row;
 }
@@ -121,47 +90,36 @@ export async function getWall(db: Kysely<Database>, id: number): Promise<WallRec
 }
 
 /** 404 unless the wall exists (live or deleted). */
-export async function requireWall(db: Kysely<Database>, id: number): Promise<Selectable<WallsTable>> {
-  const row = await db.selectFrom('walls').selectAll().where('id', '=', id).executeTakeFirst();
+export async function requireWall(db: Kysely<Database>, id: number): Promise<WallRow> {
+  const row = await findWall(db, id);
   if (!row) throw notFound('wall', id);
   return row;
 }
 
 async function ensureSlugFree(db: Kysely<Database>, accountId: number, url: string, exceptWall: number | null) {
-  let q = db.selectFrom('walls').select('id').where('account_id', '=', accountId).where('url', '=', url);
-  if (exceptWall !== null) q = q.where('id', '<>', exceptWall);
-  const taken = await q.executeTakeFirst();
-  if (taken) throw conflict(`url "${url}" is already used by wall ${taken.id} of account ${accountId}`);
+  const taken = await wallWithSlug(db, accountId, url, exceptWall);
+  if (taken !== undefined) throw conflict(`url "${url}" is already used by wall ${taken} of account ${accountId}`);
 }
 
 export async function createWall(op: Op, given: WallInput): Promise<WallRecord> {
   const input = stored(cleanWrite(given, NAME_RULES));
   return audited(op, async (tx) => {
-    const account = await tx.trx
-      .selectFrom('accounts')
-      .select('id')
-      .where('id', '=', input.accountId)
-      .executeTakeFirst();
-    if (!account) throw notFound('account', input.accountId);
+    if (!(await findAccount(tx.trx, input.accountId))) throw notFound('account', input.accountId);
     await ensureSlugFree(tx.trx, input.accountId, input.url, null);
-    const { id } = await tx.trx
-      .insertInto('walls')
-      .values({
-        account_id: input.accountId,
-        name: input.name,
-        url: input.url,
-        profanity: input.profanity ? 1 : 0,
-        moderation: input.moderation ?? 'auto',
-        rules: '[]',
-        layout: input.layout ?? null,
-        theme: input.theme ?? null,
-        columns: input.columns ?? null,
-        allow_framing: input.allowFraming ? 1 : 0,
-        created_at: op.now,
-        deleted_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await insertWall(tx.trx, {
+      account_id: input.accountId,
+      name: input.name,
+      url: input.url,
+      profanity: input.profanity ? 1 : 0,
+      moderation: input.moderation ?? 'auto',
+      rules: '[]',
+      layout: input.layout ?? null,
+      theme: input.theme ?? null,
+      columns: input.columns ?? null,
+      allow_framing: input.allowFraming ? 1 : 0,
+      created_at: op.now,
+      deleted_at: null,
+    });
     const rec = wallRecord(await wallRow(tx.trx, id));
     tx.audit({ action: 'wall.create', targetType: 'wall', targetId: id, after: rec });
     tx.wallChanged(id);
@@ -174,20 +132,16 @@ export async function updateWall(op: Op, id: number, change: WallPatch): Promise
   return audited(op, async (tx) => {
     const before = wallRecord(await wallRow(tx.trx, id));
     if (patch.url !== undefined) await ensureSlugFree(tx.trx, before.accountId, patch.url, id);
-    await tx.trx
-      .updateTable('walls')
-      .set({
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.url !== undefined ? { url: patch.url } : {}),
-        ...(patch.profanity !== undefined ? { profanity: patch.profanity ? 1 : 0 } : {}),
-        ...(patch.moderation !== undefined ? { moderation: patch.moderation } : {}),
-        ...(patch.layout !== undefined ? { layout: patch.layout } : {}),
-        ...(patch.theme !== undefined ? { theme: patch.theme } : {}),
-        ...(patch.columns !== undefined ? { columns: patch.columns } : {}),
-        ...(patch.allowFraming !== undefined ? { allow_framing: patch.allowFraming ? 1 : 0 } : {}),
-      })
-      .where('id', '=', id)
-      .execute();
+    await updateWallRow(tx.trx, id, {
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.url !== undefined ? { url: patch.url } : {}),
+      ...(patch.profanity !== undefined ? { profanity: patch.profanity ? 1 : 0 } : {}),
+      ...(patch.moderation !== undefined ? { moderation: patch.moderation } : {}),
+      ...(patch.layout !== undefined ? { layout: patch.layout } : {}),
+      ...(patch.theme !== undefined ? { theme: patch.theme } : {}),
+      ...(patch.columns !== undefined ? { columns: patch.columns } : {}),
+      ...(patch.allowFraming !== undefined ? { allow_framing: patch.allowFraming ? 1 : 0 } : {}),
+    });
     const after = wallRecord(await wallRow(tx.trx, id));
     tx.audit({ action: 'wall.update', targetType: 'wall', targetId: id, ...diff(before, after) });
     tx.wallChanged(id);
@@ -200,7 +154,7 @@ export async function deleteWall(op: Op, id: number): Promise<WallRecord> {
   return audited(op, async (tx) => {
     const before = await wallRow(tx.trx, id);
     if (before.deleted_at !== null) throw conflict(`wall ${id} is already deleted`);
-    await tx.trx.updateTable('walls').set({ deleted_at: op.now }).where('id', '=', id).execute();
+    await updateWallRow(tx.trx, id, { deleted_at: op.now });
     tx.audit({
       action: 'wall.delete',
       targetType: 'wall',
@@ -217,7 +171,7 @@ export async function restoreWall(op: Op, id: number): Promise<WallRecord> {
   return audited(op, async (tx) => {
     const before = await wallRow(tx.trx, id);
     if (before.deleted_at === null) throw conflict(`wall ${id} is not deleted`);
-    await tx.trx.updateTable('walls').set({ deleted_at: null }).where('id', '=', id).execute();
+    await updateWallRow(tx.trx, id, { deleted_at: null });
     tx.audit({
       action: 'wall.restore',
       targetType: 'wall',
@@ -244,22 +198,7 @@ export async function purgeWall(op: Op, id: number): Promise<WallRecord> {
 
 // ---------- feeds ----------
 
-type FeedRow = Selectable<FeedsTable> & {
-  post_count: number;
-  st_next_poll_at: number | null;
-  st_interval_s: number | null;
-  st_failures: number | null;
-  st_failing: number | null;
-  st_last_error: string | null;
-  st_last_error_at: number | null;
-  st_last_polled_at: number | null;
-  st_last_success_at: number | null;
-  st_last_warnings: number | null;
-  st_last_warning: string | null;
-  st_last_warning_at: number | null;
-};
-
-const feedRecord = (r: FeedRow): FeedRecord => ({
+const feedRecord = (r: FeedWithState): FeedRecord => ({
   id: r.id,
   wallId: r.wall_id,
   name: r.name,
@@ -290,53 +229,15 @@ const feedRecord = (r: FeedRow): FeedRecord => ({
       }),
 });
 
-/** Feeds with their post count and ingestion state (src/store/ingest.ts), when a poller has seen them. */
-function feedsWithCounts(db: Kysely<Database>) {
-  return db
-    .selectFrom('feeds')
-    .leftJoin('feed_ingest_state as st', 'st.feed_id', 'feeds.id')
-    .selectAll('feeds')
-    .select([
-      'st.next_poll_at as st_next_poll_at',
-      'st.interval_s as st_interval_s',
-      'st.consecutive_failures as st_failures',
-      'st.failing as st_failing',
-      'st.last_error as st_last_error',
-      'st.last_error_at as st_last_error_at',
-      'st.last_polled_at as st_last_polled_at',
-      'st.last_success_at as st_last_success_at',
-      'st.last_warnings as st_last_warnings',
-      'st.last_warning as st_last_warning',
-      'st.last_warning_at as st_last_warning_at',
-    ])
-    .select((eb) =>
-      eb
-        .selectFrom('posts')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('posts.feed_id', '=', 'feeds.id')
-        .as('post_count'),
-    );
-}
-
 export async function listFeeds(db: Kysely<Database>, wallId: number, page: PageRequest): Promise<Page<FeedRecord>> {
   await requireWall(db, wallId);
-  return pageById(
-    page,
-    async (afterId, take) => {
-      let q = feedsWithCounts(db).where('feeds.wall_id', '=', wallId);
-      if (afterId !== undefined) q = q.where('feeds.id', '>', afterId);
-      return (await q.orderBy('feeds.id').limit(take).execute()) as FeedRow[];
-    },
-    feedRecord,
-  );
+  return pageById(page, (afterId, take) => feedsPage(db, wallId, afterId, take), feedRecord);
 }
 
 /** The feed; with `wallId`, a feed of another wall is 404 too. */
-async function feedRow(db: Kysely<Database>, feedId: number, wallId?: number): Promise<FeedRow> {
+async function feedRow(db: Kysely<Database>, feedId: number, wallId?: number): Promise<FeedWithState> {
   if (wallId !== undefined) await requireWall(db, wallId);
-  let q = feedsWithCounts(db).where('feeds.id', '=', feedId);
-  if (wallId !== undefined) q = q.where('feeds.wall_id', '=', wallId);
-  const row = (await q.executeTakeFirst()) as FeedRow | undefined;
+  const row = await findFeedWithState(db, feedId, wallId);
   if (!row) throw notFound('feed', feedId);
   return row;
 }
@@ -349,21 +250,17 @@ export async function createFeed(op: Op, wallId: number, given: FeedInput): Prom
   const input = stored(cleanWrite(given, FEED_RULES));
   return audited(op, async (tx) => {
     await requireWall(tx.trx, wallId);
-    const { id } = await tx.trx
-      .insertInto('feeds')
-      .values({
-        wall_id: wallId,
-        name: input.name,
-        source: input.source,
-        source_type: input.sourceType,
-        created_at: op.now,
-        updated_at: op.now,
-        connector: input.connector == null ? null : JSON.stringify(input.connector),
-        enabled: input.enabled === false ? 0 : 1,
-        moderation: input.moderation ?? null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await insertFeed(tx.trx, {
+      wall_id: wallId,
+      name: input.name,
+      source: input.source,
+      source_type: input.sourceType,
+      created_at: op.now,
+      updated_at: op.now,
+      connector: input.connector == null ? null : JSON.stringify(input.connector),
+      enabled: input.enabled === false ? 0 : 1,
+      moderation: input.moderation ?? null,
+    });
     const rec = feedRecord(await feedRow(tx.trx, id));
     tx.audit({ action: 'feed.create', targetType: 'feed', targetId: id, after: rec, details: { wallId } });
     tx.wallChanged(wallId);
@@ -375,21 +272,17 @@ export async function updateFeed(op: Op, feedId: number, change: FeedPatch, wall
   const patch = stored(cleanWrite(change, FEED_RULES));
   return audited(op, async (tx) => {
     const before = feedRecord(await feedRow(tx.trx, feedId, wallId));
-    await tx.trx
-      .updateTable('feeds')
-      .set({
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.source !== undefined ? { source: patch.source } : {}),
-        ...(patch.sourceType !== undefined ? { source_type: patch.sourceType } : {}),
-        ...(patch.connector !== undefined
-          ? { connector: patch.connector === null ? null : JSON.stringify(patch.connector) }
-          : {}),
-        ...(patch.enabled !== undefined ? { enabled: patch.enabled ? 1 : 0 } : {}),
-        ...(patch.moderation !== undefined ? { moderation: patch.moderation } : {}),
-        updated_at: op.now,
-      })
-      .where('id', '=', feedId)
-      .execute();
+    await updateFeedRow(tx.trx, feedId, {
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.source !== undefined ? { source: patch.source } : {}),
+      ...(patch.sourceType !== undefined ? { source_type: patch.sourceType } : {}),
+      ...(patch.connector !== undefined
+        ? { connector: patch.connector === null ? null : JSON.stringify(patch.connector) }
+        : {}),
+      ...(patch.enabled !== undefined ? { enabled: patch.enabled ? 1 : 0 } : {}),
+      ...(patch.moderation !== undefined ? { moderation: patch.moderation } : {}),
+      updated_at: op.now,
+    });
     const after = feedRecord(await feedRow(tx.trx, feedId));
     const changed = diff(before, after);
     delete changed.before.updatedAt;
@@ -419,12 +312,7 @@ export async function requestPoll(op: Op, feedId: number, wallId: number): Promi
   if (feed.connector === null)
     throw conflict(`feed ${feedId} has no connector: give it one (RSS, Mastodon, …) to poll it`);
   if (!feed.enabled) throw conflict(`feed ${feedId} is disabled: enable it to poll it`);
-  await op.db
-    .updateTable('feed_ingest_state')
-    .set({ next_poll_at: op.now })
-    .where('feed_id', '=', feedId)
-    .where('next_poll_at', '>', op.now)
-    .execute();
+  await makeFeedDue(op.db, feedId, op.now);
   return feed;
 }
 
@@ -433,10 +321,7 @@ export async function deleteFeed(op: Op, feedId: number, wallId?: number): Promi
   return audited(op, async (tx) => {
     const before = feedRecord(await feedRow(tx.trx, feedId, wallId));
     const accountId = await accountOfTarget(tx.trx, 'wall', before.wallId);
-    const posts = tx.trx.selectFrom('posts').select('id').where('feed_id', '=', feedId);
-    await tx.trx.deleteFrom('post_products').where('post_id', 'in', posts).execute();
-    await tx.trx.deleteFrom('posts').where('feed_id', '=', feedId).execute();
-    await tx.trx.deleteFrom('feeds').where('id', '=', feedId).execute();
+    await deleteFeedRows(tx.trx, feedId);
     tx.audit({
       action: 'feed.delete',
       targetType: 'feed',

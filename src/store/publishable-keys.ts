@@ -4,8 +4,8 @@
 // authenticates with; the table is made by migrations/0009_publishable_keys.ts,
 // the audited management operations are in manage/publishable-keys.ts.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, PublishableKeysTable } from './schema.js';
 
 export const PUBLISHABLE_KEY_PREFIX = 'pk_';
 
@@ -70,4 +70,61 @@ export function parseOrigins(json: string): string[] {
   } catch {
     return [];
   }
+}
+
+export type PublishableKeyRow = Selectable<PublishableKeysTable>;
+
+export async function insertPublishableKey(
+  db: Kysely<Database>,
+  values: Insertable<PublishableKeysTable>,
+): Promise<PublishableKeyRow> {
+  return db.insertInto('publishable_keys').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A page of the wall's keys (revoked ones too) in id order. */
+export async function publishableKeysPage(
+  db: Kysely<Database>,
+  wallId: number,
+  afterId: number | undefined,
+  take: number,
+): Promise<PublishableKeyRow[]> {
+  let q = db.selectFrom('publishable_keys').selectAll().where('wall_id', '=', wallId);
+  if (afterId !== undefined) q = q.where('id', '>', afterId);
+  return q.orderBy('id').limit(take).execute();
+}
+
+export async function findPublishableKey(
+  db: Kysely<Database>,
+  wallId: number,
+  keyId: number,
+): Promise<PublishableKeyRow | undefined> {
+  return db
+    .selectFrom('publishable_keys')
+    .selectAll()
+    .where('id', '=', keyId)
+    .where('wall_id', '=', wallId)
+    .executeTakeFirst();
+}
+
+/** The oldest live key of the wall (only its prefix is known), if any. */
+export async function firstLiveKeyPrefix(db: Kysely<Database>, wallId: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('publishable_keys')
+    .select(['prefix'])
+    .where('wall_id', '=', wallId)
+    .where('revoked_at', 'is', null)
+    .orderBy('id')
+    .executeTakeFirst();
+  return row?.prefix;
+}
+
+/** Revokes the key; false when it was revoked already. */
+export async function revokePublishableKeyRow(db: Kysely<Database>, keyId: number, now: number): Promise<boolean> {
+  const res = await db
+    .updateTable('publishable_keys')
+    .set({ revoked_at: now })
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
 }

@@ -1,10 +1,10 @@
 // Embed API reads: the wall, and its posts by cursor. Thin: the queries are
-// in store/embed.ts, the records in presenters/embed.ts.
+// in store/posts.ts, products.ts and tags.ts, the records in presenters/embed.ts.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { embedPost, embedWall } from '../../presenters/embed.js';
 import { originAllowed } from '../../domain/origins.js';
-import { findLiveWallById } from '../../store/embed.js';
+import { findWall } from '../../store/walls.js';
 import { listVisiblePostsAfter } from '../../store/posts.js';
 import { productsOfPosts } from '../../store/products.js';
 import { wallHasTaggedPosts } from '../../store/tags.js';
@@ -35,7 +35,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const doc = (summary: string, description: string) => ({ tags: ['embed'], summary, description });
 
 export async function requireEmbedWall(request: FastifyRequest, wallId: number): Promise<WallRow> {
-  const wall = await findLiveWallById(request.server.ctx.store.db, wallId);
+  const wall = await findWall(request.server.ctx.store.db, wallId, { live: true });
   if (!wall) throw new ApiError(404, MESSAGES.wallNotFound);
   return wall;
 }

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
 import { embedPost, type EmbedPost } from '../../presenters/embed.js';
-import { findLiveWallById } from '../../store/embed.js';
+import { findWall } from '../../store/walls.js';
 import { listVisiblePostsAfter, stillVisible } from '../../store/posts.js';
 import { productsOfPosts } from '../../store/products.js';
 import type { PublishableKeyCache } from './key-cache.js';
@@ -93,7 +93,7 @@ class WallFeed {
 
   private async refresh(): Promise<void> {
     const { db } = this.hub.ctx.store;
-    const wall = await findLiveWallById(db, this.wallId);
+    const wall = await findWall(db, this.wallId, { live: true });
     if (!wall) {
       for (const s of this.streams) this.hub.end(s);
       return;

@@ -4,7 +4,8 @@
 // operation's path (widget: no detail) does not offer it.
 import type { TSchema } from 'typebox';
 import type { PostRow } from '../../store/posts.js';
-import type { FeedRow, WallRow } from '../../store/walls.js';
+import type { WallRow } from '../../store/walls.js';
+import type { FeedRow } from '../../store/feeds.js';
 import {
   commerceListWall,
   commercePost,

@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { postDetail, type DateForm } from './presenters.js';
 import { findVisiblePost } from '../../store/posts.js';
 import { productsOfPost } from '../../store/products.js';
-import { listFeeds } from '../../store/walls.js';
+import { listFeeds } from '../../store/feeds.js';
 import { sendEnvelope, successMessage } from '../envelope.js';
 import { ApiError, MESSAGES } from '../errors.js';
 import { FAMILIES, OPERATION_NAMES, type Family, type OperationName } from './families.js';

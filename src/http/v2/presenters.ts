@@ -2,7 +2,8 @@
 // api-v2.md's tables (the XML form prints them in this order). Each returns
 // exactly the type of its schema (src/http/v2/schemas.ts); a test holds
 // their output for every fixture post against those schemas.
-import type { FeedRow, WallRow } from '../../store/walls.js';
+import type { WallRow } from '../../store/walls.js';
+import type { FeedRow } from '../../store/feeds.js';
 import type { PostRow } from '../../store/posts.js';
 import type { TaggedProduct } from '../../store/products.js';
 import { parseChildren } from '../../domain/media.js';

@@ -6,7 +6,7 @@ import { EMBED_LAYOUTS, EMBED_THEMES } from '../../domain/lists.js';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync } from 'node:fs';
-import { findLiveWallByIdOrSlug, type PublicWall } from '../../store/public-walls.js';
+import { findLiveWallByIdOrSlug, type PublicWall } from '../../store/walls.js';
 import { DEFAULT_WEB_DIST, DEMO_MEDIA_DIR, WebAssets } from './assets.js';
 import { CONSOLE_PATH, registerConsole } from './console.js';
 import type { PublishableKeyGrant } from '../../store/publishable-keys.js';

@@ -24,7 +24,7 @@ import {
 import { PostRecord } from '../../../src/schemas/posts.js';
 import { listModerationPosts } from '../../../src/manage/posts.js';
 import { DataFileSchema, exportDataFile, importDataFile } from '../../../src/store/datafile.js';
-import { listFeeds } from '../../../src/store/walls.js';
+import { listFeeds } from '../../../src/store/feeds.js';
 import { selectPostsWithFeed } from '../../../src/store/posts.js';
 import { productsOfPost } from '../../../src/store/products.js';
 import { demoDataFile } from '../../../src/demo/demo-data.js';

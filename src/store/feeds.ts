@@ -1,0 +1,104 @@
+// Feeds of a wall, with their post count and ingestion state (store/ingest.ts)
+// once a poller has seen them.
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, FeedsTable } from './schema.js';
+
+export type FeedRow = Selectable<FeedsTable>;
+
+/** A wall's feeds in id order. */
+export async function listFeeds(db: Kysely<Database>, wallId: number): Promise<FeedRow[]> {
+  return db.selectFrom('feeds').selectAll().where('wall_id', '=', wallId).orderBy('id').execute();
+}
+
+/** A feed with its post count and its ingestion state (the st_ columns: null before a poller saw it). */
+export type FeedWithState = FeedRow & {
+  post_count: number;
+  st_next_poll_at: number | null;
+  st_interval_s: number | null;
+  st_failures: number | null;
+  st_failing: number | null;
+  st_last_error: string | null;
+  st_last_error_at: number | null;
+  st_last_polled_at: number | null;
+  st_last_success_at: number | null;
+  st_last_warnings: number | null;
+  st_last_warning: string | null;
+  st_last_warning_at: number | null;
+};
+
+function feedsWithState(db: Kysely<Database>) {
+  return db
+    .selectFrom('feeds')
+    .leftJoin('feed_ingest_state as st', 'st.feed_id', 'feeds.id')
+    .selectAll('feeds')
+    .select([
+      'st.next_poll_at as st_next_poll_at',
+      'st.interval_s as st_interval_s',
+      'st.consecutive_failures as st_failures',
+      'st.failing as st_failing',
+      'st.last_error as st_last_error',
+      'st.last_error_at as st_last_error_at',
+      'st.last_polled_at as st_last_polled_at',
+      'st.last_success_at as st_last_success_at',
+      'st.last_warnings as st_last_warnings',
+      'st.last_warning as st_last_warning',
+      'st.last_warning_at as st_last_warning_at',
+    ])
+    .select((eb) =>
+      eb
+        .selectFrom('posts')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('posts.feed_id', '=', 'feeds.id')
+        .as('post_count'),
+    );
+}
+
+/** A page of the wall's feeds with their state, in id order. */
+export async function feedsPage(
+  db: Kysely<Database>,
+  wallId: number,
+  afterId: number | undefined,
+  take: number,
+): Promise<FeedWithState[]> {
+  let q = feedsWithState(db).where('feeds.wall_id', '=', wallId);
+  if (afterId !== undefined) q = q.where('feeds.id', '>', afterId);
+  return (await q.orderBy('feeds.id').limit(take).execute()) as FeedWithState[];
+}
+
+/** The feed with its state; with `wallId`, only a feed of that wall. */
+export async function findFeedWithState(
+  db: Kysely<Database>,
+  feedId: number,
+  wallId?: number,
+): Promise<FeedWithState | undefined> {
+  let q = feedsWithState(db).where('feeds.id', '=', feedId);
+  if (wallId !== undefined) q = q.where('feeds.wall_id', '=', wallId);
+  return (await q.executeTakeFirst()) as FeedWithState | undefined;
+}
+
+export async function insertFeed(db: Kysely<Database>, values: Insertable<FeedsTable>): Promise<number> {
+  const { id } = await db.insertInto('feeds').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateFeedRow(db: Kysely<Database>, id: number, set: Updateable<FeedsTable>): Promise<void> {
+  await db.updateTable('feeds').set(set).where('id', '=', id).execute();
+}
+
+/** "Poll now": the feed is due at once (a feed already due keeps its time). */
+export async function makeFeedDue(db: Kysely<Database>, feedId: number, now: number): Promise<void> {
+  await db
+    .updateTable('feed_ingest_state')
+    .set({ next_poll_at: now })
+    .where('feed_id', '=', feedId)
+    .where('next_poll_at', '>', now)
+    .execute();
+}
+
+/** Deletes a feed with its posts and their product tags. */
+export async function deleteFeedRows(db: Kysely<Database>, feedId: number): Promise<void> {
+  const posts = db.selectFrom('posts').select('id').where('feed_id', '=', feedId);
+  await db.deleteFrom('post_products').where('post_id', 'in', posts).execute();
+  await db.deleteFrom('posts').where('feed_id', '=', feedId).execute();
+  await db.deleteFrom('feeds').where('id', '=', feedId).execute();
+}
