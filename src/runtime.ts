@@ -15,7 +15,7 @@ import { RedisQuota } from './quota/redis-quota.js';
 import { connectRedis, waitReady, watchRedis } from './redis/client.js';
 import { ChangeListener } from './store/change-listener.js';
 import { ChangeBus } from './store/changes.js';
-import { openStore } from './store/store.js';
+import { openStore, type Store } from './store/store.js';
 import { WebhookRuntime } from './webhooks/runtime.js';
 import { secureStoredSecrets } from './webhooks/secrets-at-rest.js';
 import { buildMetricsServer } from './http/metrics.js';
@@ -80,29 +80,8 @@ export function openRuntime(
 export function openRuntime(config: Config, options?: RuntimeOptions): Promise<Runtime>;
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const serving = options.server !== undefined;
-  // made first: the store reports each query's duration to it
-  const metrics = config.metrics.enabled ? new Metrics({ store: config.store.kind, processMetrics: true }) : null;
-  const store = openStore(
-    config.store,
-    config.database,
-    metrics ? (kind, ms) => metrics.observeQuery(queryKindOf(kind), ms / 1000) : undefined,
-  );
-  await store.waitUntilReachable(config.database.connectRetries);
-  await store.migrate();
-  let redis: Redis | null = null;
-  let quota: AppContext['quota'];
-  if (config.redisUrl) {
-    redis = connectRedis(config.redisUrl, config.redisPrefix);
-    try {
-      await waitReady(redis);
-    } catch (err) {
-      // one line naming Redis (RedisUnavailableError), then nothing left open
-      redis.disconnect();
-      await store.close();
-      throw err;
-    }
-    quota = new RedisQuota(redis, store.db, { prefix: `${config.redisPrefix}:quota` });
-  }
+  const { store, metrics } = await openMeteredStore(config);
+  const { redis, quota } = await connectShared(config, store);
   const ctx: AppContext = {
     store,
     now: Date.now,
@@ -118,19 +97,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     metrics,
   };
   completeContext(ctx, config);
-  // Caches hear of every write, whoever made it: this instance's own on the
-  // change bus; on PostgreSQL every other process's through the database's
-  // notifications; on SQLite through data_version (see buildServer). And
-  // whatever becomes of those messages, an entry lives CACHE_TTL_MS at most.
-  let listener: ChangeListener | null = null;
-  if (serving && config.store.kind === 'postgres') {
-    listener = new ChangeListener(ctx.changes, {
-      url: config.store.url,
-      connectTimeoutMs: config.database.connectTimeoutMs,
-      log: jsonLogger(config.logLevel),
-    });
-    await listener.start(config.database.connectRetries);
-  }
+  const listener = serving ? await listenForOtherWriters(config, ctx) : null;
   const app = options.server
     ? await buildServer(ctx, {
         embed: { ...config.embed, cacheTtlMs: config.cacheTtlMs },
@@ -140,20 +107,15 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
         ...options.server,
       })
     : null;
-  // Built after the server so that it logs through the server's logger; the
-  // routes read `ctx.ingest` when called, so they find it.
+  // the workers log through the server's logger when there is one
+  const workerLog = (component: string) =>
+    app ? app.log.child({ component }) : (options.ingestLog ?? jsonLogger(config.logLevel));
+  // Built after the server; the routes read `ctx.ingest` when called, so they find it.
   const ingest = options.ingest
-    ? new IngestRuntime({
-        db: store.db,
-        changes: ctx.changes,
-        config: config.ingest,
-        log: app ? app.log.child({ component: 'ingest' }) : (options.ingestLog ?? jsonLogger(config.logLevel)),
-      })
+    ? new IngestRuntime({ db: store.db, changes: ctx.changes, config: config.ingest, log: workerLog('ingest') })
     : null;
   ctx.ingest = ingest;
-  const webhookLog = app
-    ? app.log.child({ component: 'webhooks' })
-    : (options.ingestLog ?? jsonLogger(config.logLevel));
+  const webhookLog = workerLog('webhooks');
   const webhooks = options.webhooks
     ? new WebhookRuntime({ db: store.db, config: config.webhooks, log: webhookLog })
     : null;
@@ -166,42 +128,92 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     options.metricsServer && metrics && config.metrics.port !== null
       ? await buildMetricsServer(metrics, config.metrics)
       : null;
-  return {
-    ctx,
-    app,
-    ingest,
-    webhooks,
-    metricsServer,
-    async close(onStep = () => undefined) {
-      const step = async (name: string, work: () => Promise<unknown>) => {
-        const started = performance.now();
-        await work();
-        onStep(name, Math.round(performance.now() - started));
-      };
-      // Neither waits for the other: polls and deliveries are cut short
-      // (their leases given back, so another process takes them at once),
-      // while requests get until the shutdown timeout.
-      await Promise.all([
-        (ingest || webhooks) &&
-          step('ingestion and webhook delivery stopped, their leases released', () =>
-            Promise.all([webhooks?.stop(), ingest?.stop()]),
-          ),
-        metricsServer && step('metrics server closed', () => metricsServer.close()),
-        app &&
-          step('HTTP server closed: in-flight requests answered, SSE streams ended, analytics counts written', () =>
-            app.close(),
-          ),
-      ]);
-      await step('quota counts written, caches closed', async () => {
-        ctx.cache?.close();
-        ctx.keys?.close();
-        await listener?.close();
-        await ctx.quota?.close();
-      });
-      await step('store and Redis closed', async () => {
-        redis?.disconnect();
-        await store.close();
-      });
-    },
+  const parts = { ctx, app, ingest, webhooks, metricsServer };
+  return { ...parts, close: (onStep = () => undefined) => closeRuntime({ ...parts, listener, redis }, onStep) };
+}
+
+/** The store, migrated, reporting each query's duration to the metrics (made first for that) when they are on. */
+async function openMeteredStore(config: Config) {
+  const metrics = config.metrics.enabled ? new Metrics({ store: config.store.kind, processMetrics: true }) : null;
+  const store = openStore(
+    config.store,
+    config.database,
+    metrics ? (kind, ms) => metrics.observeQuery(queryKindOf(kind), ms / 1000) : undefined,
+  );
+  await store.waitUntilReachable(config.database.connectRetries);
+  await store.migrate();
+  return { store, metrics };
+}
+
+/** Redis and the quota counter kept there, when REDIS_URL is set; none otherwise. */
+async function connectShared(
+  config: Config,
+  store: Store,
+): Promise<{ redis: Redis | null; quota: AppContext['quota'] }> {
+  if (!config.redisUrl) return { redis: null, quota: undefined };
+  const redis = connectRedis(config.redisUrl, config.redisPrefix);
+  try {
+    await waitReady(redis);
+  } catch (err) {
+    // one line naming Redis (RedisUnavailableError), then nothing left open
+    redis.disconnect();
+    await store.close();
+    throw err;
+  }
+  return { redis, quota: new RedisQuota(redis, store.db, { prefix: `${config.redisPrefix}:quota` }) };
+}
+
+/**
+ * Caches hear of every write, whoever made it: this instance's own on the
+ * change bus; on PostgreSQL every other process's through the database's
+ * notifications (this listener); on SQLite through data_version (see
+ * buildServer). And whatever becomes of those messages, an entry lives
+ * CACHE_TTL_MS at most.
+ */
+async function listenForOtherWriters(config: Config, ctx: AppContext): Promise<ChangeListener | null> {
+  if (config.store.kind !== 'postgres') return null;
+  const listener = new ChangeListener(ctx.changes, {
+    url: config.store.url,
+    connectTimeoutMs: config.database.connectTimeoutMs,
+    log: jsonLogger(config.logLevel),
+  });
+  await listener.start(config.database.connectRetries);
+  return listener;
+}
+
+/** Stops what openRuntime started, in order, reporting each step and how long it took. */
+async function closeRuntime(
+  parts: Omit<Runtime, 'close'> & { listener: ChangeListener | null; redis: Redis | null },
+  onStep: (name: string, ms: number) => void,
+): Promise<void> {
+  const { ctx, app, ingest, webhooks, metricsServer, listener, redis } = parts;
+  const step = async (name: string, work: () => Promise<unknown>) => {
+    const started = performance.now();
+    await work();
+    onStep(name, Math.round(performance.now() - started));
   };
+  // Neither waits for the other: polls and deliveries are cut short
+  // (their leases given back, so another process takes them at once),
+  // while requests get until the shutdown timeout.
+  await Promise.all([
+    (ingest || webhooks) &&
+      step('ingestion and webhook delivery stopped, their leases released', () =>
+        Promise.all([webhooks?.stop(), ingest?.stop()]),
+      ),
+    metricsServer && step('metrics server closed', () => metricsServer.close()),
+    app &&
+      step('HTTP server closed: in-flight requests answered, SSE streams ended, analytics counts written', () =>
+        app.close(),
+      ),
+  ]);
+  await step('quota counts written, caches closed', async () => {
+    ctx.cache?.close();
+    ctx.keys?.close();
+    await listener?.close();
+    await ctx.quota?.close();
+  });
+  await step('store and Redis closed', async () => {
+    redis?.disconnect();
+    await ctx.store.close();
+  });
 }

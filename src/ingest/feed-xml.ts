@@ -178,42 +178,102 @@ export function readFeedXml(
   const body = text.replace(/^\uFEFF/, '').trimStart();
   if (!body.startsWith('<'))
     throw new UpstreamFormatError(`expected a feed from ${where}, got something that is not XML`);
-  const htmlPage = () => new UpstreamFormatError(`expected a feed from ${where}, got an HTML page`);
   // The root element decides what a document is: an RSS file may well start
   // with an XHTML DOCTYPE. The DOCTYPE only names what a root that is no feed was.
   const htmlDoctype = /^(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html/i.test(body);
+  const reader = new FeedTreeReader(where, options, htmlDoctype);
+  const parser = new Parser(
+    {
+      onopentag: (name, attrs) => reader.openTag(name, attrs),
+      onclosetag: () => reader.closeTag(),
+      ontext: (data) => reader.text(data),
+      oncdatastart: () => reader.cdata(true),
+      oncdataend: () => reader.cdata(false),
+      oncomment: () => reader.flushText(),
+    },
+    { xmlMode: true, decodeEntities: false },
+  );
+  parser.write(body);
+  reader.ending = true;
+  parser.end();
+  return reader.finish();
+}
 
-  const { documentUrl, maxItems, instantOf } = options;
-  let format: FeedFormat | null = null;
-  let root: XElement | null = null;
-  let itemName = '';
+interface Ranked {
+  index: number;
+  at: number | null;
+  el: XElement;
+}
+
+const byDate = (a: Ranked, b: Ranked) => (b.at ?? -Infinity) - (a.at ?? -Infinity) || a.index - b.index;
+
+/** Builds a feed's tree from the parser's events, keeping the newest items as it goes. */
+class FeedTreeReader {
+  private format: FeedFormat | null = null;
+  private root: XElement | null = null;
+  private itemName = '';
   /** open elements, innermost last, with the namespace scope each opened */
-  const open: { el: XElement; scope: Scope }[] = [];
-  let item: XElement | null = null;
-  const ranked: { index: number; at: number | null; el: XElement }[] = [];
-  let itemCount = 0;
-  let pending = '';
-  let inCdata = false;
-  let ending = false;
-  let cutInside: string | null = null;
-  let failure: Error | null = null;
-
-  const byDate = (a: { index: number; at: number | null }, b: { index: number; at: number | null }) =>
-    (b.at ?? -Infinity) - (a.at ?? -Infinity) || a.index - b.index;
-  const trim = () => {
-    ranked.sort(byDate);
-    ranked.length = Math.min(ranked.length, maxItems);
-  };
-
+  private readonly open: { el: XElement; scope: Scope }[] = [];
+  private item: XElement | null = null;
+  private readonly ranked: Ranked[] = [];
+  private itemCount = 0;
+  private pending = '';
+  private inCdata = false;
+  /** set once the whole document was written: a close tag after it is the parser closing what was left open */
+  ending = false;
+  private cutInside: string | null = null;
+  private failure: Error | null = null;
   /** namespaces of no vocabulary read here that this document's root puts RSS or Atom in → RSS's or Atom's */
-  const aliases = new Map<string, string>();
+  private readonly aliases = new Map<string, string>();
+
+  constructor(
+    private readonly where: string,
+    private readonly options: { documentUrl: string; maxItems: number; instantOf: ItemInstant },
+    private readonly htmlDoctype: boolean,
+  ) {}
+
+  openTag(name: string, rawAttrs: Record<string, string>): void {
+    if (this.failure) return;
+    this.flushText();
+    const parent = this.open[this.open.length - 1];
+    const keys = Object.keys(rawAttrs);
+    const declares = keys.some(isDeclaration);
+    let scope = this.scopeOf(parent?.scope ?? ROOT_SCOPE, declares ? keys : [], rawAttrs);
+    if (!parent && !this.root) scope = this.rootScope(name, scope);
+    const attrs: Record<string, string> = {};
+    for (const k of keys) if (!declares || !isDeclaration(k)) attrs[canonical(k, scope, true)] = decoded(rawAttrs[k]!);
+    const el: XElement = { name: canonical(name, scope, false), attrs, children: [], base: parent?.el.base ?? '' };
+    if (attrs['xml:base'] !== undefined) el.base = resolveBase(attrs['xml:base'], el.base, this.options.documentUrl);
+
+    if (!parent) {
+      if (this.root) return; // a second root (junk after the document): ignored
+      if (this.acceptRoot(el, name)) this.open.push({ el, scope });
+      return;
+    }
+    if (!this.item && el.name === this.itemName) this.item = el;
+    else parent.el.children.push(el);
+    this.open.push({ el, scope });
+  }
+
+  /** The scope an element opens: its parent's, plus the namespaces it declares. */
+  private scopeOf(parent: Scope, keys: string[], rawAttrs: Record<string, string>): Scope {
+    const declared = keys.filter(isDeclaration);
+    if (declared.length === 0) return parent;
+    const scope = new Map(parent);
+    for (const k of declared) {
+      const uri = rawAttrs[k]!.trim().toLowerCase();
+      scope.set(k.length > 5 ? k.slice(6).toLowerCase() : '', this.aliases.get(uri) ?? uri);
+    }
+    return scope;
+  }
+
   /**
    * The scope of the root element. Feed readers know a feed by its root's
    * name: an `rss` or `feed` root in a namespace of its own (a generator's
    * `<rss xmlns="…">`, an Atom draft's) puts RSS or Atom in that namespace,
    * for the whole document; a `feed` without a namespace is Atom.
    */
-  const rootScope = (qname: string, scope: Scope): Scope => {
+  private rootScope(qname: string, scope: Scope): Scope {
     const lower = qname.toLowerCase();
     const colon = lower.indexOf(':');
     const [prefix, local] = colon === -1 ? ['', lower] : [lower.slice(0, colon), lower.slice(colon + 1)];
@@ -222,119 +282,84 @@ export function readFeedXml(
     const uri = scope.get(prefix);
     if (uri === undefined) return prefix === '' && local === 'feed' ? new Map([...scope, ['', ATOM_URI]]) : scope;
     if (uri === '' || vocabularyOf(uri) !== undefined) return scope;
-    aliases.set(uri, vocabulary);
+    this.aliases.set(uri, vocabulary);
     return new Map([...scope].map(([p, u]) => [p, u === uri ? vocabulary : u]));
-  };
-
-  const flushText = () => {
-    if (pending === '') return;
-    const top = open[open.length - 1];
-    if (top) top.el.children.push(inCdata ? pending.replace(NOT_TEXT, '') : decoded(pending));
-    pending = '';
-  };
-
-  const parser = new Parser(
-    {
-      onopentag(name, rawAttrs) {
-        if (failure) return;
-        flushText();
-        const parent = open[open.length - 1];
-        let scope = parent?.scope ?? ROOT_SCOPE;
-        const keys = Object.keys(rawAttrs);
-        const declares = keys.some(isDeclaration);
-        if (declares) {
-          scope = new Map(scope);
-          for (const k of keys.filter(isDeclaration)) {
-            const uri = rawAttrs[k]!.trim().toLowerCase();
-            scope.set(k.length > 5 ? k.slice(6).toLowerCase() : '', aliases.get(uri) ?? uri);
-          }
-        }
-        if (!parent && !root) scope = rootScope(name, scope);
-        const attrs: Record<string, string> = {};
-        for (const k of keys)
-          if (!declares || !isDeclaration(k)) attrs[canonical(k, scope, true)] = decoded(rawAttrs[k]!);
-        const el: XElement = {
-          name: canonical(name, scope, false),
-          attrs,
-          children: [],
-          base: parent?.el.base ?? '',
-        };
-        if (attrs['xml:base'] !== undefined) el.base = resolveBase(attrs['xml:base'], el.base, documentUrl);
-
-        if (!parent) {
-          if (root) return; // a second root (junk after the document): ignored
-          format =
-            el.name === 'rss' || el.name === 'channel'
-              ? 'rss'
-              : el.name === 'rdf:rdf'
-                ? 'rdf'
-                : el.name === 'atom:feed'
-                  ? 'atom'
-                  : null;
-          if (HTML_ROOTS.has(el.name) || (!format && htmlDoctype)) {
-            failure = htmlPage();
-            return;
-          }
-          if (!format) {
-            failure = new UpstreamFormatError(
-              `expected an RSS or Atom feed from ${where}, got <${name.slice(0, 100)}>`,
-            );
-            return;
-          }
-          itemName = format === 'atom' ? 'atom:entry' : 'item';
-          root = el;
-          open.push({ el, scope });
-          return;
-        }
-        if (!item && el.name === itemName) {
-          item = el;
-          open.push({ el, scope });
-          return;
-        }
-        parent.el.children.push(el);
-        open.push({ el, scope });
-      },
-      onclosetag() {
-        if (failure || open.length === 0) return;
-        flushText();
-        const closed = open.pop()!;
-        if (ending && cutInside === null) cutInside = closed.el.name;
-        if (closed.el === item) {
-          ranked.push({ index: itemCount++, at: instantOf(format!, closed.el), el: closed.el });
-          if (ranked.length >= 2 * maxItems) trim();
-          item = null;
-        }
-      },
-      ontext(data) {
-        if (open.length > 0) pending += data;
-      },
-      oncdatastart() {
-        flushText();
-        inCdata = true;
-      },
-      oncdataend() {
-        flushText();
-        inCdata = false;
-      },
-      oncomment() {
-        flushText();
-      },
-    },
-    { xmlMode: true, decodeEntities: false },
-  );
-  parser.write(body);
-  ending = true;
-  parser.end();
-  if (failure) throw failure;
-  if (!root || !format) throw new UpstreamFormatError(`expected a feed from ${where}, got a document without elements`);
-  if (cutInside !== null) {
-    throw new UpstreamFormatError(`malformed XML from ${where}: the document ends inside <${cutInside}>`);
   }
-  trim();
-  const items = ranked.sort((a, b) => a.index - b.index).map((r) => r.el);
-  const rootEl: XElement = root;
-  const channel = format === 'atom' ? rootEl : (child(rootEl, 'channel') ?? rootEl);
-  return { format, root: rootEl, channel, items };
+
+  /** The root names the document's format; a root that is no feed fails the read. */
+  private acceptRoot(el: XElement, name: string): boolean {
+    this.format =
+      el.name === 'rss' || el.name === 'channel'
+        ? 'rss'
+        : el.name === 'rdf:rdf'
+          ? 'rdf'
+          : el.name === 'atom:feed'
+            ? 'atom'
+            : null;
+    if (HTML_ROOTS.has(el.name) || (!this.format && this.htmlDoctype)) {
+      this.failure = new UpstreamFormatError(`expected a feed from ${this.where}, got an HTML page`);
+      return false;
+    }
+    if (!this.format) {
+      this.failure = new UpstreamFormatError(
+        `expected an RSS or Atom feed from ${this.where}, got <${name.slice(0, 100)}>`,
+      );
+      return false;
+    }
+    this.itemName = this.format === 'atom' ? 'atom:entry' : 'item';
+    this.root = el;
+    return true;
+  }
+
+  closeTag(): void {
+    if (this.failure || this.open.length === 0) return;
+    this.flushText();
+    const closed = this.open.pop()!;
+    if (this.ending && this.cutInside === null) this.cutInside = closed.el.name;
+    if (closed.el === this.item) {
+      this.ranked.push({ index: this.itemCount++, at: this.options.instantOf(this.format!, closed.el), el: closed.el });
+      if (this.ranked.length >= 2 * this.options.maxItems) this.trim();
+      this.item = null;
+    }
+  }
+
+  text(data: string): void {
+    if (this.open.length > 0) this.pending += data;
+  }
+
+  cdata(starts: boolean): void {
+    this.flushText();
+    this.inCdata = starts;
+  }
+
+  flushText(): void {
+    if (this.pending === '') return;
+    const top = this.open[this.open.length - 1];
+    if (top) top.el.children.push(this.inCdata ? this.pending.replace(NOT_TEXT, '') : decoded(this.pending));
+    this.pending = '';
+  }
+
+  private trim(): void {
+    this.ranked.sort(byDate);
+    this.ranked.length = Math.min(this.ranked.length, this.options.maxItems);
+  }
+
+  /** The tree, once the parser has ended: its newest items in document order. */
+  finish(): FeedTree {
+    const { where } = this;
+    if (this.failure) throw this.failure;
+    const root = this.root;
+    const format = this.format;
+    if (!root || !format)
+      throw new UpstreamFormatError(`expected a feed from ${where}, got a document without elements`);
+    if (this.cutInside !== null) {
+      throw new UpstreamFormatError(`malformed XML from ${where}: the document ends inside <${this.cutInside}>`);
+    }
+    this.trim();
+    const items = this.ranked.sort((a, b) => a.index - b.index).map((r) => r.el);
+    const channel = format === 'atom' ? root : (child(root, 'channel') ?? root);
+    return { format, root, channel, items };
+  }
 }
 
 // ---------- reading the tree ----------

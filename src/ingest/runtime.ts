@@ -18,6 +18,7 @@ import {
   dueFeedIds,
   ensureIngestStates,
   loadFeedToPoll,
+  pollableFeedIds,
   recentPostTimes,
   recordFailure,
   recordSuccess,
@@ -25,14 +26,23 @@ import {
   removeWithheldPosts,
   touchFeed,
   upsertPosts,
+  type FeedToPoll,
   type IngestedPost,
+  type IngestStateRow,
 } from '../store/ingest.js';
 import type { Database } from '../store/schema.js';
 import { arrivalOf } from './arrival.js';
 import { upstreamHash } from './upstream-hash.js';
 import type { IngestConfig } from '../config.js';
 import { connectorProblem, type ConnectorSettings } from '../schemas/connectors.js';
-import { PollHttp, errorMessage, type ConnectorEnv, type ParseFn, type Validators } from './connector.js';
+import {
+  PollHttp,
+  errorMessage,
+  type ConnectorEnv,
+  type ParseFn,
+  type PollOutput,
+  type Validators,
+} from './connector.js';
 import { createFetcher, type Fetcher } from '../net/fetcher.js';
 import type { Resolver } from '../net/guard.js';
 import { HostPausedError } from '../net/host-limiter.js';
@@ -194,16 +204,7 @@ export class IngestRuntime {
     let ids: number[];
     if (options.feedId !== undefined) ids = [options.feedId];
     else if (options.force) {
-      const rows = await this.db
-        .selectFrom('feeds as f')
-        .innerJoin('walls as w', 'w.id', 'f.wall_id')
-        .select('f.id')
-        .where('f.connector', 'is not', null)
-        .where('f.enabled', '=', 1)
-        .where('w.deleted_at', 'is', null)
-        .orderBy('f.id')
-        .execute();
-      ids = rows.map((r) => r.id);
+      ids = await pollableFeedIds(this.db);
     } else ids = await dueFeedIds(this.db, this.now(), 10_000);
     const force = options.force === true || options.feedId !== undefined;
     options.onStart?.(ids);
@@ -248,157 +249,205 @@ export class IngestRuntime {
       ...r,
       durationMs: Math.max(0, this.now() - started),
     });
+    const claimed = await this.claim(feedId, force, report);
+    if ('skipped' in claimed) return done({ status: 'skipped', ...claimed.skipped });
 
-    if (this.jobs.stopped) return done({ status: 'skipped', message: 'ingestion is stopping' });
-    await ensureIngestStates(this.db, this.policy.minIntervalS);
-    const feed = await loadFeedToPoll(this.db, feedId);
-    if (!feed) return done({ status: 'skipped', message: `no feed ${feedId}` });
-    report.wallId = feed.wallId;
-    if (feed.connector === null) return done({ status: 'skipped', message: 'the feed has no connector' });
-    if (!feed.enabled) return done({ status: 'skipped', message: 'the feed is disabled' });
-    if (feed.wallDeleted) return done({ status: 'skipped', message: 'the wall is deleted' });
-    const state = feed.state;
-    if (!state) return done({ status: 'skipped', message: 'no ingestion state' });
-    const settingChanged = state.cursor_for !== feed.connector;
-    const now = this.now();
-    if (!force && !settingChanged && state.next_poll_at > now)
-      return done({ status: 'skipped', message: 'not due yet', nextPollAt: state.next_poll_at });
-    if (!(await claimFeed(this.db, feedId, this.owner, now, now + this.leaseMs, force ? null : state))) {
-      return done({ status: 'skipped', message: 'another poller holds this feed' });
-    }
-
-    let settings: ConnectorSettings | null = null;
-    let http: PollHttp | null = null;
-    let written = { inserted: 0, updated: 0 };
+    const progress: PollProgress = { settings: null, http: null, written: { inserted: 0, updated: 0 } };
     // a poll never outlives its lease: cut it well before another poller may take the feed
     const deadline = AbortSignal.timeout(Math.floor(this.leaseMs * 0.8));
     const signal = AbortSignal.any([this.jobs.signal, deadline]);
     try {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(feed.connector);
-      } catch {
-        throw new Error('the connector setting is not valid JSON');
-      }
-      const problem = connectorProblem(parsed);
-      if (problem) throw new Error(`the connector setting is invalid: ${problem}`);
-      settings = parsed as ConnectorSettings;
-      report.kind = settings.kind;
-      const connector = connectorFor(settings);
-
-      // 1. fetch (no transaction open)
-      const previous: Validators | null =
-        !settingChanged && state.validators_url
-          ? { url: state.validators_url, etag: state.etag, lastModified: state.last_modified }
-          : null;
-      http = new PollHttp(this.fetcher, previous, signal, this.now);
-      const cursor = settingChanged ? null : readCursor(state.cursor_json);
-      const parse = this.parser(settings, feed.wallProfanity, feed.rules, signal);
-      const out = await connector.poll({
-        settings,
-        cursor,
-        http,
-        parse,
-        env: this.env,
-        now,
-        maxPages: this.maxPages,
-        maxItems: this.options.config.maxItems,
-      });
-
-      // 2. write, in short transactions; new posts arrive as the wall's moderation says, and a
-      // stored post is rewritten only when upstream's fingerprint of it changed
-      const rows = uniqueRows(out.rows);
-      const decisions = { fingerprint: upstreamHash, arrival: arrivalOf(feed.moderation) };
-      for (let i = 0; i < rows.length; i += WRITE_BATCH) {
-        // SQLite writes synchronously, and awaiting its promises yields to no one:
-        // give the event loop a turn between batches
-        if (i > 0) await nextTurn();
-        if (signal.aborted)
-          throw new Error(this.jobs.signal.aborted ? 'ingestion is stopping' : 'the poll ran out of time');
-        const r = await upsertPosts(this.db, feed.wallId, feedId, rows.slice(i, i + WRITE_BATCH), decisions, now);
-        written = { inserted: written.inserted + r.inserted, updated: written.updated + r.updated };
-      }
-      const withheld = [...new Set(out.withheld ?? [])];
-      const removed = await removeWithheldPosts(this.db, feedId, withheld);
-      const after = this.now();
-      const changed = written.inserted + written.updated + removed > 0;
-      const feedTouched = await touchFeed(this.db, feedId, {
-        source: connector.network,
-        sourceType: connector.sourceType(settings),
-        updatedAt: changed ? after : null,
-      });
-
-      // 3. the new cursor and schedule
-      const intervalS = adaptiveIntervalS(
-        this.policy,
-        settingChanged ? null : state.interval_s,
-        await recentPostTimes(this.db, feedId, 10),
-        after,
-      );
-      const nextPollAt = nextPollAfterSuccess(this.policy, after, intervalS, http.notBefore);
-      const kept = await recordSuccess(this.db, feedId, this.owner, {
-        cursorJson: out.cursor === null || out.cursor === undefined ? null : JSON.stringify(out.cursor),
-        cursorFor: feed.connector,
-        validators: out.notModified ? previous : http.validators,
-        nextPollAt,
-        intervalS,
-        now: after,
-        newPosts: written.inserted,
-        updatedPosts: written.updated,
-        warnings: out.notModified ? null : (out.warnings ?? []),
-      });
-      if (!kept) this.log.warn({ feedId }, 'lease lost during the poll; state not recorded');
-      if (changed || feedTouched) this.options.changes.wallChanged(feed.wallId);
-      const result = done({
-        status: out.notModified ? 'not_modified' : 'ok',
-        ...written,
-        skippedItems: out.skipped,
-        warnings: out.warnings ?? [],
-        withheldItems: withheld.length,
-        nextPollAt,
-      });
-      this.log.info(
-        {
-          feedId,
-          kind: settings.kind,
-          inserted: written.inserted,
-          updated: written.updated,
-          skipped: out.skipped,
-          warnings: out.warnings,
-          withheld: withheld.length,
-          removed,
-          nextPollAt,
-        },
-        'feed polled',
-      );
-      return result;
+      const { out, previous } = await this.fetch(claimed, progress, report, signal);
+      const written = await this.write(claimed, out, progress, signal);
+      return await this.recordPoll(claimed, out, previous, progress, written, done);
     } catch (err) {
-      // whatever was written stays (and the wall's readers are told)
-      if (written.inserted + written.updated > 0) this.options.changes.wallChanged(feed.wallId);
-      const at = this.now();
-      if (err instanceof HostPausedError) {
-        await releaseFeed(this.db, feedId, this.owner, err.until);
-        return done({ status: 'deferred', message: err.message, nextPollAt: err.until, ...written });
-      }
-      if (this.jobs.signal.aborted) {
-        await releaseFeed(this.db, feedId, this.owner);
-        return done({ status: 'skipped', message: 'ingestion stopped during the poll', ...written });
-      }
-      const message = deadline.aborted
-        ? `the poll took longer than ${Math.floor(this.leaseMs * 0.8)} ms (${errorMessage(err)})`
-        : errorMessage(err);
-      const failuresSoFar = settingChanged ? 0 : state.consecutive_failures;
-      const nextPollAt = nextPollAfterFailure(this.policy, at, failuresSoFar + 1, this.random, http?.notBefore ?? null);
-      const failures = await recordFailure(this.db, feedId, this.owner, {
-        error: message,
-        nextPollAt,
-        now: at,
-        failingAfter: this.policy.failingAfter,
-        cursorFor: feed.connector,
-      });
-      this.log.warn({ feedId, kind: settings?.kind, failures, error: message, nextPollAt }, 'feed poll failed');
-      return done({ status: 'failed', message, nextPollAt, ...written });
+      return this.fail(claimed, err, deadline, progress, done);
     }
+  }
+
+  /** Step 1: the checks that may skip the poll, then the lease on the feed. */
+  private async claim(
+    feedId: number,
+    force: boolean,
+    report: PollReport,
+  ): Promise<ClaimedPoll | { skipped: Partial<PollReport> }> {
+    const skip = (message: string, extra: Partial<PollReport> = {}) => ({ skipped: { message, ...extra } });
+    if (this.jobs.stopped) return skip('ingestion is stopping');
+    await ensureIngestStates(this.db, this.policy.minIntervalS);
+    const feed = await loadFeedToPoll(this.db, feedId);
+    if (!feed) return skip(`no feed ${feedId}`);
+    report.wallId = feed.wallId;
+    if (feed.connector === null) return skip('the feed has no connector');
+    if (!feed.enabled) return skip('the feed is disabled');
+    if (feed.wallDeleted) return skip('the wall is deleted');
+    const state = feed.state;
+    if (!state) return skip('no ingestion state');
+    const settingChanged = state.cursor_for !== feed.connector;
+    const now = this.now();
+    if (!force && !settingChanged && state.next_poll_at > now)
+      return skip('not due yet', { nextPollAt: state.next_poll_at });
+    if (!(await claimFeed(this.db, feedId, this.owner, now, now + this.leaseMs, force ? null : state)))
+      return skip('another poller holds this feed');
+    return { feedId, feed, connector: feed.connector, state, settingChanged, now };
+  }
+
+  /** Step 2: the connector reads upstream (no transaction open); parsing runs in a worker. */
+  private async fetch(claimed: ClaimedPoll, progress: PollProgress, report: PollReport, signal: AbortSignal) {
+    const { feed, state, settingChanged } = claimed;
+    const settings = connectorSettingsOf(claimed.connector);
+    progress.settings = settings;
+    report.kind = settings.kind;
+    const previous: Validators | null =
+      !settingChanged && state.validators_url
+        ? { url: state.validators_url, etag: state.etag, lastModified: state.last_modified }
+        : null;
+    const http = new PollHttp(this.fetcher, previous, signal, this.now);
+    progress.http = http;
+    const out = await connectorFor(settings).poll({
+      settings,
+      cursor: settingChanged ? null : readCursor(state.cursor_json),
+      http,
+      parse: this.parser(settings, feed.wallProfanity, feed.rules, signal),
+      env: this.env,
+      now: claimed.now,
+      maxPages: this.maxPages,
+      maxItems: this.options.config.maxItems,
+    });
+    return { out, previous };
+  }
+
+  /**
+   * Step 3: the posts, in short transactions; new posts arrive as the wall's moderation
+   * says, and a stored post is rewritten only when upstream's fingerprint of it changed.
+   */
+  private async write(claimed: ClaimedPoll, out: PollOutput, progress: PollProgress, signal: AbortSignal) {
+    const { feed, feedId, now } = claimed;
+    const rows = uniqueRows(out.rows);
+    const decisions = { fingerprint: upstreamHash, arrival: arrivalOf(feed.moderation) };
+    for (let i = 0; i < rows.length; i += WRITE_BATCH) {
+      // SQLite writes synchronously, and awaiting its promises yields to no one:
+      // give the event loop a turn between batches
+      if (i > 0) await nextTurn();
+      if (signal.aborted)
+        throw new Error(this.jobs.signal.aborted ? 'ingestion is stopping' : 'the poll ran out of time');
+      const r = await upsertPosts(this.db, feed.wallId, feedId, rows.slice(i, i + WRITE_BATCH), decisions, now);
+      progress.written = {
+        inserted: progress.written.inserted + r.inserted,
+        updated: progress.written.updated + r.updated,
+      };
+    }
+    const removed = await removeWithheldPosts(this.db, feedId, [...new Set(out.withheld ?? [])]);
+    const after = this.now();
+    const connector = connectorFor(progress.settings!);
+    const changed = progress.written.inserted + progress.written.updated + removed > 0;
+    const feedTouched = await touchFeed(this.db, feedId, {
+      source: connector.network,
+      sourceType: connector.sourceType(progress.settings!),
+      updatedAt: changed ? after : null,
+    });
+    return { removed, feedTouched, after };
+  }
+
+  /** Step 4: the new cursor and schedule; the wall's readers are told of a change. */
+  private async recordPoll(
+    claimed: ClaimedPoll,
+    out: PollOutput,
+    previous: Validators | null,
+    progress: PollProgress,
+    { removed, feedTouched, after }: { removed: number; feedTouched: boolean; after: number },
+    done: (r: Partial<PollReport>) => PollReport,
+  ): Promise<PollReport> {
+    const { feed, feedId, state, settingChanged } = claimed;
+    const { written } = progress;
+    const http = progress.http!;
+    const changed = written.inserted + written.updated + removed > 0;
+    const intervalS = adaptiveIntervalS(
+      this.policy,
+      settingChanged ? null : state.interval_s,
+      await recentPostTimes(this.db, feedId, 10),
+      after,
+    );
+    const nextPollAt = nextPollAfterSuccess(this.policy, after, intervalS, http.notBefore);
+    const kept = await recordSuccess(this.db, feedId, this.owner, {
+      cursorJson: out.cursor === null || out.cursor === undefined ? null : JSON.stringify(out.cursor),
+      cursorFor: claimed.connector,
+      validators: out.notModified ? previous : http.validators,
+      nextPollAt,
+      intervalS,
+      now: after,
+      newPosts: written.inserted,
+      updatedPosts: written.updated,
+      warnings: out.notModified ? null : (out.warnings ?? []),
+    });
+    if (!kept) this.log.warn({ feedId }, 'lease lost during the poll; state not recorded');
+    if (changed || feedTouched) this.options.changes.wallChanged(feed.wallId);
+    const withheld = new Set(out.withheld ?? []).size;
+    const result = done({
+      status: out.notModified ? 'not_modified' : 'ok',
+      ...written,
+      skippedItems: out.skipped,
+      warnings: out.warnings ?? [],
+      withheldItems: withheld,
+      nextPollAt,
+    });
+    this.log.info(
+      {
+        feedId,
+        kind: progress.settings!.kind,
+        inserted: written.inserted,
+        updated: written.updated,
+        skipped: out.skipped,
+        warnings: out.warnings,
+        withheld,
+        removed,
+        nextPollAt,
+      },
+      'feed polled',
+    );
+    return result;
+  }
+
+  /** A poll that threw: what was written stays; the lease is released or the failure recorded. */
+  private async fail(
+    claimed: ClaimedPoll,
+    err: unknown,
+    deadline: AbortSignal,
+    progress: PollProgress,
+    done: (r: Partial<PollReport>) => PollReport,
+  ): Promise<PollReport> {
+    const { feed, feedId, state, settingChanged } = claimed;
+    const { written } = progress;
+    // whatever was written stays (and the wall's readers are told)
+    if (written.inserted + written.updated > 0) this.options.changes.wallChanged(feed.wallId);
+    const at = this.now();
+    if (err instanceof HostPausedError) {
+      await releaseFeed(this.db, feedId, this.owner, err.until);
+      return done({ status: 'deferred', message: err.message, nextPollAt: err.until, ...written });
+    }
+    if (this.jobs.signal.aborted) {
+      await releaseFeed(this.db, feedId, this.owner);
+      return done({ status: 'skipped', message: 'ingestion stopped during the poll', ...written });
+    }
+    const message = deadline.aborted
+      ? `the poll took longer than ${Math.floor(this.leaseMs * 0.8)} ms (${errorMessage(err)})`
+      : errorMessage(err);
+    const failuresSoFar = settingChanged ? 0 : state.consecutive_failures;
+    const nextPollAt = nextPollAfterFailure(
+      this.policy,
+      at,
+      failuresSoFar + 1,
+      this.random,
+      progress.http?.notBefore ?? null,
+    );
+    const failures = await recordFailure(this.db, feedId, this.owner, {
+      error: message,
+      nextPollAt,
+      now: at,
+      failingAfter: this.policy.failingAfter,
+      cursorFor: claimed.connector,
+    });
+    this.log.warn({ feedId, kind: progress.settings?.kind, failures, error: message, nextPollAt }, 'feed poll failed');
+    return done({ status: 'failed', message, nextPollAt, ...written });
   }
 
   /** The poll's `parse`: a response → rows, in a parse worker (the response's bytes move there). */
@@ -460,4 +509,36 @@ function emptyReport(feedId: number): PollReport {
     nextPollAt: null,
     durationMs: 0,
   };
+}
+
+/** A feed this poller holds the lease of, with what the poll needs to know of it. */
+interface ClaimedPoll {
+  feedId: number;
+  feed: FeedToPoll;
+  /** the feed's connector setting (JSON), as read when claimed */
+  connector: string;
+  state: IngestStateRow;
+  /** the setting differs from the one the cursor was made for: start afresh */
+  settingChanged: boolean;
+  now: number;
+}
+
+/** What a poll has done so far: a failure's report and log say it. */
+interface PollProgress {
+  settings: ConnectorSettings | null;
+  http: PollHttp | null;
+  written: { inserted: number; updated: number };
+}
+
+/** The feed's connector setting, checked: a bad one fails the poll with a clear message. */
+function connectorSettingsOf(json: string): ConnectorSettings {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new Error('the connector setting is not valid JSON');
+  }
+  const problem = connectorProblem(parsed);
+  if (problem) throw new Error(`the connector setting is invalid: ${problem}`);
+  return parsed as ConnectorSettings;
 }

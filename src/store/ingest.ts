@@ -427,3 +427,17 @@ export async function touchFeed(
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
+
+/** Every feed ingestion may poll now (a connector, enabled, on a live wall), by id: `ingest --once --force`. */
+export async function pollableFeedIds(db: Kysely<Database>): Promise<number[]> {
+  const rows = await db
+    .selectFrom('feeds as f')
+    .innerJoin('walls as w', 'w.id', 'f.wall_id')
+    .select('f.id')
+    .where('f.connector', 'is not', null)
+    .where('f.enabled', '=', 1)
+    .where('w.deleted_at', 'is', null)
+    .orderBy('f.id')
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -2,11 +2,11 @@
 // it is read (rows in pages; nothing of the file is held in memory).
 import { createWriteStream, existsSync, statSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { formatIso } from '../../domain/dates.js';
 import { storedChildren } from '../../domain/media.js';
 import { commitPartial, createPrivateFile, partialPathFor, removePartial } from '../backup/files.js';
-import type { Database } from '../schema.js';
+import type { Database, PostProductsTable, PostsTable } from '../schema.js';
 import type { ImportCounts } from './loader.js';
 import { ctaOf, postContentOf } from '../post-columns.js';
 
@@ -49,10 +49,23 @@ async function writeDataFile(db: Kysely<Database>, out: WriteStream): Promise<Im
   }
 }
 
-async function writeRecords(db: Kysely<Database>, write: (text: string) => Promise<void>): Promise<ImportCounts> {
-  const counts: ImportCounts = { accounts: 0, userKeys: 0, products: 0, walls: 0, feeds: 0, posts: 0 };
+type Write = (text: string) => Promise<void>;
 
+/** The data file's sections in order: accounts, products, walls (each with its feeds and their posts). */
+async function writeRecords(db: Kysely<Database>, write: Write): Promise<ImportCounts> {
+  const counts: ImportCounts = { accounts: 0, userKeys: 0, products: 0, walls: 0, feeds: 0, posts: 0 };
   await write('{"version":1,\n"accounts":[');
+  await writeAccounts(db, write, counts);
+  await write('],\n"products":[');
+  await writeProducts(db, write, counts);
+  await write('],\n"walls":[');
+  await writeWalls(db, write, counts);
+  await write(']}\n');
+  return counts;
+}
+
+/** Each account with the hashes of its live user keys (never a key itself). */
+async function writeAccounts(db: Kysely<Database>, write: Write, counts: ImportCounts): Promise<void> {
   const accounts = await db.selectFrom('accounts').selectAll().orderBy('id').execute();
   const keys = await db
     .selectFrom('user_keys')
@@ -74,8 +87,9 @@ async function writeRecords(db: Kysely<Database>, write: (text: string) => Promi
     await write(`${i ? ',' : ''}\n${JSON.stringify(rec)}`);
   }
   counts.accounts = accounts.length;
+}
 
-  await write('],\n"products":[');
+async function writeProducts(db: Kysely<Database>, write: Write, counts: ImportCounts): Promise<void> {
   const products = await db.selectFrom('products').selectAll().orderBy('id').execute();
   for (const [i, p] of products.entries()) {
     const rec = {
@@ -100,8 +114,10 @@ async function writeRecords(db: Kysely<Database>, write: (text: string) => Promi
     await write(`${i ? ',' : ''}\n${JSON.stringify(rec)}`);
   }
   counts.products = products.length;
+}
 
-  await write('],\n"walls":[');
+/** Each wall, its head first; its feeds are written inside it. */
+async function writeWalls(db: Kysely<Database>, write: Write, counts: ImportCounts): Promise<void> {
   const walls = await db.selectFrom('walls').selectAll().orderBy('id').execute();
   for (const [i, w] of walls.entries()) {
     const head = {
@@ -121,85 +137,97 @@ async function writeRecords(db: Kysely<Database>, write: (text: string) => Promi
       ...(w.allow_framing !== 0 ? { allowFraming: true } : {}),
     };
     await write(`${i ? ',' : ''}\n${JSON.stringify(head).slice(0, -1)},"feeds":[`);
-    const feeds = await db.selectFrom('feeds').selectAll().where('wall_id', '=', w.id).orderBy('id').execute();
-    for (const [j, f] of feeds.entries()) {
-      const fhead = {
-        id: f.id,
-        name: f.name,
-        source: f.source,
-        sourceType: f.source_type,
-        createdAt: f.created_at === null ? null : formatIso(f.created_at),
-        updatedAt: formatIso(f.updated_at),
-        ...(f.connector === null ? {} : { connector: JSON.parse(f.connector) as unknown }),
-        ...(f.enabled === 0 ? { enabled: false } : {}),
-        ...(f.moderation !== null ? { moderation: f.moderation } : {}),
-      };
-      await write(`${j ? ',' : ''}\n${JSON.stringify(fhead).slice(0, -1)},"posts":[`);
-      let after = 0;
-      let first = true;
-      for (;;) {
-        const posts = await db
-          .selectFrom('posts')
-          .selectAll()
-          .where('feed_id', '=', f.id)
-          .where('id', '>', after)
-          .orderBy('id')
-          .limit(1000)
-          .execute();
-        if (posts.length === 0) break;
-        const tags = await db
-          .selectFrom('post_products')
-          .selectAll()
-          .where(
-            'post_id',
-            'in',
-            posts.map((p) => p.id),
-          )
-          .orderBy('post_id')
-          .orderBy('position')
-          .execute();
-        for (const p of posts) {
-          // alt text is Wallery's own extension: written only where there is some
-          const { alt, ...content } = postContentOf(p);
-          const rec = {
-            id: p.id,
-            ...content,
-            highlight: p.highlight,
-            pin: p.pin,
-            createdAt: formatIso(p.created_at),
-            updatedAt: formatIso(p.updated_at),
-            hidden: p.hidden === 1,
-            cta: ctaOf(p),
-            children: storedChildren(p.children),
-            ...(alt !== '' ? { alt } : {}),
-            ...(p.repost !== 0 ? { repost: true } : {}),
-            ...(p.reply !== 0 ? { reply: true } : {}),
-            ...(p.state !== 'approved' ? { state: p.state } : {}),
-            ...(p.decided_by !== null
-              ? {
-                  decision: {
-                    by: p.decided_by,
-                    at: formatIso(p.decided_at ?? 0),
-                    reason: p.decision_reason,
-                  },
-                }
-              : {}),
-            products: tags
-              .filter((t) => t.post_id === p.id)
-              .map((t) => ({ productId: t.product_id, left: t.left_pct, top: t.top_pct })),
-          };
-          await write(`${first ? '' : ','}\n${JSON.stringify(rec)}`);
-          first = false;
-        }
-        counts.posts += posts.length;
-        after = posts[posts.length - 1]!.id;
-      }
-      await write(']}');
-    }
-    counts.feeds += feeds.length;
+    await writeFeeds(db, write, counts, w.id);
     await write(']}');
   }
   counts.walls = walls.length;
-  await write(']}\n');
-  return counts;
+}
+
+async function writeFeeds(db: Kysely<Database>, write: Write, counts: ImportCounts, wallId: number): Promise<void> {
+  const feeds = await db.selectFrom('feeds').selectAll().where('wall_id', '=', wallId).orderBy('id').execute();
+  for (const [j, f] of feeds.entries()) {
+    const fhead = {
+      id: f.id,
+      name: f.name,
+      source: f.source,
+      sourceType: f.source_type,
+      createdAt: f.created_at === null ? null : formatIso(f.created_at),
+      updatedAt: formatIso(f.updated_at),
+      ...(f.connector === null ? {} : { connector: JSON.parse(f.connector) as unknown }),
+      ...(f.enabled === 0 ? { enabled: false } : {}),
+      ...(f.moderation !== null ? { moderation: f.moderation } : {}),
+    };
+    await write(`${j ? ',' : ''}\n${JSON.stringify(fhead).slice(0, -1)},"posts":[`);
+    await writePosts(db, write, counts, f.id);
+    await write(']}');
+  }
+  counts.feeds += feeds.length;
+}
+
+/** A feed's posts, a page of 1,000 at a time with their product tags. */
+async function writePosts(db: Kysely<Database>, write: Write, counts: ImportCounts, feedId: number): Promise<void> {
+  let after = 0;
+  let first = true;
+  for (;;) {
+    const posts = await db
+      .selectFrom('posts')
+      .selectAll()
+      .where('feed_id', '=', feedId)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(1000)
+      .execute();
+    if (posts.length === 0) break;
+    const tags = await db
+      .selectFrom('post_products')
+      .selectAll()
+      .where(
+        'post_id',
+        'in',
+        posts.map((p) => p.id),
+      )
+      .orderBy('post_id')
+      .orderBy('position')
+      .execute();
+    for (const p of posts) {
+      await write(`${first ? '' : ','}\n${JSON.stringify(postRecord(p, tags))}`);
+      first = false;
+    }
+    counts.posts += posts.length;
+    after = posts[posts.length - 1]!.id;
+  }
+}
+
+/** A post as the data file holds it. */
+function postRecord(p: Selectable<PostsTable>, tags: Selectable<PostProductsTable>[]) {
+  // alt text is Wallery's own extension: written only where there is some
+  const { alt, ...content } = postContentOf(p);
+  const rec = {
+    id: p.id,
+    ...content,
+    highlight: p.highlight,
+    pin: p.pin,
+    createdAt: formatIso(p.created_at),
+    updatedAt: formatIso(p.updated_at),
+    hidden: p.hidden === 1,
+    cta: ctaOf(p),
+    children: storedChildren(p.children),
+    ...(alt !== '' ? { alt } : {}),
+    ...(p.repost !== 0 ? { repost: true } : {}),
+    ...(p.reply !== 0 ? { reply: true } : {}),
+    ...(p.state !== 'approved' ? { state: p.state } : {}),
+    ...(p.decided_by !== null
+      ? {
+          decision: {
+            by: p.decided_by,
+            at: formatIso(p.decided_at ?? 0),
+            reason: p.decision_reason,
+          },
+        }
+      : {}),
+    products: tags
+      .filter((t) => t.post_id === p.id)
+      .map((t) => ({ productId: t.product_id, left: t.left_pct, top: t.top_pct })),
+  };
+  return rec;
 }
