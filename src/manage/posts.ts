@@ -23,7 +23,7 @@ import type {
   TagRecord,
 } from '../schemas/posts.js';
 import type { PostState } from '../domain/lists.js';
-import { ctaColumns, ctaOf, postContentOf } from '../store/post-columns.js';
+import { ctaColumns, ctaOf, postContentOf, postFlagsOf } from '../store/post-columns.js';
 import { selectPostsWithFeed, type PostRow } from '../store/posts.js';
 
 export interface PostFilter {
@@ -57,8 +57,7 @@ function postRecord(r: PostRow, tags: TagRecord[]): PostRecord {
     hidden: r.hidden !== 0,
     pinned: r.pin !== 0,
     highlighted: r.highlight !== 0,
-    repost: r.repost !== 0,
-    reply: r.reply !== 0,
+    ...postFlagsOf(r),
     cta: ctaOf(r),
     products: tags,
   };

@@ -41,7 +41,18 @@ async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], include
   for (;;) {
     const rows = await db
       .selectFrom('posts')
-      .select(['id', 'state', 'content', 'author_name', 'username', 'network_name', 'media', 'repost', 'reply'])
+      .select([
+        'id',
+        'state',
+        'content',
+        'author_name',
+        'username',
+        'network_name',
+        'media',
+        'repost',
+        'reply',
+        'sensitive',
+      ])
       .where('wall_id', '=', wallId)
       .where('state', 'in', includeApproved ? ['pending', 'approved'] : ['pending'])
       .where('id', '>', after)

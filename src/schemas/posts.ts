@@ -2,6 +2,7 @@
 // read answers, how lists filter. Store records are `Static<>` of these.
 import { Type, type Static } from 'typebox';
 import { MEDIA_KINDS, POST_STATES, spoken } from '../domain/lists.js';
+import { FLAG_COLUMNS, FLAG_DESCRIPTIONS, type FlagColumn } from '../domain/post-fields.js';
 import {
   Bool,
   Color,
@@ -262,6 +263,11 @@ export const PostContent = {
   alt: Type.String({ description: 'alt text (text alternative) of the main media; empty when none' }),
 };
 
+/** The registry's flags (src/domain/post-fields.ts), each a boolean of a post's record. */
+const flagRecordFields = Object.fromEntries(
+  FLAG_COLUMNS.map((c) => [c, Type.Boolean({ description: FLAG_DESCRIPTIONS[c] })]),
+) as { [C in FlagColumn]: ReturnType<typeof Type.Boolean> };
+
 export const PostRecord = Record({
   id: Type.Integer(),
   wallId: Type.Integer(),
@@ -284,8 +290,7 @@ export const PostRecord = Record({
   hidden: Type.Boolean(),
   pinned: Type.Boolean(),
   highlighted: Type.Boolean(),
-  repost: Type.Boolean({ description: 'it arrived as a boost/repost (the `repost` rule judges it)' }),
-  reply: Type.Boolean({ description: 'it answers another post upstream (the `reply` rule judges it)' }),
+  ...flagRecordFields,
   cta: Nullable(CtaRecord),
   products: Type.Array(TagRecord),
 });
