@@ -239,8 +239,9 @@ export const TagRecord = Record({
 
 /**
  * A post's content as the management API and the data file name it: each
- * field one stored column (src/store/post-columns.ts maps them). A field
- * added here is answered by the management API, exported and imported.
+ * field one stored column, named by its `content` in the post-field registry
+ * (src/domain/post-fields.ts; src/store/post-columns.ts checks both agree). A
+ * field added here is answered by the management API, exported and imported.
  */
 export const PostContent = {
   networkName: Type.String(),
