@@ -34,6 +34,11 @@ type SameColumns<A, B> = [Exclude<A, B> | Exclude<B, A>] extends [never] ? true 
 // A column of the posts table that the registry does not list (or the reverse) fails here.
 const registryListsEveryColumn: SameColumns<RegistryColumn, keyof RegisteredDefaults> = true;
 void registryListsEveryColumn;
+/** Not `true` but the flags whose column is not a number (0/1). */
+type NumberFlags = { [C in FlagColumn]: PostColumns[C] extends number ? never : C }[FlagColumn];
+// A registry flag on a column that does not hold 0/1 fails here.
+const flagsAreNumbers: [NumberFlags] extends [never] ? true : NumberFlags = true;
+void flagsAreNumbers;
 
 /**
  * The revision a new post starts at: random, so a post made again under the
