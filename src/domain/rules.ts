@@ -5,6 +5,7 @@
 import { decodeHTML } from 'entities';
 import { arrivalByMode, type Arrival } from './arrival.js';
 import type { MediaKind, ModerationMode, PostState } from './lists.js';
+import { RULE_FLAG_COLUMNS, type RuleFlagColumn } from './post-fields.js';
 import { isProfane } from './profanity.js';
 
 export const RULE_KINDS = [
@@ -68,16 +69,17 @@ export function completeRules(input: readonly RuleIn[]): Rule[] {
   });
 }
 
-/** What the rules look at in a post. `content` is plain text (no markup). */
-export interface RuleSubject {
+/**
+ * What the rules look at in a post. `content` is plain text (no markup); the
+ * flags are the registry's that rules see (src/domain/post-fields.ts: repost,
+ * reply, sensitive), each judged by the rule of the same kind.
+ */
+export interface RuleSubject extends Partial<Record<RuleFlagColumn, boolean>> {
   content: string;
   authorName: string;
   username: string;
   network: string;
   media: MediaKind;
-  repost?: boolean;
-  reply?: boolean;
-  sensitive?: boolean;
 }
 
 /** The arrival a rule (`by`: `rule:<id>`) or else the moderation mode (`by`: null) gives a post. */
@@ -274,30 +276,25 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
 }
 
 /** A post's columns as the rules read them (a stored row, or a row ingestion is about to store). */
-export interface RuleColumns {
+export interface RuleColumns extends Record<RuleFlagColumn, number> {
   content: string;
   author_name: string;
   username: string;
   network_name: string;
   media: MediaKind;
-  repost: number;
-  reply: number;
-  /** flagged sensitive upstream: known at ingestion only (not stored) */
-  sensitive?: boolean;
 }
 
 /** What the rules see of a post: its stored HTML read as text, its flags as booleans. */
 export function ruleSubjectOf(p: RuleColumns): RuleSubject {
-  return {
+  const subject: RuleSubject = {
     content: ruleText(p.content),
     authorName: p.author_name,
     username: p.username,
     network: p.network_name,
     media: p.media,
-    repost: p.repost === 1,
-    reply: p.reply === 1,
-    sensitive: p.sensitive === true,
   };
+  for (const c of RULE_FLAG_COLUMNS) subject[c] = p[c] === 1;
+  return subject;
 }
 
 /**

@@ -362,6 +362,7 @@ export function toPostFields(post: UpstreamPost, network: string, now: number): 
     updated_at: Math.max(created, post.updatedAt ?? created),
     repost: post.repost === true ? 1 : 0,
     reply: post.reply === true ? 1 : 0,
+    sensitive: post.sensitive ? 1 : 0,
   };
 }
 
@@ -394,7 +395,6 @@ export function postRows(
         external_id: id,
         ...toPostFields(post, options.network, options.now),
         hidden: arrivesHidden(post, options.wallProfanity) ? 1 : 0,
-        ...(post.sensitive ? { sensitive: true } : {}),
       });
     } catch {
       leftOut++;

@@ -2,26 +2,25 @@
 // (posts.upstream_hash): a poll rewrites a stored post only when its
 // fingerprint changed, so an operator's edit stays until upstream edits the
 // post, and an unchanged post costs no write, no revision, no change-log row
-// and no webhook.
+// and no webhook. Which columns count, and how, is the registry's
+// (src/domain/post-fields.ts `upstream`).
 import { createHash } from 'node:crypto';
-import { UPSTREAM_COLUMNS } from '../store/post-columns.js';
+import { ALWAYS_FINGERPRINTED, LATER_COLUMNS } from '../domain/post-fields.js';
 import type { IngestedPost } from '../store/ingest.js';
-
-/** Upstream columns that came later: each counts in the fingerprint only when set. */
-const LATER_COLUMNS: ReadonlySet<string> = new Set(['alt', 'repost', 'reply']);
-const FINGERPRINTED_COLUMNS = UPSTREAM_COLUMNS.filter((c) => !LATER_COLUMNS.has(c));
 
 /**
  * Fingerprint of what upstream said about a post (every upstream column but
- * the edit time). `alt`, `repost` and `reply` came later: each counts only
- * when set (alt text there, a flag 1), so a post without them keeps the
- * fingerprint it had before (no rewrite), and a flagged post stored before
- * its flag existed is rewritten once, with its flag, when next read.
+ * the edit time). A column that came later (`alt`, `repost`, `reply`, …)
+ * counts only when it differs from its default (its value, or a flag
+ * `{ column: 1 }`), so a post without it keeps the fingerprint it had before
+ * (no rewrite), and a post that has it, stored before the column existed, is
+ * rewritten once, with it, when next read.
  */
 export function upstreamHash(p: IngestedPost): string {
-  const values: unknown[] = FINGERPRINTED_COLUMNS.map((c) => p[c]);
-  if (p.alt !== '') values.push(p.alt);
-  if (p.repost !== 0) values.push({ repost: 1 });
-  if (p.reply !== 0) values.push({ reply: 1 });
+  const values: unknown[] = ALWAYS_FINGERPRINTED.map((c) => p[c]);
+  for (const later of LATER_COLUMNS) {
+    const value = p[later.column];
+    if (value !== later.default) values.push(later.as === 'value' ? value : { [later.column]: 1 });
+  }
   return createHash('sha256').update(JSON.stringify(values)).digest('base64url');
 }

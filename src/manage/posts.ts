@@ -13,7 +13,7 @@ import { requireWall } from './walls.js';
 import { TAGS_MAX } from '../schemas/posts.js';
 import type { BulkInput, BulkResult, DecisionRecord, PostPatch, PostRecord, TagRecord } from '../schemas/posts.js';
 import type { PostState } from '../domain/lists.js';
-import { ctaColumns, ctaOf, postContentOf } from '../store/post-columns.js';
+import { ctaColumns, ctaOf, postContentOf, postFlagsOf } from '../store/post-columns.js';
 import {
   bulkStateRows,
   findPostOfWall,
@@ -45,8 +45,7 @@ function postRecord(r: PostRow, tags: TagRecord[]): PostRecord {
     hidden: r.hidden !== 0,
     pinned: r.pin !== 0,
     highlighted: r.highlight !== 0,
-    repost: r.repost !== 0,
-    reply: r.reply !== 0,
+    ...postFlagsOf(r),
     cta: ctaOf(r),
     products: tags,
   };

@@ -2,6 +2,7 @@
 // read answers, how lists filter. Store records are `Static<>` of these.
 import { Type, type Static } from 'typebox';
 import { MEDIA_KINDS, POST_STATES, spoken } from '../domain/lists.js';
+import { FLAG_COLUMNS, FLAG_DESCRIPTIONS, type FlagColumn } from '../domain/post-fields.js';
 import {
   Bool,
   Color,
@@ -238,8 +239,9 @@ export const TagRecord = Record({
 
 /**
  * A post's content as the management API and the data file name it: each
- * field one stored column (src/store/post-columns.ts maps them). A field
- * added here is answered by the management API, exported and imported.
+ * field one stored column, named by its `content` in the post-field registry
+ * (src/domain/post-fields.ts; src/store/post-columns.ts checks both agree). A
+ * field added here is answered by the management API, exported and imported.
  */
 export const PostContent = {
   networkName: Type.String(),
@@ -261,6 +263,11 @@ export const PostContent = {
   location: Type.String(),
   alt: Type.String({ description: 'alt text (text alternative) of the main media; empty when none' }),
 };
+
+/** The registry's flags (src/domain/post-fields.ts), each a boolean of a post's record. */
+const flagRecordFields = Object.fromEntries(
+  FLAG_COLUMNS.map((c) => [c, Type.Boolean({ description: FLAG_DESCRIPTIONS[c] })]),
+) as { [C in FlagColumn]: ReturnType<typeof Type.Boolean> };
 
 export const PostRecord = Record({
   id: Type.Integer(),
@@ -284,8 +291,7 @@ export const PostRecord = Record({
   hidden: Type.Boolean(),
   pinned: Type.Boolean(),
   highlighted: Type.Boolean(),
-  repost: Type.Boolean({ description: 'it arrived as a boost/repost (the `repost` rule judges it)' }),
-  reply: Type.Boolean({ description: 'it answers another post upstream (the `reply` rule judges it)' }),
+  ...flagRecordFields,
   cta: Nullable(CtaRecord),
   products: Type.Array(TagRecord),
 });

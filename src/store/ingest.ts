@@ -284,8 +284,6 @@ export interface IngestedPost extends PostFields {
   external_id: string;
   /** only for a new post: arrives hidden (sensitive or profane) */
   hidden: number;
-  /** flagged sensitive upstream (for the `sensitive` moderation rule; not stored) */
-  sensitive?: boolean;
   /** only for a new post: the decision of the wall's rule that matched it, made in the parse worker; not stored */
   arrival?: Arrival;
 }

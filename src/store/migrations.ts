@@ -37,6 +37,7 @@ import * as m0015 from './migrations/0015_changes.js';
 import * as m0016 from './migrations/0016_analytics.js';
 import * as m0017 from './migrations/0017_webhooks.js';
 import * as m0018 from './migrations/0018_wall_framing.js';
+import * as m0019 from './migrations/0019_post_sensitive.js';
 
 /** A migration: what it does, and its step up (given the store's dialect; there are no steps down). */
 export interface SchemaMigration {
@@ -70,6 +71,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaMigration>> = {
   '0016_analytics': m0016,
   '0017_webhooks': m0017,
   '0018_wall_framing': m0018,
+  '0019_post_sensitive': m0019,
 };
 
 /**

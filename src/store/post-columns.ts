@@ -1,13 +1,22 @@
-// Every stored column of a post in one place: the value a post has when its
-// source does not give one, the column behind each content field that the
-// management API and the data file share (src/schemas/posts.ts `PostContent`),
-// and the call-to-action's columns. The types are exhaustive: a column added
-// to PostsTable, or a field added to PostContent, does not compile until it
-// is listed here (README, design notes: adding a stored post field).
+// Every stored column of a post, checked against the registry of post fields
+// (src/domain/post-fields.ts): the value a post has when its source does not
+// give one, the column behind each content field that the management API and
+// the data file share (src/schemas/posts.ts `PostContent`), the columns
+// upstream writes, and the call-to-action's columns. The types are
+// exhaustive: a column added to PostsTable, or a field added to PostContent,
+// does not compile until the registry lists it (CONTRIBUTING.md: adding a
+// post field).
 import { randomInt } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
-import type { PostContent } from '../schemas/posts.js';
+import {
+  CONTENT_COLUMNS,
+  FLAG_COLUMNS,
+  UPSTREAM_COLUMNS,
+  type FlagColumn,
+  type RegisteredDefaults,
+} from '../domain/post-fields.js';
+import { PostContent } from '../schemas/posts.js';
 import type { PostsTable } from './schema.js';
 
 type PostColumns = Selectable<PostsTable>;
@@ -15,7 +24,21 @@ type PostColumns = Selectable<PostsTable>;
 /** The columns a post is placed and dated by: every writer sets them itself. */
 type PlacementColumn = 'id' | 'wall_id' | 'feed_id' | 'created_at' | 'updated_at';
 
+/** The columns the registry lists: all but the placement and the revision (which starts random: newPostRevision). */
+type RegistryColumn = Exclude<keyof PostColumns, PlacementColumn | 'rev'>;
+
 type DefaultedColumns = { [C in Exclude<keyof PostColumns, PlacementColumn>]: PostColumns[C] };
+
+/** Not `true` but the names left out, when the registry and the posts table do not list the same columns. */
+type SameColumns<A, B> = [Exclude<A, B> | Exclude<B, A>] extends [never] ? true : Exclude<A, B> | Exclude<B, A>;
+// A column of the posts table that the registry does not list (or the reverse) fails here.
+const registryListsEveryColumn: SameColumns<RegistryColumn, keyof RegisteredDefaults> = true;
+void registryListsEveryColumn;
+/** Not `true` but the flags whose column is not a number (0/1). */
+type NumberFlags = { [C in FlagColumn]: PostColumns[C] extends number ? never : C }[FlagColumn];
+// A registry flag on a column that does not hold 0/1 fails here.
+const flagsAreNumbers: [NumberFlags] extends [never] ? true : NumberFlags = true;
+void flagsAreNumbers;
 
 /**
  * The revision a new post starts at: random, so a post made again under the
@@ -34,6 +57,7 @@ export function newPostRevision(): number {
  * lower at its peak (300,000 posts: 224 MB against 337 MB).
  */
 export function postDefaults(): DefaultedColumns {
+  // each value is the registry's (`satisfies`: a default that differs does not compile)
   return {
     external_id: null,
     upstream_hash: null,
@@ -71,8 +95,9 @@ export function postDefaults(): DefaultedColumns {
     decision_reason: null,
     repost: 0,
     reply: 0,
+    sensitive: 0,
     rev: newPostRevision(),
-  };
+  } satisfies RegisteredDefaults & { rev: number };
 }
 
 /** The defaults, for reading. */
@@ -86,29 +111,18 @@ type ColumnOf<T> = {
   [C in keyof PostColumns]: [PostColumns[C]] extends [T] ? ([T] extends [PostColumns[C]] ? C : never) : never;
 }[keyof PostColumns];
 
-/** The column behind each content field (of the same type). */
-export const POST_CONTENT_COLUMNS = {
-  networkName: 'network_name',
-  postType: 'post_type',
-  media: 'media',
-  content: 'content',
-  picture: 'picture',
-  file: 'file',
-  fileOriginal: 'file_original',
-  fileThumb: 'file_thumb',
-  mediaFile: 'media_file',
-  linkUrl: 'link_url',
-  authorName: 'author_name',
-  username: 'username',
-  userPicture: 'user_picture',
-  score: 'score',
-  rating: 'rating',
-  tags: 'tags',
-  location: 'location',
-  alt: 'alt',
-} as const satisfies { [F in keyof PostContentFields]: ColumnOf<PostContentFields[F]> };
+/** The column behind each content field (of the same type): the registry's. */
+export const POST_CONTENT_COLUMNS = CONTENT_COLUMNS satisfies {
+  [F in keyof PostContentFields]: ColumnOf<PostContentFields[F]>;
+};
+// A content field of the registry that PostContent does not have fails here.
+const contentFieldsArePostContent: SameColumns<keyof typeof CONTENT_COLUMNS, keyof PostContentFields> = true;
+void contentFieldsArePostContent;
 
-const CONTENT = Object.entries(POST_CONTENT_COLUMNS) as [keyof PostContentFields, keyof PostColumns][];
+/** Each content field and its column, in PostContent's order (the order the APIs and the data file write them). */
+const CONTENT = (Object.keys(PostContent) as (keyof PostContentFields)[]).map(
+  (field) => [field, POST_CONTENT_COLUMNS[field]] as [keyof PostContentFields, keyof PostColumns],
+);
 
 /** The content fields of a stored post. */
 export function postContentOf(row: PostColumns): PostContentFields {
@@ -128,34 +142,32 @@ export function assignPostContent<R extends Partial<PostColumns>>(row: R, fields
   return row;
 }
 
+/** The registry's flags of a stored post, as booleans (the management record names them so). */
+export function postFlagsOf(row: Pick<PostColumns, FlagColumn>): Record<FlagColumn, boolean> {
+  const flags = {} as Record<FlagColumn, boolean>;
+  for (const c of FLAG_COLUMNS) flags[c] = row[c] !== 0;
+  return flags;
+}
+
+/** The registry's flags that are set on a stored post, each `true` (the data file writes only those: absent is false). */
+export function setPostFlagsOf(row: Pick<PostColumns, FlagColumn>): Partial<Record<FlagColumn, true>> {
+  const flags: Partial<Record<FlagColumn, true>> = {};
+  for (const c of FLAG_COLUMNS) if (row[c] !== 0) flags[c] = true;
+  return flags;
+}
+
+/** Sets on `row` the registry's flags a data-file post says are true (the others keep their default, 0). */
+export function assignPostFlags(row: Partial<PostColumns>, fields: Partial<Record<FlagColumn, boolean>>): void {
+  for (const c of FLAG_COLUMNS) if (fields[c] === true) row[c] = 1;
+}
+
 /**
- * The columns an upstream edit may change. Moderation state — state and its
- * decision, hidden, pin, highlight, the call-to-action and product tags — and
- * created_at are never touched by an update (a rejected post stays rejected).
+ * The columns an upstream edit may change (the registry's `upstream`).
+ * Moderation state — state and its decision, hidden, pin, highlight, the
+ * call-to-action and product tags — and created_at are never touched by an
+ * update (a rejected post stays rejected).
  */
-export const UPSTREAM_COLUMNS = [
-  'network_name',
-  'post_type',
-  'content',
-  'picture',
-  'file',
-  'file_original',
-  'file_thumb',
-  'media_file',
-  'link_url',
-  'author_name',
-  'username',
-  'user_picture',
-  'score',
-  'rating',
-  'tags',
-  'location',
-  'media',
-  'children',
-  'alt',
-  'repost',
-  'reply',
-] as const;
+export { UPSTREAM_COLUMNS };
 
 /** A call-to-action as every API names it. */
 export interface Cta {

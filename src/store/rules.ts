@@ -13,7 +13,18 @@ export async function postsToJudge(
 ) {
   return db
     .selectFrom('posts')
-    .select(['id', 'state', 'content', 'author_name', 'username', 'network_name', 'media', 'repost', 'reply'])
+    .select([
+      'id',
+      'state',
+      'content',
+      'author_name',
+      'username',
+      'network_name',
+      'media',
+      'repost',
+      'reply',
+      'sensitive',
+    ])
     .where('wall_id', '=', wallId)
     .where('state', 'in', [...states])
     .where('id', '>', afterId)

@@ -114,6 +114,8 @@ export interface PostsTable {
   repost: number;
   /** 1 when the post answers another post upstream (migration 0012); ingested posts only */
   reply: number;
+  /** 1 when upstream flagged the post sensitive: a content warning, sensitive media, a moderation label (migration 0019); ingested posts only */
+  sensitive: number;
   /** starts random (newPostRevision), +1 by a store trigger on every update of the row (migration 0014): what a rendered fragment is valid for */
   rev: number;
 }

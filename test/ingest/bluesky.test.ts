@@ -112,6 +112,11 @@ describe('bluesky author feed', () => {
       '3lblabel000a',
       '3lbself0000a',
     ]);
+    // a label other than an opt-out is stored as the sensitive flag
+    expect(stored.filter((p) => p.sensitive === 1).map((p) => p.external_id!.split('/').pop())).toEqual([
+      '3lblabel000a',
+      '3lbself0000a',
+    ]);
     expect(stored.some((p) => p.external_id!.endsWith('3lbrepost00a'))).toBe(false);
 
     const posts = await wallPosts(h);

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { account, mastodonHtml, startMastodon, status, type MastodonFixture } from './fixtures/mastodon.js';
 import { htmlError } from './fixtures/server.js';
+import { upstreamHash } from '../../src/ingest/upstream-hash.js';
 import {
   NOW,
   WALL,
@@ -97,7 +98,12 @@ describe('mastodon hashtag timeline', () => {
     // the sensitive one arrived hidden
     expect(posts.size).toBe(4);
     const stored = await storedPosts(h, 501);
-    expect(stored.find((p) => p.external_id === id(4))).toMatchObject({ hidden: 1, network_name: 'Mastodon' });
+    expect(stored.find((p) => p.external_id === id(4))).toMatchObject({
+      hidden: 1,
+      sensitive: 1,
+      network_name: 'Mastodon',
+    });
+    expect(stored.filter((p) => p.sensitive === 1).map((p) => p.external_id)).toEqual([id(4)]);
 
     const files = `https://files.social.example/media_attachments/files/113`;
     const image = posts.get(`https://social.example/@ana/${id(1)}`)!;
@@ -182,6 +188,34 @@ describe('mastodon hashtag timeline', () => {
     expect(third).toMatchObject({ status: 'not_modified', inserted: 0, updated: 0 });
     expect(h.changed).toEqual([]);
     expect(await storedPosts(h, 501)).toHaveLength(6);
+  });
+
+  it('posts stored before the sensitive flag keep their fingerprint: only a flagged one is rewritten, once', async () => {
+    await hashtagWall();
+    seed();
+    await h.poll();
+    // as a store migrated by 0019 holds them: no flag, each fingerprint as computed without it
+    const db = h.server.store.db;
+    for (const p of await storedPosts(h, 501))
+      await db
+        .updateTable('posts')
+        .set({ sensitive: 0, upstream_hash: upstreamHash({ ...p, external_id: p.external_id!, sensitive: 0 }) })
+        .where('id', '=', p.id)
+        .execute();
+    const before = await storedPosts(h, 501);
+
+    fx.statuses.push(
+      status({ id: id(6), createdAt: at(1), html: mastodonHtml('New one', ['wallery']), tags: ['wallery'] }),
+    );
+    h.clock.now += 301_000;
+    const [report] = await h.poll();
+    expect(report).toMatchObject({ status: 'ok', inserted: 1, updated: 1 });
+    const after = await storedPosts(h, 501);
+    for (const p of before) {
+      const now = after.find((a) => a.id === p.id)!;
+      if (p.external_id === id(4)) expect(now).toMatchObject({ sensitive: 1, rev: p.rev + 1 });
+      else expect(now).toEqual(p);
+    }
   });
 
   it('an edit updates the post and keeps hidden, pin, highlight, CTA and product tags', async () => {

@@ -454,7 +454,11 @@ describe('rules and repost/reply flags (Wallery’s extension of the data file)'
 
   it('walls’ rules (as GET …/rules answers them), display defaults and posts’ flags: imported, exported, imported again the same', async () => {
     await freshStore();
-    const flagged = feed(1, [post(1, { repost: true }), post(2, { reply: true, repost: false }), post(3)]);
+    const flagged = feed(1, [
+      post(1, { repost: true }),
+      post(2, { reply: true, repost: false, sensitive: true }),
+      post(3, { sensitive: false }),
+    ]);
     // wall 1 gives its rules after its feeds (a wall's tail), wall 2 before them (its head, read before its feeds stream)
     const head = `{"id":2,"accountId":1,"name":"W2","url":"w2","createdAt":"${T}","rules":[{"id":"short","kind":"length","action":"hold","min":12}],"feeds":[${JSON.stringify(feed(2, posts(10, 1)))}]}`;
     const text = `{"version":1,"accounts":${JSON.stringify([account()])},"walls":[${JSON.stringify({ ...wall(1, [flagged]), rules: RULES })},${head},${JSON.stringify({ ...wall(3, []), layout: 'grid', theme: 'dark', columns: 4 })}]}`;
@@ -474,11 +478,13 @@ describe('rules and repost/reply flags (Wallery’s extension of the data file)'
       [2, [{ id: 'short', kind: 'length', action: 'hold', min: 12 }]],
       [3, []],
     ]);
-    expect(await store.db.selectFrom('posts').select(['id', 'repost', 'reply']).orderBy('id').execute()).toEqual([
-      { id: 1, repost: 1, reply: 0 },
-      { id: 2, repost: 0, reply: 1 },
-      { id: 3, repost: 0, reply: 0 },
-      { id: 10, repost: 0, reply: 0 },
+    expect(
+      await store.db.selectFrom('posts').select(['id', 'repost', 'reply', 'sensitive']).orderBy('id').execute(),
+    ).toEqual([
+      { id: 1, repost: 1, reply: 0, sensitive: 0 },
+      { id: 2, repost: 0, reply: 1, sensitive: 1 },
+      { id: 3, repost: 0, reply: 0, sensitive: 0 },
+      { id: 10, repost: 0, reply: 0, sensitive: 0 },
     ]);
     const path = join(dir, `export-${n++}.json`);
     await exportDataFile(store.db, path);
@@ -501,10 +507,10 @@ describe('rules and repost/reply flags (Wallery’s extension of the data file)'
       [undefined, undefined, undefined],
       ['grid', 'dark', 4],
     ]);
-    expect(data.walls[0]!.feeds[0]!.posts.map((p) => [p.repost, p.reply])).toEqual([
-      [true, undefined],
-      [undefined, true],
-      [undefined, undefined],
+    expect(data.walls[0]!.feeds[0]!.posts.map((p) => [p.repost, p.reply, p.sensitive])).toEqual([
+      [true, undefined, undefined],
+      [undefined, true, true],
+      [undefined, undefined, undefined],
     ]);
     await freshStore();
     await importDataFile(store, JSON.parse(first), Date.now());

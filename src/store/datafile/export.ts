@@ -8,7 +8,7 @@ import { storedChildren } from '../../domain/media.js';
 import { commitPartial, createPrivateFile, partialPathFor, removePartial } from '../backup/files.js';
 import type { Database, PostProductsTable, PostsTable } from '../schema.js';
 import type { ImportCounts } from './loader.js';
-import { ctaOf, postContentOf } from '../post-columns.js';
+import { ctaOf, postContentOf, setPostFlagsOf } from '../post-columns.js';
 
 /**
  * Writes the whole store as a data file, streaming posts feed by feed. The
@@ -213,8 +213,7 @@ function postRecord(p: Selectable<PostsTable>, tags: Selectable<PostProductsTabl
     cta: ctaOf(p),
     children: storedChildren(p.children),
     ...(alt !== '' ? { alt } : {}),
-    ...(p.repost !== 0 ? { repost: true } : {}),
-    ...(p.reply !== 0 ? { reply: true } : {}),
+    ...setPostFlagsOf(p),
     ...(p.state !== 'approved' ? { state: p.state } : {}),
     ...(p.decided_by !== null
       ? {

@@ -4,6 +4,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { EMBED_LAYOUTS, EMBED_THEMES, MODERATION_MODES, PLANS, POST_STATES } from '../../domain/lists.js';
+import { FLAG_COLUMNS, type FlagColumn } from '../../domain/post-fields.js';
 import { optional } from '../../schemas/fields.js';
 import { PostContent } from '../../schemas/posts.js';
 
@@ -42,6 +43,11 @@ export const ProductSchema = Type.Object({
   updatedAt: OptStr,
 });
 
+/** Wallery's own extension: the registry's flags (src/domain/post-fields.ts), e.g. arrived as a boost/repost (absent: false). */
+const flagFields = Object.fromEntries(FLAG_COLUMNS.map((c) => [c, Type.Optional(Type.Boolean())])) as {
+  [C in FlagColumn]: ReturnType<typeof Type.Optional<ReturnType<typeof Type.Boolean>>>;
+};
+
 export const PostSchema = Type.Object({
   id: Id,
   ...optional(PostContent),
@@ -55,9 +61,7 @@ export const PostSchema = Type.Object({
   decision: Type.Optional(
     Type.Union([Type.Null(), Type.Object({ by: Str, at: Str, reason: Type.Optional(Type.Union([Str, Type.Null()])) })]),
   ),
-  /** Wallery's own extension: arrived as a boost/repost, answers another post (absent: false) */
-  repost: Type.Optional(Type.Boolean()),
-  reply: Type.Optional(Type.Boolean()),
+  ...flagFields,
   cta: Type.Optional(
     Type.Union([
       Type.Null(),

@@ -30,7 +30,7 @@ import {
   type Section,
   type WallHeadIn,
 } from './format.js';
-import { assignPostContent, postDefaults } from '../post-columns.js';
+import { assignPostContent, assignPostFlags, postDefaults } from '../post-columns.js';
 
 export const DEFAULT_DAILY_CALL_LIMIT = 1000;
 
@@ -545,8 +545,7 @@ function postRow(p: PostIn, wallId: number, feedId: number, source: string, path
   row.updated_at = p.updatedAt === undefined ? createdAt : instant(p.updatedAt, `${path}.updatedAt`);
   row.media = media;
   row.hidden = p.hidden === true ? 1 : 0;
-  if (p.repost === true) row.repost = 1;
-  if (p.reply === true) row.reply = 1;
+  assignPostFlags(row, p);
   if (p.state !== undefined) row.state = p.state;
   if (p.decision) {
     row.decided_by = p.decision.by;

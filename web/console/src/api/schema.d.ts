@@ -6909,6 +6909,8 @@ export interface paths {
                     /** @description it arrived as a boost/repost (the `repost` rule judges it) */
                     repost: boolean;
                     score: number | null;
+                    /** @description flagged sensitive upstream: a content warning, sensitive media or a moderation label (the `sensitive` rule judges it) */
+                    sensitive: boolean;
                     /**
                      * @description moderation state; the public API shows approved posts only
                      * @enum {unknown}
@@ -9284,6 +9286,8 @@ export interface paths {
                   /** @description it arrived as a boost/repost (the `repost` rule judges it) */
                   repost: boolean;
                   score: number | null;
+                  /** @description flagged sensitive upstream: a content warning, sensitive media or a moderation label (the `sensitive` rule judges it) */
+                  sensitive: boolean;
                   /**
                    * @description moderation state; the public API shows approved posts only
                    * @enum {unknown}
@@ -9565,6 +9569,8 @@ export interface paths {
                 /** @description it arrived as a boost/repost (the `repost` rule judges it) */
                 repost: boolean;
                 score: number | null;
+                /** @description flagged sensitive upstream: a content warning, sensitive media or a moderation label (the `sensitive` rule judges it) */
+                sensitive: boolean;
                 /**
                  * @description moderation state; the public API shows approved posts only
                  * @enum {unknown}
@@ -9863,6 +9869,8 @@ export interface paths {
                 /** @description it arrived as a boost/repost (the `repost` rule judges it) */
                 repost: boolean;
                 score: number | null;
+                /** @description flagged sensitive upstream: a content warning, sensitive media or a moderation label (the `sensitive` rule judges it) */
+                sensitive: boolean;
                 /**
                  * @description moderation state; the public API shows approved posts only
                  * @enum {unknown}
