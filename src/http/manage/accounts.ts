@@ -29,8 +29,14 @@ import { AccountParams, KeyParams, PageOf } from './schemas.js';
 import { PageQuery } from '../../schemas/fields.js';
 
 export async function accountRoutes(app: FastifyInstance) {
-  const tag = 'manage: accounts';
-  const route = manageRoute(app, tag);
+  accountRecordRoutes(app);
+  accountUsageRoute(app);
+  userKeyRoutes(app);
+}
+
+/** Accounts themselves: read by any role, written by admins. */
+function accountRecordRoutes(app: FastifyInstance) {
+  const route = manageRoute(app, 'manage: accounts');
 
   route.get(
     '/accounts',
@@ -102,7 +108,11 @@ export async function accountRoutes(app: FastifyInstance) {
     },
     async (request) => deleteAccount(opOf(request), num(request.params.accountId)),
   );
+}
 
+/** An account's public API calls per day, against its plan. */
+function accountUsageRoute(app: FastifyInstance) {
+  const route = manageRoute(app, 'manage: accounts');
   route.get(
     '/accounts/:accountId/usage',
     {
@@ -121,13 +131,15 @@ export async function accountRoutes(app: FastifyInstance) {
         request.server.ctx.quota,
       ),
   );
+}
 
-  const keyTag = 'manage: user keys';
+/** An account's user keys (the keys of the public API): list, make, read, revoke. */
+function userKeyRoutes(app: FastifyInstance) {
+  const route = manageRoute(app, 'manage: user keys');
 
   route.get(
     '/accounts/:accountId/keys',
     {
-      tag: keyTag,
       role: 'viewer',
       scope: 'account',
       summary: 'List the user keys of an account',
@@ -143,7 +155,6 @@ export async function accountRoutes(app: FastifyInstance) {
   route.post(
     '/accounts/:accountId/keys',
     {
-      tag: keyTag,
       role: 'editor',
       scope: 'account',
       summary: 'Make a user key',
@@ -160,7 +171,6 @@ export async function accountRoutes(app: FastifyInstance) {
   route.get(
     '/accounts/:accountId/keys/:keyId',
     {
-      tag: keyTag,
       role: 'viewer',
       scope: 'account',
       summary: 'Get a user key',
@@ -174,7 +184,6 @@ export async function accountRoutes(app: FastifyInstance) {
   route.delete(
     '/accounts/:accountId/keys/:keyId',
     {
-      tag: keyTag,
       role: 'editor',
       scope: 'account',
       summary: 'Revoke a user key',

@@ -31,8 +31,14 @@ import { PageOf, PostParams, TagParams, WallParams } from './schemas.js';
 import { Type } from 'typebox';
 
 export async function postRoutes(app: FastifyInstance) {
-  const tag = 'manage: posts';
-  const route = manageRoute(app, tag);
+  postModerationRoutes(app);
+  productTagRoutes(app);
+  productTagEditRoutes(app);
+}
+
+/** A wall's posts: list, read, moderate one or many. */
+function postModerationRoutes(app: FastifyInstance) {
+  const route = manageRoute(app, 'manage: posts');
 
   route.get(
     '/walls/:wallId/posts',
@@ -106,14 +112,17 @@ export async function postRoutes(app: FastifyInstance) {
     },
     async (request) => bulkModerate(opOf(request), num(request.params.wallId), request.body),
   );
+}
 
-  const tagTag = 'manage: product tags';
-  const TagList = Type.Array(TagRecord, { description: 'in tag order' });
+const TagList = Type.Array(TagRecord, { description: 'in tag order' });
+
+/** The products tagged on a post (shoppable posts), read or replaced as a list. */
+function productTagRoutes(app: FastifyInstance) {
+  const route = manageRoute(app, 'manage: product tags');
 
   route.get(
     '/walls/:wallId/posts/:postId/products',
     {
-      tag: tagTag,
       role: 'viewer',
       scope: 'wall',
       summary: 'The products tagged on a post',
@@ -128,7 +137,6 @@ export async function postRoutes(app: FastifyInstance) {
   route.put(
     '/walls/:wallId/posts/:postId/products',
     {
-      tag: tagTag,
       role: 'editor',
       scope: 'wall',
       summary: 'Replace a post’s product tags',
@@ -141,11 +149,14 @@ export async function postRoutes(app: FastifyInstance) {
     async (request) =>
       await setTags(opOf(request), num(request.params.wallId), num(request.params.postId), request.body.tags),
   );
+}
 
+/** One tag at a time: add, move, remove. */
+function productTagEditRoutes(app: FastifyInstance) {
+  const route = manageRoute(app, 'manage: product tags');
   route.post(
     '/walls/:wallId/posts/:postId/products',
     {
-      tag: tagTag,
       role: 'editor',
       scope: 'wall',
       summary: 'Tag one more product on a post',
@@ -162,7 +173,6 @@ export async function postRoutes(app: FastifyInstance) {
   route.patch(
     '/walls/:wallId/posts/:postId/products/:productId',
     {
-      tag: tagTag,
       role: 'editor',
       scope: 'wall',
       summary: 'Move a tag’s hotspot or its place in the tag order',
@@ -184,7 +194,6 @@ export async function postRoutes(app: FastifyInstance) {
   route.delete(
     '/walls/:wallId/posts/:postId/products/:productId',
     {
-      tag: tagTag,
       role: 'editor',
       scope: 'wall',
       summary: 'Remove a product tag from a post',
