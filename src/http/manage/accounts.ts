@@ -1,5 +1,4 @@
 // Accounts, their usage and their user keys.
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import {
   accountUsage,
@@ -13,9 +12,10 @@ import {
   revokeUserKey,
   updateAccount,
 } from '../../manage/accounts.js';
-import { access, scopeOf } from './access.js';
+import { scopeOf } from './access.js';
 import { opOf } from './auth.js';
-import { created, db, doc, num, ok } from './common.js';
+import { manageRoute } from './route.js';
+import { db, num } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
 import {
   AccountCreateBody,
@@ -25,170 +25,173 @@ import {
   UsageRecord,
   UserKeyRecord,
 } from '../../schemas/accounts.js';
-import { AccountParams, Created, KeyParams, Ok, PageOf, responses } from './schemas.js';
+import { AccountParams, KeyParams, PageOf } from './schemas.js';
 import { PageQuery } from '../../schemas/fields.js';
 
-export async function accountRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const tag = 'manage: accounts';
+export async function accountRoutes(app: FastifyInstance) {
+  accountRecordRoutes(app);
+  accountUsageRoute(app);
+  userKeyRoutes(app);
+}
 
-  app.get(
+/** Accounts themselves: read by any role, written by admins. */
+function accountRecordRoutes(app: FastifyInstance) {
+  const route = manageRoute(app, 'manage: accounts');
+
+  route.get(
     '/accounts',
     {
-      config: access('viewer', 'filtered'),
-      schema: {
-        ...doc(tag, 'List accounts', 'Oldest first, cursor-paginated.'),
-        querystring: PageQuery,
-        response: responses({ 200: Ok(PageOf(AccountRecord), 'a page of accounts') }),
-      },
+      role: 'viewer',
+      scope: 'filtered',
+      summary: 'List accounts',
+      description: 'Oldest first, cursor-paginated.',
+      query: PageQuery,
+      ok: [200, PageOf(AccountRecord), 'a page of accounts'],
     },
-    async (request) => ok(await listAccounts(db(request), pageRequest(request.query), scopeOf(request))),
+    async (request) => listAccounts(db(request), pageRequest(request.query), scopeOf(request)),
   );
 
-  app.post(
+  route.post(
     '/accounts',
     {
-      config: access('admin', 'unscoped'),
-      schema: {
-        ...doc(tag, 'Create an account'),
-        body: AccountCreateBody,
-        response: responses({ 201: Created(AccountRecord, 'the new account') }, 409),
-      },
+      role: 'admin',
+      scope: 'unscoped',
+      summary: 'Create an account',
+      body: AccountCreateBody,
+      ok: [201, AccountRecord, 'the new account'],
+      errors: [409],
     },
-    async (request, reply) => {
-      reply.code(201);
-      return created(await createAccount(opOf(request), request.body));
+    async (request) => {
+      return createAccount(opOf(request), request.body);
     },
   );
 
-  app.get(
+  route.get(
     '/accounts/:accountId',
     {
-      config: access('viewer', 'account'),
-      schema: {
-        ...doc(tag, 'Get an account'),
-        params: AccountParams,
-        response: responses({ 200: Ok(AccountRecord, 'the account') }, 404),
-      },
+      role: 'viewer',
+      scope: 'account',
+      summary: 'Get an account',
+      params: AccountParams,
+      ok: [200, AccountRecord, 'the account'],
+      errors: [404],
     },
-    async (request) => ok(await getAccount(db(request), num(request.params.accountId))),
+    async (request) => getAccount(db(request), num(request.params.accountId)),
   );
 
-  app.patch(
+  route.patch(
     '/accounts/:accountId',
     {
-      config: access('admin', 'unscoped'),
-      schema: {
-        ...doc(tag, 'Change an account’s name, plan or daily call limit', 'Takes effect on the next public API call.'),
-        params: AccountParams,
-        body: AccountPatchBody,
-        response: responses({ 200: Ok(AccountRecord, 'the account after the change') }, 404, 409),
-      },
+      role: 'admin',
+      scope: 'unscoped',
+      summary: 'Change an account’s name, plan or daily call limit',
+      description: 'Takes effect on the next public API call.',
+      params: AccountParams,
+      body: AccountPatchBody,
+      ok: [200, AccountRecord, 'the account after the change'],
+      errors: [404, 409],
     },
-    async (request) => ok(await updateAccount(opOf(request), num(request.params.accountId), request.body)),
+    async (request) => updateAccount(opOf(request), num(request.params.accountId), request.body),
   );
 
-  app.delete(
+  route.delete(
     '/accounts/:accountId',
     {
-      config: access('admin', 'unscoped'),
-      schema: {
-        ...doc(
-          tag,
-          'Delete an account',
-          'Deletes the account with its keys, products and usage. Refused (409) while it still has walls, live or deleted: delete and purge them first.',
-        ),
-        params: AccountParams,
-        response: responses({ 200: Ok(AccountRecord, 'the account as it was') }, 404, 409),
-      },
+      role: 'admin',
+      scope: 'unscoped',
+      summary: 'Delete an account',
+      description:
+        'Deletes the account with its keys, products and usage. Refused (409) while it still has walls, live or deleted: delete and purge them first.',
+      params: AccountParams,
+      ok: [200, AccountRecord, 'the account as it was'],
+      errors: [404, 409],
     },
-    async (request) => ok(await deleteAccount(opOf(request), num(request.params.accountId))),
+    async (request) => deleteAccount(opOf(request), num(request.params.accountId)),
   );
+}
 
-  app.get(
+/** An account's public API calls per day, against its plan. */
+function accountUsageRoute(app: FastifyInstance) {
+  const route = manageRoute(app, 'manage: accounts');
+  route.get(
     '/accounts/:accountId/usage',
     {
-      config: access('viewer', 'account'),
-      schema: {
-        ...doc(tag, 'Calls per UTC day for the last 30 days'),
-        params: AccountParams,
-        response: responses({ 200: Ok(UsageRecord, 'the account’s usage') }, 404),
-      },
+      role: 'viewer',
+      scope: 'account',
+      summary: 'Calls per UTC day for the last 30 days',
+      params: AccountParams,
+      ok: [200, UsageRecord, 'the account’s usage'],
+      errors: [404],
     },
     async (request) =>
-      ok(
-        await accountUsage(
-          db(request),
-          num(request.params.accountId),
-          request.server.ctx.now(),
-          request.server.ctx.quota,
-        ),
+      await accountUsage(
+        db(request),
+        num(request.params.accountId),
+        request.server.ctx.now(),
+        request.server.ctx.quota,
       ),
   );
+}
 
-  const keyTag = 'manage: user keys';
+/** An account's user keys (the keys of the public API): list, make, read, revoke. */
+function userKeyRoutes(app: FastifyInstance) {
+  const route = manageRoute(app, 'manage: user keys');
 
-  app.get(
+  route.get(
     '/accounts/:accountId/keys',
     {
-      config: access('viewer', 'account'),
-      schema: {
-        ...doc(
-          keyTag,
-          'List the user keys of an account',
-          'Revoked keys included. Only a prefix of each key is known.',
-        ),
-        params: AccountParams,
-        querystring: PageQuery,
-        response: responses({ 200: Ok(PageOf(UserKeyRecord), 'a page of keys') }, 404),
-      },
+      role: 'viewer',
+      scope: 'account',
+      summary: 'List the user keys of an account',
+      description: 'Revoked keys included. Only a prefix of each key is known.',
+      params: AccountParams,
+      query: PageQuery,
+      ok: [200, PageOf(UserKeyRecord), 'a page of keys'],
+      errors: [404],
     },
-    async (request) => ok(await listUserKeys(db(request), num(request.params.accountId), pageRequest(request.query))),
+    async (request) => listUserKeys(db(request), num(request.params.accountId), pageRequest(request.query)),
   );
 
-  app.post(
+  route.post(
     '/accounts/:accountId/keys',
     {
-      config: access('editor', 'account'),
-      schema: {
-        ...doc(keyTag, 'Make a user key', 'The plaintext `key` is in this response only; Wallery stores its SHA-256.'),
-        params: AccountParams,
-        response: responses({ 201: Created(NewUserKeyRecord, 'the new key, with its plaintext') }, 404, 409),
-      },
+      role: 'editor',
+      scope: 'account',
+      summary: 'Make a user key',
+      description: 'The plaintext `key` is in this response only; Wallery stores its SHA-256.',
+      params: AccountParams,
+      ok: [201, NewUserKeyRecord, 'the new key, with its plaintext'],
+      errors: [404, 409],
     },
-    async (request, reply) => {
-      reply.code(201);
-      return created(await createUserKey(opOf(request), num(request.params.accountId)));
+    async (request) => {
+      return createUserKey(opOf(request), num(request.params.accountId));
     },
   );
 
-  app.get(
+  route.get(
     '/accounts/:accountId/keys/:keyId',
     {
-      config: access('viewer', 'account'),
-      schema: {
-        ...doc(keyTag, 'Get a user key'),
-        params: KeyParams,
-        response: responses({ 200: Ok(UserKeyRecord, 'the key') }, 404),
-      },
+      role: 'viewer',
+      scope: 'account',
+      summary: 'Get a user key',
+      params: KeyParams,
+      ok: [200, UserKeyRecord, 'the key'],
+      errors: [404],
     },
-    async (request) => ok(await getUserKey(db(request), num(request.params.accountId), num(request.params.keyId))),
+    async (request) => getUserKey(db(request), num(request.params.accountId), num(request.params.keyId)),
   );
 
-  app.delete(
+  route.delete(
     '/accounts/:accountId/keys/:keyId',
     {
-      config: access('editor', 'account'),
-      schema: {
-        ...doc(
-          keyTag,
-          'Revoke a user key',
-          'Calls with the key are 401 from the next call on. A revoked key stays listed.',
-        ),
-        params: KeyParams,
-        response: responses({ 200: Ok(UserKeyRecord, 'the revoked key') }, 404, 409),
-      },
+      role: 'editor',
+      scope: 'account',
+      summary: 'Revoke a user key',
+      description: 'Calls with the key are 401 from the next call on. A revoked key stays listed.',
+      params: KeyParams,
+      ok: [200, UserKeyRecord, 'the revoked key'],
+      errors: [404, 409],
     },
-    async (request) => ok(await revokeUserKey(opOf(request), num(request.params.accountId), num(request.params.keyId))),
+    async (request) => revokeUserKey(opOf(request), num(request.params.accountId), num(request.params.keyId)),
   );
 }

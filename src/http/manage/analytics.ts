@@ -6,6 +6,7 @@ import Negotiator from 'negotiator';
 import { Type } from 'typebox';
 import { analyticsCsv, CSV_COLUMNS, csvFileName, productAnalytics, wallAnalytics } from '../../manage/analytics.js';
 import { AnalyticsQuery, ProductAnalytics, WallAnalytics } from '../../schemas/analytics.js';
+import { manageRoute } from './route.js';
 import { access } from './access.js';
 import { db, doc, num, ok } from './common.js';
 import { Ok, ProductParams, WallParams, responses } from './schemas.js';
@@ -19,6 +20,7 @@ const RANGE_NOTE =
 
 export async function analyticsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const route = manageRoute(fastify, TAG);
 
   app.get(
     '/walls/:wallId/analytics',
@@ -75,18 +77,19 @@ export async function analyticsRoutes(fastify: FastifyInstance) {
     },
   );
 
-  app.get(
+  route.get(
     '/products/:productId/analytics',
     {
-      config: access('viewer', 'product'),
-      schema: {
-        ...doc(TAG, 'A product’s analytics', `Its clicks in total, every day, and per wall. ${RANGE_NOTE}`),
-        params: ProductParams,
-        querystring: AnalyticsQuery,
-        response: responses({ 200: Ok(ProductAnalytics, 'the report') }, 404),
-      },
+      role: 'viewer',
+      scope: 'product',
+      summary: 'A product’s analytics',
+      description: `Its clicks in total, every day, and per wall. ${RANGE_NOTE}`,
+      params: ProductParams,
+      query: AnalyticsQuery,
+      ok: [200, ProductAnalytics, 'the report'],
+      errors: [404],
     },
     async (request) =>
-      ok(await productAnalytics(db(request), num(request.params.productId), request.query, request.server.ctx.now())),
+      await productAnalytics(db(request), num(request.params.productId), request.query, request.server.ctx.now()),
   );
 }

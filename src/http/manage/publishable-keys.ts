@@ -1,6 +1,5 @@
 // Publishable keys of a wall (`pk_…`): what a web page embeds to read one
 // wall through the embed API. Create (plaintext once), list, revoke.
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import {
@@ -9,12 +8,12 @@ import {
   ORIGINS_MAX,
   revokePublishableKey,
 } from '../../manage/publishable-keys.js';
-import { access } from './access.js';
 import { opOf } from './auth.js';
-import { created, db, doc, num, ok } from './common.js';
+import { manageRoute } from './route.js';
+import { db, num } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
 import { IdString, PageQuery } from '../../schemas/fields.js';
-import { Created, Ok, PageOf, responses, WallParams } from './schemas.js';
+import { PageOf, WallParams } from './schemas.js';
 
 const ORIGIN_MESSAGE = 'each origin must be an origin: http(s)://host[:port], without a path';
 
@@ -54,66 +53,56 @@ export const NewPublishableKeyRecord = Type.Object(
   { additionalProperties: false },
 );
 
-export async function publishableKeyRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export async function publishableKeyRoutes(app: FastifyInstance) {
   const tag = 'manage: publishable keys';
+  const route = manageRoute(app, tag);
 
-  app.get(
+  route.get(
     '/walls/:wallId/publishable-keys',
     {
-      config: access('viewer', 'wall'),
-      schema: {
-        ...doc(
-          tag,
-          'List the publishable keys of a wall',
-          'Revoked keys included. Only a prefix of each key is known.',
-        ),
-        params: WallParams,
-        querystring: PageQuery,
-        response: responses({ 200: Ok(PageOf(PublishableKeyRecord), 'a page of keys') }, 404),
-      },
+      role: 'viewer',
+      scope: 'wall',
+      summary: 'List the publishable keys of a wall',
+      description: 'Revoked keys included. Only a prefix of each key is known.',
+      params: WallParams,
+      query: PageQuery,
+      ok: [200, PageOf(PublishableKeyRecord), 'a page of keys'],
+      errors: [404],
     },
-    async (request) =>
-      ok(await listPublishableKeys(db(request), num(request.params.wallId), pageRequest(request.query))),
+    async (request) => await listPublishableKeys(db(request), num(request.params.wallId), pageRequest(request.query)),
   );
 
-  app.post(
+  route.post(
     '/walls/:wallId/publishable-keys',
     {
-      config: access('editor', 'wall'),
-      schema: {
-        ...doc(
-          tag,
-          'Make a publishable key for a wall',
-          'A read-only key for the embed API (`/api/embed/v1`), for this wall only, safe to put in a web page. ' +
-            'The plaintext `key` is in this response only; Wallery stores its SHA-256.',
-        ),
-        params: WallParams,
-        body: PublishableKeyCreateBody,
-        response: responses({ 201: Created(NewPublishableKeyRecord, 'the new key, with its plaintext') }, 404, 409),
-      },
+      role: 'editor',
+      scope: 'wall',
+      summary: 'Make a publishable key for a wall',
+      description:
+        'A read-only key for the embed API (`/api/embed/v1`), for this wall only, safe to put in a web page. ' +
+        'The plaintext `key` is in this response only; Wallery stores its SHA-256.',
+      params: WallParams,
+      body: PublishableKeyCreateBody,
+      ok: [201, NewPublishableKeyRecord, 'the new key, with its plaintext'],
+      errors: [404, 409],
     },
-    async (request, reply) => {
-      reply.code(201);
-      return created(await createPublishableKey(opOf(request), num(request.params.wallId), request.body ?? {}));
+    async (request) => {
+      return createPublishableKey(opOf(request), num(request.params.wallId), request.body ?? {});
     },
   );
 
-  app.delete(
+  route.delete(
     '/walls/:wallId/publishable-keys/:keyId',
     {
-      config: access('editor', 'wall'),
-      schema: {
-        ...doc(
-          tag,
-          'Revoke a publishable key',
-          'Every instance refuses the key (401) from the next request on, and ends the streams opened with it.',
-        ),
-        params: PublishableKeyParams,
-        response: responses({ 200: Ok(PublishableKeyRecord, 'the revoked key') }, 404, 409),
-      },
+      role: 'editor',
+      scope: 'wall',
+      summary: 'Revoke a publishable key',
+      description:
+        'Every instance refuses the key (401) from the next request on, and ends the streams opened with it.',
+      params: PublishableKeyParams,
+      ok: [200, PublishableKeyRecord, 'the revoked key'],
+      errors: [404, 409],
     },
-    async (request) =>
-      ok(await revokePublishableKey(opOf(request), num(request.params.wallId), num(request.params.keyId))),
+    async (request) => await revokePublishableKey(opOf(request), num(request.params.wallId), num(request.params.keyId)),
   );
 }

@@ -1,79 +1,69 @@
 // A wall's moderation rules: read, replace (or dry-run), apply to stored posts.
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { applyRules, getRules, putRules } from '../../manage/rules.js';
-import { access } from './access.js';
 import { opOf } from './auth.js';
-import { db, doc, num, ok } from './common.js';
-import { Ok, responses, WallParams } from './schemas.js';
+import { manageRoute } from './route.js';
+import { db, num } from './common.js';
+import { WallParams } from './schemas.js';
 import { ApplyBody, ApplyRecord, RulesBody, RulesQuery, RulesRecord, type RulesInput } from '../../schemas/rules.js';
 import { NoQuery } from '../../schemas/fields.js';
 
-export async function ruleRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export async function ruleRoutes(app: FastifyInstance) {
   const tag = 'manage: moderation rules';
+  const route = manageRoute(app, tag);
 
-  app.get(
+  route.get(
     '/walls/:wallId/rules',
     {
-      config: access('viewer', 'wall'),
-      schema: {
-        ...doc(
-          tag,
-          'A wall’s moderation rules',
-          'In order: the first rule that matches a post decides, then the mode.',
-        ),
-        params: WallParams,
-        querystring: NoQuery,
-        response: responses({ 200: Ok(RulesRecord, 'the rules') }, 404),
-      },
+      role: 'viewer',
+      scope: 'wall',
+      summary: 'A wall’s moderation rules',
+      description: 'In order: the first rule that matches a post decides, then the mode.',
+      params: WallParams,
+      query: NoQuery,
+      ok: [200, RulesRecord, 'the rules'],
+      errors: [404],
     },
-    async (request) => ok(await getRules(db(request), num(request.params.wallId))),
+    async (request) => getRules(db(request), num(request.params.wallId)),
   );
 
-  app.put(
+  route.put(
     '/walls/:wallId/rules',
     {
-      config: access('moderator', 'wall'),
-      schema: {
-        ...doc(
-          tag,
-          'Replace a wall’s moderation rules',
-          'Ids are assigned when absent. New posts are judged at ingestion; stored ones only by `…/rules/apply`. ' +
-            '`?dryRun=true` saves nothing and reports, per rule, the pending posts it would decide and change.',
-        ),
-        params: WallParams,
-        querystring: RulesQuery,
-        body: RulesBody,
-        response: responses({ 200: Ok(RulesRecord, 'the rules as stored (or as they would be)') }, 404, 409),
-      },
+      role: 'moderator',
+      scope: 'wall',
+      summary: 'Replace a wall’s moderation rules',
+      description:
+        'Ids are assigned when absent. New posts are judged at ingestion; stored ones only by `…/rules/apply`. ' +
+        '`?dryRun=true` saves nothing and reports, per rule, the pending posts it would decide and change.',
+      params: WallParams,
+      query: RulesQuery,
+      body: RulesBody,
+      ok: [200, RulesRecord, 'the rules as stored (or as they would be)'],
+      errors: [404, 409],
     },
     async (request) =>
-      ok(
-        await putRules(
-          opOf(request),
-          num(request.params.wallId),
-          request.body as unknown as RulesInput,
-          request.query.dryRun === 'true',
-        ),
+      await putRules(
+        opOf(request),
+        num(request.params.wallId),
+        request.body as unknown as RulesInput,
+        request.query.dryRun === 'true',
       ),
   );
 
-  app.post(
+  route.post(
     '/walls/:wallId/rules/apply',
     {
-      config: access('moderator', 'wall'),
-      schema: {
-        ...doc(
-          tag,
-          'Apply a wall’s rules to its stored posts',
-          'Judges the pending posts (and the approved ones with `includeApproved`); rejected posts stay as they are. Counts per rule.',
-        ),
-        params: WallParams,
-        body: ApplyBody,
-        response: responses({ 200: Ok(ApplyRecord, 'what the rules did') }, 404, 409),
-      },
+      role: 'moderator',
+      scope: 'wall',
+      summary: 'Apply a wall’s rules to its stored posts',
+      description:
+        'Judges the pending posts (and the approved ones with `includeApproved`); rejected posts stay as they are. Counts per rule.',
+      params: WallParams,
+      body: ApplyBody,
+      ok: [200, ApplyRecord, 'what the rules did'],
+      errors: [404, 409],
     },
-    async (request) => ok(await applyRules(opOf(request), num(request.params.wallId), request.body ?? {})),
+    async (request) => applyRules(opOf(request), num(request.params.wallId), request.body ?? {}),
   );
 }
