@@ -4,16 +4,7 @@
 import type { Command } from 'commander';
 import { BulkBody, PostListQuery, PostPatchBody, TagPostBody } from '../schemas/posts.js';
 import type { MediaKind } from '../domain/lists.js';
-import {
-  addTag,
-  bulkModerate,
-  getModerationPost,
-  listModerationPosts,
-  listTags,
-  removeTag,
-  updatePost,
-  type TagInput,
-} from '../manage/posts.js';
+import * as manage from '../manage/posts.js';
 import { type BulkInput, type PostListState, type PostPatch, type PostStatus } from '../schemas/posts.js';
 import { type BulkAction } from '../schemas/posts.js';
 import { databaseOption, idArgument, positiveInt, withStore, type StoreOptions } from './common.js';
@@ -66,7 +57,7 @@ function severalPosts(posts: Command, name: string, description: string): Comman
 /** Runs a bulk action and prints what it did. */
 async function bulk(options: StoreOptions, wallId: number, body: BulkInput): Promise<void> {
   await withStore(options, async (store) => {
-    const done = await attempt(() => bulkModerate(cliOp(store), wallId, body));
+    const done = await attempt(() => manage.bulkModerate(cliOp(store), wallId, body));
     process.stdout.write(`${body.action}: ${done.postIds.length} posts, ${done.changed} changed\n`);
   });
 }
@@ -99,7 +90,7 @@ export function registerPostCommands(program: Command) {
         feedId: idFilter(options.feed),
         media: options.media as MediaKind | undefined,
       };
-      return listModerationPosts(store.db, wallId, filter, page);
+      return manage.listModerationPosts(store.db, wallId, filter, page);
     },
   });
 
@@ -110,7 +101,7 @@ export function registerPostCommands(program: Command) {
     columns: COLUMNS,
     query: PostListQuery,
     filters: () => ({ state: 'pending' }),
-    run: ({ store, page, args: [wallId] }) => listModerationPosts(store.db, wallId, { state: 'pending' }, page),
+    run: ({ store, page, args: [wallId] }) => manage.listModerationPosts(store.db, wallId, { state: 'pending' }, page),
   });
 
   const decisions: [BulkAction, string][] = [
@@ -134,7 +125,7 @@ export function registerPostCommands(program: Command) {
     name: 'get',
     description: 'show a post with its moderation state and product tags',
     arguments: ONE_POST,
-    run: ({ store, args: [wallId, postId] }) => getModerationPost(store.db, wallId, postId),
+    run: ({ store, args: [wallId, postId] }) => manage.getModerationPost(store.db, wallId, postId),
   });
 
   const actions: [BulkAction, string][] = [
@@ -201,14 +192,14 @@ export function registerPostCommands(program: Command) {
     options: (c) => c.requiredOption('--content <text>', 'the new text'),
     body: (options: PrintOptions & { content: string }) =>
       checkBody<PostPatch>(PostPatchBody, { content: options.content }),
-    run: ({ op, body, args: [wallId, postId] }) => updatePost(op, wallId, postId, body),
+    run: ({ op, body, args: [wallId, postId] }) => manage.updatePost(op, wallId, postId, body),
   });
 
   recordCommand(posts, {
     name: 'tags',
     description: 'the products tagged on a post, in tag order',
     arguments: ONE_POST,
-    run: ({ store, args: [wallId, postId] }) => listTags(store.db, wallId, postId),
+    run: ({ store, args: [wallId, postId] }) => manage.listTags(store.db, wallId, postId),
     text: tagTable,
   });
 
@@ -223,7 +214,7 @@ export function registerPostCommands(program: Command) {
         .requiredOption('--top <percent>', 'hotspot from the top, 0–100')
         .option('--position <n>', 'place in the tag order, from 0 (default: last)'),
     body: (options: PrintOptions & { product: string; left: string; top: string; position?: string }) =>
-      checkBody<TagInput & { position?: number }>(
+      checkBody<manage.TagInput & { position?: number }>(
         TagPostBody,
         given({
           productId: numberish(options.product),
@@ -232,7 +223,7 @@ export function registerPostCommands(program: Command) {
           position: numberish(options.position),
         }),
       ),
-    run: ({ op, body, args: [wallId, postId] }) => addTag(op, wallId, postId, body),
+    run: ({ op, body, args: [wallId, postId] }) => manage.addTag(op, wallId, postId, body),
     text: tagTable,
   });
 
@@ -242,7 +233,7 @@ export function registerPostCommands(program: Command) {
     arguments: ONE_POST,
     options: (c) => c.requiredOption('--product <id>', 'product id', positiveInt('--product')),
     run: ({ op, args: [wallId, postId], options }: Call<PrintOptions & { product: number }, typeof ONE_POST>) =>
-      removeTag(op, wallId, postId, options.product),
+      manage.removeTag(op, wallId, postId, options.product),
     text: tagTable,
   });
 }

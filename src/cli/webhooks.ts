@@ -2,18 +2,7 @@
 // The CLI is the operator's (it holds the store): it shows webhook URLs whole.
 import type { Command } from 'commander';
 import { WebhookCreateBody, WebhookListQuery, WebhookPatchBody } from '../schemas/webhooks.js';
-import {
-  createWebhook,
-  deleteWebhook,
-  getWebhook,
-  listDeliveries,
-  listWebhooks,
-  replayDelivery,
-  rotateWebhookSecret,
-  testWebhook,
-  updateWebhook,
-  type WebhookSettings,
-} from '../manage/webhooks.js';
+import * as manage from '../manage/webhooks.js';
 import type { WebhookCreateBody as CreateBody, WebhookPatchBody as PatchBody } from '../schemas/webhooks.js';
 import { CliError, positiveInt } from './common.js';
 import { checkBody, given, idFilter, numberish, type PagedOptions, type PrintOptions } from './output.js';
@@ -48,7 +37,7 @@ function enabledFrom(options: { enable?: boolean; disable?: boolean }): boolean 
 }
 
 /** The settings a CLI send uses: the cause of a failure without an answer goes to stderr (the operator's). */
-const withCause = (settings: WebhookSettings): WebhookSettings => ({
+const withCause = (settings: manage.WebhookSettings): manage.WebhookSettings => ({
   ...settings,
   onNoAnswer: (webhookId, cause) => process.stderr.write(`wallery: webhook ${webhookId}: no HTTP answer: ${cause}\n`),
 });
@@ -76,7 +65,8 @@ export function registerWebhookCommands(program: Command) {
     columns: COLUMNS,
     query: WebhookListQuery,
     filters: (options: PagedOptions & { account?: string }) => ({ accountId: options.account }),
-    run: ({ store, page, options }) => listWebhooks(store.db, { accountId: idFilter(options.account) }, page, 'full'),
+    run: ({ store, page, options }) =>
+      manage.listWebhooks(store.db, { accountId: idFilter(options.account) }, page, 'full'),
   });
 
   webhooks.create({
@@ -92,11 +82,11 @@ export function registerWebhookCommands(program: Command) {
         url: options.url,
         events: eventList(options.events),
       }),
-    run: ({ op, body, config }) => createWebhook(op, body, config.webhooks),
+    run: ({ op, body, config }) => manage.createWebhook(op, body, config.webhooks),
     after: secretNote,
   });
 
-  webhooks.get('show a webhook', (store, id) => getWebhook(store.db, id, 'full'));
+  webhooks.get('show a webhook', (store, id) => manage.getWebhook(store.db, id, 'full'));
 
   webhooks.update({
     description: 'change a webhook; --enable resumes a disabled one from its cursor',
@@ -111,10 +101,10 @@ export function registerWebhookCommands(program: Command) {
         WebhookPatchBody,
         given({ url: options.url, events: eventList(options.events), enabled: enabledFrom(options) }),
       ),
-    run: ({ op, body, args: [id], config }) => updateWebhook(op, id, body, config.webhooks),
+    run: ({ op, body, args: [id], config }) => manage.updateWebhook(op, id, body, config.webhooks),
   });
 
-  webhooks.delete('delete a webhook and its delivery log', deleteWebhook);
+  webhooks.delete('delete a webhook and its delivery log', manage.deleteWebhook);
 
   recordCommand(webhooks.group, {
     name: 'rotate-secret',
@@ -123,7 +113,7 @@ export function registerWebhookCommands(program: Command) {
     options: (c) =>
       c.option('--expire-old-now', 'the old secret leaked: it stops signing at once, only the new one signs'),
     body: (options: PrintOptions & { expireOldNow?: boolean }) => ({ expireOldNow: options.expireOldNow === true }),
-    run: ({ op, args: [id], config, body }) => rotateWebhookSecret(op, id, config.webhooks, body),
+    run: ({ op, args: [id], config, body }) => manage.rotateWebhookSecret(op, id, config.webhooks, body),
     after: secretNote,
   });
 
@@ -131,7 +121,7 @@ export function registerWebhookCommands(program: Command) {
     name: 'test',
     description: 'send a signed webhook.test event now and print the attempt (exits non-zero if it failed)',
     arguments: [webhooks.id],
-    run: ({ op, args: [id], config }) => testWebhook(op, id, withCause(config.webhooks)),
+    run: ({ op, args: [id], config }) => manage.testWebhook(op, id, withCause(config.webhooks)),
     after: failUnlessDelivered,
   });
 
@@ -140,14 +130,15 @@ export function registerWebhookCommands(program: Command) {
     description: 'the delivery log of a webhook, newest first',
     arguments: [webhooks.id],
     columns: DELIVERY_COLUMNS,
-    run: ({ store, page, args: [id] }) => listDeliveries(store.db, id, page),
+    run: ({ store, page, args: [id] }) => manage.listDeliveries(store.db, id, page),
   });
 
   recordCommand(webhooks.group, {
     name: 'replay',
     description: 'send the event of a delivery again now, with the same event id (exits non-zero if it failed)',
     arguments: [webhooks.id, ['<delivery>', 'delivery id (from `webhooks deliveries`)', positiveInt('delivery id')]],
-    run: ({ op, args: [id, deliveryId], config }) => replayDelivery(op, id, deliveryId, withCause(config.webhooks)),
+    run: ({ op, args: [id, deliveryId], config }) =>
+      manage.replayDelivery(op, id, deliveryId, withCause(config.webhooks)),
     after: failUnlessDelivered,
   });
 }
