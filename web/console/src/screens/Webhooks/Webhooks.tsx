@@ -3,7 +3,7 @@
 // create and rotate — the signing secret is shown this once, with a Copy
 // button —, edit, enable/disable, send a test (its attempt shown), delete
 // after a confirmation; and an endpoint's delivery log, paged, with Replay.
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useChosenAccount } from '../../api/queries/accounts';
 import { isOff, useRefreshWebhooks, useTestWebhook, useToggleWebhook, useWebhooks } from '../../api/queries/webhooks';
 import type { Delivery, Webhook } from '../../api/records';
@@ -39,6 +39,13 @@ export function Webhooks({ accountId, webhookId }: { accountId: number | null; w
   const [dialog, setDialog] = useState<Dialogs>(null);
   const [said, setSaid] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
+  // After a delete, focus goes to the list's heading: in an effect of this screen, which React runs after
+  // the dialog's own (a child's effects run first), so the dialog's close — which hands focus back to the
+  // row's Delete button, about to disappear — can never come after it, however the frames fall.
+  const [deleted, setDeleted] = useState(0);
+  useEffect(() => {
+    if (deleted > 0) headingRef.current?.focus();
+  }, [deleted]);
   const refresh = useRefreshWebhooks(account?.id);
   const list = hooks.data?.data ?? [];
   const shown = webhookId === null ? undefined : list.find((h) => h.id === webhookId);
@@ -206,8 +213,8 @@ export function Webhooks({ accountId, webhookId }: { accountId: number | null; w
               if (!message) return;
               setSaid(message);
               if (webhookId === dialog.hook.id) location.hash = href.webhooks(account?.id);
-              // the row and its button are gone: focus goes to the list's heading, not to the page's top
-              requestAnimationFrame(() => headingRef.current?.focus());
+              // the row and its button are going: focus goes to the list's heading, not to the page's top
+              setDeleted((n) => n + 1);
             }}
           />
         )}
