@@ -112,7 +112,7 @@ export async function audited<T>(op: Op, fn: (tx: Tx) => Promise<T>): Promise<T>
 }
 
 /** The account of an audit entry's target, as it is now; null when there is none (or no longer). */
-export async function accountOfTarget(
+async function accountOfTarget(
   db: Kysely<Database>,
   targetType: string,
   targetId: number | null,

@@ -13,7 +13,7 @@ import {
   revokePublishableKeyRow,
 } from '../store/publishable-keys.js';
 import type { Database, PublishableKeysTable } from '../store/schema.js';
-import { findWall } from '../store/walls.js';
+import { requireWall } from './walls.js';
 import { audited, type Op } from './op.js';
 import { conflict, invalid, notFound, type FieldError } from '../domain/errors.js';
 import { iso, isoOrNull } from '../domain/dates.js';
@@ -63,10 +63,6 @@ export function cleanOrigins(given: readonly unknown[] | undefined): string[] {
   });
   if (problems.length > 0) throw invalid(problems);
   return origins;
-}
-
-async function requireWall(db: Kysely<Database>, wallId: number): Promise<void> {
-  if (!(await findWall(db, wallId))) throw notFound('wall', wallId);
 }
 
 /** Makes a key for the wall; its plaintext is in the result and nowhere else. */

@@ -25,7 +25,8 @@ import {
   type FeedWithState,
 } from '../store/feeds.js';
 import { findAccount } from '../store/accounts.js';
-import { accountOfTarget, audited, diff, type Op } from './op.js';
+import { audited, diff, type Op } from './op.js';
+import { accountOf } from '../store/ownership.js';
 import { conflict, notFound, stored } from '../domain/errors.js';
 import { scopeIds, type AccountScope } from '../domain/roles.js';
 import { iso, isoOrNull } from '../domain/dates.js';
@@ -320,7 +321,7 @@ export async function requestPoll(op: Op, feedId: number, wallId: number): Promi
 export async function deleteFeed(op: Op, feedId: number, wallId?: number): Promise<FeedRecord> {
   return audited(op, async (tx) => {
     const before = feedRecord(await feedRow(tx.trx, feedId, wallId));
-    const accountId = await accountOfTarget(tx.trx, 'wall', before.wallId);
+    const accountId = await accountOf(tx.trx, 'wall', before.wallId);
     await deleteFeedRows(tx.trx, feedId);
     tx.audit({
       action: 'feed.delete',

@@ -2,6 +2,7 @@
 // once a poller has seen them.
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, FeedsTable } from './schema.js';
+import { pageAfterId } from './paging.js';
 
 export type FeedRow = Selectable<FeedsTable>;
 
@@ -60,9 +61,8 @@ export async function feedsPage(
   afterId: number | undefined,
   take: number,
 ): Promise<FeedWithState[]> {
-  let q = feedsWithState(db).where('feeds.wall_id', '=', wallId);
-  if (afterId !== undefined) q = q.where('feeds.id', '>', afterId);
-  return (await q.orderBy('feeds.id').limit(take).execute()) as FeedWithState[];
+  const q = feedsWithState(db).where('feeds.wall_id', '=', wallId);
+  return (await pageAfterId(q, afterId, take).execute()) as FeedWithState[];
 }
 
 /** The feed with its state; with `wallId`, only a feed of that wall. */

@@ -2,6 +2,7 @@
 // and the products tagged on posts, in tag order.
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, ProductsTable } from './schema.js';
+import { pageAfterId } from './paging.js';
 
 export type TaggedProduct = Selectable<ProductsTable> & { left_pct: number; top_pct: number; position: number };
 
@@ -66,8 +67,7 @@ export async function productsPage(
   let q = productsWithCounts(db);
   if (filter.accountIds !== null) q = q.where('products.account_id', 'in', filter.accountIds);
   if (filter.accountId !== undefined) q = q.where('products.account_id', '=', filter.accountId);
-  if (afterId !== undefined) q = q.where('products.id', '>', afterId);
-  return (await q.orderBy('products.id').limit(take).execute()) as ProductRow[];
+  return (await pageAfterId(q, afterId, take).execute()) as ProductRow[];
 }
 
 export async function findProduct(db: Kysely<Database>, id: number): Promise<ProductRow | undefined> {

@@ -6,6 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, PublishableKeysTable } from './schema.js';
+import { pageAfterId } from './paging.js';
 
 export const PUBLISHABLE_KEY_PREFIX = 'pk_';
 
@@ -88,9 +89,11 @@ export async function publishableKeysPage(
   afterId: number | undefined,
   take: number,
 ): Promise<PublishableKeyRow[]> {
-  let q = db.selectFrom('publishable_keys').selectAll().where('wall_id', '=', wallId);
-  if (afterId !== undefined) q = q.where('id', '>', afterId);
-  return q.orderBy('id').limit(take).execute();
+  return pageAfterId(
+    db.selectFrom('publishable_keys').selectAll().where('wall_id', '=', wallId),
+    afterId,
+    take,
+  ).execute();
 }
 
 export async function findPublishableKey(

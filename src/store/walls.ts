@@ -4,6 +4,7 @@ import type { ExpressionBuilder, Insertable, Kysely, Selectable, Updateable } fr
 import type { EmbedLayout } from '../domain/lists.js';
 import type { Database, WallsTable } from './schema.js';
 import { hiddenPost, visiblePost } from './posts.js';
+import { pageAfterId } from './paging.js';
 
 export type WallRow = Selectable<WallsTable>;
 
@@ -117,8 +118,7 @@ export async function wallsPage(
   if (filter.accountId !== undefined) q = q.where('walls.account_id', '=', filter.accountId);
   if (filter.state === 'live') q = q.where(liveWall);
   if (filter.state === 'deleted') q = q.where('walls.deleted_at', 'is not', null);
-  if (afterId !== undefined) q = q.where('walls.id', '>', afterId);
-  return (await q.orderBy('walls.id').limit(take).execute()) as WallWithCounts[];
+  return (await pageAfterId(q, afterId, take).execute()) as WallWithCounts[];
 }
 
 export async function findWallWithCounts(db: Kysely<Database>, id: number): Promise<WallWithCounts | undefined> {
