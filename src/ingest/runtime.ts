@@ -38,6 +38,7 @@ import { connectorProblem, type ConnectorSettings } from '../schemas/connectors.
 import {
   PollHttp,
   errorMessage,
+  type Connector,
   type ConnectorEnv,
   type ParseFn,
   type PollOutput,
@@ -257,9 +258,9 @@ export class IngestRuntime {
     const deadline = AbortSignal.timeout(Math.floor(this.leaseMs * 0.8));
     const signal = AbortSignal.any([this.jobs.signal, deadline]);
     try {
-      const { out, previous } = await this.fetch(claimed, progress, report, signal);
-      const written = await this.write(claimed, out, progress, signal);
-      return await this.recordPoll(claimed, out, previous, progress, written, done);
+      const fetched = await this.fetch(claimed, progress, report, signal);
+      const stored = await this.write(claimed, fetched, progress, signal);
+      return await this.recordPoll(claimed, fetched, progress, stored, done);
     } catch (err) {
       return this.fail(claimed, err, deadline, progress, done);
     }
@@ -292,7 +293,12 @@ export class IngestRuntime {
   }
 
   /** Step 2: the connector reads upstream (no transaction open); parsing runs in a worker. */
-  private async fetch(claimed: ClaimedPoll, progress: PollProgress, report: PollReport, signal: AbortSignal) {
+  private async fetch(
+    claimed: ClaimedPoll,
+    progress: PollProgress,
+    report: PollReport,
+    signal: AbortSignal,
+  ): Promise<Fetched> {
     const { feed, state, settingChanged } = claimed;
     const settings = connectorSettingsOf(claimed.connector);
     progress.settings = settings;
@@ -303,7 +309,8 @@ export class IngestRuntime {
         : null;
     const http = new PollHttp(this.fetcher, previous, signal, this.now);
     progress.http = http;
-    const out = await connectorFor(settings).poll({
+    const connector = connectorFor(settings);
+    const out = await connector.poll({
       settings,
       cursor: settingChanged ? null : readCursor(state.cursor_json),
       http,
@@ -313,14 +320,19 @@ export class IngestRuntime {
       maxPages: this.maxPages,
       maxItems: this.options.config.maxItems,
     });
-    return { out, previous };
+    return { settings, connector, http, previous, out };
   }
 
   /**
    * Step 3: the posts, in short transactions; new posts arrive as the wall's moderation
    * says, and a stored post is rewritten only when upstream's fingerprint of it changed.
    */
-  private async write(claimed: ClaimedPoll, out: PollOutput, progress: PollProgress, signal: AbortSignal) {
+  private async write(
+    claimed: ClaimedPoll,
+    { settings, connector, out }: Fetched,
+    progress: PollProgress,
+    signal: AbortSignal,
+  ): Promise<Stored> {
     const { feed, feedId, now } = claimed;
     const rows = uniqueRows(out.rows);
     const decisions = { fingerprint: upstreamHash, arrival: arrivalOf(feed.moderation) };
@@ -336,30 +348,28 @@ export class IngestRuntime {
         updated: progress.written.updated + r.updated,
       };
     }
-    const removed = await removeWithheldPosts(this.db, feedId, [...new Set(out.withheld ?? [])]);
+    const withheld = [...new Set(out.withheld ?? [])];
+    const removed = await removeWithheldPosts(this.db, feedId, withheld);
     const after = this.now();
-    const connector = connectorFor(progress.settings!);
     const changed = progress.written.inserted + progress.written.updated + removed > 0;
     const feedTouched = await touchFeed(this.db, feedId, {
       source: connector.network,
-      sourceType: connector.sourceType(progress.settings!),
+      sourceType: connector.sourceType(settings),
       updatedAt: changed ? after : null,
     });
-    return { removed, feedTouched, after };
+    return { withheld: withheld.length, removed, feedTouched, after };
   }
 
   /** Step 4: the new cursor and schedule; the wall's readers are told of a change. */
   private async recordPoll(
     claimed: ClaimedPoll,
-    out: PollOutput,
-    previous: Validators | null,
+    { settings, http, previous, out }: Fetched,
     progress: PollProgress,
-    { removed, feedTouched, after }: { removed: number; feedTouched: boolean; after: number },
+    { withheld, removed, feedTouched, after }: Stored,
     done: (r: Partial<PollReport>) => PollReport,
   ): Promise<PollReport> {
     const { feed, feedId, state, settingChanged } = claimed;
     const { written } = progress;
-    const http = progress.http!;
     const changed = written.inserted + written.updated + removed > 0;
     const intervalS = adaptiveIntervalS(
       this.policy,
@@ -381,7 +391,6 @@ export class IngestRuntime {
     });
     if (!kept) this.log.warn({ feedId }, 'lease lost during the poll; state not recorded');
     if (changed || feedTouched) this.options.changes.wallChanged(feed.wallId);
-    const withheld = new Set(out.withheld ?? []).size;
     const result = done({
       status: out.notModified ? 'not_modified' : 'ok',
       ...written,
@@ -393,7 +402,7 @@ export class IngestRuntime {
     this.log.info(
       {
         feedId,
-        kind: progress.settings!.kind,
+        kind: settings.kind,
         inserted: written.inserted,
         updated: written.updated,
         skipped: out.skipped,
@@ -521,6 +530,24 @@ interface ClaimedPoll {
   /** the setting differs from the one the cursor was made for: start afresh */
   settingChanged: boolean;
   now: number;
+}
+
+/** What the connector read, and with what: the steps after the fetch work from it. */
+interface Fetched {
+  settings: ConnectorSettings;
+  connector: Connector;
+  http: PollHttp;
+  /** the validators the fetch was conditional on */
+  previous: Validators | null;
+  out: PollOutput;
+}
+
+/** What the write left: upstream's withheld items, the posts removed for them, the feed touched, when. */
+interface Stored {
+  withheld: number;
+  removed: number;
+  feedTouched: boolean;
+  after: number;
 }
 
 /** What a poll has done so far: a failure's report and log say it. */
