@@ -7,7 +7,7 @@ import { rowsOf } from '../api/queries/paging';
 import type { AuditEntry } from '../api/records';
 import { byName, Options, SelectField, TextField } from '../ui/fields';
 import { onSubmit, useForm } from '../ui/form';
-import { Button, QueryStatus, ScreenTitle, TableHead, When } from '../ui/kit';
+import { Button, DataTable, QueryRows, ScreenTitle, ShowMore, When } from '../ui/kit';
 import './Audit.css';
 
 const TARGET_TYPES = [
@@ -90,54 +90,45 @@ export function Audit() {
           </Button>
         </div>
       </form>
-      <QueryStatus
-        query={entries}
-        what="the audit log"
-        empty={list.length === 0 && 'No entries match these filters.'}
-      />
-      {list.length > 0 && (
-        <table className="grid-table audit">
-          <caption className="sr-only">Audit log entries, newest first</caption>
-          <TableHead columns={['When', 'Actor', 'Action', 'Target', 'Account', 'Changes']} />
-          <tbody>
-            {list.map((e) => {
-              const lines = changes(e);
-              return (
-                <tr key={e.id} data-audit-id={e.id} data-action={e.action}>
-                  <td data-label="When">
-                    <When iso={e.at} />
-                  </td>
-                  <td data-label="Actor">{e.tokenName}</td>
-                  <th scope="row" data-label="Action" className="mono">
-                    {e.action}
-                  </th>
-                  <td data-label="Target">
-                    {e.targetType.replace('_', ' ')} {e.targetId !== null ? `#${e.targetId}` : ''}
-                  </td>
-                  <td data-label="Account">{accountName(e.accountId)}</td>
-                  <td data-label="Changes" className="changes">
-                    {lines.length === 0 ? (
-                      '—'
-                    ) : (
-                      <ul>
-                        {lines.slice(0, 4).map((l, i) => (
-                          <li key={i}>{l.length > 120 ? `${l.slice(0, 119)}…` : l}</li>
-                        ))}
-                        {lines.length > 4 && <li>and {lines.length - 4} more</li>}
-                      </ul>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
-      {entries.hasNextPage && (
-        <Button onClick={() => void entries.fetchNextPage()} disabled={entries.isFetchingNextPage}>
-          Show older entries
-        </Button>
-      )}
+      <QueryRows query={entries} what="the audit log" rows={list} empty="No entries match these filters.">
+        <DataTable
+          className="grid-table audit"
+          caption="Audit log entries, newest first"
+          columns={['When', 'Actor', 'Action', 'Target', 'Account', 'Changes']}
+        >
+          {list.map((e) => {
+            const lines = changes(e);
+            return (
+              <tr key={e.id} data-audit-id={e.id} data-action={e.action}>
+                <td data-label="When">
+                  <When iso={e.at} />
+                </td>
+                <td data-label="Actor">{e.tokenName}</td>
+                <th scope="row" data-label="Action" className="mono">
+                  {e.action}
+                </th>
+                <td data-label="Target">
+                  {e.targetType.replace('_', ' ')} {e.targetId !== null ? `#${e.targetId}` : ''}
+                </td>
+                <td data-label="Account">{accountName(e.accountId)}</td>
+                <td data-label="Changes" className="changes">
+                  {lines.length === 0 ? (
+                    '—'
+                  ) : (
+                    <ul>
+                      {lines.slice(0, 4).map((l, i) => (
+                        <li key={i}>{l.length > 120 ? `${l.slice(0, 119)}…` : l}</li>
+                      ))}
+                      {lines.length > 4 && <li>and {lines.length - 4} more</li>}
+                    </ul>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
+      </QueryRows>
+      <ShowMore query={entries}>Show older entries</ShowMore>
     </section>
   );
 }

@@ -6,7 +6,7 @@ import { usePollFeed, useRefreshFeeds, useSaveFeed, useToggleFeed, useFeeds } fr
 import { useMe } from '../auth';
 import { CheckboxField, FormActions, Options, SelectField, TextField } from '../ui/fields';
 import { onSubmit } from '../ui/form';
-import { Announce, Button, Dialog, ErrorNote, QueryStatus, When } from '../ui/kit';
+import { Button, Dialog, ErrorNote, NoneYet, QueryRows, When } from '../ui/kit';
 import { WallHead } from '../ui/WallNav';
 
 const KINDS = {
@@ -96,33 +96,25 @@ export function Feeds({ wallId }: { wallId: number }) {
     onSuccess: (feed) => setSaid(`“${feed.name}” ${feed.enabled ? 'enabled' : 'disabled'}.`),
   });
   const list = feeds.data?.data ?? [];
+  const mayAdd = me.can('POST /walls/{wallId}/feeds');
+  const howToAdd = mayAdd && 'Add one to collect posts from RSS, Mastodon, Bluesky, YouTube or Lemmy.';
   return (
     <section className="screen">
-      <WallHead wallId={wallId} screen="feeds">
-        {me.can('POST /walls/{wallId}/feeds') && (
+      <WallHead wallId={wallId} screen="feeds" said={said}>
+        {mayAdd && (
           <Button variant="primary" onClick={() => setEditing({ feed: null })}>
             Add feed
           </Button>
         )}
       </WallHead>
-      <Announce message={said} />
       <ErrorNote error={poll.error} title="The feed was not polled" />
       <ErrorNote error={toggle.error} title="The feed was not changed" />
-      <QueryStatus
+      <QueryRows
         query={feeds}
         what="feeds"
-        empty={
-          list.length === 0 && (
-            <>
-              <p>This wall has no feeds yet.</p>
-              {me.can('POST /walls/{wallId}/feeds') && (
-                <p>Add one to collect posts from RSS, Mastodon, Bluesky, YouTube or Lemmy.</p>
-              )}
-            </>
-          )
-        }
-      />
-      {list.length > 0 && (
+        rows={list}
+        empty={<NoneYet howToAdd={howToAdd}>This wall has no feeds yet.</NoneYet>}
+      >
         <ul className="feeds">
           {list.map((feed) => (
             <li key={feed.id} className="feed" data-feed-id={feed.id}>
@@ -155,7 +147,7 @@ export function Feeds({ wallId }: { wallId: number }) {
             </li>
           ))}
         </ul>
-      )}
+      </QueryRows>
       <Dialog title={editing?.feed ? 'Edit feed' : 'Add feed'} open={editing !== null} onClose={() => setEditing(null)}>
         {editing && (
           <FeedForm

@@ -20,7 +20,7 @@ import { AccountScreenHead } from '../ui/AccountPicker';
 import { SecretOnce } from '../ui/Copy';
 import { byName, FormActions, Options, SelectField, TextAreaField } from '../ui/fields';
 import { onSubmit, useForm } from '../ui/form';
-import { Button, ConfirmDanger, Dialog, Empty, ErrorNote, QueryStatus, TableHead, When } from '../ui/kit';
+import { Button, ConfirmDanger, DataTable, Dialog, Empty, ErrorNote, QueryStatus, When } from '../ui/kit';
 import { UsageChart } from '../ui/UsageChart';
 
 export function Keys({ accountId }: { accountId: number | null }) {
@@ -221,37 +221,33 @@ function KeyTable<K extends Key>({
   onRevoke: ((key: K) => void) | null;
 }) {
   return (
-    <table className="grid-table keys">
-      <caption className="sr-only">{caption}</caption>
-      <TableHead columns={['Key', 'Made', extraTitle, 'State', 'Actions']} />
-      <tbody>
-        {keys.map((k) => (
-          <tr key={k.id} data-key-id={k.id} data-prefix={k.prefix}>
-            <th scope="row" className="mono">
-              {k.prefix}…
-            </th>
-            <td data-label="Made">
-              <When iso={k.createdAt} />
-            </td>
-            <td data-label={extraTitle}>{extra(k)}</td>
-            <td data-label="State">
-              {k.revokedAt ? (
-                <span className="badge badge-bad">revoked</span>
-              ) : (
-                <span className="badge badge-ok">active</span>
-              )}
-            </td>
-            <td className="actions">
-              {!k.revokedAt && onRevoke && (
-                <Button variant="danger" onClick={() => onRevoke(k)}>
-                  Revoke<span className="sr-only"> key {k.prefix}</span>
-                </Button>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable className="grid-table keys" caption={caption} columns={['Key', 'Made', extraTitle, 'State', 'Actions']}>
+      {keys.map((k) => (
+        <tr key={k.id} data-key-id={k.id} data-prefix={k.prefix}>
+          <th scope="row" className="mono">
+            {k.prefix}…
+          </th>
+          <td data-label="Made">
+            <When iso={k.createdAt} />
+          </td>
+          <td data-label={extraTitle}>{extra(k)}</td>
+          <td data-label="State">
+            {k.revokedAt ? (
+              <span className="badge badge-bad">revoked</span>
+            ) : (
+              <span className="badge badge-ok">active</span>
+            )}
+          </td>
+          <td className="actions">
+            {!k.revokedAt && onRevoke && (
+              <Button variant="danger" onClick={() => onRevoke(k)}>
+                Revoke<span className="sr-only"> key {k.prefix}</span>
+              </Button>
+            )}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

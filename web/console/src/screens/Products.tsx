@@ -10,7 +10,7 @@ import { href } from '../router';
 import { AccountScreenHead } from '../ui/AccountPicker';
 import { FormActions, TextField } from '../ui/fields';
 import { onSubmit, useForm } from '../ui/form';
-import { Button, ConfirmDanger, Dialog, ErrorNote, QueryStatus, TableHead } from '../ui/kit';
+import { Button, ConfirmDanger, DataTable, Dialog, ErrorNote, NoneYet, QueryRows } from '../ui/kit';
 import './Products.css';
 
 export const price = (p: Pick<Product, 'price' | 'currencySymbol' | 'currency'>) =>
@@ -27,6 +27,8 @@ export function Products({ accountId }: { accountId: number | null }) {
   const [editing, setEditing] = useState<Editing>(null);
   const [said, setSaid] = useState('');
   const list = products.data?.data ?? [];
+  const mayAdd = me.can('POST /products');
+  const howToAdd = mayAdd && 'Add one with “New product”, then tag it on a post.';
   const done = (message?: string) => {
     setEditing(null);
     if (message) setSaid(message);
@@ -35,65 +37,59 @@ export function Products({ accountId }: { accountId: number | null }) {
   return (
     <section className="screen">
       <AccountScreenHead title="Products" chosen={chosen} link={href.products} said={said}>
-        {account && me.can('POST /products') && (
+        {account && mayAdd && (
           <Button variant="primary" onClick={() => setEditing({ mode: 'create' })}>
             New product
           </Button>
         )}
       </AccountScreenHead>
-      <QueryStatus
+      <QueryRows
         query={products}
         active={account !== undefined}
         what="products"
-        empty={
-          list.length === 0 && (
-            <>
-              <p>No products in this catalogue yet.</p>
-              {me.can('POST /products') && <p>Add one with “New product”, then tag it on a post.</p>}
-            </>
-          )
-        }
-      />
-      {list.length > 0 && (
-        <table className="grid-table products">
-          <caption className="sr-only">Products of {account?.name}</caption>
-          <TableHead columns={['Product', 'SKU', 'Price', 'Tagged on', 'Actions']} numeric={['Price', 'Tagged on']} />
-          <tbody>
-            {list.map((p) => (
-              <tr key={p.id} data-product-id={p.id}>
-                <th scope="row">
-                  <span className="product-cell">
-                    {p.image ? <img src={p.image} alt="" className="thumb" /> : null}
-                    <span>
-                      {p.name}
-                      <span className="sub">#{p.id}</span>
-                    </span>
+        rows={list}
+        empty={<NoneYet howToAdd={howToAdd}>No products in this catalogue yet.</NoneYet>}
+      >
+        <DataTable
+          className="grid-table products"
+          caption={`Products of ${account?.name ?? ''}`}
+          columns={['Product', 'SKU', 'Price', 'Tagged on', 'Actions']}
+          numeric={['Price', 'Tagged on']}
+        >
+          {list.map((p) => (
+            <tr key={p.id} data-product-id={p.id}>
+              <th scope="row">
+                <span className="product-cell">
+                  {p.image ? <img src={p.image} alt="" className="thumb" /> : null}
+                  <span>
+                    {p.name}
+                    <span className="sub">#{p.id}</span>
                   </span>
-                </th>
-                <td data-label="SKU">{p.sku || '—'}</td>
-                <td data-label="Price" className="num">
-                  {price(p)}
-                </td>
-                <td data-label="Tagged on" className="num">
-                  {p.tagCount} {p.tagCount === 1 ? 'post' : 'posts'}
-                </td>
-                <td className="actions">
-                  {me.can('PATCH /products/{productId}') && (
-                    <Button onClick={() => setEditing({ mode: 'edit', product: p })}>
-                      Edit<span className="sr-only"> {p.name}</span>
-                    </Button>
-                  )}
-                  {me.can('DELETE /products/{productId}') && (
-                    <Button variant="danger" onClick={() => setEditing({ mode: 'delete', product: p })}>
-                      Delete<span className="sr-only"> {p.name}</span>
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+                </span>
+              </th>
+              <td data-label="SKU">{p.sku || '—'}</td>
+              <td data-label="Price" className="num">
+                {price(p)}
+              </td>
+              <td data-label="Tagged on" className="num">
+                {p.tagCount} {p.tagCount === 1 ? 'post' : 'posts'}
+              </td>
+              <td className="actions">
+                {me.can('PATCH /products/{productId}') && (
+                  <Button onClick={() => setEditing({ mode: 'edit', product: p })}>
+                    Edit<span className="sr-only"> {p.name}</span>
+                  </Button>
+                )}
+                {me.can('DELETE /products/{productId}') && (
+                  <Button variant="danger" onClick={() => setEditing({ mode: 'delete', product: p })}>
+                    Delete<span className="sr-only"> {p.name}</span>
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      </QueryRows>
       {account && (
         <section className="panel" aria-labelledby="tag-on-posts">
           <h2 id="tag-on-posts">Tag products on posts</h2>

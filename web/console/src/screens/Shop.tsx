@@ -5,7 +5,7 @@ import { rowsOf } from '../api/queries/paging';
 import { usePostsWithPictures } from '../api/queries/posts';
 import { useMe } from '../auth';
 import { href } from '../router';
-import { Button, QueryStatus } from '../ui/kit';
+import { QueryRows, ShowMore } from '../ui/kit';
 import { WallHead } from '../ui/WallNav';
 import './Shop.css';
 
@@ -23,12 +23,7 @@ export function Shop({ wallId }: { wallId: number }) {
       <p className="muted">
         Choose a post to place products on its picture: what the commerce API (C5) then returns with the post.
       </p>
-      <QueryStatus
-        query={posts}
-        what="posts"
-        empty={list.length === 0 && 'This wall has no posts with a picture yet.'}
-      />
-      {list.length > 0 && (
+      <QueryRows query={posts} what="posts" rows={list} empty="This wall has no posts with a picture yet.">
         <ul className="shop-posts">
           {list.map((post) => (
             <li key={post.id} data-post-id={post.id} className="shop-post">
@@ -53,12 +48,8 @@ export function Shop({ wallId }: { wallId: number }) {
             </li>
           ))}
         </ul>
-      )}
-      {posts.hasNextPage && (
-        <Button onClick={() => void posts.fetchNextPage()} disabled={posts.isFetchingNextPage}>
-          Show more posts
-        </Button>
-      )}
+      </QueryRows>
+      <ShowMore query={posts}>Show more posts</ShowMore>
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { useTokens, useTokenWrites } from '../api/queries/tokens';
 import { ROLES, type Role } from '../api/roles';
 import { Options, SelectField, TextField } from '../ui/fields';
 import { onSubmit, useForm } from '../ui/form';
-import { Announce, Button, ErrorNote, QueryStatus, ScreenTitle, TableHead, When } from '../ui/kit';
+import { Announce, Button, DataTable, ErrorNote, QueryStatus, ScreenTitle, When } from '../ui/kit';
 
 export function Tokens() {
   const tokens = useTokens();
@@ -57,34 +57,34 @@ export function Tokens() {
       </form>
       <QueryStatus query={tokens} what="tokens" />
       {tokens.data && (
-        <table className="walls">
-          <caption className="sr-only">Operator tokens</caption>
-          <TableHead columns={['Name', 'Role', 'Accounts', 'Last used', 'Actions']} />
-          <tbody>
-            {tokens.data.data.map((t) => (
-              <tr key={t.id} data-token-id={t.id}>
-                <th scope="row">
-                  {t.name}
-                  <span className="sub">{t.prefix}…</span>
-                </th>
-                <td data-label="Role">{t.role}</td>
-                <td data-label="Accounts">{t.accounts ? t.accounts.join(', ') : 'all'}</td>
-                <td data-label="Last used">
-                  <When iso={t.lastUsedAt} />
-                </td>
-                <td className="actions">
-                  {t.revokedAt ? (
-                    <span className="badge">revoked</span>
-                  ) : (
-                    <Button variant="danger" onClick={() => revoke.mutate(t.id)} disabled={revoke.isPending}>
-                      Revoke<span className="sr-only"> {t.name}</span>
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          className="walls"
+          caption="Operator tokens"
+          columns={['Name', 'Role', 'Accounts', 'Last used', 'Actions']}
+        >
+          {tokens.data.data.map((t) => (
+            <tr key={t.id} data-token-id={t.id}>
+              <th scope="row">
+                {t.name}
+                <span className="sub">{t.prefix}…</span>
+              </th>
+              <td data-label="Role">{t.role}</td>
+              <td data-label="Accounts">{t.accounts ? t.accounts.join(', ') : 'all'}</td>
+              <td data-label="Last used">
+                <When iso={t.lastUsedAt} />
+              </td>
+              <td className="actions">
+                {t.revokedAt ? (
+                  <span className="badge">revoked</span>
+                ) : (
+                  <Button variant="danger" onClick={() => revoke.mutate(t.id)} disabled={revoke.isPending}>
+                    Revoke<span className="sr-only"> {t.name}</span>
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

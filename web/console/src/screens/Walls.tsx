@@ -9,7 +9,18 @@ import { useMe } from '../auth';
 import { href } from '../router';
 import { byName, CheckboxField, FormActions, Options, SelectField, TextField } from '../ui/fields';
 import { onSubmit, useForm } from '../ui/form';
-import { Announce, Button, ConfirmDanger, Dialog, ErrorNote, QueryStatus, ScreenTitle, TableHead } from '../ui/kit';
+import {
+  Announce,
+  Button,
+  ConfirmDanger,
+  DataTable,
+  Dialog,
+  ErrorNote,
+  NoneYet,
+  QueryRows,
+  ScreenTitle,
+  ShowMore,
+} from '../ui/kit';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; wall: Wall } | { mode: 'delete'; wall: Wall } | null;
 
@@ -20,6 +31,8 @@ export function Walls() {
   const [said, setSaid] = useState('');
   const restore = useRestoreWall({ onSuccess: (wall) => setSaid(`Wall “${wall.name}” restored.`) });
   const list = rowsOf(walls.data);
+  const mayCreate = me.can('POST /walls');
+  const howToAdd = mayCreate ? 'Make the first one with “New wall”.' : 'An editor or admin can make one.';
   const done = (msg?: string) => {
     setEditing(null);
     if (msg) setSaid(msg);
@@ -29,7 +42,7 @@ export function Walls() {
     <section aria-labelledby="walls-title" className="screen">
       <div className="screen-head">
         <ScreenTitle>Walls</ScreenTitle>
-        {me.can('POST /walls') && (
+        {mayCreate && (
           <Button variant="primary" onClick={() => setEditing({ mode: 'create' })}>
             New wall
           </Button>
@@ -37,89 +50,67 @@ export function Walls() {
       </div>
       <Announce message={said} />
       <ErrorNote error={restore.error} title="The wall was not restored" />
-      <QueryStatus
-        query={walls}
-        what="walls"
-        empty={
-          list.length === 0 && (
-            <>
-              <p>No walls yet.</p>
-              {me.can('POST /walls') ? (
-                <p>Make the first one with “New wall”.</p>
-              ) : (
-                <p>An editor or admin can make one.</p>
-              )}
-            </>
-          )
-        }
-      />
-      {list.length > 0 && (
-        <table className="walls">
-          <caption className="sr-only">Walls with their posts by state</caption>
-          <TableHead
-            columns={['Wall', 'Moderation', 'Approved', 'Pending', 'Hidden', 'Actions']}
-            numeric={['Approved', 'Pending', 'Hidden']}
-          />
-          <tbody>
-            {list.map((wall) => (
-              <tr key={wall.id} data-wall-id={wall.id} className={wall.deleted ? 'deleted' : undefined}>
-                <th scope="row">
-                  <span className="wall-name">{wall.name}</span>
-                  <span className="sub">
-                    /{wall.url} · #{wall.id} · account {wall.accountId}
-                    {wall.deleted && <strong className="badge badge-warn"> deleted</strong>}
-                  </span>
-                </th>
-                <td data-label="Moderation">{wall.moderation === 'manual' ? 'Manual (approve first)' : 'Auto'}</td>
-                <td data-label="Approved" className="num">
-                  {wall.approvedCount}
-                </td>
-                <td data-label="Pending" className="num">
-                  {wall.pendingCount}
-                </td>
-                <td data-label="Hidden" className="num">
-                  {wall.hiddenCount}
-                </td>
-                <td className="actions">
-                  {!wall.deleted && (
-                    <>
-                      <a className="btn btn-primary" href={href.queue(wall.id)}>
-                        Moderate<span className="sr-only"> {wall.name}</span>
-                      </a>
-                      <a className="btn btn-secondary" href={href.feeds(wall.id)}>
-                        Feeds<span className="sr-only"> of {wall.name}</span>
-                      </a>
-                      <a className="btn btn-secondary" href={href.rules(wall.id)}>
-                        Rules<span className="sr-only"> of {wall.name}</span>
-                      </a>
-                    </>
-                  )}
-                  {!wall.deleted && me.can('PATCH /walls/{wallId}') && (
-                    <Button onClick={() => setEditing({ mode: 'edit', wall })}>
-                      Edit<span className="sr-only"> {wall.name}</span>
-                    </Button>
-                  )}
-                  {!wall.deleted && me.can('DELETE /walls/{wallId}') && (
-                    <Button variant="danger" onClick={() => setEditing({ mode: 'delete', wall })}>
-                      Delete<span className="sr-only"> {wall.name}</span>
-                    </Button>
-                  )}
-                  {wall.deleted && me.can('POST /walls/{wallId}/restore') && (
-                    <Button onClick={() => restore.mutate(wall)} disabled={restore.isPending}>
-                      Restore<span className="sr-only"> {wall.name}</span>
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {walls.hasNextPage && (
-        <Button onClick={() => void walls.fetchNextPage()} disabled={walls.isFetchingNextPage}>
-          Show more walls
-        </Button>
-      )}
+      <QueryRows query={walls} what="walls" rows={list} empty={<NoneYet howToAdd={howToAdd}>No walls yet.</NoneYet>}>
+        <DataTable
+          className="walls"
+          caption="Walls with their posts by state"
+          columns={['Wall', 'Moderation', 'Approved', 'Pending', 'Hidden', 'Actions']}
+          numeric={['Approved', 'Pending', 'Hidden']}
+        >
+          {list.map((wall) => (
+            <tr key={wall.id} data-wall-id={wall.id} className={wall.deleted ? 'deleted' : undefined}>
+              <th scope="row">
+                <span className="wall-name">{wall.name}</span>
+                <span className="sub">
+                  /{wall.url} · #{wall.id} · account {wall.accountId}
+                  {wall.deleted && <strong className="badge badge-warn"> deleted</strong>}
+                </span>
+              </th>
+              <td data-label="Moderation">{wall.moderation === 'manual' ? 'Manual (approve first)' : 'Auto'}</td>
+              <td data-label="Approved" className="num">
+                {wall.approvedCount}
+              </td>
+              <td data-label="Pending" className="num">
+                {wall.pendingCount}
+              </td>
+              <td data-label="Hidden" className="num">
+                {wall.hiddenCount}
+              </td>
+              <td className="actions">
+                {!wall.deleted && (
+                  <>
+                    <a className="btn btn-primary" href={href.queue(wall.id)}>
+                      Moderate<span className="sr-only"> {wall.name}</span>
+                    </a>
+                    <a className="btn btn-secondary" href={href.feeds(wall.id)}>
+                      Feeds<span className="sr-only"> of {wall.name}</span>
+                    </a>
+                    <a className="btn btn-secondary" href={href.rules(wall.id)}>
+                      Rules<span className="sr-only"> of {wall.name}</span>
+                    </a>
+                  </>
+                )}
+                {!wall.deleted && me.can('PATCH /walls/{wallId}') && (
+                  <Button onClick={() => setEditing({ mode: 'edit', wall })}>
+                    Edit<span className="sr-only"> {wall.name}</span>
+                  </Button>
+                )}
+                {!wall.deleted && me.can('DELETE /walls/{wallId}') && (
+                  <Button variant="danger" onClick={() => setEditing({ mode: 'delete', wall })}>
+                    Delete<span className="sr-only"> {wall.name}</span>
+                  </Button>
+                )}
+                {wall.deleted && me.can('POST /walls/{wallId}/restore') && (
+                  <Button onClick={() => restore.mutate(wall)} disabled={restore.isPending}>
+                    Restore<span className="sr-only"> {wall.name}</span>
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      </QueryRows>
+      <ShowMore query={walls}>Show more walls</ShowMore>
       <Dialog
         title={editing?.mode === 'create' ? 'New wall' : editing?.mode === 'edit' ? 'Edit wall' : 'Delete wall'}
         open={editing !== null}

@@ -3,7 +3,7 @@
 // day as a table.
 import type { AnalyticsDay } from '../api/records';
 import { BarChart, shortDay } from './BarChart';
-import { TableHead } from './kit';
+import { DataTable } from './kit';
 
 export type Metric = 'impressions' | 'clicks' | 'ctaClicks' | 'productClicks' | 'wallLoads';
 
@@ -78,21 +78,19 @@ export function AnalyticsChart({ days, metric }: { days: AnalyticsDay[]; metric:
       <figcaption className="sr-only">{label} per UTC day.</figcaption>
       <details className="chart-table">
         <summary>Every day as a table</summary>
-        <table className="grid-table">
-          <caption className="sr-only">Analytics per UTC day, newest first</caption>
-          <TableHead
-            columns={['Day (UTC)', ...METRICS.map((m) => m.label), 'CTR']}
-            numeric={[...METRICS.map((m) => m.label), 'CTR']}
-          />
-          <tbody>
-            {[...days].reverse().map((d) => (
-              <tr key={d.day}>
-                <th scope="row">{d.day}</th>
-                <MetricCells row={d} metrics={METRICS} />
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          className="grid-table"
+          caption="Analytics per UTC day, newest first"
+          columns={['Day (UTC)', ...METRICS.map((m) => m.label), 'CTR']}
+          numeric={[...METRICS.map((m) => m.label), 'CTR']}
+        >
+          {[...days].reverse().map((d) => (
+            <tr key={d.day}>
+              <th scope="row">{d.day}</th>
+              <MetricCells row={d} metrics={METRICS} />
+            </tr>
+          ))}
+        </DataTable>
       </details>
     </figure>
   );

@@ -2,7 +2,7 @@
 // summary for screen readers) and the same numbers as a table.
 import type { Usage } from '../api/records';
 import { BarChart, shortDay } from './BarChart';
-import { TableHead } from './kit';
+import { DataTable } from './kit';
 
 export function UsageChart({ usage }: { usage: Usage }) {
   const days = usage.days;
@@ -31,18 +31,19 @@ export function UsageChart({ usage }: { usage: Usage }) {
       <figcaption className="sr-only">Calls per UTC day; today is the last bar.</figcaption>
       <details className="chart-table">
         <summary>Calls per day as a table</summary>
-        <table className="grid-table">
-          <caption className="sr-only">Calls per UTC day, newest first</caption>
-          <TableHead columns={['Day (UTC)', 'Calls']} numeric={['Calls']} />
-          <tbody>
-            {[...days].reverse().map((d) => (
-              <tr key={d.day}>
-                <th scope="row">{d.day}</th>
-                <td className="num">{d.calls}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          className="grid-table"
+          caption="Calls per UTC day, newest first"
+          columns={['Day (UTC)', 'Calls']}
+          numeric={['Calls']}
+        >
+          {[...days].reverse().map((d) => (
+            <tr key={d.day}>
+              <th scope="row">{d.day}</th>
+              <td className="num">{d.calls}</td>
+            </tr>
+          ))}
+        </DataTable>
       </details>
     </figure>
   );

@@ -1,6 +1,6 @@
 // Small accessible building blocks: a modal dialog (native <dialog>: focus
-// moves in, Escape closes, focus returns), loading/empty/error states, table
-// heads, screen headings that take focus when a screen opens. The form
+// moves in, Escape closes, focus returns), loading/empty/error states, lists
+// and tables, screen headings that take focus when a screen opens. The form
 // fields are in fields.tsx.
 import { useEffect, useId, useRef, type ButtonHTMLAttributes, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
@@ -57,6 +57,9 @@ export function Empty({ children }: { children: ReactNode }) {
   return <div className="empty">{children}</div>;
 }
 
+/** What QueryStatus reads of a query. */
+type QueryState = { isPending: boolean; isSuccess: boolean; error: unknown };
+
 /**
  * A query's states in the usual place: "Loading `what`…" while it has no
  * answer (and is `active`: a query waiting for its input stays pending), the
@@ -70,7 +73,7 @@ export function QueryStatus({
   empty,
   active = true,
 }: {
-  query: { isPending: boolean; isSuccess: boolean; error: unknown };
+  query: QueryState;
   what: string;
   failed?: string;
   empty?: ReactNode;
@@ -85,18 +88,90 @@ export function QueryStatus({
   );
 }
 
-/** A table's column headings; those in `numeric` are right-aligned like their numbers. */
-export function TableHead({ columns, numeric = [] }: { columns: readonly string[]; numeric?: readonly string[] }) {
+/**
+ * A list a query loads: its states as QueryStatus shows them, `empty` once it
+ * answered with no `rows`, and `children` (the rows shown) once it has some.
+ */
+export function QueryRows({
+  query,
+  what,
+  rows,
+  empty,
+  active,
+  children,
+}: {
+  query: QueryState;
+  what: string;
+  rows: readonly unknown[];
+  empty: ReactNode;
+  active?: boolean;
+  children: ReactNode;
+}) {
   return (
-    <thead>
-      <tr>
-        {columns.map((c) => (
-          <th scope="col" key={c} className={numeric.includes(c) ? 'num' : undefined}>
-            {c}
-          </th>
-        ))}
-      </tr>
-    </thead>
+    <>
+      <QueryStatus query={query} what={what} active={active} empty={rows.length === 0 && empty} />
+      {rows.length > 0 && children}
+    </>
+  );
+}
+
+/** A list's empty state: that there is none yet, then how one is added (`howToAdd`: none for who may not). */
+export function NoneYet({ children, howToAdd }: { children: ReactNode; howToAdd: ReactNode }) {
+  return (
+    <>
+      <p>{children}</p>
+      {howToAdd && <p>{howToAdd}</p>}
+    </>
+  );
+}
+
+/** The button that loads a paged query's next page, shown while there is one. */
+export function ShowMore({
+  query,
+  children,
+}: {
+  query: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage(): Promise<unknown> };
+  children: ReactNode;
+}) {
+  if (!query.hasNextPage) return null;
+  return (
+    <Button onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+      {children}
+    </Button>
+  );
+}
+
+/**
+ * A table: its caption (read by screen readers, not shown), its column
+ * headings (those in `numeric` right-aligned like their numbers) and its rows.
+ */
+export function DataTable({
+  className,
+  caption,
+  columns,
+  numeric = [],
+  children,
+}: {
+  className: string;
+  caption?: string;
+  columns: readonly string[];
+  numeric?: readonly string[];
+  children: ReactNode;
+}) {
+  return (
+    <table className={className}>
+      {caption && <caption className="sr-only">{caption}</caption>}
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th scope="col" key={c} className={numeric.includes(c) ? 'num' : undefined}>
+              {c}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
   );
 }
 

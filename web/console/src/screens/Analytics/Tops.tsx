@@ -4,7 +4,7 @@
 import { usePostsById } from '../../api/queries/posts';
 import type { WallAnalytics } from '../../api/records';
 import { count, METRICS, MetricCells, type Metric } from '../../ui/AnalyticsChart';
-import { TableHead } from '../../ui/kit';
+import { DataTable } from '../../ui/kit';
 import { plainText } from '../../ui/text';
 
 /** what a post is counted by (a wall load is not a post's) */
@@ -24,29 +24,26 @@ export function TopPosts({ report }: { report: WallAnalytics }) {
       {report.topPosts.length === 0 ? (
         <p className="muted">No post was seen or clicked in these days.</p>
       ) : (
-        <table className="grid-table">
-          <TableHead columns={['Post', ...POST_COLUMNS]} numeric={POST_COLUMNS} />
-          <tbody>
-            {report.topPosts.map((p, i) => {
-              const post = posts[i]?.data;
-              const text = post ? plainText(post.content) : '';
-              return (
-                <tr key={p.postId} data-post-id={p.postId}>
-                  <th scope="row" className="top-post">
-                    #{p.postId}{' '}
-                    {post && (
-                      <span className="sub">
-                        {post.authorName || post.username}
-                        {text && ` — ${text.length > 80 ? `${text.slice(0, 79)}…` : text}`}
-                      </span>
-                    )}
-                  </th>
-                  <MetricCells row={p} metrics={POST_METRICS} />
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <DataTable className="grid-table" columns={['Post', ...POST_COLUMNS]} numeric={POST_COLUMNS}>
+          {report.topPosts.map((p, i) => {
+            const post = posts[i]?.data;
+            const text = post ? plainText(post.content) : '';
+            return (
+              <tr key={p.postId} data-post-id={p.postId}>
+                <th scope="row" className="top-post">
+                  #{p.postId}{' '}
+                  {post && (
+                    <span className="sub">
+                      {post.authorName || post.username}
+                      {text && ` — ${text.length > 80 ? `${text.slice(0, 79)}…` : text}`}
+                    </span>
+                  )}
+                </th>
+                <MetricCells row={p} metrics={POST_METRICS} />
+              </tr>
+            );
+          })}
+        </DataTable>
       )}
     </section>
   );
@@ -59,19 +56,16 @@ export function TopProducts({ products }: { products: WallAnalytics['topProducts
       {products.length === 0 ? (
         <p className="muted">No product was clicked in these days.</p>
       ) : (
-        <table className="grid-table">
-          <TableHead columns={['Product', 'Clicks']} numeric={['Clicks']} />
-          <tbody>
-            {products.map((p) => (
-              <tr key={p.productId} data-product-id={p.productId}>
-                <th scope="row">{p.name || `Product #${p.productId} (deleted)`}</th>
-                <td className="num" data-label="Clicks">
-                  {count(p.productClicks)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable className="grid-table" columns={['Product', 'Clicks']} numeric={['Clicks']}>
+          {products.map((p) => (
+            <tr key={p.productId} data-product-id={p.productId}>
+              <th scope="row">{p.name || `Product #${p.productId} (deleted)`}</th>
+              <td className="num" data-label="Clicks">
+                {count(p.productClicks)}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

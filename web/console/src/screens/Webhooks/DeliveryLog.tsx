@@ -5,7 +5,7 @@ import { rowsOf } from '../../api/queries/paging';
 import { useDeliveryLog, useReplayDelivery } from '../../api/queries/webhooks';
 import type { Webhook } from '../../api/records';
 import { href } from '../../router';
-import { Announce, Button, ErrorNote, QueryStatus, TableHead, When } from '../../ui/kit';
+import { Announce, Button, DataTable, ErrorNote, QueryRows, ShowMore, When } from '../../ui/kit';
 import { statusBadge } from './HookState';
 
 /** Every attempt of one endpoint, newest first, 25 at a time; Replay sends an attempt's event again (same id). */
@@ -42,62 +42,58 @@ export function DeliveryLog({ hook, accountId, mayReplay }: { hook: Webhook; acc
       </p>
       <Announce message={said} />
       <ErrorNote error={replay.error} title="The delivery was not replayed" />
-      <QueryStatus
+      <QueryRows
         query={log}
         what="the delivery log"
-        empty={rows.length === 0 && 'No deliveries yet: events after the webhook’s creation show here.'}
-      />
-      {rows.length > 0 && (
-        <table className="grid-table deliveries">
-          <caption className="sr-only">Delivery attempts to {hook.url}, newest first</caption>
-          <TableHead columns={['Event', 'Status', 'HTTP', 'Latency', 'Attempt', 'When', 'Error', 'Actions']} />
-          <tbody>
-            {rows.map((d) => (
-              <tr key={d.id} data-delivery-id={d.id} data-event-id={d.eventId} data-status={d.status}>
-                <th scope="row">
-                  <span className="mono">{d.type}</span>
-                  <span className="sub mono">
-                    {d.eventId}
-                    {d.replay ? ' · replay' : ''}
-                  </span>
-                </th>
-                <td data-label="Status">{statusBadge(d.status)}</td>
-                <td data-label="HTTP" className="num">
-                  {d.httpStatus ?? '—'}
-                </td>
-                <td data-label="Latency" className="num">
-                  {d.latencyMs} ms
-                </td>
-                <td data-label="Attempt" className="num">
-                  {d.attempt}
-                </td>
-                <td data-label="When">
-                  <When iso={d.at} />
-                </td>
-                <td data-label="Error" className="hook-error">
-                  {d.error ?? '—'}
-                </td>
-                <td>
-                  {mayReplay && (
-                    <Button onClick={() => !replay.isPending && replay.mutate(d)}>
-                      Replay
-                      <span className="sr-only">
-                        {' '}
-                        {d.eventId} (attempt {d.attempt})
-                      </span>
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {log.hasNextPage && (
-        <Button onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
-          Show older attempts
-        </Button>
-      )}
+        rows={rows}
+        empty="No deliveries yet: events after the webhook’s creation show here."
+      >
+        <DataTable
+          className="grid-table deliveries"
+          caption={`Delivery attempts to ${hook.url}, newest first`}
+          columns={['Event', 'Status', 'HTTP', 'Latency', 'Attempt', 'When', 'Error', 'Actions']}
+        >
+          {rows.map((d) => (
+            <tr key={d.id} data-delivery-id={d.id} data-event-id={d.eventId} data-status={d.status}>
+              <th scope="row">
+                <span className="mono">{d.type}</span>
+                <span className="sub mono">
+                  {d.eventId}
+                  {d.replay ? ' · replay' : ''}
+                </span>
+              </th>
+              <td data-label="Status">{statusBadge(d.status)}</td>
+              <td data-label="HTTP" className="num">
+                {d.httpStatus ?? '—'}
+              </td>
+              <td data-label="Latency" className="num">
+                {d.latencyMs} ms
+              </td>
+              <td data-label="Attempt" className="num">
+                {d.attempt}
+              </td>
+              <td data-label="When">
+                <When iso={d.at} />
+              </td>
+              <td data-label="Error" className="hook-error">
+                {d.error ?? '—'}
+              </td>
+              <td>
+                {mayReplay && (
+                  <Button onClick={() => !replay.isPending && replay.mutate(d)}>
+                    Replay
+                    <span className="sr-only">
+                      {' '}
+                      {d.eventId} (attempt {d.attempt})
+                    </span>
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      </QueryRows>
+      <ShowMore query={log}>Show older attempts</ShowMore>
     </section>
   );
 }

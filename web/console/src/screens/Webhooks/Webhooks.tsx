@@ -11,7 +11,7 @@ import { useMe } from '../../auth';
 import { href } from '../../router';
 import { AccountScreenHead } from '../../ui/AccountPicker';
 import { SecretOnce } from '../../ui/Copy';
-import { Button, Dialog, Empty, ErrorNote, QueryStatus, TableHead, When } from '../../ui/kit';
+import { Button, DataTable, Dialog, Empty, ErrorNote, QueryRows, When } from '../../ui/kit';
 import { DeliveryLog } from './DeliveryLog';
 import { AttemptSummary, HookState } from './HookState';
 import { DeleteWebhook, RotateSecret } from './ConfirmDialogs';
@@ -82,65 +82,64 @@ export function Webhooks({ accountId, webhookId }: { accountId: number | null; w
           </p>
           <ErrorNote error={toggle.error} title="The webhook was not changed" />
           <ErrorNote error={test.error} title="The test was not sent" />
-          <QueryStatus query={hooks} what="webhooks" empty={list.length === 0 && 'No webhooks for this account yet.'} />
-          {list.length > 0 && (
-            <table className="grid-table webhooks">
-              <caption className="sr-only">Webhooks of {account.name}</caption>
-              <TableHead columns={['URL', 'Events', 'State', 'Last success', 'Actions']} />
-              <tbody>
-                {list.map((h) => (
-                  <tr key={h.id} data-webhook-id={h.id}>
-                    <th scope="row" className="mono hook-url">
-                      {h.url}
-                    </th>
-                    <td data-label="Events">
-                      <ul className="event-list">
-                        {h.events.map((e) => (
-                          <li key={e} className="mono">
-                            {e}
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                    <td data-label="State">
-                      <HookState hook={h} />
-                    </td>
-                    <td data-label="Last success">
-                      <When iso={h.lastSuccessAt} />
-                    </td>
-                    <td>
-                      <div className="actions">
-                        <a className="btn btn-secondary" href={href.webhooks(account.id, h.id)}>
-                          Delivery log<span className="sr-only"> of {h.url}</span>
-                        </a>
-                        {mayWrite && (
-                          <>
-                            {/* not disabled while pending: a disabled button drops the focus the dialogs return to */}
-                            <Button onClick={() => !test.isPending && test.mutate(h)}>
-                              Send test<span className="sr-only"> to {h.url}</span>
-                            </Button>
-                            <Button onClick={() => setDialog({ kind: 'edit', hook: h })}>
-                              Edit<span className="sr-only"> {h.url}</span>
-                            </Button>
-                            <Button onClick={() => !toggle.isPending && toggle.mutate(h)}>
-                              {isOff(h) ? 'Enable' : 'Disable'}
-                              <span className="sr-only"> {h.url}</span>
-                            </Button>
-                            <Button onClick={() => setDialog({ kind: 'rotate', hook: h })}>
-                              Rotate secret<span className="sr-only"> of {h.url}</span>
-                            </Button>
-                            <Button variant="danger" onClick={() => setDialog({ kind: 'delete', hook: h })}>
-                              Delete<span className="sr-only"> {h.url}</span>
-                            </Button>
-                          </>
-                        )}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <QueryRows query={hooks} what="webhooks" rows={list} empty="No webhooks for this account yet.">
+            <DataTable
+              className="grid-table webhooks"
+              caption={`Webhooks of ${account.name}`}
+              columns={['URL', 'Events', 'State', 'Last success', 'Actions']}
+            >
+              {list.map((h) => (
+                <tr key={h.id} data-webhook-id={h.id}>
+                  <th scope="row" className="mono hook-url">
+                    {h.url}
+                  </th>
+                  <td data-label="Events">
+                    <ul className="event-list">
+                      {h.events.map((e) => (
+                        <li key={e} className="mono">
+                          {e}
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                  <td data-label="State">
+                    <HookState hook={h} />
+                  </td>
+                  <td data-label="Last success">
+                    <When iso={h.lastSuccessAt} />
+                  </td>
+                  <td>
+                    <div className="actions">
+                      <a className="btn btn-secondary" href={href.webhooks(account.id, h.id)}>
+                        Delivery log<span className="sr-only"> of {h.url}</span>
+                      </a>
+                      {mayWrite && (
+                        <>
+                          {/* not disabled while pending: a disabled button drops the focus the dialogs return to */}
+                          <Button onClick={() => !test.isPending && test.mutate(h)}>
+                            Send test<span className="sr-only"> to {h.url}</span>
+                          </Button>
+                          <Button onClick={() => setDialog({ kind: 'edit', hook: h })}>
+                            Edit<span className="sr-only"> {h.url}</span>
+                          </Button>
+                          <Button onClick={() => !toggle.isPending && toggle.mutate(h)}>
+                            {isOff(h) ? 'Enable' : 'Disable'}
+                            <span className="sr-only"> {h.url}</span>
+                          </Button>
+                          <Button onClick={() => setDialog({ kind: 'rotate', hook: h })}>
+                            Rotate secret<span className="sr-only"> of {h.url}</span>
+                          </Button>
+                          <Button variant="danger" onClick={() => setDialog({ kind: 'delete', hook: h })}>
+                            Delete<span className="sr-only"> {h.url}</span>
+                          </Button>
+                        </>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+          </QueryRows>
         </section>
       )}
 
