@@ -10,7 +10,7 @@ import { href } from '../router';
 import { AccountScreenHead } from '../ui/AccountPicker';
 import { FormActions, TextField } from '../ui/fields';
 import { onSubmit, useForm } from '../ui/form';
-import { Button, ConfirmDanger, DataTable, Dialog, ErrorNote, NoneYet, QueryRows } from '../ui/kit';
+import { Button, ConfirmDelete, DataTable, Dialog, ErrorNote, NoneYet, QueryRows } from '../ui/kit';
 import './Products.css';
 
 export const price = (p: Pick<Product, 'price' | 'currencySymbol' | 'currency'>) =>
@@ -198,16 +198,11 @@ function ProductForm({
 function DeleteProduct({ product, onDone }: { product: Product; onDone(message?: string): void }) {
   const remove = useDeleteProduct(product, { onSuccess: () => onDone(`Product “${product.name}” deleted.`) });
   return (
-    <ConfirmDanger
-      mutation={remove}
-      errorTitle="The product was not deleted"
-      action="Delete product"
-      onCancel={() => onDone()}
-    >
+    <ConfirmDelete thing="product" mutation={remove} onCancel={() => onDone()}>
       Delete “{product.name}”?{' '}
       {product.tagCount > 0
         ? `Its tags on ${product.tagCount} ${product.tagCount === 1 ? 'post' : 'posts'} are removed too.`
         : 'It is not tagged on any post.'}
-    </ConfirmDanger>
+    </ConfirmDelete>
   );
 }

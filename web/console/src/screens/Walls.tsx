@@ -12,7 +12,7 @@ import { onSubmit, useForm } from '../ui/form';
 import {
   Announce,
   Button,
-  ConfirmDanger,
+  ConfirmDelete,
   DataTable,
   Dialog,
   ErrorNote,
@@ -222,14 +222,9 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
 function DeleteWall({ wall, onDone }: { wall: Wall; onDone(message?: string): void }) {
   const remove = useDeleteWall(wall, { onSuccess: () => onDone(`Wall “${wall.name}” deleted. It can be restored.`) });
   return (
-    <ConfirmDanger
-      mutation={remove}
-      errorTitle="The wall was not deleted"
-      action="Delete wall"
-      onCancel={() => onDone()}
-    >
+    <ConfirmDelete thing="wall" mutation={remove} onCancel={() => onDone()}>
       Delete “{wall.name}”? It disappears from the public API at once; its feeds and posts are kept, and “Restore”
       brings it back.
-    </ConfirmDanger>
+    </ConfirmDelete>
   );
 }

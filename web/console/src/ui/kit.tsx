@@ -231,6 +231,36 @@ export function Dialog({
   );
 }
 
+/**
+ * One of a screen's dialogs when they share one state, a union tagged by
+ * `kind`: open while the state is of `kind`, its title and body made from the
+ * state narrowed to that kind.
+ */
+export function DialogFor<State extends { kind: string }, Kind extends State['kind']>({
+  state,
+  kind,
+  title,
+  onClose,
+  children,
+}: {
+  state: State | null;
+  kind: Kind;
+  title: string | ((shown: Extract<State, { kind: Kind }>) => string);
+  onClose(): void;
+  children(shown: Extract<State, { kind: Kind }>): ReactNode;
+}) {
+  const shown = state?.kind === kind ? (state as Extract<State, { kind: Kind }>) : null;
+  return (
+    <Dialog
+      title={typeof title === 'string' ? title : shown ? title(shown) : ''}
+      open={shown !== null}
+      onClose={onClose}
+    >
+      {shown && children(shown)}
+    </Dialog>
+  );
+}
+
 /** "3 minutes ago" / "in 5 minutes", with the exact time in a tooltip-free <time>. */
 export function When({ iso, empty = 'never' }: { iso: string | null | undefined; empty?: string }) {
   if (!iso) return <>{empty}</>;
@@ -248,6 +278,13 @@ export function When({ iso, empty = 'never' }: { iso: string | null | undefined;
   return <time dateTime={iso}>{abs < 5_000 ? 'just now' : ms < 0 ? `${span} ago` : `in ${span}`}</time>;
 }
 
+type ConfirmProps = {
+  children: ReactNode;
+  /** the write to confirm (a mutation without variables) */
+  mutation: { error: unknown; isPending: boolean; mutate(): void };
+  onCancel(): void;
+};
+
 /**
  * The body of a dialog that confirms a destructive action: what will happen,
  * the API's refusal if any, the action and Cancel.
@@ -258,14 +295,7 @@ export function ConfirmDanger({
   errorTitle,
   action,
   onCancel,
-}: {
-  children: ReactNode;
-  /** the write to confirm (a mutation without variables) */
-  mutation: { error: unknown; isPending: boolean; mutate(): void };
-  errorTitle: string;
-  action: string;
-  onCancel(): void;
-}) {
+}: ConfirmProps & { errorTitle: string; action: string }) {
   return (
     <div>
       <p>{children}</p>
@@ -278,4 +308,9 @@ export function ConfirmDanger({
       </div>
     </div>
   );
+}
+
+/** ConfirmDanger for deleting a `thing` (say "wall"): its button "Delete wall", its refusal "The wall was not deleted". */
+export function ConfirmDelete({ thing, ...confirm }: ConfirmProps & { thing: string }) {
+  return <ConfirmDanger errorTitle={`The ${thing} was not deleted`} action={`Delete ${thing}`} {...confirm} />;
 }

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useDeleteWebhook, useRotateSecret } from '../../api/queries/webhooks';
 import type { NewWebhook, Webhook } from '../../api/records';
 import { CheckboxField } from '../../ui/fields';
-import { Button, ConfirmDanger, ErrorNote } from '../../ui/kit';
+import { Button, ConfirmDelete, ErrorNote } from '../../ui/kit';
 
 export function RotateSecret({ hook, onDone }: { hook: Webhook; onDone(made?: NewWebhook): void }) {
   // a secret that leaked must stop signing at once, not in 24 hours
@@ -42,14 +42,9 @@ export function RotateSecret({ hook, onDone }: { hook: Webhook; onDone(made?: Ne
 export function DeleteWebhook({ hook, onDone }: { hook: Webhook; onDone(message?: string): void }) {
   const remove = useDeleteWebhook(hook, { onSuccess: () => onDone(`Webhook to ${hook.url} deleted.`) });
   return (
-    <ConfirmDanger
-      mutation={remove}
-      errorTitle="The webhook was not deleted"
-      action="Delete webhook"
-      onCancel={() => onDone()}
-    >
+    <ConfirmDelete thing="webhook" mutation={remove} onCancel={() => onDone()}>
       Delete the webhook to <span className="mono hook-url">{hook.url}</span> and its delivery log? Events from now on
       are not sent to it. This cannot be undone.
-    </ConfirmDanger>
+    </ConfirmDelete>
   );
 }

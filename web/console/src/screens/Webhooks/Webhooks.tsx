@@ -11,7 +11,7 @@ import { useMe } from '../../auth';
 import { href } from '../../router';
 import { AccountScreenHead } from '../../ui/AccountPicker';
 import { SecretOnce } from '../../ui/Copy';
-import { Button, DataTable, Dialog, Empty, ErrorNote, QueryRows, When } from '../../ui/kit';
+import { Button, DataTable, DialogFor, Empty, ErrorNote, QueryRows, When } from '../../ui/kit';
 import { DeliveryLog } from './DeliveryLog';
 import { AttemptSummary, HookState } from './HookState';
 import { DeleteWebhook, RotateSecret } from './ConfirmDialogs';
@@ -23,8 +23,7 @@ const SECRET_NOTE =
   'Copy it now into your receiver, which checks each delivery’s Wallery-Signature with it: the console cannot show it again (Rotate secret makes a new one).';
 
 type Dialogs =
-  | { kind: 'create' }
-  | { kind: 'edit'; hook: Webhook }
+  | { kind: 'form'; hook?: Webhook } // a new webhook, or `hook` edited
   | { kind: 'secret'; title: string; secret: string }
   | { kind: 'rotate'; hook: Webhook }
   | { kind: 'delete'; hook: Webhook }
@@ -57,6 +56,15 @@ export function Webhooks({ accountId, webhookId }: { accountId: number | null; w
   const test = useTestWebhook(account?.id, {
     onSuccess: (attempt, hook) => setDialog({ kind: 'tested', hook, attempt }),
   });
+  const close = () => setDialog(null);
+  const onDeleted = (hook: Webhook, message?: string) => {
+    close();
+    if (!message) return;
+    setSaid(message);
+    if (webhookId === hook.id) location.hash = href.webhooks(account?.id);
+    // the row and its button are going: focus goes to the list's heading, not to the page's top
+    setDeleted((n) => n + 1);
+  };
 
   return (
     <section className="screen">
@@ -71,7 +79,7 @@ export function Webhooks({ accountId, webhookId }: { accountId: number | null; w
               Endpoints
             </h2>
             {me.can('POST /webhooks') && (
-              <Button variant="primary" onClick={() => setDialog({ kind: 'create' })}>
+              <Button variant="primary" onClick={() => setDialog({ kind: 'form' })}>
                 New webhook
               </Button>
             )}
@@ -119,7 +127,7 @@ export function Webhooks({ accountId, webhookId }: { accountId: number | null; w
                           <Button onClick={() => !test.isPending && test.mutate(h)}>
                             Send test<span className="sr-only"> to {h.url}</span>
                           </Button>
-                          <Button onClick={() => setDialog({ kind: 'edit', hook: h })}>
+                          <Button onClick={() => setDialog({ kind: 'form', hook: h })}>
                             Edit<span className="sr-only"> {h.url}</span>
                           </Button>
                           <Button onClick={() => !toggle.isPending && toggle.mutate(h)}>
@@ -155,82 +163,69 @@ export function Webhooks({ accountId, webhookId }: { accountId: number | null; w
         />
       )}
 
-      <Dialog
-        title={dialog?.kind === 'edit' ? 'Edit webhook' : 'New webhook'}
-        open={dialog?.kind === 'create' || dialog?.kind === 'edit'}
-        onClose={() => setDialog(null)}
+      <DialogFor
+        state={dialog}
+        kind="form"
+        title={({ hook }) => (hook ? 'Edit webhook' : 'New webhook')}
+        onClose={close}
       >
-        {account && (dialog?.kind === 'create' || dialog?.kind === 'edit') && (
-          <WebhookForm
-            accountId={account.id}
-            hook={dialog.kind === 'edit' ? dialog.hook : undefined}
-            onDone={(result) => {
-              if (!result) return setDialog(null);
-              if ('secret' in result) {
-                setSaid(`Webhook to ${result.url} made.`);
-                setDialog({ kind: 'secret', title: 'New webhook', secret: result.secret });
-              } else {
-                setSaid(`Webhook to ${result.url} saved.`);
-                setDialog(null);
-              }
-            }}
-          />
-        )}
-      </Dialog>
-      <Dialog
-        title={dialog?.kind === 'secret' ? dialog.title : ''}
-        open={dialog?.kind === 'secret'}
-        onClose={() => setDialog(null)}
-      >
-        {dialog?.kind === 'secret' && (
+        {({ hook }) =>
+          account && (
+            <WebhookForm
+              accountId={account.id}
+              hook={hook}
+              onDone={(result) => {
+                if (!result) return close();
+                if ('secret' in result) {
+                  setSaid(`Webhook to ${result.url} made.`);
+                  setDialog({ kind: 'secret', title: 'New webhook', secret: result.secret });
+                } else {
+                  setSaid(`Webhook to ${result.url} saved.`);
+                  close();
+                }
+              }}
+            />
+          )
+        }
+      </DialogFor>
+      <DialogFor state={dialog} kind="secret" title={({ title }) => title} onClose={close}>
+        {({ secret }) => (
           <>
-            <SecretOnce label="Signing secret" secret={dialog.secret} note={SECRET_NOTE} />
+            <SecretOnce label="Signing secret" secret={secret} note={SECRET_NOTE} />
             <div className="form-actions">
-              <Button onClick={() => setDialog(null)}>Done</Button>
+              <Button onClick={close}>Done</Button>
             </div>
           </>
         )}
-      </Dialog>
-      <Dialog title="Rotate secret" open={dialog?.kind === 'rotate'} onClose={() => setDialog(null)}>
-        {dialog?.kind === 'rotate' && (
+      </DialogFor>
+      <DialogFor state={dialog} kind="rotate" title="Rotate secret" onClose={close}>
+        {({ hook }) => (
           <RotateSecret
-            hook={dialog.hook}
+            hook={hook}
             onDone={(made) => {
-              if (!made) return setDialog(null);
+              if (!made) return close();
               setSaid(`New secret made for ${made.url}.`);
               setDialog({ kind: 'secret', title: 'New signing secret', secret: made.secret });
             }}
           />
         )}
-      </Dialog>
-      <Dialog title="Delete webhook" open={dialog?.kind === 'delete'} onClose={() => setDialog(null)}>
-        {dialog?.kind === 'delete' && (
-          <DeleteWebhook
-            hook={dialog.hook}
-            onDone={(message) => {
-              setDialog(null);
-              if (!message) return;
-              setSaid(message);
-              if (webhookId === dialog.hook.id) location.hash = href.webhooks(account?.id);
-              // the row and its button are going: focus goes to the list's heading, not to the page's top
-              setDeleted((n) => n + 1);
-            }}
-          />
-        )}
-      </Dialog>
-      <Dialog title="Test event sent" open={dialog?.kind === 'tested'} onClose={() => setDialog(null)}>
-        {dialog?.kind === 'tested' && (
+      </DialogFor>
+      <DialogFor state={dialog} kind="delete" title="Delete webhook" onClose={close}>
+        {({ hook }) => <DeleteWebhook hook={hook} onDone={(message) => onDeleted(hook, message)} />}
+      </DialogFor>
+      <DialogFor state={dialog} kind="tested" title="Test event sent" onClose={close}>
+        {({ hook, attempt }) => (
           <>
             <p>
-              A signed <code>webhook.test</code> event went to <span className="mono hook-url">{dialog.hook.url}</span>:
+              A signed <code>webhook.test</code> event went to <span className="mono hook-url">{hook.url}</span>:
             </p>
-            <AttemptSummary attempt={dialog.attempt} />
+            <AttemptSummary attempt={attempt} />
             <div className="form-actions">
-              <Button onClick={() => setDialog(null)}>Done</Button>
+              <Button onClick={close}>Done</Button>
             </div>
           </>
         )}
-      </Dialog>
+      </DialogFor>
     </section>
   );
 }
