@@ -115,7 +115,7 @@ export function QueryRows({
   );
 }
 
-/** A list's empty state: that there is none yet, then how one is added (`howToAdd`: none for who may not). */
+/** A list's empty state: that there is none yet, then how one is added (`howToAdd`; false: the first line only). */
 export function NoneYet({ children, howToAdd }: { children: ReactNode; howToAdd: ReactNode }) {
   return (
     <>
