@@ -41,8 +41,7 @@ function accountRecordRoutes(app: FastifyInstance) {
   route.get(
     '/accounts',
     {
-      role: 'viewer',
-      scope: 'filtered',
+      access: ['viewer', 'filtered'],
       summary: 'List accounts',
       description: 'Oldest first, cursor-paginated.',
       query: PageQuery,
@@ -54,8 +53,7 @@ function accountRecordRoutes(app: FastifyInstance) {
   route.post(
     '/accounts',
     {
-      role: 'admin',
-      scope: 'unscoped',
+      access: ['admin', 'unscoped'],
       summary: 'Create an account',
       body: AccountCreateBody,
       ok: [201, AccountRecord, 'the new account'],
@@ -69,8 +67,7 @@ function accountRecordRoutes(app: FastifyInstance) {
   route.get(
     '/accounts/:accountId',
     {
-      role: 'viewer',
-      scope: 'account',
+      access: ['viewer', 'account'],
       summary: 'Get an account',
       params: AccountParams,
       ok: [200, AccountRecord, 'the account'],
@@ -82,8 +79,7 @@ function accountRecordRoutes(app: FastifyInstance) {
   route.patch(
     '/accounts/:accountId',
     {
-      role: 'admin',
-      scope: 'unscoped',
+      access: ['admin', 'unscoped'],
       summary: 'Change an account’s name, plan or daily call limit',
       description: 'Takes effect on the next public API call.',
       params: AccountParams,
@@ -97,8 +93,7 @@ function accountRecordRoutes(app: FastifyInstance) {
   route.delete(
     '/accounts/:accountId',
     {
-      role: 'admin',
-      scope: 'unscoped',
+      access: ['admin', 'unscoped'],
       summary: 'Delete an account',
       description:
         'Deletes the account with its keys, products and usage. Refused (409) while it still has walls, live or deleted: delete and purge them first.',
@@ -116,8 +111,7 @@ function accountUsageRoute(app: FastifyInstance) {
   route.get(
     '/accounts/:accountId/usage',
     {
-      role: 'viewer',
-      scope: 'account',
+      access: ['viewer', 'account'],
       summary: 'Calls per UTC day for the last 30 days',
       params: AccountParams,
       ok: [200, UsageRecord, 'the account’s usage'],
@@ -140,8 +134,7 @@ function userKeyRoutes(app: FastifyInstance) {
   route.get(
     '/accounts/:accountId/keys',
     {
-      role: 'viewer',
-      scope: 'account',
+      access: ['viewer', 'account'],
       summary: 'List the user keys of an account',
       description: 'Revoked keys included. Only a prefix of each key is known.',
       params: AccountParams,
@@ -155,8 +148,7 @@ function userKeyRoutes(app: FastifyInstance) {
   route.post(
     '/accounts/:accountId/keys',
     {
-      role: 'editor',
-      scope: 'account',
+      access: ['editor', 'account'],
       summary: 'Make a user key',
       description: 'The plaintext `key` is in this response only; Wallery stores its SHA-256.',
       params: AccountParams,
@@ -171,8 +163,7 @@ function userKeyRoutes(app: FastifyInstance) {
   route.get(
     '/accounts/:accountId/keys/:keyId',
     {
-      role: 'viewer',
-      scope: 'account',
+      access: ['viewer', 'account'],
       summary: 'Get a user key',
       params: KeyParams,
       ok: [200, UserKeyRecord, 'the key'],
@@ -184,8 +175,7 @@ function userKeyRoutes(app: FastifyInstance) {
   route.delete(
     '/accounts/:accountId/keys/:keyId',
     {
-      role: 'editor',
-      scope: 'account',
+      access: ['editor', 'account'],
       summary: 'Revoke a user key',
       description: 'Calls with the key are 401 from the next call on. A revoked key stays listed.',
       params: KeyParams,

@@ -14,8 +14,7 @@ export async function auditRoutes(app: FastifyInstance) {
   route.get(
     '/audit',
     {
-      role: 'viewer',
-      scope: 'filtered',
+      access: ['viewer', 'filtered'],
       summary: 'The audit log',
       description:
         'Every management write, newest first: who (token name, or `cli`), what, on which target, when, and the changed fields before and after.',

@@ -43,8 +43,7 @@ function postModerationRoutes(app: FastifyInstance) {
   route.get(
     '/walls/:wallId/posts',
     {
-      role: 'viewer',
-      scope: 'wall',
+      access: ['viewer', 'wall'],
       summary: 'The moderation view of a wall’s posts',
       description:
         'Newest first, hidden posts included (filter with `status` or `state`, `feedId`, `media`, `network`, and `q` for text); `state=pending` is the approval queue, oldest first.',
@@ -70,8 +69,7 @@ function postModerationRoutes(app: FastifyInstance) {
   route.get(
     '/walls/:wallId/posts/:postId',
     {
-      role: 'viewer',
-      scope: 'wall',
+      access: ['viewer', 'wall'],
       summary: 'Get a post',
       params: PostParams,
       ok: [200, PostRecord, 'the post'],
@@ -83,8 +81,7 @@ function postModerationRoutes(app: FastifyInstance) {
   route.patch(
     '/walls/:wallId/posts/:postId',
     {
-      role: 'moderator',
-      scope: 'wall',
+      access: ['moderator', 'wall'],
       summary: 'Moderate or edit a post',
       description:
         'approve or reject (`state`, with an optional `reason`), hide/unhide (`hidden`), pin/unpin (`pinned`), highlight (`highlighted`), set or clear (`null`) the call-to-action (`cta`), edit `content`. Visible on the next public read.',
@@ -100,8 +97,7 @@ function postModerationRoutes(app: FastifyInstance) {
   route.post(
     '/walls/:wallId/posts/bulk',
     {
-      role: 'moderator',
-      scope: 'wall',
+      access: ['moderator', 'wall'],
       summary: 'Apply one moderation action to up to 500 posts, atomically',
       description:
         'Every id must be a post of the wall: one that is not (listed in fieldErrors) changes nothing. `cta` is required for `setCta`; `reason` goes with `approve` and `reject`.',
@@ -123,8 +119,7 @@ function productTagRoutes(app: FastifyInstance) {
   route.get(
     '/walls/:wallId/posts/:postId/products',
     {
-      role: 'viewer',
-      scope: 'wall',
+      access: ['viewer', 'wall'],
       summary: 'The products tagged on a post',
       description: 'In tag order: the order of `postProducts` in C5.',
       params: PostParams,
@@ -137,8 +132,7 @@ function productTagRoutes(app: FastifyInstance) {
   route.put(
     '/walls/:wallId/posts/:postId/products',
     {
-      role: 'editor',
-      scope: 'wall',
+      access: ['editor', 'wall'],
       summary: 'Replace a post’s product tags',
       description: 'The list order is the tag order. Each product must belong to the wall’s account.',
       params: PostParams,
@@ -157,8 +151,7 @@ function productTagEditRoutes(app: FastifyInstance) {
   route.post(
     '/walls/:wallId/posts/:postId/products',
     {
-      role: 'editor',
-      scope: 'wall',
+      access: ['editor', 'wall'],
       summary: 'Tag one more product on a post',
       description: 'At `position` in the tag order (default: last). 409 when already tagged.',
       params: PostParams,
@@ -173,8 +166,7 @@ function productTagEditRoutes(app: FastifyInstance) {
   route.patch(
     '/walls/:wallId/posts/:postId/products/:productId',
     {
-      role: 'editor',
-      scope: 'wall',
+      access: ['editor', 'wall'],
       summary: 'Move a tag’s hotspot or its place in the tag order',
       params: TagParams,
       body: TagPatchBody,
@@ -194,8 +186,7 @@ function productTagEditRoutes(app: FastifyInstance) {
   route.delete(
     '/walls/:wallId/posts/:postId/products/:productId',
     {
-      role: 'editor',
-      scope: 'wall',
+      access: ['editor', 'wall'],
       summary: 'Remove a product tag from a post',
       params: TagParams,
       ok: [200, TagList, 'the tags after the change'],

@@ -60,8 +60,7 @@ export async function publishableKeyRoutes(app: FastifyInstance) {
   route.get(
     '/walls/:wallId/publishable-keys',
     {
-      role: 'viewer',
-      scope: 'wall',
+      access: ['viewer', 'wall'],
       summary: 'List the publishable keys of a wall',
       description: 'Revoked keys included. Only a prefix of each key is known.',
       params: WallParams,
@@ -75,8 +74,7 @@ export async function publishableKeyRoutes(app: FastifyInstance) {
   route.post(
     '/walls/:wallId/publishable-keys',
     {
-      role: 'editor',
-      scope: 'wall',
+      access: ['editor', 'wall'],
       summary: 'Make a publishable key for a wall',
       description:
         'A read-only key for the embed API (`/api/embed/v1`), for this wall only, safe to put in a web page. ' +
@@ -94,8 +92,7 @@ export async function publishableKeyRoutes(app: FastifyInstance) {
   route.delete(
     '/walls/:wallId/publishable-keys/:keyId',
     {
-      role: 'editor',
-      scope: 'wall',
+      access: ['editor', 'wall'],
       summary: 'Revoke a publishable key',
       description:
         'Every instance refuses the key (401) from the next request on, and ends the streams opened with it.',

@@ -25,8 +25,7 @@ export async function tokenRoutes(app: FastifyInstance) {
   route.get(
     '/tokens',
     {
-      role: 'admin',
-      scope: 'unscoped',
+      access: ['admin', 'unscoped'],
       summary: 'List operator tokens',
       description: 'Oldest first, revoked ones included. Only a prefix of each token is known.',
       query: PageQuery,
@@ -39,8 +38,7 @@ export async function tokenRoutes(app: FastifyInstance) {
   route.get(
     '/tokens/current',
     {
-      role: 'viewer',
-      scope: 'filtered',
+      access: ['viewer', 'filtered'],
       summary: 'The token of this call',
       description:
         'Its name, role and the accounts it is limited to: what a client such as the console shows and allows. Any token may read its own.',
@@ -52,8 +50,7 @@ export async function tokenRoutes(app: FastifyInstance) {
   route.post(
     '/tokens',
     {
-      role: 'admin',
-      scope: 'unscoped',
+      access: ['admin', 'unscoped'],
       summary: 'Make an operator token',
       description:
         'With a role (default admin) and the accounts it is limited to (none: every account; each must exist, 404 otherwise). ' +
@@ -70,8 +67,7 @@ export async function tokenRoutes(app: FastifyInstance) {
   route.delete(
     '/tokens/:tokenId',
     {
-      role: 'admin',
-      scope: 'unscoped',
+      access: ['admin', 'unscoped'],
       summary: 'Revoke an operator token',
       description: 'Calls with it are 401 from the next call on. A revoked token stays listed.',
       params: TokenParams,

@@ -38,8 +38,7 @@ function wallRecordRoutes(app: FastifyInstance) {
   route.get(
     '/walls',
     {
-      role: 'viewer',
-      scope: 'filtered',
+      access: ['viewer', 'filtered'],
       summary: 'List walls',
       description: 'Deleted walls included unless `state=live`.',
       query: WallListQuery,
@@ -54,8 +53,7 @@ function wallRecordRoutes(app: FastifyInstance) {
   route.post(
     '/walls',
     {
-      role: 'editor',
-      scope: 'body-account',
+      access: ['editor', 'body-account'],
       summary: 'Create a wall',
       description: 'The URL slug must be unique within the account (409 otherwise).',
       body: WallCreateBody,
@@ -67,8 +65,7 @@ function wallRecordRoutes(app: FastifyInstance) {
   route.get(
     '/walls/:wallId',
     {
-      role: 'viewer',
-      scope: 'wall',
+      access: ['viewer', 'wall'],
       summary: 'Get a wall (live or deleted)',
       params: WallParams,
       ok: [200, WallRecord, 'the wall'],
@@ -79,8 +76,7 @@ function wallRecordRoutes(app: FastifyInstance) {
   route.patch(
     '/walls/:wallId',
     {
-      role: 'editor',
-      scope: 'wall',
+      access: ['editor', 'wall'],
       summary: 'Change a wall’s name, URL slug or profanity flag',
       params: WallParams,
       body: WallPatchBody,
@@ -94,7 +90,7 @@ function wallRecordRoutes(app: FastifyInstance) {
 /** The soft delete of contract §7, its undoing and the erasing for good. */
 function wallLifecycleRoutes(app: FastifyInstance) {
   const route = manageRoute(app, 'manage: walls');
-  const change = { role: 'editor', scope: 'wall', params: WallParams, errors: [404, 409] } as const;
+  const change = { access: ['editor', 'wall'], params: WallParams, errors: [404, 409] } as const;
   route.delete(
     '/walls/:wallId',
     {
@@ -136,8 +132,7 @@ function feedRoutes(app: FastifyInstance) {
   route.get(
     '/walls/:wallId/feeds',
     {
-      role: 'viewer',
-      scope: 'wall',
+      access: ['viewer', 'wall'],
       summary: 'List the feeds of a wall',
       params: WallParams,
       query: PageQuery,
@@ -149,8 +144,7 @@ function feedRoutes(app: FastifyInstance) {
   route.post(
     '/walls/:wallId/feeds',
     {
-      role: 'editor',
-      scope: 'wall',
+      access: ['editor', 'wall'],
       summary: 'Add a feed to a wall',
       description: '`connector` says what ingestion collects (see the ConnectorSettings kinds).',
       params: WallParams,
@@ -163,8 +157,7 @@ function feedRoutes(app: FastifyInstance) {
   route.get(
     '/walls/:wallId/feeds/:feedId',
     {
-      role: 'viewer',
-      scope: 'wall',
+      access: ['viewer', 'wall'],
       summary: 'Get a feed',
       description: 'With its ingestion state (`ingest`) once the feed is ingested.',
       params: FeedParams,
@@ -176,8 +169,7 @@ function feedRoutes(app: FastifyInstance) {
   route.patch(
     '/walls/:wallId/feeds/:feedId',
     {
-      role: 'editor',
-      scope: 'wall',
+      access: ['editor', 'wall'],
       summary: 'Change a feed; enable or disable it',
       description: '`enabled: false` stops ingestion for the feed; its posts stay.',
       params: FeedParams,
@@ -190,8 +182,7 @@ function feedRoutes(app: FastifyInstance) {
   route.delete(
     '/walls/:wallId/feeds/:feedId',
     {
-      role: 'editor',
-      scope: 'wall',
+      access: ['editor', 'wall'],
       summary: 'Delete a feed with its posts',
       params: FeedParams,
       ok: [200, FeedRecord, 'the feed as it was'],
@@ -206,8 +197,7 @@ function feedPollRoute(app: FastifyInstance) {
   manageRoute(app, FEED_TAG).post(
     '/walls/:wallId/feeds/:feedId/poll',
     {
-      role: 'moderator',
-      scope: 'wall',
+      access: ['moderator', 'wall'],
       summary: 'Poll a feed now',
       description:
         'Reads the feed at once when this server polls feeds (INGEST on) and answers what the poll did; otherwise the feed is made due at once for the poller that runs (a worker) and the answer says `scheduled`. 409 when the feed has no connector, is disabled or its wall is deleted.',

@@ -68,8 +68,7 @@ export async function webhookRoutes(app: FastifyInstance) {
   route.get(
     '/webhooks',
     {
-      role: 'viewer',
-      scope: 'filtered',
+      access: ['viewer', 'filtered'],
       summary: 'List webhooks',
       description: `Of one account with \`accountId\`. The secrets are never shown again. ${URL_NOTE}`,
       query: WebhookListQuery,
@@ -87,8 +86,7 @@ export async function webhookRoutes(app: FastifyInstance) {
   route.post(
     '/webhooks',
     {
-      role: EDITS,
-      scope: 'body-account',
+      access: [EDITS, 'body-account'],
       summary: 'Create a webhook',
       description: `It receives the events after its creation (no backlog). The answer holds the signing secret (\`whsec_…\`), shown this once. ${EVENTS_NOTE}`,
       body: WebhookCreateBody,
@@ -103,8 +101,7 @@ export async function webhookRoutes(app: FastifyInstance) {
   route.get(
     '/webhooks/:webhookId',
     {
-      role: 'viewer',
-      scope: 'webhook',
+      access: ['viewer', 'webhook'],
       summary: 'Get a webhook',
       description: URL_NOTE,
       params: WebhookParams,
@@ -117,8 +114,7 @@ export async function webhookRoutes(app: FastifyInstance) {
   route.patch(
     '/webhooks/:webhookId',
     {
-      role: EDITS,
-      scope: 'webhook',
+      access: [EDITS, 'webhook'],
       summary: 'Change a webhook',
       description:
         'url, events, enabled. `enabled: true` on a disabled webhook resumes from its cursor: the events since are sent, in order.',
@@ -134,8 +130,7 @@ export async function webhookRoutes(app: FastifyInstance) {
   route.delete(
     '/webhooks/:webhookId',
     {
-      role: EDITS,
-      scope: 'webhook',
+      access: [EDITS, 'webhook'],
       summary: 'Delete a webhook',
       description: 'With its delivery log.',
       params: WebhookParams,
@@ -148,8 +143,7 @@ export async function webhookRoutes(app: FastifyInstance) {
   route.post(
     '/webhooks/:webhookId/rotate-secret',
     {
-      role: EDITS,
-      scope: 'webhook',
+      access: [EDITS, 'webhook'],
       summary: 'Rotate the signing secret',
       description:
         'The next delivery is signed with the new secret, shown this once; for 24 hours the old secret signs too (a second `v1`), so receivers switch without a gap. ' +
@@ -166,8 +160,7 @@ export async function webhookRoutes(app: FastifyInstance) {
   route.post(
     '/webhooks/:webhookId/test',
     {
-      role: EDITS,
-      scope: 'webhook',
+      access: [EDITS, 'webhook'],
       summary: 'Send a test event',
       description:
         'Sends a signed `webhook.test` event now and answers with the attempt as the delivery log holds it (status, HTTP code, latency, error). ' +
@@ -182,8 +175,7 @@ export async function webhookRoutes(app: FastifyInstance) {
   route.get(
     '/webhooks/:webhookId/deliveries',
     {
-      role: 'viewer',
-      scope: 'webhook',
+      access: ['viewer', 'webhook'],
       summary: 'The delivery log',
       description: 'Every attempt, newest first: status, HTTP code, latency, a short error.',
       params: WebhookParams,
@@ -197,8 +189,7 @@ export async function webhookRoutes(app: FastifyInstance) {
   route.post(
     '/webhooks/:webhookId/deliveries/:deliveryId/replay',
     {
-      role: EDITS,
-      scope: 'webhook',
+      access: [EDITS, 'webhook'],
       summary: 'Replay a delivery',
       description:
         'Sends the event of that delivery again now, with the same event id (a receiver that dedupes by it ignores it), and answers with the attempt. 409 when the event left the change log (30 days).',

@@ -15,7 +15,7 @@ describe('manageRoute', () => {
   it('infers request and answer types from the schemas', async () => {
     const app = Fastify();
     const route = manageRoute(app, 'test');
-    const spec = { role: 'editor', scope: 'wall', summary: 's', params: Params, query: Query, body: Body } as const;
+    const spec = { access: ['editor', 'wall'], summary: 's', params: Params, query: Query, body: Body } as const;
     route.post('/w/:wallId', { ...spec, ok: [201, Data, 'made'] }, async (request) => {
       const wallId: string = request.params.wallId;
       const limit: string | undefined = request.query.limit;
@@ -26,7 +26,7 @@ describe('manageRoute', () => {
       return { id: Number(wallId) + (limit ? 1 : 0), name: request.body.name };
     });
     // @ts-expect-error the answer must match the success schema
-    route.get('/w', { role: 'viewer', scope: 'filtered', summary: 's', ok: [200, Data, 'it'] }, async () => ({
+    route.get('/w', { access: ['viewer', 'filtered'], summary: 's', ok: [200, Data, 'it'] }, async () => ({
       id: 'x',
     }));
     const res = await app.inject({ method: 'POST', url: '/w/7?limit=1', payload: { name: 'n' } });
