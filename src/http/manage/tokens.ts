@@ -9,33 +9,37 @@ import {
   revokeOperatorToken,
 } from '../../manage/tokens.js';
 import { pageRequest } from '../../manage/paging.js';
-import { IdString, PageQuery } from '../../schemas/fields.js';
+import { IdString } from '../../schemas/fields.js';
 import { NewTokenRecord, TokenCreateBody, TokenRecord } from '../../schemas/tokens.js';
 import { opOf } from './auth.js';
 import { manageRoute } from './route.js';
+import { manageResource } from './resource.js';
 import { db } from './common.js';
-import { PageOf } from './schemas.js';
 
 const TokenParams = Type.Object({ tokenId: IdString('tokenId') });
 
 export async function tokenRoutes(app: FastifyInstance) {
   const tag = 'manage: operator tokens';
-  const route = manageRoute(app, tag);
+  const tokens = manageResource(app, {
+    tag,
+    noun: 'token',
+    record: TokenRecord,
+    collection: ['/tokens'],
+    item: ['/tokens/:tokenId', TokenParams],
+  });
+  const admins = ['admin', 'unscoped'] as const;
 
-  route.get(
-    '/tokens',
+  tokens.list(
     {
-      access: ['admin', 'unscoped'],
+      access: admins,
       summary: 'List operator tokens',
       description: 'Oldest first, revoked ones included. Only a prefix of each token is known.',
-      query: PageQuery,
-      ok: [200, PageOf(TokenRecord), 'a page of tokens'],
     },
     async (request) => listOperatorTokenPage(db(request), pageRequest(request.query)),
   );
 
   // Who am I: any token may read its own record (the console decides what to show from its role and accounts).
-  route.get(
+  manageRoute(app, tag).get(
     '/tokens/current',
     {
       access: ['viewer', 'filtered'],
@@ -47,32 +51,25 @@ export async function tokenRoutes(app: FastifyInstance) {
     async (request) => getOperatorToken(db(request), opOf(request).actor.tokenId!),
   );
 
-  route.post(
-    '/tokens',
+  tokens.create(
     {
-      access: ['admin', 'unscoped'],
+      access: admins,
       summary: 'Make an operator token',
       description:
         'With a role (default admin) and the accounts it is limited to (none: every account; each must exist, 404 otherwise). ' +
         'The plaintext `token` is in this response only; Wallery stores its SHA-256.',
       body: TokenCreateBody,
-      ok: [201, NewTokenRecord, 'the new token, with its plaintext'],
-      errors: [404, 409],
+      ok: [NewTokenRecord, 'the new token, with its plaintext'],
     },
-    async (request) => {
-      return createOperatorToken(opOf(request), request.body);
-    },
+    async (request) => createOperatorToken(opOf(request), request.body),
   );
 
-  route.delete(
-    '/tokens/:tokenId',
+  tokens.remove(
     {
-      access: ['admin', 'unscoped'],
+      access: admins,
       summary: 'Revoke an operator token',
       description: 'Calls with it are 401 from the next call on. A revoked token stays listed.',
-      params: TokenParams,
-      ok: [200, TokenRecord, 'the revoked token'],
-      errors: [404, 409],
+      answer: 'the revoked token',
     },
     async (request) => revokeOperatorToken(opOf(request), String(Number(request.params.tokenId))),
   );
