@@ -38,8 +38,7 @@ export async function accountRoutes(app: FastifyInstance) {
 function accountRecordRoutes(app: FastifyInstance) {
   const accounts = manageResource(app, {
     tag: 'manage: accounts',
-    noun: 'account',
-    record: AccountRecord,
+    record: [AccountRecord, 'account'],
     collection: ['/accounts'],
     item: ['/accounts/:accountId', AccountParams],
   });
@@ -106,8 +105,7 @@ function accountUsageRoute(app: FastifyInstance) {
 function userKeyRoutes(app: FastifyInstance) {
   const keys = manageResource(app, {
     tag: 'manage: user keys',
-    noun: 'key',
-    record: UserKeyRecord,
+    record: [UserKeyRecord, 'key'],
     collection: ['/accounts/:accountId/keys', AccountParams],
     item: ['/accounts/:accountId/keys/:keyId', KeyParams],
   });

@@ -12,8 +12,7 @@ import { ProductCreateBody, ProductListQuery, ProductPatchBody, ProductRecord } 
 export async function productRoutes(app: FastifyInstance) {
   const products = manageResource(app, {
     tag: 'manage: products',
-    noun: 'product',
-    record: ProductRecord,
+    record: [ProductRecord, 'product'],
     collection: ['/products'],
     item: ['/products/:productId', ProductParams],
   });

@@ -56,8 +56,7 @@ export const NewPublishableKeyRecord = Type.Object(
 export async function publishableKeyRoutes(app: FastifyInstance) {
   const keys = manageResource(app, {
     tag: 'manage: publishable keys',
-    noun: 'key',
-    record: PublishableKeyRecord,
+    record: [PublishableKeyRecord, 'key'],
     collection: ['/walls/:wallId/publishable-keys', WallParams],
     item: ['/walls/:wallId/publishable-keys/:keyId', PublishableKeyParams],
   });

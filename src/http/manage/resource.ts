@@ -3,7 +3,7 @@
 // does differently —
 //
 //   const feeds = manageResource(app, {
-//     tag: 'manage: feeds', noun: 'feed', record: FeedRecord,
+//     tag: 'manage: feeds', record: [FeedRecord, 'feed'],
 //     collection: ['/walls/:wallId/feeds', WallParams],
 //     item: ['/walls/:wallId/feeds/:feedId', FeedParams],
 //   });
@@ -16,9 +16,10 @@
 // - get: GET item → "the <noun>"; 404;
 // - update: PATCH item → "the <noun> after the change"; 404 and 409;
 // - remove: DELETE item → "the <noun> as it was"; 404 and 409;
-// - action: POST item/<name> → what the route says; 404 and 409.
+// - action: POST item/<name> → its `answer` (a record) or its `ok`; 404 and 409.
 // A route's `ok` replaces the conventional answer (a record with its secret),
-// `answer` the words of a removal (a revoked key), `errors` the conventional errors.
+// `answer` the words of a record answered (a revoked key), `errors` the
+// conventional errors.
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import { PageQuery } from '../../schemas/fields.js';
@@ -29,9 +30,8 @@ type Status = 404 | 409 | 410;
 
 export interface ResourceSpec<CP, IP, R extends TSchema> {
   tag: string;
-  /** the record in the answers' descriptions: 'feed' → "a page of feeds", "the feed", … */
-  noun: string;
-  record: R;
+  /** the record's schema, and its name in the answers' descriptions: 'feed' → "a page of feeds", "the feed", … */
+  record: readonly [schema: R, noun: string];
   /** the collection's path, and its params when it is a record's (a wall's feeds) */
   collection: readonly [path: string, params?: CP];
   item: readonly [path: string, params: IP];
@@ -45,6 +45,9 @@ interface Own {
   errors?: readonly Status[];
 }
 
+/** What an action answers: a record of the resource (`answer` says which), or another schema (`ok`). */
+type Answer<D> = { answer: string; ok?: never } | { ok: readonly [D, string]; answer?: never };
+
 type Page<R extends TSchema> = ReturnType<typeof PageOf<R>>;
 
 /** The declaration helper of one resource's routes (see above). */
@@ -53,7 +56,7 @@ export function manageResource<R extends TSchema, IP extends TSchema, CP extends
   resource: ResourceSpec<CP, IP, R>,
 ) {
   const route = manageRoute(app, resource.tag);
-  const { noun, record } = resource;
+  const [record, noun] = resource.record;
   const [collection, collectionParams] = resource.collection;
   const [item, itemParams] = resource.item;
   const own = ({ access, summary, description }: Own) => ({ access, summary, description });
@@ -123,14 +126,20 @@ export function manageResource<R extends TSchema, IP extends TSchema, CP extends
         handler,
       ),
 
-    action: <D extends TSchema, B extends TSchema | undefined = undefined>(
+    action: <D extends TSchema = R, B extends TSchema | undefined = undefined>(
       name: string,
-      spec: Own & { body?: B; ok: readonly [D, string] },
+      spec: Own & { body?: B } & Answer<D>,
       handler: RouteHandler<IP, undefined, B, D>,
     ) =>
       route.post(
         `${item}/${name}`,
-        { ...own(spec), params: itemParams, body: spec.body, ok: [200, ...spec.ok], errors: spec.errors ?? [404, 409] },
+        {
+          ...own(spec),
+          params: itemParams,
+          body: spec.body,
+          ok: [200, ...(spec.ok ?? [record as TSchema as D, spec.answer])],
+          errors: spec.errors ?? [404, 409],
+        },
         handler,
       ),
   };

@@ -22,8 +22,7 @@ export async function tokenRoutes(app: FastifyInstance) {
   const tag = 'manage: operator tokens';
   const tokens = manageResource(app, {
     tag,
-    noun: 'token',
-    record: TokenRecord,
+    record: [TokenRecord, 'token'],
     collection: ['/tokens'],
     item: ['/tokens/:tokenId', TokenParams],
   });

@@ -34,8 +34,7 @@ export async function wallRoutes(app: FastifyInstance) {
 function wallRecordRoutes(app: FastifyInstance) {
   const walls = manageResource(app, {
     tag: 'manage: walls',
-    noun: 'wall',
-    record: WallRecord,
+    record: [WallRecord, 'wall'],
     collection: ['/walls'],
     item: ['/walls/:wallId', WallParams],
   });
@@ -86,7 +85,7 @@ function wallRecordRoutes(app: FastifyInstance) {
       access: editors,
       summary: 'Restore a deleted wall',
       description: 'The wall and everything on it come back; 409 when it is not deleted.',
-      ok: [WallRecord, 'the restored wall'],
+      answer: 'the restored wall',
     },
     async (request) => restoreWall(opOf(request), num(request.params.wallId)),
   );
@@ -96,7 +95,7 @@ function wallRecordRoutes(app: FastifyInstance) {
       access: editors,
       summary: 'Purge a deleted wall',
       description: 'Erases the wall with its feeds, posts and tags for good. A live wall is refused (409).',
-      ok: [WallRecord, 'the wall as it was before the purge'],
+      answer: 'the wall as it was before the purge',
     },
     async (request) => purgeWall(opOf(request), num(request.params.wallId)),
   );
@@ -106,8 +105,7 @@ function wallRecordRoutes(app: FastifyInstance) {
 function feedRoutes(app: FastifyInstance) {
   const feeds = manageResource(app, {
     tag: 'manage: feeds',
-    noun: 'feed',
-    record: FeedRecord,
+    record: [FeedRecord, 'feed'],
     collection: ['/walls/:wallId/feeds', WallParams],
     item: ['/walls/:wallId/feeds/:feedId', FeedParams],
   });

@@ -64,8 +64,7 @@ export async function webhookRoutes(app: FastifyInstance) {
   const tag = 'manage: webhooks';
   const webhooks = manageResource(app, {
     tag,
-    noun: 'webhook',
-    record: WebhookRecord,
+    record: [WebhookRecord, 'webhook'],
     collection: ['/webhooks'],
     item: ['/webhooks/:webhookId', WebhookParams],
   });
@@ -150,8 +149,7 @@ export async function webhookRoutes(app: FastifyInstance) {
   // A webhook's delivery log: each entry is one attempt to send an event.
   const deliveries = manageResource(app, {
     tag,
-    noun: 'attempt',
-    record: DeliveryRecord,
+    record: [DeliveryRecord, 'attempt'],
     collection: ['/webhooks/:webhookId/deliveries', WebhookParams],
     item: ['/webhooks/:webhookId/deliveries/:deliveryId', DeliveryParams],
   });
@@ -172,7 +170,7 @@ export async function webhookRoutes(app: FastifyInstance) {
       summary: 'Replay a delivery',
       description:
         'Sends the event of that delivery again now, with the same event id (a receiver that dedupes by it ignores it), and answers with the attempt. 409 when the event left the change log (30 days).',
-      ok: [DeliveryRecord, 'the attempt'],
+      answer: 'the attempt',
     },
     async (request) =>
       await replayDelivery(
