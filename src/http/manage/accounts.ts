@@ -16,7 +16,7 @@ import { scopeOf } from './access.js';
 import { opOf } from './auth.js';
 import { manageRoute } from './route.js';
 import { manageResource } from './resource.js';
-import { db, num } from './common.js';
+import { db, num, onlyPrefixKnown, plaintextOnce } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
 import {
   AccountCreateBody,
@@ -114,7 +114,7 @@ function userKeyRoutes(app: FastifyInstance) {
     {
       access: ['viewer', 'account'],
       summary: 'List the user keys of an account',
-      description: 'Revoked keys included. Only a prefix of each key is known.',
+      description: `Revoked keys included. ${onlyPrefixKnown('key')}`,
     },
     async (request) => listUserKeys(db(request), num(request.params.accountId), pageRequest(request.query)),
   );
@@ -123,7 +123,7 @@ function userKeyRoutes(app: FastifyInstance) {
     {
       access: ['editor', 'account'],
       summary: 'Make a user key',
-      description: 'The plaintext `key` is in this response only; Wallery stores its SHA-256.',
+      description: plaintextOnce('key'),
       ok: [NewUserKeyRecord, 'the new key, with its plaintext'],
     },
     async (request) => createUserKey(opOf(request), num(request.params.accountId)),

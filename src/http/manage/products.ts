@@ -1,10 +1,10 @@
 // Products of an account.
 import type { FastifyInstance } from 'fastify';
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from '../../manage/products.js';
-import { scopeOf } from './access.js';
+import { accountFilterOf } from './access.js';
 import { opOf } from './auth.js';
 import { manageResource } from './resource.js';
-import { db, num, optNum } from './common.js';
+import { db, num } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
 import { ProductParams } from './schemas.js';
 import { ProductCreateBody, ProductListQuery, ProductPatchBody, ProductRecord } from '../../schemas/products.js';
@@ -24,12 +24,7 @@ export async function productRoutes(app: FastifyInstance) {
       description: 'Of one account with `accountId`.',
       query: ProductListQuery,
     },
-    async (request) =>
-      await listProducts(
-        db(request),
-        { accountId: optNum(request.query.accountId), scope: scopeOf(request) },
-        pageRequest(request.query),
-      ),
+    async (request) => listProducts(db(request), accountFilterOf(request), pageRequest(request.query)),
   );
 
   products.create(

@@ -10,7 +10,7 @@ import {
 } from '../../manage/publishable-keys.js';
 import { opOf } from './auth.js';
 import { manageResource } from './resource.js';
-import { db, num } from './common.js';
+import { db, num, onlyPrefixKnown, plaintextOnce } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
 import { IdString } from '../../schemas/fields.js';
 import { WallParams } from './schemas.js';
@@ -65,7 +65,7 @@ export async function publishableKeyRoutes(app: FastifyInstance) {
     {
       access: ['viewer', 'wall'],
       summary: 'List the publishable keys of a wall',
-      description: 'Revoked keys included. Only a prefix of each key is known.',
+      description: `Revoked keys included. ${onlyPrefixKnown('key')}`,
     },
     async (request) => await listPublishableKeys(db(request), num(request.params.wallId), pageRequest(request.query)),
   );
@@ -76,7 +76,7 @@ export async function publishableKeyRoutes(app: FastifyInstance) {
       summary: 'Make a publishable key for a wall',
       description:
         'A read-only key for the embed API (`/api/embed/v1`), for this wall only, safe to put in a web page. ' +
-        'The plaintext `key` is in this response only; Wallery stores its SHA-256.',
+        plaintextOnce('key'),
       body: PublishableKeyCreateBody,
       ok: [NewPublishableKeyRecord, 'the new key, with its plaintext'],
     },

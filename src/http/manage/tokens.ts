@@ -14,7 +14,7 @@ import { NewTokenRecord, TokenCreateBody, TokenRecord } from '../../schemas/toke
 import { opOf } from './auth.js';
 import { manageRoute } from './route.js';
 import { manageResource } from './resource.js';
-import { db } from './common.js';
+import { db, onlyPrefixKnown, plaintextOnce } from './common.js';
 
 const TokenParams = Type.Object({ tokenId: IdString('tokenId') });
 
@@ -32,7 +32,7 @@ export async function tokenRoutes(app: FastifyInstance) {
     {
       access: admins,
       summary: 'List operator tokens',
-      description: 'Oldest first, revoked ones included. Only a prefix of each token is known.',
+      description: `Oldest first, revoked ones included. ${onlyPrefixKnown('token')}`,
     },
     async (request) => listOperatorTokenPage(db(request), pageRequest(request.query)),
   );
@@ -56,7 +56,7 @@ export async function tokenRoutes(app: FastifyInstance) {
       summary: 'Make an operator token',
       description:
         'With a role (default admin) and the accounts it is limited to (none: every account; each must exist, 404 otherwise). ' +
-        'The plaintext `token` is in this response only; Wallery stores its SHA-256.',
+        plaintextOnce('token'),
       body: TokenCreateBody,
       ok: [NewTokenRecord, 'the new token, with its plaintext'],
     },

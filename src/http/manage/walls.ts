@@ -15,9 +15,9 @@ import {
   updateFeed,
   updateWall,
 } from '../../manage/walls.js';
-import { scopeOf } from './access.js';
+import { accountFilterOf } from './access.js';
 import { opOf } from './auth.js';
-import { db, num, optNum } from './common.js';
+import { db, num } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
 import { manageResource } from './resource.js';
 import type { RouteHandler } from './route.js';
@@ -48,9 +48,8 @@ function wallRecordRoutes(app: FastifyInstance) {
       query: WallListQuery,
     },
     async (request) => {
-      const q = request.query;
-      const filter = { accountId: optNum(q.accountId), state: q.state, scope: scopeOf(request) };
-      return listWalls(db(request), filter, pageRequest(q));
+      const filter = { ...accountFilterOf(request), state: request.query.state };
+      return listWalls(db(request), filter, pageRequest(request.query));
     },
   );
   walls.create(

@@ -25,10 +25,10 @@ import {
 } from '../../schemas/webhooks.js';
 import { roleAllows, type Role } from '../../domain/roles.js';
 import type { UrlView } from '../../domain/webhook-url.js';
-import { scopeOf } from './access.js';
+import { accountFilterOf } from './access.js';
 import { opOf } from './auth.js';
 import { manageResource } from './resource.js';
-import { db, num, optNum } from './common.js';
+import { db, num } from './common.js';
 import { DeliveryParams, WebhookParams } from './schemas.js';
 
 let defaults: WebhookSettings | null = null;
@@ -78,12 +78,7 @@ export async function webhookRoutes(app: FastifyInstance) {
       query: WebhookListQuery,
     },
     async (request) =>
-      await listWebhooks(
-        db(request),
-        { accountId: optNum(request.query.accountId), scope: scopeOf(request) },
-        pageRequest(request.query),
-        urlViewOf(request),
-      ),
+      await listWebhooks(db(request), accountFilterOf(request), pageRequest(request.query), urlViewOf(request)),
   );
 
   webhooks.create(
