@@ -36,8 +36,7 @@ export async function accountRoutes(app: FastifyInstance) {
 
 /** Accounts themselves: read by any role, written by admins. */
 function accountRecordRoutes(app: FastifyInstance) {
-  const accounts = manageResource(app, {
-    tag: 'manage: accounts',
+  const accounts = manageResource(app, 'manage: accounts', {
     record: [AccountRecord, 'account'],
     collection: ['/accounts'],
     item: ['/accounts/:accountId', AccountParams],
@@ -103,8 +102,7 @@ function accountUsageRoute(app: FastifyInstance) {
 
 /** An account's user keys (the keys of the public API): list, make, read, revoke. */
 function userKeyRoutes(app: FastifyInstance) {
-  const keys = manageResource(app, {
-    tag: 'manage: user keys',
+  const keys = manageResource(app, 'manage: user keys', {
     record: [UserKeyRecord, 'key'],
     collection: ['/accounts/:accountId/keys', AccountParams],
     item: ['/accounts/:accountId/keys/:keyId', KeyParams],

@@ -38,9 +38,7 @@ export async function postRoutes(app: FastifyInstance) {
 
 /** A wall's posts: list, read, moderate one or many. */
 function postModerationRoutes(app: FastifyInstance) {
-  const tag = 'manage: posts';
-  const posts = manageResource(app, {
-    tag,
+  const posts = manageResource(app, 'manage: posts', {
     record: [PostRecord, 'post'],
     collection: ['/walls/:wallId/posts', WallParams],
     item: ['/walls/:wallId/posts/:postId', PostParams],
@@ -76,17 +74,15 @@ function postModerationRoutes(app: FastifyInstance) {
     async (request) => updatePost(opOf(request), ...postOf(request), request.body),
   );
 
-  manageRoute(app, tag).post(
-    '/walls/:wallId/posts/bulk',
+  posts.collectionAction(
+    'bulk',
     {
       access: ['moderator', 'wall'],
       summary: 'Apply one moderation action to up to 500 posts, atomically',
       description:
         'Every id must be a post of the wall: one that is not (listed in fieldErrors) changes nothing. `cta` is required for `setCta`; `reason` goes with `approve` and `reject`.',
-      params: WallParams,
       body: BulkBody,
-      ok: [200, BulkResult, 'what was done'],
-      errors: [404, 409],
+      ok: [BulkResult, 'what was done'],
     },
     async (request) => bulkModerate(opOf(request), num(request.params.wallId), request.body),
   );

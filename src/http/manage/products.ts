@@ -10,8 +10,7 @@ import { ProductParams } from './schemas.js';
 import { ProductCreateBody, ProductListQuery, ProductPatchBody, ProductRecord } from '../../schemas/products.js';
 
 export async function productRoutes(app: FastifyInstance) {
-  const products = manageResource(app, {
-    tag: 'manage: products',
+  const products = manageResource(app, 'manage: products', {
     record: [ProductRecord, 'product'],
     collection: ['/products'],
     item: ['/products/:productId', ProductParams],

@@ -54,8 +54,7 @@ export const NewPublishableKeyRecord = Type.Object(
 );
 
 export async function publishableKeyRoutes(app: FastifyInstance) {
-  const keys = manageResource(app, {
-    tag: 'manage: publishable keys',
+  const keys = manageResource(app, 'manage: publishable keys', {
     record: [PublishableKeyRecord, 'key'],
     collection: ['/walls/:wallId/publishable-keys', WallParams],
     item: ['/walls/:wallId/publishable-keys/:keyId', PublishableKeyParams],

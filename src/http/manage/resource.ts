@@ -2,8 +2,8 @@
 // items, each route stating only who may call it, its texts and what it
 // does differently —
 //
-//   const feeds = manageResource(app, {
-//     tag: 'manage: feeds', record: [FeedRecord, 'feed'],
+//   const feeds = manageResource(app, 'manage: feeds', {
+//     record: [FeedRecord, 'feed'],
 //     collection: ['/walls/:wallId/feeds', WallParams],
 //     item: ['/walls/:wallId/feeds/:feedId', FeedParams],
 //   });
@@ -16,7 +16,9 @@
 // - get: GET item → "the <noun>"; 404;
 // - update: PATCH item → "the <noun> after the change"; 404 and 409;
 // - remove: DELETE item → "the <noun> as it was"; 404 and 409;
-// - action: POST item/<name> → its `answer` (a record) or its `ok`; 404 and 409.
+// - action: POST item/<name> → its `answer` (a record) or its `ok`; 404 and 409;
+// - collectionAction: POST collection/<name> → its `ok`; 404 and 409.
+// `route` declares the resource's other routes, with its tag (manageRoute).
 // A route's `ok` replaces the conventional answer (a record with its secret),
 // `answer` the words of a record answered (a revoked key), `errors` the
 // conventional errors.
@@ -29,7 +31,6 @@ import { PageOf } from './schemas.js';
 type Status = 404 | 409 | 410;
 
 export interface ResourceSpec<CP, IP, R extends TSchema> {
-  tag: string;
   /** the record's schema, and its name in the answers' descriptions: 'feed' → "a page of feeds", "the feed", … */
   record: readonly [schema: R, noun: string];
   /** the collection's path, and its params when it is a record's (a wall's feeds) */
@@ -53,15 +54,31 @@ type Page<R extends TSchema> = ReturnType<typeof PageOf<R>>;
 /** The declaration helper of one resource's routes (see above). */
 export function manageResource<R extends TSchema, IP extends TSchema, CP extends TSchema | undefined = undefined>(
   app: FastifyInstance,
+  tag: string,
   resource: ResourceSpec<CP, IP, R>,
 ) {
-  const route = manageRoute(app, resource.tag);
+  const route = manageRoute(app, tag);
   const [record, noun] = resource.record;
   const [collection, collectionParams] = resource.collection;
   const [item, itemParams] = resource.item;
   const own = ({ access, summary, description }: Own) => ({ access, summary, description });
+  /** An action (of an item or of the collection): a POST that answers 200, 404 and 409. */
+  const act = <P extends TSchema | undefined, D extends TSchema, B extends TSchema | undefined>(
+    url: string,
+    params: P,
+    spec: Own & { body?: B },
+    ok: readonly [D, string],
+    handler: RouteHandler<P, undefined, B, D>,
+  ) =>
+    route.post(
+      url,
+      { ...own(spec), params, body: spec.body, ok: [200, ...ok], errors: spec.errors ?? [404, 409] },
+      handler,
+    );
 
   return {
+    route,
+
     list: <Q extends TSchema = typeof PageQuery>(
       spec: Own & { query?: Q },
       handler: RouteHandler<CP, Q, undefined, Page<R>>,
@@ -130,17 +147,12 @@ export function manageResource<R extends TSchema, IP extends TSchema, CP extends
       name: string,
       spec: Own & { body?: B } & Answer<D>,
       handler: RouteHandler<IP, undefined, B, D>,
-    ) =>
-      route.post(
-        `${item}/${name}`,
-        {
-          ...own(spec),
-          params: itemParams,
-          body: spec.body,
-          ok: [200, ...(spec.ok ?? [record as TSchema as D, spec.answer])],
-          errors: spec.errors ?? [404, 409],
-        },
-        handler,
-      ),
+    ) => act(`${item}/${name}`, itemParams, spec, spec.ok ?? [record as TSchema as D, spec.answer], handler),
+
+    collectionAction: <D extends TSchema, B extends TSchema | undefined = undefined>(
+      name: string,
+      spec: Own & { body?: B; ok: readonly [D, string] },
+      handler: RouteHandler<CP, undefined, B, D>,
+    ) => act(`${collection}/${name}`, collectionParams, spec, spec.ok, handler),
   };
 }

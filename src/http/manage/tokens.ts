@@ -12,16 +12,13 @@ import { pageRequest } from '../../manage/paging.js';
 import { IdString } from '../../schemas/fields.js';
 import { NewTokenRecord, TokenCreateBody, TokenRecord } from '../../schemas/tokens.js';
 import { opOf } from './auth.js';
-import { manageRoute } from './route.js';
 import { manageResource } from './resource.js';
 import { db, onlyPrefixKnown, plaintextOnce } from './common.js';
 
 const TokenParams = Type.Object({ tokenId: IdString('tokenId') });
 
 export async function tokenRoutes(app: FastifyInstance) {
-  const tag = 'manage: operator tokens';
-  const tokens = manageResource(app, {
-    tag,
+  const tokens = manageResource(app, 'manage: operator tokens', {
     record: [TokenRecord, 'token'],
     collection: ['/tokens'],
     item: ['/tokens/:tokenId', TokenParams],
@@ -38,7 +35,7 @@ export async function tokenRoutes(app: FastifyInstance) {
   );
 
   // Who am I: any token may read its own record (the console decides what to show from its role and accounts).
-  manageRoute(app, tag).get(
+  tokens.route.get(
     '/tokens/current',
     {
       access: ['viewer', 'filtered'],

@@ -32,8 +32,7 @@ export async function wallRoutes(app: FastifyInstance) {
 
 /** The walls: list, create, read, change; the soft delete of contract §7, its undoing and the erasing for good. */
 function wallRecordRoutes(app: FastifyInstance) {
-  const walls = manageResource(app, {
-    tag: 'manage: walls',
+  const walls = manageResource(app, 'manage: walls', {
     record: [WallRecord, 'wall'],
     collection: ['/walls'],
     item: ['/walls/:wallId', WallParams],
@@ -102,8 +101,7 @@ function wallRecordRoutes(app: FastifyInstance) {
 
 /** A wall's feeds: list, add, read, change, delete, and poll now. */
 function feedRoutes(app: FastifyInstance) {
-  const feeds = manageResource(app, {
-    tag: 'manage: feeds',
+  const feeds = manageResource(app, 'manage: feeds', {
     record: [FeedRecord, 'feed'],
     collection: ['/walls/:wallId/feeds', WallParams],
     item: ['/walls/:wallId/feeds/:feedId', FeedParams],

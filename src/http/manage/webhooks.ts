@@ -62,8 +62,7 @@ const EVENTS_NOTE =
 
 export async function webhookRoutes(app: FastifyInstance) {
   const tag = 'manage: webhooks';
-  const webhooks = manageResource(app, {
-    tag,
+  const webhooks = manageResource(app, tag, {
     record: [WebhookRecord, 'webhook'],
     collection: ['/webhooks'],
     item: ['/webhooks/:webhookId', WebhookParams],
@@ -142,8 +141,7 @@ export async function webhookRoutes(app: FastifyInstance) {
   );
 
   // A webhook's delivery log: each entry is one attempt to send an event.
-  const deliveries = manageResource(app, {
-    tag,
+  const deliveries = manageResource(app, tag, {
     record: [DeliveryRecord, 'attempt'],
     collection: ['/webhooks/:webhookId/deliveries', WebhookParams],
     item: ['/webhooks/:webhookId/deliveries/:deliveryId', DeliveryParams],
