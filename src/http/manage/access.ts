@@ -12,6 +12,7 @@ import type { FastifyRequest, RouteOptions } from 'fastify';
 import { ManageError, notFound } from '../../domain/errors.js';
 import { inScope, ROLES, roleAllows, type AccountScope, type Role } from '../../domain/roles.js';
 import { accountOf } from '../../store/ownership.js';
+import { optNum } from './common.js';
 import { ErrorEnvelope } from './schemas.js';
 
 /**
@@ -159,22 +160,14 @@ export async function enforceScope(request: FastifyRequest): Promise<void> {
       if (typeof id === 'number' && !inScope(scope, id)) throw notFound('account', id);
       return;
     }
-    case 'wall': {
-      const id = Number(params.wallId);
-      const owner = await accountOf(db, 'wall', id);
-      if (owner === null || !inScope(scope, owner)) throw notFound('wall', id);
-      return;
-    }
-    case 'product': {
-      const id = Number(params.productId);
-      const owner = await accountOf(db, 'product', id);
-      if (owner === null || !inScope(scope, owner)) throw notFound('product', id);
-      return;
-    }
+    case 'wall':
+    case 'product':
     case 'webhook': {
-      const id = Number(params.webhookId);
-      const owner = await accountOf(db, 'webhook', id);
-      if (owner === null || !inScope(scope, owner)) throw notFound('webhook', id);
+      // the record in the path parameter named after its kind (wallId, productId, webhookId)
+      const kind = declared.scope;
+      const id = Number(params[`${kind}Id`]);
+      const owner = await accountOf(db, kind, id);
+      if (owner === null || !inScope(scope, owner)) throw notFound(kind, id);
       return;
     }
     case 'filtered':
@@ -185,3 +178,9 @@ export async function enforceScope(request: FastifyRequest): Promise<void> {
 
 /** The accounts the request's token is limited to (null: every account), for the services' lists. */
 export const scopeOf = (request: FastifyRequest): AccountScope => request.operator?.accounts ?? null;
+
+/** Whose records a list shows: the account its `accountId` asks for, within the token's accounts. */
+export const accountFilterOf = (request: FastifyRequest<{ Querystring: { accountId?: string } }>) => ({
+  accountId: optNum(request.query.accountId),
+  scope: scopeOf(request),
+});

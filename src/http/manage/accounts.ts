@@ -15,7 +15,8 @@ import {
 import { scopeOf } from './access.js';
 import { opOf } from './auth.js';
 import { manageRoute } from './route.js';
-import { db, num } from './common.js';
+import { manageResource } from './resource.js';
+import { db, num, onlyPrefixKnown, plaintextOnce } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
 import {
   AccountCreateBody,
@@ -25,8 +26,7 @@ import {
   UsageRecord,
   UserKeyRecord,
 } from '../../schemas/accounts.js';
-import { AccountParams, KeyParams, PageOf } from './schemas.js';
-import { PageQuery } from '../../schemas/fields.js';
+import { AccountParams, KeyParams } from './schemas.js';
 
 export async function accountRoutes(app: FastifyInstance) {
   accountRecordRoutes(app);
@@ -36,75 +36,44 @@ export async function accountRoutes(app: FastifyInstance) {
 
 /** Accounts themselves: read by any role, written by admins. */
 function accountRecordRoutes(app: FastifyInstance) {
-  const route = manageRoute(app, 'manage: accounts');
+  const accounts = manageResource(app, 'manage: accounts', {
+    record: [AccountRecord, 'account'],
+    collection: ['/accounts'],
+    item: ['/accounts/:accountId', AccountParams],
+  });
+  const admins = ['admin', 'unscoped'] as const;
 
-  route.get(
-    '/accounts',
-    {
-      role: 'viewer',
-      scope: 'filtered',
-      summary: 'List accounts',
-      description: 'Oldest first, cursor-paginated.',
-      query: PageQuery,
-      ok: [200, PageOf(AccountRecord), 'a page of accounts'],
-    },
+  accounts.list(
+    { access: ['viewer', 'filtered'], summary: 'List accounts', description: 'Oldest first, cursor-paginated.' },
     async (request) => listAccounts(db(request), pageRequest(request.query), scopeOf(request)),
   );
 
-  route.post(
-    '/accounts',
-    {
-      role: 'admin',
-      scope: 'unscoped',
-      summary: 'Create an account',
-      body: AccountCreateBody,
-      ok: [201, AccountRecord, 'the new account'],
-      errors: [409],
-    },
-    async (request) => {
-      return createAccount(opOf(request), request.body);
-    },
+  // No 404: the new account names nothing that could be missing.
+  accounts.create(
+    { access: admins, summary: 'Create an account', body: AccountCreateBody, errors: [409] },
+    async (request) => createAccount(opOf(request), request.body),
   );
 
-  route.get(
-    '/accounts/:accountId',
-    {
-      role: 'viewer',
-      scope: 'account',
-      summary: 'Get an account',
-      params: AccountParams,
-      ok: [200, AccountRecord, 'the account'],
-      errors: [404],
-    },
-    async (request) => getAccount(db(request), num(request.params.accountId)),
+  accounts.get({ access: ['viewer', 'account'], summary: 'Get an account' }, async (request) =>
+    getAccount(db(request), num(request.params.accountId)),
   );
 
-  route.patch(
-    '/accounts/:accountId',
+  accounts.update(
     {
-      role: 'admin',
-      scope: 'unscoped',
+      access: admins,
       summary: 'Change an account’s name, plan or daily call limit',
       description: 'Takes effect on the next public API call.',
-      params: AccountParams,
       body: AccountPatchBody,
-      ok: [200, AccountRecord, 'the account after the change'],
-      errors: [404, 409],
     },
     async (request) => updateAccount(opOf(request), num(request.params.accountId), request.body),
   );
 
-  route.delete(
-    '/accounts/:accountId',
+  accounts.remove(
     {
-      role: 'admin',
-      scope: 'unscoped',
+      access: admins,
       summary: 'Delete an account',
       description:
         'Deletes the account with its keys, products and usage. Refused (409) while it still has walls, live or deleted: delete and purge them first.',
-      params: AccountParams,
-      ok: [200, AccountRecord, 'the account as it was'],
-      errors: [404, 409],
     },
     async (request) => deleteAccount(opOf(request), num(request.params.accountId)),
   );
@@ -112,12 +81,10 @@ function accountRecordRoutes(app: FastifyInstance) {
 
 /** An account's public API calls per day, against its plan. */
 function accountUsageRoute(app: FastifyInstance) {
-  const route = manageRoute(app, 'manage: accounts');
-  route.get(
+  manageRoute(app, 'manage: accounts').get(
     '/accounts/:accountId/usage',
     {
-      role: 'viewer',
-      scope: 'account',
+      access: ['viewer', 'account'],
       summary: 'Calls per UTC day for the last 30 days',
       params: AccountParams,
       ok: [200, UsageRecord, 'the account’s usage'],
@@ -135,62 +102,41 @@ function accountUsageRoute(app: FastifyInstance) {
 
 /** An account's user keys (the keys of the public API): list, make, read, revoke. */
 function userKeyRoutes(app: FastifyInstance) {
-  const route = manageRoute(app, 'manage: user keys');
+  const keys = manageResource(app, 'manage: user keys', {
+    record: [UserKeyRecord, 'key'],
+    collection: ['/accounts/:accountId/keys', AccountParams],
+    item: ['/accounts/:accountId/keys/:keyId', KeyParams],
+  });
 
-  route.get(
-    '/accounts/:accountId/keys',
+  keys.list(
     {
-      role: 'viewer',
-      scope: 'account',
+      access: ['viewer', 'account'],
       summary: 'List the user keys of an account',
-      description: 'Revoked keys included. Only a prefix of each key is known.',
-      params: AccountParams,
-      query: PageQuery,
-      ok: [200, PageOf(UserKeyRecord), 'a page of keys'],
-      errors: [404],
+      description: `Revoked keys included. ${onlyPrefixKnown('key')}`,
     },
     async (request) => listUserKeys(db(request), num(request.params.accountId), pageRequest(request.query)),
   );
 
-  route.post(
-    '/accounts/:accountId/keys',
+  keys.create(
     {
-      role: 'editor',
-      scope: 'account',
+      access: ['editor', 'account'],
       summary: 'Make a user key',
-      description: 'The plaintext `key` is in this response only; Wallery stores its SHA-256.',
-      params: AccountParams,
-      ok: [201, NewUserKeyRecord, 'the new key, with its plaintext'],
-      errors: [404, 409],
+      description: plaintextOnce('key'),
+      ok: [NewUserKeyRecord, 'the new key, with its plaintext'],
     },
-    async (request) => {
-      return createUserKey(opOf(request), num(request.params.accountId));
-    },
+    async (request) => createUserKey(opOf(request), num(request.params.accountId)),
   );
 
-  route.get(
-    '/accounts/:accountId/keys/:keyId',
-    {
-      role: 'viewer',
-      scope: 'account',
-      summary: 'Get a user key',
-      params: KeyParams,
-      ok: [200, UserKeyRecord, 'the key'],
-      errors: [404],
-    },
-    async (request) => getUserKey(db(request), num(request.params.accountId), num(request.params.keyId)),
+  keys.get({ access: ['viewer', 'account'], summary: 'Get a user key' }, async (request) =>
+    getUserKey(db(request), num(request.params.accountId), num(request.params.keyId)),
   );
 
-  route.delete(
-    '/accounts/:accountId/keys/:keyId',
+  keys.remove(
     {
-      role: 'editor',
-      scope: 'account',
+      access: ['editor', 'account'],
       summary: 'Revoke a user key',
       description: 'Calls with the key are 401 from the next call on. A revoked key stays listed.',
-      params: KeyParams,
-      ok: [200, UserKeyRecord, 'the revoked key'],
-      errors: [404, 409],
+      answer: 'the revoked key',
     },
     async (request) => revokeUserKey(opOf(request), num(request.params.accountId), num(request.params.keyId)),
   );

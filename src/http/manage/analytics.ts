@@ -80,8 +80,7 @@ export async function analyticsRoutes(fastify: FastifyInstance) {
   route.get(
     '/products/:productId/analytics',
     {
-      role: 'viewer',
-      scope: 'product',
+      access: ['viewer', 'product'],
       summary: 'A product’s analytics',
       description: `Its clicks in total, every day, and per wall. ${RANGE_NOTE}`,
       params: ProductParams,

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { listAudit } from '../../manage/audit.js';
 import { manageRoute } from './route.js';
-import { scopeOf } from './access.js';
+import { accountFilterOf } from './access.js';
 import { db, optNum } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
 import { AuditListQuery, AuditRecord } from '../../schemas/audit.js';
@@ -14,8 +14,7 @@ export async function auditRoutes(app: FastifyInstance) {
   route.get(
     '/audit',
     {
-      role: 'viewer',
-      scope: 'filtered',
+      access: ['viewer', 'filtered'],
       summary: 'The audit log',
       description:
         'Every management write, newest first: who (token name, or `cli`), what, on which target, when, and the changed fields before and after.',
@@ -29,8 +28,7 @@ export async function auditRoutes(app: FastifyInstance) {
         targetType: q.targetType,
         targetId: optNum(q.targetId),
         tokenName: q.tokenName,
-        accountId: optNum(q.accountId),
-        scope: scopeOf(request),
+        ...accountFilterOf(request),
       };
       return listAudit(db(request), filter, pageRequest(q));
     },

@@ -11,8 +11,7 @@ export async function changeRoutes(app: FastifyInstance) {
   route.get(
     '/walls/:wallId/changes',
     {
-      role: 'viewer',
-      scope: 'wall',
+      access: ['viewer', 'wall'],
       summary: 'What changed on a wall since a cursor',
       description:
         'The changes of the wall’s posts (created, updated, approved, rejected, hidden, deleted) and of the wall ' +

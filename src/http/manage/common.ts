@@ -26,3 +26,8 @@ export const doc = (tag: string, summary: string, description?: string) => ({
   ...(description ? { description } : {}),
   security: [{ operatorToken: [] as string[] }],
 });
+
+// What the documents say of every kind of key (user keys, publishable keys, operator tokens).
+export const onlyPrefixKnown = (what: string) => `Only a prefix of each ${what} is known.`;
+export const plaintextOnce = (field: string) =>
+  `The plaintext \`${field}\` is in this response only; Wallery stores its SHA-256.`;

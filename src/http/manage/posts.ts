@@ -1,6 +1,6 @@
 // Moderation of a wall's posts: the moderation view, one-post changes,
 // atomic bulk actions and product tags.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   addTag,
   bulkModerate,
@@ -14,6 +14,7 @@ import {
 } from '../../manage/posts.js';
 import { opOf } from './auth.js';
 import { manageRoute } from './route.js';
+import { manageResource } from './resource.js';
 import { db, num, optNum } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
 import {
@@ -27,186 +28,137 @@ import {
   TagRecord,
   TagsPutBody,
 } from '../../schemas/posts.js';
-import { PageOf, PostParams, TagParams, WallParams } from './schemas.js';
-import { Type } from 'typebox';
+import { PostParams, TagParams, WallParams } from './schemas.js';
+import { Type, type Static } from 'typebox';
 
 export async function postRoutes(app: FastifyInstance) {
   postModerationRoutes(app);
   productTagRoutes(app);
-  productTagEditRoutes(app);
 }
 
 /** A wall's posts: list, read, moderate one or many. */
 function postModerationRoutes(app: FastifyInstance) {
-  const route = manageRoute(app, 'manage: posts');
+  const posts = manageResource(app, 'manage: posts', {
+    record: [PostRecord, 'post'],
+    collection: ['/walls/:wallId/posts', WallParams],
+    item: ['/walls/:wallId/posts/:postId', PostParams],
+  });
 
-  route.get(
-    '/walls/:wallId/posts',
+  posts.list(
     {
-      role: 'viewer',
-      scope: 'wall',
+      access: ['viewer', 'wall'],
       summary: 'The moderation view of a wall’s posts',
       description:
         'Newest first, hidden posts included (filter with `status` or `state`, `feedId`, `media`, `network`, and `q` for text); `state=pending` is the approval queue, oldest first.',
-      params: WallParams,
       query: PostListQuery,
-      ok: [200, PageOf(PostRecord), 'a page of posts'],
-      errors: [404],
     },
     async (request) => {
-      const q = request.query;
-      const filter = {
-        status: q.status,
-        state: q.state,
-        feedId: optNum(q.feedId),
-        media: q.media,
-        network: q.network,
-        q: q.q,
-      };
-      return listModerationPosts(db(request), num(request.params.wallId), filter, pageRequest(q));
+      const { status, state, feedId, media, network, q } = request.query;
+      const filter = { status, state, feedId: optNum(feedId), media, network, q };
+      return listModerationPosts(db(request), num(request.params.wallId), filter, pageRequest(request.query));
     },
   );
 
-  route.get(
-    '/walls/:wallId/posts/:postId',
-    {
-      role: 'viewer',
-      scope: 'wall',
-      summary: 'Get a post',
-      params: PostParams,
-      ok: [200, PostRecord, 'the post'],
-      errors: [404],
-    },
-    async (request) => getModerationPost(db(request), num(request.params.wallId), num(request.params.postId)),
+  posts.get({ access: ['viewer', 'wall'], summary: 'Get a post' }, async (request) =>
+    getModerationPost(db(request), ...postOf(request)),
   );
 
-  route.patch(
-    '/walls/:wallId/posts/:postId',
+  posts.update(
     {
-      role: 'moderator',
-      scope: 'wall',
+      access: ['moderator', 'wall'],
       summary: 'Moderate or edit a post',
       description:
         'approve or reject (`state`, with an optional `reason`), hide/unhide (`hidden`), pin/unpin (`pinned`), highlight (`highlighted`), set or clear (`null`) the call-to-action (`cta`), edit `content`. Visible on the next public read.',
-      params: PostParams,
       body: PostPatchBody,
-      ok: [200, PostRecord, 'the post after the change'],
-      errors: [404, 409],
     },
-    async (request) =>
-      await updatePost(opOf(request), num(request.params.wallId), num(request.params.postId), request.body),
+    async (request) => updatePost(opOf(request), ...postOf(request), request.body),
   );
 
-  route.post(
-    '/walls/:wallId/posts/bulk',
+  posts.collectionAction(
+    'bulk',
     {
-      role: 'moderator',
-      scope: 'wall',
+      access: ['moderator', 'wall'],
       summary: 'Apply one moderation action to up to 500 posts, atomically',
       description:
         'Every id must be a post of the wall: one that is not (listed in fieldErrors) changes nothing. `cta` is required for `setCta`; `reason` goes with `approve` and `reject`.',
-      params: WallParams,
       body: BulkBody,
-      ok: [200, BulkResult, 'what was done'],
-      errors: [404, 409],
+      ok: [BulkResult, 'what was done'],
     },
     async (request) => bulkModerate(opOf(request), num(request.params.wallId), request.body),
   );
 }
 
+/** The wall and post a request names, as the services take them. */
+const postOf = (request: FastifyRequest<{ Params: Static<typeof PostParams> }>) =>
+  [num(request.params.wallId), num(request.params.postId)] as const;
+
 const TagList = Type.Array(TagRecord, { description: 'in tag order' });
 
-/** The products tagged on a post (shoppable posts), read or replaced as a list. */
+/** Every change of a post's product tags: by an editor, answered with the tags after it. */
+const tagChange = {
+  access: ['editor', 'wall'],
+  ok: [200, TagList, 'the tags after the change'],
+  errors: [404, 409],
+} as const;
+
+/**
+ * The products tagged on a post (shoppable posts): read or replaced as a
+ * list, or one tag at a time — add, move, remove.
+ */
 function productTagRoutes(app: FastifyInstance) {
   const route = manageRoute(app, 'manage: product tags');
 
   route.get(
     '/walls/:wallId/posts/:postId/products',
     {
-      role: 'viewer',
-      scope: 'wall',
+      access: ['viewer', 'wall'],
       summary: 'The products tagged on a post',
       description: 'In tag order: the order of `postProducts` in C5.',
       params: PostParams,
       ok: [200, TagList, 'the tags'],
       errors: [404],
     },
-    async (request) => listTags(db(request), num(request.params.wallId), num(request.params.postId)),
+    async (request) => listTags(db(request), ...postOf(request)),
   );
 
   route.put(
     '/walls/:wallId/posts/:postId/products',
     {
-      role: 'editor',
-      scope: 'wall',
+      ...tagChange,
       summary: 'Replace a post’s product tags',
       description: 'The list order is the tag order. Each product must belong to the wall’s account.',
       params: PostParams,
       body: TagsPutBody,
-      ok: [200, TagList, 'the tags after the change'],
-      errors: [404, 409],
     },
-    async (request) =>
-      await setTags(opOf(request), num(request.params.wallId), num(request.params.postId), request.body.tags),
+    async (request) => setTags(opOf(request), ...postOf(request), request.body.tags),
   );
-}
 
-/** One tag at a time: add, move, remove. */
-function productTagEditRoutes(app: FastifyInstance) {
-  const route = manageRoute(app, 'manage: product tags');
   route.post(
     '/walls/:wallId/posts/:postId/products',
     {
-      role: 'editor',
-      scope: 'wall',
+      ...tagChange,
       summary: 'Tag one more product on a post',
       description: 'At `position` in the tag order (default: last). 409 when already tagged.',
       params: PostParams,
       body: TagPostBody,
-      ok: [200, TagList, 'the tags after the change'],
-      errors: [404, 409],
     },
-    async (request) =>
-      await addTag(opOf(request), num(request.params.wallId), num(request.params.postId), request.body),
+    async (request) => addTag(opOf(request), ...postOf(request), request.body),
   );
 
   route.patch(
     '/walls/:wallId/posts/:postId/products/:productId',
     {
-      role: 'editor',
-      scope: 'wall',
+      ...tagChange,
       summary: 'Move a tag’s hotspot or its place in the tag order',
       params: TagParams,
       body: TagPatchBody,
-      ok: [200, TagList, 'the tags after the change'],
-      errors: [404, 409],
     },
-    async (request) =>
-      await updateTag(
-        opOf(request),
-        num(request.params.wallId),
-        num(request.params.postId),
-        num(request.params.productId),
-        request.body,
-      ),
+    async (request) => updateTag(opOf(request), ...postOf(request), num(request.params.productId), request.body),
   );
 
   route.delete(
     '/walls/:wallId/posts/:postId/products/:productId',
-    {
-      role: 'editor',
-      scope: 'wall',
-      summary: 'Remove a product tag from a post',
-      params: TagParams,
-      ok: [200, TagList, 'the tags after the change'],
-      errors: [404, 409],
-    },
-    async (request) =>
-      await removeTag(
-        opOf(request),
-        num(request.params.wallId),
-        num(request.params.postId),
-        num(request.params.productId),
-      ),
+    { ...tagChange, summary: 'Remove a product tag from a post', params: TagParams },
+    async (request) => removeTag(opOf(request), ...postOf(request), num(request.params.productId)),
   );
 }

@@ -9,11 +9,11 @@ import {
   revokePublishableKey,
 } from '../../manage/publishable-keys.js';
 import { opOf } from './auth.js';
-import { manageRoute } from './route.js';
-import { db, num } from './common.js';
+import { manageResource } from './resource.js';
+import { db, num, onlyPrefixKnown, plaintextOnce } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
-import { IdString, PageQuery } from '../../schemas/fields.js';
-import { PageOf, WallParams } from './schemas.js';
+import { IdString } from '../../schemas/fields.js';
+import { WallParams } from './schemas.js';
 
 const ORIGIN_MESSAGE = 'each origin must be an origin: http(s)://host[:port], without a path';
 
@@ -54,54 +54,41 @@ export const NewPublishableKeyRecord = Type.Object(
 );
 
 export async function publishableKeyRoutes(app: FastifyInstance) {
-  const tag = 'manage: publishable keys';
-  const route = manageRoute(app, tag);
+  const keys = manageResource(app, 'manage: publishable keys', {
+    record: [PublishableKeyRecord, 'key'],
+    collection: ['/walls/:wallId/publishable-keys', WallParams],
+    item: ['/walls/:wallId/publishable-keys/:keyId', PublishableKeyParams],
+  });
 
-  route.get(
-    '/walls/:wallId/publishable-keys',
+  keys.list(
     {
-      role: 'viewer',
-      scope: 'wall',
+      access: ['viewer', 'wall'],
       summary: 'List the publishable keys of a wall',
-      description: 'Revoked keys included. Only a prefix of each key is known.',
-      params: WallParams,
-      query: PageQuery,
-      ok: [200, PageOf(PublishableKeyRecord), 'a page of keys'],
-      errors: [404],
+      description: `Revoked keys included. ${onlyPrefixKnown('key')}`,
     },
     async (request) => await listPublishableKeys(db(request), num(request.params.wallId), pageRequest(request.query)),
   );
 
-  route.post(
-    '/walls/:wallId/publishable-keys',
+  keys.create(
     {
-      role: 'editor',
-      scope: 'wall',
+      access: ['editor', 'wall'],
       summary: 'Make a publishable key for a wall',
       description:
         'A read-only key for the embed API (`/api/embed/v1`), for this wall only, safe to put in a web page. ' +
-        'The plaintext `key` is in this response only; Wallery stores its SHA-256.',
-      params: WallParams,
+        plaintextOnce('key'),
       body: PublishableKeyCreateBody,
-      ok: [201, NewPublishableKeyRecord, 'the new key, with its plaintext'],
-      errors: [404, 409],
+      ok: [NewPublishableKeyRecord, 'the new key, with its plaintext'],
     },
-    async (request) => {
-      return createPublishableKey(opOf(request), num(request.params.wallId), request.body ?? {});
-    },
+    async (request) => createPublishableKey(opOf(request), num(request.params.wallId), request.body ?? {}),
   );
 
-  route.delete(
-    '/walls/:wallId/publishable-keys/:keyId',
+  keys.remove(
     {
-      role: 'editor',
-      scope: 'wall',
+      access: ['editor', 'wall'],
       summary: 'Revoke a publishable key',
       description:
         'Every instance refuses the key (401) from the next request on, and ends the streams opened with it.',
-      params: PublishableKeyParams,
-      ok: [200, PublishableKeyRecord, 'the revoked key'],
-      errors: [404, 409],
+      answer: 'the revoked key',
     },
     async (request) => await revokePublishableKey(opOf(request), num(request.params.wallId), num(request.params.keyId)),
   );

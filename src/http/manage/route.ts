@@ -3,7 +3,7 @@
 //
 //   const route = manageRoute(app, 'manage: walls');
 //   route.get('/walls/:wallId', {
-//     role: 'viewer', scope: 'wall', summary: 'Get a wall',
+//     access: ['viewer', 'wall'], summary: 'Get a wall',
 //     params: WallParams, ok: [200, WallRecord, 'the wall'], errors: [404],
 //   }, async (request) => getWall(db(request), num(request.params.wallId)));
 //
@@ -19,9 +19,11 @@ import { Created, Ok, responses } from './schemas.js';
 
 type In<S> = S extends TSchema ? Static<S> : unknown;
 
+/** Who may call a route: the least role, and how the account it acts on is found (access.ts). */
+export type Allowed = readonly [role: Role, scope: ScopeBy];
+
 export interface RouteSpec<P, Q, B, D extends TSchema> {
-  role: Role;
-  scope: ScopeBy;
+  access: Allowed;
   summary: string;
   description?: string;
   /** another tag than the module's (a route documented with a neighbour resource) */
@@ -30,7 +32,7 @@ export interface RouteSpec<P, Q, B, D extends TSchema> {
   query?: Q;
   body?: B;
   /** the success: its status, the schema of `responseData` and what it is */
-  ok: [200 | 201, D, string];
+  ok: readonly [200 | 201, D, string];
   /** the route's own errors: 404 when it names a record, 409 when it writes, 410 for a pruned cursor */
   errors?: readonly (404 | 409 | 410)[];
 }
@@ -69,7 +71,7 @@ export function manageRoute(app: FastifyInstance, tag: string) {
       app.route({
         method,
         url,
-        config: access(spec.role, spec.scope),
+        config: access(...spec.access),
         schema,
         handler: async (request, reply) => {
           const result = await handler(request as Parameters<typeof handler>[0], reply);

@@ -15,8 +15,7 @@ export async function ruleRoutes(app: FastifyInstance) {
   route.get(
     '/walls/:wallId/rules',
     {
-      role: 'viewer',
-      scope: 'wall',
+      access: ['viewer', 'wall'],
       summary: 'A wall’s moderation rules',
       description: 'In order: the first rule that matches a post decides, then the mode.',
       params: WallParams,
@@ -30,8 +29,7 @@ export async function ruleRoutes(app: FastifyInstance) {
   route.put(
     '/walls/:wallId/rules',
     {
-      role: 'moderator',
-      scope: 'wall',
+      access: ['moderator', 'wall'],
       summary: 'Replace a wall’s moderation rules',
       description:
         'Ids are assigned when absent. New posts are judged at ingestion; stored ones only by `…/rules/apply`. ' +
@@ -54,8 +52,7 @@ export async function ruleRoutes(app: FastifyInstance) {
   route.post(
     '/walls/:wallId/rules/apply',
     {
-      role: 'moderator',
-      scope: 'wall',
+      access: ['moderator', 'wall'],
       summary: 'Apply a wall’s rules to its stored posts',
       description:
         'Judges the pending posts (and the approved ones with `includeApproved`); rejected posts stay as they are. Counts per rule.',

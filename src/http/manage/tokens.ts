@@ -9,38 +9,36 @@ import {
   revokeOperatorToken,
 } from '../../manage/tokens.js';
 import { pageRequest } from '../../manage/paging.js';
-import { IdString, PageQuery } from '../../schemas/fields.js';
+import { IdString } from '../../schemas/fields.js';
 import { NewTokenRecord, TokenCreateBody, TokenRecord } from '../../schemas/tokens.js';
 import { opOf } from './auth.js';
-import { manageRoute } from './route.js';
-import { db } from './common.js';
-import { PageOf } from './schemas.js';
+import { manageResource } from './resource.js';
+import { db, onlyPrefixKnown, plaintextOnce } from './common.js';
 
 const TokenParams = Type.Object({ tokenId: IdString('tokenId') });
 
 export async function tokenRoutes(app: FastifyInstance) {
-  const tag = 'manage: operator tokens';
-  const route = manageRoute(app, tag);
+  const tokens = manageResource(app, 'manage: operator tokens', {
+    record: [TokenRecord, 'token'],
+    collection: ['/tokens'],
+    item: ['/tokens/:tokenId', TokenParams],
+  });
+  const admins = ['admin', 'unscoped'] as const;
 
-  route.get(
-    '/tokens',
+  tokens.list(
     {
-      role: 'admin',
-      scope: 'unscoped',
+      access: admins,
       summary: 'List operator tokens',
-      description: 'Oldest first, revoked ones included. Only a prefix of each token is known.',
-      query: PageQuery,
-      ok: [200, PageOf(TokenRecord), 'a page of tokens'],
+      description: `Oldest first, revoked ones included. ${onlyPrefixKnown('token')}`,
     },
     async (request) => listOperatorTokenPage(db(request), pageRequest(request.query)),
   );
 
   // Who am I: any token may read its own record (the console decides what to show from its role and accounts).
-  route.get(
+  tokens.route.get(
     '/tokens/current',
     {
-      role: 'viewer',
-      scope: 'filtered',
+      access: ['viewer', 'filtered'],
       summary: 'The token of this call',
       description:
         'Its name, role and the accounts it is limited to: what a client such as the console shows and allows. Any token may read its own.',
@@ -49,34 +47,25 @@ export async function tokenRoutes(app: FastifyInstance) {
     async (request) => getOperatorToken(db(request), opOf(request).actor.tokenId!),
   );
 
-  route.post(
-    '/tokens',
+  tokens.create(
     {
-      role: 'admin',
-      scope: 'unscoped',
+      access: admins,
       summary: 'Make an operator token',
       description:
         'With a role (default admin) and the accounts it is limited to (none: every account; each must exist, 404 otherwise). ' +
-        'The plaintext `token` is in this response only; Wallery stores its SHA-256.',
+        plaintextOnce('token'),
       body: TokenCreateBody,
-      ok: [201, NewTokenRecord, 'the new token, with its plaintext'],
-      errors: [404, 409],
+      ok: [NewTokenRecord, 'the new token, with its plaintext'],
     },
-    async (request) => {
-      return createOperatorToken(opOf(request), request.body);
-    },
+    async (request) => createOperatorToken(opOf(request), request.body),
   );
 
-  route.delete(
-    '/tokens/:tokenId',
+  tokens.remove(
     {
-      role: 'admin',
-      scope: 'unscoped',
+      access: admins,
       summary: 'Revoke an operator token',
       description: 'Calls with it are 401 from the next call on. A revoked token stays listed.',
-      params: TokenParams,
-      ok: [200, TokenRecord, 'the revoked token'],
-      errors: [404, 409],
+      answer: 'the revoked token',
     },
     async (request) => revokeOperatorToken(opOf(request), String(Number(request.params.tokenId))),
   );

@@ -15,227 +15,164 @@ import {
   updateFeed,
   updateWall,
 } from '../../manage/walls.js';
-import { scopeOf } from './access.js';
+import { accountFilterOf } from './access.js';
 import { opOf } from './auth.js';
-import { db, num, optNum } from './common.js';
+import { db, num } from './common.js';
 import { pageRequest } from '../../manage/paging.js';
-import { manageRoute } from './route.js';
-import { FeedParams, PageOf, WallParams } from './schemas.js';
+import { manageResource } from './resource.js';
+import type { RouteHandler } from './route.js';
+import { FeedParams, WallParams } from './schemas.js';
 import { FeedCreateBody, FeedPatchBody, FeedRecord, PollResult } from '../../schemas/feeds.js';
-import { PageQuery } from '../../schemas/fields.js';
 import { WallCreateBody, WallListQuery, WallPatchBody, WallRecord } from '../../schemas/walls.js';
 
 export async function wallRoutes(app: FastifyInstance) {
   wallRecordRoutes(app);
-  wallLifecycleRoutes(app);
   feedRoutes(app);
-  feedPollRoute(app);
 }
 
-/** List, create, read and change walls. */
+/** The walls: list, create, read, change; the soft delete of contract §7, its undoing and the erasing for good. */
 function wallRecordRoutes(app: FastifyInstance) {
-  const route = manageRoute(app, 'manage: walls');
-  route.get(
-    '/walls',
+  const walls = manageResource(app, 'manage: walls', {
+    record: [WallRecord, 'wall'],
+    collection: ['/walls'],
+    item: ['/walls/:wallId', WallParams],
+  });
+  const editors = ['editor', 'wall'] as const;
+
+  walls.list(
     {
-      role: 'viewer',
-      scope: 'filtered',
+      access: ['viewer', 'filtered'],
       summary: 'List walls',
       description: 'Deleted walls included unless `state=live`.',
       query: WallListQuery,
-      ok: [200, PageOf(WallRecord), 'a page of walls'],
     },
     async (request) => {
-      const q = request.query;
-      const filter = { accountId: optNum(q.accountId), state: q.state, scope: scopeOf(request) };
-      return listWalls(db(request), filter, pageRequest(q));
+      const filter = { ...accountFilterOf(request), state: request.query.state };
+      return listWalls(db(request), filter, pageRequest(request.query));
     },
   );
-  route.post(
-    '/walls',
+  walls.create(
     {
-      role: 'editor',
-      scope: 'body-account',
+      access: ['editor', 'body-account'],
       summary: 'Create a wall',
       description: 'The URL slug must be unique within the account (409 otherwise).',
       body: WallCreateBody,
-      ok: [201, WallRecord, 'the new wall'],
-      errors: [404, 409],
     },
     async (request) => createWall(opOf(request), request.body),
   );
-  route.get(
-    '/walls/:wallId',
-    {
-      role: 'viewer',
-      scope: 'wall',
-      summary: 'Get a wall (live or deleted)',
-      params: WallParams,
-      ok: [200, WallRecord, 'the wall'],
-      errors: [404],
-    },
-    async (request) => getWall(db(request), num(request.params.wallId)),
+  walls.get({ access: ['viewer', 'wall'], summary: 'Get a wall (live or deleted)' }, async (request) =>
+    getWall(db(request), num(request.params.wallId)),
   );
-  route.patch(
-    '/walls/:wallId',
-    {
-      role: 'editor',
-      scope: 'wall',
-      summary: 'Change a wall’s name, URL slug or profanity flag',
-      params: WallParams,
-      body: WallPatchBody,
-      ok: [200, WallRecord, 'the wall after the change'],
-      errors: [404, 409],
-    },
+  walls.update(
+    { access: editors, summary: 'Change a wall’s name, URL slug or profanity flag', body: WallPatchBody },
     async (request) => updateWall(opOf(request), num(request.params.wallId), request.body),
   );
-}
-
-/** The soft delete of contract §7, its undoing and the erasing for good. */
-function wallLifecycleRoutes(app: FastifyInstance) {
-  const route = manageRoute(app, 'manage: walls');
-  const change = { role: 'editor', scope: 'wall', params: WallParams, errors: [404, 409] } as const;
-  route.delete(
-    '/walls/:wallId',
+  walls.remove(
     {
-      ...change,
+      access: editors,
       summary: 'Delete a wall (soft delete)',
       description:
         'Contract §7: the wall is 404 on the public API from then on; nothing is erased until it is purged, and `restore` brings it back.',
-      ok: [200, WallRecord, 'the deleted wall'],
+      answer: 'the deleted wall',
     },
     async (request) => deleteWall(opOf(request), num(request.params.wallId)),
   );
-  route.post(
-    '/walls/:wallId/restore',
+  walls.action(
+    'restore',
     {
-      ...change,
+      access: editors,
       summary: 'Restore a deleted wall',
       description: 'The wall and everything on it come back; 409 when it is not deleted.',
-      ok: [200, WallRecord, 'the restored wall'],
+      answer: 'the restored wall',
     },
     async (request) => restoreWall(opOf(request), num(request.params.wallId)),
   );
-  route.post(
-    '/walls/:wallId/purge',
+  walls.action(
+    'purge',
     {
-      ...change,
+      access: editors,
       summary: 'Purge a deleted wall',
       description: 'Erases the wall with its feeds, posts and tags for good. A live wall is refused (409).',
-      ok: [200, WallRecord, 'the wall as it was before the purge'],
+      answer: 'the wall as it was before the purge',
     },
     async (request) => purgeWall(opOf(request), num(request.params.wallId)),
   );
 }
 
-const FEED_TAG = 'manage: feeds';
-
-/** A wall's feeds: list, add, read, change, delete. */
+/** A wall's feeds: list, add, read, change, delete, and poll now. */
 function feedRoutes(app: FastifyInstance) {
-  const route = manageRoute(app, FEED_TAG);
-  route.get(
-    '/walls/:wallId/feeds',
-    {
-      role: 'viewer',
-      scope: 'wall',
-      summary: 'List the feeds of a wall',
-      params: WallParams,
-      query: PageQuery,
-      ok: [200, PageOf(FeedRecord), 'a page of feeds'],
-      errors: [404],
-    },
-    async (request) => listFeeds(db(request), num(request.params.wallId), pageRequest(request.query)),
+  const feeds = manageResource(app, 'manage: feeds', {
+    record: [FeedRecord, 'feed'],
+    collection: ['/walls/:wallId/feeds', WallParams],
+    item: ['/walls/:wallId/feeds/:feedId', FeedParams],
+  });
+  const editors = ['editor', 'wall'] as const;
+
+  feeds.list({ access: ['viewer', 'wall'], summary: 'List the feeds of a wall' }, async (request) =>
+    listFeeds(db(request), num(request.params.wallId), pageRequest(request.query)),
   );
-  route.post(
-    '/walls/:wallId/feeds',
+  feeds.create(
     {
-      role: 'editor',
-      scope: 'wall',
+      access: editors,
       summary: 'Add a feed to a wall',
       description: '`connector` says what ingestion collects (see the ConnectorSettings kinds).',
-      params: WallParams,
       body: FeedCreateBody,
-      ok: [201, FeedRecord, 'the new feed'],
-      errors: [404, 409],
     },
     async (request) => createFeed(opOf(request), num(request.params.wallId), request.body),
   );
-  route.get(
-    '/walls/:wallId/feeds/:feedId',
+  feeds.get(
     {
-      role: 'viewer',
-      scope: 'wall',
+      access: ['viewer', 'wall'],
       summary: 'Get a feed',
       description: 'With its ingestion state (`ingest`) once the feed is ingested.',
-      params: FeedParams,
-      ok: [200, FeedRecord, 'the feed'],
-      errors: [404],
     },
     async (request) => getFeed(db(request), num(request.params.feedId), num(request.params.wallId)),
   );
-  route.patch(
-    '/walls/:wallId/feeds/:feedId',
+  feeds.update(
     {
-      role: 'editor',
-      scope: 'wall',
+      access: editors,
       summary: 'Change a feed; enable or disable it',
       description: '`enabled: false` stops ingestion for the feed; its posts stay.',
-      params: FeedParams,
       body: FeedPatchBody,
-      ok: [200, FeedRecord, 'the feed after the change'],
-      errors: [404, 409],
     },
     async (request) => updateFeed(opOf(request), num(request.params.feedId), request.body, num(request.params.wallId)),
   );
-  route.delete(
-    '/walls/:wallId/feeds/:feedId',
+  feeds.remove({ access: editors, summary: 'Delete a feed with its posts' }, async (request) =>
+    deleteFeed(opOf(request), num(request.params.feedId), num(request.params.wallId)),
+  );
+  feeds.action(
+    'poll',
     {
-      role: 'editor',
-      scope: 'wall',
-      summary: 'Delete a feed with its posts',
-      params: FeedParams,
-      ok: [200, FeedRecord, 'the feed as it was'],
-      errors: [404, 409],
+      access: ['moderator', 'wall'],
+      summary: 'Poll a feed now',
+      description:
+        'Reads the feed at once when this server polls feeds (INGEST on) and answers what the poll did; otherwise the feed is made due at once for the poller that runs (a worker) and the answer says `scheduled`. 409 when the feed has no connector, is disabled or its wall is deleted.',
+      ok: [PollResult, 'what the poll did, and the feed after it'],
     },
-    async (request) => deleteFeed(opOf(request), num(request.params.feedId), num(request.params.wallId)),
+    pollFeed,
   );
 }
 
 /** Polling a feed now: here when this server ingests, else by the worker that does. */
-function feedPollRoute(app: FastifyInstance) {
-  manageRoute(app, FEED_TAG).post(
-    '/walls/:wallId/feeds/:feedId/poll',
-    {
-      role: 'moderator',
-      scope: 'wall',
-      summary: 'Poll a feed now',
-      description:
-        'Reads the feed at once when this server polls feeds (INGEST on) and answers what the poll did; otherwise the feed is made due at once for the poller that runs (a worker) and the answer says `scheduled`. 409 when the feed has no connector, is disabled or its wall is deleted.',
-      params: FeedParams,
-      ok: [200, PollResult, 'what the poll did, and the feed after it'],
-      errors: [404, 409],
+const pollFeed: RouteHandler<typeof FeedParams, undefined, undefined, typeof PollResult> = async (request) => {
+  const wallId = num(request.params.wallId);
+  const feedId = num(request.params.feedId);
+  await requestPoll(opOf(request), feedId, wallId);
+  const ingest = request.server.ctx.ingest;
+  if (!ingest) {
+    const feed = await getFeed(db(request), feedId, wallId);
+    const message = 'this server does not poll feeds (INGEST off): the feed is due now for the poller that runs';
+    return { feed, poll: { status: 'scheduled' as const, inserted: 0, updated: 0, message } };
+  }
+  const [report] = await ingest.runOnce({ feedId });
+  const feed = await getFeed(db(request), feedId, wallId);
+  return {
+    feed,
+    poll: {
+      status: report?.status ?? ('skipped' as const),
+      inserted: report?.inserted ?? 0,
+      updated: report?.updated ?? 0,
+      message: report?.message ?? null,
     },
-    async (request) => {
-      const wallId = num(request.params.wallId);
-      const feedId = num(request.params.feedId);
-      await requestPoll(opOf(request), feedId, wallId);
-      const ingest = request.server.ctx.ingest;
-      if (!ingest) {
-        const feed = await getFeed(db(request), feedId, wallId);
-        const message = 'this server does not poll feeds (INGEST off): the feed is due now for the poller that runs';
-        return { feed, poll: { status: 'scheduled' as const, inserted: 0, updated: 0, message } };
-      }
-      const [report] = await ingest.runOnce({ feedId });
-      const feed = await getFeed(db(request), feedId, wallId);
-      return {
-        feed,
-        poll: {
-          status: report?.status ?? ('skipped' as const),
-          inserted: report?.inserted ?? 0,
-          updated: report?.updated ?? 0,
-          message: report?.message ?? null,
-        },
-      };
-    },
-  );
-}
+  };
+};

@@ -14,7 +14,6 @@ import {
   type WebhookSettings,
 } from '../../manage/webhooks.js';
 import { pageRequest } from '../../manage/paging.js';
-import { PageQuery } from '../../schemas/fields.js';
 import {
   DeliveryRecord,
   NewWebhookRecord,
@@ -26,11 +25,11 @@ import {
 } from '../../schemas/webhooks.js';
 import { roleAllows, type Role } from '../../domain/roles.js';
 import type { UrlView } from '../../domain/webhook-url.js';
-import { scopeOf } from './access.js';
+import { accountFilterOf } from './access.js';
 import { opOf } from './auth.js';
-import { manageRoute } from './route.js';
-import { db, num, optNum } from './common.js';
-import { DeliveryParams, PageOf, WebhookParams } from './schemas.js';
+import { manageResource } from './resource.js';
+import { db, num } from './common.js';
+import { DeliveryParams, WebhookParams } from './schemas.js';
 
 let defaults: WebhookSettings | null = null;
 
@@ -63,148 +62,108 @@ const EVENTS_NOTE =
 
 export async function webhookRoutes(app: FastifyInstance) {
   const tag = 'manage: webhooks';
-  const route = manageRoute(app, tag);
+  const webhooks = manageResource(app, tag, {
+    record: [WebhookRecord, 'webhook'],
+    collection: ['/webhooks'],
+    item: ['/webhooks/:webhookId', WebhookParams],
+  });
+  const editors = [EDITS, 'webhook'] as const;
 
-  route.get(
-    '/webhooks',
+  webhooks.list(
     {
-      role: 'viewer',
-      scope: 'filtered',
+      access: ['viewer', 'filtered'],
       summary: 'List webhooks',
       description: `Of one account with \`accountId\`. The secrets are never shown again. ${URL_NOTE}`,
       query: WebhookListQuery,
-      ok: [200, PageOf(WebhookRecord), 'a page of webhooks'],
     },
     async (request) =>
-      await listWebhooks(
-        db(request),
-        { accountId: optNum(request.query.accountId), scope: scopeOf(request) },
-        pageRequest(request.query),
-        urlViewOf(request),
-      ),
+      await listWebhooks(db(request), accountFilterOf(request), pageRequest(request.query), urlViewOf(request)),
   );
 
-  route.post(
-    '/webhooks',
+  webhooks.create(
     {
-      role: EDITS,
-      scope: 'body-account',
+      access: [EDITS, 'body-account'],
       summary: 'Create a webhook',
       description: `It receives the events after its creation (no backlog). The answer holds the signing secret (\`whsec_…\`), shown this once. ${EVENTS_NOTE}`,
       body: WebhookCreateBody,
-      ok: [201, NewWebhookRecord, 'the new webhook with its secret'],
-      errors: [404, 409],
+      ok: [NewWebhookRecord, 'the new webhook with its secret'],
     },
-    async (request) => {
-      return createWebhook(opOf(request), request.body, settingsOf(request));
-    },
+    async (request) => createWebhook(opOf(request), request.body, settingsOf(request)),
   );
 
-  route.get(
-    '/webhooks/:webhookId',
-    {
-      role: 'viewer',
-      scope: 'webhook',
-      summary: 'Get a webhook',
-      description: URL_NOTE,
-      params: WebhookParams,
-      ok: [200, WebhookRecord, 'the webhook'],
-      errors: [404],
-    },
-    async (request) => getWebhook(db(request), num(request.params.webhookId), urlViewOf(request)),
+  webhooks.get({ access: ['viewer', 'webhook'], summary: 'Get a webhook', description: URL_NOTE }, async (request) =>
+    getWebhook(db(request), num(request.params.webhookId), urlViewOf(request)),
   );
 
-  route.patch(
-    '/webhooks/:webhookId',
+  webhooks.update(
     {
-      role: EDITS,
-      scope: 'webhook',
+      access: editors,
       summary: 'Change a webhook',
       description:
         'url, events, enabled. `enabled: true` on a disabled webhook resumes from its cursor: the events since are sent, in order.',
-      params: WebhookParams,
       body: WebhookPatchBody,
-      ok: [200, WebhookRecord, 'the webhook after the change'],
-      errors: [404, 409],
     },
     async (request) =>
       await updateWebhook(opOf(request), num(request.params.webhookId), request.body, settingsOf(request)),
   );
 
-  route.delete(
-    '/webhooks/:webhookId',
-    {
-      role: EDITS,
-      scope: 'webhook',
-      summary: 'Delete a webhook',
-      description: 'With its delivery log.',
-      params: WebhookParams,
-      ok: [200, WebhookRecord, 'the webhook as it was'],
-      errors: [404, 409],
-    },
+  webhooks.remove(
+    { access: editors, summary: 'Delete a webhook', description: 'With its delivery log.' },
     async (request) => deleteWebhook(opOf(request), num(request.params.webhookId)),
   );
 
-  route.post(
-    '/webhooks/:webhookId/rotate-secret',
+  webhooks.action(
+    'rotate-secret',
     {
-      role: EDITS,
-      scope: 'webhook',
+      access: editors,
       summary: 'Rotate the signing secret',
       description:
         'The next delivery is signed with the new secret, shown this once; for 24 hours the old secret signs too (a second `v1`), so receivers switch without a gap. ' +
         'A secret that leaked: `{"expireOldNow": true}` — from the next delivery on only the new secret signs (the old one, and any before it, no more). The body is optional.',
-      params: WebhookParams,
       body: RotateSecretBody,
-      ok: [200, NewWebhookRecord, 'the webhook with its new secret'],
-      errors: [404, 409],
+      ok: [NewWebhookRecord, 'the webhook with its new secret'],
     },
     async (request) =>
       await rotateWebhookSecret(opOf(request), num(request.params.webhookId), settingsOf(request), request.body ?? {}),
   );
 
-  route.post(
-    '/webhooks/:webhookId/test',
+  webhooks.action(
+    'test',
     {
-      role: EDITS,
-      scope: 'webhook',
+      access: editors,
       summary: 'Send a test event',
       description:
         'Sends a signed `webhook.test` event now and answers with the attempt as the delivery log holds it (status, HTTP code, latency, error). ' +
         'A failure without an HTTP answer says only that (`error`: no HTTP answer), whatever the cause — refused, closed, timed out, not resolved, or an address `WEBHOOK_ALLOW_PRIVATE_NETWORKS` does not allow; the cause is in the server log.',
-      params: WebhookParams,
-      ok: [200, DeliveryRecord, 'the attempt'],
-      errors: [404, 409],
+      ok: [DeliveryRecord, 'the attempt'],
     },
     async (request) => testWebhook(opOf(request), num(request.params.webhookId), settingsOf(request)),
   );
 
-  route.get(
-    '/webhooks/:webhookId/deliveries',
+  // A webhook's delivery log: each entry is one attempt to send an event.
+  const deliveries = manageResource(app, tag, {
+    record: [DeliveryRecord, 'attempt'],
+    collection: ['/webhooks/:webhookId/deliveries', WebhookParams],
+    item: ['/webhooks/:webhookId/deliveries/:deliveryId', DeliveryParams],
+  });
+
+  deliveries.list(
     {
-      role: 'viewer',
-      scope: 'webhook',
+      access: ['viewer', 'webhook'],
       summary: 'The delivery log',
       description: 'Every attempt, newest first: status, HTTP code, latency, a short error.',
-      params: WebhookParams,
-      query: PageQuery,
-      ok: [200, PageOf(DeliveryRecord), 'a page of attempts'],
-      errors: [404],
     },
     async (request) => listDeliveries(db(request), num(request.params.webhookId), pageRequest(request.query)),
   );
 
-  route.post(
-    '/webhooks/:webhookId/deliveries/:deliveryId/replay',
+  deliveries.action(
+    'replay',
     {
-      role: EDITS,
-      scope: 'webhook',
+      access: editors,
       summary: 'Replay a delivery',
       description:
         'Sends the event of that delivery again now, with the same event id (a receiver that dedupes by it ignores it), and answers with the attempt. 409 when the event left the change log (30 days).',
-      params: DeliveryParams,
-      ok: [200, DeliveryRecord, 'the attempt'],
-      errors: [404, 409],
+      answer: 'the attempt',
     },
     async (request) =>
       await replayDelivery(
