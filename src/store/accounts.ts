@@ -50,9 +50,7 @@ export async function anyWallOf(db: Kysely<Database>, accountId: number): Promis
 export async function deleteAccountRows(db: Kysely<Database>, id: number): Promise<void> {
   const products = db.selectFrom('products').select('id').where('account_id', '=', id);
   await db.deleteFrom('post_products').where('product_id', 'in', products).execute();
-  await db.deleteFrom('products').where('account_id', '=', id).execute();
-  await db.deleteFrom('user_keys').where('account_id', '=', id).execute();
-  await db.deleteFrom('usage_daily').where('account_id', '=', id).execute();
-  await db.deleteFrom('idempotency_keys').where('account_id', '=', id).execute();
+  for (const table of ['products', 'user_keys', 'usage_daily', 'idempotency_keys'] as const)
+    await db.deleteFrom(table).where('account_id', '=', id).execute();
   await db.deleteFrom('accounts').where('id', '=', id).execute();
 }

@@ -6,6 +6,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Count, EventType } from '../domain/analytics.js';
 import { isForeignKeyViolation } from './dialect.js';
 import type { Database } from './schema.js';
+import { tagsWithPosts } from './tags.js';
+import { findWall } from './walls.js';
 
 /** Rows per statement: 6 values each, far below SQLite's 32,766 variables. */
 const ROWS_PER_STATEMENT = 500;
@@ -203,9 +205,7 @@ export async function postsOfWall(db: Kysely<Database>, wallId: number, ids: rea
 /** Of these products, those tagged on a post of the wall. */
 export async function productsOfWall(db: Kysely<Database>, wallId: number, ids: readonly number[]): Promise<number[]> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('post_products')
-    .innerJoin('posts', 'posts.id', 'post_products.post_id')
+  const rows = await tagsWithPosts(db)
     .select('post_products.product_id')
     .distinct()
     .where('posts.wall_id', '=', wallId)
@@ -216,11 +216,5 @@ export async function productsOfWall(db: Kysely<Database>, wallId: number, ids: 
 
 /** Whether the wall exists and is not deleted. */
 export async function wallIsLive(db: Kysely<Database>, wallId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('walls')
-    .select('id')
-    .where('id', '=', wallId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await findWall(db, wallId, { live: true })) !== null;
 }

@@ -3,6 +3,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, FeedsTable } from './schema.js';
 import { pageAfterId } from './paging.js';
+import { insertRow } from './rows.js';
 
 export type FeedRow = Selectable<FeedsTable>;
 
@@ -76,10 +77,7 @@ export async function findFeedWithState(
   return (await q.executeTakeFirst()) as FeedWithState | undefined;
 }
 
-export async function insertFeed(db: Kysely<Database>, values: Insertable<FeedsTable>): Promise<number> {
-  const { id } = await db.insertInto('feeds').values(values).returning('id').executeTakeFirstOrThrow();
-  return id;
-}
+export const insertFeed = (db: Kysely<Database>, values: Insertable<FeedsTable>) => insertRow(db, 'feeds', values);
 
 export async function updateFeedRow(db: Kysely<Database>, id: number, set: Updateable<FeedsTable>): Promise<void> {
   await db.updateTable('feeds').set(set).where('id', '=', id).execute();

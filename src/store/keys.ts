@@ -2,7 +2,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, UserKeysTable } from './schema.js';
-import { pageAfterId } from './paging.js';
+import { childRows } from './paging.js';
 import type { Plan } from '../domain/lists.js';
 
 export function hashSecret(plaintext: string): string {
@@ -115,33 +115,16 @@ export async function revokeUserKey(db: Kysely<Database>, plaintext: string, now
 
 export type UserKeyRow = Selectable<UserKeysTable>;
 
+/** The account's keys, revoked ones too. */
+const accountKeys = childRows((db, accountId) =>
+  db.selectFrom('user_keys').selectAll().where('account_id', '=', accountId),
+);
+
 /** A page of the account's keys in id order. */
-export async function userKeysPage(
-  db: Kysely<Database>,
-  accountId: number,
-  afterId: number | undefined,
-  take: number,
-): Promise<UserKeyRow[]> {
-  return pageAfterId(
-    db.selectFrom('user_keys').selectAll().where('account_id', '=', accountId),
-    afterId,
-    take,
-  ).execute();
-}
+export const userKeysPage = accountKeys.oldestFirst;
 
 /** The account's key by id (revoked or not). */
-export async function findUserKey(
-  db: Kysely<Database>,
-  accountId: number,
-  keyId: number,
-): Promise<UserKeyRow | undefined> {
-  return db
-    .selectFrom('user_keys')
-    .selectAll()
-    .where('id', '=', keyId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-}
+export const findUserKey = accountKeys.find;
 
 /** The key with this plaintext (revoked or not). */
 export async function findUserKeyByPlaintext(db: Kysely<Database>, plaintext: string): Promise<UserKeyRow | undefined> {

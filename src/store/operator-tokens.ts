@@ -3,15 +3,12 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, OperatorTokensTable } from './schema.js';
 import { hashSecret } from './keys.js';
 import { pageAfterId } from './paging.js';
+import { insertRowReturning } from './rows.js';
 
 export type OperatorTokenRow = Selectable<OperatorTokensTable>;
 
-export async function insertOperatorToken(
-  db: Kysely<Database>,
-  values: Insertable<OperatorTokensTable>,
-): Promise<OperatorTokenRow> {
-  return db.insertInto('operator_tokens').values(values).returningAll().executeTakeFirstOrThrow();
-}
+export const insertOperatorToken = (db: Kysely<Database>, values: Insertable<OperatorTokensTable>) =>
+  insertRowReturning(db, 'operator_tokens', values);
 
 /** Every token (revoked too), in id order. */
 export async function allOperatorTokens(db: Kysely<Database>): Promise<OperatorTokenRow[]> {

@@ -19,52 +19,38 @@ export type OwnedKind = (typeof OWNED_KINDS)[number];
 
 export const isOwnedKind = (kind: string): kind is OwnedKind => (OWNED_KINDS as readonly string[]).includes(kind);
 
+/** Where the account of each kind (but an account) is found: in its own row, or in its wall's. */
+const ACCOUNT_FOUND_IN: Record<
+  Exclude<OwnedKind, 'account'>,
+  { row: 'user_keys' | 'products' | 'walls' | 'webhooks' } | { wallOf: 'feeds' | 'posts' | 'publishable_keys' }
+> = {
+  user_key: { row: 'user_keys' },
+  product: { row: 'products' },
+  wall: { row: 'walls' },
+  webhook: { row: 'webhooks' },
+  feed: { wallOf: 'feeds' },
+  post: { wallOf: 'posts' },
+  publishable_key: { wallOf: 'publishable_keys' },
+};
+
 /**
  * The account of a resource as it is now (a wall: live or deleted); null when
  * the resource does not exist (or no longer) — also an existence check.
  */
 export async function accountOf(db: Kysely<Database>, kind: OwnedKind, id: number): Promise<number | null> {
-  let row: { account_id: number } | undefined;
-  switch (kind) {
-    case 'account':
-      row = await db.selectFrom('accounts').select('id as account_id').where('id', '=', id).executeTakeFirst();
-      break;
-    case 'user_key':
-      row = await db.selectFrom('user_keys').select('account_id').where('id', '=', id).executeTakeFirst();
-      break;
-    case 'product':
-      row = await db.selectFrom('products').select('account_id').where('id', '=', id).executeTakeFirst();
-      break;
-    case 'wall':
-      row = await db.selectFrom('walls').select('account_id').where('id', '=', id).executeTakeFirst();
-      break;
-    case 'webhook':
-      row = await db.selectFrom('webhooks').select('account_id').where('id', '=', id).executeTakeFirst();
-      break;
-    case 'feed':
-      row = await db
-        .selectFrom('feeds')
-        .innerJoin('walls', 'walls.id', 'feeds.wall_id')
-        .select('walls.account_id')
-        .where('feeds.id', '=', id)
-        .executeTakeFirst();
-      break;
-    case 'post':
-      row = await db
-        .selectFrom('posts')
-        .innerJoin('walls', 'walls.id', 'posts.wall_id')
-        .select('walls.account_id')
-        .where('posts.id', '=', id)
-        .executeTakeFirst();
-      break;
-    case 'publishable_key':
-      row = await db
-        .selectFrom('publishable_keys')
-        .innerJoin('walls', 'walls.id', 'publishable_keys.wall_id')
-        .select('walls.account_id')
-        .where('publishable_keys.id', '=', id)
-        .executeTakeFirst();
-      break;
+  if (kind === 'account') {
+    const account = await db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst();
+    return account?.id ?? null;
   }
+  const found = ACCOUNT_FOUND_IN[kind];
+  const row =
+    'row' in found
+      ? await db.selectFrom(found.row).select('account_id').where('id', '=', id).executeTakeFirst()
+      : await db
+          .selectFrom(found.wallOf)
+          .innerJoin('walls', 'walls.id', `${found.wallOf}.wall_id`)
+          .select('walls.account_id')
+          .where(`${found.wallOf}.id`, '=', id)
+          .executeTakeFirst();
   return row?.account_id ?? null;
 }

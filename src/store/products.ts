@@ -2,7 +2,9 @@
 // and the products tagged on posts, in tag order.
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, ProductsTable } from './schema.js';
-import { pageAfterId } from './paging.js';
+import { ofAccounts, pageAfterId, type AccountFilter } from './paging.js';
+import { insertRow } from './rows.js';
+import { tagsWithPosts } from './tags.js';
 
 export type TaggedProduct = Selectable<ProductsTable> & { left_pct: number; top_pct: number; position: number };
 
@@ -60,13 +62,11 @@ function productsWithCounts(db: Kysely<Database>) {
 /** A page of products in id order, of these accounts only when given (null: all), of one account when given. */
 export async function productsPage(
   db: Kysely<Database>,
-  filter: { accountIds: number[] | null; accountId?: number },
+  filter: AccountFilter,
   afterId: number | undefined,
   take: number,
 ): Promise<ProductRow[]> {
-  let q = productsWithCounts(db);
-  if (filter.accountIds !== null) q = q.where('products.account_id', 'in', filter.accountIds);
-  if (filter.accountId !== undefined) q = q.where('products.account_id', '=', filter.accountId);
+  const q = ofAccounts(productsWithCounts(db), 'products.account_id', filter);
   return (await pageAfterId(q, afterId, take).execute()) as ProductRow[];
 }
 
@@ -74,10 +74,8 @@ export async function findProduct(db: Kysely<Database>, id: number): Promise<Pro
   return (await productsWithCounts(db).where('products.id', '=', id).executeTakeFirst()) as ProductRow | undefined;
 }
 
-export async function insertProduct(db: Kysely<Database>, values: Insertable<ProductsTable>): Promise<number> {
-  const { id } = await db.insertInto('products').values(values).returning('id').executeTakeFirstOrThrow();
-  return id;
-}
+export const insertProduct = (db: Kysely<Database>, values: Insertable<ProductsTable>) =>
+  insertRow(db, 'products', values);
 
 export async function updateProductRow(
   db: Kysely<Database>,
@@ -89,9 +87,7 @@ export async function updateProductRow(
 
 /** Deletes the product and its tags; the walls it was tagged on (their posts change). */
 export async function deleteProductWithTags(db: Kysely<Database>, id: number): Promise<number[]> {
-  const walls = await db
-    .selectFrom('post_products')
-    .innerJoin('posts', 'posts.id', 'post_products.post_id')
+  const walls = await tagsWithPosts(db)
     .select('posts.wall_id')
     .distinct()
     .where('post_products.product_id', '=', id)

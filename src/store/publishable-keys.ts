@@ -6,7 +6,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, PublishableKeysTable } from './schema.js';
-import { pageAfterId } from './paging.js';
+import { childRows } from './paging.js';
+import { insertRowReturning } from './rows.js';
 
 export const PUBLISHABLE_KEY_PREFIX = 'pk_';
 
@@ -75,39 +76,17 @@ export function parseOrigins(json: string): string[] {
 
 export type PublishableKeyRow = Selectable<PublishableKeysTable>;
 
-export async function insertPublishableKey(
-  db: Kysely<Database>,
-  values: Insertable<PublishableKeysTable>,
-): Promise<PublishableKeyRow> {
-  return db.insertInto('publishable_keys').values(values).returningAll().executeTakeFirstOrThrow();
-}
+export const insertPublishableKey = (db: Kysely<Database>, values: Insertable<PublishableKeysTable>) =>
+  insertRowReturning(db, 'publishable_keys', values);
+
+/** The wall's keys, revoked ones too. */
+const wallKeys = childRows((db, wallId) => db.selectFrom('publishable_keys').selectAll().where('wall_id', '=', wallId));
 
 /** A page of the wall's keys (revoked ones too) in id order. */
-export async function publishableKeysPage(
-  db: Kysely<Database>,
-  wallId: number,
-  afterId: number | undefined,
-  take: number,
-): Promise<PublishableKeyRow[]> {
-  return pageAfterId(
-    db.selectFrom('publishable_keys').selectAll().where('wall_id', '=', wallId),
-    afterId,
-    take,
-  ).execute();
-}
+export const publishableKeysPage = wallKeys.oldestFirst;
 
-export async function findPublishableKey(
-  db: Kysely<Database>,
-  wallId: number,
-  keyId: number,
-): Promise<PublishableKeyRow | undefined> {
-  return db
-    .selectFrom('publishable_keys')
-    .selectAll()
-    .where('id', '=', keyId)
-    .where('wall_id', '=', wallId)
-    .executeTakeFirst();
-}
+/** The wall's key by id (revoked or not). */
+export const findPublishableKey = wallKeys.find;
 
 /** The oldest live key of the wall (only its prefix is known), if any. */
 export async function firstLiveKeyPrefix(db: Kysely<Database>, wallId: number): Promise<string | undefined> {

@@ -1,6 +1,7 @@
 // What moderation rules read of stored posts (src/domain/rules.ts judges them).
 import type { Kysely } from 'kysely';
 import type { PostState } from '../domain/lists.js';
+import { RULE_FLAG_COLUMNS } from '../domain/post-fields.js';
 import type { Database } from './schema.js';
 
 /** A page of the wall's posts in these states, in id order after `afterId`, with the columns rules judge. */
@@ -11,20 +12,10 @@ export async function postsToJudge(
   afterId: number,
   take: number,
 ) {
+  // the flags: those of the registry that rules see (a new one is read with no change here)
   return db
     .selectFrom('posts')
-    .select([
-      'id',
-      'state',
-      'content',
-      'author_name',
-      'username',
-      'network_name',
-      'media',
-      'repost',
-      'reply',
-      'sensitive',
-    ])
+    .select(['id', 'state', 'content', 'author_name', 'username', 'network_name', 'media', ...RULE_FLAG_COLUMNS])
     .where('wall_id', '=', wallId)
     .where('state', 'in', [...states])
     .where('id', '>', afterId)

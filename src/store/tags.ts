@@ -42,11 +42,14 @@ export async function replaceTags(db: Kysely<Database>, postId: number, tags: re
     .execute();
 }
 
+/** The tags, each with the post it is on: to ask which walls show a product, or which products a wall shows. */
+export function tagsWithPosts(db: Kysely<Database>) {
+  return db.selectFrom('post_products').innerJoin('posts', 'posts.id', 'post_products.post_id');
+}
+
 /** Whether any visible post of the wall has a tagged product. */
 export async function wallHasTaggedPosts(db: Kysely<Database>, wallId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('post_products')
-    .innerJoin('posts', 'posts.id', 'post_products.post_id')
+  const row = await tagsWithPosts(db)
     .select('posts.id')
     .where('posts.wall_id', '=', wallId)
     .where(visiblePost)

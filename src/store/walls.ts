@@ -4,7 +4,8 @@ import type { ExpressionBuilder, Insertable, Kysely, Selectable, Updateable } fr
 import type { EmbedLayout } from '../domain/lists.js';
 import type { Database, WallsTable } from './schema.js';
 import { hiddenPost, visiblePost } from './posts.js';
-import { pageAfterId } from './paging.js';
+import { ofAccounts, pageAfterId, type AccountFilter } from './paging.js';
+import { insertRow } from './rows.js';
 
 export type WallRow = Selectable<WallsTable>;
 
@@ -67,55 +68,34 @@ function wallsWithCounts(db: Kysely<Database>) {
   return db
     .selectFrom('walls')
     .selectAll('walls')
-    .select((eb) => [
-      eb
-        .selectFrom('feeds')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('feeds.wall_id', '=', 'walls.id')
-        .as('feed_count'),
-      eb
-        .selectFrom('posts')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('posts.wall_id', '=', 'walls.id')
-        .as('post_count'),
-      // approved = what the public API shows (approved, not hidden)
-      eb
-        .selectFrom('posts')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('posts.wall_id', '=', 'walls.id')
-        .where(visiblePost)
-        .as('approved_count'),
-      eb
-        .selectFrom('posts')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('posts.wall_id', '=', 'walls.id')
-        .where('posts.state', '=', 'pending')
-        .as('pending_count'),
-      eb
-        .selectFrom('posts')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('posts.wall_id', '=', 'walls.id')
-        .where('posts.state', '=', 'rejected')
-        .as('rejected_count'),
-      eb
-        .selectFrom('posts')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('posts.wall_id', '=', 'walls.id')
-        .where(hiddenPost)
-        .as('hidden_count'),
-    ]);
+    .select((eb) => {
+      // how many of the wall's posts (the caller's where narrows them)
+      const countPosts = () =>
+        eb.selectFrom('posts').select(eb.fn.countAll<number>().as('n')).whereRef('posts.wall_id', '=', 'walls.id');
+      return [
+        eb
+          .selectFrom('feeds')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('feeds.wall_id', '=', 'walls.id')
+          .as('feed_count'),
+        countPosts().as('post_count'),
+        // approved = what the public API shows (approved, not hidden)
+        countPosts().where(visiblePost).as('approved_count'),
+        countPosts().where('posts.state', '=', 'pending').as('pending_count'),
+        countPosts().where('posts.state', '=', 'rejected').as('rejected_count'),
+        countPosts().where(hiddenPost).as('hidden_count'),
+      ];
+    });
 }
 
 /** A page of walls with their counts in id order: of these accounts (null: all), one account, live or deleted ones. */
 export async function wallsPage(
   db: Kysely<Database>,
-  filter: { accountIds: number[] | null; accountId?: number; state?: 'live' | 'deleted' | 'all' },
+  filter: AccountFilter & { state?: 'live' | 'deleted' | 'all' },
   afterId: number | undefined,
   take: number,
 ): Promise<WallWithCounts[]> {
-  let q = wallsWithCounts(db);
-  if (filter.accountIds !== null) q = q.where('walls.account_id', 'in', filter.accountIds);
-  if (filter.accountId !== undefined) q = q.where('walls.account_id', '=', filter.accountId);
+  let q = ofAccounts(wallsWithCounts(db), 'walls.account_id', filter);
   if (filter.state === 'live') q = q.where(liveWall);
   if (filter.state === 'deleted') q = q.where('walls.deleted_at', 'is not', null);
   return (await pageAfterId(q, afterId, take).execute()) as WallWithCounts[];
@@ -137,10 +117,7 @@ export async function wallWithSlug(
   return (await q.executeTakeFirst())?.id;
 }
 
-export async function insertWall(db: Kysely<Database>, values: Insertable<WallsTable>): Promise<number> {
-  const { id } = await db.insertInto('walls').values(values).returning('id').executeTakeFirstOrThrow();
-  return id;
-}
+export const insertWall = (db: Kysely<Database>, values: Insertable<WallsTable>) => insertRow(db, 'walls', values);
 
 export async function updateWallRow(db: Kysely<Database>, id: number, set: Updateable<WallsTable>): Promise<void> {
   await db.updateTable('walls').set(set).where('id', '=', id).execute();

@@ -4,7 +4,8 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { PLAIN_PREFIX } from '../domain/secret-box.js';
 import type { Database, DeliveryStatus, WebhookDeliveriesTable, WebhooksTable } from './schema.js';
-import { pageAfterId, pageBeforeId } from './paging.js';
+import { childRows, ofAccounts, pageAfterId, type AccountFilter } from './paging.js';
+import { insertRow } from './rows.js';
 
 export type WebhookRow = Selectable<WebhooksTable>;
 
@@ -242,21 +243,16 @@ export type DeliveryLogRow = Selectable<WebhookDeliveriesTable>;
 /** A page of endpoints in id order: of `accountIds` when given (an operator token's scope), of `accountId` when given. */
 export async function webhooksPage(
   db: Kysely<Database>,
-  filter: { accountIds: number[] | null; accountId?: number },
+  filter: AccountFilter,
   afterId: number | undefined,
   take: number,
 ): Promise<WebhookRow[]> {
-  let q = db.selectFrom('webhooks').selectAll();
-  if (filter.accountIds !== null) q = q.where('account_id', 'in', filter.accountIds);
-  if (filter.accountId !== undefined) q = q.where('account_id', '=', filter.accountId);
-  return pageAfterId(q, afterId, take).execute();
+  return pageAfterId(ofAccounts(db.selectFrom('webhooks').selectAll(), 'account_id', filter), afterId, take).execute();
 }
 
 /** A new endpoint; its id. */
-export async function insertWebhook(db: Kysely<Database>, values: Insertable<WebhooksTable>): Promise<number> {
-  const { id } = await db.insertInto('webhooks').values(values).returning('id').executeTakeFirstOrThrow();
-  return id;
-}
+export const insertWebhook = (db: Kysely<Database>, values: Insertable<WebhooksTable>) =>
+  insertRow(db, 'webhooks', values);
 
 export async function updateWebhookRow(
   db: Kysely<Database>,
@@ -288,30 +284,13 @@ export async function deliveryById(db: Kysely<Database>, id: number): Promise<De
   return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
+/** The endpoint's delivery log. */
+const endpointDeliveries = childRows((db, webhookId) =>
+  db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId),
+);
+
 /** A logged attempt of the endpoint, if it has one with this id. */
-export async function findDelivery(
-  db: Kysely<Database>,
-  webhookId: number,
-  deliveryId: number,
-): Promise<DeliveryLogRow | undefined> {
-  return db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('id', '=', deliveryId)
-    .where('webhook_id', '=', webhookId)
-    .executeTakeFirst();
-}
+export const findDelivery = endpointDeliveries.find;
 
 /** A page of the endpoint's delivery log, newest first: ids below `beforeId`, `take` of them. */
-export async function deliveriesPage(
-  db: Kysely<Database>,
-  webhookId: number,
-  beforeId: number | undefined,
-  take: number,
-): Promise<DeliveryLogRow[]> {
-  return pageBeforeId(
-    db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId),
-    beforeId,
-    take,
-  ).execute();
-}
+export const deliveriesPage = endpointDeliveries.newestFirst;

@@ -1,36 +1,25 @@
 import type { Kysely } from 'kysely';
-import { idColumn, idColumnType, type DialectName } from '../dialect.js';
+import type { DialectName } from '../dialect.js';
+import { belongsTo, createTableWithId, secretColumns } from './helpers.js';
 
 export const description = 'accounts, user keys, walls, feeds, posts, products and their tags, usage, idempotency keys';
 
 export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
-  const id = idColumnType(dialect);
-  const pk = idColumn(dialect);
-  await db.schema
-    .createTable('accounts')
-    .addColumn('id', id, pk)
+  await createTableWithId(db, dialect, 'accounts')
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('plan', 'text', (c) => c.notNull())
     .addColumn('daily_call_limit', 'bigint', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  await db.schema
-    .createTable('user_keys')
-    .addColumn('id', id, pk)
-    .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
-    .addColumn('key_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('prefix', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('last_used_at', 'bigint')
-    .addColumn('revoked_at', 'bigint')
+  await createTableWithId(db, dialect, 'user_keys')
+    .addColumn('account_id', 'bigint', belongsTo('accounts'))
+    .$call(secretColumns('key_hash'))
     .execute();
   await db.schema.createIndex('user_keys_account').on('user_keys').column('account_id').execute();
 
-  await db.schema
-    .createTable('walls')
-    .addColumn('id', id, pk)
-    .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+  await createTableWithId(db, dialect, 'walls')
+    .addColumn('account_id', 'bigint', belongsTo('accounts'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('url', 'text', (c) => c.notNull())
     .addColumn('profanity', 'integer', (c) => c.notNull().defaultTo(0))
@@ -39,10 +28,8 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
     .execute();
   await db.schema.createIndex('walls_account').on('walls').column('account_id').execute();
 
-  await db.schema
-    .createTable('feeds')
-    .addColumn('id', id, pk)
-    .addColumn('wall_id', 'bigint', (c) => c.notNull().references('walls.id').onDelete('cascade'))
+  await createTableWithId(db, dialect, 'feeds')
+    .addColumn('wall_id', 'bigint', belongsTo('walls'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('source', 'text', (c) => c.notNull())
     .addColumn('source_type', 'text', (c) => c.notNull())
@@ -51,11 +38,9 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
     .execute();
   await db.schema.createIndex('feeds_wall').on('feeds').columns(['wall_id', 'id']).execute();
 
-  await db.schema
-    .createTable('posts')
-    .addColumn('id', id, pk)
-    .addColumn('wall_id', 'bigint', (c) => c.notNull().references('walls.id').onDelete('cascade'))
-    .addColumn('feed_id', 'bigint', (c) => c.notNull().references('feeds.id').onDelete('cascade'))
+  await createTableWithId(db, dialect, 'posts')
+    .addColumn('wall_id', 'bigint', belongsTo('walls'))
+    .addColumn('feed_id', 'bigint', belongsTo('feeds'))
     .addColumn('external_id', 'text')
     .addColumn('network_name', 'text', (c) => c.notNull())
     .addColumn('post_type', 'integer', (c) => c.notNull())
@@ -97,10 +82,8 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
   await db.schema.createIndex('posts_feed').on('posts').column('feed_id').execute();
   await db.schema.createIndex('posts_feed_external').on('posts').columns(['feed_id', 'external_id']).unique().execute();
 
-  await db.schema
-    .createTable('products')
-    .addColumn('id', id, pk)
-    .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+  await createTableWithId(db, dialect, 'products')
+    .addColumn('account_id', 'bigint', belongsTo('accounts'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('sku', 'text', (c) => c.notNull())
     .addColumn('price', 'double precision', (c) => c.notNull())
@@ -121,8 +104,8 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
 
   await db.schema
     .createTable('post_products')
-    .addColumn('post_id', 'bigint', (c) => c.notNull().references('posts.id').onDelete('cascade'))
-    .addColumn('product_id', 'bigint', (c) => c.notNull().references('products.id').onDelete('cascade'))
+    .addColumn('post_id', 'bigint', belongsTo('posts'))
+    .addColumn('product_id', 'bigint', belongsTo('products'))
     .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('left_pct', 'double precision', (c) => c.notNull())
     .addColumn('top_pct', 'double precision', (c) => c.notNull())
@@ -132,7 +115,7 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
 
   await db.schema
     .createTable('usage_daily')
-    .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('account_id', 'bigint', belongsTo('accounts'))
     .addColumn('day', 'integer', (c) => c.notNull())
     .addColumn('calls', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('usage_daily_pk', ['account_id', 'day'])
@@ -140,7 +123,7 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
 
   await db.schema
     .createTable('idempotency_keys')
-    .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('account_id', 'bigint', belongsTo('accounts'))
     .addColumn('idem_key', 'text', (c) => c.notNull())
     .addColumn('post_id', 'bigint', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())

@@ -1,27 +1,18 @@
 import type { Kysely } from 'kysely';
-import { idColumn, idColumnType, type DialectName } from '../dialect.js';
+import type { DialectName } from '../dialect.js';
+import { createTableWithId, secretColumns } from './helpers.js';
 
 export const description = 'operator tokens and the audit log; indexes for slug lookups and the moderation list';
 
 export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
-  const id = idColumnType(dialect);
-  const pk = idColumn(dialect);
   // Operator tokens of the management API: stored as SHA-256 only.
-  await db.schema
-    .createTable('operator_tokens')
-    .addColumn('id', id, pk)
+  await createTableWithId(db, dialect, 'operator_tokens')
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('prefix', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('last_used_at', 'bigint')
-    .addColumn('revoked_at', 'bigint')
+    .$call(secretColumns('token_hash'))
     .execute();
 
   // One row per management write, written in the write's own transaction.
-  await db.schema
-    .createTable('audit_log')
-    .addColumn('id', id, pk)
+  await createTableWithId(db, dialect, 'audit_log')
     .addColumn('at', 'bigint', (c) => c.notNull())
     .addColumn('token_id', 'bigint')
     .addColumn('token_name', 'text', (c) => c.notNull())

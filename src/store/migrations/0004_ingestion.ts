@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addColumns } from './helpers.js';
 
 export const description =
   "per-feed ingestion state (cursor, validators, schedule, lease); posts remember upstream's hash";
@@ -38,5 +39,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   // What ingestion last wrote from upstream (a hash), so an upstream edit
   // is told apart from an operator's edit of the same post.
-  await db.schema.alterTable('posts').addColumn('upstream_hash', 'text').execute();
+  await addColumns(db, 'posts', [['upstream_hash', 'text']]);
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../dialect.js';
+import { announcingTriggers } from './helpers.js';
 
 export const description = 'PostgreSQL: triggers announce every write to the other instances (SQLite: nothing)';
 
@@ -83,14 +84,7 @@ function changeNotificationSql(): string[] {
          end if;
          return null;
        end $$`,
-      `create trigger wallery_announce_insert after insert on ${t.table}
-         referencing new table as new_rows for each statement execute function wallery_announce_${t.table}()`,
-      `create trigger wallery_announce_update after update on ${t.table}
-         referencing old table as old_rows new table as new_rows for each statement execute function wallery_announce_${t.table}()`,
-      `create trigger wallery_announce_delete after delete on ${t.table}
-         referencing old table as old_rows for each statement execute function wallery_announce_${t.table}()`,
-      `create trigger wallery_announce_truncate after truncate on ${t.table}
-         for each statement execute function wallery_announce_all()`,
+      ...announcingTriggers(t.table),
     );
   }
   return statements;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addColumns } from './helpers.js';
 
 export const description = "ingestion state keeps the last poll's warnings";
 
@@ -6,10 +7,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // What a successful poll read but not as it should be (items whose
   // date could not be read, …), for operators: how many in the last
   // poll that read the feed, and the last such message with its time.
-  await db.schema
-    .alterTable('feed_ingest_state')
-    .addColumn('last_warnings', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
-  await db.schema.alterTable('feed_ingest_state').addColumn('last_warning', 'text').execute();
-  await db.schema.alterTable('feed_ingest_state').addColumn('last_warning_at', 'bigint').execute();
+  await addColumns(db, 'feed_ingest_state', [
+    ['last_warnings', 'integer', (c) => c.notNull().defaultTo(0)],
+    ['last_warning', 'text'],
+    ['last_warning_at', 'bigint'],
+  ]);
 }

@@ -2,15 +2,14 @@
 // tables of migration 0006), so a revocation reaches every instance's key
 // cache and open streams at once.
 import { sql, type Kysely } from 'kysely';
-import { idColumn, idColumnType, type DialectName } from '../dialect.js';
+import type { DialectName } from '../dialect.js';
+import { announcingTriggers, belongsTo, createTableWithId } from './helpers.js';
 
 export const description = 'publishable (embed) keys of walls';
 
 export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
-  await db.schema
-    .createTable('publishable_keys')
-    .addColumn('id', idColumnType(dialect), idColumn(dialect))
-    .addColumn('wall_id', 'bigint', (c) => c.notNull().references('walls.id').onDelete('cascade'))
+  await createTableWithId(db, dialect, 'publishable_keys')
+    .addColumn('wall_id', 'bigint', belongsTo('walls'))
     .addColumn('prefix', 'text', (c) => c.notNull())
     .addColumn('key_hash', 'text', (c) => c.notNull().unique())
     .addColumn('origins', 'text', (c) => c.notNull().defaultTo('[]'))
@@ -31,14 +30,7 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
            end if;
            return null;
          end $$`,
-    `create trigger wallery_announce_insert after insert on publishable_keys
-           referencing new table as new_rows for each statement execute function wallery_announce_publishable_keys()`,
-    `create trigger wallery_announce_update after update on publishable_keys
-           referencing old table as old_rows new table as new_rows for each statement execute function wallery_announce_publishable_keys()`,
-    `create trigger wallery_announce_delete after delete on publishable_keys
-           referencing old table as old_rows for each statement execute function wallery_announce_publishable_keys()`,
-    `create trigger wallery_announce_truncate after truncate on publishable_keys
-           for each statement execute function wallery_announce_all()`,
+    ...announcingTriggers('publishable_keys'),
   ];
   for (const statement of statements) await sql.raw(statement).execute(db);
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { addColumns } from './helpers.js';
 
 export const description =
   'operator tokens get a role and account scope (existing: admin of every account); audit entries their account';
@@ -7,14 +8,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // An operator token's role (admin, editor, moderator, viewer) and its
   // account scope (JSON list of account ids; null = every account).
   // The tokens made before are admins of every account, as they were.
-  await db.schema
-    .alterTable('operator_tokens')
-    .addColumn('role', 'text', (c) => c.notNull().defaultTo('admin'))
-    .execute();
-  await db.schema.alterTable('operator_tokens').addColumn('account_ids', 'text').execute();
+  await addColumns(db, 'operator_tokens', [
+    ['role', 'text', (c) => c.notNull().defaultTo('admin')],
+    ['account_ids', 'text'],
+  ]);
   // The account an audit entry belongs to, so a token scoped to accounts
   // sees only theirs; null = no account (operator tokens) or not known.
-  await db.schema.alterTable('audit_log').addColumn('account_id', 'bigint').execute();
+  await addColumns(db, 'audit_log', [['account_id', 'bigint']]);
   await db.schema.createIndex('audit_log_account').on('audit_log').columns(['account_id', 'id']).execute();
   // The entries written before: their account, found from their target
   // where it still exists (an entry whose target is gone stays null, seen

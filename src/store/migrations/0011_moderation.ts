@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addColumns } from './helpers.js';
 
 export const description =
   'moderation mode and rules of walls and feeds, post states (existing posts: approved); new list indexes';
@@ -8,23 +9,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // wall's), and each post's state (approved | pending | rejected)
   // with its last decision: who, when, why. Every post stored before
   // is approved, every wall auto: nothing public changes.
-  await db.schema
-    .alterTable('walls')
-    .addColumn('moderation', 'text', (c) => c.notNull().defaultTo('auto'))
-    .execute();
-  // The wall's ordered moderation rules (JSON of src/domain/rules.ts `Rule[]`).
-  await db.schema
-    .alterTable('walls')
-    .addColumn('rules', 'text', (c) => c.notNull().defaultTo('[]'))
-    .execute();
-  await db.schema.alterTable('feeds').addColumn('moderation', 'text').execute();
-  await db.schema
-    .alterTable('posts')
-    .addColumn('state', 'text', (c) => c.notNull().defaultTo('approved'))
-    .execute();
-  await db.schema.alterTable('posts').addColumn('decided_by', 'text').execute();
-  await db.schema.alterTable('posts').addColumn('decided_at', 'bigint').execute();
-  await db.schema.alterTable('posts').addColumn('decision_reason', 'text').execute();
+  await addColumns(db, 'walls', [
+    ['moderation', 'text', (c) => c.notNull().defaultTo('auto')],
+    // The wall's ordered moderation rules (JSON of src/domain/rules.ts `Rule[]`).
+    ['rules', 'text', (c) => c.notNull().defaultTo('[]')],
+  ]);
+  await addColumns(db, 'feeds', [['moderation', 'text']]);
+  await addColumns(db, 'posts', [
+    ['state', 'text', (c) => c.notNull().defaultTo('approved')],
+    ['decided_by', 'text'],
+    ['decided_at', 'bigint'],
+    ['decision_reason', 'text'],
+  ]);
   // The public list filters on wall, hidden and state (both equalities)
   // and orders by pin, created, id: the covering index takes the state.
   await db.schema

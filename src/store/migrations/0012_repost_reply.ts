@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addColumns } from './helpers.js';
 
 export const description = 'posts get repost and reply flags (0 for existing posts)';
 
@@ -8,12 +9,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // at ingestion and on stored posts). 0 for every post stored before:
   // the next poll that reads a flagged post again sets its flag (its
   // upstream fingerprint counts a flag only when it is set).
-  await db.schema
-    .alterTable('posts')
-    .addColumn('repost', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
-  await db.schema
-    .alterTable('posts')
-    .addColumn('reply', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await addColumns(db, 'posts', [
+    ['repost', 'integer', (c) => c.notNull().defaultTo(0)],
+    ['reply', 'integer', (c) => c.notNull().defaultTo(0)],
+  ]);
 }

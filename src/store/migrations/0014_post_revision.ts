@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../dialect.js';
+import { addColumns } from './helpers.js';
 
 export const description = 'posts get a revision bumped by a trigger on every update';
 
@@ -8,10 +9,7 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
   // row, whoever writes it (an instance, a worker, the CLI, a manual
   // SQL edit). A rendered post fragment (src/http/v2/fragments.ts) is
   // reused only while the revision it was rendered from is current.
-  await db.schema
-    .alterTable('posts')
-    .addColumn('rev', 'bigint', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await addColumns(db, 'posts', [['rev', 'bigint', (c) => c.notNull().defaultTo(0)]]);
   for (const statement of postRevisionSql(dialect)) await sql.raw(statement).execute(db);
 }
 

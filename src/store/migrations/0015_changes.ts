@@ -16,6 +16,7 @@
 //   the last one the transaction takes, so it cannot close a deadlock.
 import { sql, type Kysely } from 'kysely';
 import { idColumn, idColumnType, type DialectName } from '../dialect.js';
+import { statementTrigger } from './helpers.js';
 
 export const description = 'the change log (change feed, webhooks) and the triggers that fill it';
 
@@ -158,15 +159,10 @@ function postgresTriggers(): string[] {
          join feeds f on f.id = n.feed_id join walls w on w.id = f.wall_id
          where n.failing <> o.failing order by n.feed_id;`,
     ),
-    `create trigger changes_post_insert after insert on posts
-       referencing new table as new_rows for each statement execute function wallery_log_post_insert()`,
-    `create trigger changes_post_update after update on posts
-       referencing old table as old_rows new table as new_rows for each statement execute function wallery_log_post_update()`,
-    `create trigger changes_post_delete after delete on posts
-       referencing old table as old_rows for each statement execute function wallery_log_post_delete()`,
-    `create trigger changes_wall_life after update on walls
-       referencing old table as old_rows new table as new_rows for each statement execute function wallery_log_wall_life()`,
-    `create trigger changes_feed_health after update on feed_ingest_state
-       referencing old table as old_rows new table as new_rows for each statement execute function wallery_log_feed_health()`,
+    statementTrigger('changes_post_insert', 'insert', 'posts', 'wallery_log_post_insert'),
+    statementTrigger('changes_post_update', 'update', 'posts', 'wallery_log_post_update'),
+    statementTrigger('changes_post_delete', 'delete', 'posts', 'wallery_log_post_delete'),
+    statementTrigger('changes_wall_life', 'update', 'walls', 'wallery_log_wall_life'),
+    statementTrigger('changes_feed_health', 'update', 'feed_ingest_state', 'wallery_log_feed_health'),
   ];
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { belongsTo } from './helpers.js';
 
 export const description = 'analytics counters per wall, day, event type, post and product';
 
@@ -9,7 +10,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // no IP, user agent, page view id or time of day.
   await db.schema
     .createTable('analytics_daily')
-    .addColumn('wall_id', 'bigint', (c) => c.notNull().references('walls.id').onDelete('cascade'))
+    .addColumn('wall_id', 'bigint', belongsTo('walls'))
     .addColumn('day', 'integer', (c) => c.notNull())
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('post_id', 'bigint', (c) => c.notNull())

@@ -1,19 +1,16 @@
 import type { Kysely } from 'kysely';
-import { idColumn, idColumnType, type DialectName } from '../dialect.js';
+import type { DialectName } from '../dialect.js';
+import { belongsTo, createIndexes, createTableWithId } from './helpers.js';
 
 export const description = 'webhook endpoints and their delivery log';
 
 export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
-  const id = idColumnType(dialect);
-  const pk = idColumn(dialect);
   // Webhook endpoints of an account (src/webhooks/): where to send which
   // events, the signing secret (encrypted when WEBHOOK_SECRET_KEY is set),
   // the cursor of change-log rows handled, the retry state of the event
   // at the head, and a lease like feed_ingest_state's.
-  await db.schema
-    .createTable('webhooks')
-    .addColumn('id', id, pk)
-    .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+  await createTableWithId(db, dialect, 'webhooks')
+    .addColumn('account_id', 'bigint', belongsTo('accounts'))
     .addColumn('url', 'text', (c) => c.notNull())
     .addColumn('events', 'text', (c) => c.notNull())
     .addColumn('secret', 'text', (c) => c.notNull())
@@ -38,14 +35,14 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhooks_account').on('webhooks').columns(['account_id', 'id']).execute();
-  // the worker's due scan
-  await db.schema.createIndex('webhooks_due').on('webhooks').columns(['next_attempt_at', 'id']).execute();
+  await createIndexes(db, 'webhooks', {
+    webhooks_account: ['account_id', 'id'],
+    // the worker's due scan
+    webhooks_due: ['next_attempt_at', 'id'],
+  });
   // The delivery log: one row per attempt (never the body sent or received).
-  await db.schema
-    .createTable('webhook_deliveries')
-    .addColumn('id', id, pk)
-    .addColumn('webhook_id', 'bigint', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
+  await createTableWithId(db, dialect, 'webhook_deliveries')
+    .addColumn('webhook_id', 'bigint', belongsTo('webhooks'))
     .addColumn('event_id', 'text', (c) => c.notNull())
     .addColumn('seq', 'bigint')
     .addColumn('type', 'text', (c) => c.notNull())
@@ -58,12 +55,10 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
     .addColumn('at', 'bigint', (c) => c.notNull())
     .addColumn('replay', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  // the log of one endpoint, newest first
-  await db.schema
-    .createIndex('webhook_deliveries_webhook')
-    .on('webhook_deliveries')
-    .columns(['webhook_id', 'id'])
-    .execute();
-  // the worker's hourly prune of old attempts
-  await db.schema.createIndex('webhook_deliveries_at').on('webhook_deliveries').column('at').execute();
+  await createIndexes(db, 'webhook_deliveries', {
+    // the log of one endpoint, newest first
+    webhook_deliveries_webhook: ['webhook_id', 'id'],
+    // the worker's hourly prune of old attempts
+    webhook_deliveries_at: ['at'],
+  });
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addColumns } from './helpers.js';
 
 export const description = 'posts get a sensitive flag (0 for existing posts)';
 
@@ -9,8 +10,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // its upstream fingerprint counts the flag only when it is set
   // (src/domain/post-fields.ts), so an unflagged post is not rewritten, and
   // a flagged one gets its flag the next time a poll reads it.
-  await db.schema
-    .alterTable('posts')
-    .addColumn('sensitive', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await addColumns(db, 'posts', [['sensitive', 'integer', (c) => c.notNull().defaultTo(0)]]);
 }
