@@ -379,21 +379,28 @@ export function parsePrivateNetworks(
   value: string | undefined,
   name = 'INGEST_ALLOW_PRIVATE_NETWORKS',
 ): PrivateNetworks {
-  const raw = (value ?? '').trim();
+  return onOffOrList(
+    (value ?? '').trim(),
+    (range) => safely(() => ipaddr.parseCIDR(range)),
+    (bad) => `${name} must be on, off or a comma-separated list of CIDR ranges (bad: ${bad})`,
+  );
+}
+
+/** Empty or off → false, on → true, otherwise the comma-separated entries, each passing `valid` (else `error`). */
+function onOffOrList(
+  raw: string,
+  valid: (entry: string) => boolean,
+  error: (bad: string) => string,
+): boolean | string[] {
   if (raw === '' || FALSE.includes(raw.toLowerCase())) return false;
   if (TRUE.includes(raw.toLowerCase())) return true;
-  const ranges = raw
+  const entries = raw
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-  for (const range of ranges) {
-    try {
-      ipaddr.parseCIDR(range);
-    } catch {
-      throw new ConfigError(`${name} must be on, off or a comma-separated list of CIDR ranges (bad: ${range})`);
-    }
-  }
-  return ranges;
+  const bad = entries.find((entry) => !valid(entry));
+  if (bad !== undefined) throw new ConfigError(error(bad));
+  return entries;
 }
 
 export function parseRedisPrefix(value: string | undefined, name = 'REDIS_KEY_PREFIX'): string {
@@ -477,20 +484,11 @@ export function parseTrustProxy(value: string | undefined, name = 'TRUST_PROXY')
   const raw = (value ?? '').trim();
   // a number counts proxies (1 = one hop, as in Express), so it is read before on/off
   if (/^\d+$/.test(raw)) return raw === '0' ? false : intSetting(raw, name, 0, 1, 100);
-  if (raw === '' || FALSE.includes(raw.toLowerCase())) return false;
-  if (TRUE.includes(raw.toLowerCase())) return true;
-  const entries = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  for (const entry of entries) {
-    const ok = entry.includes('/') ? safely(() => ipaddr.parseCIDR(entry)) : ipaddr.isValid(entry);
-    if (!ok)
-      throw new ConfigError(
-        `${name} must be on, off, a number of proxies or a list of addresses/CIDR ranges (bad: ${entry})`,
-      );
-  }
-  return entries;
+  return onOffOrList(
+    raw,
+    (entry) => (entry.includes('/') ? safely(() => ipaddr.parseCIDR(entry)) : ipaddr.isValid(entry)),
+    (bad) => `${name} must be on, off, a number of proxies or a list of addresses/CIDR ranges (bad: ${bad})`,
+  );
 }
 
 function safely(parse: () => unknown): boolean {

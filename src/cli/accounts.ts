@@ -25,6 +25,16 @@ interface AccountFields {
 const accountBody = (options: AccountFields) =>
   given({ name: options.name, plan: options.plan, dailyCallLimit: numberish(options.dailyCallLimit) });
 
+/** --name, --plan, --daily-call-limit: the first two required to create, every one optional to update. */
+function withAccountOptions(c: Command, write: 'create' | 'update'): Command {
+  const creating = write === 'create';
+  const option = (flags: string, description: string) =>
+    creating ? c.requiredOption(flags, description) : c.option(flags, description);
+  option('--name <name>', 'account name');
+  option('--plan <plan>', 'free, widget, commerce or enterprise');
+  return c.option('--daily-call-limit <n>', creating ? 'calls per UTC day (default 1000)' : 'calls per UTC day');
+}
+
 export function registerAccountCommands(program: Command) {
   const accounts = resourceCommands(program, {
     name: 'accounts',
@@ -42,22 +52,14 @@ export function registerAccountCommands(program: Command) {
 
   accounts.create({
     description: 'create an account',
-    options: (c) =>
-      c
-        .requiredOption('--name <name>', 'account name')
-        .requiredOption('--plan <plan>', 'free, widget, commerce or enterprise')
-        .option('--daily-call-limit <n>', 'calls per UTC day (default 1000)'),
+    options: (c) => withAccountOptions(c, 'create'),
     body: (options: PrintOptions & AccountFields) => checkBody<AccountInput>(AccountCreateBody, accountBody(options)),
     run: ({ op, body }) => createAccount(op, body),
   });
 
   accounts.update({
     description: 'change an account’s name, plan or daily call limit',
-    options: (c) =>
-      c
-        .option('--name <name>', 'account name')
-        .option('--plan <plan>', 'free, widget, commerce or enterprise')
-        .option('--daily-call-limit <n>', 'calls per UTC day'),
+    options: (c) => withAccountOptions(c, 'update'),
     body: (options: PrintOptions & AccountFields) => checkBody<AccountPatch>(AccountPatchBody, accountBody(options)),
     run: ({ op, body, args: [id] }) => updateAccount(op, id, body),
   });

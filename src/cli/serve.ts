@@ -17,21 +17,20 @@ interface ServeOptions extends StoreOptions {
 }
 
 export function registerServeCommands(program: Command) {
-  program
-    .command('serve')
-    .description('migrate the database, then serve the API')
-    .option('--port <n>', 'port to listen on (default: $PORT or 3000)')
-    .option('--host <h>', 'address to bind (default: $HOST or 0.0.0.0)')
-    .option(...databaseOption)
-    .action((options: ServeOptions) => serve(options, false));
-
-  program
-    .command('start')
-    .description('serve, loading the demo data set into an empty database first (what `npm start` runs)')
-    .option('--port <n>', 'port to listen on (default: $PORT or 3000)')
-    .option('--host <h>', 'address to bind (default: $HOST or 0.0.0.0)')
-    .option(...databaseOption)
-    .action((options: ServeOptions) => serve(options, true));
+  // the same server; `start` loads the demo data first
+  const commands = [
+    ['serve', 'migrate the database, then serve the API', false],
+    ['start', 'serve, loading the demo data set into an empty database first (what `npm start` runs)', true],
+  ] as const;
+  for (const [name, description, demo] of commands) {
+    program
+      .command(name)
+      .description(description)
+      .option('--port <n>', 'port to listen on (default: $PORT or 3000)')
+      .option('--host <h>', 'address to bind (default: $HOST or 0.0.0.0)')
+      .option(...databaseOption)
+      .action((options: ServeOptions) => serve(options, demo));
+  }
 }
 
 async function serve(options: ServeOptions, demo: boolean) {

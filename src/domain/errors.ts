@@ -37,5 +37,10 @@ export function stored<V>(cleaned: Cleaned<V>): V {
 
 export const invalidField = (field: string, message: string) => invalid([{ field, message }]);
 export const notFound = (what: string, id: number | string) => new ManageError(404, `${what} ${id} not found`);
+/** The row a lookup found; a 404 naming `what` and `id` when it found none. */
+export function found<T>(row: T | null | undefined, what: string, id: number | string): T {
+  if (row === null || row === undefined) throw notFound(what, id);
+  return row;
+}
 export const conflict = (message: string) => new ManageError(409, message);
 export const gone = (message: string) => new ManageError(410, message);

@@ -44,3 +44,6 @@ export function scopeFromText(text: string | null): AccountScope {
 
 /** The ids of a scope for an SQL `in (…)`: never empty (an empty scope matches no account). */
 export const scopeIds = (scope: readonly number[]): number[] => (scope.length > 0 ? [...scope] : [-1]);
+
+/** What a store list is limited to for an operator: the scope's ids, or null (every account) without a scope. */
+export const scopeFilter = (scope: AccountScope | undefined): number[] | null => (scope ? scopeIds(scope) : null);

@@ -75,20 +75,20 @@ export function completeContext(
 ): () => Promise<void> {
   const made: { close(): unknown }[] = [];
   if (ctx.quota === undefined) made.push((ctx.quota = new StoreQuota(ctx.store.db)));
-  if (ctx.cache === undefined) {
-    ctx.cache =
-      settings.responseCacheBytes > 0
-        ? new ResponseCache(ctx.changes, { maxBytes: settings.responseCacheBytes, ttlMs: settings.cacheTtlMs })
-        : null;
-    if (ctx.cache) made.push(ctx.cache);
-  }
-  if (ctx.fragments === undefined) {
-    ctx.fragments =
-      settings.fragmentCacheBytes > 0
-        ? new FragmentCache(ctx.changes, { maxBytes: settings.fragmentCacheBytes, ttlMs: settings.cacheTtlMs })
-        : null;
-    if (ctx.fragments) made.push(ctx.fragments);
-  }
+  // a cache of 0 bytes is none (null)
+  const sized = <C extends { close(): unknown }>(
+    maxBytes: number,
+    make: (size: { maxBytes: number; ttlMs: number }) => C,
+  ): C | null => {
+    if (maxBytes <= 0) return null;
+    const cache = make({ maxBytes, ttlMs: settings.cacheTtlMs });
+    made.push(cache);
+    return cache;
+  };
+  if (ctx.cache === undefined)
+    ctx.cache = sized(settings.responseCacheBytes, (size) => new ResponseCache(ctx.changes, size));
+  if (ctx.fragments === undefined)
+    ctx.fragments = sized(settings.fragmentCacheBytes, (size) => new FragmentCache(ctx.changes, size));
   if (ctx.keys === undefined) made.push((ctx.keys = new KeyCache(ctx.changes, { ttlMs: settings.cacheTtlMs })));
   if (ctx.metrics === undefined) ctx.metrics = new Metrics({ store: ctx.store.name });
   if (ctx.metrics) {

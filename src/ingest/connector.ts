@@ -19,6 +19,7 @@ import { FetchError } from '../net/errors.js';
 import type { Fetcher, FetchResponse } from '../net/fetcher.js';
 import { decodeBody } from './charset.js';
 import { parseMaxAge, parseRateLimitReset, parseRetryAfter } from './scheduler.js';
+import { whereFrom } from './url-parts.js';
 
 export interface UpstreamMedia {
   kind: 'image' | 'video';
@@ -205,14 +206,6 @@ export const ACCEPT_JSON = 'application/json';
 export const ACCEPT_FEED =
   'application/atom+xml, application/rss+xml, application/rdf+xml;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.1';
 
-const hostOf = (url: string) => {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
-};
-
 export class PollHttp {
   /** validators to store after the poll (kept when the conditional request was not made) */
   validators: Validators | null;
@@ -246,7 +239,7 @@ export class PollHttp {
     this.requests++;
     const res = await this.fetcher.fetch({ url, method: options.method ?? 'GET', headers, body, signal: this.signal });
     const now = this.now();
-    const host = hostOf(res.url);
+    const host = whereFrom(res.url);
 
     const rateLimitReset = parseRateLimitReset(res.headers, now);
     if (rateLimitReset !== null && rateLimitReset > now) {
@@ -283,7 +276,7 @@ const ERROR_BODY_BYTES = 64 * 1024;
 
 /** A short, safe description of an error answer (never the HTML of an error page). */
 export function describeFailure(res: FetchResponse): string {
-  const where = hostOf(res.url);
+  const where = whereFrom(res.url);
   const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim();
   const body = decodeBody(res.bytes.subarray(0, ERROR_BODY_BYTES), res.headers['content-type']);
   let detail = '';
@@ -310,13 +303,13 @@ export function parseJson(res: UpstreamDocument): unknown {
   const text = res.text.replace(/^\uFEFF/, '');
   if (/^\s*</.test(text)) {
     throw new UpstreamFormatError(
-      `expected JSON from ${hostOf(res.url)}, got ${type || 'markup'}${/html/i.test(type + text.slice(0, 100)) ? ' (an HTML page)' : ''}`,
+      `expected JSON from ${whereFrom(res.url)}, got ${type || 'markup'}${/html/i.test(type + text.slice(0, 100)) ? ' (an HTML page)' : ''}`,
     );
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new UpstreamFormatError(`malformed JSON from ${hostOf(res.url)}`);
+    throw new UpstreamFormatError(`malformed JSON from ${whereFrom(res.url)}`);
   }
 }
 

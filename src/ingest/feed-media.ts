@@ -6,6 +6,7 @@ import { Parser } from 'htmlparser2';
 import type { UpstreamMedia } from './connector.js';
 import { attrOf, child, childrenOf, textIn, type XElement } from './feed-xml.js';
 import { httpUrl, plainText } from './normalize.js';
+import { parseUrl } from './url-parts.js';
 
 /**
  * Hosts that only serve counting pixels, ads and share buttons in feeds
@@ -44,12 +45,8 @@ export const MIN_PICTURE_PX = 50;
 
 /** Whether an image is a tracker or button rather than a picture: by its URL, declared size or hidden style. */
 export function isTrackerImage(url: string, attrs: Record<string, string | undefined> = {}): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return true;
-  }
+  const parsed = parseUrl(url);
+  if (!parsed) return true;
   const host = parsed.hostname.toLowerCase();
   if (TRACKER_HOSTS.some((h) => host === h || host.endsWith(`.${h}`))) return true;
   if ([TRACKER_PATH, TRACKER_FILE, DECORATION_DIR].some((re) => re.test(parsed.pathname))) return true;
@@ -97,12 +94,7 @@ function kindOf(url: string, type: string, medium: string): 'image' | 'video' | 
   if (m === 'image' || t.startsWith('image/')) return 'image';
   if (m === 'video' || t.startsWith('video/') || t === 'application/x-mpegurl') return 'video';
   if (m !== '' || t !== '') return null; // audio, documents, players, …
-  let path = url;
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    /* keep as is */
-  }
+  const path = parseUrl(url)?.pathname ?? url;
   if (VIDEO_EXT.test(path)) return 'video';
   if (IMAGE_EXT.test(path)) return 'image';
   // an untyped enclosure (Atom's `type` is optional) may well be an episode or a document
@@ -225,12 +217,8 @@ const MEDIA_FILE = /\.(?:jpe?g|png|gif|webp|avif|bmp|heic|mp4|mov|webm|m4v)$/i;
  * where the path names no file, without the parameters that size it.
  */
 export function renditionKey(url: string): string {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return url;
-  }
+  const u = parseUrl(url);
+  if (!u) return url;
   u.hash = '';
   u.pathname = u.pathname.replace(SIZE_SUFFIX, '');
   if (MEDIA_FILE.test(u.pathname)) u.search = '';
@@ -246,12 +234,8 @@ export function renditionKey(url: string): string {
 function sizeOf(r: Rendition): number {
   const sides = [r.width, r.height].filter((n) => Number.isFinite(n) && n > 0);
   if (sides.length > 0) return Math.max(...sides);
-  let u: URL;
-  try {
-    u = new URL(r.url);
-  } catch {
-    return 0;
-  }
+  const u = parseUrl(r.url);
+  if (!u) return 0;
   const suffix = SIZE_SUFFIX.exec(u.pathname);
   if (suffix) return Math.max(Number(suffix[1]), Number(suffix[2]));
   const fromQuery = ['w', 'width', 'h', 'height', 'resize', 'size']

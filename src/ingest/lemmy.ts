@@ -24,6 +24,7 @@ import {
 } from './connector.js';
 import type { LemmyConnector } from '../schemas/connectors.js';
 import MarkdownIt from 'markdown-it';
+import { hostOf, pathOf } from './url-parts.js';
 import { sanitizeIngestedHtml } from '../domain/sanitize.js';
 import { escapeHtml, hashtagsIn, httpUrl, linkHtml, parseInstant, plainText, shownMedia, str } from './normalize.js';
 
@@ -34,14 +35,6 @@ export const PAGE_LIMIT = 20;
 
 const IMAGE_EXT = /\.(jpe?g|png|gif|webp|avif)$/i;
 const VIDEO_EXT = /\.(mp4|webm|mov|m4v)$/i;
-
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return '';
-  }
-}
 
 /** The post's own media: its link when that is an image or a video, or its video embed. */
 function mediaOf(post: Json): UpstreamMedia[] {
@@ -98,13 +91,7 @@ export function postViewPost(view: Json): UpstreamPost | null {
     null,
     thumb ? { kind: 'image', url: thumb, thumb: '', alt: str(post.alt_text) } : null,
   );
-  const creatorHost = (() => {
-    try {
-      return new URL(String(creator.actor_id ?? '')).host;
-    } catch {
-      return '';
-    }
-  })();
+  const creatorHost = hostOf(String(creator.actor_id ?? ''));
   const name = typeof creator.name === 'string' ? creator.name : '';
   const score = Number(counts.score);
   return {

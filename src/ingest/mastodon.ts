@@ -38,6 +38,7 @@ import {
   str,
   type QuotedPost,
 } from './normalize.js';
+import { hostOf } from './url-parts.js';
 
 type MastodonSettings = Static<typeof MastodonConnector>;
 type Json = Record<string, unknown>;
@@ -107,14 +108,6 @@ function emojisOf(status: Json): CustomEmoji[] {
   return (Array.isArray(status.emojis) ? status.emojis : [])
     .filter(isObject)
     .map((e) => ({ shortcode: str(e.shortcode), url: str(e.url) || str(e.static_url) }));
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '';
-  }
 }
 
 /** An account's name (display name, else its user name) and its handle `user@host`. */

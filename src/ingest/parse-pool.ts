@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { FetchError } from '../net/errors.js';
 import type { ParseResult, ParseTask } from './parse-worker.js';
+import { whereFrom } from './url-parts.js';
 
 export interface ParsePoolOptions {
   /** INGEST_PARSE_THREADS */
@@ -54,14 +55,6 @@ function ownBytes(bytes: Uint8Array): Uint8Array {
   return own && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
 }
 
-const hostOf = (url: string) => {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
-};
-
 export class ParsePool {
   readonly heapLimitMb: number;
   private readonly pool: Piscina<ParseTask, ParseResult>;
@@ -90,7 +83,7 @@ export class ParsePool {
       if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
         throw new FetchError(
           'too_large',
-          `${hostOf(task.response.url)} sent a document too large to read: parsing it needed more than ${this.heapLimitMb} MB`,
+          `${whereFrom(task.response.url)} sent a document too large to read: parsing it needed more than ${this.heapLimitMb} MB`,
         );
       }
       throw err;

@@ -34,6 +34,7 @@ import {
   type XElement,
 } from './feed-xml.js';
 import { escapeHtml, hashtagsIn, httpUrl, plainText, textOfHtml, textToHtml } from './normalize.js';
+import { hostOf } from './url-parts.js';
 
 export interface ParsedFeed {
   format: FeedFormat;
@@ -397,14 +398,6 @@ function categoriesOf(item: XElement): string[] {
 
 function fallbackId(parts: string[]): string {
   return `sha1:${createHash('sha1').update(parts.join('\u0000')).digest('hex')}`;
-}
-
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '';
-  }
 }
 
 /** What a feed's items are mapped with (the rss connector's settings that matter to them). */

@@ -8,8 +8,6 @@
 // the next poll re-reads from the old cursor into the same (feed, upstream
 // id) rows — no duplicates. A lease on the feed's state row keeps two pollers
 // (serve + an `ingest --once`, or several instances) off the same feed.
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { ChangeBus } from '../store/changes.js';
@@ -45,29 +43,21 @@ import {
   type Validators,
 } from './connector.js';
 import { createFetcher, type Fetcher } from '../net/fetcher.js';
-import type { Resolver } from '../net/guard.js';
 import { HostPausedError } from '../net/host-limiter.js';
-import { FAILING_AFTER } from '../jobs/backoff.js';
 import { LeasedJobs } from '../jobs/leased-jobs.js';
-import { silentLogger, type WorkerLogger } from '../jobs/log.js';
+import type { WorkerLogger } from '../jobs/log.js';
+import { workerDefaults, type WorkerOptions } from '../jobs/worker-options.js';
 import { ParsePool } from './parse-pool.js';
 import { pruneChangeLog } from '../store/change-log.js';
 import { connectorFor } from './registry.js';
 import { adaptiveIntervalS, nextPollAfterFailure, nextPollAfterSuccess, type SchedulePolicy } from './scheduler.js';
 
-export interface IngestRuntimeOptions {
+export interface IngestRuntimeOptions extends WorkerOptions {
   db: Kysely<Database>;
   changes: ChangeBus;
   config: IngestConfig;
-  log?: WorkerLogger;
-  now?: () => number;
-  random?: () => number;
   /** default: an SSRF-guarded fetcher made from `config` (closed by stop()) */
   fetcher?: Fetcher;
-  /** for the default fetcher: resolve host names (tests map names to chosen addresses) */
-  resolve?: Resolver;
-  /** lease owner name; default host:pid:random */
-  owner?: string;
   /** how often the tick looks for due feeds (ms, default 5000) */
   tickMs?: number;
   /** feeds polled at the same time (default 4) */
@@ -76,7 +66,6 @@ export interface IngestRuntimeOptions {
   maxPages?: number;
   /** how long a poller holds a feed (ms, default timeout × (maxPages + 5), at least 1 min); a poll is cut at 80 % of it */
   leaseMs?: number;
-  failingAfter?: number;
 }
 
 export type PollStatus = 'ok' | 'not_modified' | 'failed' | 'deferred' | 'skipped';
@@ -129,14 +118,12 @@ export class IngestRuntime {
   constructor(private readonly options: IngestRuntimeOptions) {
     const { config } = options;
     this.db = options.db;
-    this.now = options.now ?? Date.now;
-    this.random = options.random ?? Math.random;
-    this.log = options.log ?? silentLogger;
-    this.policy = {
-      minIntervalS: config.minIntervalS,
-      maxIntervalS: config.maxIntervalS,
-      failingAfter: options.failingAfter ?? FAILING_AFTER,
-    };
+    const { now, random, log, owner, failingAfter } = workerDefaults(options);
+    this.now = now;
+    this.random = random;
+    this.log = log;
+    this.owner = owner;
+    this.policy = { minIntervalS: config.minIntervalS, maxIntervalS: config.maxIntervalS, failingAfter };
     this.ownsFetcher = options.fetcher === undefined;
     this.fetcher =
       options.fetcher ??
@@ -148,7 +135,6 @@ export class IngestRuntime {
         resolve: options.resolve,
         now: this.now,
       });
-    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     this.env = { bluesky: config.bluesky, memory: new Map() };
     this.jobs = new LeasedJobs(options.feedConcurrency ?? 4);
     this.parsePool = new ParsePool({ threads: config.parseThreads, maxBytes: config.maxBytes });

@@ -26,8 +26,8 @@ import type { Database } from '../store/schema.js';
 import { usageDays } from '../store/usage.js';
 import type { QuotaCounter } from '../quota/quota.js';
 import { audited, diff, type Op } from './op.js';
-import { conflict, notFound, stored } from '../domain/errors.js';
-import { scopeIds, type AccountScope } from '../domain/roles.js';
+import { conflict, found, stored } from '../domain/errors.js';
+import { scopeFilter, type AccountScope } from '../domain/roles.js';
 import { iso, isoOrNull } from '../domain/dates.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
 import type { AccountInput, AccountPatch, AccountRecord, UsageRecord, UserKeyRecord } from '../schemas/accounts.js';
@@ -46,17 +46,11 @@ export async function listAccounts(
   page: PageRequest,
   scope: AccountScope = null,
 ): Promise<Page<AccountRecord>> {
-  return pageById(
-    page,
-    (afterId, take) => accountsPage(db, scope === null ? null : scopeIds(scope), afterId, take),
-    accountRecord,
-  );
+  return pageById(page, (afterId, take) => accountsPage(db, scopeFilter(scope), afterId, take), accountRecord);
 }
 
 async function accountRow(db: Kysely<Database>, id: number) {
-  const row = await findAccount(db, id);
-  if (!row) throw notFound('account', id);
-  return row;
+  return found(await findAccount(db, id), 'account', id);
 }
 
 export async function getAccount(db: Kysely<Database>, id: number): Promise<AccountRecord> {
@@ -163,9 +157,7 @@ export async function listUserKeys(
 
 async function keyRow(db: Kysely<Database>, accountId: number, keyId: number) {
   await accountRow(db, accountId);
-  const row = await findUserKey(db, accountId, keyId);
-  if (!row) throw notFound('user key', keyId);
-  return row;
+  return found(await findUserKey(db, accountId, keyId), 'user key', keyId);
 }
 
 export async function getUserKey(db: Kysely<Database>, accountId: number, keyId: number): Promise<UserKeyRecord> {
@@ -213,7 +205,5 @@ export async function revokeUserKey(op: Op, accountId: number, keyId: number): P
 
 /** Revokes the key with this plaintext (the CLI's `keys revoke KEY`). */
 export async function revokeUserKeyByPlaintext(op: Op, plaintext: string): Promise<UserKeyRecord> {
-  const row = await findUserKeyByPlaintext(op.db, plaintext);
-  if (!row) throw notFound('user key', '(given)');
-  return revokeRow(op, row);
+  return revokeRow(op, found(await findUserKeyByPlaintext(op.db, plaintext), 'user key', '(given)'));
 }

@@ -23,11 +23,21 @@ import type { Database } from '../store/schema.js';
 /** Most posts and products a wall's report lists. */
 export const TOP = 10;
 
+/** `from` and `to` of a report's query: UTC days, as the query gives them. */
+export type RangeQuery = { from?: string; to?: string };
+
 /** The days asked for, or a 400 naming every bad field; `now` (epoch ms) says which day is today. */
-export function rangeOf(query: { from?: string; to?: string }, now: number): DayRange {
+export function rangeOf(query: RangeQuery, now: number): DayRange {
   const r = reportRange(query.from, query.to, utcDay(now));
   if (!r.range) throw invalid(r.problems);
   return r.range;
+}
+
+/** The days of a report on a wall or product: a 400 as rangeOf, then a 404 unless it exists. */
+async function reportDays(db: Kysely<Database>, kind: 'wall' | 'product', id: number, query: RangeQuery, now: number) {
+  const range = rangeOf(query, now);
+  if ((await accountOf(db, kind, id)) === null) throw notFound(kind, id);
+  return range;
 }
 
 function daysOf(range: DayRange): number[] {
@@ -37,11 +47,10 @@ function daysOf(range: DayRange): number[] {
 export async function wallAnalytics(
   db: Kysely<Database>,
   wallId: number,
-  query: { from?: string; to?: string },
+  query: RangeQuery,
   now: number,
 ): Promise<WallAnalytics> {
-  const range = rangeOf(query, now);
-  if ((await accountOf(db, 'wall', wallId)) === null) throw notFound('wall', wallId);
+  const range = await reportDays(db, 'wall', wallId, query, now);
   const [counts, posts, products] = await Promise.all([
     wallDayCounts(db, wallId, range.from, range.to),
     topPosts(db, wallId, range.from, range.to, TOP),
@@ -74,11 +83,10 @@ export async function wallAnalytics(
 export async function productAnalytics(
   db: Kysely<Database>,
   productId: number,
-  query: { from?: string; to?: string },
+  query: RangeQuery,
   now: number,
 ): Promise<ProductAnalytics> {
-  const range = rangeOf(query, now);
-  if ((await accountOf(db, 'product', productId)) === null) throw notFound('product', productId);
+  const range = await reportDays(db, 'product', productId, query, now);
   const counts = await productCounts(db, productId, range.from, range.to);
   const perDay = new Map<number, number>(daysOf(range).map((d) => [d, 0]));
   for (const c of counts.days) perDay.set(c.day, c.n);

@@ -5,7 +5,7 @@ import { pageById, type Page, type PageRequest } from './paging.js';
 import { auditPage } from '../store/audit.js';
 import { iso } from '../domain/dates.js';
 import type { AuditRecord } from '../schemas/audit.js';
-import { scopeIds, type AccountScope } from '../domain/roles.js';
+import { scopeFilter, type AccountScope } from '../domain/roles.js';
 import { redactedSummary } from '../domain/webhook-url.js';
 
 export interface AuditFilter {
@@ -25,7 +25,7 @@ export async function listAudit(
   page: PageRequest,
 ): Promise<Page<AuditRecord>> {
   const { scope, ...match } = filter;
-  const query = { ...match, accountIds: scope ? scopeIds(scope) : null };
+  const query = { ...match, accountIds: scopeFilter(scope) };
   // newest first: the cursor's id is the last one shown, the page goes on below it
   return pageById(
     page,

@@ -18,19 +18,23 @@ export function encodeCursor(key: readonly (number | string)[]): string {
   return Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
 }
 
-/** The sort key of a cursor, checked to be `size` safe integers; a 400 naming `cursor` otherwise. */
-export function decodeCursor(cursor: string | undefined, size: number): number[] | null {
-  if (cursor === undefined) return null;
+/** The sort key of a cursor `encodeCursor` made, `size` safe integers; null for any other string. */
+export function cursorKey(cursor: string, size: number): number[] | null {
   let key: unknown;
   try {
     key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    key = null;
+    return null;
   }
-  if (!Array.isArray(key) || key.length !== size || !key.every((n) => Number.isSafeInteger(n))) {
-    throw invalidField('cursor', 'cursor is not one this API returned');
-  }
-  return key as number[];
+  return Array.isArray(key) && key.length === size && key.every((n) => Number.isSafeInteger(n)) ? key : null;
+}
+
+/** The sort key of a cursor, checked to be `size` safe integers; a 400 naming `cursor` otherwise. */
+export function decodeCursor(cursor: string | undefined, size: number): number[] | null {
+  if (cursor === undefined) return null;
+  const key = cursorKey(cursor, size);
+  if (!key) throw invalidField('cursor', 'cursor is not one this API returned');
+  return key;
 }
 
 /** Rows were fetched with limit + 1: the page and, when there is more, the cursor after its last row. */

@@ -7,7 +7,7 @@ import { cleanPostEdit, cleanWrite, CTA_RULES, storedText } from '../domain/writ
 import type { Database, PostsTable } from '../store/schema.js';
 import { audited, diff, type Op, type Tx } from './op.js';
 import { decodeCursor, pageLimit, pageOf, type Page, type PageRequest } from './paging.js';
-import { invalid, invalidField, ManageError, notFound, stored, type FieldError } from '../domain/errors.js';
+import { found, invalid, invalidField, ManageError, notFound, stored, type FieldError } from '../domain/errors.js';
 import { iso } from '../domain/dates.js';
 import { requireWall } from './walls.js';
 import { TAGS_MAX } from '../schemas/posts.js';
@@ -116,9 +116,7 @@ export async function listModerationPosts(
 
 async function postRow(db: Kysely<Database>, wallId: number, postId: number): Promise<PostRow> {
   await requireWall(db, wallId);
-  const row = await findPostOfWall(db, wallId, postId);
-  if (!row) throw notFound('post', postId);
-  return row;
+  return found(await findPostOfWall(db, wallId, postId), 'post', postId);
 }
 
 async function loadPost(db: Kysely<Database>, wallId: number, postId: number): Promise<PostRecord> {

@@ -6,8 +6,8 @@ import { cleanWrite, PRODUCT_RULES } from '../domain/writes.js';
 import type { Database, ProductsTable } from '../store/schema.js';
 import { audited, diff, type Op } from './op.js';
 import { iso } from '../domain/dates.js';
-import { notFound, stored } from '../domain/errors.js';
-import { scopeIds, type AccountScope } from '../domain/roles.js';
+import { found, notFound, stored } from '../domain/errors.js';
+import { scopeFilter, type AccountScope } from '../domain/roles.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
 import type { ProductInput, ProductPatch, ProductRecord } from '../schemas/products.js';
 import { productColumns } from '../store/product-columns.js';
@@ -60,22 +60,34 @@ const productRecord = (r: ProductRow): ProductRecord => ({
   tagCount: Number(r.tag_count),
 });
 
+/** The columns of a product that hold values of type V. */
+type ColumnOf<V> = { [C in keyof ProductsTable]: ProductsTable[C] extends V ? C : never }[keyof ProductsTable];
+
+/** The column each field of a product is stored in (one of its type: the compiler checks it). */
+const COLUMN_OF = {
+  name: 'name',
+  sku: 'sku',
+  price: 'price',
+  currencySymbol: 'currency_symbol',
+  currency: 'currency',
+  discount: 'discount',
+  discountCurrencySymbol: 'discount_currency_symbol',
+  discountCurrency: 'discount_currency',
+  url: 'url',
+  image: 'image',
+  storeShopName: 'store_shop_name',
+  storeProductId: 'store_product_id',
+  storeProductType: 'store_product_type',
+} as const satisfies { [F in keyof ProductFields]: ColumnOf<ProductFields[F]> };
+
+/** The columns a patch changes: those of the fields it names. */
 function columnsOf(f: Partial<ProductFields>): Updateable<ProductsTable> {
-  const out: Updateable<ProductsTable> = {};
-  if (f.name !== undefined) out.name = f.name;
-  if (f.sku !== undefined) out.sku = f.sku;
-  if (f.price !== undefined) out.price = f.price;
-  if (f.currencySymbol !== undefined) out.currency_symbol = f.currencySymbol;
-  if (f.currency !== undefined) out.currency = f.currency;
-  if (f.discount !== undefined) out.discount = f.discount;
-  if (f.discountCurrencySymbol !== undefined) out.discount_currency_symbol = f.discountCurrencySymbol;
-  if (f.discountCurrency !== undefined) out.discount_currency = f.discountCurrency;
-  if (f.url !== undefined) out.url = f.url;
-  if (f.image !== undefined) out.image = f.image;
-  if (f.storeShopName !== undefined) out.store_shop_name = f.storeShopName;
-  if (f.storeProductId !== undefined) out.store_product_id = f.storeProductId;
-  if (f.storeProductType !== undefined) out.store_product_type = f.storeProductType;
-  return out;
+  const out: Partial<Record<keyof ProductsTable, string | number>> = {};
+  for (const [field, column] of Object.entries(COLUMN_OF) as [keyof ProductFields, keyof ProductsTable][]) {
+    if (f[field] !== undefined) out[column] = f[field];
+  }
+  // each value has its column's type: COLUMN_OF pairs them
+  return out as Updateable<ProductsTable>;
 }
 
 export async function listProducts(
@@ -86,20 +98,13 @@ export async function listProducts(
   return pageById(
     page,
     (afterId, take) =>
-      productsPage(
-        db,
-        { accountIds: filter.scope ? scopeIds(filter.scope) : null, accountId: filter.accountId },
-        afterId,
-        take,
-      ),
+      productsPage(db, { accountIds: scopeFilter(filter.scope), accountId: filter.accountId }, afterId, take),
     productRecord,
   );
 }
 
 async function productRow(db: Kysely<Database>, id: number): Promise<ProductRow> {
-  const row = await findProduct(db, id);
-  if (!row) throw notFound('product', id);
-  return row;
+  return found(await findProduct(db, id), 'product', id);
 }
 
 export async function getProduct(db: Kysely<Database>, id: number): Promise<ProductRecord> {

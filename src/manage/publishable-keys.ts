@@ -15,7 +15,7 @@ import {
 import type { Database, PublishableKeysTable } from '../store/schema.js';
 import { requireWall } from './walls.js';
 import { audited, type Op } from './op.js';
-import { conflict, invalid, notFound, type FieldError } from '../domain/errors.js';
+import { conflict, found, invalid, type FieldError } from '../domain/errors.js';
 import { iso, isoOrNull } from '../domain/dates.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
 
@@ -108,8 +108,7 @@ export async function listPublishableKeys(
 export async function revokePublishableKey(op: Op, wallId: number, keyId: number): Promise<PublishableKeyRecord> {
   return audited(op, async (tx) => {
     await requireWall(tx.trx, wallId);
-    const row = await findPublishableKey(tx.trx, wallId, keyId);
-    if (!row) throw notFound('publishable key', keyId);
+    const row = found(await findPublishableKey(tx.trx, wallId, keyId), 'publishable key', keyId);
     if (!(await revokePublishableKeyRow(tx.trx, keyId, op.now)))
       throw conflict(`publishable key ${keyId} is already revoked`);
     tx.audit({

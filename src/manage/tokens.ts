@@ -19,7 +19,7 @@ import { accountOf } from '../store/ownership.js';
 import type { Database } from '../store/schema.js';
 import { audited, type Op } from './op.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
-import { conflict, invalidField, notFound, stored } from '../domain/errors.js';
+import { conflict, found, invalidField, notFound, stored } from '../domain/errors.js';
 import { iso, isoOrNull } from '../domain/dates.js';
 import { isRole, scopeFromText, scopeToText, type AccountScope, type Role } from '../domain/roles.js';
 
@@ -120,9 +120,7 @@ export async function listOperatorTokenPage(
 
 /** One token by id (the caller's own, for `GET /tokens/current`). */
 export async function getOperatorToken(db: Kysely<Database>, id: number): Promise<OperatorTokenRecord> {
-  const row = await findOperatorToken(db, id);
-  if (!row) throw notFound('operator token', id);
-  return record(row);
+  return record(found(await findOperatorToken(db, id), 'operator token', id));
 }
 
 /** Revokes by id, or by the plaintext token itself. */

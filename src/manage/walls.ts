@@ -27,8 +27,8 @@ import {
 import { findAccount } from '../store/accounts.js';
 import { audited, diff, type Op } from './op.js';
 import { accountOf } from '../store/ownership.js';
-import { conflict, notFound, stored } from '../domain/errors.js';
-import { scopeIds, type AccountScope } from '../domain/roles.js';
+import { conflict, found, notFound, stored } from '../domain/errors.js';
+import { scopeFilter, type AccountScope } from '../domain/roles.js';
 import { iso, isoOrNull } from '../domain/dates.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
 import type { WallInput, WallPatch, WallRecord, WallState } from '../schemas/walls.js';
@@ -69,7 +69,7 @@ export async function listWalls(
       wallsPage(
         db,
         {
-          accountIds: filter.scope ? scopeIds(filter.scope) : null,
+          accountIds: scopeFilter(filter.scope),
           accountId: filter.accountId,
           state: filter.state,
         },
@@ -81,9 +81,7 @@ export async function listWalls(
 }
 
 async function wallRow(db: Kysely<Database>, id: number): Promise<WallWithCounts> {
-  const row = await findWallWithCounts(db, id);
-  if (!row) throw notFound('wall', id);
-  return row;
+  return found(await findWallWithCounts(db, id), 'wall', id);
 }
 
 export async function getWall(db: Kysely<Database>, id: number): Promise<WallRecord> {
@@ -92,9 +90,7 @@ export async function getWall(db: Kysely<Database>, id: number): Promise<WallRec
 
 /** 404 unless the wall exists (live or deleted). */
 export async function requireWall(db: Kysely<Database>, id: number): Promise<WallRow> {
-  const row = await findWall(db, id);
-  if (!row) throw notFound('wall', id);
-  return row;
+  return found(await findWall(db, id), 'wall', id);
 }
 
 async function ensureSlugFree(db: Kysely<Database>, accountId: number, url: string, exceptWall: number | null) {
@@ -238,9 +234,7 @@ export async function listFeeds(db: Kysely<Database>, wallId: number, page: Page
 /** The feed; with `wallId`, a feed of another wall is 404 too. */
 async function feedRow(db: Kysely<Database>, feedId: number, wallId?: number): Promise<FeedWithState> {
   if (wallId !== undefined) await requireWall(db, wallId);
-  const row = await findFeedWithState(db, feedId, wallId);
-  if (!row) throw notFound('feed', feedId);
-  return row;
+  return found(await findFeedWithState(db, feedId, wallId), 'feed', feedId);
 }
 
 export async function getFeed(db: Kysely<Database>, feedId: number, wallId?: number): Promise<FeedRecord> {

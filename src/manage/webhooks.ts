@@ -9,8 +9,8 @@ import type { Kysely } from 'kysely';
 import type { PrivateNetworks } from '../config.js';
 import { iso, isoOrNull } from '../domain/dates.js';
 import { shownError } from '../domain/delivery-outcome.js';
-import { conflict, invalidField, notFound } from '../domain/errors.js';
-import { scopeIds, type AccountScope } from '../domain/roles.js';
+import { conflict, found, invalidField, notFound } from '../domain/errors.js';
+import { scopeFilter, type AccountScope } from '../domain/roles.js';
 import { newWebhookSecret, openSecret, sealSecret, SecretBoxError } from '../domain/secret-box.js';
 import { eventId } from '../domain/webhook-events.js';
 import { redactedUrl, urlAs, type UrlView } from '../domain/webhook-url.js';
@@ -165,7 +165,7 @@ export async function listWebhooks(
       webhooksPage(
         db,
         {
-          accountIds: filter.scope ? scopeIds(filter.scope) : null,
+          accountIds: scopeFilter(filter.scope),
           ...(filter.accountId !== undefined ? { accountId: filter.accountId } : {}),
         },
         afterId,
@@ -176,9 +176,7 @@ export async function listWebhooks(
 }
 
 async function webhookRow(db: Kysely<Database>, id: number): Promise<WebhookRow> {
-  const row = await findWebhook(db, id);
-  if (!row) throw notFound('webhook', id);
-  return row;
+  return found(await findWebhook(db, id), 'webhook', id);
 }
 
 /** `view` as for listWebhooks. */

@@ -342,30 +342,32 @@ export class Metrics {
 
   /** A counter whose values are totals the parts keep, read on scrape. */
   private totals<L extends string>(name: string, help: string, labelNames: L[], read: ScrapeRead<L>) {
-    new Counter<L>({
-      name,
-      help,
-      labelNames,
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const [labels, n] of read()) this.inc(labels, n);
-      },
-    });
+    new Counter<L>(this.readOnScrape(name, help, labelNames, read, (counter, labels, n) => counter.inc(labels, n)));
   }
 
   /** A gauge set on scrape; a series absent from `read` is not exposed. */
   private gauge<L extends string>(name: string, help: string, labelNames: L[], read: ScrapeRead<L>) {
-    new Gauge<L>({
+    new Gauge<L>(this.readOnScrape(name, help, labelNames, read, (gauge, labels, n) => gauge.set(labels, n)));
+  }
+
+  /** The settings of a metric rewritten on each scrape: emptied, then every series `read` gives put back. */
+  private readOnScrape<L extends string, M extends { reset(): void }>(
+    name: string,
+    help: string,
+    labelNames: L[],
+    read: ScrapeRead<L>,
+    put: (metric: M, labels: Partial<Record<L, string>>, n: number) => void,
+  ) {
+    return {
       name,
       help,
       labelNames,
       registers: [this.registry],
-      collect() {
+      collect(this: M) {
         this.reset();
-        for (const [labels, n] of read()) this.set(labels, n);
+        for (const [labels, n] of read()) put(this, labels, n);
       },
-    });
+    };
   }
 }
 

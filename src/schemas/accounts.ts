@@ -1,7 +1,7 @@
 // Accounts and their user keys: what a write takes, what a read answers.
 import { Type, type Static } from 'typebox';
 import { PLANS, spoken } from '../domain/lists.js';
-import { Instant, NullableInstant, Record, Text, patch, strict } from './fields.js';
+import { Instant, NullableInstant, Record, Text, patch, recordsWithSecret, strict } from './fields.js';
 
 export const Plan = Type.Enum(PLANS, {
   'x-error': `plan must be ${spoken(PLANS)}`,
@@ -52,12 +52,11 @@ export const userKeyFields = {
   revokedAt: NullableInstant,
 };
 
-export const UserKeyRecord = Record(userKeyFields);
-
-export const NewUserKeyRecord = Record({
-  ...userKeyFields,
-  key: Type.String({ description: 'the plaintext key: shown this once, only its SHA-256 is stored' }),
-});
+export const [UserKeyRecord, NewUserKeyRecord] = recordsWithSecret(
+  userKeyFields,
+  'key',
+  'the plaintext key: shown this once, only its SHA-256 is stored',
+);
 
 // ---------- the types of the shapes above ----------
 

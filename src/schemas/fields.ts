@@ -1,7 +1,7 @@
 // The field rules every resource schema is built from: wording of each
 // field's error (`x-error`), the shapes of ids, texts, URLs, colours, dates,
 // paging, and records that forbid properties they do not name.
-import { Type, type TSchema } from 'typebox';
+import { Type, type TSchema, type TString } from 'typebox';
 import { WRITE_MESSAGES } from '../domain/writes.js';
 
 /** items per page of a management list: default and most */
@@ -98,3 +98,17 @@ export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]
 /** A response record: exactly these properties. */
 export const Record = <T extends Record<string, TSchema>>(properties: T, options: Record<string, unknown> = {}) =>
   Type.Object(properties, { ...strict, ...options });
+
+/**
+ * The records of a resource that holds a secret: the one every read answers,
+ * and the one the write that makes the secret answers — the same fields and
+ * the secret, the only time it is shown.
+ */
+export function recordsWithSecret<T extends Record<string, TSchema>, K extends string>(
+  fields: T,
+  secret: K,
+  description: string,
+) {
+  const shownOnce = { [secret]: Type.String({ description }) } as { [P in K]: TString };
+  return [Record(fields), Record({ ...fields, ...shownOnce })] as const;
+}

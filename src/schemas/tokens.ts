@@ -1,7 +1,7 @@
 // Operator tokens of the management API: what a write takes, what a read answers.
 import { Type, type Static } from 'typebox';
 import { ROLES } from '../domain/roles.js';
-import { Instant, Nullable, NullableInstant, PositiveId, Record, Text, strict } from './fields.js';
+import { Instant, Nullable, NullableInstant, PositiveId, Text, recordsWithSecret, strict } from './fields.js';
 
 export const RoleField = Type.Enum([...ROLES], {
   'x-error': `role must be ${ROLES.join(', ')}`,
@@ -39,10 +39,10 @@ const tokenFields = {
   revokedAt: NullableInstant,
 };
 
-export const TokenRecord = Record(tokenFields);
-export const NewTokenRecord = Record({
-  ...tokenFields,
-  token: Type.String({ description: 'the plaintext token (`wop_…`): shown this once, only its SHA-256 is stored' }),
-});
+export const [TokenRecord, NewTokenRecord] = recordsWithSecret(
+  tokenFields,
+  'token',
+  'the plaintext token (`wop_…`): shown this once, only its SHA-256 is stored',
+);
 
 export type TokenCreateBody = Static<typeof TokenCreateBody>;

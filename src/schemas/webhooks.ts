@@ -13,6 +13,7 @@ import {
   Url,
   pageQuery,
   patch,
+  recordsWithSecret,
   strict,
 } from './fields.js';
 
@@ -97,13 +98,11 @@ const webhookFields = {
   updatedAt: Instant,
 };
 
-export const WebhookRecord = Record(webhookFields);
-export const NewWebhookRecord = Record({
-  ...webhookFields,
-  secret: Type.String({
-    description: 'the signing secret (`whsec_…`): shown this once (and by rotate-secret)',
-  }),
-});
+export const [WebhookRecord, NewWebhookRecord] = recordsWithSecret(
+  webhookFields,
+  'secret',
+  'the signing secret (`whsec_…`): shown this once (and by rotate-secret)',
+);
 
 export const DeliveryRecord = Record({
   id: Type.Integer(),

@@ -11,16 +11,14 @@
 // in a row the endpoint shows `failing`; an event failing for
 // WEBHOOK_GIVE_UP_S (3 days) disables the endpoint, cursor kept, so
 // re-enabling resumes there.
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { WebhookConfig } from '../config.js';
 import { openSecret } from '../domain/secret-box.js';
 import { kindsOfEvents, type WebhookEvent } from '../domain/webhook-events.js';
-import { backoffDelayS, FAILING_AFTER } from '../jobs/backoff.js';
+import { backoffDelayS } from '../jobs/backoff.js';
 import { LeasedJobs } from '../jobs/leased-jobs.js';
-import { silentLogger, type WorkerLogger } from '../jobs/log.js';
-import type { Resolver } from '../net/guard.js';
+import type { WorkerLogger } from '../jobs/log.js';
+import { workerDefaults, type WorkerOptions } from '../jobs/worker-options.js';
 import { changesAfter, latestChangeSeq } from '../store/change-log.js';
 import type { Database } from '../store/schema.js';
 import {
@@ -45,18 +43,11 @@ const EVENTS_PER_CLAIM = 200;
 /** the delivery log is pruned by each worker at most this often */
 const PRUNE_EVERY_MS = 3_600_000;
 
-export interface WebhookRuntimeOptions {
+export interface WebhookRuntimeOptions extends WorkerOptions {
   db: Kysely<Database>;
   config: WebhookConfig;
-  log?: WorkerLogger;
-  now?: () => number;
-  random?: () => number;
-  owner?: string;
   /** endpoints served at the same time (default 8); each endpoint one delivery at a time */
   concurrency?: number;
-  failingAfter?: number;
-  /** tests map host names to chosen addresses */
-  resolve?: Resolver;
 }
 
 export type EndpointStatus = 'idle' | 'delivered' | 'failed' | 'disabled' | 'skipped';
@@ -95,11 +86,13 @@ export class WebhookRuntime {
   constructor(options: WebhookRuntimeOptions) {
     this.db = options.db;
     this.config = options.config;
-    this.log = options.log ?? silentLogger;
-    this.now = options.now ?? Date.now;
-    this.random = options.random ?? Math.random;
-    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-    this.failingAfter = options.failingAfter ?? FAILING_AFTER;
+    ({
+      log: this.log,
+      now: this.now,
+      random: this.random,
+      owner: this.owner,
+      failingAfter: this.failingAfter,
+    } = workerDefaults(options));
     this.sender = new WebhookSender({
       allowPrivateNetworks: options.config.allowPrivateNetworks,
       timeoutMs: options.config.timeoutMs,
