@@ -8,7 +8,7 @@ export type Role = (typeof ROLES)[number];
 
 export const isRole = (value: unknown): value is Role => typeof value === 'string' && ROLES.includes(value as Role);
 
-/** What each role is for (README, OpenAPI, CLI help). */
+/** What each role is for (docs, OpenAPI, CLI help). */
 export const ROLE_SUMMARY: Record<Role, string> = {
   viewer: 'reads everything in its scope, changes nothing',
   moderator: 'what a viewer does, plus post decisions (hide, pin, bulk actions, post edits) and moderation rules',

@@ -1,7 +1,7 @@
 // Webhook signing secrets at rest. A signing key must be usable to sign, so
 // it cannot be hashed like a user key: with WEBHOOK_SECRET_KEY set it is
 // encrypted with AES-256-GCM (random 96-bit IV, auth tag checked on read);
-// without, it is stored as it is (the README says to set the key in
+// without, it is stored as it is (docs/security.md says to set the key in
 // production). The stored form says which: `gcm1:<iv>.<tag>.<ciphertext>`
 // (base64url) or `plain:<secret>`.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';

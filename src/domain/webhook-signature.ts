@@ -6,7 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'Wallery-Signature';
-/** How old a signature a receiver should accept (seconds): the README's advice. */
+/** How old a signature a receiver should accept (seconds): the advice of docs/guides/webhooks-and-change-feed.md. */
 export const SIGNATURE_TOLERANCE_S = 300;
 
 /** hex HMAC-SHA256 of `<t>.<body>` */

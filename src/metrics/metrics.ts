@@ -1,6 +1,6 @@
 // The process's Prometheus metrics: one Registry per runtime (never prom-client's
 // global one — tests build many servers in one process), with every metric
-// Wallery exposes defined here, so the list in the README and the Grafana
+// Wallery exposes defined here, so the list in docs/operations/metrics.md and the Grafana
 // dashboard (ops/grafana/wallery.json) have one place to check against.
 //
 // Hot paths stay cheap: the parts count in plain integer fields (`stats`)

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_ANSWER } from '../../src/domain/delivery-outcome.js';
 import { runCli } from '../helpers/cli.js';
 import { hasSampleData, SAMPLE_DATA_PATH, SKIP_NO_SAMPLE } from '../helpers/server.js';
-import { Receiver, verifyLikeReadme } from '../webhooks/helpers.js';
+import { Receiver, verifyLikeTheGuide } from '../webhooks/helpers.js';
 
 const ENV = {
   WEBHOOK_SECRET_KEY: Buffer.alloc(32, 3).toString('base64'),
@@ -158,7 +158,7 @@ describe.skipIf(!hasSampleData)(`wallery webhooks (${hasSampleData ? 'sample dat
     expect(sig.match(/v1=/g)).toHaveLength(1);
     expect(got.verified).toBe(true);
     for (const old of [made.secret, rotated.secret])
-      expect(verifyLikeReadme(old, sig, JSON.stringify(got.body))).toBe(false);
+      expect(verifyLikeTheGuide(old, sig, JSON.stringify(got.body))).toBe(false);
     expect((await cli('webhooks', 'delete', id)).code).toBe(0);
   });
 

@@ -1,7 +1,8 @@
 // compose.yaml: Wallery (API instances and a worker) on PostgreSQL and
 // Redis. No Docker engine runs here, so what can be checked is checked:
-// every environment variable of the Wallery services is one of README's
-// configuration table and Wallery's own configuration accepts their values;
+// every environment variable of the Wallery services is one of the
+// configuration reference's (docs/reference/configuration.md, generated from
+// the code) and Wallery's own configuration accepts their values;
 // the database and Redis URLs name the services and the credentials the
 // PostgreSQL service is given; the PostgreSQL and Redis services use only
 // their images' documented variables, keep their data in volumes, and are
@@ -31,11 +32,11 @@ const compose = parse(readFileSync(join(ROOT, 'compose.yaml'), 'utf8'), { merge:
 };
 const { services } = compose;
 
-/** The variables README's "## Configuration" table lists. */
+/** The variables the configuration reference's tables list: the names in backticks of each row's first cell. */
 const configured = (() => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('\n## Configuration\n'), readme.indexOf('\n## CLI reference\n'));
-  return new Set([...section.matchAll(/^\| `([A-Z0-9_]+)`/gm)].map((m) => m[1]!));
+  const reference = readFileSync(join(ROOT, 'docs', 'reference', 'configuration.md'), 'utf8');
+  const firstCells = [...reference.matchAll(/^\|([^|\n]*)\|/gm)].map((m) => m[1]!);
+  return new Set(firstCells.flatMap((cell) => [...cell.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]!)));
 })();
 
 /** Compose's `${NAME:-default}` with nothing set: the default (`docker compose config` without a .env). */
@@ -60,7 +61,7 @@ describe('compose.yaml', () => {
     for (const name of ['wallery', 'worker']) {
       const s = services[name]!;
       expect(s.build, name).toBe('.');
-      // a PID 1 that reaps and forwards signals (README: Running in a container)
+      // a PID 1 that reaps and forwards signals (docs/operations/running.md: Running in a container)
       expect(s.init, name).toBe(true);
       expect(s.depends_on, name).toEqual({
         postgres: { condition: 'service_healthy' },
@@ -77,10 +78,15 @@ describe('compose.yaml', () => {
     expect(services.worker!.healthcheck!.test!.join(' ')).toContain(`fetch('http://127.0.0.1:${port}/metrics')`);
   });
 
+  it('reads the variables of the configuration reference', () => {
+    for (const v of ['DATABASE_URL', 'REDIS_URL', 'INGEST', 'WEBHOOKS', 'METRICS_PORT', 'WALLERY_DEBUG'])
+      expect(configured.has(v), v).toBe(true);
+  });
+
   it.each(['wallery', 'worker'])('gives %s only variables of the configuration table, with valid values', (name) => {
     const env = services[name]!.environment!;
     const unknown = Object.keys(env).filter((v) => !configured.has(v));
-    expect(unknown, `not in README's configuration table`).toEqual([]);
+    expect(unknown, `not in the configuration table of docs/reference/configuration.md`).toEqual([]);
     const config = loadConfig(Object.fromEntries(Object.entries(env).map(([k, v]) => [k, withDefaults(String(v))])));
     expect(config.store.kind).toBe('postgres');
     expect(config.redisUrl).toBe('redis://redis:6379');

@@ -1,4 +1,5 @@
-// The host pages of the browser tests: the two-line snippet of the README on
+// The host pages of the browser tests: the two-line snippet of
+// docs/guides/embed-and-hosted-page.md on
 // a page, plus a recorder of the element's DOM events, optionally under
 // hostile CSS; and a small node:http server that serves them from an origin
 // of its own (the embed's API is another origin, as on a real site).
@@ -28,7 +29,7 @@ declare global {
   }
 }
 
-/** The host page of a test: the snippet of the README, plus a recorder of the element's events. */
+/** The host page of a test: the snippet of the embed guide, plus a recorder of the element's events. */
 export function hostPage(o: HostPageOptions): string {
   const attr = (name: string, v: unknown) => (v === undefined ? '' : ` ${name}="${String(v)}"`);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">

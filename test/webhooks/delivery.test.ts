@@ -19,7 +19,7 @@ import { WebhookRuntime } from '../../src/webhooks/runtime.js';
 import { sample } from '../helpers/sample.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { eventually } from '../helpers/poll.js';
-import { emit, Receiver, verifyLikeReadme } from './helpers.js';
+import { emit, Receiver, verifyLikeTheGuide } from './helpers.js';
 
 const CONFIG: WebhookConfig = {
   enabled: true,
@@ -128,7 +128,7 @@ describe('webhook delivery', () => {
     const sig = String(next.headers['wallery-signature']);
     expect(sig.match(/v1=/g)).toHaveLength(1);
     expect(next.verified).toBe(true);
-    expect(verifyLikeReadme(h.secret, sig, JSON.stringify(next.body))).toBe(false);
+    expect(verifyLikeTheGuide(h.secret, sig, JSON.stringify(next.body))).toBe(false);
   });
 
   it('a deleted post is sent with post: null', async () => {

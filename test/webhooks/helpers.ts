@@ -1,5 +1,6 @@
 // What the webhook suites share: a real HTTP receiver on 127.0.0.1 that
-// verifies every signature the way the README's snippet does, and `emit`,
+// verifies every signature the way the receiver snippet of
+// docs/guides/webhooks-and-change-feed.md does, and `emit`,
 // which makes a change-log row.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -9,13 +10,13 @@ export interface Received {
   eventId: string;
   type: string;
   body: Record<string, unknown>;
-  /** the signature checked as the README's snippet does */
+  /** the signature checked as the guide's receiver snippet does */
   verified: boolean;
   headers: IncomingMessage['headers'];
 }
 
-/** The README's verification snippet, as a receiver runs it. */
-export function verifyLikeReadme(secret: string, header: string, rawBody: string, toleranceS = 300): boolean {
+/** The verification snippet of docs/guides/webhooks-and-change-feed.md, as a receiver runs it. */
+export function verifyLikeTheGuide(secret: string, header: string, rawBody: string, toleranceS = 300): boolean {
   const parts = header.split(',').map((kv) => kv.split('='));
   const t = Number(parts.find(([k]) => k === 't')?.[1]);
   if (!Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > toleranceS) return false;
@@ -47,7 +48,7 @@ export class Receiver {
           eventId: String(req.headers['wallery-event-id'] ?? ''),
           type: String(req.headers['wallery-event-type'] ?? ''),
           body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {},
-          verified: verifyLikeReadme(this.secret, String(req.headers['wallery-signature'] ?? ''), raw),
+          verified: verifyLikeTheGuide(this.secret, String(req.headers['wallery-signature'] ?? ''), raw),
           headers: req.headers,
         };
         if (this.mode === 'fail') {

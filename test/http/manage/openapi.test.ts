@@ -42,7 +42,7 @@ const openapiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
 
 /**
  * Excluded on purpose: the docs' own assets and the document itself; the embed's pages and files (not an API);
- * Prometheus's scrape (its text format is Prometheus's, documented in the README's Operations section).
+ * Prometheus's scrape (its text format is Prometheus's, documented in docs/operations/metrics.md).
  */
 const isDocsRoute = (url: string) =>
   url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/') || url === '/metrics' || isWebRoute(url);

@@ -13,7 +13,7 @@ import { createOperatorToken } from '../../../src/manage/tokens.js';
 import type { Resolver } from '../../../src/net/guard.js';
 import { WebhookRuntime } from '../../../src/webhooks/runtime.js';
 import { describeSample } from '../../helpers/sample.js';
-import { Receiver, verifyLikeReadme } from '../../webhooks/helpers.js';
+import { Receiver, verifyLikeTheGuide } from '../../webhooks/helpers.js';
 import { data, failure, fields, startManageServer, type ManageServer } from './helpers.js';
 
 const SETTINGS = { secretKey: Buffer.alloc(32, 9), timeoutMs: 5_000, allowPrivateNetworks: ['127.0.0.0/8'] };
@@ -388,7 +388,7 @@ describeSample('webhooks (management API)', () => {
     // for a day the old secret signs too (a second v1): a receiver not yet switched still verifies
     const sig = String(rx.received[0]!.headers['wallery-signature']);
     expect(sig.match(/v1=/g)).toHaveLength(2);
-    expect(verifyLikeReadme(h.secret!, sig, JSON.stringify(rx.received[0]!.body))).toBe(true);
+    expect(verifyLikeTheGuide(h.secret!, sig, JSON.stringify(rx.received[0]!.body))).toBe(true);
     m.srv.clock.now += 24 * 3_600_000 + 1;
     try {
       data(await m.api('POST', `/webhooks/${h.id}/test`));
@@ -428,7 +428,7 @@ describeSample('webhooks (management API)', () => {
     expect(sig.match(/v1=/g)).toHaveLength(1);
     expect(got.verified).toBe(true);
     for (const old of [h.secret!, overlapping.secret!])
-      expect(verifyLikeReadme(old, sig, JSON.stringify(got.body))).toBe(false);
+      expect(verifyLikeTheGuide(old, sig, JSON.stringify(got.body))).toBe(false);
     // who revoked, in the audit log
     const audit = await m.srv.store.db
       .selectFrom('audit_log')

@@ -4,7 +4,7 @@
 // schemas are held against real output. The management API's post records
 // and the data-file export are checked the same way, and so is every example
 // the OpenAPI document shows. A stored post field added without its schema
-// (or the reverse) fails here (README, design notes: adding a stored post field).
+// (or the reverse) fails here (CONTRIBUTING.md: adding a post field).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@
 // focus (a approve, r reject, h hide, p pin; j/k move; x or space select;
 // with a selection the keys act on all of it in one bulk call), u undoes the
 // last action. New posts arrive by polling the list every few seconds
-// (TanStack Query's refetchInterval; see the README for why not a stream).
+// (TanStack Query's refetchInterval; see docs/design-decisions.md for why not a stream).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useFeeds } from '../../api/queries/feeds';
 import type { PostFilters } from '../../api/queries/posts';
