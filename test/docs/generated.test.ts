@@ -35,7 +35,7 @@ describe('the generated reference pages', () => {
   });
 
   it('refuses a variable the code reads but SETTINGS does not document, or a wrong default', () => {
-    const reading = (env: NodeJS.ProcessEnv) => {
+    const reading = (env: NodeJS.ProcessEnv = {}) => {
       void env.PLANTED_SETTING;
       return loadConfig(env);
     };
