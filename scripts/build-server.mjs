@@ -102,9 +102,11 @@ function bundle(entry, options = {}) {
   });
 }
 
-// what an earlier build left (the bundle's chunks change names); dist/web and dist/console are Vite's
+// what an earlier build left (the bundle's chunks change names); dist/web and dist/console are Vite's,
+// dist/site the documentation's (npm run docs:build)
 for (const name of await readdir(DIST).catch(() => [])) {
-  if (name !== 'web' && name !== 'console') await rm(join(DIST, name), { recursive: true, force: true });
+  if (name !== 'web' && name !== 'console' && name !== 'site')
+    await rm(join(DIST, name), { recursive: true, force: true });
 }
 await Promise.all([
   bundle('cli/main.ts', { splitting: true, chunkNames: '[name]-[hash]' }),

@@ -676,3 +676,433 @@ export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env): IngestCo
     ),
   };
 }
+
+// ---- the configuration reference: every variable, its default, its meaning ----
+
+/**
+ * One environment variable as docs/reference/configuration.md shows it (that
+ * page is generated from SETTINGS by `npm run gen:docs`; the values each one
+ * accepts are taken from the parsers above, by what they refuse).
+ */
+export interface SettingDoc {
+  name: string;
+  section: SettingSection;
+  /** what applies when it is unset, as shown; null: nothing (the feature is off or needs no value) */
+  default: string | null;
+  meaning: string;
+  /** read by the CLI itself rather than by loadConfig() */
+  readByCli?: true;
+}
+
+export const SETTING_SECTIONS = [
+  'Server',
+  'Store',
+  'Redis and caches',
+  'Management API',
+  'Embed API and analytics',
+  'Feed ingestion',
+  'Webhooks',
+  'Shutdown',
+  'Metrics and tracing',
+  'Command line',
+] as const;
+export type SettingSection = (typeof SETTING_SECTIONS)[number];
+
+export const SETTINGS: readonly SettingDoc[] = [
+  // Server
+  {
+    name: 'PORT',
+    section: 'Server',
+    default: '3000',
+    meaning: 'Port to listen on (0 picks a free one).',
+  },
+  { name: 'HOST', section: 'Server', default: '0.0.0.0', meaning: 'Address to bind.' },
+  {
+    name: 'PUBLIC_URL',
+    section: 'Server',
+    default: null,
+    meaning:
+      "The URL people reach this instance at (e.g. `https://walls.example`): printed URLs and the demo data's pictures use it. Unset: `http://localhost:PORT` with the port actually listened on.",
+  },
+  {
+    name: 'TRUST_PROXY',
+    section: 'Server',
+    default: 'off',
+    meaning:
+      "Which proxies' `X-Forwarded-For` is believed for the client's address (embed per-IP limit, logs): `off`, `on` (any), a number of proxy hops (`1`), or a comma-separated list of proxy addresses/CIDR ranges.",
+  },
+  {
+    name: 'LOG_LEVEL',
+    section: 'Server',
+    default: 'info',
+    meaning: 'How much is logged. Logs are JSON (pino); user keys in URLs are redacted.',
+  },
+  // Store
+  {
+    name: 'DATABASE_URL',
+    section: 'Store',
+    default: DEFAULT_DATABASE_PATH,
+    meaning: 'A file path or `file:` URL selects embedded SQLite (WAL mode); a `postgres://` URL selects PostgreSQL.',
+  },
+  {
+    name: 'DATABASE_POOL_SIZE',
+    section: 'Store',
+    default: String(DEFAULT_DATABASE_OPTIONS.poolSize),
+    meaning: 'PostgreSQL connections per instance.',
+  },
+  {
+    name: 'DATABASE_STATEMENT_TIMEOUT_MS',
+    section: 'Store',
+    default: String(DEFAULT_DATABASE_OPTIONS.statementTimeoutMs),
+    meaning: 'PostgreSQL `statement_timeout` (0 = none): a stuck query fails instead of holding a request.',
+  },
+  {
+    name: 'DATABASE_CONNECT_TIMEOUT_MS',
+    section: 'Store',
+    default: String(DEFAULT_DATABASE_OPTIONS.connectTimeoutMs),
+    meaning: 'How long a request waits for a PostgreSQL connection before it is answered 503.',
+  },
+  {
+    name: 'DATABASE_CONNECT_RETRIES',
+    section: 'Store',
+    default: String(DEFAULT_DATABASE_OPTIONS.connectRetries),
+    meaning: 'Start-up attempts to reach the store (exponential backoff, 0.25–5 s) before giving up.',
+  },
+  {
+    name: 'DATABASE_BUSY_TIMEOUT_MS',
+    section: 'Store',
+    default: String(DEFAULT_DATABASE_OPTIONS.busyTimeoutMs),
+    meaning:
+      'SQLite: how long a write waits for another process\'s write (a CLI command, `wallery worker`, another server) before giving up: the API answers 503, a CLI command fails with "the database is busy". 0 = do not wait.',
+  },
+  {
+    name: 'PG_BIN_DIR',
+    section: 'Store',
+    default: null,
+    meaning:
+      "PostgreSQL: the absolute folder holding `pg_dump` and `pg_restore` for `wallery backup`/`restore` (e.g. `/usr/lib/postgresql/16/bin`); unset, they are looked up on `PATH`. `pg_dump` must be of the server's major version or later.",
+  },
+  // Redis and caches
+  {
+    name: 'REDIS_URL',
+    section: 'Redis and caches',
+    default: null,
+    meaning:
+      '`redis://…`: daily quota counters shared by all instances (one atomic count). Optional with SQLite, recommended with several PostgreSQL instances (without it each instance reserves quota blocks from the store). Cache invalidation does not use it.',
+  },
+  {
+    name: 'REDIS_KEY_PREFIX',
+    section: 'Redis and caches',
+    default: 'wallery',
+    meaning: 'Prefix of every Redis key, so several deployments can share one Redis.',
+  },
+  {
+    name: 'RESPONSE_CACHE_MB',
+    section: 'Redis and caches',
+    default: String(DEFAULT_RESPONSE_CACHE_MB),
+    meaning: 'Memory for rendered v2 reads (0 = off).',
+  },
+  {
+    name: 'FRAGMENT_CACHE_MB',
+    section: 'Redis and caches',
+    default: String(DEFAULT_FRAGMENT_CACHE_MB),
+    meaning:
+      'Memory for rendered posts reused across list pages and filters (0 = off); see [Performance](../performance.md).',
+  },
+  {
+    name: 'CACHE_TTL_MS',
+    section: 'Redis and caches',
+    default: String(DEFAULT_CACHE_TTL_MS),
+    meaning:
+      'Longest life of a cached key lookup or rendered v2 read. Writes are announced to every instance at once; this bounds how stale an answer can be if an announcement is lost.',
+  },
+  // Management API
+  {
+    name: 'MANAGE_WRITE_RATE_LIMIT',
+    section: 'Management API',
+    default: String(DEFAULT_MANAGE_WRITE_RATE_LIMIT),
+    meaning:
+      'Management API writes per minute per operator token (0 = no limit); one more is a 429 with `Retry-After`. Counted in Redis for all instances when `REDIS_URL` is set, per instance otherwise. The CLI is not limited.',
+  },
+  // Embed API and analytics
+  {
+    name: 'EMBED_MAX_STREAMS',
+    section: 'Embed API and analytics',
+    default: String(DEFAULT_EMBED_CONFIG.maxStreams),
+    meaning: 'Open embed streams (SSE) per instance; one more is answered 503 and the page polls instead.',
+  },
+  {
+    name: 'EMBED_MAX_STREAMS_PER_CLIENT',
+    section: 'Embed API and analytics',
+    default: String(DEFAULT_EMBED_CONFIG.maxStreamsPerClient),
+    meaning:
+      'Open embed streams per client (an IPv4 address or an IPv6 /64) per instance (0 = no limit); one more is answered 429 and that page polls instead. Six is what one browser holds to one host over HTTP/1.1.',
+  },
+  {
+    name: 'EMBED_HEARTBEAT_MS',
+    section: 'Embed API and analytics',
+    default: String(DEFAULT_EMBED_CONFIG.heartbeatMs),
+    meaning: 'Milliseconds between `: ping` comments on an open embed stream, so proxies keep it open.',
+  },
+  {
+    name: 'EMBED_REPLAY_EVENTS',
+    section: 'Embed API and analytics',
+    default: String(DEFAULT_EMBED_CONFIG.replayEvents),
+    meaning: "Events of each wall's stream kept for a reconnect with `Last-Event-ID`; an older id gets a `reset`.",
+  },
+  {
+    name: 'EMBED_STREAM_WINDOW',
+    section: 'Embed API and analytics',
+    default: String(DEFAULT_EMBED_CONFIG.streamWindow),
+    meaning:
+      "How many of a wall's first posts (W2 order) its stream watches for changes: a change to an older post shows on a visitor's next read.",
+  },
+  {
+    name: 'EMBED_RATE_LIMIT_PER_KEY',
+    section: 'Embed API and analytics',
+    default: String(DEFAULT_EMBED_CONFIG.rateLimitPerKey),
+    meaning:
+      'Embed reads the response cache cannot answer (pages after the first), per window per publishable key (0 = no limit); the wall and its first pages never count. Counted in Redis for all instances when `REDIS_URL` is set, per instance otherwise.',
+  },
+  {
+    name: 'EMBED_RATE_LIMIT_PER_IP',
+    section: 'Embed API and analytics',
+    default: String(DEFAULT_EMBED_CONFIG.rateLimitPerIp),
+    meaning:
+      'Embed API requests per window per client (an IPv4 address or an IPv6 /64) (0 = no limit); shared like the per-key limit. Behind a proxy set `TRUST_PROXY`, or every visitor is the proxy.',
+  },
+  {
+    name: 'EMBED_RATE_LIMIT_WINDOW_MS',
+    section: 'Embed API and analytics',
+    default: String(DEFAULT_EMBED_CONFIG.rateLimitWindowMs),
+    meaning: "The embed rate limits' window, in milliseconds.",
+  },
+  {
+    name: 'ANALYTICS_RATE_LIMIT_PER_IP',
+    section: 'Embed API and analytics',
+    default: String(DEFAULT_EMBED_CONFIG.analyticsRateLimitPerIp),
+    meaning:
+      'Analytics beacons (`POST /api/embed/v1/events`) per window per client IP address (0 = no limit); in Redis with `REDIS_URL`, the address kept as a digest.',
+  },
+  {
+    name: 'ANALYTICS_RATE_LIMIT_PER_KEY',
+    section: 'Embed API and analytics',
+    default: String(DEFAULT_EMBED_CONFIG.analyticsRateLimitPerKey),
+    meaning: 'Analytics beacons per window per publishable key (0 = no limit); apart from the embed read limits.',
+  },
+  {
+    name: 'ANALYTICS_RATE_LIMIT_WINDOW_MS',
+    section: 'Embed API and analytics',
+    default: String(DEFAULT_EMBED_CONFIG.analyticsRateLimitWindowMs),
+    meaning: "The analytics rate limits' window, in milliseconds.",
+  },
+  {
+    name: 'ANALYTICS_FLUSH_MS',
+    section: 'Embed API and analytics',
+    default: String(DEFAULT_EMBED_CONFIG.analyticsFlushMs),
+    meaning:
+      'How often summed analytics counts are written to the store, in milliseconds: what a `kill -9` can lose at most.',
+  },
+  {
+    name: 'ANALYTICS_DEDUPE_TTL_MS',
+    section: 'Embed API and analytics',
+    default: String(DEFAULT_EMBED_CONFIG.analyticsDedupeTtlMs),
+    meaning:
+      "How long a beacon, and a page view's impressions and wall load, are remembered to drop repeats, in milliseconds.",
+  },
+  // Feed ingestion
+  {
+    name: 'INGEST',
+    section: 'Feed ingestion',
+    default: 'on',
+    meaning: '`off` stops feed ingestion inside `serve` (run `wallery worker` instead, or nothing).',
+  },
+  {
+    name: 'INGEST_MIN_INTERVAL',
+    section: 'Feed ingestion',
+    default: String(INGEST_DEFAULTS.minIntervalS),
+    meaning: "Lower bound of each feed's adaptive poll interval, in seconds.",
+  },
+  {
+    name: 'INGEST_MAX_INTERVAL',
+    section: 'Feed ingestion',
+    default: String(INGEST_DEFAULTS.maxIntervalS),
+    meaning: "Upper bound of each feed's adaptive poll interval, in seconds; not below `INGEST_MIN_INTERVAL`.",
+  },
+  {
+    name: 'INGEST_ALLOW_PRIVATE_NETWORKS',
+    section: 'Feed ingestion',
+    default: 'off',
+    meaning:
+      '`on` lets ingestion reach loopback, private and other non-global addresses (a feed on `localhost` needs it); or a comma-separated list of CIDR ranges to allow only those (e.g. `10.20.0.0/16`). Webhooks do not take it: see `WEBHOOK_ALLOW_PRIVATE_NETWORKS`.',
+  },
+  {
+    name: 'INGEST_MAX_BYTES',
+    section: 'Feed ingestion',
+    default: String(INGEST_DEFAULTS.maxBytes),
+    meaning:
+      "Largest upstream response body (after decompression). It also caps each parse thread's heap (4 × this + 64 MB): a document that would need more fails its poll.",
+  },
+  {
+    name: 'INGEST_MAX_ITEMS',
+    section: 'Feed ingestion',
+    default: String(INGEST_DEFAULTS.maxItems),
+    meaning:
+      'Most posts one poll of a feed keeps: the newest. This is also the first-poll cap: a new feed with a long history starts with its newest posts, not its whole archive. RSS/Atom items are ranked by date (undated ones last) and only that many are ever held while a feed is read; Mastodon, Bluesky and Lemmy paging stops there.',
+  },
+  {
+    name: 'INGEST_PARSE_THREADS',
+    section: 'Feed ingestion',
+    default: String(INGEST_DEFAULTS.parseThreads),
+    meaning:
+      'Worker threads that decode, parse, sanitize and normalize upstream responses, off the thread that serves the API. None runs before the first poll; an idle one ends after 60 s.',
+  },
+  {
+    name: 'INGEST_TIMEOUT_MS',
+    section: 'Feed ingestion',
+    default: String(INGEST_DEFAULTS.timeoutMs),
+    meaning: 'Time cap of one upstream request, redirects included.',
+  },
+  {
+    name: 'INGEST_HOST_CONCURRENCY',
+    section: 'Feed ingestion',
+    default: String(INGEST_DEFAULTS.hostConcurrency),
+    meaning: 'Upstream requests in flight to one host at a time.',
+  },
+  {
+    name: 'CHANGES_RETENTION_DAYS',
+    section: 'Feed ingestion',
+    default: String(INGEST_DEFAULTS.changesRetentionDays),
+    meaning:
+      'How long the change log behind the change feed (and webhooks) keeps a change, in days. The worker (`wallery worker`, or `serve` with ingestion on) prunes older ones hourly; a change-feed cursor older than that gets 410.',
+  },
+  {
+    name: 'BLUESKY_IDENTIFIER',
+    section: 'Feed ingestion',
+    default: null,
+    meaning:
+      'A Bluesky handle, for `bluesky` feeds that follow a hashtag; set with `BLUESKY_APP_PASSWORD` (both or neither).',
+  },
+  {
+    name: 'BLUESKY_APP_PASSWORD',
+    section: 'Feed ingestion',
+    default: null,
+    meaning: "The app password of `BLUESKY_IDENTIFIER`'s account (both or neither).",
+  },
+  // Webhooks
+  {
+    name: 'WEBHOOKS',
+    section: 'Webhooks',
+    default: 'on',
+    meaning: '`off` stops webhook delivery inside `serve` (`wallery worker` always delivers).',
+  },
+  {
+    name: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
+    section: 'Webhooks',
+    default: 'off',
+    meaning:
+      "`INGEST_ALLOW_PRIVATE_NETWORKS`'s syntax, for webhook deliveries, tests and replays (checked when a webhook is made or changed too): off, `on`, or CIDR ranges. Whoever may edit a webhook picks its address, so allow only the ranges your receivers are in (see [Security](../security.md)).",
+  },
+  {
+    name: 'WEBHOOK_SECRET_KEY',
+    section: 'Webhooks',
+    default: null,
+    meaning:
+      '32 bytes in base64 (`openssl rand -base64 32`): signing secrets are encrypted with it (AES-256-GCM) in the store; secrets stored plain before it was set are encrypted when `serve`, `start` or the worker starts. Unset while webhooks exist: a warning at start. Changing it makes the stored secrets unreadable (rotate them).',
+  },
+  {
+    name: 'WEBHOOK_TICK_MS',
+    section: 'Webhooks',
+    default: String(WEBHOOK_DEFAULTS.tickMs),
+    meaning: 'How often a worker looks for endpoints with events to send, in milliseconds.',
+  },
+  {
+    name: 'WEBHOOK_RETRY_MIN_S',
+    section: 'Webhooks',
+    default: String(WEBHOOK_DEFAULTS.retryMinS),
+    meaning:
+      'Backoff after a failed delivery, in seconds: from this, doubling, capped at `WEBHOOK_RETRY_MAX_S`, with jitter.',
+  },
+  {
+    name: 'WEBHOOK_RETRY_MAX_S',
+    section: 'Webhooks',
+    default: String(WEBHOOK_DEFAULTS.retryMaxS),
+    meaning: 'The longest backoff between two attempts, in seconds; not below `WEBHOOK_RETRY_MIN_S`.',
+  },
+  {
+    name: 'WEBHOOK_GIVE_UP_S',
+    section: 'Webhooks',
+    default: String(WEBHOOK_DEFAULTS.giveUpS),
+    meaning: 'How long one event is retried, in seconds (3 days), before its endpoint is disabled.',
+  },
+  {
+    name: 'WEBHOOK_TIMEOUT_MS',
+    section: 'Webhooks',
+    default: String(WEBHOOK_DEFAULTS.timeoutMs),
+    meaning: 'Time cap of one delivery.',
+  },
+  {
+    name: 'WEBHOOK_LEASE_MS',
+    section: 'Webhooks',
+    default: String(WEBHOOK_DEFAULTS.leaseMs),
+    meaning:
+      'How long a worker holds an endpoint; must exceed `WEBHOOK_TIMEOUT_MS`. A worker that dies is replaced after this.',
+  },
+  {
+    name: 'WEBHOOK_LOG_RETENTION_DAYS',
+    section: 'Webhooks',
+    default: String(WEBHOOK_DEFAULTS.logRetentionDays),
+    meaning: 'How long the delivery log keeps an attempt, in days; workers prune older ones hourly.',
+  },
+  // Shutdown
+  {
+    name: 'SHUTDOWN_DELAY_MS',
+    section: 'Shutdown',
+    default: String(SHUTDOWN_DEFAULTS.delayMs),
+    meaning:
+      'After SIGTERM/SIGINT, how long `serve` keeps serving while `/readyz` answers 503, before it stops accepting: longer than your balancer takes to notice. See [Running](../operations/running.md).',
+  },
+  {
+    name: 'SHUTDOWN_TIMEOUT_MS',
+    section: 'Shutdown',
+    default: String(SHUTDOWN_DEFAULTS.timeoutMs),
+    meaning:
+      'After that delay, how long in-flight requests, polls and deliveries get to finish; past it the process exits 1. See [Running](../operations/running.md).',
+  },
+  // Metrics and tracing
+  {
+    name: 'METRICS',
+    section: 'Metrics and tracing',
+    default: 'on',
+    meaning: '`off` removes `GET /metrics` (404); see [Metrics](../operations/metrics.md).',
+  },
+  {
+    name: 'METRICS_TOKEN',
+    section: 'Metrics and tracing',
+    default: null,
+    meaning: 'When set, `/metrics` needs `Authorization: Bearer <token>`; otherwise 401.',
+  },
+  {
+    name: 'METRICS_PORT',
+    section: 'Metrics and tracing',
+    default: 'off',
+    meaning:
+      '`wallery worker` serves `/metrics` on this port (on `HOST`; 0 picks a free one), with the same token rule.',
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    section: 'Metrics and tracing',
+    default: null,
+    meaning:
+      "An http(s) URL: OpenTelemetry tracing on, spans exported over OTLP there; the other `OTEL_*` settings are the SDK's own.",
+  },
+  // Command line
+  {
+    name: 'WALLERY_DEBUG',
+    section: 'Command line',
+    default: 'off',
+    meaning:
+      "`1`: a failing CLI command also prints the error's stack trace after its one-line message (for bug reports).",
+    readByCli: true,
+  },
+];

@@ -1,47 +1,9 @@
 // The `wallery` command's subcommands (loaded by main.ts once tracing, if any, is on).
-import { Command } from 'commander';
-import { registerBackupCommands } from './backup.js';
-import { registerDataCommands } from './data.js';
+import { createProgram } from './commands.js';
 import { reportError } from './errors.js';
-import { registerIngestCommands } from './ingest.js';
-import { registerKeyCommands } from './keys.js';
-import { registerServeCommands } from './serve.js';
-import { registerWallCommands } from './walls.js';
-import { registerWallKeyCommands } from './wall-keys.js';
-import { registerAccountCommands } from './accounts.js';
-import { registerAnalyticsCommands } from './analytics.js';
-import { registerAuditCommands } from './audit.js';
-import { registerFeedCommands } from './feeds.js';
-import { registerPostCommands } from './posts.js';
-import { registerProductCommands } from './products.js';
-import { registerTokenCommands } from './tokens.js';
-import { registerWebhookCommands } from './webhooks.js';
-
-const program = new Command('wallery')
-  .description('Wallery — self-hosted social walls behind the Wall and Gallery Content API v2')
-  // a usage error is one line too, like every other error
-  .configureOutput({
-    outputError: (text, write) => write(`wallery: ${text.replace(/^error: /, '').trim()} (see --help)\n`),
-  });
-
-registerServeCommands(program);
-registerDataCommands(program);
-registerBackupCommands(program);
-registerKeyCommands(program);
-registerWallCommands(program);
-registerWallKeyCommands(program.commands.find((c) => c.name() === 'walls')!);
-registerTokenCommands(program);
-registerAccountCommands(program);
-registerFeedCommands(program);
-registerPostCommands(program);
-registerProductCommands(program);
-registerAuditCommands(program);
-registerAnalyticsCommands(program);
-registerWebhookCommands(program);
-registerIngestCommands(program);
 
 try {
-  await program.parseAsync(process.argv);
+  await createProgram().parseAsync(process.argv);
 } catch (err) {
   reportError(err);
   process.exit(1);

@@ -58,7 +58,11 @@ async function serve(options: ServeOptions, demo: boolean) {
   ingest?.start();
   webhooks?.start();
   process.stdout.write(`wallery listening on http://${config.host}:${port}\n`);
-  if (demo) await printDemo(store, base, config.metrics.enabled);
+  if (demo) {
+    // the documentation site is linked when this install has it built (npm run docs:build)
+    const guide = (await app.inject({ url: '/guide/' })).statusCode === 200;
+    await printDemo(store, base, config.metrics.enabled, guide);
+  }
 }
 
 async function seedDemo(store: Store, base: string) {
@@ -69,7 +73,7 @@ async function seedDemo(store: Store, base: string) {
   );
 }
 
-async function printDemo(store: Store, base: string, metrics: boolean) {
+async function printDemo(store: Store, base: string, metrics: boolean, guide: boolean) {
   const lines = ['', 'Wallery is serving the public API v2.', ''];
   for (const demo of DEMO_KEYS) {
     if (await findKeyOwner(store.db, demo.key)) lines.push(`  ${demo.plan.padEnd(10)} key: ${demo.key}`);
@@ -84,7 +88,14 @@ async function printDemo(store: Store, base: string, metrics: boolean) {
     `  ${base}/console/`,
     '  sign in with an operator token:  npx wallery tokens create --name me --role admin',
     '',
-    ...(metrics ? ['Prometheus metrics (see README, Operations):', `  ${base}/metrics`, ''] : []),
+    // the documentation, when this install has it built (npm run docs:build): the guide and the API explorer
+    ...(guide
+      ? ['The documentation (getting started, guides, API and configuration reference):', `  ${base}/guide/`, '']
+      : []),
+    'The API explorer:',
+    `  ${base}/docs`,
+    '',
+    ...(metrics ? ['Prometheus metrics (see the documentation, Operations):', `  ${base}/metrics`, ''] : []),
     ...(await demoEmbedLines(store, base, DEMO_KEYS[0]!.wallId)),
   );
   process.stdout.write(`${lines.join('\n')}\n`);

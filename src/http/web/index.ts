@@ -9,14 +9,15 @@ import { existsSync } from 'node:fs';
 import { findLiveWallByIdOrSlug, type PublicWall } from '../../store/walls.js';
 import { DEFAULT_WEB_DIST, DEMO_MEDIA_DIR, WebAssets } from './assets.js';
 import { CONSOLE_PATH, registerConsole } from './console.js';
+import { GUIDE_PATH, registerGuide } from './guide.js';
 import type { PublishableKeyGrant } from '../../store/publishable-keys.js';
 import { frameAncestors, framingHeaders } from './framing.js';
 import { messagePage, PAGE_CSS, pageCsp, sendHtml, wallPage } from './page.js';
 
 /** Where the routes of this module live; everything under them is a page or a file, not the API. */
-export const WEB_ROUTE_PREFIXES = ['/embed/', '/assets/', '/walls/', '/demo-media/', '/console/'] as const;
+export const WEB_ROUTE_PREFIXES = ['/embed/', '/assets/', '/walls/', '/demo-media/', '/console/', GUIDE_PATH] as const;
 export const isWebRoute = (url: string): boolean =>
-  url === CONSOLE_PATH || WEB_ROUTE_PREFIXES.some((p) => url.startsWith(p));
+  url === CONSOLE_PATH || url === '/guide' || WEB_ROUTE_PREFIXES.some((p) => url.startsWith(p));
 
 export const STABLE_SCRIPT_PATH = '/embed/v1/wallery.js';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -33,6 +34,8 @@ export interface WebOptions {
   demoMediaDir?: string;
   /** the operator console's build (default dist/console of the package) */
   consoleDir?: string;
+  /** the documentation site's build (default dist/site of the package) */
+  guideDir?: string;
   /** wall lookup of the hosted page (default: live walls of the store, by id or slug) */
   findWall?: (idOrSlug: string) => Promise<PublicWall | null>;
   /** publishable key lookup of the hosted page (default: the embed API's key cache) */
@@ -142,6 +145,7 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
   );
 
   await registerConsole(app, options.consoleDir);
+  await registerGuide(app, options.guideDir);
 
   // pictures of the demo data set, so `npm start` shows a wall without the internet
   const demoDir = options.demoMediaDir ?? DEMO_MEDIA_DIR;

@@ -63,6 +63,8 @@ function SignedIn() {
               {label}
             </a>
           ))}
+          {/* the instance's documentation site (src/http/web/guide.ts), beside the console */}
+          <a href="../guide/">Help</a>
         </nav>
         <p className="who">
           <span className="who-name">{me.name}</span>{' '}

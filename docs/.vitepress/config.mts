@@ -1,0 +1,80 @@
+// The documentation site (VitePress): `npm run docs:dev` serves it while you
+// write, `npm run docs:build` builds it into dist/site and checks every link
+// and anchor in it (scripts/docs-check-links.ts). The site is built for the
+// base /guide/, where a running instance serves it (src/http/web/guide.ts).
+import { defineConfig } from 'vitepress';
+
+export const SITE_BASE = '/guide/';
+
+const getStarted = [
+  { text: 'Install', link: '/get-started/install' },
+  { text: 'Your first wall', link: '/get-started/first-wall' },
+  { text: 'Your first feed', link: '/get-started/first-feed' },
+  { text: 'Embed a wall', link: '/get-started/embed-a-wall' },
+  { text: 'Console tour', link: '/get-started/console-tour' },
+];
+
+const guides = [
+  { text: 'Feeds and connectors', link: '/guides/feeds-and-connectors' },
+  { text: 'Moderation and rules', link: '/guides/moderation-and-rules' },
+  { text: 'Embed and hosted page', link: '/guides/embed-and-hosted-page' },
+  { text: 'Event screen', link: '/guides/event-screen' },
+  { text: 'Analytics', link: '/guides/analytics' },
+  { text: 'Webhooks and change feed', link: '/guides/webhooks-and-change-feed' },
+  { text: 'Products and shopping', link: '/guides/products-and-shopping' },
+  { text: 'Scale out', link: '/guides/scale-out' },
+];
+
+const reference = [
+  { text: 'Public API v2', link: '/reference/api-v2' },
+  { text: 'Management API', link: '/reference/management-api' },
+  { text: 'Embed API', link: '/reference/embed-api' },
+  { text: 'Configuration', link: '/reference/configuration' },
+  { text: 'CLI', link: '/reference/cli' },
+];
+
+const operations = [
+  { text: 'Running', link: '/operations/running' },
+  { text: 'Metrics and tracing', link: '/operations/metrics' },
+  { text: 'Backups', link: '/operations/backups' },
+  { text: 'Upgrades', link: '/operations/upgrades' },
+];
+
+const about = [
+  { text: 'Security', link: '/security' },
+  { text: 'Performance', link: '/performance' },
+  { text: 'Architecture', link: '/architecture' },
+  { text: 'Design decisions', link: '/design-decisions' },
+];
+
+export default defineConfig({
+  title: 'Wallery',
+  description: 'Self-hosted social walls behind the Wall and Gallery Content API v2',
+  lang: 'en',
+  base: SITE_BASE,
+  cleanUrls: true,
+  outDir: '../dist/site',
+  cacheDir: '../node_modules/.cache/vitepress',
+  // pictures are assets, not pages
+  srcExclude: ['screenshots/**'],
+  // a dead link to a page fails the build; the built site's anchors are checked after it
+  ignoreDeadLinks: false,
+  lastUpdated: false,
+  themeConfig: {
+    nav: [
+      { text: 'Get started', link: '/get-started/install' },
+      { text: 'Guides', link: '/guides/feeds-and-connectors' },
+      { text: 'Reference', link: '/reference/api-v2' },
+      { text: 'Operations', link: '/operations/running' },
+    ],
+    sidebar: [
+      { text: 'Get started', items: getStarted },
+      { text: 'Guides', items: guides },
+      { text: 'Reference', items: reference },
+      { text: 'Operations', items: operations },
+      { text: 'About Wallery', items: about },
+    ],
+    search: { provider: 'local' },
+    outline: { level: [2, 3] },
+  },
+});

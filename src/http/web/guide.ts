@@ -1,0 +1,153 @@
+// The documentation site (docs/, built by `npm run docs:build` into
+// dist/site for the base /guide/), served by the instance so that it links to
+// its own documentation; /docs stays the API explorer. Clean URLs: /guide/a/b
+// is the file a/b.html. Its hashed assets are cached for a year.
+//
+// Content-Security-Policy: VitePress puts a few small scripts inline in every
+// page (the dark-mode switch before paint, the page-hash map) and its code
+// blocks carry their colours in style attributes. Rather than allow inline
+// code, the policy names each of them by its SHA-256, computed from the built
+// pages when they are first served (and again after a rebuild): scripts and
+// styles run only from this origin or when they are exactly those.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, resolve, sep } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { Parser } from 'htmlparser2';
+import { PACKAGE_ROOT } from './assets.js';
+import { messagePage, pageCsp, sendHtml } from './page.js';
+
+export const GUIDE_PATH = '/guide/';
+export const DEFAULT_GUIDE_DIST = join(PACKAGE_ROOT, 'dist', 'site');
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+function htmlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return htmlFiles(path);
+    return name.endsWith('.html') ? [path] : [];
+  });
+}
+
+/** The site's policy: its inline scripts and style attributes by hash, nothing else inline. */
+export function guideCsp(dir: string): string {
+  const scripts = new Set<string>();
+  const styles = new Set<string>();
+  for (const file of htmlFiles(dir)) {
+    let inScript = false;
+    let text = '';
+    const parser = new Parser(
+      {
+        onopentag(name, attributes) {
+          if (attributes.style !== undefined) styles.add(sha256(attributes.style));
+          if (name === 'script' && attributes.src === undefined) {
+            inScript = true;
+            text = '';
+          }
+        },
+        ontext(data) {
+          if (inScript) text += data;
+        },
+        onclosetag(name) {
+          if (name === 'script' && inScript) {
+            scripts.add(sha256(text));
+            inScript = false;
+          }
+        },
+      },
+      { decodeEntities: false },
+    );
+    parser.write(readFileSync(file, 'utf8'));
+    parser.end();
+  }
+  return [
+    "default-src 'none'",
+    ["script-src 'self'", ...[...scripts].sort()].join(' '),
+    ["style-src 'self'", ...(styles.size > 0 ? ["'unsafe-hashes'", ...[...styles].sort()] : [])].join(' '),
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** Whether the site was built (the start banner links it only then). */
+export function guideBuilt(dir = DEFAULT_GUIDE_DIST): boolean {
+  try {
+    return statSync(join(dir, 'index.html')).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The built file of a path under /guide/ (`a/b` is a/b.html), never outside the site. */
+function fileOf(dir: string, path: string): string | null {
+  const candidates = path === '' || path.endsWith('/') ? [`${path}index.html`] : [`${path}.html`, path];
+  for (const candidate of candidates) {
+    const file = resolve(dir, candidate);
+    if (!file.startsWith(dir + sep)) return null;
+    try {
+      if (statSync(file).isFile()) return file;
+    } catch {
+      // next candidate
+    }
+  }
+  return null;
+}
+
+export async function registerGuide(app: FastifyInstance, distDir = DEFAULT_GUIDE_DIST): Promise<void> {
+  const dir = resolve(distDir);
+  let policy: { builtAt: number; csp: string } | null = null;
+  const csp = () => {
+    const builtAt = statSync(join(dir, 'index.html')).mtimeMs;
+    if (policy?.builtAt !== builtAt) policy = { builtAt, csp: guideCsp(dir) };
+    return policy.csp;
+  };
+
+  app.get('/guide', { schema: { hide: true } }, async (_request, reply) => reply.redirect(GUIDE_PATH));
+  app.get<{ Params: { '*': string } }>(`${GUIDE_PATH}*`, { schema: { hide: true } }, async (request, reply) => {
+    if (!guideBuilt(dir))
+      return sendHtml(
+        reply,
+        404,
+        messagePage('Documentation not built', 'This instance has no documentation site: run npm run docs:build.'),
+        pageCsp(),
+      );
+    let path: string;
+    try {
+      path = decodeURIComponent(request.params['*']);
+    } catch {
+      path = '\0';
+    }
+    const file = path.includes('\0') ? null : fileOf(dir, path);
+    if (file === null) {
+      const notFound = fileOf(dir, '404');
+      return sendHtml(reply, 404, notFound ? readFileSync(notFound, 'utf8') : 'Not found', csp());
+    }
+    const type = TYPES[extname(file)] ?? 'application/octet-stream';
+    if (type.startsWith('text/html'))
+      return sendHtml(reply, 200, readFileSync(file, 'utf8'), csp(), { 'Referrer-Policy': 'no-referrer' });
+    return reply
+      .type(type)
+      .header('Cache-Control', path.startsWith('assets/') ? IMMUTABLE : 'no-cache')
+      .header('X-Content-Type-Options', 'nosniff')
+      .send(readFileSync(file));
+  });
+}
