@@ -23,6 +23,7 @@ const guides = [
   { text: 'Webhooks and change feed', link: '/guides/webhooks-and-change-feed' },
   { text: 'Products and shopping', link: '/guides/products-and-shopping' },
   { text: 'Scale out', link: '/guides/scale-out' },
+  { text: 'Operators: roles, tokens, audit', link: '/guides/operators' },
 ];
 
 const reference = [
