@@ -61,6 +61,8 @@ export default defineConfig({
   // a dead link to a page fails the build; the built site's anchors are checked after it
   ignoreDeadLinks: false,
   lastUpdated: false,
+  // GitHub's high-contrast code colours: the default ones fail WCAG AA contrast (test/web/guide.test.ts)
+  markdown: { theme: { light: 'github-light-high-contrast', dark: 'github-dark-high-contrast' } },
   themeConfig: {
     nav: [
       { text: 'Get started', link: '/get-started/install' },

@@ -1,6 +1,6 @@
 // The instance serves the built documentation site under /guide/ (the
 // explorer keeps /docs), with a policy that names the site's inline scripts
-// and style attributes by hash instead of allowing inline code.
+// by hash instead of allowing inline scripts.
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,15 +36,15 @@ async function server(siteDir: string) {
 }
 
 describe('the documentation site on the instance', () => {
-  it('serves its pages at clean URLs with a policy that allows only its own inline code, by hash', async () => {
+  it('serves its pages at clean URLs with a policy that allows only its own inline scripts, by hash', async () => {
     const app = await server(site());
     const home = await app.inject({ url: '/guide/' });
     expect(home.statusCode).toBe(200);
     expect(home.body).toContain('home');
     const csp = String(home.headers['content-security-policy']);
     expect(csp).toContain(`script-src 'self' ${hash(SCRIPT)}`);
-    expect(csp).toContain(`style-src 'self' 'unsafe-hashes' ${hash(STYLE)}`);
-    expect(csp).not.toContain('unsafe-inline');
+    expect(/script-src ([^;]*)/.exec(csp)![1]).not.toContain('unsafe-inline');
+    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
     expect(csp).toContain("frame-ancestors 'none'");
 
     const page = await app.inject({ url: '/guide/get-started/install' });
