@@ -5,7 +5,7 @@
 // Why a bundle: every CLI command is a new process, and Node spends most of a
 // short command loading modules one file at a time (typebox alone is 683
 // files, kysely 262). Bundled, `wallery accounts list` starts in 0.2 s of CPU
-// instead of 0.7 s (README, Design: "The CLI is a bundle").
+// instead of 0.7 s (docs/design-decisions.md: "The CLI is a bundle").
 //
 // Layout: dist/cli/main.js is the entry, with a lazily loaded chunk for the
 // server and ingestion (src/cli/common.ts, loadRuntime) and one shared by

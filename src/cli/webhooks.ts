@@ -75,7 +75,10 @@ export function registerWebhookCommands(program: Command) {
       c
         .requiredOption('--account <id>', 'account id')
         .requiredOption('--url <url>', 'http(s) address that receives the POSTs')
-        .requiredOption('--events <list>', 'comma-separated: post.created,post.approved,… (see the README)'),
+        .requiredOption(
+          '--events <list>',
+          'comma-separated: post.created,post.approved,… (see the guide, Webhooks and the change feed)',
+        ),
     body: (options: PrintOptions & { account: string; url: string; events: string }) =>
       checkBody<CreateBody>(WebhookCreateBody, {
         accountId: numberish(options.account),

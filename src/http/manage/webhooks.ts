@@ -58,7 +58,7 @@ const URL_NOTE =
 const EVENTS_NOTE =
   'Events: `post.created` (a post visible when created), `post.approved`, `post.rejected`, `post.hidden`, ' +
   '`post.deleted`, `wall.deleted`, `feed.failing`, `feed.recovered`. Each delivery is a POST of JSON signed in ' +
-  '`Wallery-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (see the README).';
+  '`Wallery-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (see the guide, Webhooks and the change feed, at /guide/).';
 
 export async function webhookRoutes(app: FastifyInstance) {
   const tag = 'manage: webhooks';

@@ -14525,7 +14525,7 @@ export interface paths {
     put?: never;
     /**
      * Create a webhook
-     * @description It receives the events after its creation (no backlog). The answer holds the signing secret (`whsec_…`), shown this once. Events: `post.created` (a post visible when created), `post.approved`, `post.rejected`, `post.hidden`, `post.deleted`, `wall.deleted`, `feed.failing`, `feed.recovered`. Each delivery is a POST of JSON signed in `Wallery-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (see the README).
+     * @description It receives the events after its creation (no backlog). The answer holds the signing secret (`whsec_…`), shown this once. Events: `post.created` (a post visible when created), `post.approved`, `post.rejected`, `post.hidden`, `post.deleted`, `wall.deleted`, `feed.failing`, `feed.recovered`. Each delivery is a POST of JSON signed in `Wallery-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (see the guide, Webhooks and the change feed, at /guide/).
      *
      *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for any other account (`accountId`).
      */

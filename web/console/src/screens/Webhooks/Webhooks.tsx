@@ -85,8 +85,9 @@ export function Webhooks({ accountId, webhookId }: { accountId: number | null; w
             )}
           </div>
           <p className="hint">
-            Wallery POSTs each event of this account’s walls to the URL, signed in <code>Wallery-Signature</code> (see
-            the README), in order, retried with backoff for up to 3 days.
+            Wallery POSTs each event of this account’s walls to the URL, signed in <code>Wallery-Signature</code> (see{' '}
+            <a href="../guide/guides/webhooks-and-change-feed">the guide</a>), in order, retried with backoff for up to
+            3 days.
           </p>
           <ErrorNote error={toggle.error} title="The webhook was not changed" />
           <ErrorNote error={test.error} title="The test was not sent" />
