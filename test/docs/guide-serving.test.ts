@@ -29,7 +29,8 @@ function site(): string {
 }
 
 async function server(siteDir: string) {
-  const app = Fastify();
+  // the real server's routing: it ignores trailing slashes, so /guide and /guide/ meet the same route
+  const app = Fastify({ routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true } });
   await registerGuide(app, siteDir);
   await app.ready();
   return app;
@@ -51,6 +52,9 @@ describe('the documentation site on the instance', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('npm');
     expect((await app.inject({ url: '/guide' })).headers.location).toBe('/guide/');
+    const root = await app.inject({ url: '/guide/?q=1' });
+    expect(root.statusCode).toBe(200);
+    expect(root.body).toContain('home');
 
     const asset = await app.inject({ url: '/guide/assets/app.abc123.js' });
     expect(asset.headers['content-type']).toMatch(/^text\/javascript/);

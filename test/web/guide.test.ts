@@ -24,7 +24,7 @@ describe.skipIf(!hasChromium)('the documentation site in Chromium', () => {
 
   beforeAll(async () => {
     if (!guideBuilt()) execFileSync('npm', ['run', 'docs:build'], { cwd: ROOT, stdio: 'pipe' });
-    app = Fastify();
+    app = Fastify({ routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true } });
     await registerGuide(app, DEFAULT_GUIDE_DIST);
     base = await app.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchChromium();

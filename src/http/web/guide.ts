@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Parser } from 'htmlparser2';
 import { PACKAGE_ROOT } from './assets.js';
 import { messagePage, pageCsp, sendHtml } from './page.js';
@@ -123,8 +123,16 @@ export async function registerGuide(app: FastifyInstance, distDir = DEFAULT_GUID
     return policy.csp;
   };
 
-  app.get('/guide', { schema: { hide: true } }, async (_request, reply) => reply.redirect(GUIDE_PATH));
-  app.get<{ Params: { '*': string } }>(`${GUIDE_PATH}*`, { schema: { hide: true } }, async (request, reply) => {
+  // The server ignores trailing slashes in routing, so this route also gets
+  // /guide/ itself: only the slash-less form is sent to the site's root.
+  app.get('/guide', { schema: { hide: true } }, async (request, reply) =>
+    request.url.split('?')[0]!.endsWith('/') ? serve('', reply) : reply.redirect(GUIDE_PATH),
+  );
+  app.get<{ Params: { '*': string } }>(`${GUIDE_PATH}*`, { schema: { hide: true } }, async (request, reply) =>
+    serve(request.params['*'], reply),
+  );
+
+  async function serve(rawPath: string, reply: FastifyReply) {
     if (!guideBuilt(dir))
       return sendHtml(
         reply,
@@ -134,7 +142,7 @@ export async function registerGuide(app: FastifyInstance, distDir = DEFAULT_GUID
       );
     let path: string;
     try {
-      path = decodeURIComponent(request.params['*']);
+      path = decodeURIComponent(rawPath);
     } catch {
       path = '\0';
     }
@@ -151,5 +159,5 @@ export async function registerGuide(app: FastifyInstance, distDir = DEFAULT_GUID
       .header('Cache-Control', path.startsWith('assets/') ? IMMUTABLE : 'no-cache')
       .header('X-Content-Type-Options', 'nosniff')
       .send(readFileSync(file));
-  });
+  }
 }
