@@ -137,6 +137,24 @@ export function configurationPage(settings: readonly SettingDoc[] = SETTINGS, lo
 
 // ---- command line ----
 
+/** A command's arguments or options as a table of term and description, then a blank line; nothing when there are none. */
+function termTable<T>(
+  heading: string,
+  items: readonly T[],
+  term: (item: T) => string,
+  description: (item: T) => string,
+) {
+  return items.length === 0
+    ? []
+    : [
+        table(
+          [heading, 'Description'],
+          items.map((item) => [code(term(item)), inline(description(item))]),
+        ),
+        '',
+      ];
+}
+
 function commandSection(cmd: Command, help: Help, path: string[], depth: number): string[] {
   const name = [...path, cmd.name()].join(' ');
   const out = [`${'#'.repeat(Math.min(depth, 4))} ${name}\n`];
@@ -144,23 +162,9 @@ function commandSection(cmd: Command, help: Help, path: string[], depth: number)
   if (description) out.push(`${inline(description, false)}\n`);
   out.push('```text', help.commandUsage(cmd), '```\n');
   const args = help.visibleArguments(cmd);
-  if (args.length > 0)
-    out.push(
-      table(
-        ['Argument', 'Description'],
-        args.map((a) => [code(help.argumentTerm(a)), inline(help.argumentDescription(a))]),
-      ),
-      '',
-    );
+  out.push(...termTable('Argument', args, help.argumentTerm.bind(help), help.argumentDescription.bind(help)));
   const options = help.visibleOptions(cmd).filter((o) => o.long !== '--help');
-  if (options.length > 0)
-    out.push(
-      table(
-        ['Option', 'Description'],
-        options.map((o) => [code(help.optionTerm(o)), inline(help.optionDescription(o))]),
-      ),
-      '',
-    );
+  out.push(...termTable('Option', options, help.optionTerm.bind(help), help.optionDescription.bind(help)));
   const subcommands = help.visibleCommands(cmd).filter((c) => c.name() !== 'help');
   for (const sub of subcommands) out.push(...commandSection(sub, help, [...path, cmd.name()], depth + 1));
   return out;
