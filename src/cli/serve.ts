@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { parseHost, parsePort } from '../config.js';
 import { demoDataFile, demoMediaBase, DEMO_KEYS } from '../demo/demo-data.js';
 import { loggerOptions } from '../http/logger.js';
+import { guideBuilt } from '../http/web/guide.js';
 import { hasAccounts } from '../store/accounts.js';
 import { importDataFile } from '../store/datafile.js';
 import { findKeyOwner } from '../store/keys.js';
@@ -60,8 +61,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   process.stdout.write(`wallery listening on http://${config.host}:${port}\n`);
   if (demo) {
     // the documentation site is linked when this install has it built (npm run docs:build)
-    const guide = (await app.inject({ url: '/guide/' })).statusCode === 200;
-    await printDemo(store, base, config.metrics.enabled, guide);
+    await printDemo(store, base, config.metrics.enabled, guideBuilt());
   }
 }
 
@@ -74,7 +74,7 @@ async function seedDemo(store: Store, base: string) {
 }
 
 async function printDemo(store: Store, base: string, metrics: boolean, guide: boolean) {
-  const lines = ['', 'Wallery is serving the public API v2.', ''];
+  const lines = ['', 'Wallery is serving the public API v2.', `Start page (console, guide, API explorer): ${base}/`, ''];
   for (const demo of DEMO_KEYS) {
     if (await findKeyOwner(store.db, demo.key)) lines.push(`  ${demo.plan.padEnd(10)} key: ${demo.key}`);
   }

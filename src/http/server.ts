@@ -17,6 +17,8 @@ import { registerOpenApi } from './openapi.js';
 import { externalWriteDetector } from '../store/dialect.js';
 import type { TrustProxy } from '../config.js';
 import { registerWeb } from './web/index.js';
+import { sendLanding, wantsLanding } from './web/landing.js';
+import { guideBuilt } from './web/guide.js';
 import { instrumentRequests, registerMetricsRoute, type MetricsRouteOptions } from './metrics.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -108,6 +110,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
+    if (wantsLanding(request, path)) return sendLanding(reply, guideBuilt());
     const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => known.find(m, path) !== null);
     if (allowed.length > 0 && isCorsPreflight(request.method, request.headers)) {
       return reply

@@ -1,7 +1,7 @@
 // The documentation site (docs/, built by `npm run docs:build` into
 // dist/site for the base /guide/), served by the instance so that it links to
 // its own documentation; /docs stays the API explorer. Clean URLs: /guide/a/b
-// is the file a/b.html. Its hashed assets are cached for a year.
+// is the file a/b.html (@fastify/static). Its hashed assets are cached for a year.
 //
 // Content-Security-Policy: VitePress puts a few small scripts inline in every
 // page (the dark-mode switch before paint, the page-hash map). Rather than
@@ -14,6 +14,7 @@
 // locked to this origin and those hashes (test/web/guide.test.ts
 // checks in Chromium that nothing is blocked).
 import { createHash } from 'node:crypto';
+import fastifyStatic from '@fastify/static';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -25,19 +26,6 @@ export const GUIDE_PATH = '/guide/';
 export const DEFAULT_GUIDE_DIST = join(PACKAGE_ROOT, 'dist', 'site');
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 function htmlFiles(dir: string): string[] {
@@ -99,21 +87,6 @@ export function guideBuilt(dir = DEFAULT_GUIDE_DIST): boolean {
   }
 }
 
-/** The built file of a path under /guide/ (`a/b` is a/b.html), never outside the site. */
-function fileOf(dir: string, path: string): string | null {
-  const candidates = path === '' || path.endsWith('/') ? [`${path}index.html`] : [`${path}.html`, path];
-  for (const candidate of candidates) {
-    const file = resolve(dir, candidate);
-    if (!file.startsWith(dir + sep)) return null;
-    try {
-      if (statSync(file).isFile()) return file;
-    } catch {
-      // next candidate
-    }
-  }
-  return null;
-}
-
 export async function registerGuide(app: FastifyInstance, distDir = DEFAULT_GUIDE_DIST): Promise<void> {
   const dir = resolve(distDir);
   let policy: { builtAt: number; csp: string } | null = null;
@@ -122,42 +95,49 @@ export async function registerGuide(app: FastifyInstance, distDir = DEFAULT_GUID
     if (policy?.builtAt !== builtAt) policy = { builtAt, csp: guideCsp(dir) };
     return policy.csp;
   };
+  const notBuilt = (reply: FastifyReply) =>
+    sendHtml(
+      reply,
+      404,
+      messagePage('Documentation not built', 'This instance has no documentation site: run npm run docs:build.'),
+      pageCsp(),
+    );
 
-  // The server ignores trailing slashes in routing, so this route also gets
-  // /guide/ itself: only the slash-less form is sent to the site's root.
-  app.get('/guide', { schema: { hide: true } }, async (request, reply) =>
-    request.url.split('?')[0]!.endsWith('/') ? serve('', reply) : reply.redirect(GUIDE_PATH),
+  await app.register(
+    async (site) => {
+      // a page that is not there: the site's own 404 page
+      site.setNotFoundHandler((_request, reply) => {
+        if (!guideBuilt(dir)) return notBuilt(reply);
+        return sendHtml(reply, 404, readFileSync(join(dir, '404.html'), 'utf8'), csp());
+      });
+      // clean URLs (a/b is a/b.html), folders' index.html; the traversal guard and ranges are the plugin's
+      await site.register(fastifyStatic, {
+        root: dir,
+        prefix: '/',
+        extensions: ['html'],
+        index: ['index.html'],
+        wildcard: true,
+        cacheControl: false,
+        schemaHide: true,
+        setHeaders: (res, file) => {
+          res.setHeader('X-Content-Type-Options', 'nosniff');
+          if (extname(file) === '.html') {
+            res.setHeader('Content-Security-Policy', csp());
+            res.setHeader('Referrer-Policy', 'no-referrer');
+            res.setHeader('Cache-Control', 'no-cache');
+          } else {
+            const hashed = file.startsWith(join(dir, 'assets') + sep);
+            res.setHeader('Cache-Control', hashed ? IMMUTABLE : 'no-cache');
+          }
+        },
+      });
+      // The server ignores trailing slashes in routing, so this route also gets
+      // /guide/ itself: only the slash-less form is sent to the site's root.
+      site.get('/', { schema: { hide: true } }, async (request, reply) => {
+        if (!request.url.split('?')[0]!.endsWith('/')) return reply.redirect(GUIDE_PATH);
+        return guideBuilt(dir) ? reply.sendFile('index.html') : notBuilt(reply);
+      });
+    },
+    { prefix: '/guide' },
   );
-  app.get<{ Params: { '*': string } }>(`${GUIDE_PATH}*`, { schema: { hide: true } }, async (request, reply) =>
-    serve(request.params['*'], reply),
-  );
-
-  async function serve(rawPath: string, reply: FastifyReply) {
-    if (!guideBuilt(dir))
-      return sendHtml(
-        reply,
-        404,
-        messagePage('Documentation not built', 'This instance has no documentation site: run npm run docs:build.'),
-        pageCsp(),
-      );
-    let path: string;
-    try {
-      path = decodeURIComponent(rawPath);
-    } catch {
-      path = '\0';
-    }
-    const file = path.includes('\0') ? null : fileOf(dir, path);
-    if (file === null) {
-      const notFound = fileOf(dir, '404');
-      return sendHtml(reply, 404, notFound ? readFileSync(notFound, 'utf8') : 'Not found', csp());
-    }
-    const type = TYPES[extname(file)] ?? 'application/octet-stream';
-    if (type.startsWith('text/html'))
-      return sendHtml(reply, 200, readFileSync(file, 'utf8'), csp(), { 'Referrer-Policy': 'no-referrer' });
-    return reply
-      .type(type)
-      .header('Cache-Control', path.startsWith('assets/') ? IMMUTABLE : 'no-cache')
-      .header('X-Content-Type-Options', 'nosniff')
-      .send(readFileSync(file));
-  }
 }
