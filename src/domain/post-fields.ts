@@ -111,6 +111,8 @@ export const POST_FIELDS = [
       rule: true,
     },
   },
+  // the media worker's summary of the post's pictures (migration 0020; src/domain/media-sources.ts); null: not looked at yet
+  { column: 'media_state', default: null },
 ] as const satisfies readonly PostField[];
 
 type Registered = (typeof POST_FIELDS)[number];

@@ -2,25 +2,15 @@
 // wire contract), for the embed API and the webhook payloads alike. Content is already sanitized HTML (every write and every
 // ingested post goes through domain/sanitize.ts); URLs are kept only when
 // they are http(s), so nothing a page puts in `src` or `href` can run.
-import { storedChildren } from '../domain/media.js';
+import { mediaItemsOf } from '../domain/media-sources.js';
+import { safeUrl } from '../domain/safe-url.js';
 import type { PostRow } from '../store/posts.js';
 import type { TaggedProduct } from '../store/products.js';
 import type { WallRow } from '../store/walls.js';
 import type { EmbedMedia, EmbedPost, EmbedProduct, EmbedWall } from '../schemas/embed.js';
 
 export type { EmbedPost } from '../schemas/embed.js';
-
-/** An absolute http(s) URL, else null (javascript:, data:, relative junk, empty). */
-export function safeUrl(value: string | null | undefined): string | null {
-  if (typeof value !== 'string' || value === '') return null;
-  const text = value.trim();
-  if (!/^https?:\/\//i.test(text)) return null;
-  try {
-    return new URL(text).href;
-  } catch {
-    return null;
-  }
-}
+export { safeUrl } from '../domain/safe-url.js';
 
 const nonEmpty = (s: string) => (s.trim() === '' ? null : s);
 
@@ -34,25 +24,7 @@ export function sortKey(p: { pin: number; created_at: number; id: number }): str
 }
 
 function mediaOf(p: PostRow): EmbedMedia[] {
-  const items: EmbedMedia[] = [];
-  const children = storedChildren(p.children);
-  children.forEach((c, i) => {
-    const alt = c.alt ?? (i === 0 ? nonEmpty(p.alt) : null) ?? null;
-    const video = safeUrl(c.video);
-    const image = safeUrl(c.image);
-    if (video) items.push({ kind: 'video', url: video, poster: image, alt, width: null, height: null });
-    else if (image) items.push({ kind: 'image', url: image, poster: null, alt, width: null, height: null });
-  });
-  if (items.length > 0) return items;
-  // posts without children: their main media
-  const alt = nonEmpty(p.alt);
-  const video = p.media === 'video' ? (safeUrl(p.media_file) ?? safeUrl(p.file)) : null;
-  if (video) {
-    const poster = safeUrl(p.file_thumb) ?? safeUrl(p.picture);
-    return [{ kind: 'video', url: video, poster, alt, width: null, height: null }];
-  }
-  const image = safeUrl(p.picture) ?? (p.media === 'image' ? safeUrl(p.file) : null);
-  return image ? [{ kind: 'image', url: image, poster: null, alt, width: null, height: null }] : [];
+  return mediaItemsOf(p).map((item) => ({ ...item, width: null, height: null }));
 }
 
 function typeOf(media: EmbedMedia[]): EmbedPost['type'] {

@@ -96,6 +96,7 @@ export function postDefaults(): DefaultedColumns {
     repost: 0,
     reply: 0,
     sensitive: 0,
+    media_state: null,
     rev: newPostRevision(),
   } satisfies RegisteredDefaults & { rev: number };
 }

@@ -45,6 +45,8 @@ export interface WallsTable {
   columns: number | null;
   /** 1: any site may frame the hosted page when its key names no origins (migration 0018) */
   allow_framing: number;
+  /** 1: the embed shows a post once its pictures are fetched (or given up on); 0: at once, text-only until then (migration 0020) */
+  media_wait: Generated<number>;
 }
 
 export interface FeedsTable {
@@ -118,6 +120,48 @@ export interface PostsTable {
   sensitive: number;
   /** starts random (newPostRevision), +1 by a store trigger on every update of the row (migration 0014): what a rendered fragment is valid for */
   rev: number;
+  /** the post's media as a whole (migration 0020): null (not looked at yet) | none | pending | ready | partial | failed */
+  media_state: PostMediaState | null;
+}
+
+export type PostMediaState = 'none' | 'pending' | 'ready' | 'partial' | 'failed';
+export type MediaItemState = 'pending' | 'ready' | 'failed' | 'refused' | 'skipped';
+
+/** A stored picture (migration 0020), keyed by the SHA-256 of the bytes fetched. */
+export interface MediaBlobsTable {
+  hash: string;
+  /** the detected type of the source: jpeg | png | gif | webp | avif */
+  type: string;
+  width: number;
+  height: number;
+  animated: number;
+  has_alpha: number;
+  /** ThumbHash, base64 */
+  placeholder: string;
+  /** JSON array of rendition widths, ascending */
+  widths: string;
+  /** the master's file name, e.g. master.jpg */
+  master: string;
+  bytes: number;
+  created_at: number;
+}
+
+/** A picture a post shows, and where fetching it stands (migration 0020); also the media worker's queue. */
+export interface PostMediaTable {
+  id: Generated<number>;
+  post_id: number;
+  account_id: number;
+  /** item:<n> | avatar (src/domain/media-sources.ts) */
+  slot: string;
+  source_url: string;
+  state: MediaItemState;
+  hash: string | null;
+  reason: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<number>;
+  lease_owner: string | null;
+  lease_until: number | null;
+  updated_at: number;
 }
 
 export interface ProductsTable {
@@ -229,6 +273,8 @@ export interface Database {
   analytics_daily: AnalyticsDailyTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  media_blobs: MediaBlobsTable;
+  post_media: PostMediaTable;
 }
 
 /**

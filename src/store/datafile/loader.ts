@@ -108,7 +108,12 @@ export class IdConflict extends Error {
  */
 export class SectionsOutOfOrder extends Error {}
 
-type Row<T extends keyof Database> = Omit<Database[T], 'id' | 'enabled'> & { id?: number; enabled?: number };
+/** A row as the loader writes it: its generated columns optional, as plain values. */
+type Row<T extends keyof Database> = Omit<Database[T], 'id' | 'enabled' | 'media_wait'> & {
+  id?: number;
+  enabled?: number;
+  media_wait?: number;
+};
 
 // Rows are checked and written a batch at a time. Larger batches save few
 // round trips but keep more rows alive between collections: at 1,000 posts
