@@ -3,6 +3,7 @@
 // builds them from the configuration; `completeContext` is the one place each
 // default part is made, for the runtime and for a test's bare context alike.
 import { DEFAULT_CACHE_TTL_MS, DEFAULT_FRAGMENT_CACHE_MB, DEFAULT_RESPONSE_CACHE_MB } from '../config.js';
+import type { MediaServices } from '../media/types.js';
 import type { Redis } from 'ioredis';
 import type { IngestRuntime } from '../ingest/runtime.js';
 import type { EventRecorder } from '../analytics/events.js';
@@ -44,6 +45,8 @@ export interface AppContext {
   webhooks?: WebhookSettings;
   /** this process's Prometheus metrics; undefined → a registry of its own, null → none (METRICS=off) */
   metrics?: Metrics | null;
+  /** the media storage and processing (src/media/); undefined or null → no media pipeline: posts show their original URLs */
+  media?: MediaServices | null;
 }
 
 export interface CacheSettings {
