@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { parseHost, parsePort } from '../config.js';
 import { demoDataFile, demoMediaBase, DEMO_KEYS } from '../demo/demo-data.js';
 import { loggerOptions } from '../http/logger.js';
-import { guideBuilt } from '../http/web/guide.js';
+import { guideBuilt } from '../http/server.js';
 import { hasAccounts } from '../store/accounts.js';
 import { importDataFile } from '../store/datafile.js';
 import { findKeyOwner } from '../store/keys.js';

@@ -19,6 +19,9 @@ import type { TrustProxy } from '../config.js';
 import { registerWeb } from './web/index.js';
 import { sendLanding, wantsLanding } from './web/landing.js';
 import { guideBuilt } from './web/guide.js';
+
+/** Whether this install has its documentation site built (the start banner links it only then). */
+export { guideBuilt };
 import { instrumentRequests, registerMetricsRoute, type MetricsRouteOptions } from './metrics.js';
 
 export const BODY_LIMIT = 1024 * 1024;
