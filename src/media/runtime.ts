@@ -37,12 +37,19 @@ import {
   refusePictures,
   releasePictures,
   syncPostMedia,
+  type BlobRecord,
   type ClaimedPicture,
   type Settled,
 } from '../store/media-queue.js';
 import type { Database } from '../store/schema.js';
 import { mediaKey } from './names.js';
-import { DEFAULT_PROCESS_OPTIONS, type MediaServices, type ProcessOptions, type ProcessResult } from './types.js';
+import {
+  DEFAULT_PROCESS_OPTIONS,
+  type MediaServices,
+  type MediaStorage,
+  type ProcessOptions,
+  type ProcessResult,
+} from './types.js';
 
 export const MEDIA_USER_AGENT = 'Wallery/0.1 (self-hosted social wall; media)';
 
@@ -288,18 +295,7 @@ export class MediaRuntime {
       this.db,
       claimed.map((p) => p.id),
       this.owner,
-      {
-        hash: result.hash,
-        type: result.type,
-        width: result.width,
-        height: result.height,
-        animated: result.animated,
-        hasAlpha: result.hasAlpha,
-        placeholder: result.placeholder,
-        widths: result.widths,
-        master: result.master,
-        bytes: result.bytes,
-      },
+      blobOf(result),
       this.now(),
     );
     this.announce(settled.touchedWalls);
@@ -308,14 +304,8 @@ export class MediaRuntime {
     return report(url, 'ready', settled.pictures, { hash: result.hash });
   }
 
-  /** The picture's files into the storage, each unless there already (the same bytes fetched before). */
-  private async write(result: Extract<ProcessResult, { ok: true }>): Promise<void> {
-    for (const file of result.files) {
-      const key = mediaKey(result.hash, file.name);
-      if (await this.services.storage.has(key)) continue;
-      await this.services.storage.put(key, file.bytes, file.contentType);
-      this.stats.bytesWritten += file.bytes.byteLength;
-    }
+  private async write(result: ProcessedPicture): Promise<void> {
+    this.stats.bytesWritten += await writePicture(this.services.storage, result);
   }
 
   /** Bytes each claimed picture's account may still store (Infinity without a quota). */
@@ -441,6 +431,41 @@ export class MediaRuntime {
   private announce(walls: readonly number[]): void {
     for (const wallId of walls) this.options.changes.wallChanged(wallId);
   }
+}
+
+/** What processing a picture gave, when it was taken. */
+export type ProcessedPicture = Extract<ProcessResult, { ok: true }>;
+
+/**
+ * A processed picture's files into the storage under its hash, each unless
+ * there already (the same bytes stored before: content-addressed). Returns
+ * the bytes written.
+ */
+export async function writePicture(storage: MediaStorage, result: ProcessedPicture): Promise<number> {
+  let written = 0;
+  for (const file of result.files) {
+    const key = mediaKey(result.hash, file.name);
+    if (await storage.has(key)) continue;
+    await storage.put(key, file.bytes, file.contentType);
+    written += file.bytes.byteLength;
+  }
+  return written;
+}
+
+/** The row of media_blobs a processed picture is recorded by. */
+export function blobOf(result: ProcessedPicture): BlobRecord {
+  return {
+    hash: result.hash,
+    type: result.type,
+    width: result.width,
+    height: result.height,
+    animated: result.animated,
+    hasAlpha: result.hasAlpha,
+    placeholder: result.placeholder,
+    widths: result.widths,
+    master: result.master,
+    bytes: result.bytes,
+  };
 }
 
 function report(

@@ -484,6 +484,34 @@ export async function givePicturesUp(
     );
 }
 
+/** The claimed pictures are not Wallery's to copy after all: `skipped` (their posts show the original URLs). */
+export async function skipPictures(
+  db: Kysely<Database>,
+  ids: readonly number[],
+  owner: string,
+  now: number,
+): Promise<Settled> {
+  return db
+    .transaction()
+    .execute((trx) =>
+      settle(trx, ids, owner, { state: 'skipped', hash: null, reason: null, updated_at: now, ...released }),
+    );
+}
+
+/** Due pictures' source URLs that start with `prefix` (the demo's own pictures), distinct. */
+export async function pendingSourcesUnder(db: Kysely<Database>, prefix: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('post_media')
+    .select('source_url')
+    .distinct()
+    .where('state', '=', 'pending')
+    // a `_` or `%` of the prefix only widens the match: the filter below is exact
+    .where('source_url', 'like', `${prefix}%`)
+    .orderBy('source_url')
+    .execute();
+  return rows.map((r) => r.source_url).filter((u) => u.startsWith(prefix));
+}
+
 /**
  * An attempt at the claimed pictures failed: one more attempt each; the
  * next at `nextAttemptAt(attempts)` (the count including this one), or —
