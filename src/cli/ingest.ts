@@ -15,7 +15,9 @@ interface IngestOptions extends StoreOptions {
 export function registerIngestCommands(program: Command) {
   program
     .command('worker')
-    .description("poll feeds on their schedule, fetch their posts' pictures and deliver webhooks, without serving the API")
+    .description(
+      "poll feeds on their schedule, fetch their posts' pictures and deliver webhooks, without serving the API",
+    )
     .option(...databaseOption)
     .action((options: StoreOptions) => worker(options));
 
