@@ -2,7 +2,6 @@
 import type { Command } from 'commander';
 import { parseHost, parsePort } from '../config.js';
 import { demoDataFile, demoMediaBase, DEMO_KEYS } from '../demo/demo-data.js';
-import { seedDemoMedia } from '../media/demo-seed.js';
 import type { MediaServices } from '../media/types.js';
 import type { ChangeBus } from '../store/changes.js';
 import { loggerOptions } from '../http/logger.js';
@@ -84,6 +83,8 @@ async function seedDemo(ctx: { store: Store; media?: MediaServices | null; chang
   const counts = await importDataFile(store, demoDataFile(Date.now(), media), Date.now(), undefined, {
     skipMedia: !ctx.media,
   });
+  // loaded here only: sharp and the media worker are no part of the CLI's other commands
+  const { seedDemoMedia } = await import('../media/demo-seed.js');
   const pictures = ctx.media
     ? await seedDemoMedia({ db: store.db, services: ctx.media, base: media, now: Date.now(), changes: ctx.changes })
     : null;
