@@ -205,11 +205,11 @@ export async function initialMediaStates(
   db: Kysely<Database>,
   posts: readonly MediaColumns[],
   options: SyncOptions = {},
+  /** storedCopiesFor(posts) when the caller has it already */
+  known?: StoredCopies,
 ): Promise<PostMediaState[]> {
   const sources = posts.map((p) => pictureSourcesOf(p));
-  const stored = options.skip
-    ? new Map<string, string>()
-    : await storedCopies(db, unique(sources.flatMap((list) => list.map((s) => s.url))));
+  const stored = known ?? (await storedCopiesFor(db, posts, options));
   return sources.map((list) =>
     postMediaState(list.map((s) => (options.skip ? 'skipped' : stored.has(s.url) ? 'ready' : 'pending'))),
   );
@@ -232,13 +232,13 @@ export async function insertNewPostMedia(
   posts: readonly InsertedPost[],
   now: number,
   options: SyncOptions = {},
+  /** storedCopiesFor(posts) when the caller has it already */
+  known?: StoredCopies,
 ): Promise<number> {
   const rows = posts.flatMap((p) =>
     pictureSourcesOf(p).map((s) => ({ post_id: p.id, account_id: p.account_id, slot: s.slot, source_url: s.url })),
   );
-  const stored = options.skip
-    ? new Map<string, string>()
-    : await storedCopies(db, unique(rows.map((r) => r.source_url)));
+  const stored = known ?? (await storedCopiesFor(db, posts, options));
   for (const part of chunks(rows, 200)) {
     await db
       .insertInto('post_media')
@@ -252,6 +252,19 @@ export async function insertNewPostMedia(
       .execute();
   }
   return rows.length;
+}
+
+/** Source URL → the hash of a stored copy another picture holds already. */
+export type StoredCopies = ReadonlyMap<string, string>;
+
+/** The stored copies of the pictures of these posts (none looked up with `skip`: they are not copied). */
+export async function storedCopiesFor(
+  db: Kysely<Database>,
+  posts: readonly MediaColumns[],
+  options: SyncOptions = {},
+): Promise<StoredCopies> {
+  if (options.skip) return new Map();
+  return storedCopies(db, unique(posts.flatMap((p) => pictureSourcesOf(p).map((s) => s.url))));
 }
 
 /** A stored copy (its hash) of each of these URLs that another picture holds already. */

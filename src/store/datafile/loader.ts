@@ -31,7 +31,7 @@ import {
   type WallHeadIn,
 } from './format.js';
 import { assignPostContent, assignPostFlags, postDefaults } from '../post-columns.js';
-import { initialMediaStates, insertNewPostMedia, type SyncOptions } from '../media-queue.js';
+import { initialMediaStates, insertNewPostMedia, storedCopiesFor, type SyncOptions } from '../media-queue.js';
 
 export const DEFAULT_DAILY_CALL_LIMIT = 1000;
 
@@ -418,7 +418,8 @@ export class Loader {
     await this.insert('walls', rows.walls, 500);
     await this.insert('feeds', rows.feeds, 500);
     // each post carries its media state from the start; its pictures are queued for the media worker
-    const states = await initialMediaStates(this.trx, rows.posts, this.media);
+    const stored = await storedCopiesFor(this.trx, rows.posts, this.media);
+    const states = await initialMediaStates(this.trx, rows.posts, this.media, stored);
     rows.posts.forEach((p, i) => (p.media_state = states[i]!));
     await this.insert('posts', rows.posts, 250);
     await insertNewPostMedia(
@@ -426,6 +427,7 @@ export class Loader {
       rows.posts.map((p) => Object.assign(p, { id: p.id!, account_id: this.accountOfWall.get(p.wall_id)! })),
       this.now,
       this.media,
+      stored,
     );
     await this.insert('post_products', rows.post_products, 500);
     for (const id of written.accounts) this.known.accounts.add(id);
