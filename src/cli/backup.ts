@@ -99,6 +99,8 @@ async function backupMedia(config: Config, file: string, wanted: boolean | undef
   });
   try {
     const copy = await m.copyMediaFiles(from, to);
+    // no picture stored (yet): nothing to say
+    if (copy.files + copy.kept === 0) return;
     process.stdout.write(
       `media: ${copy.files} files (${size(copy.bytes)}) copied into ${m.mediaBackupDir(file)}, ${copy.kept} there already, in ${seconds(started)}\n`,
     );

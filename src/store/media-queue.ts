@@ -175,6 +175,8 @@ async function syncChunk(db: Kysely<Database>, postIds: number[], now: number, o
           return { ...r, state: f.state, hash: f.hash, attempts: 0, next_attempt_at: now, updated_at: now };
         }),
       )
+      // a concurrent sync of the same post (PostgreSQL) made the slot first: its row stands
+      .onConflict((oc) => oc.columns(['post_id', 'slot']).doNothing())
       .execute();
   }
   for (const r of inserts) states.get(r.post_id)!.slots.set(r.slot, fresh(r.source_url).state);
