@@ -39,22 +39,32 @@ export interface DemoMediaOptions {
  * Stores the demo's pending pictures from their files and marks them ready;
  * one whose file is missing or cannot be drawn is `skipped` (its post shows
  * the original URL). Returns how many source files were stored and skipped.
+ *
+ * Every file is drawn before the first is processed: once a media worker
+ * thread has started, libvips's SVG decoder is blocked for the whole
+ * process (media-worker.ts), so a seed in a process whose pool has already
+ * worked skips the pictures rather than draw them.
  */
 export async function seedDemoMedia(o: DemoMediaOptions): Promise<{ stored: number; skipped: number }> {
   const prefix = `${o.base}/`;
   const urls = await pendingSourcesUnder(o.db, prefix);
-  const outcomes = await Promise.all(urls.map((url) => seedOne(o, url, url.slice(prefix.length))));
+  const drawn = await Promise.all(
+    urls.map(async (url) => {
+      const name = url.slice(prefix.length);
+      return { url, png: FILE_NAME.test(name) ? await drawSvg(join(o.dir ?? DEMO_MEDIA_FILES, name)) : null };
+    }),
+  );
+  const outcomes = await Promise.all(drawn.map(({ url, png }) => seedOne(o, url, png)));
   return {
     stored: outcomes.filter((s) => s === 'stored').length,
     skipped: outcomes.filter((s) => s === 'skipped').length,
   };
 }
 
-async function seedOne(o: DemoMediaOptions, url: string, name: string): Promise<'stored' | 'skipped' | 'none'> {
+async function seedOne(o: DemoMediaOptions, url: string, png: Buffer | null): Promise<'stored' | 'skipped' | 'none'> {
   const claimed = await claimSource(o.db, url, OWNER, o.now, o.now + 600_000);
   if (claimed.length === 0) return 'none';
   const ids = claimed.map((p) => p.id);
-  const png = FILE_NAME.test(name) ? await drawSvg(join(o.dir ?? DEMO_MEDIA_FILES, name)) : null;
   const result = png ? await o.services.processor.process(png, o.options ?? DEFAULT_PROCESS_OPTIONS) : null;
   let settled;
   if (result?.ok) {
@@ -65,7 +75,7 @@ async function seedOne(o: DemoMediaOptions, url: string, name: string): Promise<
   return result?.ok ? 'stored' : 'skipped';
 }
 
-/** An SVG file of the package drawn into a PNG of its own size; null when it cannot be read. */
+/** An SVG file of the package drawn into a PNG of its own size; null when it cannot be read or drawn. */
 async function drawSvg(path: string): Promise<Buffer | null> {
   try {
     return await sharp(await readFile(path))
