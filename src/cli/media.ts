@@ -24,7 +24,7 @@ import {
   withStore,
   type StoreOptions,
 } from './common.js';
-import { jsonOption, table, type OutputOptions } from './output.js';
+import { table, type OutputOptions } from './output.js';
 import { visibleJson, visibleLine } from './terminal.js';
 
 interface WallOption extends StoreOptions, OutputOptions {
@@ -46,7 +46,7 @@ export function registerMediaCommands(program: Command) {
     .command('status')
     .description('pictures per state, what the stored ones take, and the latest failures with their reasons')
     .option('--wall <id>', "only this wall's posts", positiveInt('--wall'))
-    .option(...jsonOption)
+    .option('--json', 'print JSON (the counts, the storage, the failures) instead of text')
     .option(...databaseOption)
     .action((options: WallOption) => withStore(options, (store, config) => status(store, config, options)));
 
