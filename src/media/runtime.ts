@@ -119,6 +119,8 @@ export class MediaRuntime {
   /** URLs with a job in flight in this process, and their job's id */
   private readonly inFlight = new Map<string, number>();
   private nextJobId = 1;
+  /** the jobs started and not settled yet */
+  private readonly running = new Set<Promise<MediaReport>>();
   private nextBackfillAt = 0;
   readonly stats: MediaStats = {
     fetches: { ready: 0, failed: 0, refused: 0, deferred: 0, skipped: 0 },
@@ -216,11 +218,16 @@ export class MediaRuntime {
     return ids.length;
   }
 
+  /** Resolves once every job started so far has settled (a tick does not wait for the jobs it starts). */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
   private schedule(url: string): Promise<MediaReport> {
     const running = this.inFlight.get(url);
     const id = running ?? this.nextJobId++;
     this.inFlight.set(url, id);
-    return this.jobs.run(
+    const job = this.jobs.run(
       id,
       async () => {
         try {
@@ -235,6 +242,9 @@ export class MediaRuntime {
         return this.count(report(url, 'failed', 0, { message: errorMessage(err) }));
       },
     );
+    this.running.add(job);
+    void job.finally(() => this.running.delete(job));
+    return job;
   }
 
   private count(r: MediaReport): MediaReport {

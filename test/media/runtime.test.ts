@@ -246,6 +246,23 @@ describe('the account quota', () => {
   });
 });
 
+describe('the tick', () => {
+  it('queues earlier posts, starts a job per due URL without waiting for it, and announces the walls', async () => {
+    h = await startQueueHarness();
+    h.replies.set('/t.png', picture(await pngWithAlpha(64, 64)));
+    const old = await h.post(20, image(h.url('/t.png')));
+    await h.runtime.tick();
+    await h.runtime.settled();
+    expect(await rows(old)).toMatchObject([{ state: 'ready', attempts: 0 }]);
+    expect(await mediaState(old)).toBe('ready');
+    expect(h.changed).toContain(20);
+    // the backfill found nothing more: it looks again only later; nothing else is due
+    await h.runtime.tick();
+    await h.runtime.settled();
+    expect(requestsTo('/t.png')).toBe(1);
+  });
+});
+
 describe('leases', () => {
   it('a stop cancels the fetch in flight and gives the lease back; another worker then takes it', async () => {
     h = await startQueueHarness();
