@@ -42,7 +42,7 @@ export default defineConfig({
                 name: 'postgres',
                 // What reaches the store: reads, writes, quota, the management
                 // and embed APIs, the data file, ingestion's write path, the
-                // multi-instance suites. Suites that never touch the store
+                // media worker, the multi-instance suites. Suites that never touch the store
                 // differently (validation before it, sanitizing, logging,
                 // CORS, the connectors' parsing of upstream payloads) run once,
                 // in the sqlite project.
@@ -53,6 +53,9 @@ export default defineConfig({
                   'test/scale/**/*.test.ts',
                   'test/webhooks/**/*.test.ts',
                   'test/cli/backup.test.ts',
+                  // the media worker's queue, fetching and commands (test/media's processing suites need no store)
+                  'test/media/{runtime,pipeline,demo-seed}.test.ts',
+                  'test/cli/media.test.ts',
                 ],
                 exclude: ['test/http/{xss,params,conformance,cors,logging,malformed,xml-form}.test.ts'],
                 env: { WALLERY_TEST_STORE: 'postgres' },

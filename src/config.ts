@@ -2,7 +2,7 @@
 // (`loadConfig`) holding every setting, the ingestion section included, read
 // with one set of setting parsers. A bad value throws a ConfigError whose
 // message names the variable; the CLI prints that one line and exits non-zero.
-import { isAbsolute } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 
 export class ConfigError extends Error {
@@ -81,6 +81,8 @@ export interface Config {
   pgBinDir: string | null;
   /** feed ingestion (`serve` with INGEST on, `wallery worker`, `wallery ingest --once`) */
   ingest: IngestConfig;
+  /** the media pipeline: pictures of posts fetched, processed and stored (src/media/) */
+  media: MediaConfig;
   /** the embed API (publishable keys, SSE streams) */
   embed: EmbedConfig;
   /** webhook delivery (src/webhooks/) */
@@ -575,6 +577,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: level as Config['logLevel'],
     pgBinDir: parsePgBinDir(env.PG_BIN_DIR),
     ingest: loadIngestConfig(env),
+    media: loadMediaConfig(env),
     embed: loadEmbedConfig(env),
     webhooks: loadWebhookConfig(env),
     shutdown: {
@@ -677,6 +680,156 @@ export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env): IngestCo
   };
 }
 
+// ---- media ----
+
+/** Where the media storage is: a folder (MEDIA_DIR) or an S3-compatible bucket (MEDIA_S3_BUCKET). */
+export type MediaStorageConfig =
+  | {
+      kind: 'folder';
+      /** MEDIA_DIR; null: `media` beside the SQLite file, or ./data/media (mediaDirOf) */
+      dir: string | null;
+    }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** MEDIA_S3_ENDPOINT: an S3-compatible store's address; null: AWS's own */
+      endpoint: string | null;
+      region: string;
+      /** MEDIA_S3_ACCESS_KEY_ID / MEDIA_S3_SECRET_ACCESS_KEY, both or neither (neither: the SDK's default credentials) */
+      accessKeyId: string | null;
+      /** a secret: never logged or printed */
+      secretAccessKey: string | null;
+      forcePathStyle: boolean;
+      /** MEDIA_S3_PREFIX: keys are kept under this folder of the bucket; '' for none */
+      prefix: string;
+    };
+
+export interface MediaConfig {
+  /** MEDIA: fetch and store the pictures of posts (off: posts show their original URLs) */
+  enabled: boolean;
+  storage: MediaStorageConfig;
+  /** MEDIA_THREADS: worker threads that decode and encode pictures */
+  threads: number;
+  /** MEDIA_CONCURRENCY: pictures fetched and processed at once by a worker */
+  concurrency: number;
+  /** MEDIA_MAX_BYTES: largest picture fetched (after decompression) */
+  maxBytes: number;
+  /** MEDIA_MAX_PIXELS: a picture with more pixels (one frame) is refused from its header */
+  maxPixels: number;
+  /** MEDIA_MAX_FRAMES: an animation with more frames keeps its first only */
+  maxFrames: number;
+  /** MEDIA_TIMEOUT_MS: time cap of one picture's fetch (all redirect hops) */
+  timeoutMs: number;
+  /** MEDIA_HOST_CONCURRENCY: picture fetches in flight to one host at a time */
+  hostConcurrency: number;
+  /** MEDIA_MAX_ATTEMPTS: failed attempts after which a picture is given up (failed) */
+  maxAttempts: number;
+  /** MEDIA_RETRY_MIN_S / MEDIA_RETRY_MAX_S: backoff bounds after a failed attempt */
+  retryMinS: number;
+  retryMaxS: number;
+  /** MEDIA_ACCOUNT_QUOTA_MB, in bytes: what one account's pictures may take in the storage; 0: no limit */
+  accountQuotaBytes: number;
+  /** MEDIA_TICK_MS: how often a worker looks for pictures to fetch */
+  tickMs: number;
+}
+
+export const MEDIA_DEFAULTS = {
+  threads: 1,
+  concurrency: 4,
+  maxBytes: 20 * 1024 * 1024,
+  maxPixels: 50_000_000,
+  maxFrames: 200,
+  timeoutMs: 15_000,
+  hostConcurrency: 4,
+  maxAttempts: 6,
+  retryMinS: 60,
+  retryMaxS: 3_600,
+  accountQuotaMb: 0,
+  tickMs: 2_000,
+  s3Region: 'us-east-1',
+} as const;
+
+/** MEDIA_DIR's default when the store is not an SQLite file. */
+export const DEFAULT_MEDIA_DIR = './data/media';
+
+/** The media folder: MEDIA_DIR, else `media` beside the SQLite file, else ./data/media. */
+export function mediaDirOf(storage: { dir: string | null }, store: StoreUrl): string {
+  if (storage.dir !== null) return storage.dir;
+  if (store.kind === 'sqlite' && store.path !== ':memory:') return join(dirname(store.path), 'media');
+  return DEFAULT_MEDIA_DIR;
+}
+
+function optionalText(value: string | undefined): string | null {
+  const raw = (value ?? '').trim();
+  return raw === '' ? null : raw;
+}
+
+/** MEDIA_S3_BUCKET: an S3 bucket name (S3-compatible stores allow capitals and underscores too). */
+export function parseBucket(value: string | undefined, name = 'MEDIA_S3_BUCKET'): string | null {
+  const raw = optionalText(value);
+  if (raw === null) return null;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/.test(raw))
+    throw new ConfigError(
+      `${name} must be a bucket name: 2 to 255 letters, digits or . _ - (starting with a letter or digit)`,
+    );
+  return raw;
+}
+
+/** MEDIA_S3_PREFIX: '/'-separated folder names, none empty or starting with a dot; '' for none. */
+export function parseKeyPrefix(value: string | undefined, name = 'MEDIA_S3_PREFIX'): string {
+  const raw = (value ?? '').trim().replace(/^\/+|\/+$/g, '');
+  if (raw === '') return '';
+  const ok =
+    raw.length <= 512 &&
+    !/[\\\u0000-\u001f\u007f]/.test(raw) &&
+    raw.split('/').every((segment) => segment !== '' && !segment.startsWith('.'));
+  if (!ok) throw new ConfigError(`${name} must be folder names separated by /, none empty or starting with a dot`);
+  return raw;
+}
+
+export function loadMediaConfig(env: NodeJS.ProcessEnv = process.env): MediaConfig {
+  const d = MEDIA_DEFAULTS;
+  const retryMinS = intSetting(env.MEDIA_RETRY_MIN_S, 'MEDIA_RETRY_MIN_S', d.retryMinS, 1, 86_400);
+  const retryMaxS = intSetting(env.MEDIA_RETRY_MAX_S, 'MEDIA_RETRY_MAX_S', d.retryMaxS, 1, 7 * 86_400);
+  if (retryMaxS < retryMinS)
+    throw new ConfigError(`MEDIA_RETRY_MAX_S must not be below MEDIA_RETRY_MIN_S (${retryMinS})`);
+  const bucket = parseBucket(env.MEDIA_S3_BUCKET);
+  const accessKeyId = optionalText(env.MEDIA_S3_ACCESS_KEY_ID);
+  const secretAccessKey = optionalText(env.MEDIA_S3_SECRET_ACCESS_KEY);
+  if (accessKeyId !== null && secretAccessKey === null)
+    throw new ConfigError('MEDIA_S3_SECRET_ACCESS_KEY must be set when MEDIA_S3_ACCESS_KEY_ID is');
+  if (secretAccessKey !== null && accessKeyId === null)
+    throw new ConfigError('MEDIA_S3_ACCESS_KEY_ID must be set when MEDIA_S3_SECRET_ACCESS_KEY is');
+  const endpoint = optionalText(env.MEDIA_S3_ENDPOINT);
+  if (endpoint !== null) httpUrl(endpoint, 'MEDIA_S3_ENDPOINT');
+  const region = optionalText(env.MEDIA_S3_REGION) ?? d.s3Region;
+  if (!/^[a-z0-9-]{1,64}$/.test(region))
+    throw new ConfigError('MEDIA_S3_REGION must be a region name: lower-case letters, digits and - (e.g. us-east-1)');
+  const dir = optionalText(env.MEDIA_DIR);
+  const forcePathStyle = boolSetting(env.MEDIA_S3_FORCE_PATH_STYLE, 'MEDIA_S3_FORCE_PATH_STYLE', false);
+  const prefix = parseKeyPrefix(env.MEDIA_S3_PREFIX);
+  return {
+    enabled: boolSetting(env.MEDIA, 'MEDIA', true),
+    storage:
+      bucket === null
+        ? { kind: 'folder', dir }
+        : { kind: 's3', bucket, endpoint, region, accessKeyId, secretAccessKey, forcePathStyle, prefix },
+    threads: intSetting(env.MEDIA_THREADS, 'MEDIA_THREADS', d.threads, 1, 32),
+    concurrency: intSetting(env.MEDIA_CONCURRENCY, 'MEDIA_CONCURRENCY', d.concurrency, 1, 256),
+    maxBytes: intSetting(env.MEDIA_MAX_BYTES, 'MEDIA_MAX_BYTES', d.maxBytes, 1024, 1024 * 1024 * 1024),
+    maxPixels: intSetting(env.MEDIA_MAX_PIXELS, 'MEDIA_MAX_PIXELS', d.maxPixels, 1, 1_000_000_000),
+    maxFrames: intSetting(env.MEDIA_MAX_FRAMES, 'MEDIA_MAX_FRAMES', d.maxFrames, 1, 10_000),
+    timeoutMs: intSetting(env.MEDIA_TIMEOUT_MS, 'MEDIA_TIMEOUT_MS', d.timeoutMs, 100, 600_000),
+    hostConcurrency: intSetting(env.MEDIA_HOST_CONCURRENCY, 'MEDIA_HOST_CONCURRENCY', d.hostConcurrency, 1, 64),
+    maxAttempts: intSetting(env.MEDIA_MAX_ATTEMPTS, 'MEDIA_MAX_ATTEMPTS', d.maxAttempts, 1, 100),
+    retryMinS,
+    retryMaxS,
+    accountQuotaBytes:
+      intSetting(env.MEDIA_ACCOUNT_QUOTA_MB, 'MEDIA_ACCOUNT_QUOTA_MB', d.accountQuotaMb, 0, 100_000_000) * 1024 * 1024,
+    tickMs: intSetting(env.MEDIA_TICK_MS, 'MEDIA_TICK_MS', d.tickMs, 50, 600_000),
+  };
+}
+
 // ---- the configuration reference: every variable, its default, its meaning ----
 
 /**
@@ -701,6 +854,7 @@ export const SETTING_SECTIONS = [
   'Management API',
   'Embed API and analytics',
   'Feed ingestion',
+  'Media',
   'Webhooks',
   'Shutdown',
   'Metrics and tracing',
@@ -988,6 +1142,144 @@ export const SETTINGS: readonly SettingDoc[] = [
     section: 'Feed ingestion',
     default: null,
     meaning: "The app password of `BLUESKY_IDENTIFIER`'s account (both or neither).",
+  },
+  // Media
+  {
+    name: 'MEDIA',
+    section: 'Media',
+    default: 'on',
+    meaning:
+      "`off`: the pictures of posts are not copied; posts show their original URLs. On, each post's pictures (item pictures, video posters, avatars) are fetched by the worker that polls feeds (`serve` with `INGEST` on, or `wallery worker`), made upright, stripped of all metadata (EXIF, GPS), measured, given a placeholder and WebP renditions, and stored under the hash of their bytes: Wallery serves its own copies.",
+  },
+  {
+    name: 'MEDIA_DIR',
+    section: 'Media',
+    default: null,
+    meaning:
+      'The folder the pictures are stored in (unless `MEDIA_S3_BUCKET` is set); unset: `media` beside the SQLite file (`./data/media` by default), or `./data/media` with PostgreSQL. Several instances must share it (a network file system), or use S3. Back it up with the database: see [Backups](../operations/backups.md).',
+  },
+  {
+    name: 'MEDIA_S3_BUCKET',
+    section: 'Media',
+    default: null,
+    meaning:
+      'Set: the pictures are stored in this S3 (or S3-compatible: MinIO, Ceph, R2, …) bucket instead of `MEDIA_DIR`.',
+  },
+  {
+    name: 'MEDIA_S3_ENDPOINT',
+    section: 'Media',
+    default: null,
+    meaning: "An S3-compatible store's address (`https://minio.internal:9000`); unset: AWS's own.",
+  },
+  {
+    name: 'MEDIA_S3_REGION',
+    section: 'Media',
+    default: MEDIA_DEFAULTS.s3Region,
+    meaning: "The bucket's region (S3-compatible stores mostly accept any).",
+  },
+  {
+    name: 'MEDIA_S3_ACCESS_KEY_ID',
+    section: 'Media',
+    default: null,
+    meaning:
+      "With `MEDIA_S3_SECRET_ACCESS_KEY` (both or neither): the credentials of the bucket; neither: the AWS SDK's default chain (environment, profile, instance role).",
+  },
+  {
+    name: 'MEDIA_S3_SECRET_ACCESS_KEY',
+    section: 'Media',
+    default: null,
+    meaning: 'The secret of `MEDIA_S3_ACCESS_KEY_ID`. Never logged or printed.',
+  },
+  {
+    name: 'MEDIA_S3_FORCE_PATH_STYLE',
+    section: 'Media',
+    default: 'off',
+    meaning:
+      '`on`: `https://host/bucket/key` addresses instead of `https://bucket.host/key`, as most self-hosted stores need.',
+  },
+  {
+    name: 'MEDIA_S3_PREFIX',
+    section: 'Media',
+    default: null,
+    meaning: 'A folder of the bucket the pictures are kept under (`wallery/media`), so a bucket can be shared.',
+  },
+  {
+    name: 'MEDIA_THREADS',
+    section: 'Media',
+    default: String(MEDIA_DEFAULTS.threads),
+    meaning:
+      'Worker threads that decode and encode pictures, off the thread that serves the API. With more than 2, start the process with `UV_THREADPOOL_SIZE` of at least this + 4.',
+  },
+  {
+    name: 'MEDIA_CONCURRENCY',
+    section: 'Media',
+    default: String(MEDIA_DEFAULTS.concurrency),
+    meaning: 'Pictures a worker fetches and processes at once (processing waits for a free thread).',
+  },
+  {
+    name: 'MEDIA_MAX_BYTES',
+    section: 'Media',
+    default: String(MEDIA_DEFAULTS.maxBytes),
+    meaning: 'Largest picture fetched, in bytes (after decompression); a larger one is refused.',
+  },
+  {
+    name: 'MEDIA_MAX_PIXELS',
+    section: 'Media',
+    default: String(MEDIA_DEFAULTS.maxPixels),
+    meaning:
+      'A picture with more pixels (width × height of one frame) is refused, read from its header before any decoding (decompression bombs).',
+  },
+  {
+    name: 'MEDIA_MAX_FRAMES',
+    section: 'Media',
+    default: String(MEDIA_DEFAULTS.maxFrames),
+    meaning: 'An animation with more frames keeps its first frame only.',
+  },
+  {
+    name: 'MEDIA_TIMEOUT_MS',
+    section: 'Media',
+    default: String(MEDIA_DEFAULTS.timeoutMs),
+    meaning: "Time cap of one picture's fetch, redirects included.",
+  },
+  {
+    name: 'MEDIA_HOST_CONCURRENCY',
+    section: 'Media',
+    default: String(MEDIA_DEFAULTS.hostConcurrency),
+    meaning:
+      "Picture fetches in flight to one host at a time. The SSRF guard is the feeds' one: `INGEST_ALLOW_PRIVATE_NETWORKS` lets pictures come from non-global addresses too.",
+  },
+  {
+    name: 'MEDIA_MAX_ATTEMPTS',
+    section: 'Media',
+    default: String(MEDIA_DEFAULTS.maxAttempts),
+    meaning:
+      'Failed attempts (network errors, HTTP errors, timeouts) after which a picture is given up (`failed`); `wallery media retry` puts failed pictures back. Refused pictures (not a picture, SVG, too large, too many pixels) are never retried.',
+  },
+  {
+    name: 'MEDIA_RETRY_MIN_S',
+    section: 'Media',
+    default: String(MEDIA_DEFAULTS.retryMinS),
+    meaning:
+      'Backoff after a failed attempt, in seconds: from this, doubling, capped at `MEDIA_RETRY_MAX_S`, with jitter.',
+  },
+  {
+    name: 'MEDIA_RETRY_MAX_S',
+    section: 'Media',
+    default: String(MEDIA_DEFAULTS.retryMaxS),
+    meaning: 'The longest backoff between two attempts, in seconds; not below `MEDIA_RETRY_MIN_S`.',
+  },
+  {
+    name: 'MEDIA_ACCOUNT_QUOTA_MB',
+    section: 'Media',
+    default: String(MEDIA_DEFAULTS.accountQuotaMb),
+    meaning:
+      'What one account’s pictures may take in the storage, in MB (0 = no limit): each distinct stored picture its posts show, counted once. Past it a new picture is `failed` with the reason "the account’s media quota (N MB) is used up"; after raising it or a `wallery media gc`, `wallery media retry` fetches them.',
+  },
+  {
+    name: 'MEDIA_TICK_MS',
+    section: 'Media',
+    default: String(MEDIA_DEFAULTS.tickMs),
+    meaning: 'How often a worker looks for pictures to fetch, in milliseconds.',
   },
   // Webhooks
   {

@@ -20,6 +20,8 @@ import { WebhookRuntime } from './webhooks/runtime.js';
 import { secureStoredSecrets } from './webhooks/secrets-at-rest.js';
 import { buildMetricsServer } from './http/metrics.js';
 import { Metrics, queryKindOf } from './metrics/metrics.js';
+import { MediaRuntime } from './media/runtime.js';
+import { openMediaServices } from './media/services.js';
 
 export interface Runtime<
   App extends FastifyInstance | null = FastifyInstance | null,
@@ -32,6 +34,8 @@ export interface Runtime<
   ingest: Ingest;
   /** webhook delivery (not started) when asked for */
   webhooks: WebhookRuntime | null;
+  /** the media worker (not started) when asked for and MEDIA is on */
+  media: MediaRuntime | null;
   /** `/metrics` alone (not listening yet), for a process without the API: see RuntimeOptions.metricsServer */
   metricsServer: FastifyInstance | null;
   /**
@@ -57,6 +61,12 @@ export interface RuntimeOptions {
   ingest?: boolean;
   /** Build webhook delivery: `serve` with WEBHOOKS on, `wallery worker`. */
   webhooks?: boolean;
+  /**
+   * Build the media worker (when MEDIA is on): wherever feeds are polled —
+   * `serve` with INGEST on, `wallery worker` — and `wallery media fetch --once`.
+   * A server gets the media storage and processing (`ctx.media`) either way.
+   */
+  media?: boolean;
   /**
    * Where ingestion logs when there is no server to lend its logger
    * (default: JSON lines on stderr at LOG_LEVEL).
@@ -95,7 +105,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     ingest: null,
     webhooks: config.webhooks,
     metrics,
+    // the storage and processing every server serves pictures with, and the worker fetches them with
+    media: null,
   };
+  const mediaServices = config.media.enabled && (serving || options.media) ? openMediaServices(config) : null;
+  ctx.media = mediaServices;
   completeContext(ctx, config);
   const listener = serving ? await listenForOtherWriters(config, ctx) : null;
   const app = options.server
@@ -119,17 +133,32 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   const webhooks = options.webhooks
     ? new WebhookRuntime({ db: store.db, config: config.webhooks, log: webhookLog })
     : null;
+  const media =
+    options.media && mediaServices
+      ? new MediaRuntime({
+          db: store.db,
+          changes: ctx.changes,
+          config: config.media,
+          services: mediaServices,
+          // pictures come from where feeds do: the operator's one choice of reachable networks
+          allowPrivateNetworks: config.ingest.allowPrivateNetworks,
+          log: workerLog('media'),
+        })
+      : null;
   // serve, start and the worker: plain-text signing secrets are encrypted once a key is set, or warned of
   if (serving || options.webhooks) await secureStoredSecrets(store.db, config.webhooks.secretKey, webhookLog);
-  if (metrics) Object.assign(metrics.sources, { ingest, webhooks });
+  if (metrics) Object.assign(metrics.sources, { ingest, webhooks, media });
   // Redis's outages from now on, one line each in the log this process writes
   if (redis) watchRedis(redis, app ? app.log : (options.ingestLog ?? jsonLogger(config.logLevel)));
   const metricsServer =
     options.metricsServer && metrics && config.metrics.port !== null
       ? await buildMetricsServer(metrics, config.metrics)
       : null;
-  const parts = { ctx, app, ingest, webhooks, metricsServer };
-  return { ...parts, close: (onStep = () => undefined) => closeRuntime({ ...parts, listener, redis }, onStep) };
+  const parts = { ctx, app, ingest, webhooks, media, metricsServer };
+  return {
+    ...parts,
+    close: (onStep = () => undefined) => closeRuntime({ ...parts, listener, redis, mediaServices }, onStep),
+  };
 }
 
 /** The store, migrated, reporting each query's duration to the metrics (made first for that) when they are on. */
@@ -183,10 +212,14 @@ async function listenForOtherWriters(config: Config, ctx: AppContext): Promise<C
 
 /** Stops what openRuntime started, in order, reporting each step and how long it took. */
 async function closeRuntime(
-  parts: Omit<Runtime, 'close'> & { listener: ChangeListener | null; redis: Redis | null },
+  parts: Omit<Runtime, 'close'> & {
+    listener: ChangeListener | null;
+    redis: Redis | null;
+    mediaServices: { close(): Promise<void> } | null;
+  },
   onStep: (name: string, ms: number) => void,
 ): Promise<void> {
-  const { ctx, app, ingest, webhooks, metricsServer, listener, redis } = parts;
+  const { ctx, app, ingest, webhooks, media, metricsServer, listener, redis, mediaServices } = parts;
   const step = async (name: string, work: () => Promise<unknown>) => {
     const started = performance.now();
     await work();
@@ -200,12 +233,15 @@ async function closeRuntime(
       step('ingestion and webhook delivery stopped, their leases released', () =>
         Promise.all([webhooks?.stop(), ingest?.stop()]),
       ),
+    media && step('media fetching stopped, its leases released', () => media.stop()),
     metricsServer && step('metrics server closed', () => metricsServer.close()),
     app &&
       step('HTTP server closed: in-flight requests answered, SSE streams ended, analytics counts written', () =>
         app.close(),
       ),
   ]);
+  // after the server: its last requests may still read pictures
+  if (mediaServices) await step('media processing and storage closed', () => mediaServices.close());
   await step('quota counts written, caches closed', async () => {
     ctx.cache?.close();
     ctx.keys?.close();

@@ -37,6 +37,7 @@ const reference = [
 const operations = [
   { text: 'Running', link: '/operations/running' },
   { text: 'Metrics and tracing', link: '/operations/metrics' },
+  { text: 'Media', link: '/operations/media' },
   { text: 'Backups', link: '/operations/backups' },
   { text: 'Upgrades', link: '/operations/upgrades' },
 ];

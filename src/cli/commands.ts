@@ -6,6 +6,7 @@ import { registerBackupCommands } from './backup.js';
 import { registerDataCommands } from './data.js';
 import { registerIngestCommands } from './ingest.js';
 import { registerKeyCommands } from './keys.js';
+import { registerMediaCommands } from './media.js';
 import { registerServeCommands } from './serve.js';
 import { registerWallCommands } from './walls.js';
 import { registerWallKeyCommands } from './wall-keys.js';
@@ -41,5 +42,6 @@ export function createProgram(): Command {
   registerAnalyticsCommands(program);
   registerWebhookCommands(program);
   registerIngestCommands(program);
+  registerMediaCommands(program);
   return program;
 }

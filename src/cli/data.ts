@@ -44,8 +44,12 @@ export function registerDataCommands(program: Command) {
     .command('import')
     .description('load a data file (contract §8) keeping every id; all or nothing; read as a stream')
     .argument('<file>', 'data file (JSON)')
+    .option(
+      '--skip-media',
+      "do not copy the posts' pictures: they show their original URLs (otherwise the media worker fetches them)",
+    )
     .option(...databaseOption)
-    .action(async (file: string, options: StoreOptions) => {
+    .action(async (file: string, options: StoreOptions & { skipMedia?: boolean }) => {
       try {
         await access(file, constants.R_OK);
       } catch (err) {
@@ -57,12 +61,18 @@ export function registerDataCommands(program: Command) {
         let lastShown = 0;
         let counts;
         try {
-          counts = await importDataFileFrom(store, file, Date.now(), (done, fraction) => {
-            // progress only where it helps: large files, at most every 5 % of the file
-            if (done < PROGRESS_FROM_POSTS || (fraction < 1 && fraction - lastShown < 0.05)) return;
-            lastShown = fraction;
-            process.stderr.write(`import: ${done} posts (${Math.floor(100 * fraction)}% of the file)\n`);
-          });
+          counts = await importDataFileFrom(
+            store,
+            file,
+            Date.now(),
+            (done, fraction) => {
+              // progress only where it helps: large files, at most every 5 % of the file
+              if (done < PROGRESS_FROM_POSTS || (fraction < 1 && fraction - lastShown < 0.05)) return;
+              lastShown = fraction;
+              process.stderr.write(`import: ${done} posts (${Math.floor(100 * fraction)}% of the file)\n`);
+            },
+            { skipMedia: options.skipMedia === true },
+          );
         } catch (err) {
           if (err instanceof DataFileSyntaxError) throw new CliError(`cannot read ${file}: ${err.message}`);
           throw err;

@@ -15,7 +15,9 @@ interface IngestOptions extends StoreOptions {
 export function registerIngestCommands(program: Command) {
   program
     .command('worker')
-    .description('poll feeds on their schedule and deliver webhooks, without serving the API')
+    .description(
+      "poll feeds on their schedule, fetch their posts' pictures and deliver webhooks, without serving the API",
+    )
     .option(...databaseOption)
     .action((options: StoreOptions) => worker(options));
 
@@ -32,8 +34,8 @@ export function registerIngestCommands(program: Command) {
 async function worker(options: StoreOptions) {
   const config = configFrom(options);
   const { openRuntime } = await loadRuntime();
-  const runtime = await openRuntime(config, { ingest: true, webhooks: true, metricsServer: true });
-  const { ingest, webhooks, metricsServer } = runtime;
+  const runtime = await openRuntime(config, { ingest: true, webhooks: true, media: true, metricsServer: true });
+  const { ingest, webhooks, media, metricsServer } = runtime;
   handleShutdownSignals({ config: config.shutdown, log: jsonLogger(config.logLevel), close: runtime.close });
   // METRICS_PORT: the worker has no API to serve /metrics on, so it listens for scrapes on a port of its own
   if (metricsServer) {
@@ -43,8 +45,9 @@ async function worker(options: StoreOptions) {
   }
   ingest.start();
   webhooks?.start();
+  media?.start();
   process.stdout.write(
-    'wallery worker: polling feeds on their schedule and delivering webhooks (SIGINT or SIGTERM stops)\n',
+    `wallery worker: polling feeds on their schedule${media ? ", fetching their posts' pictures" : ''} and delivering webhooks (SIGINT or SIGTERM stops)\n`,
   );
 }
 

@@ -2,6 +2,8 @@
 import type { Command } from 'commander';
 import { parseHost, parsePort } from '../config.js';
 import { demoDataFile, demoMediaBase, DEMO_KEYS } from '../demo/demo-data.js';
+import type { MediaServices } from '../media/types.js';
+import type { ChangeBus } from '../store/changes.js';
 import { loggerOptions } from '../http/logger.js';
 import { guideBuilt } from '../http/server.js';
 import { hasAccounts } from '../store/accounts.js';
@@ -44,8 +46,10 @@ async function serve(options: ServeOptions, demo: boolean) {
     server: { logger: loggerOptions(config.logLevel) },
     ingest: config.ingest.enabled,
     webhooks: config.webhooks.enabled,
+    // the pictures of posts are fetched where the feeds are polled
+    media: config.ingest.enabled,
   });
-  const { app, ingest, webhooks } = runtime;
+  const { app, ingest, webhooks, media } = runtime;
   const { store } = runtime.ctx;
 
   handleShutdownSignals({ config: config.shutdown, log: app.log, drain: app.drain, close: runtime.close });
@@ -55,9 +59,10 @@ async function serve(options: ServeOptions, demo: boolean) {
   // the demo's pictures are addressed by the URL people reach this instance
   // at, known for sure only now that it listens (PORT=0 picks a free port)
   const base = config.publicUrl ?? `http://localhost:${port}`;
-  if (demo) await seedDemo(store, base);
+  if (demo) await seedDemo(runtime.ctx, base);
   ingest?.start();
   webhooks?.start();
+  media?.start();
   process.stdout.write(`wallery listening on http://${config.host}:${port}\n`);
   if (demo) {
     // the documentation site is linked when this install has it built (npm run docs:build)
@@ -65,16 +70,37 @@ async function serve(options: ServeOptions, demo: boolean) {
   }
 }
 
-async function seedDemo(store: Store, base: string) {
+/**
+ * The demo data set into an empty store. Its pictures (served by this
+ * server under /demo-media/, which the media worker's SSRF guard would
+ * refuse) go through the media pipeline from their files: the demo shows
+ * Wallery's own copies. With MEDIA off they are skipped (the original URLs).
+ */
+async function seedDemo(ctx: { store: Store; media?: MediaServices | null; changes: ChangeBus }, base: string) {
+  const { store } = ctx;
   if (await hasAccounts(store.db)) return;
-  const counts = await importDataFile(store, demoDataFile(Date.now(), demoMediaBase(base)), Date.now());
+  const media = demoMediaBase(base);
+  const counts = await importDataFile(store, demoDataFile(Date.now(), media), Date.now(), undefined, {
+    skipMedia: !ctx.media,
+  });
+  // loaded here only: sharp and the media worker are no part of the CLI's other commands
+  const { seedDemoMedia } = await import('../media/demo-seed.js');
+  const pictures = ctx.media
+    ? await seedDemoMedia({ db: store.db, services: ctx.media, base: media, now: Date.now(), changes: ctx.changes })
+    : null;
   process.stdout.write(
-    `Loaded the demo data set: ${counts.walls} walls, ${counts.posts} posts, ${counts.products} products.\n`,
+    `Loaded the demo data set: ${counts.walls} walls, ${counts.posts} posts, ${counts.products} products` +
+      `${pictures ? `, ${pictures.stored} pictures stored` : ''}.\n`,
   );
 }
 
 async function printDemo(store: Store, base: string, metrics: boolean, guide: boolean) {
-  const lines = ['', 'Wallery is serving the public API v2.', `Start page (console, guide, API explorer): ${base}/`, ''];
+  const lines = [
+    '',
+    'Wallery is serving the public API v2.',
+    `Start page (console, guide, API explorer): ${base}/`,
+    '',
+  ];
   for (const demo of DEMO_KEYS) {
     if (await findKeyOwner(store.db, demo.key)) lines.push(`  ${demo.plan.padEnd(10)} key: ${demo.key}`);
   }

@@ -75,11 +75,17 @@ export function pictureSourcesOf(p: MediaColumns): PictureSource[] {
   return sources;
 }
 
-/** A post's media state from its pictures' states (none when it has no picture). */
+/**
+ * A post's media state from its pictures' states (none when it has no
+ * picture). A skipped picture (imported with `--skip-media`: the post shows
+ * its original URL) is not Wallery's to copy: it counts as neither pending
+ * nor stored, and a post whose pictures are all skipped is `none`.
+ */
 export function postMediaState(states: readonly string[]): 'none' | 'pending' | 'ready' | 'partial' | 'failed' {
-  if (states.length === 0) return 'none';
-  if (states.some((s) => s === 'pending')) return 'pending';
-  const ready = states.filter((s) => s === 'ready').length;
-  if (ready === states.length) return 'ready';
+  const copied = states.filter((s) => s !== 'skipped');
+  if (copied.length === 0) return 'none';
+  if (copied.some((s) => s === 'pending')) return 'pending';
+  const ready = copied.filter((s) => s === 'ready').length;
+  if (ready === copied.length) return 'ready';
   return ready === 0 ? 'failed' : 'partial';
 }

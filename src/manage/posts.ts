@@ -26,6 +26,7 @@ import {
 } from '../store/posts.js';
 import { productAccounts } from '../store/products.js';
 import { replaceTags, tagRowsOf } from '../store/tags.js';
+import { syncPostMedia } from '../store/media-queue.js';
 
 export type PostFilter = ModerationFilter;
 
@@ -159,7 +160,12 @@ export async function updatePost(op: Op, wallId: number, postId: number, edit: P
       ...(patch.highlighted !== undefined ? { highlight: patch.highlighted ? 1 : 0 } : {}),
       ...(patch.cta !== undefined ? ctaColumns(patch.cta) : {}),
     });
-    const after = await loadPost(tx.trx, wallId, postId);
+    let after = await loadPost(tx.trx, wallId, postId);
+    // an edit of what the post shows as media re-queues its pictures (today's patch holds no media field)
+    if (mediaOf(before) !== mediaOf(after)) {
+      await syncPostMedia(tx.trx, [postId], op.now);
+      after = await loadPost(tx.trx, wallId, postId);
+    }
     const { content: _c, products: _p, decision: _d, ...b } = before;
     const { content: _c2, products: _p2, decision: _d2, ...a } = after;
     const changed = diff(b, a);
@@ -174,6 +180,10 @@ export async function updatePost(op: Op, wallId: number, postId: number, edit: P
     return after;
   });
 }
+
+/** The fields of a post record its pictures come from (src/domain/media-sources.ts), as one comparable string. */
+const mediaOf = (r: PostRecord) =>
+  JSON.stringify([r.media, r.picture, r.file, r.fileThumb, r.mediaFile, r.children, r.alt, r.userPicture]);
 
 const preview = (text: string) => (text.length <= 200 ? text : `${text.slice(0, 200)}… (${text.length} characters)`);
 

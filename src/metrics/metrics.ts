@@ -12,6 +12,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { mediaSummary } from '../store/media-queue.js';
 import { feedStateSummary, webhookSummary, type FeedStateSummary } from '../store/metrics.js';
 import type { Database } from '../store/schema.js';
 import { METHODS, ROUTE_FAMILIES, STATUS_CLASSES } from './labels.js';
@@ -43,6 +44,13 @@ export interface WebhookStats {
   deliveries: Record<'delivered' | 'failed' | 'gave_up', number>;
 }
 
+export interface MediaFetchStats {
+  /** fetches of a source URL, by outcome */
+  fetches: Record<'ready' | 'failed' | 'refused' | 'deferred' | 'skipped', number>;
+  /** bytes of files this process wrote to the media storage */
+  bytesWritten: number;
+}
+
 export interface BeaconStats {
   beacons: number;
   eventsCounted: number;
@@ -66,6 +74,8 @@ export interface MetricSources {
   quota?: QuotaStats;
   ingest?: { readonly stats: IngestStats } | null;
   webhooks?: { readonly stats: WebhookStats } | null;
+  /** the media worker (fetching pictures): its counts, and the queue read from the store on scrape */
+  media?: { readonly stats: MediaFetchStats } | null;
   streams?: { readonly openStreams: number } | null;
   beacons?: BeaconStats | null;
   pool?: PoolProbe | null;
@@ -143,6 +153,7 @@ export class Metrics {
     this.defineQuota();
     this.defineIngest();
     this.defineWebhooks();
+    this.defineMedia();
     this.defineEmbed();
   }
 
@@ -286,6 +297,58 @@ export class Metrics {
         this.reset();
         const s = await read();
         for (const [state, n] of Object.entries(s?.endpoints ?? {})) this.set({ state }, n);
+      },
+    });
+  }
+
+  private defineMedia() {
+    this.totals(
+      'wallery_media_fetches_total',
+      'Fetches of a picture source URL (one serves every post showing it), by outcome',
+      ['outcome'],
+      () => {
+        const s = this.sources.media?.stats;
+        return s ? Object.entries(s.fetches).map(([outcome, n]) => [{ outcome }, n]) : [];
+      },
+    );
+    this.totals('wallery_media_written_bytes_total', 'Bytes of picture files written to the media storage', [], () => {
+      const s = this.sources.media?.stats;
+      return s ? [[{}, s.bytesWritten]] : [];
+    });
+    // one query fills the three (their collects run together, so they share it)
+    const read = shared(() =>
+      this.sources.media && this.sources.db ? mediaSummary(this.sources.db, this.now()) : null,
+    );
+    const registry = this.registry;
+    new Gauge({
+      name: 'wallery_media_pictures',
+      help: 'Pictures of posts per state: pending, ready, failed, refused, skipped (read from the store on scrape)',
+      labelNames: ['state'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const s = await read();
+        for (const [state, n] of Object.entries(s?.pictures ?? {})) this.set({ state }, n);
+      },
+    });
+    new Gauge({
+      name: 'wallery_media_pictures_due',
+      help: 'Pending pictures whose next attempt time has passed (the queue a worker has to catch up on)',
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const s = await read();
+        if (s) this.set(s.due);
+      },
+    });
+    new Gauge({
+      name: 'wallery_media_stored_bytes',
+      help: 'What the stored pictures take in the media storage (their files), per distinct picture once',
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const s = await read();
+        if (s) this.set(s.bytes);
       },
     });
   }

@@ -88,7 +88,7 @@ async function readCapped(
     else if (enc === 'deflate') stages.push(createInflate());
     else if (enc === 'br') stages.push(createBrotliDecompress());
     else {
-      body.destroy();
+      body.on('error', () => undefined).destroy();
       throw new FetchError('network', `${host} sent an unsupported content encoding ${enc}`);
     }
   }
@@ -149,7 +149,9 @@ export function createFetcher(options: FetcherOptions): Fetcher {
       const declared = Number(resHeaders['content-length']);
       const announced = Number.isSafeInteger(declared) && declared >= 0 ? declared : null;
       if (!resHeaders['content-encoding'] && announced !== null && announced > options.maxBytes) {
-        res.body.destroy();
+        // undici's body reports its own destruction as an 'error' (an AbortError): heard here, or it
+        // would be an uncaught exception
+        res.body.on('error', () => undefined).destroy();
         throw new FetchError('too_large', `${url.host} announced ${declared} bytes, more than ${options.maxBytes}`);
       }
       const buf = await readCapped(res.body, resHeaders['content-encoding'], options.maxBytes, url.host, announced);

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { MediaKind } from '../domain/lists.js';
 import { isUniqueViolation } from './dialect.js';
+import { initialMediaStates, syncPostMedia } from './media-queue.js';
 import { postDefaults } from './post-columns.js';
 
 export interface CustomPostInput {
@@ -56,31 +57,35 @@ export async function createCustomPost(
       const feedId = await customFeedId(trx, input.wallId, input.now);
       const isVideo = input.media === 'video';
       const isImage = input.media === 'image';
+      const columns = {
+        ...postDefaults(),
+        wall_id: input.wallId,
+        feed_id: feedId,
+        network_name: 'Custom',
+        post_type: CUSTOM_POST_TYPE,
+        content: input.content,
+        picture: isImage ? input.postFile : '',
+        file: input.postFile,
+        media_file: isVideo ? input.postFile : '',
+        link_url: input.link,
+        author_name: input.authorName,
+        user_picture: input.authorPicture,
+        created_at: input.now,
+        updated_at: input.now,
+        media: input.media,
+        children:
+          isImage || isVideo
+            ? JSON.stringify([{ image: isImage ? input.postFile : '', video: isVideo ? input.postFile : '' }])
+            : '[]',
+      };
+      // its pictures queued for the media worker, its media state set from the start
+      const [mediaState] = await initialMediaStates(trx, [columns]);
       const inserted = await trx
         .insertInto('posts')
-        .values({
-          ...postDefaults(),
-          wall_id: input.wallId,
-          feed_id: feedId,
-          network_name: 'Custom',
-          post_type: CUSTOM_POST_TYPE,
-          content: input.content,
-          picture: isImage ? input.postFile : '',
-          file: input.postFile,
-          media_file: isVideo ? input.postFile : '',
-          link_url: input.link,
-          author_name: input.authorName,
-          user_picture: input.authorPicture,
-          created_at: input.now,
-          updated_at: input.now,
-          media: input.media,
-          children:
-            isImage || isVideo
-              ? JSON.stringify([{ image: isImage ? input.postFile : '', video: isVideo ? input.postFile : '' }])
-              : '[]',
-        })
+        .values({ ...columns, media_state: mediaState! })
         .returning('id')
         .executeTakeFirstOrThrow();
+      await syncPostMedia(trx, [inserted.id], input.now);
       if (input.idempotencyKey !== null) {
         await trx
           .insertInto('idempotency_keys')

@@ -23,6 +23,15 @@ export { exportDataFile } from './datafile/export.js';
 /** Posts loaded so far, and how far through the file (0–1) the reading is. */
 export type Progress = (postsDone: number, fraction: number) => void;
 
+export interface ImportOptions {
+  /**
+   * The posts' pictures are not fetched (`skipped`: they show their original
+   * URLs): `wallery import --skip-media`. Otherwise they are queued for the
+   * media worker.
+   */
+  skipMedia?: boolean;
+}
+
 /** The events of one reading of the file: all sections, or only one. */
 type EventSource = (only?: Section) => AsyncIterable<DataEvent[]> | Iterable<DataEvent[]>;
 
@@ -32,13 +41,14 @@ export async function importDataFile(
   data: unknown,
   now: number,
   onProgress?: Progress,
+  options: ImportOptions = {},
 ): Promise<ImportCounts> {
   const events = [...eventsOfValue(data)];
   const source: EventSource = (only) => [
     only === undefined ? events : events.filter((e) => [only, null].includes(sectionOf(e))),
   ];
   const total = countPosts(data);
-  return load(store, source, now, onProgress && ((done) => onProgress(done, done / total)));
+  return load(store, source, now, options, onProgress && ((done) => onProgress(done, done / total)));
 }
 
 /** Imports a data file, reading it as a stream. */
@@ -47,6 +57,7 @@ export async function importDataFileFrom(
   path: string,
   now: number,
   onProgress?: Progress,
+  options: ImportOptions = {},
 ): Promise<ImportCounts> {
   let fraction = 0;
   const source: EventSource = (only) =>
@@ -54,7 +65,7 @@ export async function importDataFileFrom(
       sections: only === undefined ? SECTIONS : [only],
       onBytes: (read, total) => (fraction = total === 0 ? 1 : read / total),
     });
-  return load(store, source, now, onProgress && ((done) => onProgress(done, fraction)));
+  return load(store, source, now, options, onProgress && ((done) => onProgress(done, fraction)));
 }
 
 function countPosts(data: unknown): number {
@@ -70,14 +81,15 @@ async function load(
   store: DialectHandle,
   source: EventSource,
   now: number,
+  options: ImportOptions,
   onPosts?: (done: number) => void,
 ): Promise<ImportCounts> {
   let counts: ImportCounts;
   try {
-    counts = await loadOnce(store, source, now, [undefined], onPosts);
+    counts = await loadOnce(store, source, now, options, [undefined], onPosts);
   } catch (err) {
     if (!(err instanceof SectionsOutOfOrder)) throw err;
-    counts = await loadOnce(store, source, now, SECTIONS, onPosts);
+    counts = await loadOnce(store, source, now, options, SECTIONS, onPosts);
   }
   await resetIdSequences(store, ['accounts', 'user_keys', 'walls', 'feeds', 'posts', 'products']);
   return counts;
@@ -87,12 +99,13 @@ async function loadOnce(
   store: DialectHandle,
   source: EventSource,
   now: number,
+  options: ImportOptions,
   passes: readonly (Section | undefined)[],
   onPosts?: (done: number) => void,
 ): Promise<ImportCounts> {
   try {
     return await store.db.transaction().execute(async (trx) => {
-      const loader = new Loader(trx, now, onPosts);
+      const loader = new Loader(trx, now, onPosts, { skip: options.skipMedia === true });
       for (const only of passes) {
         if (only !== undefined) loader.startPass(only);
         for await (const events of source(only))

@@ -4,6 +4,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, FeedIngestStateTable, PostsTable } from './schema.js';
 import { postDefaults, UPSTREAM_COLUMNS } from './post-columns.js';
+import { initialMediaStates, syncPostMedia } from './media-queue.js';
 import type { Arrival } from '../domain/arrival.js';
 import type { ModerationMode } from '../domain/lists.js';
 
@@ -328,6 +329,10 @@ export async function upsertPosts(
       .where('external_id', 'in', ids)
       .execute();
     const existed = new Set(before.map((r) => r.external_id));
+    // a new post carries its media state from the start (no second write of it)
+    const fresh = posts.filter((p) => !existed.has(p.external_id));
+    const initial = await initialMediaStates(trx, fresh);
+    const mediaStateOf = new Map(fresh.map((p, i) => [p.external_id, initial[i]!]));
     const written = await trx
       .insertInto('posts')
       .values(
@@ -350,6 +355,7 @@ export async function upsertPosts(
           row.decided_by = a.by;
           row.decided_at = a.by === null ? null : now;
           row.decision_reason = a.reason;
+          row.media_state = mediaStateOf.get(p.external_id) ?? null;
           return row;
         }),
       )
@@ -366,8 +372,14 @@ export async function upsertPosts(
           })
           .where((eb) => eb('posts.upstream_hash', 'is distinct from', eb.ref('excluded.upstream_hash'))),
       )
-      .returning(['external_id'])
+      .returning(['id', 'external_id'])
       .execute();
+    // the pictures of the posts written: queued for the media worker in the same transaction
+    await syncPostMedia(
+      trx,
+      written.map((r) => r.id),
+      now,
+    );
     let inserted = 0;
     let updated = 0;
     for (const row of written) {

@@ -39,6 +39,7 @@ import * as m0017 from './migrations/0017_webhooks.js';
 import * as m0018 from './migrations/0018_wall_framing.js';
 import * as m0019 from './migrations/0019_post_sensitive.js';
 import * as m0020 from './migrations/0020_media.js';
+import * as m0021 from './migrations/0021_media_queue.js';
 
 /** A migration: what it does, and its step up (given the store's dialect; there are no steps down). */
 export interface SchemaMigration {
@@ -74,6 +75,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaMigration>> = {
   '0018_wall_framing': m0018,
   '0019_post_sensitive': m0019,
   '0020_media': m0020,
+  '0021_media_queue': m0021,
 };
 
 /**

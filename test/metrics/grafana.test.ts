@@ -117,7 +117,7 @@ describe('the Grafana dashboard (ops/grafana/wallery.json)', () => {
   beforeAll(async () => {
     dir = makeTempDir();
     const config = loadConfig({ DATABASE_URL: join(dir, 'wallery.db'), LOG_LEVEL: 'silent' });
-    runtime = await openRuntime(config, { server: { logger: false }, ingest: true, webhooks: true });
+    runtime = await openRuntime(config, { server: { logger: false }, ingest: true, webhooks: true, media: true });
     await runtime.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(runtime.app.server.address() as { port: number }).port}`;
     for (const path of ['/healthz', '/api/v2/widget/posts/1?user_key=nope', '/nowhere'])

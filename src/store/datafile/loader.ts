@@ -31,6 +31,7 @@ import {
   type WallHeadIn,
 } from './format.js';
 import { assignPostContent, assignPostFlags, postDefaults } from '../post-columns.js';
+import { initialMediaStates, insertNewPostMedia, storedCopiesFor, type SyncOptions } from '../media-queue.js';
 
 export const DEFAULT_DAILY_CALL_LIMIT = 1000;
 
@@ -150,10 +151,15 @@ export class Loader {
   private wall: { id: number; path: string; head: Record<string, unknown> } | null = null;
   private feed: { id: number; path: string; source: string; head: Record<string, unknown> } | null = null;
 
+  /** each wall's account (the pictures of its posts are the account's) */
+  private readonly accountOfWall = new Map<number, number>();
+
   constructor(
     private readonly trx: Kysely<Database>,
     private readonly now: number,
     private readonly onPosts?: (done: number) => void,
+    /** how the posts' pictures are queued (`skip`: not fetched, `wallery import --skip-media`) */
+    private readonly media: SyncOptions = {},
   ) {}
 
   /** Reading section by section: the sections before `section` are complete. */
@@ -289,6 +295,7 @@ export class Loader {
     this.expectId('walls', w.id, `${path}.id`);
     this.expectRef('accounts', w.accountId, `${path}.accountId`);
     this.rows.walls.push(wallRow(w, path, this.now));
+    this.accountOfWall.set(w.id, w.accountId);
     this.wall = { id: w.id, path, head: value as Record<string, unknown> };
     if (!whole) return this.flushIfFull();
     for (const [j, feed] of (w.feeds ?? []).entries()) await this.feedEvent(j, feed, true);
@@ -410,7 +417,18 @@ export class Loader {
     await this.insert('products', rows.products, 200);
     await this.insert('walls', rows.walls, 500);
     await this.insert('feeds', rows.feeds, 500);
+    // each post carries its media state from the start; its pictures are queued for the media worker
+    const stored = await storedCopiesFor(this.trx, rows.posts, this.media);
+    const states = await initialMediaStates(this.trx, rows.posts, this.media, stored);
+    rows.posts.forEach((p, i) => (p.media_state = states[i]!));
     await this.insert('posts', rows.posts, 250);
+    await insertNewPostMedia(
+      this.trx,
+      rows.posts.map((p) => Object.assign(p, { id: p.id!, account_id: this.accountOfWall.get(p.wall_id)! })),
+      this.now,
+      this.media,
+      stored,
+    );
     await this.insert('post_products', rows.post_products, 500);
     for (const id of written.accounts) this.known.accounts.add(id);
     for (const id of written.products) this.known.products.add(id);
