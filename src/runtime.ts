@@ -20,6 +20,7 @@ import { WebhookRuntime } from './webhooks/runtime.js';
 import { secureStoredSecrets } from './webhooks/secrets-at-rest.js';
 import { buildMetricsServer } from './http/metrics.js';
 import { Metrics, queryKindOf } from './metrics/metrics.js';
+import { listenUrl, type SelfUrl } from './domain/self-url.js';
 
 export interface Runtime<
   App extends FastifyInstance | null = FastifyInstance | null,
@@ -81,6 +82,15 @@ export function openRuntime(config: Config, options?: RuntimeOptions): Promise<R
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const serving = options.server !== undefined;
   const { store, metrics } = await openMeteredStore(config);
+  // the listen address: the server's port once it listens (PORT=0 picks one), else the configured one
+  let app: FastifyInstance | null = null;
+  const self: SelfUrl = {
+    publicUrl: config.publicUrl,
+    listening: () => {
+      const address = app?.server.address();
+      return listenUrl(address && typeof address === 'object' ? address.port : config.port);
+    },
+  };
   const { redis, quota } = await connectShared(config, store);
   const ctx: AppContext = {
     store,
@@ -95,10 +105,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     ingest: null,
     webhooks: config.webhooks,
     metrics,
+    self,
   };
   completeContext(ctx, config);
   const listener = serving ? await listenForOtherWriters(config, ctx) : null;
-  const app = options.server
+  app = options.server
     ? await buildServer(ctx, {
         embed: { ...config.embed, cacheTtlMs: config.cacheTtlMs },
         manage: { writeRateLimit: config.manageWriteRateLimit },
@@ -117,7 +128,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   ctx.ingest = ingest;
   const webhookLog = workerLog('webhooks');
   const webhooks = options.webhooks
-    ? new WebhookRuntime({ db: store.db, config: config.webhooks, log: webhookLog })
+    ? new WebhookRuntime({ db: store.db, config: config.webhooks, log: webhookLog, self })
     : null;
   // serve, start and the worker: plain-text signing secrets are encrypted once a key is set, or warned of
   if (serving || options.webhooks) await secureStoredSecrets(store.db, config.webhooks.secretKey, webhookLog);

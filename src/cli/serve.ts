@@ -4,6 +4,7 @@ import { parseHost, parsePort } from '../config.js';
 import { demoDataFile, demoMediaBase, DEMO_KEYS } from '../demo/demo-data.js';
 import { loggerOptions } from '../http/logger.js';
 import { guideBuilt } from '../http/server.js';
+import { fixedSelfUrl, selfBase } from '../domain/self-url.js';
 import { hasAccounts } from '../store/accounts.js';
 import { importDataFile } from '../store/datafile.js';
 import { findKeyOwner } from '../store/keys.js';
@@ -54,7 +55,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   const port = (app.server.address() as { port: number }).port;
   // the demo's pictures are addressed by the URL people reach this instance
   // at, known for sure only now that it listens (PORT=0 picks a free port)
-  const base = config.publicUrl ?? `http://localhost:${port}`;
+  const base = selfBase(fixedSelfUrl(config.publicUrl, port));
   if (demo) await seedDemo(store, base);
   ingest?.start();
   webhooks?.start();
@@ -74,7 +75,12 @@ async function seedDemo(store: Store, base: string) {
 }
 
 async function printDemo(store: Store, base: string, metrics: boolean, guide: boolean) {
-  const lines = ['', 'Wallery is serving the public API v2.', `Start page (console, guide, API explorer): ${base}/`, ''];
+  const lines = [
+    '',
+    'Wallery is serving the public API v2.',
+    `Start page (console, guide, API explorer): ${base}/`,
+    '',
+  ];
   for (const demo of DEMO_KEYS) {
     if (await findKeyOwner(store.db, demo.key)) lines.push(`  ${demo.plan.padEnd(10)} key: ${demo.key}`);
   }
