@@ -1,6 +1,6 @@
 // @ts-check
 // `npm run build`, the server half (Vite builds dist/web): the `wallery` CLI
-// and its two worker threads, bundled by esbuild into dist/.
+// and its three worker threads, bundled by esbuild into dist/.
 //
 // Why a bundle: every CLI command is a new process, and Node spends most of a
 // short command loading modules one file at a time (typebox alone is 683
@@ -9,11 +9,12 @@
 //
 // Layout: dist/cli/main.js is the entry, with a lazily loaded chunk for the
 // server and ingestion (src/cli/common.ts, loadRuntime) and one shared by
-// both; dist/ingest/parse-worker.js and dist/store/datafile/reader-worker.js
-// are the worker threads, each a bundle of its own. Wallery's modules that
-// find files from `import.meta.url` (the package root, package.json, the
-// workers) see the URL that their own compiled file would have had in dist/,
-// so the same relative paths hold from src/, from dist/ and in the bundle.
+// both; dist/ingest/parse-worker.js, dist/store/datafile/reader-worker.js
+// and dist/media/media-worker.js are the worker threads, each a bundle of its
+// own. Wallery's modules that find files from `import.meta.url` (the package
+// root, package.json, the workers) see the URL that their own compiled file
+// would have had in dist/, so the same relative paths hold from src/, from
+// dist/ and in the bundle.
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +31,7 @@ const DIST = join(ROOT, 'dist');
  */
 const EXTERNAL = [
   'better-sqlite3', // native
+  'sharp', // native (libvips), found beside its modules
   'pg-native', // pg's optional native binding
   'piscina', // its worker script
   'pino', // transports run worker scripts
@@ -112,4 +114,5 @@ await Promise.all([
   bundle('cli/main.ts', { splitting: true, chunkNames: '[name]-[hash]' }),
   bundle('ingest/parse-worker.ts'),
   bundle('store/datafile/reader-worker.ts'),
+  bundle('media/media-worker.ts'),
 ]);
