@@ -7,6 +7,9 @@ import type { Kysely } from 'kysely';
 import { DEMO_KEYS, demoDataFile } from '../../src/demo/demo-data.js';
 import type { DataFile } from '../../src/store/datafile.js';
 import type { Database, MediaItemState, PostMediaState } from '../../src/store/schema.js';
+import { mediaKey } from '../../src/media/names.js';
+import { processPicture, renderRendition } from '../../src/media/process.js';
+import { DEFAULT_PROCESS_OPTIONS, type MediaProcessor, type MediaStorage } from '../../src/media/types.js';
 
 /** A made-up sha256 (64 hex digits) for a name. */
 export const fakeHash = (name: string) => createHash('sha256').update(name).digest('hex');
@@ -126,4 +129,43 @@ export function mediaDataFile(now: number, ids: Record<number, number[]>): DataF
     products: [],
     walls: [wall(MEDIA_WALLS.waits), wall(MEDIA_WALLS.shows)],
   };
+}
+
+/**
+ * Processes a picture as the media worker does (src/media/process.ts), writes
+ * its files to `storage` and its row: what the worker leaves once a picture
+ * is fetched. Returns the row's spec.
+ */
+export async function storePicture(db: Kysely<Database>, storage: MediaStorage, bytes: Uint8Array): Promise<BlobSpec> {
+  const result = await processPicture(bytes, DEFAULT_PROCESS_OPTIONS);
+  if (!result.ok) throw new Error(`the test picture was refused: ${result.reason}`);
+  for (const file of result.files) await storage.put(mediaKey(result.hash, file.name), file.bytes, file.contentType);
+  const spec: BlobSpec = {
+    hash: result.hash,
+    width: result.width,
+    height: result.height,
+    widths: result.widths,
+    placeholder: result.placeholder,
+    animated: result.animated,
+    hasAlpha: result.hasAlpha,
+    master: result.master,
+    type: result.type,
+    bytes: result.bytes,
+  };
+  await insertBlob(db, spec);
+  return spec;
+}
+
+/** Processing in this thread (no worker pool), counting the renditions it makes. */
+export function inlineProcessor(): MediaProcessor & { renders: number } {
+  const processor = {
+    renders: 0,
+    process: processPicture,
+    async render(...args: Parameters<typeof renderRendition>) {
+      processor.renders++;
+      return renderRendition(...args);
+    },
+    close: async () => undefined,
+  };
+  return processor;
 }
