@@ -104,6 +104,7 @@ export const styles = css`
   .grid .media video {
     aspect-ratio: 1;
     object-fit: cover;
+    object-position: 50% 50%;
   }
   .carousel .viewport {
     position: relative;
@@ -187,6 +188,7 @@ export const styles = css`
   .event .media video {
     max-height: 60vh;
     object-fit: cover;
+    object-position: 50% 50%;
   }
   .live {
     display: inline-flex;
@@ -269,6 +271,15 @@ export const styles = css`
     height: auto;
     border: 0;
   }
+  /* the placeholder (a blurred preview) fills the picture's box until it loads */
+  .media img {
+    background-size: cover;
+    background-position: 50% 50%;
+    background-repeat: no-repeat;
+  }
+  .media img[data-loaded] {
+    background-image: none !important;
+  }
   .media .unsized {
     aspect-ratio: 1;
     object-fit: cover;
@@ -280,6 +291,11 @@ export const styles = css`
     padding: 0;
     border: 0;
     background: none;
+  }
+  /* a video with no poster to show: nothing loads until it is played */
+  .facade.bare {
+    aspect-ratio: 16 / 9;
+    background: #1b1e24;
   }
   .playicon {
     position: absolute;
@@ -340,6 +356,15 @@ export const styles = css`
     flex: none;
     object-fit: cover;
     background: var(--_line);
+  }
+  .avatar.initials {
+    display: inline-grid;
+    place-items: center;
+    font-size: 0.85em;
+    width: 2.8em;
+    height: 2.8em;
+    font-weight: 700;
+    color: var(--_fg);
   }
   .who {
     display: flex;
