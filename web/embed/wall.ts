@@ -20,6 +20,8 @@ const LAYOUTS: readonly Layout[] = ['masonry', 'grid', 'carousel', 'event'];
 const ANNOUNCE_EVERY_MS = 5_000;
 const CAROUSEL_EVERY_MS = 5_000;
 const EVENT_SCROLL_EVERY_MS = 6_000;
+/** the masonry grid's row height (styles.ts): a post spans its height in these, plus the gap */
+const MASONRY_ROW_PX = 4;
 
 export class WalleryWall extends LitElement {
   static override styles = styles;
@@ -89,6 +91,9 @@ export class WalleryWall extends LitElement {
   private timers: ReturnType<typeof setInterval>[] = [];
   private observer: IntersectionObserver | null = null;
   private observed: Element | null = null;
+  /** masonry: each post's height, measured as it changes, gives the rows it spans */
+  private sizer: ResizeObserver | null = null;
+  private sized = new Set<HTMLElement>();
   private hovering = false;
   private focusInside = false;
   private opener: HTMLElement | null = null;
@@ -142,6 +147,9 @@ export class WalleryWall extends LitElement {
     this.observer?.disconnect();
     this.observer = null;
     this.observed = null;
+    this.sizer?.disconnect();
+    this.sizer = null;
+    this.sized.clear();
     this.reporter?.stop();
     this.generation++;
   }
@@ -151,7 +159,46 @@ export class WalleryWall extends LitElement {
     else if (changed.has('analytics') && this.isConnected) this.syncReporter();
   }
 
+  /**
+   * Masonry: every post spans the grid rows its height needs (its picture's
+   * box is reserved by its width and height, so that height is known before
+   * the picture loads). New posts are measured at once, before the frame is
+   * painted — no post moves once shown; later changes of height (the wall
+   * resized, a picture dropped) through a ResizeObserver.
+   */
+  private sizeMasonry(): void {
+    const items =
+      this.effectiveLayout === 'masonry' ? this.renderRoot.querySelectorAll<HTMLElement>('.posts > li') : [];
+    if (items.length === 0 && !this.sizer) return;
+    const span = (li: HTMLElement, height: number, gap: number) =>
+      li.style.setProperty('--_rows', String(Math.ceil((height + gap) / MASONRY_ROW_PX)));
+    const gapOf = (li: Element | undefined) =>
+      li?.parentElement ? parseFloat(getComputedStyle(li.parentElement).columnGap) || 0 : 0;
+    this.sizer ??= new ResizeObserver((entries) => {
+      const gap = gapOf(entries[0]?.target);
+      for (const e of entries)
+        span(e.target as HTMLElement, e.borderBoxSize[0]?.blockSize ?? e.contentRect.height, gap);
+    });
+    const now = new Set(items);
+    for (const li of this.sized)
+      if (!now.has(li)) {
+        this.sizer.unobserve(li);
+        this.sized.delete(li);
+      }
+    const fresh = [...now].filter((li) => !this.sized.has(li));
+    if (fresh.length === 0) return;
+    // every height read first (one layout), then every span written
+    const gap = gapOf(fresh[0]);
+    const heights = fresh.map((li) => li.getBoundingClientRect().height);
+    fresh.forEach((li, i) => {
+      span(li, heights[i]!, gap);
+      this.sizer!.observe(li);
+      this.sized.add(li);
+    });
+  }
+
   protected override updated(): void {
+    this.sizeMasonry();
     if (this.reporter && this.info && this.list.posts.length > 0) {
       this.reporter.wallLoaded();
       this.reporter.watch(this.renderRoot);
