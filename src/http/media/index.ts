@@ -80,8 +80,13 @@ class Blobs {
 
 export async function registerMedia(app: FastifyInstance): Promise<void> {
   const blobs = new Blobs(app);
-  /** renditions known to be in the storage (they are never changed, only collected with their picture) */
-  const present = new LRUCache<string, true>({ max: 50_000 });
+  /**
+   * Renditions known to be in the storage (a file never changes, it is only
+   * collected with its picture), with their path in a folder storage: WebP
+   * is made with the picture, the other formats are looked for once in a
+   * while (a picture collected and fetched again has its eager files only).
+   */
+  const present = new LRUCache<string, string | true>({ max: 50_000, ttl: 600_000 });
   /** renditions being made now: concurrent first requests share one */
   const rendering = new Map<string, Promise<Found | null>>();
   const stats: MediaServeStats = { served: { store: 0, rendered: 0 } };
@@ -97,10 +102,13 @@ export async function registerMedia(app: FastifyInstance): Promise<void> {
     format: RenditionFormat,
   ): Promise<{ found: Found; rendered: boolean } | null> {
     const key = mediaKey(blob.hash, renditionName(width, format));
-    const local = media.storage.localPath?.(key);
-    if (format === EAGER_FORMAT || present.has(key) || (await media.storage.has(key))) {
-      present.set(key, true);
-      if (local !== undefined) return { found: { path: local }, rendered: false };
+    let known = present.get(key);
+    if (known === undefined && (format === EAGER_FORMAT || (await media.storage.has(key)))) {
+      known = media.storage.localPath?.(key) ?? true;
+      present.set(key, known);
+    }
+    if (known !== undefined) {
+      if (known !== true) return { found: { path: known }, rendered: false };
       const object = await media.storage.get(key);
       return object ? { found: { bytes: object.bytes, contentType: object.contentType }, rendered: false } : null;
     }
@@ -125,7 +133,7 @@ export async function registerMedia(app: FastifyInstance): Promise<void> {
     const file = await media.processor.render(master.bytes, width, format, blob.animated);
     await media.storage.put(key, file.bytes, file.contentType);
     await addStoredBytes(app.ctx.store.db, blob.hash, file.bytes.byteLength);
-    present.set(key, true);
+    present.set(key, media.storage.localPath?.(key) ?? true);
     return {
       bytes: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),
       contentType: file.contentType,
@@ -144,8 +152,9 @@ export async function registerMedia(app: FastifyInstance): Promise<void> {
     route.get(
       `${MEDIA_PREFIX}/:hash/:name`,
       {
-        // a name that is not a rendition's is not found (404), not a bad request
-        attachValidation: true,
+        // the parameters are checked by the handler: a name that is not a rendition's is not found (404),
+        // not a bad request; the schema documents them
+        validatorCompiler: () => () => true,
         schema: {
           tags: ['media'],
           summary: 'A copy of a picture',
@@ -162,7 +171,7 @@ export async function registerMedia(app: FastifyInstance): Promise<void> {
       async (request, reply) => {
         const media = request.server.ctx.media;
         const { hash, name } = request.params;
-        const wanted = request.validationError || !isHash(hash) ? null : parseRenditionName(name);
+        const wanted = isHash(hash) ? parseRenditionName(name) : null;
         if (!media || !wanted) return reply.callNotFound();
         const blob = await blobs.get(hash);
         if (!blob || !blob.widths.includes(wanted.width)) return reply.callNotFound();
