@@ -7,7 +7,9 @@
 // anywhere; authors without a picture get initials; and the page asks no host
 // but its own for anything. axe finds nothing serious; screenshots at 390,
 // 1440 and 1920 px go to docs/screenshots/. Embedded on another site (no
-// local-media), an original that cannot load is dropped the same way.
+// local-media), an original that cannot load is dropped the same way. The
+// console's queue shows the copies, says which posts' pictures are being
+// fetched or failed (and why), and shows no broken picture either.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoDataFile } from '../../src/demo/demo-data.js';
 import { CLI_ACTOR } from '../../src/manage/op.js';
 import { createPublishableKey } from '../../src/manage/publishable-keys.js';
+import { createOperatorToken } from '../../src/manage/tokens.js';
 import { FolderStorage } from '../../src/media/folder-storage.js';
 import { mediaKey } from '../../src/media/names.js';
 import type { DataFile } from '../../src/store/datafile.js';
@@ -422,6 +425,63 @@ describe.skipIf(!hasChromium)('pictures on the hosted page, from Wallery’s cop
           .map((a) => Number(a.dataset.postId)),
       );
       expect(withPicture).toEqual(PICTURES.map((p) => p.id));
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the console’s queue shows the copies, what is being fetched or failed (and why), and no broken picture', async () => {
+    const { token } = await createOperatorToken({ db: srv.store.db, actor: CLI_ACTOR, now: Date.now() }, 'pictures');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${srv.baseUrl}/console/`);
+      await page.getByLabel('Operator token').fill(token);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Walls' }).waitFor({ timeout: WAIT });
+      await page.goto(`${srv.baseUrl}/console/#/walls/${WALL}/queue`);
+      await page.getByLabel('State').selectOption('all');
+      await expect
+        .poll(() => page.locator('article[data-post-id]').count(), { timeout: WAIT })
+        .toBe(PICTURES.length + 4);
+      // every picture in the list loaded, or gave way to the next source and in the end to a box that says so
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      for (let y = 0; y < height; y += 800) await page.evaluate((top) => scrollTo({ top, behavior: 'instant' }), y);
+      await page.evaluate(() => scrollTo({ top: 0, behavior: 'instant' }));
+      await page.waitForFunction(
+        () =>
+          [...document.querySelectorAll('article img')].every(
+            (i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0,
+          ),
+        null,
+        { timeout: WAIT },
+      );
+      const cards = await page.locator('article[data-post-id]').evaluateAll((els) =>
+        els.map((a) => ({
+          id: Number(a.getAttribute('data-post-id')),
+          picture: a.querySelector<HTMLImageElement>('img.post-media')?.getAttribute('src') ?? null,
+          none: a.querySelector('.post-media-none')?.textContent ?? null,
+          badges: [...a.querySelectorAll('.post-state .badge')].map((b) => b.textContent),
+        })),
+      );
+      const card = (id: number) => cards.find((c) => c.id === id)!;
+      for (const p of PICTURES)
+        expect(card(p.id).picture, `post ${p.id}`).toBe(
+          `${srv.baseUrl}/media/${blobs.get(p.id)!.hash}/${Math.max(...blobs.get(p.id)!.widths.filter((w) => w <= 1080))}`,
+        );
+      expect(card(MISSING).none).toBe('No picture');
+      expect(card(NO_COPY)).toMatchObject({ none: 'No picture' });
+      expect(card(NO_COPY).badges).toContain('pictures failed: connection refused');
+      expect(card(PENDING).badges).toContain('pictures being fetched');
+      expect(card(TEXT).none).toBe('Text');
+      const result = await new AxeBuilder({ page }).analyze();
+      const bad = result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      expect(bad).toEqual([]);
+      // the posts whose pictures are not all in, at the top of the screenshot
+      await page.locator(`article[data-post-id="${MISSING}"]`).evaluate((a) => a.scrollIntoView({ block: 'start' }));
+      await page.screenshot({ path: `${SHOTS}console-queue-pictures-1280.png` });
     } finally {
       await context.close();
     }
