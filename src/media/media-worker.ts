@@ -13,19 +13,21 @@ import type { MediaFile, ProcessOptions, ProcessResult, RenditionFormat } from '
 // and no cache of decoded pictures, each of which is seen once.
 sharp.concurrency(1);
 sharp.cache(false);
-// Only the decoders of the accepted pictures from memory (detect.ts names
-// the type first; this holds even if libvips would read the bytes as
-// something else): no SVG, PDF, TIFF or any other format's decoder runs on
-// fetched bytes. Encoders, and pixels made in memory, are not affected.
+// Only the decoders of the accepted pictures (detect.ts names the type
+// first; this holds even if libvips would read the bytes as something else):
+// no SVG, PDF, TIFF or any other format's decoder runs in this process once a
+// media worker has started — from memory or from a file. Encoders, and
+// pixels made in memory, are not affected. (Unblocking a decoder's class
+// unblocks its file, memory and stream variants.)
 sharp.block({ operation: ['VipsForeignLoad'] });
 sharp.unblock({
   operation: [
-    'VipsForeignLoadJpegBuffer',
-    'VipsForeignLoadPngBuffer',
-    'VipsForeignLoadNsgifBuffer', // libvips's GIF decoder (libnsgif)
-    'VipsForeignLoadGifBuffer', // its name in libvips builds with giflib
-    'VipsForeignLoadWebpBuffer',
-    'VipsForeignLoadHeifBuffer', // AVIF
+    'VipsForeignLoadJpeg',
+    'VipsForeignLoadPng',
+    'VipsForeignLoadNsgif', // libvips's GIF decoder (libnsgif)
+    'VipsForeignLoadGif', // its name in libvips builds with giflib
+    'VipsForeignLoadWebp',
+    'VipsForeignLoadHeif', // AVIF
   ],
 });
 

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MediaPool } from '../../src/media/media-pool.js';
 import { DEFAULT_PROCESS_OPTIONS } from '../../src/media/types.js';
-import { animatedGif, photoJpeg, pngBomb } from './pictures.js';
+import { animatedGif, photo, photoJpeg, pngBomb } from './pictures.js';
 
 const pools: MediaPool[] = [];
 const poolOf = (threads: number) => {
@@ -91,6 +91,18 @@ describe('MediaPool', () => {
     expect(truncated).toMatchObject({ ok: false, code: 'unreadable' });
     expect(svg).toMatchObject({ ok: false, code: 'svg' });
     expect(await pool.process(good, DEFAULT_PROCESS_OPTIONS)).toMatchObject({ ok: true, width: 640 });
+  });
+
+  it('once a worker has started, libvips decodes only the accepted formats in this process', async () => {
+    const tiff = await photo(40, 30).tiff().toBuffer();
+    const pool = poolOf(1);
+    expect((await pool.process(await photoJpeg(100, 80), DEFAULT_PROCESS_OPTIONS)).ok).toBe(true);
+    await expect(sharp(tiff).metadata()).rejects.toThrow('unsupported image format');
+    await expect(sharp(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')).metadata()).rejects.toThrow(
+      'unsupported image format',
+    );
+    expect((await sharp(await photoJpeg(50, 40)).metadata()).format).toBe('jpeg');
+    expect((await sharp(await photo(50, 40).avif().toBuffer()).metadata()).format).toBe('heif');
   });
 
   it('makes a rendition from a master', async () => {

@@ -130,6 +130,13 @@ describe('what is kept of a picture', () => {
     expect(await metadataOf(fileNamed(result, '1200.webp'))).toMatchObject({ width: 1200, height: 900 });
   });
 
+  it('no widths asked: the master and the placeholder only', async () => {
+    const result = await processed(await photoJpeg(900, 600), { ...DEFAULT_PROCESS_OPTIONS, widths: [] });
+    expect(result).toMatchObject({ widths: [], master: 'master.jpg' });
+    expect(result.files.map((f) => f.name)).toEqual(['master.jpg']);
+    expect(result.placeholder).not.toBe('');
+  });
+
   it('a 200-px picture is never upscaled: one rendition, 200 wide', async () => {
     const result = await processed(await photoJpeg(200, 150));
     expect(result.widths).toEqual([200]);
@@ -330,6 +337,18 @@ describe('renditions made on first request', () => {
       expect(f).toMatchObject({ name: `640.${format === 'jpeg' ? 'jpg' : format}`, contentType });
       expect(await metadataOf(f)).toMatchObject({ format: decoded, width: 640, height: 427 });
     }
+  });
+
+  it('JPEG shows a transparent picture on white', async () => {
+    const transparent = await processed(await pngWithAlpha(300, 200));
+    const jpeg = await renderRendition(master(transparent), 300, 'jpeg', false);
+    const { data } = await sharp(jpeg.bytes).raw().toBuffer({ resolveWithObject: true });
+    // far from the opaque square: half-transparent orange over white, not over black
+    const [r, g, b] = data.subarray((150 * 300 + 250) * 3);
+    expect(
+      [r, g, b].every((c) => c! > 100),
+      `${r}, ${g}, ${b}`,
+    ).toBe(true);
   });
 
   it('never wider than the master', async () => {
