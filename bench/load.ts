@@ -72,7 +72,8 @@ function luaString(text: string): string {
   let out = '"';
   for (const byte of Buffer.from(text, 'utf8')) {
     const c = String.fromCharCode(byte);
-    out += /[A-Za-z0-9 _.,:;/{}=+-]/.test(c) ? c : `\\${byte}`;
+    // three digits always: a shorter escape would take a digit after it (`\34` then `9` reads as `\349`)
+    out += /[A-Za-z0-9 _.,:;/{}=+-]/.test(c) ? c : `\\${String(byte).padStart(3, '0')}`;
   }
   return `${out}"`;
 }

@@ -4,6 +4,7 @@
 // message names the variable; the CLI prints that one line and exits non-zero.
 import { dirname, isAbsolute, join } from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { DEFAULT_PORT } from './domain/self-url.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -451,7 +452,7 @@ export function parseDatabaseUrl(value: string | undefined, name = 'DATABASE_URL
   return { kind: 'sqlite', path: raw };
 }
 
-export function parsePort(value: string | undefined, name = 'PORT', fallback = 3000): number {
+export function parsePort(value: string | undefined, name = 'PORT', fallback = DEFAULT_PORT): number {
   return intSetting(value, name, fallback, 0, 65535);
 }
 

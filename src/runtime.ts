@@ -22,6 +22,7 @@ import { buildMetricsServer } from './http/metrics.js';
 import { Metrics, queryKindOf } from './metrics/metrics.js';
 import { MediaRuntime } from './media/runtime.js';
 import { openMediaServices } from './media/services.js';
+import { listenUrl, type SelfUrl } from './domain/self-url.js';
 
 export interface Runtime<
   App extends FastifyInstance | null = FastifyInstance | null,
@@ -91,6 +92,15 @@ export function openRuntime(config: Config, options?: RuntimeOptions): Promise<R
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const serving = options.server !== undefined;
   const { store, metrics } = await openMeteredStore(config);
+  // the listen address: the server's port once it listens (PORT=0 picks one), else the configured one
+  let app: FastifyInstance | null = null;
+  const self: SelfUrl = {
+    publicUrl: config.publicUrl,
+    listening: () => {
+      const address = app?.server.address();
+      return listenUrl(address && typeof address === 'object' ? address.port : config.port);
+    },
+  };
   const { redis, quota } = await connectShared(config, store);
   const ctx: AppContext = {
     store,
@@ -107,12 +117,13 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     metrics,
     // the storage and processing every server serves pictures with, and the worker fetches them with
     media: null,
+    self,
   };
   const mediaServices = config.media.enabled && (serving || options.media) ? openMediaServices(config) : null;
   ctx.media = mediaServices;
   completeContext(ctx, config);
   const listener = serving ? await listenForOtherWriters(config, ctx) : null;
-  const app = options.server
+  app = options.server
     ? await buildServer(ctx, {
         embed: { ...config.embed, cacheTtlMs: config.cacheTtlMs },
         manage: { writeRateLimit: config.manageWriteRateLimit },
@@ -131,7 +142,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
   ctx.ingest = ingest;
   const webhookLog = workerLog('webhooks');
   const webhooks = options.webhooks
-    ? new WebhookRuntime({ db: store.db, config: config.webhooks, log: webhookLog })
+    ? new WebhookRuntime({ db: store.db, config: config.webhooks, log: webhookLog, self })
     : null;
   const media =
     options.media && mediaServices

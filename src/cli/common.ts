@@ -2,6 +2,7 @@
 import { InvalidArgumentError } from 'commander';
 import { loadConfig, parseDatabaseUrl, type Config } from '../config.js';
 import { openStore, type Store } from '../store/store.js';
+import { fixedSelfUrl, selfBase } from '../domain/self-url.js';
 
 export class CliError extends Error {
   override name = 'CliError';
@@ -73,3 +74,7 @@ export const databaseOption = [
  * half the time without them.
  */
 export const loadRuntime = () => import('../runtime.js');
+
+/** The base of Wallery's own URLs a command prints (copies of pictures): PUBLIC_URL, else the configured listen address. */
+export const cliMediaBase = (config: Pick<Config, 'publicUrl' | 'port'>): string =>
+  selfBase(fixedSelfUrl(config.publicUrl, config.port));

@@ -7,7 +7,7 @@ import type { MediaKind } from '../domain/lists.js';
 import * as manage from '../manage/posts.js';
 import { type BulkInput, type PostListState, type PostPatch, type PostStatus } from '../schemas/posts.js';
 import { type BulkAction } from '../schemas/posts.js';
-import { databaseOption, idArgument, positiveInt, withStore, type StoreOptions } from './common.js';
+import { cliMediaBase, databaseOption, idArgument, positiveInt, withStore, type StoreOptions } from './common.js';
 import {
   attempt,
   checkBody,
@@ -83,14 +83,14 @@ export function registerPostCommands(program: Command) {
       feedId: options.feed,
       media: options.media,
     }),
-    run: ({ store, page, args: [wallId], options }) => {
+    run: ({ store, config, page, args: [wallId], options }) => {
       const filter = {
         status: options.status as PostStatus | undefined,
         state: options.state as PostListState | undefined,
         feedId: idFilter(options.feed),
         media: options.media as MediaKind | undefined,
       };
-      return manage.listModerationPosts(store.db, wallId, filter, page);
+      return manage.listModerationPosts(store.db, wallId, filter, page, cliMediaBase(config));
     },
   });
 
@@ -101,7 +101,8 @@ export function registerPostCommands(program: Command) {
     columns: COLUMNS,
     query: PostListQuery,
     filters: () => ({ state: 'pending' }),
-    run: ({ store, page, args: [wallId] }) => manage.listModerationPosts(store.db, wallId, { state: 'pending' }, page),
+    run: ({ store, config, page, args: [wallId] }) =>
+      manage.listModerationPosts(store.db, wallId, { state: 'pending' }, page, cliMediaBase(config)),
   });
 
   const decisions: [BulkAction, string][] = [
@@ -125,7 +126,8 @@ export function registerPostCommands(program: Command) {
     name: 'get',
     description: 'show a post with its moderation state and product tags',
     arguments: ONE_POST,
-    run: ({ store, args: [wallId, postId] }) => manage.getModerationPost(store.db, wallId, postId),
+    run: ({ store, config, args: [wallId, postId] }) =>
+      manage.getModerationPost(store.db, wallId, postId, cliMediaBase(config)),
   });
 
   const actions: [BulkAction, string][] = [
@@ -192,7 +194,8 @@ export function registerPostCommands(program: Command) {
     options: (c) => c.requiredOption('--content <text>', 'the new text'),
     body: (options: PrintOptions & { content: string }) =>
       checkBody<PostPatch>(PostPatchBody, { content: options.content }),
-    run: ({ op, body, args: [wallId, postId] }) => manage.updatePost(op, wallId, postId, body),
+    run: ({ op, config, body, args: [wallId, postId] }) =>
+      manage.updatePost(op, wallId, postId, body, cliMediaBase(config)),
   });
 
   recordCommand(posts, {

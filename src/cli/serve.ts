@@ -6,6 +6,7 @@ import type { MediaServices } from '../media/types.js';
 import type { ChangeBus } from '../store/changes.js';
 import { loggerOptions } from '../http/logger.js';
 import { guideBuilt } from '../http/server.js';
+import { fixedSelfUrl, selfBase } from '../domain/self-url.js';
 import { hasAccounts } from '../store/accounts.js';
 import { importDataFile } from '../store/datafile.js';
 import { findKeyOwner } from '../store/keys.js';
@@ -58,7 +59,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   const port = (app.server.address() as { port: number }).port;
   // the demo's pictures are addressed by the URL people reach this instance
   // at, known for sure only now that it listens (PORT=0 picks a free port)
-  const base = config.publicUrl ?? `http://localhost:${port}`;
+  const base = selfBase(fixedSelfUrl(config.publicUrl, port));
   if (demo) await seedDemo(runtime.ctx, base);
   ingest?.start();
   webhooks?.start();

@@ -6,7 +6,7 @@ import { wallChanges } from '../manage/changes.js';
 import { ChangesQuery } from '../schemas/changes.js';
 import { createWall, deleteWall, getWall, listWalls, purgeWall, restoreWall, updateWall } from '../manage/walls.js';
 import { type WallInput, type WallPatch, type WallState } from '../schemas/walls.js';
-import { withStore } from './common.js';
+import { cliMediaBase, withStore } from './common.js';
 import {
   attempt,
   checkBody,
@@ -136,8 +136,10 @@ export function registerWallCommands(program: Command) {
       ChangesQuery,
       given({ since: options.since, limit: options.limit }),
     );
-    await withStore(options, async (store) => {
-      const page = await attempt(() => wallChanges(store.db, id, { since: query.since, limit: idFilter(query.limit) }));
+    await withStore(options, async (store, config) => {
+      const page = await attempt(() =>
+        wallChanges(store.db, id, { since: query.since, limit: idFilter(query.limit) }, cliMediaBase(config)),
+      );
       if (options.json) return printRecord(page, options);
       printList(
         page.changes.map((c) => ({ ...c, post: undefined })),

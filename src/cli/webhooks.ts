@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { WebhookCreateBody, WebhookListQuery, WebhookPatchBody } from '../schemas/webhooks.js';
 import * as manage from '../manage/webhooks.js';
 import type { WebhookCreateBody as CreateBody, WebhookPatchBody as PatchBody } from '../schemas/webhooks.js';
-import { CliError, positiveInt } from './common.js';
+import { CliError, cliMediaBase, positiveInt } from './common.js';
 import { checkBody, given, idFilter, numberish, type PagedOptions, type PrintOptions } from './output.js';
 import { pageCommand, recordCommand, resourceCommands } from './resource.js';
 
@@ -141,7 +141,10 @@ export function registerWebhookCommands(program: Command) {
     description: 'send the event of a delivery again now, with the same event id (exits non-zero if it failed)',
     arguments: [webhooks.id, ['<delivery>', 'delivery id (from `webhooks deliveries`)', positiveInt('delivery id')]],
     run: ({ op, args: [id, deliveryId], config }) =>
-      manage.replayDelivery(op, id, deliveryId, withCause(config.webhooks)),
+      manage.replayDelivery(op, id, deliveryId, {
+        ...withCause(config.webhooks),
+        mediaBase: cliMediaBase(config),
+      }),
     after: failUnlessDelivered,
   });
 }

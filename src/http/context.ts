@@ -4,6 +4,7 @@
 // default part is made, for the runtime and for a test's bare context alike.
 import { DEFAULT_CACHE_TTL_MS, DEFAULT_FRAGMENT_CACHE_MB, DEFAULT_RESPONSE_CACHE_MB } from '../config.js';
 import type { MediaServices } from '../media/types.js';
+import type { SelfUrl } from '../domain/self-url.js';
 import type { Redis } from 'ioredis';
 import type { IngestRuntime } from '../ingest/runtime.js';
 import type { EventRecorder } from '../analytics/events.js';
@@ -47,6 +48,12 @@ export interface AppContext {
   metrics?: Metrics | null;
   /** the media storage and processing (src/media/); undefined or null → no media pipeline: posts show their original URLs */
   media?: MediaServices | null;
+  /**
+   * Where this instance is reached (PUBLIC_URL; the listen address): the base
+   * of the URLs it gives of itself (src/domain/self-url.ts). Undefined → no
+   * PUBLIC_URL, and a request's origin (the listen address, where there is no request).
+   */
+  self?: SelfUrl;
 }
 
 export interface CacheSettings {

@@ -24,7 +24,7 @@ interface Response {
   content?: Record<string, Json>;
 }
 type Operation = { responses: Record<string, Response> };
-type Family = 'v2' | 'manage' | 'health';
+type Family = 'v2' | 'manage' | 'media' | 'health';
 
 export const XML_DESCRIPTION =
   'The same envelope as XML (format=xml): root element `xml`, one child per field in the JSON order; arrays of objects are ' +
@@ -160,7 +160,13 @@ function v2Headers(code: number, cachedRead: boolean): Record<string, Header> {
 }
 
 const familyOf = (path: string): Family =>
-  path.startsWith('/api/v2/') ? 'v2' : path.startsWith('/api/manage/') ? 'manage' : 'health';
+  path.startsWith('/api/v2/')
+    ? 'v2'
+    : path.startsWith('/api/manage/')
+      ? 'manage'
+      : path.startsWith('/media/')
+        ? 'media'
+        : 'health';
 
 /** A management write over the token's rate limit (src/http/manage/write-limit.ts). */
 const writesLimited = (): Response => ({

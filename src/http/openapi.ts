@@ -244,6 +244,10 @@ export async function registerOpenApi(app: FastifyInstance) {
           name: 'embed',
           description: 'Embed API v1 (`/api/embed/v1`): one wall for web pages, with a publishable key (`key=pk_…`)',
         },
+        {
+          name: 'media',
+          description: 'Wallery’s copies of the posts’ pictures (`/media/…`): renditions of a few widths, immutable',
+        },
         { name: 'health', description: 'Probes for load balancers and orchestrators' },
       ],
       components: {

@@ -17,6 +17,7 @@ import { registerOpenApi } from './openapi.js';
 import { externalWriteDetector } from '../store/dialect.js';
 import type { TrustProxy } from '../config.js';
 import { registerWeb } from './web/index.js';
+import { registerMedia } from './media/index.js';
 import { sendLanding, wantsLanding } from './web/landing.js';
 import { guideBuilt } from './web/guide.js';
 
@@ -148,6 +149,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   await registerV2(app);
   await registerManage(app, options.manage);
   await registerEmbed(app, options.embed);
+  await registerMedia(app);
   await registerWeb(app);
   return app;
 }

@@ -28,7 +28,13 @@ export interface ChangesRequest {
   limit?: number;
 }
 
-export async function wallChanges(db: Kysely<Database>, wallId: number, request: ChangesRequest): Promise<ChangesPage> {
+/** `mediaBase`: of the URLs of Wallery's copies in the posts' records (src/domain/self-url.ts). */
+export async function wallChanges(
+  db: Kysely<Database>,
+  wallId: number,
+  request: ChangesRequest,
+  mediaBase?: string,
+): Promise<ChangesPage> {
   await requireWall(db, wallId);
   if (request.since === LATEST_CURSOR)
     return { changes: [], cursor: encodeChangeCursor(await latestChangeSeq(db)), hasMore: false };
@@ -51,7 +57,7 @@ export async function wallChanges(db: Kysely<Database>, wallId: number, request:
   const hasMore = rows.length > limit;
   const page = hasMore ? rows.slice(0, limit) : rows;
   const postIds = [...new Set(page.flatMap((r) => (r.post_id === null ? [] : [r.post_id])))];
-  const posts = await moderationPostsByIds(db, wallId, postIds);
+  const posts = await moderationPostsByIds(db, wallId, postIds, mediaBase);
   const last = page[page.length - 1];
   return {
     changes: page.map((r) => ({

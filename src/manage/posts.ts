@@ -1,6 +1,9 @@
 // Moderation: every post of a wall (hidden ones too), one-post changes,
 // atomic bulk actions and product tags. Each change is visible on the next
-// public read; the wall is announced as changed after the commit.
+// public read; the wall is announced as changed after the commit. A post's
+// record shows its pictures and Wallery's copies of them, named by absolute
+// URLs of `mediaBase` (src/domain/self-url.ts: PUBLIC_URL, else the origin
+// the request came to, else the listen address).
 import type { Kysely, Selectable } from 'kysely';
 import { storedChildren } from '../domain/media.js';
 import { cleanPostEdit, cleanWrite, CTA_RULES, storedText } from '../domain/writes.js';
@@ -11,7 +14,19 @@ import { found, invalid, invalidField, ManageError, notFound, stored, type Field
 import { iso } from '../domain/dates.js';
 import { requireWall } from './walls.js';
 import { TAGS_MAX } from '../schemas/posts.js';
-import type { BulkInput, BulkResult, DecisionRecord, PostPatch, PostRecord, TagRecord } from '../schemas/posts.js';
+import type {
+  BulkInput,
+  BulkResult,
+  DecisionRecord,
+  PictureRecord,
+  PostMediaRecord,
+  PostPatch,
+  PostRecord,
+  TagRecord,
+} from '../schemas/posts.js';
+import { fixedSelfUrl, selfBase } from '../domain/self-url.js';
+import { mediaUrl, middleWidth } from '../presenters/media.js';
+import { picturesOfPosts, type PostPicture } from '../store/media.js';
 import type { PostState } from '../domain/lists.js';
 import { ctaColumns, ctaOf, postContentOf, postFlagsOf } from '../store/post-columns.js';
 import {
@@ -30,7 +45,53 @@ import { syncPostMedia } from '../store/media-queue.js';
 
 export type PostFilter = ModerationFilter;
 
-function postRecord(r: PostRow, tags: TagRecord[]): PostRecord {
+/** Where a caller that names no base (the CLI, tests) says Wallery is: no PUBLIC_URL, the default port. */
+const DEFAULT_MEDIA_BASE = selfBase(fixedSelfUrl(null));
+
+/** Slot order: the items' (item:0, item:1, …), then the avatar. */
+const slotRank = (slot: string) => (slot.startsWith('item:') ? Number(slot.slice(5)) : Number.MAX_SAFE_INTEGER);
+
+function pictureRecord(p: PostPicture, mediaBase: string): PictureRecord {
+  const stored = p.state === 'ready' ? p.stored : null;
+  const width = stored ? middleWidth(stored.widths) : null;
+  return {
+    slot: p.slot,
+    sourceUrl: p.sourceUrl,
+    state: p.state,
+    reason: p.reason,
+    attempts: p.attempts,
+    width: stored?.width ?? null,
+    height: stored?.height ?? null,
+    url: stored && width !== null ? mediaUrl(mediaBase, stored.hash, String(width)) : null,
+  };
+}
+
+function mediaRecord(
+  r: PostRow,
+  pictures: ReadonlyMap<string, PostPicture> | undefined,
+  mediaBase: string,
+): PostMediaRecord {
+  return {
+    state: r.media_state,
+    pictures: [...(pictures?.values() ?? [])]
+      .sort((a, b) => slotRank(a.slot) - slotRank(b.slot))
+      .map((p) => pictureRecord(p, mediaBase)),
+  };
+}
+
+/** What a post's record shows besides its row: its product tags and its pictures. */
+interface PostExtras {
+  tags: Map<number, TagRecord[]>;
+  pictures: Map<number, Map<string, PostPicture>>;
+  mediaBase: string;
+}
+
+async function extrasOf(db: Kysely<Database>, postIds: number[], mediaBase: string): Promise<PostExtras> {
+  return { tags: await tagsOf(db, postIds), pictures: await picturesOfPosts(db, postIds), mediaBase };
+}
+
+function postRecord(r: PostRow, extras: PostExtras): PostRecord {
+  const tags = extras.tags.get(r.id) ?? [];
   return {
     id: r.id,
     wallId: r.wall_id,
@@ -49,6 +110,7 @@ function postRecord(r: PostRow, tags: TagRecord[]): PostRecord {
     ...postFlagsOf(r),
     cta: ctaOf(r),
     products: tags,
+    copies: mediaRecord(r, extras.pictures.get(r.id), extras.mediaBase),
   };
 }
 
@@ -98,20 +160,22 @@ export async function listModerationPosts(
   wallId: number,
   filter: PostFilter,
   page: PageRequest,
+  mediaBase = DEFAULT_MEDIA_BASE,
 ): Promise<Page<PostRecord>> {
   await requireWall(db, wallId);
   const after = decodeCursor(page.cursor, 2);
   const limit = pageLimit(page);
   const rows = await moderationPostRows(db, wallId, filter, after as [number, number] | null, limit + 1);
-  const tags = await tagsOf(
+  const extras = await extrasOf(
     db,
     rows.slice(0, limit).map((r) => r.id),
+    mediaBase,
   );
   return pageOf(
     rows,
     limit,
     (r) => [r.created_at, r.id],
-    (r) => postRecord(r, tags.get(r.id) ?? []),
+    (r) => postRecord(r, extras),
   );
 }
 
@@ -120,9 +184,14 @@ async function postRow(db: Kysely<Database>, wallId: number, postId: number): Pr
   return found(await findPostOfWall(db, wallId, postId), 'post', postId);
 }
 
-async function loadPost(db: Kysely<Database>, wallId: number, postId: number): Promise<PostRecord> {
+async function loadPost(
+  db: Kysely<Database>,
+  wallId: number,
+  postId: number,
+  mediaBase = DEFAULT_MEDIA_BASE,
+): Promise<PostRecord> {
   const row = await postRow(db, wallId, postId);
-  return postRecord(row, (await tagsOf(db, [postId])).get(postId) ?? []);
+  return postRecord(row, await extrasOf(db, [postId], mediaBase));
 }
 
 export const getModerationPost = loadPost;
@@ -132,26 +201,34 @@ export async function moderationPostsByIds(
   db: Kysely<Database>,
   wallId: number,
   postIds: readonly number[],
+  mediaBase = DEFAULT_MEDIA_BASE,
 ): Promise<Map<number, PostRecord>> {
   const out = new Map<number, PostRecord>();
   if (postIds.length === 0) return out;
   const rows = await postsOfWallByIds(db, wallId, postIds);
-  const tags = await tagsOf(
+  const extras = await extrasOf(
     db,
     rows.map((r) => r.id),
+    mediaBase,
   );
-  for (const r of rows) out.set(r.id, postRecord(r, tags.get(r.id) ?? []));
+  for (const r of rows) out.set(r.id, postRecord(r, extras));
   return out;
 }
 
 /** Moderation and content edit of one post (only the fields given change). */
-export async function updatePost(op: Op, wallId: number, postId: number, edit: PostPatch): Promise<PostRecord> {
+export async function updatePost(
+  op: Op,
+  wallId: number,
+  postId: number,
+  edit: PostPatch,
+  mediaBase = DEFAULT_MEDIA_BASE,
+): Promise<PostRecord> {
   const patch = stored(cleanPostEdit(edit));
   if (patch.reason !== undefined && patch.state === undefined)
     throw invalidField('reason', 'reason goes with state: the reason of a decision');
   const reason = cleanReason(patch.reason);
   return audited(op, async (tx) => {
-    const before = await loadPost(tx.trx, wallId, postId);
+    const before = await loadPost(tx.trx, wallId, postId, mediaBase);
     await updatePostRow(tx.trx, postId, {
       ...(patch.state !== undefined ? decisionColumns(op, patch.state, reason) : {}),
       ...(patch.content !== undefined ? { content: patch.content, updated_at: op.now } : {}),
@@ -160,14 +237,14 @@ export async function updatePost(op: Op, wallId: number, postId: number, edit: P
       ...(patch.highlighted !== undefined ? { highlight: patch.highlighted ? 1 : 0 } : {}),
       ...(patch.cta !== undefined ? ctaColumns(patch.cta) : {}),
     });
-    let after = await loadPost(tx.trx, wallId, postId);
+    let after = await loadPost(tx.trx, wallId, postId, mediaBase);
     // an edit of what the post shows as media re-queues its pictures (today's patch holds no media field)
     if (mediaOf(before) !== mediaOf(after)) {
       await syncPostMedia(tx.trx, [postId], op.now);
-      after = await loadPost(tx.trx, wallId, postId);
+      after = await loadPost(tx.trx, wallId, postId, mediaBase);
     }
-    const { content: _c, products: _p, decision: _d, ...b } = before;
-    const { content: _c2, products: _p2, decision: _d2, ...a } = after;
+    const { content: _c, products: _p, decision: _d, copies: _m, ...b } = before;
+    const { content: _c2, products: _p2, decision: _d2, copies: _m2, ...a } = after;
     const changed = diff(b, a);
     if (patch.state !== undefined) Object.assign(changed.after, { state: after.state, reason });
     if (patch.content !== undefined && patch.content !== before.content) {

@@ -46,6 +46,7 @@ import { addressRefusal } from '../net/address-policy.js';
 import type { Resolver } from '../net/guard.js';
 import { audited, type Op } from './op.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
+import { fixedSelfUrl, selfBase } from '../domain/self-url.js';
 
 /** What sending from a request needs: the key that opens secrets and the delivery settings. */
 export interface WebhookSettings {
@@ -59,6 +60,11 @@ export interface WebhookSettings {
    * CLI's stderr): the attempt itself only says NO_ANSWER.
    */
   onNoAnswer?: (webhookId: number, cause: string) => void;
+  /**
+   * The base of Wallery's URLs in a replayed payload (src/domain/self-url.ts):
+   * PUBLIC_URL, else the listen address — as the deliveries say; default http://localhost:PORT's default
+   */
+  mediaBase?: string;
 }
 
 /** A webhook as answered; `view`: its whole URL (who may edit it), or origin and path (anyone else). */
@@ -428,7 +434,7 @@ export async function replayDelivery(
       throw conflict(
         `event ${delivery.event_id} is no longer in the change log (it keeps CHANGES_RETENTION_DAYS days)`,
       );
-    payload = await payloadOfChange(op.db, change);
+    payload = await payloadOfChange(op.db, change, settings.mediaBase ?? selfBase(fixedSelfUrl(null)));
     if (!payload) throw conflict(`event ${delivery.event_id} cannot be sent again`);
   }
   const result = await sendNow(op.db, row, payload, delivery.seq, true, settings, op.now);

@@ -9,6 +9,7 @@ export const ROUTE_FAMILIES = [
   'embed',
   'embed_events',
   'embed_stream',
+  'media',
   'web',
   'docs',
   'health',
@@ -40,6 +41,7 @@ export function routeFamilyOf(
     if (config.embedEvents) return 'embed_events';
     return pattern.endsWith('/stream') ? 'embed_stream' : 'embed';
   }
+  if (pattern.startsWith('/media/')) return 'media';
   if (pattern === '/healthz' || pattern === '/readyz') return 'health';
   if (pattern === '/metrics') return 'metrics';
   if (pattern === '/openapi.json' || pattern === '/docs' || pattern.startsWith('/docs/')) return 'docs';

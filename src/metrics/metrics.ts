@@ -51,6 +51,11 @@ export interface MediaFetchStats {
   bytesWritten: number;
 }
 
+/** Copies of pictures served (src/http/media/): read from the storage, or rendered on first request (AVIF, JPEG, PNG). */
+export interface MediaServeStats {
+  served: Record<'store' | 'rendered', number>;
+}
+
 export interface BeaconStats {
   beacons: number;
   eventsCounted: number;
@@ -78,6 +83,7 @@ export interface MetricSources {
   media?: { readonly stats: MediaFetchStats } | null;
   streams?: { readonly openStreams: number } | null;
   beacons?: BeaconStats | null;
+  mediaServing?: { readonly stats: MediaServeStats } | null;
   pool?: PoolProbe | null;
   /** the store, read on scrape for feeds per state (when ingesting) and webhook backlog (when delivering) */
   db?: Kysely<Database>;
@@ -155,6 +161,7 @@ export class Metrics {
     this.defineWebhooks();
     this.defineMedia();
     this.defineEmbed();
+    this.defineMediaServing();
   }
 
   /** One answered request; `family` is an index into ROUTE_FAMILIES, `statusCode` the answer's. */
@@ -374,6 +381,18 @@ export class Metrics {
               [{ result: 'dropped' }, b.eventsDropped],
             ]
           : [];
+      },
+    );
+  }
+
+  private defineMediaServing() {
+    this.totals(
+      'wallery_media_served_total',
+      'Copies of pictures served (200): from the media storage, or rendered from the master on first request',
+      ['source'],
+      () => {
+        const s = this.sources.mediaServing?.stats;
+        return s ? Object.entries(s.served).map(([source, n]) => [{ source }, n]) : [];
       },
     );
   }

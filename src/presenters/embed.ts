@@ -2,9 +2,13 @@
 // wire contract), for the embed API and the webhook payloads alike. Content is already sanitized HTML (every write and every
 // ingested post goes through domain/sanitize.ts); URLs are kept only when
 // they are http(s), so nothing a page puts in `src` or `href` can run.
-import { mediaItemsOf } from '../domain/media-sources.js';
+// Pictures Wallery keeps a copy of (src/store/media.ts) add the copy's URLs
+// and dimensions; the original URLs stay as they are.
+import { AVATAR_SLOT, itemSlot, mediaItemsOf } from '../domain/media-sources.js';
 import { safeUrl } from '../domain/safe-url.js';
+import type { PostPicture, StoredPicture } from '../store/media.js';
 import type { PostRow } from '../store/posts.js';
+import { pictureCopy, smallCopyUrl } from './media.js';
 import type { TaggedProduct } from '../store/products.js';
 import type { WallRow } from '../store/walls.js';
 import type { EmbedMedia, EmbedPost, EmbedProduct, EmbedWall } from '../schemas/embed.js';
@@ -23,8 +27,32 @@ export function sortKey(p: { pin: number; created_at: number; id: number }): str
   return `${p.pin > 0 ? 1 : 0}${String(created).padStart(15, '0')}${String(p.id).padStart(16, '0')}`;
 }
 
-function mediaOf(p: PostRow): EmbedMedia[] {
-  return mediaItemsOf(p).map((item) => ({ ...item, width: null, height: null }));
+/** A post's pictures (by slot, from `picturesOfPosts`) and the base of Wallery's URLs (src/domain/self-url.ts). */
+export interface PostCopies {
+  base: string;
+  pictures: ReadonlyMap<string, PostPicture> | undefined;
+}
+
+/**
+ * The stored copy of the picture in `slot`, when it is ready and still of
+ * `url`: a post edited since its pictures were fetched shows its new
+ * original, not the copy of the old one.
+ */
+function storedCopy(copies: PostCopies | undefined, slot: string, url: string | null): StoredPicture | null {
+  const picture = url === null ? undefined : copies?.pictures?.get(slot);
+  return picture && picture.state === 'ready' && picture.sourceUrl === url ? picture.stored : null;
+}
+
+function mediaOf(p: PostRow, copies: PostCopies | undefined): EmbedMedia[] {
+  return mediaItemsOf(p).map((item, i) => {
+    const stored = storedCopy(copies, itemSlot(i), item.kind === 'image' ? item.url : item.poster);
+    return {
+      ...item,
+      width: stored?.width ?? null,
+      height: stored?.height ?? null,
+      copy: stored && copies ? pictureCopy(stored, copies.base) : null,
+    };
+  });
 }
 
 function typeOf(media: EmbedMedia[]): EmbedPost['type'] {
@@ -51,8 +79,10 @@ export function embedProduct(t: TaggedProduct): EmbedProduct {
   };
 }
 
-export function embedPost(p: PostRow, products: readonly TaggedProduct[]): EmbedPost {
-  const media = mediaOf(p);
+export function embedPost(p: PostRow, products: readonly TaggedProduct[], copies?: PostCopies): EmbedPost {
+  const media = mediaOf(p, copies);
+  const avatar = safeUrl(p.user_picture);
+  const avatarStored = storedCopy(copies, AVATAR_SLOT, avatar);
   const ctaUrl = p.has_cta === 1 ? safeUrl(p.cta_url) : null;
   return {
     id: String(p.id),
@@ -62,7 +92,8 @@ export function embedPost(p: PostRow, products: readonly TaggedProduct[]): Embed
     author: {
       name: p.author_name,
       username: nonEmpty(p.username),
-      avatar: safeUrl(p.user_picture),
+      avatar,
+      avatarCopy: avatarStored && copies ? smallCopyUrl(avatarStored, copies.base) : null,
       url: null,
     },
     link: safeUrl(p.link_url),

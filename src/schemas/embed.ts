@@ -7,6 +7,25 @@ import { Nullable, strict } from './fields.js';
 
 const Url = Type.String({ description: 'absolute http(s) URL' });
 
+/**
+ * Wallery's own copy of a picture (fetched, oriented, metadata stripped,
+ * kept under the hash of its bytes): renditions of several widths at
+ * /media/{hash}/{width}, in the format the browser's Accept names best.
+ */
+export const EmbedCopySchema = Type.Object(
+  {
+    src: Type.String({ description: 'absolute URL of a middle rendition (at most 1080 px wide when there is one)' }),
+    srcset: Type.String({ description: 'every rendition, for <img srcset>: `URL 320w, URL 640w, …`' }),
+    width: Type.Integer({ description: 'the picture’s width in px (after its orientation)' }),
+    height: Type.Integer({ description: 'the picture’s height in px (one frame’s, for an animation)' }),
+    placeholder: Nullable(
+      Type.String({ description: 'ThumbHash (base64) of the picture: a blurred preview to show while it loads' }),
+    ),
+    animated: Type.Boolean(),
+  },
+  { ...strict, description: 'Wallery’s copy of the picture; null while there is none (not fetched yet, or failed)' },
+);
+
 export const EmbedPostSchema = Type.Object(
   {
     id: Type.String({ description: 'the post id as in W2 (`postId`)' }),
@@ -14,7 +33,17 @@ export const EmbedPostSchema = Type.Object(
     type: Type.Enum(['text', 'image', 'video', 'carousel']),
     html: Type.String({ description: 'the post’s content: sanitized HTML, may be empty' }),
     author: Type.Object(
-      { name: Type.String(), username: Nullable(Type.String()), avatar: Nullable(Url), url: Nullable(Url) },
+      {
+        name: Type.String(),
+        username: Nullable(Type.String()),
+        avatar: Nullable(Url),
+        avatarCopy: Nullable(
+          Type.String({
+            description: 'absolute URL of Wallery’s copy of the avatar (a small rendition); null when none',
+          }),
+        ),
+        url: Nullable(Url),
+      },
       strict,
     ),
     link: Nullable(Url),
@@ -25,11 +54,16 @@ export const EmbedPostSchema = Type.Object(
       Type.Object(
         {
           kind: Type.Enum(['image', 'video']),
-          url: Url,
-          poster: Nullable(Url),
+          url: Type.String({
+            description: 'absolute http(s) URL: the original picture or video, as the network gave it',
+          }),
+          poster: Nullable(Type.String({ description: 'absolute http(s) URL: a video’s original poster picture' })),
           alt: Nullable(Type.String()),
-          width: Nullable(Type.Integer()),
+          width: Nullable(
+            Type.Integer({ description: 'of the stored copy (a video’s: of its poster), when there is one' }),
+          ),
           height: Nullable(Type.Integer()),
+          copy: Nullable(EmbedCopySchema),
         },
         strict,
       ),
@@ -76,6 +110,7 @@ export const EmbedWallSchema = Type.Object(
 
 export type EmbedPost = Static<typeof EmbedPostSchema>;
 export type EmbedMedia = EmbedPost['media'][number];
+export type EmbedCopy = Static<typeof EmbedCopySchema>;
 export type EmbedProduct = EmbedPost['products'][number];
 export type EmbedWall = Static<typeof EmbedWallSchema>;
 export type Layout = EmbedWall['layout'];

@@ -229,6 +229,45 @@ export const DecisionRecord = Record(
   { description: 'the last moderation decision on the post; null when none was made (the mode placed it)' },
 );
 
+/** Where a post's media stand as a whole (posts.media_state). */
+export const POST_MEDIA_STATES = ['none', 'pending', 'ready', 'partial', 'failed'] as const;
+/** Where fetching one picture stands (post_media.state). */
+export const PICTURE_STATES = ['pending', 'ready', 'failed', 'refused', 'skipped'] as const;
+
+export const PictureRecord = Record(
+  {
+    slot: Type.String({
+      description: '`item:<n>`: the picture of the post’s n-th media item (a video’s poster), from 0; `avatar`',
+    }),
+    sourceUrl: Type.String({ description: 'where the picture was fetched from (the original)' }),
+    state: Type.Enum([...PICTURE_STATES], {
+      description:
+        'pending: to be fetched (or retried); ready: Wallery has a copy; failed: gave up after retries; refused: not a picture Wallery takes (an SVG, too many pixels…); skipped: not fetched',
+    }),
+    reason: Nullable(Type.String({ description: 'why it failed or was refused' })),
+    attempts: Type.Integer({ minimum: 0, description: 'fetches tried so far' }),
+    width: Nullable(Type.Integer({ description: 'of the copy, when ready' })),
+    height: Nullable(Type.Integer()),
+    url: Nullable(
+      Type.String({ description: 'absolute URL of Wallery’s copy (a rendition at most 1080 px wide), when ready' }),
+    ),
+  },
+  { description: 'one picture of the post that Wallery keeps a copy of' },
+);
+
+export const PostMediaRecord = Record(
+  {
+    state: Nullable(
+      Type.Enum([...POST_MEDIA_STATES], {
+        description:
+          'none: no picture; pending: some still being fetched (a wall that waits for media does not show the post in its embed yet); ready: all copied; partial: some copied, some failed; failed: none copied. null: not looked at yet',
+      }),
+    ),
+    pictures: Type.Array(PictureRecord, { description: 'in slot order: the items’, then the avatar' }),
+  },
+  { description: 'the post’s pictures and Wallery’s copies of them (its media as fetched)' },
+);
+
 export const TagRecord = Record({
   productId: Type.Integer(),
   productName: Type.String(),
@@ -294,6 +333,8 @@ export const PostRecord = Record({
   ...flagRecordFields,
   cta: Nullable(CtaRecord),
   products: Type.Array(TagRecord),
+  // not `media`: that is the post's media kind (image, video, text), a field of its content
+  copies: PostMediaRecord,
 });
 
 export const BulkResult = Record({
@@ -306,6 +347,8 @@ export const BulkResult = Record({
 
 export type PostRecord = Static<typeof PostRecord>;
 export type TagRecord = Static<typeof TagRecord>;
+export type PostMediaRecord = Static<typeof PostMediaRecord>;
+export type PictureRecord = Static<typeof PictureRecord>;
 export type BulkResult = Static<typeof BulkResult>;
 export type PostPatch = Static<typeof PostPatchBody>;
 export type BulkInput = Static<typeof BulkBody>;

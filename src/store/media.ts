@@ -94,3 +94,12 @@ export async function findStoredPicture(db: Kysely<Database>, hash: string) {
       .executeTakeFirst()) ?? null
   );
 }
+
+/** A rendition made on first request (src/http/media/) was stored: its size counts in what the picture takes. */
+export async function addStoredBytes(db: Kysely<Database>, hash: string, bytes: number): Promise<void> {
+  await db
+    .updateTable('media_blobs')
+    .set((eb) => ({ bytes: eb('bytes', '+', bytes) }))
+    .where('hash', '=', hash)
+    .execute();
+}

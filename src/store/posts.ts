@@ -159,14 +159,27 @@ export interface PostKey {
   id: number;
 }
 
+/** What the embed shows of a wall beyond its visible posts. */
+export interface EmbedFilter {
+  /** the wall waits for pictures (walls.media_wait): a post whose media are still being fetched is left out */
+  waitForMedia?: boolean;
+}
+
+/** Posts whose pictures are still being fetched (media_state pending); null (not looked at) is not. Use as `.where(…)`. */
+export function mediaSettled(eb: ExpressionBuilder<Database, 'posts'>) {
+  return eb.or([eb('posts.media_state', 'is', null), eb('posts.media_state', '<>', 'pending')]);
+}
+
 /** Up to `limit` visible posts of the wall after `after` (exclusive), in W2 order (pinned, newest, larger id first). */
 export async function listVisiblePostsAfter(
   db: Kysely<Database>,
   wallId: number,
   limit: number,
   after: PostKey | null,
+  filter: EmbedFilter = {},
 ): Promise<PostRow[]> {
   let q = selectPostsWithFeed(db).where('posts.wall_id', '=', wallId).where(visiblePost);
+  if (filter.waitForMedia) q = q.where(mediaSettled);
   if (after) {
     const { pin, createdAt, id } = after;
     q = q.where((eb) =>
@@ -190,16 +203,22 @@ export async function listVisiblePostsAfter(
     .execute();
 }
 
-/** Of these post ids, those still visible on the wall. */
-export async function stillVisible(db: Kysely<Database>, wallId: number, ids: readonly number[]): Promise<Set<number>> {
+/** Of these post ids, those still visible on the wall (as `listVisiblePostsAfter` with the same filter shows them). */
+export async function stillVisible(
+  db: Kysely<Database>,
+  wallId: number,
+  ids: readonly number[],
+  filter: EmbedFilter = {},
+): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await db
+  let q = db
     .selectFrom('posts')
     .select('id')
     .where('wall_id', '=', wallId)
     .where(visiblePost)
-    .where('id', 'in', [...ids])
-    .execute();
+    .where('id', 'in', [...ids]);
+  if (filter.waitForMedia) q = q.where(mediaSettled);
+  const rows = await q.execute();
   return new Set(rows.map((r) => r.id));
 }
 

@@ -1,11 +1,14 @@
 // The JSON a webhook receives for one change: the event id (evt_<seq>, the
 // same on every attempt and replay), its type, when the change happened, and
-// the post in the embed API's form while it still exists.
+// the post in the embed API's form while it still exists — its copies of
+// pictures named by absolute URLs of `base` (src/domain/self-url.ts: there
+// is no request, so PUBLIC_URL, else the listen address).
 import type { Kysely } from 'kysely';
 import { embedPost } from '../presenters/embed.js';
 import type { EmbedPost } from '../schemas/embed.js';
 import { eventId, eventOfChange, TEST_EVENT } from '../domain/webhook-events.js';
 import type { ChangeRow } from '../store/change-log.js';
+import { picturesOfPosts } from '../store/media.js';
 import { postsByIds } from '../store/posts.js';
 import { productsOfPost } from '../store/products.js';
 import type { Database } from '../store/schema.js';
@@ -24,13 +27,20 @@ export interface WebhookPayload {
 }
 
 /** The event of a change (null when the change is no event: an edit, a post created not visible). */
-export async function payloadOfChange(db: Kysely<Database>, change: ChangeRow): Promise<WebhookPayload | null> {
+export async function payloadOfChange(
+  db: Kysely<Database>,
+  change: ChangeRow,
+  base: string,
+): Promise<WebhookPayload | null> {
   const type = eventOfChange(change.kind, change.visible);
   if (type === null) return null;
   let post: EmbedPost | null = null;
   if (change.post_id !== null) {
     const [row] = await postsByIds(db, [change.post_id]);
-    if (row) post = embedPost(row, await productsOfPost(db, row.id));
+    if (row) {
+      const pictures = (await picturesOfPosts(db, [row.id])).get(row.id);
+      post = embedPost(row, await productsOfPost(db, row.id), { base, pictures });
+    }
   }
   return {
     id: eventId(change.seq),

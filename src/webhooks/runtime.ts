@@ -34,6 +34,7 @@ import {
   type WebhookRow,
 } from '../store/webhooks.js';
 import { payloadOfChange } from './payload.js';
+import { fixedSelfUrl, selfBase, type SelfUrl } from '../domain/self-url.js';
 import { WebhookSender, type SendResult } from './sender.js';
 
 /** Change-log rows read at a time. */
@@ -48,6 +49,8 @@ export interface WebhookRuntimeOptions extends WorkerOptions {
   config: WebhookConfig;
   /** endpoints served at the same time (default 8); each endpoint one delivery at a time */
   concurrency?: number;
+  /** where this instance is reached: the base of the copies' URLs in payloads (default: no PUBLIC_URL, the default port) */
+  self?: SelfUrl;
 }
 
 export type EndpointStatus = 'idle' | 'delivered' | 'failed' | 'disabled' | 'skipped';
@@ -79,6 +82,7 @@ export class WebhookRuntime {
   private readonly sender: WebhookSender;
   private readonly jobs: LeasedJobs<EndpointReport>;
   private readonly failingAfter: number;
+  private readonly self: SelfUrl;
   private nextPruneAt = 0;
   /** delivery attempts by outcome, read by the metrics on scrape */
   readonly stats = { deliveries: { delivered: 0, failed: 0, gave_up: 0 } };
@@ -86,6 +90,7 @@ export class WebhookRuntime {
   constructor(options: WebhookRuntimeOptions) {
     this.db = options.db;
     this.config = options.config;
+    this.self = options.self ?? fixedSelfUrl(null);
     ({
       log: this.log,
       now: this.now,
@@ -172,7 +177,7 @@ export class WebhookRuntime {
         let next: { seq: number; payload: NonNullable<Awaited<ReturnType<typeof payloadOfChange>>> } | null = null;
         let skippedTo = row.last_seq;
         for (const change of page) {
-          const payload = await payloadOfChange(this.db, change);
+          const payload = await payloadOfChange(this.db, change, selfBase(this.self));
           if (payload) {
             next = { seq: change.seq, payload };
             break;

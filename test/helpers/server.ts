@@ -53,6 +53,10 @@ export interface TestServerOptions {
   shared?: AppContext['shared'];
   /** Fastify's trustProxy (TRUST_PROXY) */
   trustProxy?: TrustProxy;
+  /** where the instance is reached (PUBLIC_URL); default none: a request's origin */
+  self?: AppContext['self'];
+  /** the media pipeline (storage and processing); default none */
+  media?: AppContext['media'];
 }
 
 /** A fresh temporary directory for `startTestServer({ dir })`; remove it with `removeDir`. */
@@ -74,7 +78,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const clock = { now: options.now ?? Date.now() };
   if (options.data !== undefined) await importDataFile(store, options.data, clock.now);
   const app = await buildServer(
-    { store, now: () => clock.now, changes: new ChangeBus(), shared: options.shared ?? null },
+    {
+      store,
+      now: () => clock.now,
+      changes: new ChangeBus(),
+      shared: options.shared ?? null,
+      ...(options.self ? { self: options.self } : {}),
+      ...(options.media ? { media: options.media } : {}),
+    },
     {
       ...(options.embed ? { embed: options.embed } : {}),
       ...(options.manage ? { manage: options.manage } : {}),

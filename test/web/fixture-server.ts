@@ -62,6 +62,7 @@ export function makePost(n: number, overrides: Partial<EmbedPost> = {}, media = 
     alt: `Scene ${n}.${i}`,
     width: 800,
     height: 800,
+    copy: null,
   });
   const post: EmbedPost = {
     id: String(1000 + n),
@@ -72,6 +73,7 @@ export function makePost(n: number, overrides: Partial<EmbedPost> = {}, media = 
       name: ['Ana Ruiz', 'Ben Okafor', 'Chloé Martin', 'Dev Patel'][n % 4]!,
       username: ['ana.trails', 'benruns', 'chloe_m', 'devp'][n % 4]!,
       avatar: `${media}/demo-media/avatar-${(n % 4) + 1}.svg`,
+      avatarCopy: null,
       url: `https://social.example/@u${n}`,
     },
     link: `https://social.example/p/${n}`,

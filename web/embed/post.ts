@@ -5,9 +5,12 @@ import { cssProps } from './css-props.js';
 import type { EmbedMedia, EmbedPost, Layout } from './types.js';
 import { networkLabel, relativeTime, safeColor, safeUrl } from './util.js';
 import { cleanHtml } from './sanitize.js';
+import { initialsOf, originalAllowed, pictureOf, sizesOf, type Picture, type PictureRules } from './pictures.js';
 
 export interface PostContext {
   layout: Layout;
+  /** the columns asked for (masonry, grid): how wide a picture is drawn */
+  columns: number;
   now: number;
   /** ids that arrived live: animated in */
   fresh: ReadonlySet<string>;
@@ -15,6 +18,11 @@ export interface PostContext {
   playing: ReadonlySet<string>;
   play(key: string): void;
   openShop(post: EmbedPost, opener: HTMLElement): void;
+  /** which pictures may be shown: the copies, and originals unless the wall shows local media only */
+  rules: PictureRules;
+  /** pictures (their src) that failed to load: left out, never a broken image */
+  failed: ReadonlySet<string>;
+  fail(src: string): void;
 }
 
 function mediaAlt(post: EmbedPost, media: EmbedMedia, index: number, count: number): string {
@@ -23,81 +31,118 @@ function mediaAlt(post: EmbedPost, media: EmbedMedia, index: number, count: numb
   return count > 1 ? `${what} ${index + 1} of ${count} by ${post.author.name}` : `${what} by ${post.author.name}`;
 }
 
-function mediaItem(post: EmbedPost, media: EmbedMedia, index: number, count: number, ctx: PostContext) {
-  const src = safeUrl(media.url);
-  if (!src) return nothing;
-  const sized = media.width && media.height;
-  const alt = mediaAlt(post, media, index, count);
-  if (media.kind === 'video') {
-    // muted and inline; it plays by itself only on an event screen. Elsewhere
-    // the poster and a play button stand in for it until pressed, so a wall
-    // loads no video a visitor did not ask for.
-    const key = `${post.id}:${index}`;
-    const auto = ctx.layout === 'event' && !matchMedia('(prefers-reduced-motion: reduce)').matches;
-    const poster = safeUrl(media.poster);
-    if (!auto && !ctx.playing.has(key) && poster) {
-      return html`<button class="facade" part="play" @click=${() => ctx.play(key)}>
-        <img
-          part="image"
-          class=${sized ? '' : 'unsized'}
-          src=${poster}
-          alt=""
-          width=${media.width ?? nothing}
-          height=${media.height ?? nothing}
-          loading="lazy"
-          decoding="async"
-        />
-        <span class="playicon" aria-hidden="true"></span>
-        <span class="sr">Play video: ${alt}</span>
-      </button>`;
-    }
-    return html`<video
-      part="video"
-      class=${sized ? '' : 'unsized'}
-      src=${src}
-      poster=${poster ?? nothing}
-      width=${media.width ?? nothing}
-      height=${media.height ?? nothing}
-      aria-label=${alt}
-      .muted=${true}
-      ?autoplay=${auto || ctx.playing.has(key)}
-      ?loop=${auto}
-      ?controls=${!auto}
-      playsinline
-      preload=${auto ? 'auto' : 'metadata'}
-    ></video>`;
-  }
+/** The picture an item shows (a video's poster): its copy, or the original when allowed; not one that failed. */
+function itemPicture(media: EmbedMedia, ctx: PostContext): Picture | null {
+  const picture = pictureOf(media.copy, media.kind === 'image' ? media.url : media.poster, media, ctx.rules);
+  return picture && !ctx.failed.has(picture.src) ? picture : null;
+}
+
+/** A picture as <img>: its size reserved (no layout shift), the placeholder behind it until it loads; dropped if it fails. */
+function img(picture: Picture, alt: string, eager: boolean, ctx: PostContext, part = 'image') {
+  const sized = picture.width && picture.height;
   return html`<img
-    part="image"
+    part=${part}
     class=${sized ? '' : 'unsized'}
-    src=${src}
+    src=${picture.src}
+    srcset=${picture.srcset ?? nothing}
+    sizes=${picture.srcset ? sizesOf(ctx.layout, ctx.columns) : nothing}
     alt=${alt}
-    width=${media.width ?? nothing}
-    height=${media.height ?? nothing}
-    loading="lazy"
+    width=${picture.width ?? nothing}
+    height=${picture.height ?? nothing}
+    loading=${eager ? 'eager' : 'lazy'}
     decoding="async"
+    style=${cssProps({ 'background-image': picture.placeholder ? `url("${picture.placeholder}")` : undefined })}
+    @load=${loaded}
+    @error=${() => ctx.fail(picture.src)}
   />`;
 }
 
-function mediaBlock(post: EmbedPost, ctx: PostContext) {
-  const items = post.media.filter((m) => safeUrl(m.url));
+/** Loaded: the placeholder goes (a picture with transparency shows the card behind it). */
+const loaded = (e: Event) => (e.currentTarget as HTMLElement).setAttribute('data-loaded', '');
+
+function mediaItem(post: EmbedPost, media: EmbedMedia, index: number, count: number, eager: boolean, ctx: PostContext) {
+  const alt = mediaAlt(post, media, index, count);
+  const picture = itemPicture(media, ctx);
+  if (media.kind !== 'video') return picture ? img(picture, alt, eager, ctx) : nothing;
+  const src = safeUrl(media.url);
+  if (!src) return nothing;
+  // muted and inline; it plays by itself only on an event screen. Elsewhere
+  // the poster and a play button stand in for it until pressed, so a wall
+  // loads no video a visitor did not ask for — nor, without a poster it may
+  // show, anything at all until then.
+  const key = `${post.id}:${index}`;
+  const auto = ctx.layout === 'event' && !matchMedia('(prefers-reduced-motion: reduce)').matches;
+  if (!auto && !ctx.playing.has(key)) {
+    return html`<button class="facade${picture ? '' : ' bare'}" part="play" @click=${() => ctx.play(key)}>
+      ${picture ? img(picture, '', eager, ctx) : nothing}
+      <span class="playicon" aria-hidden="true"></span>
+      <span class="sr">Play video: ${alt}</span>
+    </button>`;
+  }
+  const sized = picture?.width && picture.height;
+  return html`<video
+    part="video"
+    class=${sized ? '' : 'unsized'}
+    src=${src}
+    poster=${picture?.src ?? nothing}
+    width=${picture?.width ?? nothing}
+    height=${picture?.height ?? nothing}
+    aria-label=${alt}
+    .muted=${true}
+    ?autoplay=${auto || ctx.playing.has(key)}
+    ?loop=${auto}
+    ?controls=${!auto}
+    playsinline
+    preload=${auto ? 'auto' : 'metadata'}
+  ></video>`;
+}
+
+/** The items that show something: a picture that may be shown and has not failed, or a video. */
+function shownItems(post: EmbedPost, ctx: PostContext): EmbedMedia[] {
+  return post.media.filter((m) => (m.kind === 'video' ? safeUrl(m.url) : itemPicture(m, ctx)));
+}
+
+function mediaBlock(post: EmbedPost, eager: boolean, ctx: PostContext) {
+  const items = shownItems(post, ctx);
   if (items.length === 0) return nothing;
-  if (items.length === 1) return html`<div class="media">${mediaItem(post, items[0]!, 0, 1, ctx)}</div>`;
-  // a carousel post: every item, swipeable, reachable by keyboard
+  if (items.length === 1) return html`<div class="media">${mediaItem(post, items[0]!, 0, 1, eager, ctx)}</div>`;
+  // a carousel post: every item, swipeable, reachable by keyboard (the first one loaded at once when it is in view)
   return html`<div class="media">
     <div class="slides" tabindex="0" role="group" aria-label=${`${items.length} media items`}>
-      ${items.map((m, i) => mediaItem(post, m, i, items.length, ctx))}
+      ${items.map((m, i) => mediaItem(post, m, i, items.length, eager && i === 0, ctx))}
     </div>
     <span class="count" aria-hidden="true">${items.length}</span>
   </div>`;
 }
 
-export function renderPost(post: EmbedPost, ctx: PostContext): TemplateResult {
+/** The author's picture: the copy, or the original when allowed, else their initials. */
+function avatarOf(post: EmbedPost, ctx: PostContext) {
+  const src = safeUrl(post.author.avatarCopy) ?? originalAllowed(post.author.avatar, ctx.rules);
+  if (src && !ctx.failed.has(src)) {
+    return html`<img
+      class="avatar"
+      part="avatar"
+      src=${src}
+      alt=""
+      width="40"
+      height="40"
+      loading="lazy"
+      decoding="async"
+      @error=${() => ctx.fail(src)}
+    />`;
+  }
+  const initials = initialsOf(post.author.name);
+  return initials ? html`<span class="avatar initials" part="avatar" aria-hidden="true">${initials}</span>` : nothing;
+}
+
+/** `eager`: one of the first posts, likely in view: its pictures load at once. */
+export function renderPost(post: EmbedPost, ctx: PostContext, eager = false): TemplateResult {
   const authorUrl = safeUrl(post.author.url);
   const link = safeUrl(post.link);
-  const avatar = safeUrl(post.author.avatar);
   const cta = post.cta && safeUrl(post.cta.url) ? post.cta : null;
-  const media = mediaBlock(post, ctx);
+  const media = mediaBlock(post, eager, ctx);
+  // pictures inside the text (custom emoji): as the originals are, under the wall's rules
+  const inlineAllowed = (src: string) => originalAllowed(src, ctx.rules) !== undefined;
   const classes = ['post', post.pinned ? 'pinned' : '', post.highlighted ? 'highlighted' : ''];
   if (media !== nothing) classes.push('has-media');
   if (ctx.fresh.has(post.id)) classes.push('enter');
@@ -119,11 +164,7 @@ export function renderPost(post: EmbedPost, ctx: PostContext): TemplateResult {
     ${media}
     <div class="body">
       <div class="author" part="author">
-        ${
-          avatar
-            ? html`<img class="avatar" part="avatar" src=${avatar} alt="" width="40" height="40" loading="lazy" />`
-            : nothing
-        }
+        ${avatarOf(post, ctx)}
         <div class="who">
           ${
             authorUrl
@@ -136,7 +177,7 @@ export function renderPost(post: EmbedPost, ctx: PostContext): TemplateResult {
         </div>
         <span class="net" part="network">${networkLabel(post.network)}</span>
       </div>
-      ${post.html ? html`<div class="text" part="text">${unsafeHTML(cleanHtml(post.html))}</div>` : nothing}
+      ${post.html ? html`<div class="text" part="text">${unsafeHTML(cleanHtml(post.html, inlineAllowed))}</div>` : nothing}
       <div class="foot">
         <span class="meta"
           >${

@@ -16,7 +16,10 @@ const ATTRS: Record<string, string[]> = {
   IMG: ['src', 'alt', 'title', 'class', 'width', 'height'],
 };
 
-function clean(node: Node): void {
+/** Whether a picture in the text may load (the hosted page: only Wallery's own); one that may not leaves its alt text. */
+type ImgAllowed = (src: string) => boolean;
+
+function clean(node: Node, imgAllowed: ImgAllowed): void {
   for (const child of [...node.childNodes]) {
     if (child.nodeType === Node.TEXT_NODE) continue;
     if (child.nodeType !== Node.ELEMENT_NODE) {
@@ -28,7 +31,7 @@ function clean(node: Node): void {
     if (!KEEP.has(tag)) {
       if (DROP_WHOLE.test(tag)) el.remove();
       else {
-        clean(el);
+        clean(el, imgAllowed);
         el.replaceWith(...el.childNodes);
       }
       continue;
@@ -41,17 +44,24 @@ function clean(node: Node): void {
       el.setAttribute('rel', 'nofollow noopener noreferrer');
       el.setAttribute('target', '_blank');
     }
-    if (tag === 'IMG' && !/^https?:/i.test((el.getAttribute('src') ?? '').trim())) {
-      el.remove();
-      continue;
+    if (tag === 'IMG') {
+      const src = (el.getAttribute('src') ?? '').trim();
+      if (!/^https?:/i.test(src)) {
+        el.remove();
+        continue;
+      }
+      if (!imgAllowed(src)) {
+        el.replaceWith(el.getAttribute('alt') ?? '');
+        continue;
+      }
     }
-    clean(el);
+    clean(el, imgAllowed);
   }
 }
 
-export function cleanHtml(html: string): string {
+export function cleanHtml(html: string, imgAllowed: ImgAllowed = () => true): string {
   if (!html) return '';
   const body = new DOMParser().parseFromString(html, 'text/html').body;
-  clean(body);
+  clean(body, imgAllowed);
   return body.innerHTML;
 }

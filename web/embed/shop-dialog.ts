@@ -6,6 +6,7 @@ import { html, nothing } from 'lit';
 import { cssProps } from './css-props.js';
 import type { EmbedPost } from './types.js';
 import { safeUrl } from './util.js';
+import { originalAllowed, pictureOf, type PictureRules } from './pictures.js';
 
 const clampPct = (n: number) => `${Math.min(100, Math.max(0, Number(n) || 0))}%`;
 
@@ -14,10 +15,20 @@ function price(p: EmbedPost['products'][number]): string {
   return `${p.currency ?? ''}${p.price}`;
 }
 
-export function renderShop(post: EmbedPost | null, close: () => void) {
+export function renderShop(
+  post: EmbedPost | null,
+  close: () => void,
+  rules: PictureRules,
+  failed: ReadonlySet<string>,
+  fail: (src: string) => void,
+) {
   if (!post) return nothing;
-  const picture = post.media.find((m) => m.kind === 'image' && safeUrl(m.url)) ?? post.media[0];
-  const src = picture ? safeUrl(picture.kind === 'image' ? picture.url : picture.poster) : undefined;
+  // the post's first picture that may be shown (its copy, or the original when allowed)
+  const shown = post.media
+    .map((m) => ({ m, p: pictureOf(m.copy, m.kind === 'image' ? m.url : m.poster, m, rules) }))
+    .find(({ p }) => p && !failed.has(p.src));
+  const picture = shown?.m;
+  const src = shown?.p?.src;
   return html`<button class="ctl close" part="dialog-close" aria-label="Close" @click=${close}>✕</button>
     <div class="shopbox">
       <figure class="stage" part="dialog-image">
@@ -25,9 +36,12 @@ export function renderShop(post: EmbedPost | null, close: () => void) {
           src
             ? html`<img
                 src=${src}
+                srcset=${shown?.p?.srcset ?? nothing}
+                sizes=${shown?.p?.srcset ? '(max-width: 640px) 94vw, 550px' : nothing}
                 alt=${picture?.alt ?? `Photo by ${post.author.name}`}
-                width=${picture?.width ?? nothing}
-                height=${picture?.height ?? nothing}
+                width=${shown?.p?.width ?? nothing}
+                height=${shown?.p?.height ?? nothing}
+                @error=${() => fail(src)}
               />`
             : nothing
         }
@@ -67,9 +81,13 @@ export function renderShop(post: EmbedPost | null, close: () => void) {
         <ol class="products" part="products">
           ${post.products.map((p, i) => {
             const url = safeUrl(p.url);
-            const img = safeUrl(p.image);
+            const img = originalAllowed(p.image, rules);
             return html`<li class="product" part="product" id=${`wallery-product-${i}`} data-product-id=${p.id}>
-              ${img ? html`<img src=${img} alt="" width="64" height="64" loading="lazy" />` : html`<span></span>`}
+              ${
+                img && !failed.has(img)
+                  ? html`<img src=${img} alt="" width="64" height="64" loading="lazy" @error=${() => fail(img)} />`
+                  : html`<span></span>`
+              }
               <div>
                 <div><span aria-hidden="true">${i + 1}. </span>${p.name}</div>
                 ${price(p) ? html`<div class="price">${price(p)}</div>` : nothing}

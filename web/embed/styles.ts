@@ -80,13 +80,21 @@ export const styles = css`
   }
 
   /* layouts */
+  /* masonry: a grid of thin rows, each post spanning as many as its height
+     needs (wall.ts measures it): posts keep the API's order across the
+     columns, every one as tall as its picture and text make it */
   .masonry .posts {
-    columns: var(--_cols, 3) 240px;
+    display: grid;
     column-gap: var(--_gap);
+    grid-template-columns: repeat(
+      auto-fill,
+      minmax(max(240px, calc((100% - (var(--_cols, 3) - 1) * var(--_gap)) / var(--_cols, 3))), 1fr)
+    );
+    grid-auto-rows: 4px;
+    align-items: start;
   }
   .masonry .posts > li {
-    break-inside: avoid;
-    margin-bottom: var(--_gap);
+    grid-row-end: span var(--_rows, 1);
   }
   .grid .posts {
     display: grid;
@@ -104,6 +112,7 @@ export const styles = css`
   .grid .media video {
     aspect-ratio: 1;
     object-fit: cover;
+    object-position: 50% 50%;
   }
   .carousel .viewport {
     position: relative;
@@ -123,6 +132,13 @@ export const styles = css`
   }
   .carousel .post {
     height: 100%;
+  }
+  /* the cards of a row alike: every picture square, cropped about its centre */
+  .carousel .media img,
+  .carousel .media video {
+    aspect-ratio: 1;
+    object-fit: cover;
+    object-position: 50% 50%;
   }
   .controls {
     display: flex;
@@ -183,10 +199,13 @@ export const styles = css`
     gap: 20px;
     grid-template-columns: repeat(auto-fill, minmax(max(300px, calc((100% - 2 * 20px) / var(--_cols, 3))), 1fr));
   }
+  /* an event screen's cards alike: every picture in the same box, cropped about its centre */
   .event .media img,
   .event .media video {
+    aspect-ratio: 4 / 3;
     max-height: 60vh;
     object-fit: cover;
+    object-position: 50% 50%;
   }
   .live {
     display: inline-flex;
@@ -269,6 +288,15 @@ export const styles = css`
     height: auto;
     border: 0;
   }
+  /* the placeholder (a blurred preview) fills the picture's box until it loads */
+  .media img {
+    background-size: cover;
+    background-position: 50% 50%;
+    background-repeat: no-repeat;
+  }
+  .media img[data-loaded] {
+    background-image: none !important;
+  }
   .media .unsized {
     aspect-ratio: 1;
     object-fit: cover;
@@ -280,6 +308,11 @@ export const styles = css`
     padding: 0;
     border: 0;
     background: none;
+  }
+  /* a video with no poster to show: nothing loads until it is played */
+  .facade.bare {
+    aspect-ratio: 16 / 9;
+    background: #1b1e24;
   }
   .playicon {
     position: absolute;
@@ -340,6 +373,15 @@ export const styles = css`
     flex: none;
     object-fit: cover;
     background: var(--_line);
+  }
+  .avatar.initials {
+    display: inline-grid;
+    place-items: center;
+    font-size: 0.85em;
+    width: 2.8em;
+    height: 2.8em;
+    font-weight: 700;
+    color: var(--_fg);
   }
   .who {
     display: flex;

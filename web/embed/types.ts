@@ -1,6 +1,14 @@
 // The embed API's wire types: what the component reads from /api/embed/v1/…,
 // typed by the server's own schemas (src/schemas/embed.ts).
-export type { EmbedMedia, EmbedPost, EmbedProduct, EmbedWall, Layout, Theme } from '../../src/schemas/embed.js';
+export type {
+  EmbedCopy,
+  EmbedMedia,
+  EmbedPost,
+  EmbedProduct,
+  EmbedWall,
+  Layout,
+  Theme,
+} from '../../src/schemas/embed.js';
 import type { EmbedPost } from '../../src/schemas/embed.js';
 
 export interface PostsPage {

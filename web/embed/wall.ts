@@ -1,5 +1,7 @@
 // <wallery-wall>: a wall of posts in an open Shadow DOM, live through the
 // embed API's event stream (polling when refused), with four layouts.
+// Pictures are Wallery's copies where it has them; with `local-media` (the
+// hosted page) only those: a picture without a copy is left out.
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { analyticsAllowed, Reporter } from './analytics.js';
@@ -8,6 +10,7 @@ import { EmbedClient, apiBase } from './api.js';
 import { LiveFeed, type LiveState } from './live.js';
 import { PostList } from './post-list.js';
 import { renderPost, type PostContext } from './post.js';
+import type { PictureRules } from './pictures.js';
 import { renderShop, trapTab } from './shop-dialog.js';
 import { styles } from './styles.js';
 import type { EmbedPost, EmbedWall, Layout } from './types.js';
@@ -17,6 +20,8 @@ const LAYOUTS: readonly Layout[] = ['masonry', 'grid', 'carousel', 'event'];
 const ANNOUNCE_EVERY_MS = 5_000;
 const CAROUSEL_EVERY_MS = 5_000;
 const EVENT_SCROLL_EVERY_MS = 6_000;
+/** the masonry grid's row height (styles.ts): a post spans its height in these, plus the gap */
+const MASONRY_ROW_PX = 4;
 
 export class WalleryWall extends LitElement {
   static override styles = styles;
@@ -30,6 +35,7 @@ export class WalleryWall extends LitElement {
     api: { type: String },
     poll: { type: Number },
     analytics: { type: String },
+    localMedia: { type: Boolean, attribute: 'local-media' },
     info: { state: true },
     error: { state: true },
     liveState: { state: true },
@@ -48,6 +54,7 @@ export class WalleryWall extends LitElement {
   declare api: string | undefined;
   declare poll: number | undefined;
   declare analytics: string | undefined;
+  declare localMedia: boolean;
   declare info: EmbedWall | null;
   declare error: string;
   declare liveState: LiveState;
@@ -64,6 +71,13 @@ export class WalleryWall extends LitElement {
   private generation = 0;
   private fresh = new Set<string>();
   private playing = new Set<string>();
+  /** pictures that failed to load: left out from then on */
+  private failed = new Set<string>();
+  private fail = (src: string) => {
+    if (this.failed.has(src)) return;
+    this.failed.add(src);
+    this.requestUpdate();
+  };
   private play = (key: string) => {
     this.playing.add(key);
     this.requestUpdate();
@@ -77,6 +91,9 @@ export class WalleryWall extends LitElement {
   private timers: ReturnType<typeof setInterval>[] = [];
   private observer: IntersectionObserver | null = null;
   private observed: Element | null = null;
+  /** masonry: each post's height, measured as it changes, gives the rows it spans */
+  private sizer: ResizeObserver | null = null;
+  private sized = new Set<HTMLElement>();
   private hovering = false;
   private focusInside = false;
   private opener: HTMLElement | null = null;
@@ -102,6 +119,7 @@ export class WalleryWall extends LitElement {
     this.announcement = '';
     this.paused = reducedMotion();
     this.loadingMore = false;
+    this.localMedia = false;
   }
 
   override connectedCallback(): void {
@@ -129,6 +147,9 @@ export class WalleryWall extends LitElement {
     this.observer?.disconnect();
     this.observer = null;
     this.observed = null;
+    this.sizer?.disconnect();
+    this.sizer = null;
+    this.sized.clear();
     this.reporter?.stop();
     this.generation++;
   }
@@ -138,7 +159,46 @@ export class WalleryWall extends LitElement {
     else if (changed.has('analytics') && this.isConnected) this.syncReporter();
   }
 
+  /**
+   * Masonry: every post spans the grid rows its height needs (its picture's
+   * box is reserved by its width and height, so that height is known before
+   * the picture loads). New posts are measured at once, before the frame is
+   * painted — no post moves once shown; later changes of height (the wall
+   * resized, a picture dropped) through a ResizeObserver.
+   */
+  private sizeMasonry(): void {
+    const items =
+      this.effectiveLayout === 'masonry' ? this.renderRoot.querySelectorAll<HTMLElement>('.posts > li') : [];
+    if (items.length === 0 && !this.sizer) return;
+    const span = (li: HTMLElement, height: number, gap: number) =>
+      li.style.setProperty('--_rows', String(Math.ceil((height + gap) / MASONRY_ROW_PX)));
+    const gapOf = (li: Element | undefined) =>
+      li?.parentElement ? parseFloat(getComputedStyle(li.parentElement).columnGap) || 0 : 0;
+    this.sizer ??= new ResizeObserver((entries) => {
+      const gap = gapOf(entries[0]?.target);
+      for (const e of entries)
+        span(e.target as HTMLElement, e.borderBoxSize[0]?.blockSize ?? e.contentRect.height, gap);
+    });
+    const now = new Set(items);
+    for (const li of this.sized)
+      if (!now.has(li)) {
+        this.sizer.unobserve(li);
+        this.sized.delete(li);
+      }
+    const fresh = [...now].filter((li) => !this.sized.has(li));
+    if (fresh.length === 0) return;
+    // every height read first (one layout), then every span written
+    const gap = gapOf(fresh[0]);
+    const heights = fresh.map((li) => li.getBoundingClientRect().height);
+    fresh.forEach((li, i) => {
+      span(li, heights[i]!, gap);
+      this.sizer!.observe(li);
+      this.sized.add(li);
+    });
+  }
+
   protected override updated(): void {
+    this.sizeMasonry();
     if (this.reporter && this.info && this.list.posts.length > 0) {
       this.reporter.wallLoaded();
       this.reporter.watch(this.renderRoot);
@@ -361,24 +421,35 @@ export class WalleryWall extends LitElement {
     if (!wall.contains(e.relatedTarget as Node | null)) this.focusInside = false;
   };
 
-  private renderPosts(layout: Layout) {
+  /** Which pictures may be shown: Wallery's own (its API's origin) always, others unless `local-media`. */
+  private get pictureRules(): PictureRules {
+    return { local: this.localMedia, origin: new URL(apiBase(this.api ?? null, import.meta.url)).origin };
+  }
+
+  private renderPosts(layout: Layout, columns: number) {
     const ctx: PostContext = {
       layout,
+      columns,
       now: this.now,
       fresh: this.fresh,
       playing: this.playing,
       play: this.play,
       openShop: this.openShop,
+      rules: this.pictureRules,
+      failed: this.failed,
+      fail: this.fail,
     };
     const more = this.list.nextCursor
       ? html`<button class="ctl more" part="load-more" ?disabled=${this.loadingMore} @click=${() => this.loadMore()}>
           ${this.loadingMore ? 'Loading…' : 'Load more'}
         </button>`
       : nothing;
+    // the first posts are likely in view: their pictures load at once, the others when scrolled near
+    const eager = layout === 'carousel' ? 2 : layout === 'event' ? 6 : columns;
     const items = repeat(
       this.list.posts,
       (p) => p.id,
-      (p) => html`<li>${renderPost(p, ctx)}</li>`,
+      (p, i) => html`<li>${renderPost(p, ctx, i < eager)}</li>`,
     );
     if (layout === 'carousel') {
       return html`<div class="controls">
@@ -423,7 +494,7 @@ export class WalleryWall extends LitElement {
     if (this.error) body = html`<p class="status" role="alert">${this.error}</p>`;
     else if (!this.info) body = html`<p class="status">Loading…</p>`;
     else if (this.list.posts.length === 0) body = html`<p class="status">No posts yet.</p>`;
-    else body = this.renderPosts(layout);
+    else body = this.renderPosts(layout, cols);
     return html`<div
       class="wall ${layout} ${this.dark ? 'dark' : 'light'}"
       part="wall"
@@ -445,7 +516,7 @@ export class WalleryWall extends LitElement {
         @close=${this.onDialogClosed}
         @keydown=${(e: KeyboardEvent) => trapTab(e, e.currentTarget as HTMLDialogElement)}
       >
-        ${renderShop(this.shopPost, this.closeShop)}
+        ${renderShop(this.shopPost, this.closeShop, this.pictureRules, this.failed, this.fail)}
       </dialog>
     </div>`;
   }

@@ -2,11 +2,10 @@
 // in store/posts.ts, products.ts and tags.ts, the records in presenters/embed.ts.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { embedPost, embedWall } from '../../presenters/embed.js';
+import { embedWall } from '../../presenters/embed.js';
 import { originAllowed } from '../../domain/origins.js';
 import { findWall } from '../../store/walls.js';
 import { listVisiblePostsAfter } from '../../store/posts.js';
-import { productsOfPosts } from '../../store/products.js';
 import { wallHasTaggedPosts } from '../../store/tags.js';
 import type { WallRow } from '../../store/walls.js';
 import { ApiError, MESSAGES } from '../errors.js';
@@ -15,6 +14,8 @@ import { sendError } from '../envelope.js';
 import type { CachedResponse, ResponseCache } from '../v2/response-cache.js';
 import { EXPOSED_HEADERS, limited, type Limiter } from './access.js';
 import { decodeEmbedCursor, encodeEmbedCursor } from './cursor.js';
+import { embedFilterOf, presentPosts } from './present.js';
+import { requestBase, serverSelfUrl } from '../self-url.js';
 import type { PublishableKeyCache } from './key-cache.js';
 import {
   EMBED_LIMIT_DEFAULT,
@@ -176,27 +177,26 @@ export async function embedReadRoutes(fastify: FastifyInstance, options: EmbedRe
       const { db } = request.server.ctx.store;
       const accountId = request.embedGrant!.accountId;
       const cursor = request.query.cursor ?? '';
+      // the copies' URLs name this instance: by PUBLIC_URL, else by the origin asked (one answer per origin)
+      const base = requestBase(request);
+      const origin = serverSelfUrl(request.server).publicUrl === null ? `|${base}` : '';
       return send(
         request,
         reply,
         async () => {
-          await requireEmbedWall(request, wallId);
-          const rows = await listVisiblePostsAfter(db, wallId, limit + 1, after);
+          const wall = await requireEmbedWall(request, wallId);
+          const rows = await listVisiblePostsAfter(db, wallId, limit + 1, after, embedFilterOf(wall, Boolean(request.server.ctx.media)));
           const page = rows.slice(0, limit);
-          const products = await productsOfPosts(
-            db,
-            page.map((r) => r.id),
-          );
           const last = page[page.length - 1];
           return {
-            posts: page.map((r) => embedPost(r, products.get(r.id) ?? [])),
+            posts: await presentPosts(db, page, base),
             nextCursor:
               rows.length > limit && last
                 ? encodeEmbedCursor({ pin: last.pin, createdAt: last.created_at, id: last.id })
                 : null,
           };
         },
-        { key: `embed|posts|${wallId}|${limit}|${cursor}`, wallId, accountId, hot: cursor === '' },
+        { key: `embed|posts|${wallId}|${limit}|${cursor}${origin}`, wallId, accountId, hot: cursor === '' },
       );
     },
   );

@@ -6,14 +6,17 @@
 // have changed; the hub then reads that page once for all of the wall's
 // streams, diffs it against the snapshot and sends `upsert` / `remove`
 // events, numbered per wall, kept in a bounded buffer for Last-Event-ID.
+// The posts name Wallery's copies of their pictures by absolute URLs whose
+// base may be the origin a stream was opened at (no PUBLIC_URL): streams
+// are grouped by wall and base, each group with its own snapshot.
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
-import { embedPost, type EmbedPost } from '../../presenters/embed.js';
+import type { EmbedPost } from '../../presenters/embed.js';
 import { findWall } from '../../store/walls.js';
 import { listVisiblePostsAfter, stillVisible } from '../../store/posts.js';
-import { productsOfPosts } from '../../store/products.js';
 import type { PublishableKeyCache } from './key-cache.js';
+import { embedFilterOf, presentPosts } from './present.js';
 
 export interface StreamHubOptions {
   maxStreams: number;
@@ -38,6 +41,8 @@ export interface Stream {
   key: string;
   /** the client that opened it (access.ts `clientOf`): an IPv4 address or an IPv6 /64 */
   client: string;
+  /** the base of Wallery's URLs in its posts (src/http/self-url.ts) */
+  base: string;
 }
 
 interface BufferedEvent {
@@ -63,6 +68,7 @@ class WallFeed {
 
   constructor(
     readonly wallId: number,
+    readonly base: string,
     private readonly hub: StreamHub,
   ) {}
 
@@ -98,19 +104,16 @@ class WallFeed {
       for (const s of this.streams) this.hub.end(s);
       return;
     }
-    const rows = await listVisiblePostsAfter(db, this.wallId, this.hub.windowSize, null);
-    const products = await productsOfPosts(
-      db,
-      rows.map((r) => r.id),
-    );
-    const posts = rows.map((r) => embedPost(r, products.get(r.id) ?? []));
+    const filter = embedFilterOf(wall, Boolean(this.hub.ctx.media));
+    const rows = await listVisiblePostsAfter(db, this.wallId, this.hub.windowSize, null, filter);
+    const posts = await presentPosts(db, rows, this.base);
     const next = new Map(posts.map((p) => [p.id, createHash('sha1').update(JSON.stringify(p)).digest('base64url')]));
     const before = this.snapshot;
     this.snapshot = next;
     if (before) {
       const gone = [...before.keys()].filter((id) => !next.has(id));
       // a post that only fell off the watched page (newer ones came) is still there: no event
-      const visible = await stillVisible(db, this.wallId, gone.map(Number));
+      const visible = await stillVisible(db, this.wallId, gone.map(Number), filter);
       for (const id of gone) if (!visible.has(Number(id))) this.emit('remove', { id });
       // oldest first, so a client appending in arrival order still ends newest-last
       for (const post of [...posts].reverse()) if (before.get(post.id) !== next.get(post.id)) this.emit('upsert', post);
@@ -156,7 +159,8 @@ class WallFeed {
 }
 
 export class StreamHub {
-  private readonly walls = new Map<number, WallFeed>();
+  /** wall id → base → its feed */
+  private readonly walls = new Map<number, Map<string, WallFeed>>();
   private readonly all = new Set<Stream>();
   /** open streams per client */
   private readonly perClient = new Map<string, number>();
@@ -173,8 +177,8 @@ export class StreamHub {
   ) {
     this.windowSize = options.windowSize ?? 100;
     this.unsubscribe = ctx.changes.subscribe((change) => {
-      if (change.kind === 'wall') this.walls.get(change.wallId)?.changed();
-      else for (const feed of this.walls.values()) feed.changed();
+      if (change.kind === 'wall') for (const feed of this.walls.get(change.wallId)?.values() ?? []) feed.changed();
+      else for (const feed of this.feeds()) feed.changed();
     });
     this.heartbeat = setInterval(() => {
       for (const s of this.all) this.write(s, ': ping\n\n');
@@ -187,6 +191,10 @@ export class StreamHub {
         }, options.externalPollMs ?? 500)
       : null;
     this.externalPoll?.unref();
+  }
+
+  private *feeds(): Iterable<WallFeed> {
+    for (const byBase of this.walls.values()) yield* byBase.values();
   }
 
   get openStreams(): number {
@@ -209,10 +217,12 @@ export class StreamHub {
       stream.res.end();
       return;
     }
-    let feed = this.walls.get(stream.wallId);
+    let byBase = this.walls.get(stream.wallId);
+    if (!byBase) this.walls.set(stream.wallId, (byBase = new Map()));
+    let feed = byBase.get(stream.base);
     if (!feed) {
-      feed = new WallFeed(stream.wallId, this);
-      this.walls.set(stream.wallId, feed);
+      feed = new WallFeed(stream.wallId, stream.base, this);
+      byBase.set(stream.base, feed);
     }
     if (feed.graceTimer) clearTimeout(feed.graceTimer);
     feed.graceTimer = null;
@@ -229,10 +239,13 @@ export class StreamHub {
     const held = (this.perClient.get(stream.client) ?? 1) - 1;
     if (held > 0) this.perClient.set(stream.client, held);
     else this.perClient.delete(stream.client);
-    const feed = this.walls.get(stream.wallId);
+    const feed = this.walls.get(stream.wallId)?.get(stream.base);
     if (!feed || !feed.streams.delete(stream) || feed.streams.size > 0 || this.closed) return;
     feed.graceTimer = setTimeout(() => {
-      if (feed.streams.size === 0 && this.walls.get(feed.wallId) === feed) this.walls.delete(feed.wallId);
+      const byBase = this.walls.get(feed.wallId);
+      if (feed.streams.size > 0 || byBase?.get(feed.base) !== feed) return;
+      byBase.delete(feed.base);
+      if (byBase.size === 0) this.walls.delete(feed.wallId);
     }, this.options.graceMs ?? 60_000);
     feed.graceTimer.unref();
   }
@@ -253,7 +266,7 @@ export class StreamHub {
 
   /** Resolves once no wall read is under way (tests, benchmarks). */
   async settled(): Promise<void> {
-    await Promise.all([...this.walls.values()].map((f) => f.settled()));
+    await Promise.all([...this.feeds()].map((f) => f.settled()));
   }
 
   /**
@@ -269,7 +282,7 @@ export class StreamHub {
     this.unsubscribe();
     clearInterval(this.heartbeat);
     if (this.externalPoll) clearInterval(this.externalPoll);
-    for (const feed of this.walls.values()) if (feed.graceTimer) clearTimeout(feed.graceTimer);
+    for (const feed of this.feeds()) if (feed.graceTimer) clearTimeout(feed.graceTimer);
     for (const s of this.all) {
       if (retryMs !== undefined) this.write(s, `retry: ${retryMs + Math.floor(Math.random() * retryMs)}\n\n`);
       this.end(s);

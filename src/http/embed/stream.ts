@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { sendError } from '../envelope.js';
 import { clientOf, corsHeaders } from './access.js';
 import { requireEmbedWall } from './routes.js';
+import { requestBase } from '../self-url.js';
 import { EMBED_MESSAGES, EmbedStreamQuery, EmbedWallParams, streamResponses } from './schemas.js';
 
 /** When a client over its stream cap may try again (the embed polls meanwhile), s */
@@ -57,7 +58,7 @@ export async function embedStreamRoute(fastify: FastifyInstance) {
         'X-Accel-Buffering': 'no',
       });
       res.write('retry: 2000\n\n');
-      hub.attach({ res, wallId, key: request.query.key, client }, lastEventId);
+      hub.attach({ res, wallId, key: request.query.key, client, base: requestBase(request) }, lastEventId);
     },
   );
 }

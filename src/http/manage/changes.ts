@@ -5,6 +5,7 @@ import { ChangesPage, ChangesQuery } from '../../schemas/changes.js';
 import { manageRoute } from './route.js';
 import { db, num, optNum } from './common.js';
 import { WallParams } from './schemas.js';
+import { requestBase } from '../self-url.js';
 
 export async function changeRoutes(app: FastifyInstance) {
   const route = manageRoute(app, 'manage: walls');
@@ -25,9 +26,11 @@ export async function changeRoutes(app: FastifyInstance) {
       errors: [404, 410],
     },
     async (request) =>
-      await wallChanges(db(request), num(request.params.wallId), {
-        since: request.query.since,
-        limit: optNum(request.query.limit),
-      }),
+      await wallChanges(
+        db(request),
+        num(request.params.wallId),
+        { since: request.query.since, limit: optNum(request.query.limit) },
+        requestBase(request),
+      ),
   );
 }

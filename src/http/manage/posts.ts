@@ -30,6 +30,7 @@ import {
 } from '../../schemas/posts.js';
 import { PostParams, TagParams, WallParams } from './schemas.js';
 import { Type, type Static } from 'typebox';
+import { requestBase } from '../self-url.js';
 
 export async function postRoutes(app: FastifyInstance) {
   postModerationRoutes(app);
@@ -55,12 +56,18 @@ function postModerationRoutes(app: FastifyInstance) {
     async (request) => {
       const { status, state, feedId, media, network, q } = request.query;
       const filter = { status, state, feedId: optNum(feedId), media, network, q };
-      return listModerationPosts(db(request), num(request.params.wallId), filter, pageRequest(request.query));
+      return listModerationPosts(
+        db(request),
+        num(request.params.wallId),
+        filter,
+        pageRequest(request.query),
+        requestBase(request),
+      );
     },
   );
 
   posts.get({ access: ['viewer', 'wall'], summary: 'Get a post' }, async (request) =>
-    getModerationPost(db(request), ...postOf(request)),
+    getModerationPost(db(request), ...postOf(request), requestBase(request)),
   );
 
   posts.update(
@@ -71,7 +78,7 @@ function postModerationRoutes(app: FastifyInstance) {
         'approve or reject (`state`, with an optional `reason`), hide/unhide (`hidden`), pin/unpin (`pinned`), highlight (`highlighted`), set or clear (`null`) the call-to-action (`cta`), edit `content`. Visible on the next public read.',
       body: PostPatchBody,
     },
-    async (request) => updatePost(opOf(request), ...postOf(request), request.body),
+    async (request) => updatePost(opOf(request), ...postOf(request), request.body, requestBase(request)),
   );
 
   posts.collectionAction(

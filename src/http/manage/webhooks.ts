@@ -30,6 +30,8 @@ import { opOf } from './auth.js';
 import { manageResource } from './resource.js';
 import { db, num } from './common.js';
 import { DeliveryParams, WebhookParams } from './schemas.js';
+import { serverSelfUrl } from '../self-url.js';
+import { selfBase } from '../../domain/self-url.js';
 
 let defaults: WebhookSettings | null = null;
 
@@ -42,6 +44,8 @@ function settingsOf(request: FastifyRequest): WebhookSettings {
   return {
     ...settings,
     onNoAnswer: (webhookId, cause) => request.log.warn({ webhookId, cause }, 'webhook send got no HTTP answer'),
+    // a replayed payload names Wallery's copies as its deliveries do: PUBLIC_URL, else the listen address
+    mediaBase: selfBase(serverSelfUrl(request.server)),
   };
 }
 

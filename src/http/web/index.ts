@@ -12,7 +12,8 @@ import { CONSOLE_PATH, registerConsole } from './console.js';
 import { GUIDE_PATH, registerGuide } from './guide.js';
 import type { PublishableKeyGrant } from '../../store/publishable-keys.js';
 import { frameAncestors, framingHeaders } from './framing.js';
-import { messagePage, PAGE_CSS, pageCsp, sendHtml, wallPage } from './page.js';
+import { messagePage, PAGE_CSS, pageCsp, sendHtml, wallPage, type PagePictures } from './page.js';
+import { serverSelfUrl } from '../self-url.js';
 
 /** Where the routes of this module live; everything under them is a page or a file, not the API. */
 export const WEB_ROUTE_PREFIXES = ['/embed/', '/assets/', '/walls/', '/demo-media/', '/console/', GUIDE_PATH] as const;
@@ -45,8 +46,13 @@ export interface WebOptions {
 const hide = { hide: true } as const;
 
 /** One of the hosted pages, framed by `ancestors` only (framing.ts; no one by default). */
-const sendPage = (reply: FastifyReply, status: number, body: string, ancestors = "'none'") =>
-  sendHtml(reply, status, body, pageCsp(ancestors), framingHeaders(ancestors));
+const sendPage = (
+  reply: FastifyReply,
+  status: number,
+  body: string,
+  ancestors = "'none'",
+  pictures: PagePictures = { local: false },
+) => sendHtml(reply, status, body, pageCsp(ancestors, pictures), framingHeaders(ancestors));
 
 export async function registerWeb(app: FastifyInstance, options: WebOptions = {}): Promise<void> {
   const assets = new WebAssets(options.distDir ?? DEFAULT_WEB_DIST);
@@ -127,6 +133,8 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
       const up = request.url.split('?')[0]!.endsWith('/') ? '../../' : '../';
       const layout = one('layout');
       const theme = one('theme');
+      // with the media pipeline, the page shows Wallery's copies only: a visitor's browser asks no other host
+      const localMedia = app.ctx.media != null;
       return sendPage(
         reply,
         200,
@@ -138,8 +146,10 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
           theme: theme && THEMES.has(theme) ? theme : null,
           script: `${up}${entry}`,
           stylesheet: `${up}embed/v1/page.css`,
+          localMedia,
         }),
         frameAncestors(grant),
+        localMedia ? { local: true, publicUrl: serverSelfUrl(app).publicUrl } : { local: false },
       );
     },
   );

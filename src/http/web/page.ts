@@ -10,19 +10,31 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
+/** Where a page's pictures may come from. */
+export type PagePictures =
+  /** the posts' own hosts: any https origin (an instance without the media pipeline) */
+  | { local: false }
+  /** Wallery's copies only: this origin, and PUBLIC_URL's when it is another (the copies' URLs name it) */
+  | { local: true; publicUrl: string | null };
+
 /**
  * Scripts and styles only from this origin (Lit's constructed stylesheets
- * need no 'unsafe-inline'); the API and stream on this origin; pictures and
- * videos from any https host (the posts' media) or this origin; framed only
- * by `frameAncestors` (framing.ts; `'none'` unless said).
+ * need no 'unsafe-inline'); the API and stream on this origin; framed only
+ * by `frameAncestors` (framing.ts; `'none'` unless said). Pictures: with the
+ * media pipeline, Wallery's copies only — this origin (and PUBLIC_URL's), and
+ * data: for the ThumbHash placeholders the embed draws while a copy loads —
+ * so a visitor's browser asks no other host for a picture; without it, the
+ * posts' own hosts (any https origin). Videos are not copied: they stay on
+ * their network's https host, loaded only when one plays.
  */
-export function pageCsp(frameAncestors = "'none'"): string {
+export function pageCsp(frameAncestors = "'none'", pictures: PagePictures = { local: false }): string {
+  const own = pictures.local && pictures.publicUrl ? new URL(pictures.publicUrl).origin : null;
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' https: data:",
-    "media-src 'self' https: data:",
+    pictures.local ? `img-src 'self'${own ? ` ${own}` : ''} data:` : "img-src 'self' https: data:",
+    pictures.local ? "media-src 'self' https:" : "media-src 'self' https: data:",
     "connect-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
@@ -35,6 +47,8 @@ export interface WallPage {
   key: string;
   layout: string;
   theme: string | null;
+  /** Wallery's copies of pictures only (the media pipeline is on) */
+  localMedia: boolean;
   /** path of the hashed embed script, relative to the page (`../assets/wallery-HASH.js`) */
   script: string;
   stylesheet: string;
@@ -42,6 +56,7 @@ export interface WallPage {
 
 export function wallPage(page: WallPage): string {
   const theme = page.theme ? ` theme="${escapeHtml(page.theme)}"` : '';
+  const local = page.localMedia ? ' local-media' : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -54,7 +69,7 @@ export function wallPage(page: WallPage): string {
 </head>
 <body>
 <main>
-<wallery-wall wall="${page.wallId}" key="${escapeHtml(page.key)}" layout="${escapeHtml(page.layout)}"${theme}></wallery-wall>
+<wallery-wall wall="${page.wallId}" key="${escapeHtml(page.key)}" layout="${escapeHtml(page.layout)}"${theme}${local}></wallery-wall>
 </main>
 </body>
 </html>

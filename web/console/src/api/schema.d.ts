@@ -6855,6 +6855,28 @@ export interface paths {
                       video: string;
                     }[];
                     content: string;
+                    /** @description the post’s pictures and Wallery’s copies of them (its media as fetched) */
+                    copies: {
+                      /** @description in slot order: the items’, then the avatar */
+                      pictures: {
+                        /** @description fetches tried so far */
+                        attempts: number;
+                        height: number | null;
+                        reason: string | null;
+                        /** @description `item:<n>`: the picture of the post’s n-th media item (a video’s poster), from 0; `avatar` */
+                        slot: string;
+                        /** @description where the picture was fetched from (the original) */
+                        sourceUrl: string;
+                        /**
+                         * @description pending: to be fetched (or retried); ready: Wallery has a copy; failed: gave up after retries; refused: not a picture Wallery takes (an SVG, too many pixels…); skipped: not fetched
+                         * @enum {unknown}
+                         */
+                        state: 'pending' | 'ready' | 'failed' | 'refused' | 'skipped';
+                        url: string | null;
+                        width: number | null;
+                      }[];
+                      state: ('none' | 'pending' | 'ready' | 'partial' | 'failed') | null;
+                    };
                     /**
                      * Format: date-time
                      * @description ISO 8601 UTC
@@ -9232,6 +9254,28 @@ export interface paths {
                     video: string;
                   }[];
                   content: string;
+                  /** @description the post’s pictures and Wallery’s copies of them (its media as fetched) */
+                  copies: {
+                    /** @description in slot order: the items’, then the avatar */
+                    pictures: {
+                      /** @description fetches tried so far */
+                      attempts: number;
+                      height: number | null;
+                      reason: string | null;
+                      /** @description `item:<n>`: the picture of the post’s n-th media item (a video’s poster), from 0; `avatar` */
+                      slot: string;
+                      /** @description where the picture was fetched from (the original) */
+                      sourceUrl: string;
+                      /**
+                       * @description pending: to be fetched (or retried); ready: Wallery has a copy; failed: gave up after retries; refused: not a picture Wallery takes (an SVG, too many pixels…); skipped: not fetched
+                       * @enum {unknown}
+                       */
+                      state: 'pending' | 'ready' | 'failed' | 'refused' | 'skipped';
+                      url: string | null;
+                      width: number | null;
+                    }[];
+                    state: ('none' | 'pending' | 'ready' | 'partial' | 'failed') | null;
+                  };
                   /**
                    * Format: date-time
                    * @description ISO 8601 UTC
@@ -9515,6 +9559,28 @@ export interface paths {
                   video: string;
                 }[];
                 content: string;
+                /** @description the post’s pictures and Wallery’s copies of them (its media as fetched) */
+                copies: {
+                  /** @description in slot order: the items’, then the avatar */
+                  pictures: {
+                    /** @description fetches tried so far */
+                    attempts: number;
+                    height: number | null;
+                    reason: string | null;
+                    /** @description `item:<n>`: the picture of the post’s n-th media item (a video’s poster), from 0; `avatar` */
+                    slot: string;
+                    /** @description where the picture was fetched from (the original) */
+                    sourceUrl: string;
+                    /**
+                     * @description pending: to be fetched (or retried); ready: Wallery has a copy; failed: gave up after retries; refused: not a picture Wallery takes (an SVG, too many pixels…); skipped: not fetched
+                     * @enum {unknown}
+                     */
+                    state: 'pending' | 'ready' | 'failed' | 'refused' | 'skipped';
+                    url: string | null;
+                    width: number | null;
+                  }[];
+                  state: ('none' | 'pending' | 'ready' | 'partial' | 'failed') | null;
+                };
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC
@@ -9815,6 +9881,28 @@ export interface paths {
                   video: string;
                 }[];
                 content: string;
+                /** @description the post’s pictures and Wallery’s copies of them (its media as fetched) */
+                copies: {
+                  /** @description in slot order: the items’, then the avatar */
+                  pictures: {
+                    /** @description fetches tried so far */
+                    attempts: number;
+                    height: number | null;
+                    reason: string | null;
+                    /** @description `item:<n>`: the picture of the post’s n-th media item (a video’s poster), from 0; `avatar` */
+                    slot: string;
+                    /** @description where the picture was fetched from (the original) */
+                    sourceUrl: string;
+                    /**
+                     * @description pending: to be fetched (or retried); ready: Wallery has a copy; failed: gave up after retries; refused: not a picture Wallery takes (an SVG, too many pixels…); skipped: not fetched
+                     * @enum {unknown}
+                     */
+                    state: 'pending' | 'ready' | 'failed' | 'refused' | 'skipped';
+                    url: string | null;
+                    width: number | null;
+                  }[];
+                  state: ('none' | 'pending' | 'ready' | 'partial' | 'failed') | null;
+                };
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC

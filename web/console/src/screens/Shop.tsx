@@ -7,11 +7,18 @@ import { useMe } from '../auth';
 import { href } from '../router';
 import { QueryRows, ShowMore } from '../ui/kit';
 import { WallHead } from '../ui/WallNav';
+import { copiesNote, Picture } from '../ui/Picture';
 import './Shop.css';
 
-/** The picture a hotspot sits on: the post's main picture. */
+/** The picture a hotspot sits on: the post's main picture (the original, as C5 gives it). */
 export const pictureOf = (post: Pick<Post, 'picture' | 'file' | 'fileThumb' | 'children'>): string =>
   post.picture || post.file || post.fileThumb || post.children.find((c) => c.image)?.image || '';
+
+/** The same picture as shown: Wallery's copy first, then the original. */
+const shownPictures = (post: Post) =>
+  [post.copies.pictures.find((p) => p.slot === 'item:0' && p.url)?.url, pictureOf(post)].filter(
+    (u): u is string => !!u,
+  );
 
 export function Shop({ wallId }: { wallId: number }) {
   const canTag = useMe().can('POST /walls/{wallId}/posts/{postId}/products');
@@ -27,12 +34,23 @@ export function Shop({ wallId }: { wallId: number }) {
         <ul className="shop-posts">
           {list.map((post) => (
             <li key={post.id} data-post-id={post.id} className="shop-post">
-              <img src={pictureOf(post)} alt={post.alt || `Photo by ${post.authorName || post.username}`} />
+              <Picture
+                sources={shownPictures(post)}
+                alt={post.alt || `Photo by ${post.authorName || post.username}`}
+                fallback={<div className="shop-post-none">No picture</div>}
+              />
               <div className="shop-post-body">
                 <p className="sub">
                   #{post.id} · {post.authorName || post.username} · {post.networkName} · {post.state}
                   {post.hidden ? ' · hidden' : ''}
                 </p>
+                {copiesNote(post.copies) && (
+                  <p>
+                    <span className={`badge badge-${copiesNote(post.copies)!.tone}`}>
+                      {copiesNote(post.copies)!.text}
+                    </span>
+                  </p>
+                )}
                 <p>
                   {post.products.length === 0
                     ? 'No products'

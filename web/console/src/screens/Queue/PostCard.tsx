@@ -4,6 +4,7 @@ import { memo } from 'react';
 import type { Post } from '../../api/client';
 import type { Verb } from '../../api/queries/posts';
 import { Button, When } from '../../ui/kit';
+import { copiesNote, copyUrl, mainPictures, Picture } from '../../ui/Picture';
 import { postText } from './moderation';
 
 interface CardProps {
@@ -32,7 +33,9 @@ export const PostCard = memo(function PostCard({
   onToggle,
   onFocusIndex,
 }: CardProps) {
-  const media = post.fileThumb || post.picture || post.file;
+  const pictures = mainPictures(post);
+  const avatars = [copyUrl(post.copies, 'avatar'), post.userPicture].filter((u): u is string => !!u);
+  const note = copiesNote(post.copies);
   const text = postText(post);
   const author = post.authorName || post.username || 'unknown author';
   return (
@@ -46,16 +49,19 @@ export const PostCard = memo(function PostCard({
         aria-describedby={`post-text-${post.id}`}
         onFocus={() => onFocusIndex(index)}
       >
-        {media ? (
-          <img className="post-media" src={media} alt={post.alt || ''} loading="lazy" />
-        ) : (
-          <div className="post-media post-media-none">Text</div>
-        )}
+        <Picture
+          sources={pictures}
+          alt={post.alt || ''}
+          className="post-media"
+          fallback={
+            <div className="post-media post-media-none">
+              {post.media === 'text' && pictures.length === 0 ? 'Text' : 'No picture'}
+            </div>
+          }
+        />
         <div className="post-body">
           <p className="post-meta">
-            {post.userPicture && (
-              <img className="avatar" src={post.userPicture} alt="" onError={(e) => (e.currentTarget.hidden = true)} />
-            )}
+            <Picture sources={avatars} alt="" className="avatar" />
             <strong>{author}</strong>
             {post.username && post.authorName && <span className="muted"> @{post.username}</span>}
           </p>
@@ -70,6 +76,7 @@ export const PostCard = memo(function PostCard({
             <span className={`badge state-${post.state}`}>{post.state}</span>
             {post.hidden && <span className="badge badge-warn">hidden</span>}
             {post.pinned && <span className="badge">pinned</span>}
+            {note && <span className={`badge badge-${note.tone}`}>{note.text}</span>}
             {held && <span className="held">{held}</span>}
           </p>
         </div>
