@@ -37,7 +37,11 @@ describe('the start page', () => {
     for (const accept of [undefined, '*/*', 'application/json']) {
       const response = await fetch(`${srv.baseUrl}/`, { headers: accept ? { Accept: accept } : {} });
       expect(response.status, String(accept)).toBe(404);
-      expect(await response.json()).toEqual({ responseCode: 404, responseStatus: 'error', responseMessage: 'Not found' });
+      expect(await response.json()).toEqual({
+        responseCode: 404,
+        responseStatus: 'error',
+        responseMessage: 'Not found',
+      });
     }
     const xml = await fetch(`${srv.baseUrl}/?format=xml`);
     expect(xml.status).toBe(404);
@@ -48,25 +52,30 @@ describe('the start page', () => {
     }
   });
 
-  it.skipIf(!hasChromium)('has no accessibility violation in Chromium and loads nothing the policy blocks', async () => {
-    let browser: Browser | undefined;
-    try {
-      browser = await launchChromium();
-      const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-      const problems: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error') problems.push(m.text());
-      });
-      await page.goto(`${srv.baseUrl}/`);
-      await page.screenshot({ path: 'docs/screenshots/start-page.png' });
-      await expect(page.getByRole('link', { name: /Console/ }).isVisible()).resolves.toBe(true);
-      // the stylesheet applied (cards, not a bare list): nothing was blocked
-      expect(await page.locator('ul').evaluate((el) => getComputedStyle(el).display)).toBe('grid');
-      const result = await new AxeBuilder({ page }).analyze();
-      expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-      expect(problems.filter((p) => !p.includes('favicon'))).toEqual([]);
-    } finally {
-      await browser?.close();
-    }
-  });
+  it.skipIf(!hasChromium)(
+    'has no accessibility violation in Chromium and loads nothing the policy blocks',
+    async () => {
+      let browser: Browser | undefined;
+      try {
+        browser = await launchChromium();
+        const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+        const problems: string[] = [];
+        page.on('console', (m) => {
+          if (m.type() === 'error') problems.push(m.text());
+        });
+        await page.goto(`${srv.baseUrl}/`);
+        await page.screenshot({ path: 'docs/screenshots/start-page.png' });
+        await expect(page.getByRole('link', { name: /Console/ }).isVisible()).resolves.toBe(true);
+        // the stylesheet applied (cards, not a bare list): nothing was blocked
+        expect(await page.locator('ul').evaluate((el) => getComputedStyle(el).display)).toBe('grid');
+        const result = await new AxeBuilder({ page }).analyze();
+        expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+          [],
+        );
+        expect(problems.filter((p) => !p.includes('favicon'))).toEqual([]);
+      } finally {
+        await browser?.close();
+      }
+    },
+  );
 });

@@ -185,7 +185,13 @@ export async function embedReadRoutes(fastify: FastifyInstance, options: EmbedRe
         reply,
         async () => {
           const wall = await requireEmbedWall(request, wallId);
-          const rows = await listVisiblePostsAfter(db, wallId, limit + 1, after, embedFilterOf(wall, Boolean(request.server.ctx.media)));
+          const rows = await listVisiblePostsAfter(
+            db,
+            wallId,
+            limit + 1,
+            after,
+            embedFilterOf(wall, Boolean(request.server.ctx.media)),
+          );
           const page = rows.slice(0, limit);
           const last = page[page.length - 1];
           return {

@@ -62,9 +62,7 @@ export function landingPage(guide: boolean): string {
       text: 'The management and embed APIs, described by OpenAPI, to read and to try.',
     },
   ];
-  const items = doors
-    .map((d) => `<li><a href="${d.href}"><h2>${d.title}</h2><p>${d.text}</p></a></li>`)
-    .join('\n');
+  const items = doors.map((d) => `<li><a href="${d.href}"><h2>${d.title}</h2><p>${d.text}</p></a></li>`).join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
