@@ -40,6 +40,7 @@ interface WallFields {
   profanity?: boolean;
   moderation?: string;
   allowFraming?: boolean;
+  mediaWait?: boolean;
 }
 
 type ListOptions = PagedOptions & { account?: string; state?: string };
@@ -51,6 +52,7 @@ const wallFields = (options: WallFields) => ({
   profanity: options.profanity,
   moderation: options.moderation,
   allowFraming: options.allowFraming,
+  mediaWait: options.mediaWait,
 });
 
 export function registerWallCommands(program: Command) {
@@ -88,14 +90,15 @@ export function registerWallCommands(program: Command) {
         .requiredOption('--url <slug>', 'URL slug: lowercase letters, digits, - and _')
         .option('--profanity', 'turn the profanity flag on')
         .option('--moderation <mode>', 'auto (default) or manual: ingested posts wait for an approval')
-        .option('--allow-framing', 'any site may frame the hosted page of a key that names no origins'),
+        .option('--allow-framing', 'any site may frame the hosted page of a key that names no origins')
+        .option('--no-media-wait', 'show new posts at once, before their pictures are fetched'),
     body: (options: PrintOptions & WallFields & { account: string }) =>
       checkBody<WallInput>(WallCreateBody, given({ accountId: numberish(options.account), ...wallFields(options) })),
     run: ({ op, body }) => createWall(op, body),
   });
 
   walls.update({
-    description: 'change a wall’s name, URL slug, profanity flag, moderation mode or framing',
+    description: 'change a wall’s name, URL slug, profanity flag, moderation mode, framing or waiting for pictures',
     options: (c) =>
       c
         .option('--name <name>', 'wall name')
@@ -104,7 +107,9 @@ export function registerWallCommands(program: Command) {
         .option('--no-profanity', 'turn the profanity flag off')
         .option('--moderation <mode>', 'auto or manual (ingested posts wait for an approval)')
         .option('--allow-framing', 'any site may frame the hosted page of a key that names no origins')
-        .option('--no-allow-framing', 'only the origins of the page’s key may frame the hosted page (default)'),
+        .option('--no-allow-framing', 'only the origins of the page’s key may frame the hosted page (default)')
+        .option('--media-wait', 'show a new post once its pictures are fetched (default)')
+        .option('--no-media-wait', 'show new posts at once, before their pictures are fetched'),
     body: (options: PrintOptions & WallFields) => checkBody<WallPatch>(WallPatchBody, given(wallFields(options))),
     run: ({ op, body, args: [id] }) => updateWall(op, id, body),
   });

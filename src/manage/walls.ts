@@ -47,6 +47,7 @@ const wallRecord = (r: WallWithCounts): WallRecord => ({
   theme: r.theme,
   columns: r.columns,
   allowFraming: r.allow_framing !== 0,
+  mediaWait: r.media_wait !== 0,
   createdAt: iso(r.created_at),
   deleted: r.deleted_at !== null,
   deletedAt: isoOrNull(r.deleted_at),
@@ -114,6 +115,7 @@ export async function createWall(op: Op, given: WallInput): Promise<WallRecord> 
       theme: input.theme ?? null,
       columns: input.columns ?? null,
       allow_framing: input.allowFraming ? 1 : 0,
+      media_wait: input.mediaWait === false ? 0 : 1,
       created_at: op.now,
       deleted_at: null,
     });
@@ -138,6 +140,7 @@ export async function updateWall(op: Op, id: number, change: WallPatch): Promise
       ...(patch.theme !== undefined ? { theme: patch.theme } : {}),
       ...(patch.columns !== undefined ? { columns: patch.columns } : {}),
       ...(patch.allowFraming !== undefined ? { allow_framing: patch.allowFraming ? 1 : 0 } : {}),
+      ...(patch.mediaWait !== undefined ? { media_wait: patch.mediaWait ? 1 : 0 } : {}),
     });
     const after = wallRecord(await wallRow(tx.trx, id));
     tx.audit({ action: 'wall.update', targetType: 'wall', targetId: id, ...diff(before, after) });

@@ -46,6 +46,10 @@ const ALLOW_FRAMING =
   'whether any site may show the hosted wall page in a frame when the page’s key names no origins (default ' +
   'false: never framed); a key bound to origins is framed by those origins only, whatever this says';
 
+const MEDIA_WAIT =
+  'whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default ' +
+  'true; false: at once, without its pictures until they are in';
+
 /** How the embed shows the wall when a page does not choose: null leaves it to the embed (masonry, auto, its width). */
 const Display = {
   layout: Type.Optional(
@@ -67,6 +71,7 @@ const Display = {
     }),
   ),
   allowFraming: Type.Optional(Bool('allowFraming', ALLOW_FRAMING)),
+  mediaWait: Type.Optional(Bool('mediaWait', MEDIA_WAIT)),
 };
 
 export const WallCreateBody = Type.Object(
@@ -108,6 +113,7 @@ export const WallRecord = Record({
   theme: Nullable(Type.Enum([...EMBED_THEMES], { description: 'the embed’s theme when a page does not choose' })),
   columns: Nullable(Type.Integer({ description: 'the most columns the embed uses when a page does not say' })),
   allowFraming: Type.Boolean({ description: ALLOW_FRAMING }),
+  mediaWait: Type.Boolean({ description: MEDIA_WAIT }),
   createdAt: Instant,
   deleted: Type.Boolean(),
   deletedAt: NullableInstant,

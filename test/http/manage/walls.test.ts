@@ -57,6 +57,7 @@ describeSample('walls and feeds', () => {
       theme: null,
       columns: null,
       allowFraming: false,
+      mediaWait: true,
       createdAt: expect.stringMatching(/Z$/),
       deleted: false,
       deletedAt: null,
@@ -95,6 +96,7 @@ describeSample('walls and feeds', () => {
       theme: null,
       columns: null,
       allowFraming: false,
+      mediaWait: true,
       createdAt: at,
       deleted: false,
       deletedAt: null,
@@ -136,6 +138,19 @@ describeSample('walls and feeds', () => {
     expect(changes).toEqual([{ kind: 'wall', wallId: 7012 }]);
     const info = (await m.v2('/commerce/getGalleryInfo/7012')).json().responseData as Record<string, unknown>[];
     expect(info[0]).toMatchObject({ wallName: 'Renamed wall', wallUrl: 'renamed', wallProfanity: 1 });
+  });
+
+  it('chooses whether the embed waits for a post’s pictures, and refuses a value that is no boolean', async () => {
+    const made: Wall = data(
+      await m.api('POST', '/walls', { accountId: 7001, name: 'At once', url: 'at-once', mediaWait: false }),
+      201,
+    );
+    expect(made.mediaWait).toBe(false);
+    const changed: Wall = data(await m.api('PATCH', `/walls/${made.id}`, { mediaWait: true }));
+    expect(changed.mediaWait).toBe(true);
+    const bad = await m.api('PATCH', `/walls/${made.id}`, { mediaWait: 'yes' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('mediaWait');
   });
 
   it('deletes softly (public 404), restores, and purges only deleted walls', async () => {

@@ -5216,6 +5216,8 @@ export interface paths {
                   hiddenCount: number;
                   id: number;
                   layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
+                  /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+                  mediaWait: boolean;
                   /**
                    * @description auto or manual (approve first)
                    * @enum {unknown}
@@ -5399,6 +5401,8 @@ export interface paths {
             columns?: null | number;
             /** @description the embed’s layout when a page does not choose one; null: masonry (the hosted page: event) */
             layout?: null | ('masonry' | 'grid' | 'carousel' | 'event');
+            /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+            mediaWait?: boolean;
             /**
              * @description auto: posts appear as they arrive; manual: ingested posts wait as pending until approved (default auto)
              * @enum {unknown}
@@ -5443,6 +5447,8 @@ export interface paths {
                 hiddenCount: number;
                 id: number;
                 layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
+                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+                mediaWait: boolean;
                 /**
                  * @description auto or manual (approve first)
                  * @enum {unknown}
@@ -5742,6 +5748,8 @@ export interface paths {
                 hiddenCount: number;
                 id: number;
                 layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
+                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+                mediaWait: boolean;
                 /**
                  * @description auto or manual (approve first)
                  * @enum {unknown}
@@ -5956,6 +5964,8 @@ export interface paths {
                 hiddenCount: number;
                 id: number;
                 layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
+                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+                mediaWait: boolean;
                 /**
                  * @description auto or manual (approve first)
                  * @enum {unknown}
@@ -6223,6 +6233,8 @@ export interface paths {
             columns?: null | number;
             /** @description the embed’s layout when a page does not choose one; null: masonry (the hosted page: event) */
             layout?: null | ('masonry' | 'grid' | 'carousel' | 'event');
+            /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+            mediaWait?: boolean;
             /**
              * @description auto: posts appear as they arrive; manual: ingested posts wait as pending until approved (default auto)
              * @enum {unknown}
@@ -6266,6 +6278,8 @@ export interface paths {
                 hiddenCount: number;
                 id: number;
                 layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
+                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+                mediaWait: boolean;
                 /**
                  * @description auto or manual (approve first)
                  * @enum {unknown}
@@ -12732,6 +12746,8 @@ export interface paths {
                 hiddenCount: number;
                 id: number;
                 layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
+                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+                mediaWait: boolean;
                 /**
                  * @description auto or manual (approve first)
                  * @enum {unknown}
@@ -13035,6 +13051,8 @@ export interface paths {
                 hiddenCount: number;
                 id: number;
                 layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
+                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+                mediaWait: boolean;
                 /**
                  * @description auto or manual (approve first)
                  * @enum {unknown}

@@ -150,6 +150,7 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
       theme: wall?.theme ?? '',
       columns: wall?.columns == null ? '' : String(wall.columns),
       allowFraming: wall?.allowFraming ?? false,
+      mediaWait: wall?.mediaWait ?? true,
     },
     save.error,
   );
@@ -162,6 +163,7 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
     theme: form.theme === '' ? null : (form.theme as NonNullable<Wall['theme']>),
     columns: columnsOut(form.columns),
     allowFraming: form.allowFraming,
+    mediaWait: form.mediaWait,
   });
   const accountList = accounts.data?.data ?? [];
   const submit = onSubmit(() =>
@@ -212,6 +214,10 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
         <CheckboxField
           label="Any site may frame the hosted page (keys bound to sites: those sites only)"
           {...check('allowFraming')}
+        />
+        <CheckboxField
+          label="Show a new post once its pictures are in (otherwise at once, pictures following)"
+          {...check('mediaWait')}
         />
       </fieldset>
       <FormActions submit={wall ? 'Save wall' : 'Create wall'} pending={save.isPending} onCancel={() => onDone()} />
