@@ -11,6 +11,7 @@ interface Wall {
   name: string;
   url: string;
   profanity: boolean;
+  mediaWait: boolean;
   createdAt: string;
   deleted: boolean;
   deletedAt: string | null;
