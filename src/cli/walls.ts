@@ -91,7 +91,7 @@ export function registerWallCommands(program: Command) {
         .option('--profanity', 'turn the profanity flag on')
         .option('--moderation <mode>', 'auto (default) or manual: ingested posts wait for an approval')
         .option('--allow-framing', 'any site may frame the hosted page of a key that names no origins')
-        .option('--no-media-wait', 'show new posts at once, before their pictures are fetched'),
+        .option('--media-wait', 'show a new post only once its pictures are fetched (default: at once)'),
     body: (options: PrintOptions & WallFields & { account: string }) =>
       checkBody<WallInput>(WallCreateBody, given({ accountId: numberish(options.account), ...wallFields(options) })),
     run: ({ op, body }) => createWall(op, body),
@@ -108,8 +108,8 @@ export function registerWallCommands(program: Command) {
         .option('--moderation <mode>', 'auto or manual (ingested posts wait for an approval)')
         .option('--allow-framing', 'any site may frame the hosted page of a key that names no origins')
         .option('--no-allow-framing', 'only the origins of the page’s key may frame the hosted page (default)')
-        .option('--media-wait', 'show a new post once its pictures are fetched (default)')
-        .option('--no-media-wait', 'show new posts at once, before their pictures are fetched'),
+        .option('--media-wait', 'show a new post only once its pictures are fetched')
+        .option('--no-media-wait', 'show new posts at once, their pictures following (default)'),
     body: (options: PrintOptions & WallFields) => checkBody<WallPatch>(WallPatchBody, given(wallFields(options))),
     run: ({ op, body, args: [id] }) => updateWall(op, id, body),
   });

@@ -115,7 +115,7 @@ export async function createWall(op: Op, given: WallInput): Promise<WallRecord> 
       theme: input.theme ?? null,
       columns: input.columns ?? null,
       allow_framing: input.allowFraming ? 1 : 0,
-      media_wait: input.mediaWait === false ? 0 : 1,
+      media_wait: input.mediaWait === true ? 1 : 0,
       created_at: op.now,
       deleted_at: null,
     });

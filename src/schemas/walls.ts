@@ -47,8 +47,8 @@ const ALLOW_FRAMING =
   'false: never framed); a key bound to origins is framed by those origins only, whatever this says';
 
 const MEDIA_WAIT =
-  'whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default ' +
-  'true; false: at once, without its pictures until they are in';
+  'whether the embed shows a post only once Wallery has its pictures (fetched, refused, or given up on after ' +
+  'its retries; a media worker must run) — default false: at once, its original pictures until the copies are in';
 
 /** How the embed shows the wall when a page does not choose: null leaves it to the embed (masonry, auto, its width). */
 const Display = {

@@ -45,7 +45,7 @@ export interface WallsTable {
   columns: number | null;
   /** 1: any site may frame the hosted page when its key names no origins (migration 0018) */
   allow_framing: number;
-  /** 1: the embed shows a post once its pictures are fetched (or given up on); 0: at once, text-only until then (migration 0020) */
+  /** 1: the embed shows a post once its pictures are fetched (or given up on); 0 (default): at once, its originals until then (migration 0020) */
   media_wait: Generated<number>;
 }
 

@@ -87,7 +87,7 @@ export async function setMediaState(db: Kysely<Database>, postId: number, state:
 
 export const MEDIA_KEY = DEMO_KEYS[0].key;
 export const CDN = 'https://cdn.example.net';
-/** A wall that waits for pictures (the default), and one that does not. */
+/** A wall that waits for pictures, and one that does not (the default). */
 export const MEDIA_WALLS = { waits: 601, shows: 602 } as const;
 
 /** The demo's accounts, and two walls whose posts' pictures are on CDN: `ids` of each wall's posts, newest first. */
@@ -100,6 +100,7 @@ export function mediaDataFile(now: number, ids: Record<number, number[]>): DataF
     name: `Media wall ${id}`,
     url: `media-wall-${id}`,
     profanity: 0,
+    ...(id === MEDIA_WALLS.waits ? { mediaWait: true } : {}),
     createdAt: iso(now - 86_400_000),
     feeds: [
       {

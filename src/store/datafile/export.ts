@@ -135,7 +135,7 @@ async function writeWalls(db: Kysely<Database>, write: Write, counts: ImportCoun
       ...(w.theme !== null ? { theme: w.theme } : {}),
       ...(w.columns !== null ? { columns: w.columns } : {}),
       ...(w.allow_framing !== 0 ? { allowFraming: true } : {}),
-      ...(w.media_wait === 0 ? { mediaWait: false } : {}),
+      ...(w.media_wait !== 0 ? { mediaWait: true } : {}),
     };
     await write(`${i ? ',' : ''}\n${JSON.stringify(head).slice(0, -1)},"feeds":[`);
     await writeFeeds(db, write, counts, w.id);

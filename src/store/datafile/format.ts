@@ -117,7 +117,7 @@ export const WallHeadSchema = Type.Object({
   columns: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: 8 })])),
   /** Wallery's own extension: any site may frame the hosted page of a key with no origins (absent: false) */
   allowFraming: Type.Optional(Type.Boolean()),
-  /** Wallery's own extension: the embed shows a post once its pictures are in (absent: true) */
+  /** Wallery's own extension: the embed shows a post once its pictures are in (absent: false) */
   mediaWait: Type.Optional(Type.Boolean()),
 });
 const WallSchema = Type.Object({ ...WallHeadSchema.properties, feeds: Type.Optional(Type.Array(FeedSchema)) });

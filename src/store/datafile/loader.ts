@@ -511,7 +511,7 @@ function wallRow(w: WallHeadIn, path: string, now: number): Row<'walls'> & { id:
     theme: w.theme ?? null,
     columns: w.columns ?? null,
     allow_framing: w.allowFraming === true ? 1 : 0,
-    media_wait: w.mediaWait === false ? 0 : 1,
+    media_wait: w.mediaWait === true ? 1 : 0,
     created_at: instant(w.createdAt, `${path}.createdAt`),
     deleted_at: w.deleted === true ? now : null,
   };

@@ -55,8 +55,9 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
 
   // Where a post's media stands as a whole (null: not looked at yet, e.g. a
   // post stored before this migration; the media worker fills it in): none |
-  // pending | ready | partial | failed. A wall that waits for media shows a
-  // post in the embed once this is no longer pending.
+  // pending | ready | partial | failed. A wall that waits for media (0 by
+  // default: a new post shows at once, its pictures following) shows a post
+  // in the embed once this is no longer pending.
   await addColumns(db, 'posts', [['media_state', 'text']]);
-  await addColumns(db, 'walls', [['media_wait', 'integer', (c) => c.notNull().defaultTo(1)]]);
+  await addColumns(db, 'walls', [['media_wait', 'integer', (c) => c.notNull().defaultTo(0)]]);
 }

@@ -98,7 +98,6 @@ async function seed(s: EmbedServer) {
     state: 'pending',
   });
   await setMediaState(db, POSTS.showsPending, 'pending');
-  await db.updateTable('walls').set({ media_wait: 0 }).where('id', '=', MEDIA_WALLS.shows).execute();
 }
 
 const copyOf = (base: string) => ({

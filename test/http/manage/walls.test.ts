@@ -58,7 +58,7 @@ describeSample('walls and feeds', () => {
       theme: null,
       columns: null,
       allowFraming: false,
-      mediaWait: true,
+      mediaWait: false,
       createdAt: expect.stringMatching(/Z$/),
       deleted: false,
       deletedAt: null,
@@ -97,7 +97,7 @@ describeSample('walls and feeds', () => {
       theme: null,
       columns: null,
       allowFraming: false,
-      mediaWait: true,
+      mediaWait: false,
       createdAt: at,
       deleted: false,
       deletedAt: null,
@@ -143,12 +143,12 @@ describeSample('walls and feeds', () => {
 
   it('chooses whether the embed waits for a post’s pictures, and refuses a value that is no boolean', async () => {
     const made: Wall = data(
-      await m.api('POST', '/walls', { accountId: 7001, name: 'At once', url: 'at-once', mediaWait: false }),
+      await m.api('POST', '/walls', { accountId: 7001, name: 'Waits', url: 'waits', mediaWait: true }),
       201,
     );
-    expect(made.mediaWait).toBe(false);
-    const changed: Wall = data(await m.api('PATCH', `/walls/${made.id}`, { mediaWait: true }));
-    expect(changed.mediaWait).toBe(true);
+    expect(made.mediaWait).toBe(true);
+    const changed: Wall = data(await m.api('PATCH', `/walls/${made.id}`, { mediaWait: false }));
+    expect(changed.mediaWait).toBe(false);
     const bad = await m.api('PATCH', `/walls/${made.id}`, { mediaWait: 'yes' });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('mediaWait');

@@ -5216,7 +5216,7 @@ export interface paths {
                   hiddenCount: number;
                   id: number;
                   layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
-                  /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+                  /** @description whether the embed shows a post only once Wallery has its pictures (fetched, refused, or given up on after its retries; a media worker must run) — default false: at once, its original pictures until the copies are in */
                   mediaWait: boolean;
                   /**
                    * @description auto or manual (approve first)
@@ -5401,7 +5401,7 @@ export interface paths {
             columns?: null | number;
             /** @description the embed’s layout when a page does not choose one; null: masonry (the hosted page: event) */
             layout?: null | ('masonry' | 'grid' | 'carousel' | 'event');
-            /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+            /** @description whether the embed shows a post only once Wallery has its pictures (fetched, refused, or given up on after its retries; a media worker must run) — default false: at once, its original pictures until the copies are in */
             mediaWait?: boolean;
             /**
              * @description auto: posts appear as they arrive; manual: ingested posts wait as pending until approved (default auto)
@@ -5447,7 +5447,7 @@ export interface paths {
                 hiddenCount: number;
                 id: number;
                 layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
-                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, refused, or given up on after its retries; a media worker must run) — default false: at once, its original pictures until the copies are in */
                 mediaWait: boolean;
                 /**
                  * @description auto or manual (approve first)
@@ -5748,7 +5748,7 @@ export interface paths {
                 hiddenCount: number;
                 id: number;
                 layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
-                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, refused, or given up on after its retries; a media worker must run) — default false: at once, its original pictures until the copies are in */
                 mediaWait: boolean;
                 /**
                  * @description auto or manual (approve first)
@@ -5964,7 +5964,7 @@ export interface paths {
                 hiddenCount: number;
                 id: number;
                 layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
-                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, refused, or given up on after its retries; a media worker must run) — default false: at once, its original pictures until the copies are in */
                 mediaWait: boolean;
                 /**
                  * @description auto or manual (approve first)
@@ -6233,7 +6233,7 @@ export interface paths {
             columns?: null | number;
             /** @description the embed’s layout when a page does not choose one; null: masonry (the hosted page: event) */
             layout?: null | ('masonry' | 'grid' | 'carousel' | 'event');
-            /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+            /** @description whether the embed shows a post only once Wallery has its pictures (fetched, refused, or given up on after its retries; a media worker must run) — default false: at once, its original pictures until the copies are in */
             mediaWait?: boolean;
             /**
              * @description auto: posts appear as they arrive; manual: ingested posts wait as pending until approved (default auto)
@@ -6278,7 +6278,7 @@ export interface paths {
                 hiddenCount: number;
                 id: number;
                 layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
-                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, refused, or given up on after its retries; a media worker must run) — default false: at once, its original pictures until the copies are in */
                 mediaWait: boolean;
                 /**
                  * @description auto or manual (approve first)
@@ -12746,7 +12746,7 @@ export interface paths {
                 hiddenCount: number;
                 id: number;
                 layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
-                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, refused, or given up on after its retries; a media worker must run) — default false: at once, its original pictures until the copies are in */
                 mediaWait: boolean;
                 /**
                  * @description auto or manual (approve first)
@@ -13051,7 +13051,7 @@ export interface paths {
                 hiddenCount: number;
                 id: number;
                 layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
-                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, or given up on) — default true; false: at once, without its pictures until they are in */
+                /** @description whether the embed shows a post only once Wallery has its pictures (fetched, refused, or given up on after its retries; a media worker must run) — default false: at once, its original pictures until the copies are in */
                 mediaWait: boolean;
                 /**
                  * @description auto or manual (approve first)

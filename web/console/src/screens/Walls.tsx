@@ -150,7 +150,7 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
       theme: wall?.theme ?? '',
       columns: wall?.columns == null ? '' : String(wall.columns),
       allowFraming: wall?.allowFraming ?? false,
-      mediaWait: wall?.mediaWait ?? true,
+      mediaWait: wall?.mediaWait ?? false,
     },
     save.error,
   );
@@ -216,7 +216,7 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
           {...check('allowFraming')}
         />
         <CheckboxField
-          label="Show a new post once its pictures are in (otherwise at once, pictures following)"
+          label="Show a new post only once Wallery has its pictures (otherwise at once, pictures following)"
           {...check('mediaWait')}
         />
       </fieldset>
