@@ -7,8 +7,7 @@
 // unusually dense feed, a pathological document — fails its poll with a
 // clear error instead of growing the process. Idle workers are ended after a
 // while; none is started before the first parse.
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { ownBytes, workerScript } from '../jobs/worker-threads.js';
 import { Piscina } from 'piscina';
 import { FetchError } from '../net/errors.js';
 import type { ParseResult, ParseTask } from './parse-worker.js';
@@ -38,22 +37,7 @@ function parseHeapLimitMb(maxBytes: number): number {
 /** A parse makes much short-lived garbage; a small young generation keeps the worker's resident memory down at no cost in time. */
 const YOUNG_GENERATION_MB = 8;
 
-// Run from src/ (vitest, tsx), the worker is TypeScript too: it is loaded
-// through tsx, a dev dependency, there whenever src/ runs. From dist/ it is
-// plain JavaScript next to this file.
-const fromSource = import.meta.url.endsWith('.ts');
-const WORKER = new URL(`./parse-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
-function workerExecArgv(): string[] | undefined {
-  if (!fromSource) return undefined; // the worker inherits this process's flags
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return [...process.execArgv, '--import', tsx];
-}
-
-/** A small Buffer may be a slice of Node's shared pool: moving that would take the pool away; copy it. */
-function ownBytes(bytes: Uint8Array): Uint8Array {
-  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  return own && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
-}
+const WORKER = workerScript(import.meta.url, 'parse-worker');
 
 export class ParsePool {
   readonly heapLimitMb: number;
@@ -62,8 +46,8 @@ export class ParsePool {
   constructor(options: ParsePoolOptions) {
     this.heapLimitMb = parseHeapLimitMb(options.maxBytes);
     this.pool = new Piscina({
-      filename: WORKER.href,
-      execArgv: workerExecArgv(),
+      filename: WORKER.filename,
+      execArgv: WORKER.execArgv,
       minThreads: 0,
       maxThreads: options.threads,
       idleTimeout: options.idleTimeoutMs ?? 60_000,

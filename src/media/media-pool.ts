@@ -14,8 +14,7 @@
 // libvips runs a picture's work on Node's libuv thread pool, shared by the
 // whole process (file system, DNS lookups): with more than two media threads,
 // start the process with UV_THREADPOOL_SIZE of at least threads + 4.
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { ownBytes, workerScript } from '../jobs/worker-threads.js';
 import { Piscina } from 'piscina';
 import type { MediaTask, ProcessTask, RenderTask } from './media-worker.js';
 import type { MediaFile, ProcessOptions, ProcessResult, RenditionFormat } from './types.js';
@@ -31,22 +30,7 @@ export interface MediaPoolOptions {
 const HEAP_LIMIT_MB = 64;
 const YOUNG_GENERATION_MB = 8;
 
-// Run from src/ (vitest, tsx), the worker is TypeScript too: it is loaded
-// through tsx, a dev dependency, there whenever src/ runs. From dist/ it is
-// plain JavaScript next to this file.
-const fromSource = import.meta.url.endsWith('.ts');
-const WORKER = new URL(`./media-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
-function workerExecArgv(): string[] | undefined {
-  if (!fromSource) return undefined; // the worker inherits this process's flags
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return [...process.execArgv, '--import', tsx];
-}
-
-/** A small Buffer may be a slice of Node's shared pool: moving that would take the pool away; copy it. */
-function ownBytes(bytes: Uint8Array): Uint8Array {
-  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  return own && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
-}
+const WORKER = workerScript(import.meta.url, 'media-worker');
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.trim();
 
@@ -56,8 +40,8 @@ export class MediaPool {
 
   constructor(options: MediaPoolOptions) {
     this.pool = new Piscina({
-      filename: WORKER.href,
-      execArgv: workerExecArgv(),
+      filename: WORKER.filename,
+      execArgv: WORKER.execArgv,
       minThreads: 0,
       maxThreads: options.threads,
       idleTimeout: options.idleTimeoutMs ?? 60_000,
