@@ -103,6 +103,15 @@ async function mediaCounts(env: Record<string, string>): Promise<Record<string, 
   return status.pictures ?? {};
 }
 
+/** Polls `done` every half second, for at most five minutes. */
+async function until(done: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`waited five minutes for ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'wallery-bench-ingest-'));
   const env = {
@@ -150,9 +159,14 @@ async function main() {
       env,
     ),
   );
+  // the round starts once the worker is at work (the feed polled, its first pictures stored)
+  await until(async () => ((await mediaCounts(env)).ready ?? 0) > 0, 'the first picture stored');
   log('  ingesting and processing pictures');
+  const readyBefore = (await mediaCounts(env)).ready ?? 0;
   const during = await load(base);
   const afterCounts = await mediaCounts(env);
+  // and the last round once every picture is in
+  await until(async () => ((await mediaCounts(env)).pending ?? 0) === 0, 'every picture stored');
   log('  idle again');
   const after = await load(base);
 
@@ -161,7 +175,7 @@ async function main() {
   feed.server.close();
   rmSync(dir, { recursive: true, force: true });
 
-  const ready = afterCounts.ready ?? 0;
+  const ready = (afterCounts.ready ?? 0) - readyBefore;
   const pending = afterCounts.pending ?? 0;
   const idle = (before.rps + after.rps) / 2;
   const ratio = during.rps / idle;
@@ -188,7 +202,7 @@ async function main() {
     row('ingesting + processing pictures', during),
     row('idle again', after),
     '',
-    `Pictures at the end of the middle round: ${ready} ready, ${pending} still waiting (the worker was ${busy ? 'busy for the whole round' : 'done before the round ended: the round does not count'}).`,
+    `Pictures stored during the middle round: ${ready}; still waiting at its end: ${pending} (the worker was ${busy ? 'busy for the whole round' : 'done before the round ended: the round does not count'}).`,
     '',
     `Ratio (ingesting ÷ mean of the idle rounds): **${ratio.toFixed(2)} ×** — target ≥ ${TARGET} ×: ${met ? 'met' : 'NOT met'}.`,
     '',
