@@ -13,6 +13,7 @@ import { mediaKey } from '../src/media/names.js';
 import { processPicture, renderRendition } from '../src/media/process.js';
 import { DEFAULT_PROCESS_OPTIONS } from '../src/media/types.js';
 import { ChangeBus } from '../src/store/changes.js';
+import { recordBlob } from '../src/store/media-queue.js';
 import { openStore } from '../src/store/store.js';
 
 const dir = process.argv[2] ?? mkdtempSync(join(tmpdir(), 'wallery-bench-media-'));
@@ -36,22 +37,7 @@ const source = await sharp({
 const result = await processPicture(source, DEFAULT_PROCESS_OPTIONS);
 if (!result.ok) throw new Error(result.reason);
 for (const file of result.files) await storage.put(mediaKey(result.hash, file.name), file.bytes, file.contentType);
-await store.db
-  .insertInto('media_blobs')
-  .values({
-    hash: result.hash,
-    type: result.type,
-    width: result.width,
-    height: result.height,
-    animated: result.animated ? 1 : 0,
-    has_alpha: result.hasAlpha ? 1 : 0,
-    placeholder: result.placeholder,
-    widths: JSON.stringify(result.widths),
-    master: result.master,
-    bytes: result.bytes,
-    created_at: Date.now(),
-  })
-  .execute();
+await recordBlob(store.db, result, Date.now());
 
 const processor = {
   process: processPicture,

@@ -12,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import type { ChangeBus } from '../store/changes.js';
-import { claimSource, completePictures, pendingSourcesUnder, skipPictures } from '../store/media-queue.js';
+import { claimSource, completePictures, pendingSourcesUnder, settlePictures } from '../store/media-queue.js';
 import type { Database } from '../store/schema.js';
-import { blobOf, writePicture } from './runtime.js';
+import { writePicture } from './runtime.js';
 import { DEFAULT_PROCESS_OPTIONS, type MediaServices, type ProcessOptions } from './types.js';
 
 /** The demo's picture files: demo/media of the package (two levels up from src/media and dist/media alike). */
@@ -69,8 +69,8 @@ async function seedOne(o: DemoMediaOptions, url: string, png: Buffer | null): Pr
   let settled;
   if (result?.ok) {
     await writePicture(o.services.storage, result);
-    settled = await completePictures(o.db, ids, OWNER, blobOf(result), o.now);
-  } else settled = await skipPictures(o.db, ids, OWNER, o.now);
+    settled = await completePictures(o.db, ids, OWNER, result, o.now);
+  } else settled = await settlePictures(o.db, ids, OWNER, { state: 'skipped' }, o.now);
   for (const wallId of settled.touchedWalls) o.changes?.wallChanged(wallId);
   return result?.ok ? 'stored' : 'skipped';
 }

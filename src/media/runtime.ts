@@ -32,12 +32,10 @@ import {
   completePictures,
   dueSources,
   failPictures,
-  givePicturesUp,
   postsWithoutMediaState,
-  refusePictures,
   releasePictures,
+  settlePictures,
   syncPostMedia,
-  type BlobRecord,
   type ClaimedPicture,
   type Settled,
 } from '../store/media-queue.js';
@@ -305,7 +303,7 @@ export class MediaRuntime {
       this.db,
       claimed.map((p) => p.id),
       this.owner,
-      blobOf(result),
+      result,
       this.now(),
     );
     this.announce(settled.touchedWalls);
@@ -345,11 +343,11 @@ export class MediaRuntime {
     const out = claimed.filter(over);
     if (out.length === 0) return claimed;
     const reason = this.quotaReason();
-    const settled = await givePicturesUp(
+    const settled = await settlePictures(
       this.db,
       out.map((p) => p.id),
       this.owner,
-      reason,
+      { state: 'failed', reason },
       this.now(),
     );
     this.announce(settled.touchedWalls);
@@ -389,11 +387,11 @@ export class MediaRuntime {
   }
 
   private async refused(url: string, claimed: ClaimedPicture[], reason: string): Promise<MediaReport> {
-    const settled = await refusePictures(
+    const settled = await settlePictures(
       this.db,
       claimed.map((p) => p.id),
       this.owner,
-      reason,
+      { state: 'refused', reason },
       this.now(),
     );
     this.announce(settled.touchedWalls);
@@ -460,22 +458,6 @@ export async function writePicture(storage: MediaStorage, result: ProcessedPictu
     written += file.bytes.byteLength;
   }
   return written;
-}
-
-/** The row of media_blobs a processed picture is recorded by. */
-export function blobOf(result: ProcessedPicture): BlobRecord {
-  return {
-    hash: result.hash,
-    type: result.type,
-    width: result.width,
-    height: result.height,
-    animated: result.animated,
-    hasAlpha: result.hasAlpha,
-    placeholder: result.placeholder,
-    widths: result.widths,
-    master: result.master,
-    bytes: result.bytes,
-  };
 }
 
 function report(

@@ -417,6 +417,31 @@ export interface BlobRecord {
   bytes: number;
 }
 
+/**
+ * Records a stored picture in media_blobs, once: a hash recorded before
+ * keeps its row (the same bytes make the same files). A processing result
+ * is a BlobRecord as it is.
+ */
+export async function recordBlob(db: Kysely<Database>, blob: BlobRecord, now: number): Promise<void> {
+  await db
+    .insertInto('media_blobs')
+    .values({
+      hash: blob.hash,
+      type: blob.type,
+      width: blob.width,
+      height: blob.height,
+      animated: blob.animated ? 1 : 0,
+      has_alpha: blob.hasAlpha ? 1 : 0,
+      placeholder: blob.placeholder,
+      widths: JSON.stringify(blob.widths),
+      master: blob.master,
+      bytes: blob.bytes,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.column('hash').doNothing())
+    .execute();
+}
+
 /** What settling claimed pictures did: the pictures written, and the walls whose posts' media_state changed. */
 export interface Settled {
   /** pictures this worker still held (a picture whose URL changed meanwhile, or whose lease lapsed, is left alone) */
@@ -441,75 +466,33 @@ export async function completePictures(
   now: number,
 ): Promise<Settled> {
   return db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('media_blobs')
-      .values({
-        hash: blob.hash,
-        type: blob.type,
-        width: blob.width,
-        height: blob.height,
-        animated: blob.animated ? 1 : 0,
-        has_alpha: blob.hasAlpha ? 1 : 0,
-        placeholder: blob.placeholder,
-        widths: JSON.stringify(blob.widths),
-        master: blob.master,
-        bytes: blob.bytes,
-        created_at: now,
-      })
-      .onConflict((oc) => oc.column('hash').doNothing())
-      .execute();
+    await recordBlob(trx, blob, now);
     return settle(trx, ids, owner, { state: 'ready', hash: blob.hash, reason: null, updated_at: now, ...released });
   });
 }
 
 /**
- * The claimed pictures will never be taken (not a picture, too large, an
- * address refused): `refused` with the reason, not retried.
+ * How claimed pictures end without a copy: `refused` — never to be taken
+ * (not a picture, too large, an address refused), not retried; `failed` —
+ * failed for good without an attempt counted (the account's quota is used
+ * up), until `wallery media retry` puts them back; `skipped` — not Wallery's
+ * to copy after all (their posts show the original URLs).
  */
-export async function refusePictures(
-  db: Kysely<Database>,
-  ids: readonly number[],
-  owner: string,
-  reason: string,
-  now: number,
-): Promise<Settled> {
-  return db
-    .transaction()
-    .execute((trx) =>
-      settle(trx, ids, owner, { state: 'refused', hash: null, reason: clip(reason), updated_at: now, ...released }),
-    );
-}
+export type PicturesOutcome = { state: 'refused' | 'failed'; reason: string } | { state: 'skipped' };
 
-/**
- * The claimed pictures failed for good without an attempt counted against
- * them (the account's quota is used up): `failed` with the reason, until
- * `wallery media retry` puts them back.
- */
-export async function givePicturesUp(
+/** The claimed pictures end as `outcome` says, leases released, the posts' media_state updated. One transaction. */
+export async function settlePictures(
   db: Kysely<Database>,
   ids: readonly number[],
   owner: string,
-  reason: string,
+  outcome: PicturesOutcome,
   now: number,
 ): Promise<Settled> {
+  const reason = outcome.state === 'skipped' ? null : clip(outcome.reason);
   return db
     .transaction()
     .execute((trx) =>
-      settle(trx, ids, owner, { state: 'failed', hash: null, reason: clip(reason), updated_at: now, ...released }),
-    );
-}
-
-/** The claimed pictures are not Wallery's to copy after all: `skipped` (their posts show the original URLs). */
-export async function skipPictures(
-  db: Kysely<Database>,
-  ids: readonly number[],
-  owner: string,
-  now: number,
-): Promise<Settled> {
-  return db
-    .transaction()
-    .execute((trx) =>
-      settle(trx, ids, owner, { state: 'skipped', hash: null, reason: null, updated_at: now, ...released }),
+      settle(trx, ids, owner, { state: outcome.state, hash: null, reason, updated_at: now, ...released }),
     );
 }
 

@@ -14,7 +14,7 @@ import {
   claimSource,
   completePictures,
   failPictures,
-  refusePictures,
+  settlePictures,
   syncPostMedia,
   type BlobRecord,
 } from '../../src/store/media-queue.js';
@@ -147,11 +147,11 @@ describe('wallery media status and retry', () => {
     const b = await claimSource(s.store.db, B, 'test', NOW, NOW + 60_000);
     await failPictures(s.store.db, b, 'test', 'HTTP 404 from cdn.example', NOW, () => null);
     const c = await claimSource(s.store.db, C, 'test', NOW, NOW + 60_000);
-    await refusePictures(
+    await settlePictures(
       s.store.db,
       c.map((x) => x.id),
       'test',
-      'the file is HTML, not a picture',
+      { state: 'refused', reason: 'the file is HTML, not a picture' },
       NOW,
     );
 

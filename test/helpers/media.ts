@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { DEMO_KEYS, demoDataFile } from '../../src/demo/demo-data.js';
 import type { DataFile } from '../../src/store/datafile.js';
+import { recordBlob } from '../../src/store/media-queue.js';
 import type { Database, MediaItemState, PostMediaState } from '../../src/store/schema.js';
 import { mediaKey } from '../../src/media/names.js';
 import { processPicture, renderRendition } from '../../src/media/process.js';
@@ -28,22 +29,19 @@ export interface BlobSpec {
 }
 
 export async function insertBlob(db: Kysely<Database>, b: BlobSpec): Promise<void> {
-  await db
-    .insertInto('media_blobs')
-    .values({
-      hash: b.hash,
-      type: b.type ?? 'jpeg',
-      width: b.width,
-      height: b.height,
-      animated: b.animated ? 1 : 0,
-      has_alpha: b.hasAlpha ? 1 : 0,
-      placeholder: b.placeholder ?? 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw',
-      widths: JSON.stringify(b.widths),
-      master: b.master ?? 'master.jpg',
-      bytes: b.bytes ?? 1000,
-      created_at: Date.now(),
-    })
-    .execute();
+  await recordBlob(
+    db,
+    {
+      type: 'jpeg',
+      animated: false,
+      hasAlpha: false,
+      placeholder: 'YJqGPQw7sFlslqhFafSE+Q6oJ1h2iHB2Rw',
+      master: 'master.jpg',
+      bytes: 1000,
+      ...b,
+    },
+    Date.now(),
+  );
 }
 
 export interface PictureSpec {

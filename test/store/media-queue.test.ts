@@ -18,13 +18,12 @@ import {
   deleteUnreferencedBlobs,
   dueSources,
   failPictures,
-  givePicturesUp,
   mediaSummary,
   pictureFailures,
   postsWithoutMediaState,
-  refusePictures,
   releasePictures,
   retryFailedPictures,
+  settlePictures,
   syncPostMedia,
   unreferencedBlobs,
   type BlobRecord,
@@ -387,11 +386,11 @@ describe('the queue: lease, complete, fail with backoff, refuse', () => {
     expect(done).toHaveLength(1);
     expect((await post(p1)).media_state).toBe('pending');
     const claimed = await claimSource(store.db, FACE, 'w1', NOW, NOW + 60_000);
-    const settled = await refusePictures(
+    const settled = await settlePictures(
       store.db,
       claimed.map((c) => c.id),
       'w1',
-      'not a picture: text/html',
+      { state: 'refused', reason: 'not a picture: text/html' },
       NOW,
     );
     expect(settled).toEqual({ pictures: 1, walls: [10], touchedWalls: [10] });
@@ -474,11 +473,11 @@ describe('quota, gc and status', () => {
     await store_(A, H1, 10);
     await store_(B, H2, 20);
     const claimed = await claimSource(store.db, C, 'w1', NOW, NOW + 60_000);
-    await givePicturesUp(
+    await settlePictures(
       store.db,
       claimed.map((c) => c.id),
       'w1',
-      'the account’s media quota (1 MB) is used up',
+      { state: 'failed', reason: 'the account’s media quota (1 MB) is used up' },
       NOW,
     );
     expect(await pictures(p3)).toMatchObject([
