@@ -358,6 +358,16 @@ export async function dueSources(db: Kysely<Database>, now: number, limit: numbe
     .where('state', '=', 'pending')
     .where('next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    // a deleted wall's pictures wait (no one sees them; restored, it catches up)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('posts')
+          .innerJoin('walls', 'walls.id', 'posts.wall_id')
+          .select('posts.id')
+          .whereRef('posts.id', '=', 'post_media.post_id')
+          .where('walls.deleted_at', 'is', null),
+      ),
+    )
     .groupBy('source_url')
     .orderBy('due')
     .orderBy('source_url')

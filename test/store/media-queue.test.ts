@@ -225,6 +225,16 @@ describe('syncPostMedia: a post’s pictures follow its media columns', () => {
     expect(seen.get(p3)!.get('item:0')!.stored).toMatchObject({ hash: H1, width: 640, height: 480 });
   });
 
+  it('a deleted wall’s pictures are not fetched; restored, they are due again', async () => {
+    const p1 = await insertPost(100, image(A));
+    const p2 = await insertPost(200, image(B));
+    await syncPostMedia(store.db, [p1, p2], NOW);
+    await store.db.updateTable('walls').set({ deleted_at: NOW }).where('id', '=', 10).execute();
+    expect(await dueSources(store.db, NOW, 10)).toEqual([B]);
+    await store.db.updateTable('walls').set({ deleted_at: null }).where('id', '=', 10).execute();
+    expect(await dueSources(store.db, NOW, 10)).toEqual([A, B]);
+  });
+
   it('skip: new pictures are skipped, never due; the post shows its originals (none)', async () => {
     const id = await insertPost(100, image(A, FACE));
     await syncPostMedia(store.db, [id], NOW, { skip: true });
