@@ -493,6 +493,13 @@ describe.skipIf(!hasChromium)('pictures on the hosted page, from Wallery’s cop
       // the posts whose pictures are not all in, at the top of the screenshot
       await page.locator(`article[data-post-id="${MISSING}"]`).evaluate((a) => a.scrollIntoView({ block: 'start' }));
       await page.screenshot({ path: `${SHOTS}console-queue-pictures-1280.png` });
+
+      // the hotspot editor places products on the same copy
+      const first = PICTURES[0]!;
+      await page.goto(`${srv.baseUrl}/console/#/walls/${WALL}/posts/${first.id}/products`);
+      await expect
+        .poll(() => page.getByTestId('hotspot-picture').locator('img').getAttribute('src'), { timeout: WAIT })
+        .toMatch(new RegExp(`^${srv.baseUrl}/media/${blobs.get(first.id)!.hash}/`));
     } finally {
       await context.close();
     }

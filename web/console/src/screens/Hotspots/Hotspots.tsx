@@ -10,6 +10,7 @@ import { useWall } from '../../api/queries/walls';
 import { useMe } from '../../auth';
 import { href } from '../../router';
 import { Announce, Empty, ErrorNote, Loading, ScreenTitle } from '../../ui/kit';
+import { copyUrl } from '../../ui/Picture';
 import './Hotspots.css';
 import { pictureOf } from '../Shop';
 import { pct, type Point } from './geometry';
@@ -73,7 +74,8 @@ export function Hotspots({ wallId, postId }: { wallId: number; postId: number })
     place.mutate({ productId: chosen, ...at });
   };
 
-  const picture = post.data ? pictureOf(post.data) : '';
+  // Wallery's copy when it is stored (the same picture, upright as browsers show the original)
+  const picture = post.data ? (copyUrl(post.data.copies, 'item:0') ?? pictureOf(post.data)) : '';
   const error = place.error ?? move.error ?? remove.error;
   return (
     <section className="screen">
