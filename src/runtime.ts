@@ -9,6 +9,9 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { completeContext, type AppContext } from './http/context.js';
 import { buildServer, type ServerOptions } from './http/server.js';
+
+// for the start banner (the CLI reaches the server's modules only through this lazily loaded one)
+export { guideBuilt } from './http/server.js';
 import { IngestRuntime } from './ingest/runtime.js';
 import { jsonLogger, type WorkerLogger } from './jobs/log.js';
 import { RedisQuota } from './quota/redis-quota.js';

@@ -5,7 +5,6 @@ import { demoDataFile, demoMediaBase, DEMO_KEYS } from '../demo/demo-data.js';
 import type { MediaServices } from '../media/types.js';
 import type { ChangeBus } from '../store/changes.js';
 import { loggerOptions } from '../http/logger.js';
-import { guideBuilt } from '../http/server.js';
 import { fixedSelfUrl, selfBase } from '../domain/self-url.js';
 import { hasAccounts } from '../store/accounts.js';
 import { importDataFile } from '../store/datafile.js';
@@ -42,7 +41,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   if (options.port !== undefined) config.port = parsePort(options.port, '--port');
   if (options.host !== undefined) config.host = parseHost(options.host, '--host');
   // feed ingestion in-process unless INGEST=off (`wallery worker` runs it alone)
-  const { openRuntime } = await loadRuntime();
+  const { openRuntime, guideBuilt } = await loadRuntime();
   const runtime = await openRuntime(config, {
     server: { logger: loggerOptions(config.logLevel) },
     ingest: config.ingest.enabled,
