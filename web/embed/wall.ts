@@ -1,10 +1,15 @@
 // <wallery-wall>: a wall of posts in an open Shadow DOM, live through the
-// embed API's event stream (polling when refused), with four layouts.
+// embed API's event stream (polling when refused), with four layouts. The
+// event layout (a big screen) shows its posts a screenful at a time, turning
+// the page every few seconds: only that page (and what is left of the
+// window after it) is in the document, however many posts the wall has.
 // Pictures are Wallery's copies where it has them; with `local-media` (the
 // hosted page) only those: a picture without a copy is left out.
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { analyticsAllowed, Reporter } from './analytics.js';
+import { eventBranding, eventDate, renderBanner, renderWaiting, type BannerOptions } from './event.js';
+import type { QrCode } from './qr.js';
 import { cssProps } from './css-props.js';
 import { EmbedClient, apiBase } from './api.js';
 import { LiveFeed, type LiveState } from './live.js';
@@ -14,12 +19,26 @@ import type { PictureRules } from './pictures.js';
 import { renderShop, trapTab } from './shop-dialog.js';
 import { styles } from './styles.js';
 import type { EmbedPost, EmbedWall, Layout } from './types.js';
-import { reducedMotion, throttle } from './util.js';
+import { reducedMotion, relativeTime, throttle } from './util.js';
 
 const LAYOUTS: readonly Layout[] = ['masonry', 'grid', 'carousel', 'event'];
 const ANNOUNCE_EVERY_MS = 5_000;
 const CAROUSEL_EVERY_MS = 5_000;
-const EVENT_SCROLL_EVERY_MS = 6_000;
+/** an event screen's page stays this long */
+const EVENT_PAGE_MS = 12_000;
+/** the posts an event screen puts in the document at once: its page and the next ones (the DOM stays small) */
+const EVENT_WINDOW = 40;
+/** an event screen turns back to the newest after this many posts loaded (it shows what is recent) */
+const EVENT_MAX_LOADED = 1_000;
+/** burn-in care: the event screen moves by a few px, one step every so often */
+const DRIFT_EVERY_MS = 90_000;
+const DRIFT: readonly [number, number][] = [
+  [0, 0],
+  [3, 2],
+  [-2, 3],
+  [-3, -2],
+  [2, -3],
+];
 /** the masonry grid's row height (styles.ts): a post spans its height in these, plus the gap */
 const MASONRY_ROW_PX = 4;
 
@@ -43,6 +62,9 @@ export class WalleryWall extends LitElement {
     announcement: { state: true },
     paused: { state: true },
     loadingMore: { state: true },
+    held: { state: true },
+    eventStart: { state: true },
+    qr: { state: true },
   };
 
   declare wall: string;
@@ -62,6 +84,12 @@ export class WalleryWall extends LitElement {
   declare announcement: string;
   declare paused: boolean;
   declare loadingMore: boolean;
+  /** the event screen's rotation stopped by its Pause button */
+  declare held: boolean;
+  /** the event screen's page: the index of its first post */
+  declare eventStart: number;
+  /** the event screen's QR code (its encoder loaded only there) */
+  declare qr: { url: string; code: QrCode } | null;
 
   private list = new PostList();
   private client: EmbedClient | null = null;
@@ -86,6 +114,18 @@ export class WalleryWall extends LitElement {
       this.renderRoot.querySelectorAll<HTMLVideoElement>(`[data-post-id="${id}"] video`)[Number(index)]?.focus();
     });
   };
+  /** posts whose long text a visitor expanded */
+  private expanded = new Set<string>();
+  private toggle = (id: string) => {
+    if (!this.expanded.delete(id)) this.expanded.add(id);
+    this.requestUpdate();
+  };
+  /** how many posts of the event screen's page fit on it (measured after each render) */
+  private eventFit = 0;
+  /** the event page just turned: it fades in */
+  private turned = false;
+  private drift = 0;
+  private logoFailed = false;
   private newCount = 0;
   private now = Date.now();
   private timers: ReturnType<typeof setInterval>[] = [];
@@ -120,6 +160,9 @@ export class WalleryWall extends LitElement {
     this.paused = reducedMotion();
     this.loadingMore = false;
     this.localMedia = false;
+    this.held = false;
+    this.eventStart = 0;
+    this.qr = null;
   }
 
   override connectedCallback(): void {
@@ -133,7 +176,8 @@ export class WalleryWall extends LitElement {
         this.requestUpdate();
       }, 60_000),
       setInterval(() => this.autoCarousel(), CAROUSEL_EVERY_MS),
-      setInterval(() => this.autoScrollEvent(), EVENT_SCROLL_EVERY_MS),
+      setInterval(() => this.autoPage(), EVENT_PAGE_MS),
+      setInterval(() => this.driftStep(), DRIFT_EVERY_MS),
     );
   }
 
@@ -167,8 +211,9 @@ export class WalleryWall extends LitElement {
    * resized, a picture dropped) through a ResizeObserver.
    */
   private sizeMasonry(): void {
+    const layout = this.effectiveLayout;
     const items =
-      this.effectiveLayout === 'masonry' ? this.renderRoot.querySelectorAll<HTMLElement>('.posts > li') : [];
+      layout === 'masonry' || layout === 'event' ? this.renderRoot.querySelectorAll<HTMLElement>('.posts > li') : [];
     if (items.length === 0 && !this.sizer) return;
     const span = (li: HTMLElement, height: number, gap: number) =>
       li.style.setProperty('--_rows', String(Math.ceil((height + gap) / MASONRY_ROW_PX)));
@@ -178,6 +223,7 @@ export class WalleryWall extends LitElement {
       const gap = gapOf(entries[0]?.target);
       for (const e of entries)
         span(e.target as HTMLElement, e.borderBoxSize[0]?.blockSize ?? e.contentRect.height, gap);
+      this.fitEvent();
     });
     const now = new Set(items);
     for (const li of this.sized)
@@ -197,8 +243,42 @@ export class WalleryWall extends LitElement {
     });
   }
 
+  /**
+   * The event screen's page: the posts that fit on the screen whole are
+   * shown; the first one that does not, and every one after it, wait for the
+   * next page (hidden and inert here, so nothing is cut in half).
+   */
+  private fitEvent(): void {
+    if (this.effectiveLayout !== 'event') return;
+    const screen = this.renderRoot.querySelector<HTMLElement>('.screen');
+    if (!screen) return;
+    const bottom = screen.getBoundingClientRect().bottom + 1;
+    const items = [...screen.querySelectorAll<HTMLElement>('.posts > li')];
+    const fits = items.map((li) => li.getBoundingClientRect().bottom <= bottom);
+    let first = fits.indexOf(false);
+    if (first === 0) first = 1; // one post at least, however tall
+    this.eventFit = first === -1 ? items.length : first;
+    items.forEach((li, i) => {
+      const off = i >= this.eventFit;
+      li.classList.toggle('off', off);
+      li.inert = off;
+    });
+  }
+
+  /** Clamped text: its "More" button shown only where the text is cut. */
+  private markClamped(): void {
+    for (const text of this.renderRoot.querySelectorAll<HTMLElement>('.post:not(.open) .text')) {
+      const cut = text.scrollHeight > text.clientHeight + 2;
+      text.closest('.post')!.toggleAttribute('data-clamped', cut);
+    }
+  }
+
   protected override updated(): void {
     this.sizeMasonry();
+    this.fitEvent();
+    this.markClamped();
+    this.turned = false;
+    this.loadQr();
     if (this.reporter && this.info && this.list.posts.length > 0) {
       this.reporter.wallLoaded();
       this.reporter.watch(this.renderRoot);
@@ -266,6 +346,7 @@ export class WalleryWall extends LitElement {
     this.feed?.stop();
     this.feed = null;
     this.list = new PostList();
+    this.eventStart = 0;
     this.error = '';
     this.info = null;
     if (!this.wall || !this.key) {
@@ -306,7 +387,8 @@ export class WalleryWall extends LitElement {
     for (const post of posts) this.fresh.add(post.id);
     this.newCount += posts.length;
     this.announce();
-    if (this.effectiveLayout === 'event') this.renderRoot.querySelector('.scroller')?.scrollTo({ top: 0 });
+    // the event screen shows the newest at once
+    if (this.effectiveLayout === 'event') this.showPage(0);
     this.requestUpdate();
     void this.updateComplete.then(() => {
       for (const post of posts) this.emit('wallery:post-added', { post });
@@ -385,6 +467,52 @@ export class WalleryWall extends LitElement {
     if (opener?.isConnected) opener.focus();
   };
 
+  /** The event screen's QR code for the wall's info URL: the encoder is loaded (once) when one is needed. */
+  private loadQr(): void {
+    const url = this.effectiveLayout === 'event' ? eventBranding(this.info).infoUrl : undefined;
+    if (!url || this.qr?.url === url) return;
+    void import('./qr.js').then(({ qrCode }) => {
+      if (this.qr?.url !== url) this.qr = { url, code: qrCode(url) };
+    });
+  }
+
+  /** The event screen turns its page: the next posts, loading more as needed; after the last, the newest again. */
+  private turnPage = () => {
+    const posts = this.list.posts;
+    let next = this.eventStart + Math.max(1, this.eventFit);
+    if (next >= posts.length) {
+      if (this.list.nextCursor && posts.length < EVENT_MAX_LOADED) {
+        void this.loadMore().then(() => {
+          if (this.list.posts.length > next) this.showPage(next);
+        });
+        return;
+      }
+      next = 0;
+    }
+    this.showPage(next);
+  };
+
+  private showPage(start: number): void {
+    if (start === this.eventStart) return;
+    this.eventStart = start;
+    this.turned = !reducedMotion();
+    this.renderRoot.querySelector<HTMLElement>('.screen')?.scrollTo({ top: 0 });
+  }
+
+  private autoPage(): void {
+    if (this.effectiveLayout !== 'event' || this.held || this.focusInside || document.hidden) return;
+    if (this.eventFit >= this.list.posts.length - this.eventStart && !this.list.nextCursor && this.eventStart === 0)
+      return; // everything fits on one page
+    this.turnPage();
+  }
+
+  /** Burn-in care: the event screen shifts by a few px, slowly (at once, by 3 px, with reduced motion). */
+  private driftStep(): void {
+    if (this.effectiveLayout !== 'event') return;
+    this.drift = (this.drift + 1) % DRIFT.length;
+    this.requestUpdate();
+  }
+
   private get motionPaused(): boolean {
     return this.paused || this.hovering || this.focusInside || document.hidden || this.shopPost !== null;
   }
@@ -396,15 +524,6 @@ export class WalleryWall extends LitElement {
     const atEnd = track.scrollLeft + track.clientWidth >= track.scrollWidth - 4;
     if (atEnd) track.scrollTo({ left: 0 });
     else this.step(1);
-  }
-
-  private autoScrollEvent(): void {
-    if (this.effectiveLayout !== 'event' || this.motionPaused) return;
-    const scroller = this.renderRoot.querySelector<HTMLElement>('.scroller');
-    if (!scroller || scroller.scrollHeight <= scroller.clientHeight) return;
-    const atEnd = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 4;
-    if (atEnd) scroller.scrollTo({ top: 0 });
-    else scroller.scrollBy({ top: Math.round(scroller.clientHeight * 0.6) });
   }
 
   private step(direction: 1 | -1): void {
@@ -438,14 +557,18 @@ export class WalleryWall extends LitElement {
       rules: this.pictureRules,
       failed: this.failed,
       fail: this.fail,
+      expanded: this.expanded,
+      toggle: this.toggle,
+      date: layout === 'event' ? (iso) => eventDate(iso, this.now) : (iso) => relativeTime(iso, this.now),
     };
+    if (layout === 'event') return this.renderEventPosts(ctx);
     const more = this.list.nextCursor
       ? html`<button class="ctl more" part="load-more" ?disabled=${this.loadingMore} @click=${() => this.loadMore()}>
           ${this.loadingMore ? 'Loading…' : 'Load more'}
         </button>`
       : nothing;
     // the first posts are likely in view: their pictures load at once, the others when scrolled near
-    const eager = layout === 'carousel' ? 2 : layout === 'event' ? 6 : columns;
+    const eager = layout === 'carousel' ? 2 : columns;
     const items = repeat(
       this.list.posts,
       (p) => p.id,
@@ -465,26 +588,47 @@ export class WalleryWall extends LitElement {
           </ul>
         </div>`;
     }
-    const list = html`<ul class="posts" part="posts" role="list">
+    return html`<ul class="posts" part="posts" role="list">
         ${items}
       </ul>
       ${more}`;
-    if (layout === 'event') {
-      return html`<div class="scroller" part="scroller" tabindex="0" role="region" aria-label="Posts">${list}</div>`;
-    }
-    return list;
   }
 
-  private renderTop() {
-    const state = this.liveState;
-    const label = state === 'live' ? 'Live' : state === 'polling' ? 'Updating' : 'Connecting';
-    return html`<div class="top" part="header">
-      <h1>${this.info?.name ?? ''}</h1>
-      <span class="live ${state === 'live' ? 'on' : ''}" part="live"><span class="dot"></span>${label}</span>
-      <button class="ctl" part="control" aria-pressed=${this.paused} @click=${() => (this.paused = !this.paused)}>
-        ${this.paused ? 'Resume scrolling' : 'Pause scrolling'}
-      </button>
+  /** The event screen's page: a window of posts from `eventStart` (fitEvent hides what does not fit). */
+  private renderEventPosts(ctx: PostContext) {
+    const posts = this.list.posts;
+    const start = this.eventStart < posts.length ? this.eventStart : 0;
+    const shown = posts.slice(start, start + EVENT_WINDOW);
+    const items = repeat(
+      shown,
+      (p) => p.id,
+      (p) => html`<li class=${p.pinned || p.highlighted ? 'wide' : ''}>${renderPost(p, ctx, true)}</li>`,
+    );
+    return html`<div class="screen" part="scroller" role="region" aria-label="Posts">
+      <ul class="posts ${this.turned ? 'turn' : ''}" part="posts" role="list">
+        ${items}
+      </ul>
     </div>`;
+  }
+
+  private bannerOptions(): BannerOptions {
+    const branding = eventBranding(this.info);
+    return {
+      name: this.info?.name ?? '',
+      branding,
+      qr: this.qr && this.qr.url === branding.infoUrl ? this.qr.code : null,
+      live: this.liveState,
+      held: this.held,
+      hold: () => (this.held = !this.held),
+      next: this.turnPage,
+      pages: this.list.posts.length > this.eventFit || this.list.nextCursor !== null,
+      logoFailed: this.logoFailed,
+      logoFail: () => {
+        this.logoFailed = true;
+        this.requestUpdate();
+      },
+      waiting: this.list.posts.length === 0,
+    };
   }
 
   protected override render() {
@@ -493,8 +637,15 @@ export class WalleryWall extends LitElement {
     let body;
     if (this.error) body = html`<p class="status" role="alert">${this.error}</p>`;
     else if (!this.info) body = html`<p class="status">Loading…</p>`;
-    else if (this.list.posts.length === 0) body = html`<p class="status">No posts yet.</p>`;
+    else if (this.list.posts.length === 0)
+      body = layout === 'event' ? renderWaiting(this.bannerOptions()) : html`<p class="status">No posts yet.</p>`;
     else body = this.renderPosts(layout, cols);
+    if (layout === 'event') {
+      const [dx, dy] = DRIFT[this.drift]!;
+      body = html`<div class="stage" style=${cssProps({ transform: `translate(${dx}px, ${dy}px)` })}>
+        ${this.info ? renderBanner(this.bannerOptions()) : nothing}${body}
+      </div>`;
+    }
     return html`<div
       class="wall ${layout} ${this.dark ? 'dark' : 'light'}"
       part="wall"
@@ -507,7 +658,6 @@ export class WalleryWall extends LitElement {
       @click=${this.onClick}
       @auxclick=${this.onClick}
     >
-      ${layout === 'event' && this.info ? this.renderTop() : nothing}
       <div class="sr" role="status" aria-live="polite">${this.announcement}</div>
       ${body}
       <dialog
