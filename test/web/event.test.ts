@@ -28,7 +28,7 @@ describe.skipIf(!hasChromium)('the event screen', () => {
   let look: LookServer;
   let browser: Browser;
   let host: HostServer;
-  let contexts: BrowserContext[] = [];
+  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     const launching = launchChromium();
@@ -83,7 +83,9 @@ describe.skipIf(!hasChromium)('the event screen', () => {
     expect(waiting.quiet).toBe('#ffffff');
     // the encoder came as a chunk of its own, from /assets/
     expect(requests.some((p) => /^\/assets\/qr-[\w-]+\.js$/.test(p))).toBe(true);
-    await page.screenshot({ path: new URL('../../docs/screenshots/wall-event-waiting-dark-1920.png', import.meta.url).pathname });
+    await page.screenshot({
+      path: new URL('../../docs/screenshots/wall-event-waiting-dark-1920.png', import.meta.url).pathname,
+    });
 
     // no branding: the waiting screen all the same, no call to post of the wall's, no QR code
     const plain = await screen(LOOK_WALLS.empty, null);
@@ -124,7 +126,9 @@ describe.skipIf(!hasChromium)('the event screen', () => {
     page.on('request', (r) => {
       if (r.url().includes('/posts?')) pages.push(r.url());
     });
-    await page.goto(host.url({ wall: LOOK_WALLS.big, key: look.keys.get(LOOK_WALLS.big), layout: 'event', limit: 100 }));
+    await page.goto(
+      host.url({ wall: LOOK_WALLS.big, key: look.keys.get(LOOK_WALLS.big), layout: 'event', limit: 100 }),
+    );
     await settled(page);
     let most = 0;
     const seen = new Set<string>();
@@ -137,7 +141,9 @@ describe.skipIf(!hasChromium)('the event screen', () => {
       for (const id of state.shown) seen.add(id);
       const first = state.shown[0];
       await inShadow(page, (root) =>
-        [...root.querySelectorAll<HTMLButtonElement>('.banner button')].find((b) => b.textContent!.startsWith('Next'))!.click(),
+        [...root.querySelectorAll<HTMLButtonElement>('.banner button')]
+          .find((b) => b.textContent!.startsWith('Next'))!
+          .click(),
       );
       await page.waitForFunction(
         (first) => {
@@ -148,7 +154,9 @@ describe.skipIf(!hasChromium)('the event screen', () => {
         { timeout: WAIT },
       );
     }
-    console.info(`[wallery] event screen, ${BIG} posts: ${seen.size} shown in 40 pages, at most ${most} cards in the document`);
+    console.info(
+      `[wallery] event screen, ${BIG} posts: ${seen.size} shown in 40 pages, at most ${most} cards in the document`,
+    );
     expect(seen.size).toBeGreaterThan(300);
     expect(pages.length).toBeGreaterThanOrEqual(4); // several pages of 100 read from the API
     expect(most).toBeLessThanOrEqual(200);
@@ -166,7 +174,11 @@ describe.skipIf(!hasChromium)('the event screen', () => {
     const res = await fetch(`${look.srv.baseUrl}/api/v2/widget/create-post?user_key=${USER_KEY}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ wallId: LOOK_WALLS.varied, content: '<p>Just arrived: hello harbour!</p>', authorName: 'Desk' }),
+      body: JSON.stringify({
+        wallId: LOOK_WALLS.varied,
+        content: '<p>Just arrived: hello harbour!</p>',
+        authorName: 'Desk',
+      }),
     });
     expect(res.status, await res.clone().text()).toBe(200);
     await page.waitForFunction(
@@ -184,12 +196,16 @@ describe.skipIf(!hasChromium)('the event screen', () => {
         ...document.getAnimations(),
         ...wall.shadowRoot!.getAnimations(),
         ...wall.getAnimations({ subtree: true }),
-      ].map((a) => `${a.constructor.name} ${(a as CSSAnimation).animationName ?? (a as CSSTransition).transitionProperty}`);
+      ].map(
+        (a) => `${a.constructor.name} ${(a as CSSAnimation).animationName ?? (a as CSSTransition).transitionProperty}`,
+      );
     });
     expect(animations).toEqual([]);
     const cards = await cardSpaces(page);
     const fresh = await inShadow(page, (root) =>
-      [...root.querySelectorAll('article')].find((a) => a.textContent!.includes('Just arrived'))!.getAttribute('data-post-id'),
+      [...root.querySelectorAll('article')]
+        .find((a) => a.textContent!.includes('Just arrived'))!
+        .getAttribute('data-post-id'),
     );
     const card = cards.find((c) => c.id === fresh)!;
     expect(card.empty).toBeLessThanOrEqual(0.25 * card.height);

@@ -35,7 +35,11 @@ const PICTURES = [
   { w: 1920, h: 1080, from: '#0b486b', to: '#f56217', sun: '#fff3b0' },
 ] as const;
 
-const SHORT = ['Who else is at the harbour stage tonight?', 'Best. Festival. Ever. 🎉', 'Doors open at 7 — see you there!'];
+const SHORT = [
+  'Who else is at the harbour stage tonight?',
+  'Best. Festival. Ever.',
+  'Doors open at 7 — see you there!',
+];
 const MID = [
   'Rain or shine, the crew shows up. Huge thanks to everyone who helped set up the main tent this morning — we could not have done it without you. #community',
   'Fresh batch of maple cookies at the stand until 6 pm! Bring a friend, bring two. The oat ones are gone already, sorry.',
@@ -56,17 +60,39 @@ interface Spec {
 
 /** The varied wall: every kind of card, in the order the wall shows them (pinned first, then newest). */
 export const VARIED: Spec[] = [
-  { id: 80100, text: '<p>Trail maps for the season are in: pick one up at the stand.</p>', picture: 0, pinned: true, hoursAgo: 400 },
+  {
+    id: 80100,
+    text: '<p>Trail maps for the season are in: pick one up at the stand.</p>',
+    picture: 0,
+    pinned: true,
+    hoursAgo: 400,
+  },
   { id: 80101, text: `<p>${SHORT[0]}</p>`, hoursAgo: 0.2 },
-  { id: 80102, text: '<p>Sunrise over the ridge — worth every step of the 5 a.m. start.</p>', picture: 1, hoursAgo: 0.5 },
+  {
+    id: 80102,
+    text: '<p>Sunrise over the ridge — worth every step of the 5 a.m. start.</p>',
+    picture: 1,
+    hoursAgo: 0.5,
+  },
   { id: 80103, text: `<p>${MID[0]}</p>`, highlighted: true, hoursAgo: 1 },
   { id: 80104, text: '<p>The whole valley from the last switchback.</p>', picture: 3, hoursAgo: 1.5 },
   { id: 80105, text: LONG, hoursAgo: 2 },
-  { id: 80106, text: '<p>Behind the scenes: setting up the main tent.</p>', picture: 2, highlighted: true, hoursAgo: 3 },
+  {
+    id: 80106,
+    text: '<p>Behind the scenes: setting up the main tent.</p>',
+    picture: 2,
+    highlighted: true,
+    hoursAgo: 3,
+  },
   { id: 80107, text: `<p>${SHORT[1]}</p>`, hoursAgo: 4 },
   { id: 80108, text: '<p>The old lighthouse at dusk.</p>', picture: 4, hoursAgo: 5 },
   { id: 80109, text: `<p>${MID[1]}</p>`, hoursAgo: 6 },
-  { id: 80110, text: `<p>Our favourite picnic spot, now with a view of the lake. ${MID[0]}</p>`, picture: 5, hoursAgo: 8 },
+  {
+    id: 80110,
+    text: `<p>Our favourite picnic spot, now with a view of the lake. ${MID[0]}</p>`,
+    picture: 5,
+    hoursAgo: 8,
+  },
   { id: 80111, text: `<p>${SHORT[2]}</p>`, hoursAgo: 10 },
   { id: 80112, text: '<p>Golden hour on the pier.</p>', picture: 6, hoursAgo: 20 },
   { id: 80113, text: LONG, picture: 7, hoursAgo: 30 },
@@ -159,7 +185,11 @@ export async function startLookServer(big = 0): Promise<LookServer> {
   const dir = mkdtempSync(join(tmpdir(), 'wallery-look-'));
   const storage = new FolderStorage(dir);
   const now = Date.now();
-  const srv = await startTestServer({ data: lookData(now, big), now, media: { storage, processor: inlineProcessor() } });
+  const srv = await startTestServer({
+    data: lookData(now, big),
+    now,
+    media: { storage, processor: inlineProcessor() },
+  });
   const db = srv.store.db;
   const blobs = await Promise.all(
     PICTURES.map(async (p) => storePicture(db, storage, await picture(p.w, p.h, p.from, p.to, p.sun))),
@@ -282,9 +312,7 @@ export function cardSpaces(page: Page): Promise<CardSpace[]> {
         const bottom = Math.min(r.bottom, box.bottom, clip.bottom);
         if (bottom > top) spans.push([top, bottom]);
       };
-      for (const el of card.querySelectorAll(
-        'img, video, svg, .facade, .flag, .net, .avatar, button, .cta, .count',
-      )) {
+      for (const el of card.querySelectorAll('img, video, svg, .facade, .flag, .net, .avatar, button, .cta, .count')) {
         if (el.closest('.sr')) continue;
         add(el.getBoundingClientRect(), box);
       }
@@ -323,7 +351,8 @@ export function overflowing(page: Page): Promise<string[]> {
       // the carousel's track and a post's slides scroll sideways by design: what is inside them may be off screen
       if (el.closest('.carousel .posts > li, .slides > *') || el.closest('.sr')) continue;
       const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.right > width + 1) out.push(`${el.tagName.toLowerCase()}.${el.className}: ${Math.round(r.right)}`);
+      if (r.width > 0 && r.right > width + 1)
+        out.push(`${el.tagName.toLowerCase()}.${el.className}: ${Math.round(r.right)}`);
     }
     return out;
   });

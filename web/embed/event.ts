@@ -81,7 +81,7 @@ export interface BannerOptions {
 }
 
 /** The QR code with what it is for ("Scan to post"). */
-function qrBlock(o: BannerOptions, where: 'banner' | 'waiting') {
+function qrBlock(o: BannerOptions, where: 'side' | 'big') {
   if (!o.qr || !o.branding.infoUrl) return nothing;
   return html`<figure class="qrbox ${where}">
     ${renderQr(o.qr, `QR code: ${o.branding.infoUrl}`)}
@@ -104,7 +104,7 @@ export function renderBanner(o: BannerOptions) {
         ? html`<p class="call" part="call-to-post">${o.branding.callToPost}</p>`
         : nothing
     }
-    ${o.waiting ? nothing : qrBlock(o, 'banner')}
+    ${o.waiting ? nothing : qrBlock(o, 'side')}
     <div class="state">
       <span class="live ${state === 'live' ? 'on' : ''}" part="live"><span class="dot"></span>${label}</span>
       <span class="ctls">
@@ -125,7 +125,7 @@ export function renderBanner(o: BannerOptions) {
 export function renderWaiting(o: BannerOptions) {
   return html`<div class="waiting" part="waiting">
     <p class="call" part="call-to-post">${o.branding.callToPost ?? 'Posts will appear here.'}</p>
-    ${qrBlock(o, 'waiting')}
+    ${qrBlock(o, 'big')}
     <p class="hint">Waiting for the first post…</p>
   </div>`;
 }

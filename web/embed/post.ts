@@ -32,7 +32,10 @@ export interface PostContext {
 
 /** How long a post's text is, in characters of text (its markup left out): picks the quote's type size. */
 function textLength(markup: string): number {
-  return markup.replace(/<[^>]*>/g, '').replace(/&[#\w]+;/g, ' ').trim().length;
+  return markup
+    .replace(/<[^>]*>/g, '')
+    .replace(/&[#\w]+;/g, ' ')
+    .trim().length;
 }
 
 /** A text-only post's type size: the shorter the text, the larger the quote. */
@@ -200,7 +203,6 @@ export function renderPost(post: EmbedPost, ctx: PostContext, eager = false): Te
           }
           ${post.author.username ? html`<span class="handle">@${post.author.username}</span>` : nothing}
         </div>
-        <span class="net" part="network">${networkLabel(post.network)}</span>
       </div>
       ${
         post.html
@@ -231,6 +233,7 @@ export function renderPost(post: EmbedPost, ctx: PostContext, eager = false): Te
               : time
           }</span
         >
+        <span class="net" part="network">${networkLabel(post.network)}</span>
         ${
           post.products.length > 0
             ? html`<button

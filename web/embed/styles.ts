@@ -83,6 +83,7 @@ export const styles = css`
      column that ends highest — the shortest — so the columns pack with no
      gap and the posts read left to right, top to bottom, in the API's order */
   .masonry .posts,
+  .grid .posts,
   .event .posts {
     display: grid;
     column-gap: var(--_gap);
@@ -97,20 +98,18 @@ export const styles = css`
     );
   }
   .masonry .posts > li,
-  .event .posts > li {
+  .grid .posts > li {
     grid-row-end: span var(--_rows, 1);
   }
   /* masonry: a picture at its own aspect ratio; only a very long article is shortened */
   .masonry .text {
     --_lines: 14;
   }
-  /* grid: columns of equal cards, each as tall as what it holds (a short
-     post is never stretched to its row's height); pictures in one 4:3 box,
-     cropped about their centre; text clamped to a few lines */
+  /* grid: equal columns of tidy cards — every picture in the same 4:3 box,
+     cropped about its centre, text clamped to a few lines — packed like the
+     masonry, so a short post is never stretched to a row's height and
+     leaves no hole under it */
   .grid .posts {
-    display: grid;
-    gap: var(--_gap);
-    align-items: start;
     grid-template-columns: repeat(
       auto-fill,
       minmax(max(220px, calc((100% - (var(--_cols, 3) - 1) * var(--_gap)) / var(--_cols, 3))), 1fr)
@@ -280,7 +279,7 @@ export const styles = css`
     .event .call {
       font-size: 1.7em;
     }
-    .event .qrbox.banner {
+    .event .qrbox.side {
       align-items: flex-start;
     }
     .event .qr {
@@ -295,23 +294,17 @@ export const styles = css`
   .event .screen {
     overflow: hidden;
     padding: 1em 1.2em;
-    container-type: inline-size;
-    container-name: screen;
   }
   .event .posts {
     grid-template-columns: repeat(auto-fill, minmax(min(100%, 12.5em), 1fr));
   }
+  /* wall.ts places each post of the page; one that does not fit waits for the next */
   .event .posts > li.off {
-    visibility: hidden;
+    display: none;
   }
-  /* pinned and featured posts get room: two columns where there are three or more */
-  @container screen (min-width: 40em) {
-    .event .posts > li.wide {
-      grid-column: span 2;
-    }
-    .event .wide .text {
-      font-size: 1.2em;
-    }
+  /* pinned and featured posts get room: two columns (wall.ts), larger type */
+  .event .wide .text {
+    font-size: 1.2em;
   }
   .event .text {
     --_lines: 5;
@@ -404,7 +397,9 @@ export const styles = css`
     background: var(--_card);
     border: 1px solid var(--_line);
     border-radius: var(--_radius);
-    box-shadow: 0 1px 2px #10182814, 0 2px 8px #1018280d;
+    box-shadow:
+      0 1px 2px #10182814,
+      0 2px 8px #1018280d;
     overflow: hidden;
     position: relative;
   }

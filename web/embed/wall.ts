@@ -120,8 +120,12 @@ export class WalleryWall extends LitElement {
     if (!this.expanded.delete(id)) this.expanded.add(id);
     this.requestUpdate();
   };
-  /** how many posts of the event screen's page fit on it (measured after each render) */
-  private eventFit = 0;
+  /** where the event screen's next page starts: the first post that did not fit (measured after each render) */
+  private eventNext = 0;
+  /** posts after that one shown on this page all the same (they fitted): left out of the next page */
+  private eventShownAfter = new Set<string>();
+  /** left out of this page: shown on the one before */
+  private eventSkip = new Set<string>();
   /** the event page just turned: it fades in */
   private turned = false;
   private drift = 0;
@@ -131,6 +135,9 @@ export class WalleryWall extends LitElement {
   private timers: ReturnType<typeof setInterval>[] = [];
   private observer: IntersectionObserver | null = null;
   private observed: Element | null = null;
+  /** the event screen's posts area: packed again when its size changes */
+  private screenSizer: ResizeObserver | null = null;
+  private screenObserved: Element | null = null;
   /** masonry: each post's height, measured as it changes, gives the rows it spans */
   private sizer: ResizeObserver | null = null;
   private sized = new Set<HTMLElement>();
@@ -194,6 +201,9 @@ export class WalleryWall extends LitElement {
     this.sizer?.disconnect();
     this.sizer = null;
     this.sized.clear();
+    this.screenSizer?.disconnect();
+    this.screenSizer = null;
+    this.screenObserved = null;
     this.reporter?.stop();
     this.generation++;
   }
@@ -213,7 +223,7 @@ export class WalleryWall extends LitElement {
   private sizeMasonry(): void {
     const layout = this.effectiveLayout;
     const items =
-      layout === 'masonry' || layout === 'event' ? this.renderRoot.querySelectorAll<HTMLElement>('.posts > li') : [];
+      layout === 'masonry' || layout === 'grid' ? this.renderRoot.querySelectorAll<HTMLElement>('.posts > li') : [];
     if (items.length === 0 && !this.sizer) return;
     const span = (li: HTMLElement, height: number, gap: number) =>
       li.style.setProperty('--_rows', String(Math.ceil((height + gap) / MASONRY_ROW_PX)));
@@ -223,7 +233,6 @@ export class WalleryWall extends LitElement {
       const gap = gapOf(entries[0]?.target);
       for (const e of entries)
         span(e.target as HTMLElement, e.borderBoxSize[0]?.blockSize ?? e.contentRect.height, gap);
-      this.fitEvent();
     });
     const now = new Set(items);
     for (const li of this.sized)
@@ -244,25 +253,64 @@ export class WalleryWall extends LitElement {
   }
 
   /**
-   * The event screen's page: the posts that fit on the screen whole are
-   * shown; the first one that does not, and every one after it, wait for the
-   * next page (hidden and inert here, so nothing is cut in half).
+   * The event screen's page, packed here: each post in turn goes where the
+   * columns end highest (pinned and featured ones over two columns, where
+   * there are three or more), as long as it fits on the screen whole; one
+   * that does not is left out (nothing is cut in half) and starts the next
+   * page, where the posts after it shown here are left out in turn. The
+   * posts' places are set on the grid (4 px rows), so what the screen shows
+   * is exactly what was counted.
    */
   private fitEvent(): void {
-    if (this.effectiveLayout !== 'event') return;
-    const screen = this.renderRoot.querySelector<HTMLElement>('.screen');
-    if (!screen) return;
-    const bottom = screen.getBoundingClientRect().bottom + 1;
-    const items = [...screen.querySelectorAll<HTMLElement>('.posts > li')];
-    const fits = items.map((li) => li.getBoundingClientRect().bottom <= bottom);
-    let first = fits.indexOf(false);
-    if (first === 0) first = 1; // one post at least, however tall
-    this.eventFit = first === -1 ? items.length : first;
+    const screen = this.effectiveLayout === 'event' ? this.renderRoot.querySelector<HTMLElement>('.screen') : null;
+    const list = screen?.querySelector<HTMLElement>('.posts');
+    if (!screen || !list) return;
+    this.screenSizer ??= new ResizeObserver(() => this.fitEvent());
+    if (this.screenObserved !== screen) {
+      this.screenSizer.disconnect();
+      this.screenSizer.observe(screen);
+      this.screenObserved = screen;
+    }
+    const items = [...list.querySelectorAll<HTMLElement>(':scope > li')];
+    const style = getComputedStyle(list);
+    const columns = style.gridTemplateColumns.split(' ').filter(Boolean).length || 1;
+    const gap = parseFloat(style.columnGap) || 0;
+    const span = (li: HTMLElement) => (columns >= 3 && li.classList.contains('wide') ? 2 : 1);
+    // every post in its width, unplaced, then every height read at once
+    for (const li of items) {
+      li.classList.remove('off');
+      li.inert = false;
+      li.style.setProperty('grid-row', 'auto');
+      li.style.setProperty('grid-column', `auto / span ${span(li)}`);
+    }
+    const heights = items.map((li) => li.getBoundingClientRect().height);
+    const room = screen.clientHeight - parseFloat(getComputedStyle(screen).paddingTop) * 2;
+    const ends = new Array<number>(columns).fill(0); // in rows of MASONRY_ROW_PX
+    const index = (li: HTMLElement | undefined) => Number(li?.dataset.i ?? this.list.posts.length);
+    let cut = -1;
+    const shownAfter = new Set<string>();
     items.forEach((li, i) => {
-      const off = i >= this.eventFit;
-      li.classList.toggle('off', off);
-      li.inert = off;
+      const k = span(li);
+      let best = 0;
+      let top = Infinity;
+      for (let c = 0; c + k <= columns; c++) {
+        const t = Math.max(...ends.slice(c, c + k));
+        if (t < top) [best, top] = [c, t];
+      }
+      const rows = Math.ceil((heights[i]! + gap) / MASONRY_ROW_PX);
+      if (i > 0 && top * MASONRY_ROW_PX + heights[i]! > room) {
+        if (cut === -1) cut = i;
+        li.classList.add('off');
+        li.inert = true;
+        return;
+      }
+      for (let c = best; c < best + k; c++) ends[c] = top + rows;
+      li.style.setProperty('grid-row', `${top + 1} / span ${rows}`);
+      li.style.setProperty('grid-column', `${best + 1} / span ${k}`);
+      if (cut !== -1) shownAfter.add(li.dataset.id!);
     });
+    this.eventNext = cut === -1 ? index(items[items.length - 1]) + 1 : index(items[cut]);
+    this.eventShownAfter = shownAfter;
   }
 
   /** Clamped text: its "More" button shown only where the text is cut. */
@@ -347,6 +395,7 @@ export class WalleryWall extends LitElement {
     this.feed = null;
     this.list = new PostList();
     this.eventStart = 0;
+    this.eventSkip = new Set();
     this.error = '';
     this.info = null;
     if (!this.wall || !this.key) {
@@ -479,21 +528,23 @@ export class WalleryWall extends LitElement {
   /** The event screen turns its page: the next posts, loading more as needed; after the last, the newest again. */
   private turnPage = () => {
     const posts = this.list.posts;
-    let next = this.eventStart + Math.max(1, this.eventFit);
+    let next = Math.max(this.eventStart + 1, this.eventNext);
+    const skip = this.eventShownAfter;
     if (next >= posts.length) {
       if (this.list.nextCursor && posts.length < EVENT_MAX_LOADED) {
         void this.loadMore().then(() => {
-          if (this.list.posts.length > next) this.showPage(next);
+          if (this.list.posts.length > next) this.showPage(next, skip);
         });
         return;
       }
       next = 0;
     }
-    this.showPage(next);
+    this.showPage(next, next === 0 ? new Set() : skip);
   };
 
-  private showPage(start: number): void {
+  private showPage(start: number, skip = new Set<string>()): void {
     if (start === this.eventStart) return;
+    this.eventSkip = skip;
     this.eventStart = start;
     this.turned = !reducedMotion();
     this.renderRoot.querySelector<HTMLElement>('.screen')?.scrollTo({ top: 0 });
@@ -501,8 +552,7 @@ export class WalleryWall extends LitElement {
 
   private autoPage(): void {
     if (this.effectiveLayout !== 'event' || this.held || this.focusInside || document.hidden) return;
-    if (this.eventFit >= this.list.posts.length - this.eventStart && !this.list.nextCursor && this.eventStart === 0)
-      return; // everything fits on one page
+    if (this.eventStart === 0 && this.eventNext >= this.list.posts.length && !this.list.nextCursor) return; // all on one page
     this.turnPage();
   }
 
@@ -598,11 +648,16 @@ export class WalleryWall extends LitElement {
   private renderEventPosts(ctx: PostContext) {
     const posts = this.list.posts;
     const start = this.eventStart < posts.length ? this.eventStart : 0;
-    const shown = posts.slice(start, start + EVENT_WINDOW);
+    const shown: { post: EmbedPost; i: number }[] = [];
+    for (let i = start; i < posts.length && shown.length < EVENT_WINDOW; i++)
+      if (!this.eventSkip.has(posts[i]!.id)) shown.push({ post: posts[i]!, i });
     const items = repeat(
       shown,
-      (p) => p.id,
-      (p) => html`<li class=${p.pinned || p.highlighted ? 'wide' : ''}>${renderPost(p, ctx, true)}</li>`,
+      ({ post }) => post.id,
+      ({ post, i }) =>
+        html`<li class=${post.pinned || post.highlighted ? 'wide' : ''} data-i=${i} data-id=${post.id}>
+          ${renderPost(post, ctx, true)}
+        </li>`,
     );
     return html`<div class="screen" part="scroller" role="region" aria-label="Posts">
       <ul class="posts ${this.turned ? 'turn' : ''}" part="posts" role="list">
@@ -621,7 +676,7 @@ export class WalleryWall extends LitElement {
       held: this.held,
       hold: () => (this.held = !this.held),
       next: this.turnPage,
-      pages: this.list.posts.length > this.eventFit || this.list.nextCursor !== null,
+      pages: this.list.posts.length > this.eventNext || this.eventStart > 0 || this.list.nextCursor !== null,
       logoFailed: this.logoFailed,
       logoFail: () => {
         this.logoFailed = true;
