@@ -268,6 +268,14 @@ export async function settled(page: Page, posts = true): Promise<void> {
     posts,
     { timeout: WAIT },
   );
+  // decoded too (a large picture may be loaded and not yet painted)
+  await page.evaluate(() =>
+    Promise.all(
+      [...document.querySelector('wallery-wall')!.shadowRoot!.querySelectorAll('img')].map((i) =>
+        i.decode().catch(() => undefined),
+      ),
+    ),
+  );
   // two frames: the masonry's spans and the event page's fit are set after a render
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
