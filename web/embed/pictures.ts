@@ -82,7 +82,7 @@ export function sizesOf(layout: Layout, columns: number): string {
     case 'carousel':
       return 'auto, min(320px, 85vw)';
     case 'event':
-      return 'auto, (max-width: 700px) 100vw, 34vw';
+      return 'auto, (max-width: 700px) 100vw, 25vw';
     default:
       return `auto, (max-width: 560px) 100vw, (max-width: 900px) 50vw, ${Math.ceil(100 / Math.max(1, columns))}vw`;
   }

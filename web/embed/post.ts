@@ -3,7 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { cssProps } from './css-props.js';
 import type { EmbedMedia, EmbedPost, Layout } from './types.js';
-import { networkLabel, relativeTime, safeColor, safeUrl } from './util.js';
+import { networkLabel, safeColor, safeUrl } from './util.js';
 import { cleanHtml } from './sanitize.js';
 import { initialsOf, originalAllowed, pictureOf, sizesOf, type Picture, type PictureRules } from './pictures.js';
 
@@ -23,6 +23,24 @@ export interface PostContext {
   /** pictures (their src) that failed to load: left out, never a broken image */
   failed: ReadonlySet<string>;
   fail(src: string): void;
+  /** posts whose long text a visitor expanded ("More") */
+  expanded: ReadonlySet<string>;
+  toggle(id: string): void;
+  /** the post's date as shown (relative; the event screen's: absolute after a day) */
+  date(iso: string): string;
+}
+
+/** How long a post's text is, in characters of text (its markup left out): picks the quote's type size. */
+function textLength(markup: string): number {
+  return markup
+    .replace(/<[^>]*>/g, '')
+    .replace(/&[#\w]+;/g, ' ')
+    .trim().length;
+}
+
+/** A text-only post's type size: the shorter the text, the larger the quote. */
+function quoteSize(length: number): string {
+  return length <= 90 ? 'q-short' : length <= 220 ? 'q-mid' : 'q-long';
 }
 
 function mediaAlt(post: EmbedPost, media: EmbedMedia, index: number, count: number): string {
@@ -135,7 +153,13 @@ function avatarOf(post: EmbedPost, ctx: PostContext) {
   return initials ? html`<span class="avatar initials" part="avatar" aria-hidden="true">${initials}</span>` : nothing;
 }
 
-/** `eager`: one of the first posts, likely in view: its pictures load at once. */
+/**
+ * `eager`: one of the first posts, likely in view: its pictures load at once.
+ * A post without a picture is a quote: its text large (the shorter, the
+ * larger), its author under it. Long text is clamped to a few lines (by
+ * layout, styles.ts); a "More" button, shown only when the text is cut
+ * (wall.ts measures it), expands it in place.
+ */
 export function renderPost(post: EmbedPost, ctx: PostContext, eager = false): TemplateResult {
   const authorUrl = safeUrl(post.author.url);
   const link = safeUrl(post.link);
@@ -143,14 +167,18 @@ export function renderPost(post: EmbedPost, ctx: PostContext, eager = false): Te
   const media = mediaBlock(post, eager, ctx);
   // pictures inside the text (custom emoji): as the originals are, under the wall's rules
   const inlineAllowed = (src: string) => originalAllowed(src, ctx.rules) !== undefined;
+  const quote = media === nothing && post.html !== '';
+  const open = ctx.expanded.has(post.id);
   const classes = ['post', post.pinned ? 'pinned' : '', post.highlighted ? 'highlighted' : ''];
-  if (media !== nothing) classes.push('has-media');
+  classes.push(media !== nothing ? 'has-media' : quote ? `quote ${quoteSize(textLength(post.html))}` : 'bare');
+  if (open) classes.push('open');
   if (ctx.fresh.has(post.id)) classes.push('enter');
-  const time = html`<time datetime=${post.createdAt}>${relativeTime(post.createdAt, ctx.now)}</time>`;
+  const time = html`<time datetime=${post.createdAt}>${ctx.date(post.createdAt)}</time>`;
   const name = html`<span class="name">${post.author.name}</span>`;
+  const textId = `t-${post.id}`;
   return html`<article
     part=${`post${post.pinned ? ' post-pinned' : ''}${post.highlighted ? ' post-highlighted' : ''}`}
-    class=${classes.join(' ')}
+    class=${classes.join(' ').replace(/\s+/g, ' ').trim()}
     data-post-id=${post.id}
     aria-label=${`Post by ${post.author.name}`}
   >
@@ -175,9 +203,26 @@ export function renderPost(post: EmbedPost, ctx: PostContext, eager = false): Te
           }
           ${post.author.username ? html`<span class="handle">@${post.author.username}</span>` : nothing}
         </div>
-        <span class="net" part="network">${networkLabel(post.network)}</span>
       </div>
-      ${post.html ? html`<div class="text" part="text">${unsafeHTML(cleanHtml(post.html, inlineAllowed))}</div>` : nothing}
+      ${
+        post.html
+          ? html`${quote ? html`<span class="qmark" aria-hidden="true">“</span>` : nothing}
+              <div class="text" part="text" id=${textId}>${unsafeHTML(cleanHtml(post.html, inlineAllowed))}</div>
+              ${
+                ctx.layout === 'event'
+                  ? nothing
+                  : html`<button
+                      class="morebtn"
+                      part="more"
+                      aria-expanded=${open ? 'true' : 'false'}
+                      aria-controls=${textId}
+                      @click=${() => ctx.toggle(post.id)}
+                    >
+                      ${open ? 'Less' : 'More'}<span class="sr"> of the post by ${post.author.name}</span>
+                    </button>`
+              }`
+          : nothing
+      }
       <div class="foot">
         <span class="meta"
           >${
@@ -188,6 +233,7 @@ export function renderPost(post: EmbedPost, ctx: PostContext, eager = false): Te
               : time
           }</span
         >
+        <span class="net" part="network">${networkLabel(post.network)}</span>
         ${
           post.products.length > 0
             ? html`<button

@@ -30,8 +30,7 @@ export const styles = css`
     --_muted: var(--wallery-muted-color, #4f5862);
     --_accent: var(--wallery-accent, #0a58ca);
     --_line: var(--wallery-border-color, #d6dae0);
-    --_hl-bg: var(--wallery-highlight-background, #fff6db);
-    --_hl: var(--wallery-highlight-color, #8a5300);
+    --_on-accent: var(--wallery-on-accent-color, #ffffff);
     --_focus: var(--wallery-focus-color, #0a58ca);
   }
   .wall.dark {
@@ -41,8 +40,7 @@ export const styles = css`
     --_muted: var(--wallery-muted-color, #aeb6c0);
     --_accent: var(--wallery-accent, #8cc2ff);
     --_line: var(--wallery-border-color, #353a43);
-    --_hl-bg: var(--wallery-highlight-background, #2d2612);
-    --_hl: var(--wallery-highlight-color, #ffcf66);
+    --_on-accent: var(--wallery-on-accent-color, #0f1115);
     --_focus: var(--wallery-focus-color, #8cc2ff);
   }
   *,
@@ -81,44 +79,66 @@ export const styles = css`
 
   /* layouts */
   /* masonry: a grid of thin rows, each post spanning as many as its height
-     needs (wall.ts measures it): posts keep the API's order across the
-     columns, every one as tall as its picture and text make it */
-  .masonry .posts {
+     needs (wall.ts measures it). Dense placement puts each post in the
+     column that ends highest — the shortest — so the columns pack with no
+     gap and the posts read left to right, top to bottom, in the API's order */
+  .masonry .posts,
+  .grid .posts,
+  .event .posts {
     display: grid;
     column-gap: var(--_gap);
+    grid-auto-rows: 4px;
+    grid-auto-flow: row dense;
+    align-items: start;
+  }
+  .masonry .posts {
     grid-template-columns: repeat(
       auto-fill,
       minmax(max(240px, calc((100% - (var(--_cols, 3) - 1) * var(--_gap)) / var(--_cols, 3))), 1fr)
     );
-    grid-auto-rows: 4px;
-    align-items: start;
   }
-  .masonry .posts > li {
+  .masonry .posts > li,
+  .grid .posts > li {
     grid-row-end: span var(--_rows, 1);
   }
+  /* masonry: a picture at its own aspect ratio; only a very long article is shortened */
+  .masonry .text {
+    --_lines: 14;
+  }
+  /* grid: equal columns of tidy cards — every picture in the same 4:3 box,
+     cropped about its centre, text clamped to a few lines — packed like the
+     masonry, so a short post is never stretched to a row's height and
+     leaves no hole under it */
   .grid .posts {
-    display: grid;
-    gap: var(--_gap);
     grid-template-columns: repeat(
       auto-fill,
       minmax(max(220px, calc((100% - (var(--_cols, 3) - 1) * var(--_gap)) / var(--_cols, 3))), 1fr)
     );
   }
-  .grid .post,
-  .event .post {
-    height: 100%;
-  }
   .grid .media img,
-  .grid .media video {
-    aspect-ratio: 1;
+  .grid .media video,
+  .carousel .media img,
+  .carousel .media video,
+  .event .media img,
+  .event .media video {
+    aspect-ratio: 4 / 3;
     object-fit: cover;
     object-position: 50% 50%;
+  }
+  .grid .text,
+  .carousel .text {
+    --_lines: 4;
+  }
+  .grid .quote .text,
+  .carousel .quote .text {
+    --_lines: 9;
   }
   .carousel .viewport {
     position: relative;
   }
   .carousel .posts {
     display: flex;
+    align-items: flex-start;
     gap: var(--_gap);
     overflow-x: auto;
     scroll-snap-type: x mandatory;
@@ -129,16 +149,6 @@ export const styles = css`
   .carousel .posts > li {
     flex: 0 0 min(320px, 85%);
     scroll-snap-align: start;
-  }
-  .carousel .post {
-    height: 100%;
-  }
-  /* the cards of a row alike: every picture square, cropped about its centre */
-  .carousel .media img,
-  .carousel .media video {
-    aspect-ratio: 1;
-    object-fit: cover;
-    object-position: 50% 50%;
   }
   .controls {
     display: flex;
@@ -153,59 +163,188 @@ export const styles = css`
     border: 1px solid var(--_line);
     background: var(--_card);
     color: var(--_fg);
-    padding: 0 12px;
+    padding: 0 14px;
   }
+
+  /* the event screen: full screen, type that scales with the screen (read
+     from across a room), a banner with the call to post and a QR code, the
+     posts a screenful at a time in 4–6 columns at 1920 px, more at 3840 */
   .event {
     height: 100vh;
-    display: flex;
-    flex-direction: column;
-    font-size: var(--wallery-font-size, clamp(16px, 1.4vw, 26px));
+    overflow: hidden;
     padding: 0;
+    font-size: var(--wallery-font-size, clamp(16px, calc(0.7vmax + 7px), 60px));
+    --_gap: var(--wallery-gap, 0.9em);
   }
-  .event .top {
+  .event .stage {
+    height: 100%;
+    display: grid;
+    grid-template-columns: minmax(0, 1fr);
+    grid-template-rows: auto minmax(0, 1fr);
+    transition: transform 20s linear;
+  }
+  .event .banner {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.6em 1.2em;
+    padding: 0.8em 1.2em;
+    background: color-mix(in srgb, var(--_accent) 10%, var(--_bg));
+    border-bottom: 1px solid var(--_line);
+  }
+  .event .brand {
     display: flex;
     align-items: center;
-    gap: 16px;
-    padding: 14px 24px;
-    border-bottom: 1px solid var(--_line);
+    gap: 0.7em;
+    min-width: 0;
+    flex: 1 1 12em;
+  }
+  .event .logo {
+    height: 2.4em;
+    width: auto;
+    max-width: 8em;
+    object-fit: contain;
   }
   .event h1 {
     font-size: 1.5em;
+    line-height: 1.15;
     margin: 0;
-    flex: 1;
+    overflow-wrap: anywhere;
   }
-  @container (max-width: 560px) {
-    .event .top {
-      flex-wrap: wrap;
-      padding: 10px 12px;
-      gap: 8px 16px;
+  .event .call {
+    margin: 0;
+    font-size: 1.5em;
+    font-weight: 800;
+    line-height: 1.15;
+    color: var(--_accent);
+    overflow-wrap: anywhere;
+  }
+  .event .state {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.6em;
+  }
+  .event .ctls {
+    display: inline-flex;
+    gap: 0.4em;
+  }
+  .event .ctl {
+    font-size: 0.75em;
+  }
+  .qrbox {
+    margin: 0;
+    display: flex;
+    flex-direction: column;
+    align-items: center;
+    gap: 0.3em;
+  }
+  .qrbox figcaption {
+    font-size: 0.8em;
+    font-weight: 600;
+    color: var(--_muted);
+  }
+  .qr {
+    display: block;
+    width: 7em;
+    height: 7em;
+    border-radius: 6px;
+  }
+  /* a landscape screen: the banner is a column at the side, the posts get the height */
+  @media (orientation: landscape) and (min-width: 900px) {
+    .event .stage {
+      grid-template-columns: 15em minmax(0, 1fr);
+      grid-template-rows: minmax(0, 1fr);
     }
-    .event h1 {
-      flex-basis: 100%;
-      font-size: 1.25em;
+    .event .banner {
+      flex-direction: column;
+      flex-wrap: nowrap;
+      align-items: stretch;
+      justify-content: flex-start;
+      gap: 1.2em;
+      padding: 1.4em 1.2em;
+      border-bottom: 0;
+      border-right: 1px solid var(--_line);
+      overflow: hidden;
     }
-    .event .scroller {
-      padding: 12px;
+    .event .brand {
+      flex: none;
+      flex-direction: column;
+      align-items: flex-start;
+    }
+    .event .logo {
+      height: 3.2em;
+      max-width: 100%;
+    }
+    .event .call {
+      font-size: 1.7em;
+    }
+    .event .qrbox.side {
+      align-items: flex-start;
+    }
+    .event .qr {
+      width: min(9em, 100%);
+      height: auto;
+      aspect-ratio: 1;
+    }
+    .event .state {
+      margin-top: auto;
     }
   }
-  .event .scroller {
-    flex: 1;
-    overflow-y: auto;
-    padding: 20px 24px;
-    scroll-behavior: smooth;
+  .event .screen {
+    overflow: hidden;
+    padding: 1em 1.2em;
   }
   .event .posts {
-    display: grid;
-    gap: 20px;
-    grid-template-columns: repeat(auto-fill, minmax(max(300px, calc((100% - 2 * 20px) / var(--_cols, 3))), 1fr));
+    grid-template-columns: repeat(auto-fill, minmax(min(100%, 12.5em), 1fr));
   }
-  /* an event screen's cards alike: every picture in the same box, cropped about its centre */
+  /* wall.ts places each post of the page; one that does not fit waits for the next */
+  .event .posts > li.off {
+    display: none;
+  }
+  /* pinned and featured posts get room: two columns (wall.ts), larger type */
+  .event .wide .text {
+    font-size: 1.2em;
+  }
+  .event .text {
+    --_lines: 5;
+  }
+  .event .quote .text {
+    --_lines: 8;
+  }
   .event .media img,
   .event .media video {
-    aspect-ratio: 4 / 3;
-    max-height: 60vh;
-    object-fit: cover;
-    object-position: 50% 50%;
+    max-height: 55vh;
+  }
+  .turn {
+    animation: turn 0.8s ease-out;
+  }
+  @keyframes turn {
+    from {
+      opacity: 0;
+    }
+  }
+  .waiting {
+    display: flex;
+    flex-direction: column;
+    align-items: center;
+    justify-content: center;
+    gap: 1.2em;
+    padding: 2em;
+    text-align: center;
+  }
+  .waiting .call {
+    font-size: 2.6em;
+    max-width: 16em;
+  }
+  .waiting .qr {
+    width: 12em;
+    height: 12em;
+  }
+  .waiting .hint {
+    margin: 0;
+    color: var(--_muted);
+    font-size: 1.1em;
   }
   .live {
     display: inline-flex;
@@ -232,13 +371,22 @@ export const styles = css`
       box-shadow: 0 0 0 10px #12a15000;
     }
   }
+  /* a post that arrives live fades in where it goes, a few px from above */
   .enter {
-    animation: enter 0.6s ease-out;
+    animation: enter 0.7s cubic-bezier(0.2, 0.7, 0.3, 1);
   }
   @keyframes enter {
     from {
       opacity: 0;
-      transform: translateY(-16px) scale(0.97);
+      transform: translateY(-12px);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .turn {
+      animation: none;
+    }
+    .event .stage {
+      transition: none;
     }
   }
 
@@ -249,33 +397,42 @@ export const styles = css`
     background: var(--_card);
     border: 1px solid var(--_line);
     border-radius: var(--_radius);
+    box-shadow:
+      0 1px 2px #10182814,
+      0 2px 8px #1018280d;
     overflow: hidden;
     position: relative;
   }
-  .post.highlighted {
-    background: var(--_hl-bg);
-    border: 2px solid var(--_hl);
+  .dark .post {
+    box-shadow: none;
   }
+  /* pinned: a clean tint of the accent; featured: framed in the accent */
   .post.pinned {
+    background: color-mix(in srgb, var(--_accent) 9%, var(--_card));
+    border-color: color-mix(in srgb, var(--_accent) 55%, var(--_card));
+  }
+  .post.highlighted {
     border: 2px solid var(--_accent);
   }
   .flag {
     align-self: flex-start;
     margin: 12px 14px 0;
-    font-size: 0.75em;
+    font-size: 0.72em;
     font-weight: 700;
-    padding: 2px 8px;
+    letter-spacing: 0.04em;
+    text-transform: uppercase;
+    padding: 3px 10px;
     border-radius: 999px;
-    background: var(--_card);
-    color: var(--_fg);
-    border: 1px solid var(--_line);
+    background: var(--_accent);
+    color: var(--_on-accent);
   }
   .has-media .flag {
     position: absolute;
-    top: 8px;
-    left: 8px;
+    top: 10px;
+    left: 10px;
     z-index: 1;
     margin: 0;
+    box-shadow: 0 1px 3px #0006;
   }
   .media {
     position: relative;
@@ -354,16 +511,15 @@ export const styles = css`
     border-radius: 999px;
   }
   .body {
-    padding: 12px 14px 14px;
+    padding: 0.85em 1em 0.9em;
     display: flex;
     flex-direction: column;
-    gap: 8px;
-    flex: 1;
+    gap: 0.55em;
   }
   .author {
     display: flex;
     align-items: center;
-    gap: 10px;
+    gap: 0.65em;
     min-width: 0;
   }
   .avatar {
@@ -420,8 +576,19 @@ export const styles = css`
   .text {
     overflow-wrap: anywhere;
   }
+  /* long text: a few lines (by layout), the rest behind "More" */
+  .post:not(.open) .text {
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: var(--_lines, 14);
+    line-clamp: var(--_lines, 14);
+    overflow: hidden;
+  }
   .text p {
     margin: 0 0 0.5em;
+  }
+  .text > :last-child {
+    margin-bottom: 0;
   }
   .text img.emoji {
     width: 1.2em;
@@ -433,8 +600,61 @@ export const styles = css`
     padding-left: 10px;
     border-left: 3px solid var(--_line);
   }
+  .morebtn {
+    display: none;
+    align-self: flex-start;
+    margin-top: -0.3em;
+    padding: 0;
+    border: 0;
+    background: none;
+    color: var(--_accent);
+    font-weight: 650;
+    font-size: 0.9em;
+  }
+  .morebtn:hover {
+    text-decoration: underline;
+  }
+  .post[data-clamped] .morebtn,
+  .post.open .morebtn {
+    display: block;
+  }
+  /* a post of words only: a quote, its text large, its author under it */
+  .quote .body {
+    padding: 1.1em 1.2em 1em;
+    gap: 0.8em;
+  }
+  .quote .text {
+    order: -1;
+    font-weight: 500;
+    line-height: 1.32;
+    letter-spacing: -0.005em;
+  }
+  .quote .morebtn {
+    order: -1;
+  }
+  .qmark {
+    order: -2;
+    height: 0.42em;
+    margin-bottom: 0.1em;
+    font:
+      700 3.2em/1 Georgia,
+      'Times New Roman',
+      serif;
+    color: var(--_accent);
+  }
+  .q-short .text {
+    font-size: 1.45em;
+  }
+  .q-mid .text {
+    font-size: 1.2em;
+  }
+  .q-long .text {
+    font-size: 1.05em;
+  }
+  .quote .name {
+    font-weight: 750;
+  }
   .foot {
-    margin-top: auto;
     display: flex;
     flex-wrap: wrap;
     align-items: center;

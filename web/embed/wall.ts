@@ -1,10 +1,15 @@
 // <wallery-wall>: a wall of posts in an open Shadow DOM, live through the
-// embed API's event stream (polling when refused), with four layouts.
+// embed API's event stream (polling when refused), with four layouts. The
+// event layout (a big screen) shows its posts a screenful at a time, turning
+// the page every few seconds: only that page (and what is left of the
+// window after it) is in the document, however many posts the wall has.
 // Pictures are Wallery's copies where it has them; with `local-media` (the
 // hosted page) only those: a picture without a copy is left out.
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { analyticsAllowed, Reporter } from './analytics.js';
+import { eventBranding, eventDate, renderBanner, renderWaiting, type BannerOptions } from './event.js';
+import type { QrCode } from './qr.js';
 import { cssProps } from './css-props.js';
 import { EmbedClient, apiBase } from './api.js';
 import { LiveFeed, type LiveState } from './live.js';
@@ -14,12 +19,26 @@ import type { PictureRules } from './pictures.js';
 import { renderShop, trapTab } from './shop-dialog.js';
 import { styles } from './styles.js';
 import type { EmbedPost, EmbedWall, Layout } from './types.js';
-import { reducedMotion, throttle } from './util.js';
+import { reducedMotion, relativeTime, throttle } from './util.js';
 
 const LAYOUTS: readonly Layout[] = ['masonry', 'grid', 'carousel', 'event'];
 const ANNOUNCE_EVERY_MS = 5_000;
 const CAROUSEL_EVERY_MS = 5_000;
-const EVENT_SCROLL_EVERY_MS = 6_000;
+/** an event screen's page stays this long */
+const EVENT_PAGE_MS = 12_000;
+/** the posts an event screen puts in the document at once: its page and the next ones (the DOM stays small) */
+const EVENT_WINDOW = 40;
+/** an event screen turns back to the newest after this many posts loaded (it shows what is recent) */
+const EVENT_MAX_LOADED = 1_000;
+/** burn-in care: the event screen moves by a few px, one step every so often */
+const DRIFT_EVERY_MS = 90_000;
+const DRIFT: readonly [number, number][] = [
+  [0, 0],
+  [3, 2],
+  [-2, 3],
+  [-3, -2],
+  [2, -3],
+];
 /** the masonry grid's row height (styles.ts): a post spans its height in these, plus the gap */
 const MASONRY_ROW_PX = 4;
 
@@ -43,6 +62,9 @@ export class WalleryWall extends LitElement {
     announcement: { state: true },
     paused: { state: true },
     loadingMore: { state: true },
+    held: { state: true },
+    eventStart: { state: true },
+    qr: { state: true },
   };
 
   declare wall: string;
@@ -62,6 +84,12 @@ export class WalleryWall extends LitElement {
   declare announcement: string;
   declare paused: boolean;
   declare loadingMore: boolean;
+  /** the event screen's rotation stopped by its Pause button */
+  declare held: boolean;
+  /** the event screen's page: the index of its first post */
+  declare eventStart: number;
+  /** the event screen's QR code (its encoder loaded only there) */
+  declare qr: { url: string; code: QrCode } | null;
 
   private list = new PostList();
   private client: EmbedClient | null = null;
@@ -86,11 +114,30 @@ export class WalleryWall extends LitElement {
       this.renderRoot.querySelectorAll<HTMLVideoElement>(`[data-post-id="${id}"] video`)[Number(index)]?.focus();
     });
   };
+  /** posts whose long text a visitor expanded */
+  private expanded = new Set<string>();
+  private toggle = (id: string) => {
+    if (!this.expanded.delete(id)) this.expanded.add(id);
+    this.requestUpdate();
+  };
+  /** where the event screen's next page starts: the first post that did not fit (measured after each render) */
+  private eventNext = 0;
+  /** posts after that one shown on this page all the same (they fitted): left out of the next page */
+  private eventShownAfter = new Set<string>();
+  /** left out of this page: shown on the one before */
+  private eventSkip = new Set<string>();
+  /** the event page just turned: it fades in */
+  private turned = false;
+  private drift = 0;
+  private logoFailed = false;
   private newCount = 0;
   private now = Date.now();
   private timers: ReturnType<typeof setInterval>[] = [];
   private observer: IntersectionObserver | null = null;
   private observed: Element | null = null;
+  /** the event screen's posts area: packed again when its size changes */
+  private screenSizer: ResizeObserver | null = null;
+  private screenObserved: Element | null = null;
   /** masonry: each post's height, measured as it changes, gives the rows it spans */
   private sizer: ResizeObserver | null = null;
   private sized = new Set<HTMLElement>();
@@ -120,6 +167,9 @@ export class WalleryWall extends LitElement {
     this.paused = reducedMotion();
     this.loadingMore = false;
     this.localMedia = false;
+    this.held = false;
+    this.eventStart = 0;
+    this.qr = null;
   }
 
   override connectedCallback(): void {
@@ -133,7 +183,8 @@ export class WalleryWall extends LitElement {
         this.requestUpdate();
       }, 60_000),
       setInterval(() => this.autoCarousel(), CAROUSEL_EVERY_MS),
-      setInterval(() => this.autoScrollEvent(), EVENT_SCROLL_EVERY_MS),
+      setInterval(() => this.autoPage(), EVENT_PAGE_MS),
+      setInterval(() => this.driftStep(), DRIFT_EVERY_MS),
     );
   }
 
@@ -150,6 +201,9 @@ export class WalleryWall extends LitElement {
     this.sizer?.disconnect();
     this.sizer = null;
     this.sized.clear();
+    this.screenSizer?.disconnect();
+    this.screenSizer = null;
+    this.screenObserved = null;
     this.reporter?.stop();
     this.generation++;
   }
@@ -167,8 +221,9 @@ export class WalleryWall extends LitElement {
    * resized, a picture dropped) through a ResizeObserver.
    */
   private sizeMasonry(): void {
+    const layout = this.effectiveLayout;
     const items =
-      this.effectiveLayout === 'masonry' ? this.renderRoot.querySelectorAll<HTMLElement>('.posts > li') : [];
+      layout === 'masonry' || layout === 'grid' ? this.renderRoot.querySelectorAll<HTMLElement>('.posts > li') : [];
     if (items.length === 0 && !this.sizer) return;
     const span = (li: HTMLElement, height: number, gap: number) =>
       li.style.setProperty('--_rows', String(Math.ceil((height + gap) / MASONRY_ROW_PX)));
@@ -197,8 +252,81 @@ export class WalleryWall extends LitElement {
     });
   }
 
+  /**
+   * The event screen's page, packed here: each post in turn goes where the
+   * columns end highest (pinned and featured ones over two columns, where
+   * there are three or more), as long as it fits on the screen whole; one
+   * that does not is left out (nothing is cut in half) and starts the next
+   * page, where the posts after it shown here are left out in turn. The
+   * posts' places are set on the grid (4 px rows), so what the screen shows
+   * is exactly what was counted.
+   */
+  private fitEvent(): void {
+    const screen = this.effectiveLayout === 'event' ? this.renderRoot.querySelector<HTMLElement>('.screen') : null;
+    const list = screen?.querySelector<HTMLElement>('.posts');
+    if (!screen || !list) return;
+    this.screenSizer ??= new ResizeObserver(() => this.fitEvent());
+    if (this.screenObserved !== screen) {
+      this.screenSizer.disconnect();
+      this.screenSizer.observe(screen);
+      this.screenObserved = screen;
+    }
+    const items = [...list.querySelectorAll<HTMLElement>(':scope > li')];
+    const style = getComputedStyle(list);
+    const columns = style.gridTemplateColumns.split(' ').filter(Boolean).length || 1;
+    const gap = parseFloat(style.columnGap) || 0;
+    const span = (li: HTMLElement) => (columns >= 3 && li.classList.contains('wide') ? 2 : 1);
+    // every post in its width, unplaced, then every height read at once
+    for (const li of items) {
+      li.classList.remove('off');
+      li.inert = false;
+      li.style.setProperty('grid-row', 'auto');
+      li.style.setProperty('grid-column', `auto / span ${span(li)}`);
+    }
+    const heights = items.map((li) => li.getBoundingClientRect().height);
+    const room = screen.clientHeight - parseFloat(getComputedStyle(screen).paddingTop) * 2;
+    const ends = new Array<number>(columns).fill(0); // in rows of MASONRY_ROW_PX
+    const index = (li: HTMLElement | undefined) => Number(li?.dataset.i ?? this.list.posts.length);
+    let cut = -1;
+    const shownAfter = new Set<string>();
+    items.forEach((li, i) => {
+      const k = span(li);
+      let best = 0;
+      let top = Infinity;
+      for (let c = 0; c + k <= columns; c++) {
+        const t = Math.max(...ends.slice(c, c + k));
+        if (t < top) [best, top] = [c, t];
+      }
+      const rows = Math.ceil((heights[i]! + gap) / MASONRY_ROW_PX);
+      if (i > 0 && top * MASONRY_ROW_PX + heights[i]! > room) {
+        if (cut === -1) cut = i;
+        li.classList.add('off');
+        li.inert = true;
+        return;
+      }
+      for (let c = best; c < best + k; c++) ends[c] = top + rows;
+      li.style.setProperty('grid-row', `${top + 1} / span ${rows}`);
+      li.style.setProperty('grid-column', `${best + 1} / span ${k}`);
+      if (cut !== -1) shownAfter.add(li.dataset.id!);
+    });
+    this.eventNext = cut === -1 ? index(items[items.length - 1]) + 1 : index(items[cut]);
+    this.eventShownAfter = shownAfter;
+  }
+
+  /** Clamped text: its "More" button shown only where the text is cut. */
+  private markClamped(): void {
+    for (const text of this.renderRoot.querySelectorAll<HTMLElement>('.post:not(.open) .text')) {
+      const cut = text.scrollHeight > text.clientHeight + 2;
+      text.closest('.post')!.toggleAttribute('data-clamped', cut);
+    }
+  }
+
   protected override updated(): void {
     this.sizeMasonry();
+    this.fitEvent();
+    this.markClamped();
+    this.turned = false;
+    this.loadQr();
     if (this.reporter && this.info && this.list.posts.length > 0) {
       this.reporter.wallLoaded();
       this.reporter.watch(this.renderRoot);
@@ -266,6 +394,8 @@ export class WalleryWall extends LitElement {
     this.feed?.stop();
     this.feed = null;
     this.list = new PostList();
+    this.eventStart = 0;
+    this.eventSkip = new Set();
     this.error = '';
     this.info = null;
     if (!this.wall || !this.key) {
@@ -306,7 +436,8 @@ export class WalleryWall extends LitElement {
     for (const post of posts) this.fresh.add(post.id);
     this.newCount += posts.length;
     this.announce();
-    if (this.effectiveLayout === 'event') this.renderRoot.querySelector('.scroller')?.scrollTo({ top: 0 });
+    // the event screen shows the newest at once
+    if (this.effectiveLayout === 'event') this.showPage(0);
     this.requestUpdate();
     void this.updateComplete.then(() => {
       for (const post of posts) this.emit('wallery:post-added', { post });
@@ -385,6 +516,53 @@ export class WalleryWall extends LitElement {
     if (opener?.isConnected) opener.focus();
   };
 
+  /** The event screen's QR code for the wall's info URL: the encoder is loaded (once) when one is needed. */
+  private loadQr(): void {
+    const url = this.effectiveLayout === 'event' ? eventBranding(this.info).infoUrl : undefined;
+    if (!url || this.qr?.url === url) return;
+    void import('./qr.js').then(({ qrCode }) => {
+      if (this.qr?.url !== url) this.qr = { url, code: qrCode(url) };
+    });
+  }
+
+  /** The event screen turns its page: the next posts, loading more as needed; after the last, the newest again. */
+  private turnPage = () => {
+    const posts = this.list.posts;
+    let next = Math.max(this.eventStart + 1, this.eventNext);
+    const skip = this.eventShownAfter;
+    if (next >= posts.length) {
+      if (this.list.nextCursor && posts.length < EVENT_MAX_LOADED) {
+        void this.loadMore().then(() => {
+          if (this.list.posts.length > next) this.showPage(next, skip);
+        });
+        return;
+      }
+      next = 0;
+    }
+    this.showPage(next, next === 0 ? new Set() : skip);
+  };
+
+  private showPage(start: number, skip = new Set<string>()): void {
+    if (start === this.eventStart) return;
+    this.eventSkip = skip;
+    this.eventStart = start;
+    this.turned = !reducedMotion();
+    this.renderRoot.querySelector<HTMLElement>('.screen')?.scrollTo({ top: 0 });
+  }
+
+  private autoPage(): void {
+    if (this.effectiveLayout !== 'event' || this.held || this.focusInside || document.hidden) return;
+    if (this.eventStart === 0 && this.eventNext >= this.list.posts.length && !this.list.nextCursor) return; // all on one page
+    this.turnPage();
+  }
+
+  /** Burn-in care: the event screen shifts by a few px, slowly (at once, by 3 px, with reduced motion). */
+  private driftStep(): void {
+    if (this.effectiveLayout !== 'event') return;
+    this.drift = (this.drift + 1) % DRIFT.length;
+    this.requestUpdate();
+  }
+
   private get motionPaused(): boolean {
     return this.paused || this.hovering || this.focusInside || document.hidden || this.shopPost !== null;
   }
@@ -396,15 +574,6 @@ export class WalleryWall extends LitElement {
     const atEnd = track.scrollLeft + track.clientWidth >= track.scrollWidth - 4;
     if (atEnd) track.scrollTo({ left: 0 });
     else this.step(1);
-  }
-
-  private autoScrollEvent(): void {
-    if (this.effectiveLayout !== 'event' || this.motionPaused) return;
-    const scroller = this.renderRoot.querySelector<HTMLElement>('.scroller');
-    if (!scroller || scroller.scrollHeight <= scroller.clientHeight) return;
-    const atEnd = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 4;
-    if (atEnd) scroller.scrollTo({ top: 0 });
-    else scroller.scrollBy({ top: Math.round(scroller.clientHeight * 0.6) });
   }
 
   private step(direction: 1 | -1): void {
@@ -438,14 +607,18 @@ export class WalleryWall extends LitElement {
       rules: this.pictureRules,
       failed: this.failed,
       fail: this.fail,
+      expanded: this.expanded,
+      toggle: this.toggle,
+      date: layout === 'event' ? (iso) => eventDate(iso, this.now) : (iso) => relativeTime(iso, this.now),
     };
+    if (layout === 'event') return this.renderEventPosts(ctx);
     const more = this.list.nextCursor
       ? html`<button class="ctl more" part="load-more" ?disabled=${this.loadingMore} @click=${() => this.loadMore()}>
           ${this.loadingMore ? 'Loading…' : 'Load more'}
         </button>`
       : nothing;
     // the first posts are likely in view: their pictures load at once, the others when scrolled near
-    const eager = layout === 'carousel' ? 2 : layout === 'event' ? 6 : columns;
+    const eager = layout === 'carousel' ? 2 : columns;
     const items = repeat(
       this.list.posts,
       (p) => p.id,
@@ -465,26 +638,52 @@ export class WalleryWall extends LitElement {
           </ul>
         </div>`;
     }
-    const list = html`<ul class="posts" part="posts" role="list">
+    return html`<ul class="posts" part="posts" role="list">
         ${items}
       </ul>
       ${more}`;
-    if (layout === 'event') {
-      return html`<div class="scroller" part="scroller" tabindex="0" role="region" aria-label="Posts">${list}</div>`;
-    }
-    return list;
   }
 
-  private renderTop() {
-    const state = this.liveState;
-    const label = state === 'live' ? 'Live' : state === 'polling' ? 'Updating' : 'Connecting';
-    return html`<div class="top" part="header">
-      <h1>${this.info?.name ?? ''}</h1>
-      <span class="live ${state === 'live' ? 'on' : ''}" part="live"><span class="dot"></span>${label}</span>
-      <button class="ctl" part="control" aria-pressed=${this.paused} @click=${() => (this.paused = !this.paused)}>
-        ${this.paused ? 'Resume scrolling' : 'Pause scrolling'}
-      </button>
+  /** The event screen's page: a window of posts from `eventStart` (fitEvent hides what does not fit). */
+  private renderEventPosts(ctx: PostContext) {
+    const posts = this.list.posts;
+    const start = this.eventStart < posts.length ? this.eventStart : 0;
+    const shown: { post: EmbedPost; i: number }[] = [];
+    for (let i = start; i < posts.length && shown.length < EVENT_WINDOW; i++)
+      if (!this.eventSkip.has(posts[i]!.id)) shown.push({ post: posts[i]!, i });
+    const items = repeat(
+      shown,
+      ({ post }) => post.id,
+      ({ post, i }) =>
+        html`<li class=${post.pinned || post.highlighted ? 'wide' : ''} data-i=${i} data-id=${post.id}>
+          ${renderPost(post, ctx, true)}
+        </li>`,
+    );
+    return html`<div class="screen" part="scroller" role="region" aria-label="Posts">
+      <ul class="posts ${this.turned ? 'turn' : ''}" part="posts" role="list">
+        ${items}
+      </ul>
     </div>`;
+  }
+
+  private bannerOptions(): BannerOptions {
+    const branding = eventBranding(this.info);
+    return {
+      name: this.info?.name ?? '',
+      branding,
+      qr: this.qr && this.qr.url === branding.infoUrl ? this.qr.code : null,
+      live: this.liveState,
+      held: this.held,
+      hold: () => (this.held = !this.held),
+      next: this.turnPage,
+      pages: this.list.posts.length > this.eventNext || this.eventStart > 0 || this.list.nextCursor !== null,
+      logoFailed: this.logoFailed,
+      logoFail: () => {
+        this.logoFailed = true;
+        this.requestUpdate();
+      },
+      waiting: this.list.posts.length === 0,
+    };
   }
 
   protected override render() {
@@ -493,8 +692,15 @@ export class WalleryWall extends LitElement {
     let body;
     if (this.error) body = html`<p class="status" role="alert">${this.error}</p>`;
     else if (!this.info) body = html`<p class="status">Loading…</p>`;
-    else if (this.list.posts.length === 0) body = html`<p class="status">No posts yet.</p>`;
+    else if (this.list.posts.length === 0)
+      body = layout === 'event' ? renderWaiting(this.bannerOptions()) : html`<p class="status">No posts yet.</p>`;
     else body = this.renderPosts(layout, cols);
+    if (layout === 'event') {
+      const [dx, dy] = DRIFT[this.drift]!;
+      body = html`<div class="stage" style=${cssProps({ transform: `translate(${dx}px, ${dy}px)` })}>
+        ${this.info ? renderBanner(this.bannerOptions()) : nothing}${body}
+      </div>`;
+    }
     return html`<div
       class="wall ${layout} ${this.dark ? 'dark' : 'light'}"
       part="wall"
@@ -507,7 +713,6 @@ export class WalleryWall extends LitElement {
       @click=${this.onClick}
       @auxclick=${this.onClick}
     >
-      ${layout === 'event' && this.info ? this.renderTop() : nothing}
       <div class="sr" role="status" aria-live="polite">${this.announcement}</div>
       ${body}
       <dialog
