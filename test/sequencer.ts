@@ -15,6 +15,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const SLOWEST = [
   'sqlite:test/store/datafile-memory.test.ts',
   'test/web/wall-serve.test.ts',
+  // every layout × theme × width in Chromium (36 pages): 100 s on a loaded machine
+  'test/web/layouts.test.ts',
   // builds and starts the container's install in a fresh directory
   'test/ops/container.test.ts',
   'postgres:test/store/datafile-memory.test.ts',
