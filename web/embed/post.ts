@@ -3,7 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { cssProps } from './css-props.js';
 import type { EmbedMedia, EmbedPost, Layout } from './types.js';
-import { networkLabel, relativeTime, safeColor, safeUrl } from './util.js';
+import { networkLabel, postDate, safeColor, safeUrl } from './util.js';
 import { cleanHtml } from './sanitize.js';
 import { initialsOf, originalAllowed, pictureOf, sizesOf, type Picture, type PictureRules } from './pictures.js';
 
@@ -146,7 +146,7 @@ export function renderPost(post: EmbedPost, ctx: PostContext, eager = false): Te
   const classes = ['post', post.pinned ? 'pinned' : '', post.highlighted ? 'highlighted' : ''];
   if (media !== nothing) classes.push('has-media');
   if (ctx.fresh.has(post.id)) classes.push('enter');
-  const time = html`<time datetime=${post.createdAt}>${relativeTime(post.createdAt, ctx.now)}</time>`;
+  const time = html`<time datetime=${post.createdAt}>${postDate(post.createdAt, ctx.now)}</time>`;
   const name = html`<span class="name">${post.author.name}</span>`;
   return html`<article
     part=${`post${post.pinned ? ' post-pinned' : ''}${post.highlighted ? ' post-highlighted' : ''}`}
