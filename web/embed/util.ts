@@ -94,4 +94,17 @@ export function throttle(fn: () => void, ms: number): () => void {
   };
 }
 
+/**
+ * What a visitor reads when the wall cannot be shown: plain words for the
+ * people of the page. What its developer should do (the API's message, which
+ * may name a command) goes to the browser's console.
+ */
+export function visitorMessage(err: unknown): string {
+  const status = (err as { status?: unknown }).status;
+  console.warn(`Wallery: the wall cannot be shown: ${(err as Error).message}`);
+  if (status === 401 || status === 403) return 'This wall can’t be shown on this page.';
+  if (status === 404) return 'This wall is no longer available.';
+  return 'This wall can’t be shown right now. Please try again later.';
+}
+
 export const reducedMotion = (): boolean => matchMedia('(prefers-reduced-motion: reduce)').matches;

@@ -14,7 +14,8 @@ import type { PictureRules } from './pictures.js';
 import { renderShop, trapTab } from './shop-dialog.js';
 import { styles } from './styles.js';
 import type { EmbedPost, EmbedWall, Layout } from './types.js';
-import { reducedMotion, throttle } from './util.js';
+import { reducedMotion, throttle, visitorMessage } from './util.js';
+import { takeInitial } from './initial.js';
 
 const LAYOUTS: readonly Layout[] = ['masonry', 'grid', 'carousel', 'event'];
 const ANNOUNCE_EVERY_MS = 5_000;
@@ -276,9 +277,11 @@ export class WalleryWall extends LitElement {
     try {
       const client = new EmbedClient(apiBase(this.api ?? null, import.meta.url), this.wall, this.key);
       this.client = client;
-      const info = await client.wall();
+      // the hosted page's server-rendered first load, when there is one (initial.ts)
+      const initial = takeInitial(this.wall, this.key, this.pageSize);
+      const info = initial?.wall ?? (await client.wall());
       if (generation !== this.generation) return;
-      const page = await client.page(info.postsUrl, this.pageSize);
+      const page = initial?.page ?? (await client.page(info.postsUrl, this.pageSize));
       if (generation !== this.generation) return;
       this.list.reset(page.posts, page.nextCursor);
       this.info = info;
@@ -297,7 +300,7 @@ export class WalleryWall extends LitElement {
       this.feed.start();
     } catch (err) {
       if (generation !== this.generation) return;
-      this.error = `This wall cannot be shown right now (${(err as Error).message}).`;
+      this.error = visitorMessage(err);
     }
   }
 
