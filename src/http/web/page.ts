@@ -156,7 +156,7 @@ function postCards(name: string, posts: readonly EmbedPost[], localMedia: boolea
     const at = Date.parse(post.createdAt);
     const time = Number.isFinite(at) ? `<time datetime="${escapeHtml(post.createdAt)}">${DATE.format(at)}</time>` : '';
     const link = post.link ? `<a href="${escapeHtml(post.link)}" rel="nofollow noopener noreferrer">View post</a>` : '';
-    return `<li class="wallery-card" data-post-id="${escapeHtml(post.id)}">${img}<div class="wallery-card-body"><p class="wallery-author">${escapeHtml(post.author.name)}</p>${text ? `<div class="wallery-text">${text}</div>` : ''}<p class="wallery-meta">${time}${time && link ? ' · ' : ''}${link}</p></div></li>`;
+    return `<li class="wallery-card" data-ssr-post-id="${escapeHtml(post.id)}">${img}<div class="wallery-card-body"><p class="wallery-author">${escapeHtml(post.author.name)}</p>${text ? `<div class="wallery-text">${text}</div>` : ''}<p class="wallery-meta">${time}${time && link ? ' · ' : ''}${link}</p></div></li>`;
   });
   return `<h1 class="wallery-title">${escapeHtml(name)}</h1>
 <ul class="wallery-cards">
@@ -167,7 +167,7 @@ ${cards.join('\n')}
 /**
  * The page's own stylesheet: no margins, the wall fills the screen; before
  * the component runs (or without JavaScript), the server's cards in a simple
- * grid, in the wall's theme (`data-theme` on <html>) or the visitor's.
+ * list of columns, in the wall's theme (`data-theme` on <html>) or the visitor's.
  */
 export const PAGE_CSS = `html,body{margin:0;padding:0;background:#0f1115;color:#eef0f4}
 main{display:block;min-height:100vh}
@@ -175,9 +175,9 @@ main{display:block;min-height:100vh}
 html[data-theme=light],html[data-theme=light] body{background:#f3f4f6;color:#14171f}
 wallery-wall{display:block;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 .wallery-title{margin:0;padding:1.5rem 1.5rem .5rem;font-size:1.75rem;line-height:1.2}
-.wallery-cards{list-style:none;margin:0;padding:1rem 1.5rem 2rem;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(min(100%,18rem),1fr));align-items:start}
-.wallery-card{background:#181b22;border:1px solid #2a2f3a;border-radius:.75rem;overflow:hidden}
-.wallery-card img{display:block;width:100%;height:auto;aspect-ratio:4/3;object-fit:cover;background:#2a2f3a}
+.wallery-cards{list-style:none;margin:0;padding:1rem 1.5rem 2rem;columns:18rem;column-gap:1rem}
+.wallery-card{background:#181b22;border:1px solid #2a2f3a;border-radius:.75rem;overflow:hidden;break-inside:avoid;margin:0 0 1rem}
+.wallery-card img{display:block;width:100%;height:auto;background:#2a2f3a}
 .wallery-card-body{padding:.875rem 1rem 1rem}
 .wallery-author{margin:0 0 .25rem;font-weight:600}
 .wallery-text{overflow-wrap:anywhere}
