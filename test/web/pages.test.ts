@@ -1,6 +1,7 @@
 // The embed's files and the hosted page, served by a real Wallery (SQLite,
 // the demo data set): caching, CORS, the CSP, HTML escaping, 404 pages — and
 // the script's weight: at most 25 KB gzipped, Lit included.
+import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -11,11 +12,15 @@ import { createPublishableKey } from '../../src/manage/publishable-keys.js';
 import { createOperatorToken } from '../../src/manage/tokens.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { entryFile, packageBuild, testBuild } from './build.js';
+import { hasChromium, launchChromium } from './browser.js';
+import { startHostServer } from './host-page.js';
+import { revokePublishableKey } from '../../src/manage/publishable-keys.js';
 
 const BUDGET_GZIP = 25 * 1024;
 
 /** What a visitor page never shows: a command, a setting, code. */
-function expectNoOperatorText(text: string): void {
+function expectNoOperatorText(page: string): void {
+  const text = page.replace(/<style>[\s\S]*?<\/style>/g, '').replace(/<[^>]*>/g, ' ');
   expect(text).not.toMatch(/wallery |npm |npx |`|pk_|\?key=|--[a-z]/);
 }
 
@@ -150,7 +155,7 @@ describe('the embed’s files and hosted page', () => {
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
       const html = await res.text();
       expect(html).toContain('This wall is not here');
-      expect(html).not.toContain('data-theme'); // the wall is not known: the neutral look
+      expect(html).toContain('<html lang="en">\n'); // the wall is not known: the neutral look
       expectNoOperatorText(html);
     }
     for (const path of ['/walls/101', '/walls/101?key=demo-enterprise-key', '/walls/101?key=pk_has%20space']) {
@@ -175,4 +180,53 @@ describe('the embed’s files and hosted page', () => {
       expect(await res.text()).toMatch(/^<svg /);
     }
   });
+
+  it.skipIf(!hasChromium)(
+    'shows visitors plain words, never a command: the visitor pages and the component’s error state, axe clean',
+    async () => {
+      const op = { db: srv.store.db, actor: CLI_ACTOR, now: Date.now() };
+      const revoked = await createPublishableKey(op, 101, {});
+      await revokePublishableKey(op, 101, revoked.id);
+      const elsewhere = (await createPublishableKey(op, 101, { origins: ['https://brand.example'] })).key;
+      const browser = await launchChromium();
+      const host = await startHostServer(srv.baseUrl);
+      try {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        // the HTTP pages: a revoked key, a wrong key, no key, a deleted (unknown) wall
+        for (const path of [
+          `/walls/101?key=${revoked.key}`,
+          `/walls/101?key=${otherWall}`,
+          '/walls/101',
+          `/walls/404404?key=${anyOrigin}`,
+        ]) {
+          const res = await page.goto(`${srv.baseUrl}${path}`);
+          expect(res!.status(), path).toBeGreaterThanOrEqual(400);
+          const text = await page.locator('body').innerText();
+          expectNoOperatorText(text);
+          expect(await page.locator('h1').isVisible()).toBe(true);
+          const axe = await new AxeBuilder({ page }).analyze();
+          expect(axe.violations.map((v) => v.id), path).toEqual([]);
+        }
+        await page.screenshot({ path: 'docs/screenshots/visitor-page.png' });
+        // the component on a brand's page: a revoked key, an origin the key does not allow, a wall gone
+        const alert = page.locator('wallery-wall [role=alert]');
+        for (const [wall, key] of [
+          ['101', revoked.key],
+          ['101', elsewhere],
+          ['404404', anyOrigin],
+        ] as const) {
+          await page.goto(host.url({ wall, key }));
+          await alert.waitFor({ state: 'visible', timeout: 60_000 });
+          expectNoOperatorText(await alert.innerText());
+          const axe = await new AxeBuilder({ page }).include('wallery-wall').analyze();
+          expect(axe.violations.map((v) => v.id)).toEqual([]);
+        }
+      } finally {
+        await host.close();
+        await browser.close();
+      }
+    },
+    180_000,
+  );
 });
