@@ -125,7 +125,8 @@ export function parseLandingRedirect(value: string | undefined, name = 'LANDING_
   const raw = (value ?? '').trim();
   if (raw === '') return null;
   const url = httpUrl(raw, name);
-  if (url.username !== '' || url.password !== '') throw new ConfigError(`${name} must be an http(s) URL without credentials`);
+  if (url.username !== '' || url.password !== '')
+    throw new ConfigError(`${name} must be an http(s) URL without credentials`);
   return url.href;
 }
 
@@ -925,7 +926,7 @@ export const SETTINGS: readonly SettingDoc[] = [
     section: 'Server',
     default: 'off',
     meaning:
-      "`public` serves the source maps of the embed script and the console (linked by a `SourceMap` header) for debugging in production; `off` keeps them private: the built files name no map and `.map` URLs are 404.",
+      '`public` serves the source maps of the embed script and the console (linked by a `SourceMap` header) for debugging in production; `off` keeps them private: the built files name no map and `.map` URLs are 404.',
   },
   {
     name: 'TRUST_PROXY',

@@ -70,7 +70,12 @@ describe('the start page', () => {
         await page.screenshot({ path: 'docs/screenshots/start-page.png' });
         await expect(page.getByRole('link', { name: /Console/ }).isVisible()).resolves.toBe(true);
         // the stylesheet applied (cards, not a bare list): nothing was blocked
-        expect(await page.locator('ul').first().evaluate((el) => getComputedStyle(el).display)).toBe('grid');
+        expect(
+          await page
+            .locator('ul')
+            .first()
+            .evaluate((el) => getComputedStyle(el).display),
+        ).toBe('grid');
         await expect(page.getByRole('link', { name: /Event screen/ }).isVisible()).resolves.toBe(true);
         const result = await new AxeBuilder({ page }).analyze();
         expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
@@ -97,7 +102,9 @@ describe('the start page', () => {
   });
 
   it('redirects a browser elsewhere with LANDING_REDIRECT; API clients still get the 404 envelope', async () => {
-    const redirecting = await startTestServer({ web: { sourceMaps: false, landingRedirect: 'https://brand.example/' } });
+    const redirecting = await startTestServer({
+      web: { sourceMaps: false, landingRedirect: 'https://brand.example/' },
+    });
     try {
       const browser = await fetch(`${redirecting.baseUrl}/`, { headers: { Accept: HTML }, redirect: 'manual' });
       expect(browser.status).toBe(302);

@@ -206,7 +206,10 @@ describe('the embed’s files and hosted page', () => {
           expectNoOperatorText(text);
           expect(await page.locator('h1').isVisible()).toBe(true);
           const axe = await new AxeBuilder({ page }).analyze();
-          expect(axe.violations.map((v) => v.id), path).toEqual([]);
+          expect(
+            axe.violations.map((v) => v.id),
+            path,
+          ).toEqual([]);
         }
         await page.screenshot({ path: 'docs/screenshots/visitor-page.png' });
         // the component on a brand's page: a revoked key, an origin the key does not allow, a wall gone

@@ -74,9 +74,13 @@ describe('the hosted page, rendered on the server', () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     console.info(`[wallery] hosted page HTML: ${Buffer.byteLength(html)} B`);
-    const island = JSON.parse(/<script type="application\/json" id="wallery-initial">([^<]*)<\/script>/.exec(html)![1]!) as Island;
+    const island = JSON.parse(
+      /<script type="application\/json" id="wallery-initial">([^<]*)<\/script>/.exec(html)![1]!,
+    ) as Island;
     const wall = await (await fetch(`${srv.baseUrl}/api/embed/v1/walls/${WALL}?key=${key}`)).json();
-    const posts = await (await fetch(`${srv.baseUrl}/api/embed/v1/walls/${WALL}/posts?key=${key}&limit=${PAGE_SIZE}`)).json();
+    const posts = await (
+      await fetch(`${srv.baseUrl}/api/embed/v1/walls/${WALL}/posts?key=${key}&limit=${PAGE_SIZE}`)
+    ).json();
     expect(island.wall).toEqual(wall);
     expect(island.posts).toEqual(posts);
     expect(island.limit).toBe(PAGE_SIZE);
@@ -128,11 +132,14 @@ describe('the hosted page, rendered on the server', () => {
         const started = Date.now();
         await page.goto(url);
         await page.waitForFunction(
-          () => (document.querySelector('wallery-wall')?.shadowRoot?.querySelectorAll('[data-post-id]').length ?? 0) > 0,
+          () =>
+            (document.querySelector('wallery-wall')?.shadowRoot?.querySelectorAll('[data-post-id]').length ?? 0) > 0,
           null,
           { timeout: WAIT },
         );
-        console.info(`[wallery] hosted page: first post rendered by the component ${Date.now() - started} ms after navigation`);
+        console.info(
+          `[wallery] hosted page: first post rendered by the component ${Date.now() - started} ms after navigation`,
+        );
         // the island was used: the wall was not asked for; its posts once at most (the stream's opening resync)
         await page.waitForFunction(
           () => document.querySelector('wallery-wall')?.shadowRoot?.querySelector('[data-live=live]') != null,

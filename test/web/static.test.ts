@@ -119,7 +119,9 @@ describe('static delivery', () => {
     // named by a header, relative to the script's own URL
     const stable = await get(`${maps.baseUrl}/embed/v1/wallery.js`, { 'Accept-Encoding': 'br' });
     expect(stable.headers.sourcemap).toBe(`../../${hashed}.map`);
-    expect((await get(new URL(String(stable.headers.sourcemap), `${maps.baseUrl}/embed/v1/wallery.js`).href)).status).toBe(200);
+    expect(
+      (await get(new URL(String(stable.headers.sourcemap), `${maps.baseUrl}/embed/v1/wallery.js`).href)).status,
+    ).toBe(200);
     expect((await get(`${maps.baseUrl}/${hashed}`, { 'Accept-Encoding': 'br' })).headers.sourcemap).toBe(
       `${hashed.replace('assets/', '')}.map`,
     );

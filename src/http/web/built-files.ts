@@ -25,4 +25,3 @@ export function builtFileHeaders(
     res.setHeader('SourceMap', `${plain.replace(/^.*[\\/]/, '')}.map`);
   }
 }
-

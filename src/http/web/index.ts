@@ -152,7 +152,13 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
       };
       const wall = await findWall(request.params.idOrSlug);
       if (!wall) {
-        return sendVisitor(request, reply, 'wall-not-found', null, 'hosted page of a wall that does not exist (or was deleted)');
+        return sendVisitor(
+          request,
+          reply,
+          'wall-not-found',
+          null,
+          'hosted page of a wall that does not exist (or was deleted)',
+        );
       }
       const row = await wallRow(wall.id);
       const theme = one('theme');

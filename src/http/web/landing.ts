@@ -103,9 +103,7 @@ export function landingPage(guide: boolean, demo: readonly DemoWall[] = demoWall
     `<li><a href="${escapeHtml(d.href)}"><h2>${escapeHtml(d.title)}</h2><p>${escapeHtml(d.text)}</p></a></li>`;
   const items = doors.map(item).join('\n');
   const demoDoorsHtml = demoDoors(demo).map(item).join('\n');
-  const demoSection = demoDoorsHtml
-    ? `\n<h2 class="section">Demo walls</h2>\n<ul>\n${demoDoorsHtml}\n</ul>`
-    : '';
+  const demoSection = demoDoorsHtml ? `\n<h2 class="section">Demo walls</h2>\n<ul>\n${demoDoorsHtml}\n</ul>` : '';
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -109,7 +109,10 @@ export const jsonIsland = (value: unknown): string =>
   JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** The first picture a post shows: Wallery's copy, else (without the media pipeline) the original. */
-function pictureOf(post: EmbedPost, localMedia: boolean): { src: string; width: number | null; height: number | null; alt: string } | null {
+function pictureOf(
+  post: EmbedPost,
+  localMedia: boolean,
+): { src: string; width: number | null; height: number | null; alt: string } | null {
   const item = post.media[0];
   if (!item) return null;
   if (item.copy) return { src: item.copy.src, width: item.copy.width, height: item.copy.height, alt: item.alt ?? '' };
