@@ -94,6 +94,40 @@ export interface Config {
   metrics: MetricsConfig;
   /** OpenTelemetry tracing (src/tracing.ts): on when OTEL_EXPORTER_OTLP_ENDPOINT is set */
   tracing: { endpoint: string | null };
+  /** the pages and files for browsers (src/http/web/) */
+  web: WebConfig;
+}
+
+export interface WebConfig {
+  /** WEB_SOURCE_MAPS=public: the built scripts' source maps are served (and linked by a SourceMap header) */
+  sourceMaps: boolean;
+  /** LANDING_REDIRECT: where a browser opening `/` is sent (302); null: the start page */
+  landingRedirect: string | null;
+}
+
+/** WEB_SOURCE_MAPS: `public` serves the source maps, `off` (the default) keeps them private. */
+export function parseSourceMaps(value: string | undefined, name = 'WEB_SOURCE_MAPS'): boolean {
+  const raw = (value ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'off') return false;
+  if (raw === 'public') return true;
+  throw new ConfigError(`${name} must be public or off`);
+}
+
+export function loadWebConfig(env: NodeJS.ProcessEnv = process.env): WebConfig {
+  return {
+    sourceMaps: parseSourceMaps(env.WEB_SOURCE_MAPS),
+    landingRedirect: parseLandingRedirect(env.LANDING_REDIRECT),
+  };
+}
+
+/** An absolute http(s) URL (a query is kept); unset: none. */
+export function parseLandingRedirect(value: string | undefined, name = 'LANDING_REDIRECT'): string | null {
+  const raw = (value ?? '').trim();
+  if (raw === '') return null;
+  const url = httpUrl(raw, name);
+  if (url.username !== '' || url.password !== '')
+    throw new ConfigError(`${name} must be an http(s) URL without credentials`);
+  return url.href;
 }
 
 export interface MetricsConfig {
@@ -593,6 +627,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     metrics: loadMetricsConfig(env),
     tracing: { endpoint: parseOtlpEndpoint(env.OTEL_EXPORTER_OTLP_ENDPOINT) },
+    web: loadWebConfig(env),
   };
 }
 
@@ -878,6 +913,20 @@ export const SETTINGS: readonly SettingDoc[] = [
     default: null,
     meaning:
       "The URL people reach this instance at (e.g. `https://walls.example`): printed URLs and the demo data's pictures use it. Unset: `http://localhost:PORT` with the port actually listened on.",
+  },
+  {
+    name: 'LANDING_REDIRECT',
+    section: 'Server',
+    default: null,
+    meaning:
+      'Where a browser opening `/` is sent (302), e.g. your product site, instead of the start page. API clients still get the 404 envelope at `/`.',
+  },
+  {
+    name: 'WEB_SOURCE_MAPS',
+    section: 'Server',
+    default: 'off',
+    meaning:
+      '`public` serves the source maps of the embed script and the console (linked by a `SourceMap` header) for debugging in production; `off` keeps them private: the built files name no map and `.map` URLs are 404.',
   },
   {
     name: 'TRUST_PROXY',

@@ -11,7 +11,7 @@ import { completeContext, type AppContext } from './http/context.js';
 import { buildServer, type ServerOptions } from './http/server.js';
 
 // for the start banner (the CLI reaches the server's modules only through this lazily loaded one)
-export { guideBuilt } from './http/server.js';
+export { guideBuilt, setDemoWalls } from './http/server.js';
 import { IngestRuntime } from './ingest/runtime.js';
 import { jsonLogger, type WorkerLogger } from './jobs/log.js';
 import { RedisQuota } from './quota/redis-quota.js';
@@ -132,6 +132,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
         manage: { writeRateLimit: config.manageWriteRateLimit },
         trustProxy: config.trustProxy,
         metrics: config.metrics,
+        web: config.web,
         ...options.server,
       })
     : null;

@@ -8,10 +8,18 @@ import type { Store } from '../store/store.js';
 import { firstLiveKeyPrefix } from '../store/publishable-keys.js';
 import { findWall } from '../store/walls.js';
 
-export async function demoEmbedLines(store: Store, base: string, wallId: number): Promise<string[]> {
-  if (!(await findWall(store.db, wallId))) return [];
+/** `known`: told the wall and its key (null when it was made at an earlier start), for the start page's links. */
+export async function demoEmbedLines(
+  store: Store,
+  base: string,
+  wallId: number,
+  known?: (wall: { id: number; name: string; key: string | null }) => void,
+): Promise<string[]> {
+  const wall = await findWall(store.db, wallId);
+  if (!wall) return [];
   const prefix = await firstLiveKeyPrefix(store.db, wallId);
   if (prefix !== undefined) {
+    known?.({ id: wallId, name: wall.name, key: null });
     return [
       `The demo wall ${wallId} has a publishable key (${prefix}…), shown once when it was made.`,
       `For a new one and its page:  npx wallery walls keys create ${wallId}`,
@@ -24,6 +32,7 @@ export async function demoEmbedLines(store: Store, base: string, wallId: number)
     wallId,
     { origins: [] },
   );
+  known?.({ id: wallId, name: wall.name, key: made.key });
   return [
     `Publishable key of the demo wall (shown this once): ${made.key}`,
     'The wall, live, on a page of its own:',

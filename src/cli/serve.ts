@@ -41,7 +41,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   if (options.port !== undefined) config.port = parsePort(options.port, '--port');
   if (options.host !== undefined) config.host = parseHost(options.host, '--host');
   // feed ingestion in-process unless INGEST=off (`wallery worker` runs it alone)
-  const { openRuntime, guideBuilt } = await loadRuntime();
+  const { openRuntime, guideBuilt, setDemoWalls } = await loadRuntime();
   const runtime = await openRuntime(config, {
     server: { logger: loggerOptions(config.logLevel) },
     ingest: config.ingest.enabled,
@@ -66,7 +66,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   process.stdout.write(`wallery listening on http://${config.host}:${port}\n`);
   if (demo) {
     // the documentation site is linked when this install has it built (npm run docs:build)
-    await printDemo(store, base, config.metrics.enabled, guideBuilt());
+    await printDemo(store, base, config.metrics.enabled, guideBuilt(), setDemoWalls);
   }
 }
 
@@ -94,7 +94,13 @@ async function seedDemo(ctx: { store: Store; media?: MediaServices | null; chang
   );
 }
 
-async function printDemo(store: Store, base: string, metrics: boolean, guide: boolean) {
+async function printDemo(
+  store: Store,
+  base: string,
+  metrics: boolean,
+  guide: boolean,
+  setDemoWalls: (walls: { id: number; name: string; key: string | null }[]) => void,
+) {
   const lines = [
     '',
     'Wallery is serving the public API v2.',
@@ -122,7 +128,7 @@ async function printDemo(store: Store, base: string, metrics: boolean, guide: bo
     `  ${base}/docs`,
     '',
     ...(metrics ? ['Prometheus metrics (see the documentation, Operations):', `  ${base}/metrics`, ''] : []),
-    ...(await demoEmbedLines(store, base, DEMO_KEYS[0]!.wallId)),
+    ...(await demoEmbedLines(store, base, DEMO_KEYS[0]!.wallId, (wall) => setDemoWalls([wall]))),
   );
   process.stdout.write(`${lines.join('\n')}\n`);
 }

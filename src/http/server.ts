@@ -15,14 +15,14 @@ import { registerManage, type ManageOptions } from './manage/index.js';
 import { registerEmbed, type EmbedOptions } from './embed/index.js';
 import { registerOpenApi } from './openapi.js';
 import { externalWriteDetector } from '../store/dialect.js';
-import type { TrustProxy } from '../config.js';
+import type { TrustProxy, WebConfig } from '../config.js';
 import { registerWeb } from './web/index.js';
 import { registerMedia } from './media/index.js';
-import { sendLanding, wantsLanding } from './web/landing.js';
+import { sendLanding, setDemoWalls, wantsLanding } from './web/landing.js';
 import { guideBuilt } from './web/guide.js';
 
 /** Whether this install has its documentation site built (the start banner links it only then). */
-export { guideBuilt };
+export { guideBuilt, setDemoWalls };
 import { instrumentRequests, registerMetricsRoute, type MetricsRouteOptions } from './metrics.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -37,6 +37,8 @@ export interface ServerOptions {
   trustProxy?: TrustProxy;
   /** `GET /metrics` (METRICS, METRICS_TOKEN); default on, no token. Off, or without `ctx.metrics`: no route (404). */
   metrics?: MetricsRouteOptions & { enabled: boolean };
+  /** the pages and files for browsers (WEB_SOURCE_MAPS, LANDING_REDIRECT); defaults otherwise */
+  web?: WebConfig;
 }
 
 /** Fastify's trustProxy; a number of hops as the function proxy-addr makes of it (Fastify's types take no number). */
@@ -114,7 +116,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    if (wantsLanding(request, path)) return sendLanding(reply, guideBuilt());
+    if (wantsLanding(request, path)) return sendLanding(reply, guideBuilt(), options.web?.landingRedirect ?? null);
     const allowed = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).filter((m) => known.find(m, path) !== null);
     if (allowed.length > 0 && isCorsPreflight(request.method, request.headers)) {
       return reply
@@ -150,7 +152,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   await registerManage(app, options.manage);
   await registerEmbed(app, options.embed);
   await registerMedia(app);
-  await registerWeb(app);
+  await registerWeb(app, { sourceMaps: options.web?.sourceMaps ?? false });
   return app;
 }
 

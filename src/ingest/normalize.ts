@@ -247,15 +247,21 @@ export function hashtagsIn(text: string): string[] {
   return out;
 }
 
-/** Tags for `postTags`: without `#`, no commas or blanks, each once (case-insensitively), in first-seen order. */
+/**
+ * Tags for `postTags`: without `#`, each once (case-insensitively), in
+ * first-seen order. A tag of several words (an RSS category "Donald Trump")
+ * keeps them, one space apart; commas (the list's separator) read as spaces.
+ */
 export function normalizeTags(tags: readonly string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const raw of tags) {
     const tag = plainText(raw)
-      .replace(/^#+/, '')
-      .replace(/[,\s]+/g, '')
-      .slice(0, 100);
+      .replace(/^[#\s]+/, '')
+      .replace(/[,\s]+/g, ' ')
+      .trim()
+      .slice(0, 100)
+      .trimEnd();
     if (tag === '' || seen.has(tag.toLowerCase())) continue;
     seen.add(tag.toLowerCase());
     out.push(tag);

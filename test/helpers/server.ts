@@ -11,7 +11,7 @@ import { registerDocument, unregisterDocument, type OpenApiDocument } from './co
 import { importDataFile } from '../../src/store/datafile.js';
 import { ChangeBus } from '../../src/store/changes.js';
 import { openStore, type Store } from '../../src/store/store.js';
-import type { StoreUrl, TrustProxy } from '../../src/config.js';
+import type { StoreUrl, TrustProxy, WebConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/http/context.js';
 import { createTestDatabase, dropTestDatabase, testDatabaseUrl, testStoreKind } from './services.js';
 
@@ -49,6 +49,8 @@ export interface TestServerOptions {
   embed?: EmbedOptions;
   /** management API settings (the per-token write rate limit; none by default) */
   manage?: ManageOptions;
+  /** the pages and files for browsers (WEB_SOURCE_MAPS, LANDING_REDIRECT); defaults otherwise */
+  web?: WebConfig;
   /** a Redis shared with other servers (as REDIS_URL gives every instance) */
   shared?: AppContext['shared'];
   /** Fastify's trustProxy (TRUST_PROXY) */
@@ -89,6 +91,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     {
       ...(options.embed ? { embed: options.embed } : {}),
       ...(options.manage ? { manage: options.manage } : {}),
+      ...(options.web ? { web: options.web } : {}),
       ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     },
   );

@@ -107,7 +107,8 @@ describe('small values', () => {
       'ok',
       'ünïcode',
     ]);
-    expect(normalizeTags(['#Trail', 'trail', ' a, b ', '', '<b>x</b>'])).toEqual(['Trail', 'ab', 'x']);
+    expect(normalizeTags(['#Trail', 'trail', ' a, b ', '', '<b>x</b>'])).toEqual(['Trail', 'a b', 'x']);
+    expect(normalizeTags(['Donald Trump', ' US  news\n', 'donald trump'])).toEqual(['Donald Trump', 'US news']);
   });
 
   it('instants in every upstream form, as UTC', () => {

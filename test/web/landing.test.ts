@@ -5,6 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guideBuilt } from '../../src/http/web/guide.js';
+import { landingPage, setDemoWalls } from '../../src/http/web/landing.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { hasChromium, launchChromium } from './browser.js';
 
@@ -63,19 +64,56 @@ describe('the start page', () => {
         page.on('console', (m) => {
           if (m.type() === 'error') problems.push(m.text());
         });
+        setDemoWalls([{ id: 101, name: 'Summer Trail Wall', key: 'pk_demo' }]);
         await page.goto(`${srv.baseUrl}/`);
+        setDemoWalls([]);
         await page.screenshot({ path: 'docs/screenshots/start-page.png' });
         await expect(page.getByRole('link', { name: /Console/ }).isVisible()).resolves.toBe(true);
         // the stylesheet applied (cards, not a bare list): nothing was blocked
-        expect(await page.locator('ul').evaluate((el) => getComputedStyle(el).display)).toBe('grid');
+        expect(
+          await page
+            .locator('ul')
+            .first()
+            .evaluate((el) => getComputedStyle(el).display),
+        ).toBe('grid');
+        await expect(page.getByRole('link', { name: /Event screen/ }).isVisible()).resolves.toBe(true);
         const result = await new AxeBuilder({ page }).analyze();
         expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
           [],
         );
-        expect(problems.filter((p) => !p.includes('favicon'))).toEqual([]);
+        expect(problems).toEqual([]);
       } finally {
         await browser?.close();
       }
     },
   );
+
+  it('links the demo walls’ hosted pages and event screen when start made their key', () => {
+    expect(landingPage(false, [])).not.toContain('Demo walls');
+    const made = landingPage(false, [{ id: 101, name: 'Summer <Trail>', key: 'pk_a&b' }]);
+    expect(made).toContain('Demo walls');
+    expect(made).toContain('href="/walls/101?key=pk_a%26b&amp;layout=masonry"');
+    expect(made).toContain('href="/walls/101?key=pk_a%26b&amp;layout=event&amp;theme=dark"');
+    expect(made).toContain('Summer &lt;Trail&gt;');
+    // a key made at an earlier start is not known: the console makes another
+    const earlier = landingPage(false, [{ id: 101, name: 'Summer Trail Wall', key: null }]);
+    expect(earlier).toContain('href="/console/#/walls/101/embed"');
+    expect(earlier).not.toContain('/walls/101?key=');
+  });
+
+  it('redirects a browser elsewhere with LANDING_REDIRECT; API clients still get the 404 envelope', async () => {
+    const redirecting = await startTestServer({
+      web: { sourceMaps: false, landingRedirect: 'https://brand.example/' },
+    });
+    try {
+      const browser = await fetch(`${redirecting.baseUrl}/`, { headers: { Accept: HTML }, redirect: 'manual' });
+      expect(browser.status).toBe(302);
+      expect(browser.headers.get('location')).toBe('https://brand.example/');
+      const api = await fetch(`${redirecting.baseUrl}/`, { headers: { Accept: 'application/json' } });
+      expect(api.status).toBe(404);
+      expect(((await api.json()) as { responseCode: number }).responseCode).toBe(404);
+    } finally {
+      await redirecting.close();
+    }
+  });
 });

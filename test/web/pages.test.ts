@@ -1,6 +1,7 @@
 // The embed's files and the hosted page, served by a real Wallery (SQLite,
 // the demo data set): caching, CORS, the CSP, HTML escaping, 404 pages — and
 // the script's weight: at most 25 KB gzipped, Lit included.
+import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -11,8 +12,17 @@ import { createPublishableKey } from '../../src/manage/publishable-keys.js';
 import { createOperatorToken } from '../../src/manage/tokens.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { entryFile, packageBuild, testBuild } from './build.js';
+import { hasChromium, launchChromium } from './browser.js';
+import { startHostServer } from './host-page.js';
+import { revokePublishableKey } from '../../src/manage/publishable-keys.js';
 
 const BUDGET_GZIP = 25 * 1024;
+
+/** What a visitor page never shows: a command, a setting, code. */
+function expectNoOperatorText(page: string): void {
+  const text = page.replace(/<style>[\s\S]*?<\/style>/g, '').replace(/<[^>]*>/g, ' ');
+  expect(text).not.toMatch(/wallery |npm |npx |`|pk_|\?key=|--[a-z]/);
+}
 
 describe('the embed script', () => {
   it(`weighs at most ${BUDGET_GZIP / 1024} KB gzipped, in one file`, () => {
@@ -63,9 +73,9 @@ describe('the embed’s files and hosted page', () => {
     expect(asset.headers.get('access-control-allow-origin')).toBe('*');
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
     const code = await asset.text();
-    // the same code; the stable copy's source map points at the hashed one
-    expect(stableCode.replace(/\/\/# sourceMappingURL=.*$/, '')).toBe(code.replace(/\/\/# sourceMappingURL=.*$/, ''));
-    expect(stableCode).toContain('sourceMappingURL=../../assets/wallery-');
+    // the same code; neither names a source map (they are not public by default: test/web/static.test.ts)
+    expect(stableCode.trimEnd()).toBe(code.trimEnd());
+    expect(stableCode).not.toContain('sourceMappingURL');
     expect((await fetch(`${srv.baseUrl}/assets/wallery-missing.js`)).status).toBe(404);
   });
 
@@ -81,16 +91,17 @@ describe('the embed’s files and hosted page', () => {
       expect(csp).toContain("connect-src 'self'");
       expect(csp).not.toContain('unsafe');
       const html = await res.text();
-      expect(html).toContain(`<wallery-wall wall="101" key="${anyOrigin}" layout="event"></wallery-wall>`);
+      expect(html).toContain(`<wallery-wall wall="101" key="${anyOrigin}" layout="event">\n`);
       expect(html).toContain(`<script type="module" src="../${hashed}"></script>`);
-      expect(html).toContain('<title>Wall 101 · Wallery</title>');
-      expect(html).not.toContain('Summer Trail Wall'); // the name is the embed API's to give, with a key
+      // the key was checked first: the page is what the embed API shows that key (test/web/ssr.test.ts)
+      expect(html).toContain('<title>Summer Trail Wall</title>');
       expect(html).not.toMatch(/<script>|<style>|style=/); // nothing inline
+      expect(html).not.toMatch(/<script(?![^>]*(type="module" src=|type="application\/json"))/); // nothing that runs inline
     }
     const chosen = await (await fetch(`${srv.baseUrl}/walls/101?key=${anyOrigin}&layout=grid&theme=dark`)).text();
     expect(chosen).toContain('layout="grid" theme="dark"');
     const unknown = await (await fetch(`${srv.baseUrl}/walls/101?key=${anyOrigin}&layout=<x>&theme=1`)).text();
-    expect(unknown).toContain('layout="event">');
+    expect(unknown).toContain('layout="event">\n');
   });
 
   it('answers a key that is unknown, revoked or of another wall with a page that shows nothing and echoes nothing', async () => {
@@ -98,9 +109,11 @@ describe('the embed’s files and hosted page', () => {
     for (const k of [key, 'pk_unknown', otherWall]) {
       const res = await fetch(`${srv.baseUrl}/walls/101?key=${encodeURIComponent(k)}`);
       expect(res.status, k).toBe(403);
-      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      // a visitor page: nothing to click, nothing of the wall; a site framing a stale link shows it
+      expect(res.headers.get('content-security-policy')).toContain('frame-ancestors *');
       const html = await res.text();
-      expect(html).toContain('Link not valid');
+      expect(html).toContain('This link is no longer valid');
+      expectNoOperatorText(html);
       expect(html).not.toContain('<wallery-wall');
       expect(html).not.toContain(k);
     }
@@ -140,13 +153,17 @@ describe('the embed’s files and hosted page', () => {
       const res = await fetch(`${srv.baseUrl}${path}`);
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(res.headers.get('x-frame-options')).toBe('DENY');
-      expect(await res.text()).toContain('Wall not found');
+      const html = await res.text();
+      expect(html).toContain('This wall is not here');
+      expect(html).toContain('<html lang="en">\n'); // the wall is not known: the neutral look
+      expectNoOperatorText(html);
     }
     for (const path of ['/walls/101', '/walls/101?key=demo-enterprise-key', '/walls/101?key=pk_has%20space']) {
       const res = await fetch(`${srv.baseUrl}${path}`);
       expect(res.status, path).toBe(400);
-      expect(await res.text()).toContain('publishable key');
+      const html = await res.text();
+      expect(html).toContain('This link is incomplete');
+      expectNoOperatorText(html);
     }
     const api = await fetch(`${srv.baseUrl}/api/v2/widget/wallInfo/101?user_key=demo-enterprise-key`);
     expect(api.status).toBe(200);
@@ -163,4 +180,56 @@ describe('the embed’s files and hosted page', () => {
       expect(await res.text()).toMatch(/^<svg /);
     }
   });
+
+  it.skipIf(!hasChromium)(
+    'shows visitors plain words, never a command: the visitor pages and the component’s error state, axe clean',
+    async () => {
+      const op = { db: srv.store.db, actor: CLI_ACTOR, now: Date.now() };
+      const revoked = await createPublishableKey(op, 101, {});
+      await revokePublishableKey(op, 101, revoked.id);
+      const elsewhere = (await createPublishableKey(op, 101, { origins: ['https://brand.example'] })).key;
+      const browser = await launchChromium();
+      const host = await startHostServer(srv.baseUrl);
+      try {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        // the HTTP pages: a revoked key, a wrong key, no key, a deleted (unknown) wall
+        for (const path of [
+          `/walls/101?key=${revoked.key}`,
+          `/walls/101?key=${otherWall}`,
+          '/walls/101',
+          `/walls/404404?key=${anyOrigin}`,
+        ]) {
+          const res = await page.goto(`${srv.baseUrl}${path}`);
+          expect(res!.status(), path).toBeGreaterThanOrEqual(400);
+          const text = await page.locator('body').innerText();
+          expectNoOperatorText(text);
+          expect(await page.locator('h1').isVisible()).toBe(true);
+          const axe = await new AxeBuilder({ page }).analyze();
+          expect(
+            axe.violations.map((v) => v.id),
+            path,
+          ).toEqual([]);
+        }
+        await page.screenshot({ path: 'docs/screenshots/visitor-page.png' });
+        // the component on a brand's page: a revoked key, an origin the key does not allow, a wall gone
+        const alert = page.locator('wallery-wall [role=alert]');
+        for (const [wall, key] of [
+          ['101', revoked.key],
+          ['101', elsewhere],
+          ['404404', anyOrigin],
+        ] as const) {
+          await page.goto(host.url({ wall, key }));
+          await alert.waitFor({ state: 'visible', timeout: 60_000 });
+          expectNoOperatorText(await alert.innerText());
+          const axe = await new AxeBuilder({ page }).include('wallery-wall').analyze();
+          expect(axe.violations.map((v) => v.id)).toEqual([]);
+        }
+      } finally {
+        await host.close();
+        await browser.close();
+      }
+    },
+    180_000,
+  );
 });

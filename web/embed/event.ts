@@ -5,7 +5,7 @@
 import { html, nothing } from 'lit';
 import type { QrCode } from './qr.js';
 import type { EmbedWall } from './types.js';
-import { relativeTime, safeUrl } from './util.js';
+import { postDate, safeUrl } from './util.js';
 
 /** What the event screen shows of the wall's branding. */
 export interface EventBranding {
@@ -34,20 +34,11 @@ export function eventBranding(wall: EmbedWall | null): EventBranding {
   };
 }
 
-const DAY_MS = 86_400_000;
-let dayMonth: Intl.DateTimeFormat | undefined;
-
 /**
  * A post's date on the event screen, which has no clock to compare with:
- * relative within a day ("3 hr. ago"), else the day itself ("12 Mar").
+ * relative the same day ("3 hr. ago"), else the day itself ("12 Mar").
  */
-export function eventDate(iso: string, now: number): string {
-  const t = Date.parse(iso);
-  if (!Number.isFinite(t)) return '';
-  if (now - t < DAY_MS) return relativeTime(iso, now);
-  dayMonth ??= new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' });
-  return dayMonth.format(t);
-}
+export const eventDate = (iso: string, now: number): string => postDate(iso, now, { relativeUpToDays: 0 });
 
 /** The QR code as SVG (Lit attributes only): black on white, its quiet zone drawn, crisp at any size. */
 export function renderQr(code: QrCode, label: string) {

@@ -19,7 +19,8 @@ import type { PictureRules } from './pictures.js';
 import { renderShop, trapTab } from './shop-dialog.js';
 import { styles } from './styles.js';
 import type { EmbedPost, EmbedWall, Layout } from './types.js';
-import { reducedMotion, relativeTime, throttle } from './util.js';
+import { postDate, reducedMotion, throttle, visitorMessage } from './util.js';
+import { takeInitial } from './initial.js';
 
 const LAYOUTS: readonly Layout[] = ['masonry', 'grid', 'carousel', 'event'];
 const ANNOUNCE_EVERY_MS = 5_000;
@@ -406,9 +407,11 @@ export class WalleryWall extends LitElement {
     try {
       const client = new EmbedClient(apiBase(this.api ?? null, import.meta.url), this.wall, this.key);
       this.client = client;
-      const info = await client.wall();
+      // the hosted page's server-rendered first load, when there is one (initial.ts)
+      const initial = takeInitial(this.wall, this.key, this.pageSize);
+      const info = initial?.wall ?? (await client.wall());
       if (generation !== this.generation) return;
-      const page = await client.page(info.postsUrl, this.pageSize);
+      const page = initial?.page ?? (await client.page(info.postsUrl, this.pageSize));
       if (generation !== this.generation) return;
       this.list.reset(page.posts, page.nextCursor);
       this.info = info;
@@ -427,7 +430,7 @@ export class WalleryWall extends LitElement {
       this.feed.start();
     } catch (err) {
       if (generation !== this.generation) return;
-      this.error = `This wall cannot be shown right now (${(err as Error).message}).`;
+      this.error = visitorMessage(err);
     }
   }
 
@@ -609,7 +612,7 @@ export class WalleryWall extends LitElement {
       fail: this.fail,
       expanded: this.expanded,
       toggle: this.toggle,
-      date: layout === 'event' ? (iso) => eventDate(iso, this.now) : (iso) => relativeTime(iso, this.now),
+      date: layout === 'event' ? (iso) => eventDate(iso, this.now) : (iso) => postDate(iso, this.now),
     };
     if (layout === 'event') return this.renderEventPosts(ctx);
     const more = this.list.nextCursor

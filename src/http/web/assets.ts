@@ -1,6 +1,8 @@
 // Where the browser build lives (dist/web, made by `vite build`) and which
-// hashed file is the embed script, read from Vite's manifest.
-import { readFileSync, statSync } from 'node:fs';
+// hashed file is the embed script, read from Vite's manifest; and the script
+// as the stable URL sends it, compressed once and kept in memory.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +19,7 @@ interface ManifestEntry {
 /** The embed script's hashed file name (`assets/wallery-HASH.js`), re-read when the manifest changes. */
 export class WebAssets {
   private cached: { mtimeMs: number; file: string | null } | null = null;
+  private script: EntryScript | null = null;
 
   constructor(readonly distDir: string) {}
 
@@ -41,14 +44,44 @@ export class WebAssets {
     return this.cached.file;
   }
 
-  /** The entry's code, for the stable URL (its source map comment pointed at the hashed copy's map). */
-  entryCode(): { code: string; file: string } | null {
+  /**
+   * The entry as the stable URL sends it: its bytes without any
+   * `sourceMappingURL` comment (the build writes none; the server names the
+   * map by a SourceMap header only when maps are public), with its brotli
+   * (quality 11) and gzip copies, made once per build and kept in memory.
+   */
+  entryScript(): EntryScript | null {
     const file = this.entryFile();
     if (!file) return null;
-    const code = readFileSync(join(this.distDir, file), 'utf8').replace(
-      /\/\/# sourceMappingURL=([\w.-]+)\s*$/,
-      (_m, map: string) => `//# sourceMappingURL=../../assets/${map}`,
-    );
-    return { code, file };
+    if (this.script?.file !== file) {
+      const code = Buffer.from(
+        readFileSync(join(this.distDir, file), 'utf8').replace(/\n?\/\/# sourceMappingURL=[^\n]*\s*$/, '\n'),
+      );
+      this.script = {
+        file,
+        code,
+        br: brotliCompressSync(code, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: 11,
+            [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+            [constants.BROTLI_PARAM_SIZE_HINT]: code.length,
+          },
+        }),
+        gzip: gzipSync(code, { level: 9 }),
+        map: existsSync(join(this.distDir, `${file}.map`)) ? `${file}.map` : null,
+      };
+    }
+    return this.script;
   }
+}
+
+/** The embed script at its stable URL, in each encoding. */
+export interface EntryScript {
+  /** `assets/wallery-HASH.js` */
+  file: string;
+  code: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+  /** `assets/wallery-HASH.js.map` when the build wrote it */
+  map: string | null;
 }

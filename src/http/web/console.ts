@@ -8,7 +8,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from './assets.js';
-import { messagePage, sendHtml } from './page.js';
+import { servedPath, builtFileHeaders } from './built-files.js';
+import { sendHtml } from './page.js';
+import { messageCsp, messagePage } from './visitor-page.js';
 
 export const DEFAULT_CONSOLE_DIST = join(PACKAGE_ROOT, 'dist', 'console');
 export const CONSOLE_PATH = '/console';
@@ -56,7 +58,11 @@ function sendConsolePage(reply: FastifyReply, status: number, body: string) {
   return sendHtml(reply, status, body, CONSOLE_CSP, { 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' });
 }
 
-export async function registerConsole(app: FastifyInstance, distDir = DEFAULT_CONSOLE_DIST): Promise<void> {
+export async function registerConsole(
+  app: FastifyInstance,
+  distDir = DEFAULT_CONSOLE_DIST,
+  sourceMaps = false,
+): Promise<void> {
   const page = new ConsolePage(join(distDir, 'index.html'));
   const assetsDir = join(distDir, 'assets');
   if (existsSync(assetsDir)) {
@@ -67,9 +73,13 @@ export async function registerConsole(app: FastifyInstance, distDir = DEFAULT_CO
       cacheControl: false,
       index: false,
       schemaHide: true,
-      setHeaders: (res) => {
+      // the build's brotli and gzip copies to who asks; maps only when public
+      preCompressed: true,
+      allowedPath: servedPath(sourceMaps),
+      setHeaders: (res, file) => {
         res.setHeader('Cache-Control', IMMUTABLE);
         res.setHeader('X-Content-Type-Options', 'nosniff');
+        builtFileHeaders(res, file, sourceMaps);
       },
     });
   }
@@ -84,10 +94,12 @@ export async function registerConsole(app: FastifyInstance, distDir = DEFAULT_CO
         .send();
     const html = page.html();
     if (html === null)
-      return sendConsolePage(
+      return sendHtml(
         reply,
         503,
         messagePage('Console not built', 'The operator console was not built (npm run build).'),
+        messageCsp("'none'"),
+        { 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' },
       );
     return sendConsolePage(reply, 200, html);
   });

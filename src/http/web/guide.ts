@@ -20,7 +20,8 @@ import { extname, join, resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Parser } from 'htmlparser2';
 import { PACKAGE_ROOT } from './assets.js';
-import { messagePage, pageCsp, sendHtml } from './page.js';
+import { sendHtml } from './page.js';
+import { messageCsp, messagePage } from './visitor-page.js';
 
 export const GUIDE_PATH = '/guide/';
 export const DEFAULT_GUIDE_DIST = join(PACKAGE_ROOT, 'dist', 'site');
@@ -100,7 +101,7 @@ export async function registerGuide(app: FastifyInstance, distDir = DEFAULT_GUID
       reply,
       404,
       messagePage('Documentation not built', 'This instance has no documentation site: run npm run docs:build.'),
-      pageCsp(),
+      messageCsp("'none'"),
     );
 
   await app.register(

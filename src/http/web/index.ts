@@ -4,21 +4,30 @@
 // out of the OpenAPI document (see WEB_ROUTE_PREFIXES).
 import { EMBED_LAYOUTS, EMBED_THEMES } from '../../domain/lists.js';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
-import { findLiveWallByIdOrSlug, type PublicWall } from '../../store/walls.js';
+import { findLiveWallByIdOrSlug, findWall as findWallRow, type PublicWall, type WallRow } from '../../store/walls.js';
 import { DEFAULT_WEB_DIST, DEMO_MEDIA_DIR, WebAssets } from './assets.js';
+import { builtFileHeaders, servedPath } from './built-files.js';
 import { CONSOLE_PATH, registerConsole } from './console.js';
 import { GUIDE_PATH, registerGuide } from './guide.js';
 import type { PublishableKeyGrant } from '../../store/publishable-keys.js';
+import { FAVICON_PATH, registerFavicon } from './favicon.js';
+import { loadFirstPage } from './first-page.js';
 import { frameAncestors, framingHeaders } from './framing.js';
-import { messagePage, PAGE_CSS, pageCsp, sendHtml, wallPage, type PagePictures } from './page.js';
+import { PAGE_CSS, pageCsp, sendHtml, wallPage, type PagePictures } from './page.js';
+import { VISITOR_CSP, visitorPage, type VisitorCase } from './visitor-page.js';
+import { parseAcceptEncoding } from '../v2/response-cache.js';
 import { serverSelfUrl } from '../self-url.js';
 
 /** Where the routes of this module live; everything under them is a page or a file, not the API. */
 export const WEB_ROUTE_PREFIXES = ['/embed/', '/assets/', '/walls/', '/demo-media/', '/console/', GUIDE_PATH] as const;
 export const isWebRoute = (url: string): boolean =>
-  url === CONSOLE_PATH || url === '/guide' || WEB_ROUTE_PREFIXES.some((p) => url.startsWith(p));
+  url === CONSOLE_PATH ||
+  url === '/guide' ||
+  url === FAVICON_PATH ||
+  url === '/favicon.ico' ||
+  WEB_ROUTE_PREFIXES.some((p) => url.startsWith(p));
 
 export const STABLE_SCRIPT_PATH = '/embed/v1/wallery.js';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -41,6 +50,8 @@ export interface WebOptions {
   findWall?: (idOrSlug: string) => Promise<PublicWall | null>;
   /** publishable key lookup of the hosted page (default: the embed API's key cache) */
   findGrant?: (key: string) => Promise<PublishableKeyGrant | null>;
+  /** WEB_SOURCE_MAPS=public: serve the built scripts' source maps, named by a SourceMap header (default: not served) */
+  sourceMaps?: boolean;
 }
 
 const hide = { hide: true } as const;
@@ -58,12 +69,15 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
   const assets = new WebAssets(options.distDir ?? DEFAULT_WEB_DIST);
   const findWall = options.findWall ?? ((idOrSlug: string) => findLiveWallByIdOrSlug(app.ctx.store.db, idOrSlug));
   const findGrant = options.findGrant ?? ((key: string) => app.embedKeys.lookup(app.ctx.store.db, key));
+  /** the wall's stored record (its theme, what the page renders); none in a store-less test server */
+  const wallRow = (id: number): Promise<WallRow | null> =>
+    app.hasDecorator('ctx') ? findWallRow(app.ctx.store.db, id, { live: true }) : Promise.resolve(null);
+  const sourceMaps = options.sourceMaps ?? false;
 
-  // hashed files: cached for a year by browsers and CDNs, readable cross-origin (module scripts use CORS)
-  const corsAsset = (res: { setHeader(name: string, value: string): void }) => {
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Cache-Control', IMMUTABLE);
-  };
+  registerFavicon(app);
+
+  // hashed files: cached for a year by browsers and CDNs, readable cross-origin (module scripts use CORS);
+  // their brotli and gzip copies (made by the build) sent to who asks for them
   if (existsSync(assets.assetsDir)) {
     await app.register(fastifyStatic, {
       root: assets.assetsDir,
@@ -71,7 +85,13 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
       decorateReply: false,
       cacheControl: false,
       index: false,
-      setHeaders: corsAsset,
+      preCompressed: true,
+      allowedPath: servedPath(sourceMaps),
+      setHeaders: (res, file) => {
+        res.setHeader('Access-Control-Allow-Origin', '*');
+        res.setHeader('Cache-Control', IMMUTABLE);
+        builtFileHeaders(res, file, sourceMaps);
+      },
       schemaHide: true,
     });
   } else {
@@ -79,24 +99,48 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
   }
 
   // the stable URL of the snippet: the same code, cached briefly so a new release reaches pages within minutes
+  assets.entryScript(); // compressed now, not on a visitor's first request
   app.get(STABLE_SCRIPT_PATH, { schema: hide }, async (request, reply) => {
-    const entry = assets.entryCode();
+    const entry = assets.entryScript();
     if (!entry) {
+      request.log.warn('the embed script was not built: run npm run build');
       return reply
         .code(503)
         .type('text/javascript; charset=utf-8')
         .header('Cache-Control', 'no-store')
-        .send('console.error("Wallery: the embed script was not built (npm run build)");\n');
+        .send('console.error("Wallery: the embed script is not available on this server");\n');
     }
     const etag = `"${entry.file.replace(/^.*\//, '')}"`;
-    reply.header('Cache-Control', SHORT).header('Access-Control-Allow-Origin', '*').header('ETag', etag);
+    reply
+      .header('Cache-Control', SHORT)
+      .header('Access-Control-Allow-Origin', '*')
+      .header('ETag', etag)
+      .header('Vary', 'Accept-Encoding');
+    if (sourceMaps && entry.map) reply.header('SourceMap', `../../${entry.map}`);
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    return reply.type('text/javascript; charset=utf-8').send(entry.code);
+    reply.type('text/javascript; charset=utf-8');
+    const accepted = parseAcceptEncoding(request.headers['accept-encoding']);
+    if (accepted.has('br')) return reply.header('Content-Encoding', 'br').send(entry.br);
+    if (accepted.has('gzip')) return reply.header('Content-Encoding', 'gzip').send(entry.gzip);
+    return reply.send(entry.code);
   });
 
   app.get('/embed/v1/page.css', { schema: hide }, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('Cache-Control', SHORT).send(PAGE_CSS),
   );
+
+  /** A visitor page instead of the wall; what an operator should do goes to the log. */
+  const sendVisitor = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    which: VisitorCase,
+    theme: string | null,
+    operatorNote: string,
+  ) => {
+    request.log.info({ page: request.url.split('?')[0], visitorPage: which }, operatorNote);
+    const page = visitorPage(which, theme);
+    return sendHtml(reply, page.status, page.html, VISITOR_CSP);
+  };
 
   app.get<{ Params: { idOrSlug: string }; Querystring: Record<string, string | string[] | undefined> }>(
     '/walls/:idOrSlug',
@@ -107,32 +151,53 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
         return typeof v === 'string' ? v : undefined;
       };
       const wall = await findWall(request.params.idOrSlug);
-      if (!wall) return sendPage(reply, 404, messagePage('Wall not found', 'There is no wall at this address.'));
+      if (!wall) {
+        return sendVisitor(
+          request,
+          reply,
+          'wall-not-found',
+          null,
+          'hosted page of a wall that does not exist (or was deleted)',
+        );
+      }
+      const row = await wallRow(wall.id);
+      const theme = one('theme');
+      const look = theme && THEMES.has(theme) ? theme : (row?.theme ?? null);
       const key = one('key');
       if (!key || !PUBLISHABLE_KEY.test(key)) {
-        return sendPage(
+        return sendVisitor(
+          request,
           reply,
-          400,
-          messagePage('Key needed', 'Open this page with ?key= and a publishable key of the wall (pk_…).'),
+          'key-missing',
+          look,
+          `hosted page of wall ${wall.id} without a publishable key: its link needs ?key=pk_… (wallery walls keys create ${wall.id})`,
         );
       }
       // the key's origins say which sites may frame the page: a wrong key shows nothing of the wall
       const grant = await findGrant(key);
       if (!grant || grant.wallId !== wall.id) {
-        return sendPage(
+        return sendVisitor(
+          request,
           reply,
-          403,
-          messagePage('Link not valid', 'This wall’s link has no valid key. Ask whoever shared it for a new link.'),
+          'key-invalid',
+          look,
+          `hosted page of wall ${wall.id} with a key that is unknown, revoked or of another wall: ` +
+            `make a new one with \`wallery walls keys create ${wall.id}\` (or in the console's Embed tab)`,
         );
       }
       const entry = assets.entryFile();
-      if (!entry) {
-        return sendPage(reply, 503, messagePage('Not built', 'The embed script was not built (npm run build).'));
+      if (!entry || !row) {
+        return sendVisitor(
+          request,
+          reply,
+          'unavailable',
+          look,
+          entry ? `wall ${wall.id} could not be read` : 'the embed script was not built: run npm run build',
+        );
       }
       // relative to the page, so a Wallery behind a path prefix works too
       const up = request.url.split('?')[0]!.endsWith('/') ? '../../' : '../';
       const layout = one('layout');
-      const theme = one('theme');
       // with the media pipeline, the page shows Wallery's copies only: a visitor's browser asks no other host
       const localMedia = app.ctx.media != null;
       return sendPage(
@@ -147,6 +212,7 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
           script: `${up}${entry}`,
           stylesheet: `${up}embed/v1/page.css`,
           localMedia,
+          first: await loadFirstPage(request, row, key),
         }),
         frameAncestors(grant),
         localMedia ? { local: true, publicUrl: serverSelfUrl(app).publicUrl } : { local: false },
@@ -154,7 +220,7 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
     },
   );
 
-  await registerConsole(app, options.consoleDir);
+  await registerConsole(app, options.consoleDir, sourceMaps);
   await registerGuide(app, options.guideDir);
 
   // pictures of the demo data set, so `npm start` shows a wall without the internet

@@ -6,8 +6,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONSOLE_PATH } from './console.js';
+import { FAVICON_LINK } from './favicon.js';
 import { GUIDE_PATH } from './guide.js';
-import { sendHtml } from './page.js';
+import { escapeHtml, sendHtml } from './page.js';
 
 const STYLE = `
 :root{color-scheme:light dark;--bg:#f6f7f9;--card:#fff;--text:#14171f;--muted:#4a5060;--line:#dde1e8;--accent:#2450d6}
@@ -22,12 +23,14 @@ a{display:block;height:100%;padding:1.25rem 1.5rem;background:var(--card);border
 a:hover,a:focus-visible{border-color:var(--accent);outline:none;box-shadow:0 0 0 3px color-mix(in srgb,var(--accent) 30%,transparent)}
 h2{font-size:1.125rem;margin:0 0 .25rem;color:var(--accent)}
 p{margin:0;color:var(--muted)}
+h2.section{margin:2.5rem 0 1rem;font-size:1.25rem;color:inherit}
 footer{margin-top:3rem;color:var(--muted);font-size:.875rem}
 code{font:inherit;font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
 `;
 
 const POLICY = [
   "default-src 'none'",
+  "img-src 'self'",
   `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
   "base-uri 'none'",
   "form-action 'none'",
@@ -40,7 +43,41 @@ interface Door {
   text: string;
 }
 
-export function landingPage(guide: boolean): string {
+/** A wall of the demo data set, as `wallery start` made it: its hosted page needs its publishable key. */
+export interface DemoWall {
+  id: number;
+  name: string;
+  /** the key made at this start; null: made at an earlier start, shown only then */
+  key: string | null;
+}
+
+let demoWalls: readonly DemoWall[] = [];
+
+/** The demo walls the start page links (set by `wallery start` once the demo data is in). */
+export function setDemoWalls(walls: readonly DemoWall[]): void {
+  demoWalls = walls;
+}
+
+function demoDoors(walls: readonly DemoWall[]): Door[] {
+  return walls.flatMap((w): Door[] => {
+    if (w.key === null) {
+      return [
+        {
+          href: `${CONSOLE_PATH}/#/walls/${w.id}/embed`,
+          title: w.name,
+          text: 'The demo wall. Its page needs a publishable key: make one in the console’s Embed tab.',
+        },
+      ];
+    }
+    const page = `/walls/${w.id}?key=${encodeURIComponent(w.key)}`;
+    return [
+      { href: `${page}&layout=masonry`, title: w.name, text: 'The demo wall on its hosted page, live.' },
+      { href: `${page}&layout=event&theme=dark`, title: 'Event screen', text: `${w.name} as a big-screen wall.` },
+    ];
+  });
+}
+
+export function landingPage(guide: boolean, demo: readonly DemoWall[] = demoWalls): string {
   const doors: Door[] = [
     {
       href: `${CONSOLE_PATH}/`,
@@ -62,13 +99,18 @@ export function landingPage(guide: boolean): string {
       text: 'The management and embed APIs, described by OpenAPI, to read and to try.',
     },
   ];
-  const items = doors.map((d) => `<li><a href="${d.href}"><h2>${d.title}</h2><p>${d.text}</p></a></li>`).join('\n');
+  const item = (d: Door) =>
+    `<li><a href="${escapeHtml(d.href)}"><h2>${escapeHtml(d.title)}</h2><p>${escapeHtml(d.text)}</p></a></li>`;
+  const items = doors.map(item).join('\n');
+  const demoDoorsHtml = demoDoors(demo).map(item).join('\n');
+  const demoSection = demoDoorsHtml ? `\n<h2 class="section">Demo walls</h2>\n<ul>\n${demoDoorsHtml}\n</ul>` : '';
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Wallery</title>
+${FAVICON_LINK}
 <style>${STYLE}</style>
 </head>
 <body>
@@ -77,7 +119,7 @@ export function landingPage(guide: boolean): string {
 <p class="lead">Social walls for sites, shops and event screens: collect posts, moderate them, show them anywhere.</p>
 <ul>
 ${items}
-</ul>
+</ul>${demoSection}
 <footer>The public API v2 answers under <code>/api/v2/</code>; the health checks at <code>/healthz</code> and <code>/readyz</code>.</footer>
 </main>
 </body>
@@ -94,6 +136,8 @@ export function wantsLanding(request: FastifyRequest, path: string): boolean {
   );
 }
 
-export function sendLanding(reply: FastifyReply, guide: boolean) {
+/** The start page; or, with LANDING_REDIRECT, a 302 there (a production instance's `/` is the brand's site). */
+export function sendLanding(reply: FastifyReply, guide: boolean, redirect: string | null = null) {
+  if (redirect !== null) return reply.code(302).header('Location', redirect).header('Cache-Control', 'no-cache').send();
   return sendHtml(reply, 200, landingPage(guide), POLICY, { 'Referrer-Policy': 'no-referrer' });
 }
