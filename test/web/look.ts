@@ -250,6 +250,19 @@ export async function withBranding(page: Page, brand: unknown): Promise<void> {
     const body = (await res.json()) as { wall: Record<string, unknown> };
     await route.fulfill({ response: res, json: { wall: { ...body.wall, branding: brand } } });
   });
+  // the hosted page carries the wall in its server-rendered JSON island too
+  await page.route(/^https?:\/\/[^/]+\/walls\/\d+\?/, async (route) => {
+    const res = await route.fetch();
+    const html = (await res.text()).replace(
+      /(<script type="application\/json" id="wallery-initial">)(.*?)(<\/script>)/s,
+      (_m, open: string, json: string, close: string) => {
+        const island = JSON.parse(json) as { wall?: { wall?: Record<string, unknown> } };
+        if (island.wall?.wall) island.wall.wall.branding = brand;
+        return open + JSON.stringify(island).replace(/</g, '\\u003c') + close;
+      },
+    );
+    await route.fulfill({ response: res, body: html });
+  });
 }
 
 /** Until the wall shows posts and every picture in the document has loaded (lazy ones started now). */

@@ -130,7 +130,8 @@ describe('the hosted page, rendered on the server', () => {
           if (/\/api\/embed\/v1\/walls\/\d+(\/posts)?\?/.test(r.url())) firstPageReads.push(r.url());
         });
         const started = Date.now();
-        await page.goto(url);
+        // masonry: every post of the first page in the document (the event screen shows a page that fits the screen)
+        await page.goto(`${url}&layout=masonry`);
         await page.waitForFunction(
           () =>
             (document.querySelector('wallery-wall')?.shadowRoot?.querySelectorAll('[data-post-id]').length ?? 0) > 0,
