@@ -8,7 +8,7 @@ export interface DemoAuthor {
   name: string;
   username: string;
   /** the network's name as W2 gives it */
-  network: 'Instagram' | 'Mastodon' | 'Bluesky' | 'YouTube' | 'RSS' | 'Lemmy' | 'Threads';
+  network: 'Instagram' | 'Mastodon' | 'Bluesky' | 'YouTube' | 'RSS' | 'Lemmy' | 'Facebook';
   /** the file in demo/media */
   avatar: string;
   /** an initials avatar's gradient */
@@ -37,7 +37,7 @@ export const DEMO_AUTHORS: DemoAuthor[] = [
   a('noor', 'Noor Haddad', 'noorhaddad', 'Instagram', null, ['#f9a825', '#e65100']),
   a('jonas', 'Jonas Lindqvist', 'jonas@astrodon.social', 'Mastodon', null, ['#1e88e5', '#0d47a1']),
   a('priya', 'Priya Raman', 'priyaraman.bsky.social', 'Bluesky', null, ['#43a047', '#1b5e20']),
-  a('tomas', 'Tomás Ferreira', 'tomasf', 'Threads', null, ['#6d4c41', '#3e2723']),
+  a('tomas', 'Tomás Ferreira', 'tomas.ferreira.77', 'Facebook', null, ['#6d4c41', '#3e2723']),
   a('skynotes', 'Sky Notes (blog)', 'skynotes', 'RSS', null, ['#37474f', '#102027']),
   // the community
   a('opentrails', 'Open Trails Collective', 'opentrails@lemmy.world', 'Lemmy', null, ['#2e7d32', '#1b5e20']),

@@ -68,7 +68,7 @@ const FEED_NAMES: Record<DemoAuthor['network'], [string, string]> = {
   YouTube: ['channel', 'YouTube'],
   RSS: ['feed', 'RSS'],
   Lemmy: ['community', 'Lemmy'],
-  Threads: ['hashtag', 'Threads'],
+  Facebook: ['page', 'Facebook'],
 };
 
 function wallPosts(specs: PostSpec[], firstId: number, now: number, media: string, tag: string): PostIn[] {

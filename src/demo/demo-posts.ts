@@ -33,7 +33,7 @@ export const BRAND_POSTS: PostSpec[] = [
   },
   {
     author: 'lena',
-    text: 'Three months on the Lowline and my left hand finally stopped complaining. Short scale, big sound. Thanks to the Tonewood crew for the setup 🙌',
+    text: 'Three months on the Lowline and my left hand finally stopped complaining. Short scale, big sound. Thanks to the Tonewood crew for the setup',
     highlight: true,
   },
   {
@@ -55,7 +55,7 @@ export const BRAND_POSTS: PostSpec[] = [
   },
   {
     author: 'tonewood',
-    text: 'It is, Marco! Every Saturday, 10:00–12:00, free. Bring the guitar, we bring the strings at cost and a very patient tech. ☕ included.',
+    text: 'It is, Marco! Every Saturday, 10:00–12:00, free. Bring the guitar, we bring the strings at cost and a very patient tech. Coffee included.',
   },
   {
     author: 'aiko',
@@ -168,7 +168,7 @@ export const EVENT_POSTS: PostSpec[] = [
   {
     author: 'starlight',
     photos: ['event-milky-way.jpg'],
-    text: 'Welcome to Starlight Lake 2026 ✨ Tonight: dark-sky viewing on the east shore from 22:00, telescopes provided. Post with #starlightlake to appear on this screen.',
+    text: 'Welcome to Starlight Lake 2026 Tonight: dark-sky viewing on the east shore from 22:00, telescopes provided. Post with #starlightlake to appear on this screen.',
     alts: ['The Milky Way over a still sea at dusk'],
     pin: true,
   },
@@ -181,14 +181,14 @@ export const EVENT_POSTS: PostSpec[] = [
     highlight: true,
   },
   {
-    author: 'jonas',
-    text: 'Seeing conditions right now: transparency 4/5, seeing 3/5, no moon until 02:40. Get to the east shore.',
-  },
-  {
     author: 'priya',
     photos: ['event-lake-1am.jpg', 'event-blue-hour.jpg'],
     text: '1 a.m. on the jetty vs. blue hour on the same spot. The lake is doing all the work.',
     alts: ['A lake in the pink glow of a summer night', 'The same lake in deep blue light'],
+  },
+  {
+    author: 'jonas',
+    text: 'Seeing conditions right now: transparency 4/5, seeing 3/5, no moon until 02:40. Get to the east shore.',
   },
   {
     author: 'starlight',
@@ -221,7 +221,7 @@ export const EVENT_POSTS: PostSpec[] = [
   },
   {
     author: 'starlight',
-    text: '⚠️ Weather update: a storm cell is passing north of the lake. Outdoor viewing pauses 20:00–21:00; talks continue in the dome.',
+    text: 'Weather update: a storm cell is passing north of the lake. Outdoor viewing pauses 20:00–21:00; talks continue in the dome.',
     highlight: true,
   },
   {

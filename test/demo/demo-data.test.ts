@@ -94,7 +94,7 @@ describe('the demo data set', () => {
     expect(new Set(allPosts.map((p) => p.username)).size).toBeGreaterThanOrEqual(12);
     expect(new Set(allPosts.map((p) => p.userPicture)).size).toBeGreaterThanOrEqual(12);
     expect(new Set(allPosts.map((p) => p.networkName))).toEqual(
-      new Set(['Instagram', 'Mastodon', 'Bluesky', 'YouTube', 'RSS', 'Lemmy', 'Threads']),
+      new Set(['Instagram', 'Mastodon', 'Bluesky', 'YouTube', 'RSS', 'Lemmy', 'Facebook']),
     );
   });
 

@@ -70,7 +70,7 @@ describe('the embed’s files and hosted page', () => {
   });
 
   it('serves the hosted page by id and by slug, event layout by default, under a strict CSP', async () => {
-    for (const path of ['/walls/101', '/walls/summer-trail-wall']) {
+    for (const path of ['/walls/101', '/walls/tonewood-music']) {
       const res = await fetch(`${srv.baseUrl}${path}?key=${anyOrigin}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -84,7 +84,7 @@ describe('the embed’s files and hosted page', () => {
       expect(html).toContain(`<wallery-wall wall="101" key="${anyOrigin}" layout="event"></wallery-wall>`);
       expect(html).toContain(`<script type="module" src="../${hashed}"></script>`);
       expect(html).toContain('<title>Wall 101 · Wallery</title>');
-      expect(html).not.toContain('Summer Trail Wall'); // the name is the embed API's to give, with a key
+      expect(html).not.toContain('Tonewood Music — #tonewood'); // the name is the embed API's to give, with a key
       expect(html).not.toMatch(/<script>|<style>|style=/); // nothing inline
     }
     const chosen = await (await fetch(`${srv.baseUrl}/walls/101?key=${anyOrigin}&layout=grid&theme=dark`)).text();
