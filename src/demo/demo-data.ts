@@ -236,7 +236,7 @@ export function demoDataFile(now: number, media = demoMediaBase('http://localhos
         30001,
         'autumnwalks',
         (n) => `Open Trails on ${n}`,
-        { layout: 'masonry', theme: 'auto' },
+        { layout: 'masonry', theme: 'auto', columns: 4 },
         200,
       ),
     ],

@@ -35,7 +35,7 @@ function urls(value: unknown, out: string[] = []): string[] {
 function attribution(): Map<string, Record<string, string>[]> {
   const rows = new Map<string, Record<string, string>[]>();
   const lines = readFileSync(ATTRIBUTION, 'utf8').split('\n');
-  const head = lines.findIndex((l) => l.startsWith('| File |'));
+  const head = lines.findIndex((l) => /^\|\s*File\s*\|/.test(l));
   expect(head).toBeGreaterThan(0);
   const cells = (l: string) =>
     l

@@ -195,7 +195,7 @@ describe.skipIf(!hasChromium)('analytics from the embed to the console, on a rea
     );
     const shop = last!.topPosts.find((p) => p.postId === SHOP_POST);
     expect(shop).toMatchObject({ clicks: 1, ctaClicks: 1, productClicks: 1 });
-    expect(last!.topProducts).toEqual([{ productId: 501, name: 'Parlour classical guitar', productClicks: 1 }]);
+    expect(last!.topProducts).toEqual([{ productId: 501, name: 'Parlour Classical', productClicks: 1 }]);
   });
 
   it('counts the hosted wall page too, under its CSP, from the beacon of a page left', async () => {
