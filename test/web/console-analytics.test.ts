@@ -274,7 +274,9 @@ describe.skipIf(!hasChromium)('analytics from the embed to the console, on a rea
 
     it('shows the last 30 days: totals, a chart with its table, top posts and products', async () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Analytics · Tonewood Music — #tonewood' }).waitFor({ timeout: WAIT });
+      await page
+        .getByRole('heading', { level: 1, name: 'Analytics · Tonewood Music — #tonewood' })
+        .waitFor({ timeout: WAIT });
       const to = isoDay(Date.now());
       const from = isoDay(Date.now() - 29 * DAY_MS);
       const api = await report(from, to);
