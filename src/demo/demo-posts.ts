@@ -282,6 +282,18 @@ export const EVENT_POSTS: PostSpec[] = [
     text: 'Meteor count from 23:00 to 00:00: 17. Two of them bright enough to make the whole shore cheer.',
   },
   {
+    author: 'priya',
+    text: 'Volunteers at the telescopes: you are the best part of this festival. Patient with every kid, every question, every “is that a plane?”.',
+  },
+  {
+    author: 'tomas',
+    text: 'Camping field is full of headlamps set to red and people whispering. Most polite campsite I have ever been on.',
+  },
+  {
+    author: 'skynotes',
+    text: 'Festival guide, part one: what to bring to a dark-sky night — warm layers, a red light, a folding chair, and no expectations. The sky decides.',
+  },
+  {
     author: 'starlight',
     text: 'Gates open at 15:00. Parking at the north field, shuttle every 15 minutes. See you by the lake.',
   },
