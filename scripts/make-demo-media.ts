@@ -1,6 +1,8 @@
-// Writes the demo data set's pictures (demo/media/*.svg): small landscapes,
-// avatars and product shots drawn here, so `npm start` shows a wall with no
-// network. Run: npx tsx scripts/make-demo-media.ts
+// Writes the drawn test pictures of demo/media (*.svg): small landscapes,
+// avatars and two product shots, which the browser tests' data files use
+// (test/web/serve-data.ts, fixture-server.ts). The demo data set itself shows
+// photographs (scripts/demo-photos.ts, demo/ATTRIBUTION.md).
+// Run: npx tsx scripts/make-demo-media.ts
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -49,18 +51,12 @@ function avatar(initials: string, color: string): string {
 const PRODUCTS: [number, string, string][] = [
   [501, '#37474f', 'shoe'],
   [502, '#0277bd', 'jacket'],
-  [503, '#ef6c00', 'pack'],
-  [601, '#8d6e63', 'box'],
-  [602, '#c62828', 'scarf'],
 ];
 
 function product(color: string, kind: string): string {
   const shapes: Record<string, string> = {
     shoe: `<path d="M60 250 Q80 170 150 180 L210 230 Q300 250 340 290 L340 310 H60 Z" fill="${color}"/><rect x="60" y="300" width="280" height="22" rx="8" fill="#212121"/>`,
     jacket: `<path d="M130 90 L200 120 L270 90 L340 150 L310 200 L280 180 L280 330 H120 V180 L90 200 L60 150 Z" fill="${color}"/><path d="M200 120 V330" stroke="#fff" stroke-width="4"/>`,
-    pack: `<rect x="120" y="100" width="160" height="220" rx="40" fill="${color}"/><rect x="150" y="210" width="100" height="70" rx="12" fill="#0003"/><path d="M160 100 Q200 40 240 100" stroke="${color}" stroke-width="14" fill="none"/>`,
-    box: `<rect x="90" y="140" width="220" height="170" rx="10" fill="${color}"/><rect x="80" y="120" width="240" height="40" rx="8" fill="#5d4037"/><rect x="190" y="120" width="20" height="190" fill="#ffca28"/>`,
-    scarf: `<path d="M110 110 H290 V170 H240 V330 H190 V170 H110 Z" fill="${color}"/><path d="M110 130 H290 M110 150 H290 M200 190 V330 M220 190 V330" stroke="#0004" stroke-width="6"/>`,
   };
   return `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400" viewBox="0 0 400 400">
 <rect width="400" height="400" fill="#f5f5f5"/>${shapes[kind]}

@@ -1,7 +1,7 @@
 // serve and start (serve with the demo data set on first start).
 import type { Command } from 'commander';
 import { parseHost, parsePort } from '../config.js';
-import { demoDataFile, demoMediaBase, DEMO_KEYS } from '../demo/demo-data.js';
+import { demoDataFile, demoMediaBase, DEMO_KEYS, DEMO_WALLS } from '../demo/demo-data.js';
 import type { MediaServices } from '../media/types.js';
 import type { ChangeBus } from '../store/changes.js';
 import { loggerOptions } from '../http/logger.js';
@@ -128,7 +128,7 @@ async function printDemo(
     `  ${base}/docs`,
     '',
     ...(metrics ? ['Prometheus metrics (see the documentation, Operations):', `  ${base}/metrics`, ''] : []),
-    ...(await demoEmbedLines(store, base, DEMO_KEYS[0]!.wallId, (wall) => setDemoWalls([wall]))),
+    ...(await demoEmbedLines(store, base, DEMO_WALLS, setDemoWalls)),
   );
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -1,214 +1,244 @@
 // The project's own demo data set, loaded by `wallery start` into an empty
-// database: accounts on every plan, walls with text, image, video and
-// carousel posts, products with hotspots. Posts are dated relative to the
-// first start so the walls look fresh. Pictures are the files of demo/media,
-// which Wallery serves under /demo-media/ (src/http/web): the demo renders
-// without the internet. Their URLs are absolute, made from the URL the
-// server is reached at (PUBLIC_URL, or `http://localhost:PORT`) on the first
-// start, and stored with the posts.
+// database: accounts on every plan and three walls that look like real ones
+// — a music shop's shoppable wall (products tagged on its studio shots), a
+// festival's event screen (dark), and a walking community's wall of many
+// networks. Posts are dated relative to the first start (the last ten days)
+// so the walls look fresh. Pictures and clips are the files of demo/media,
+// openly licensed photographs (demo/ATTRIBUTION.md), which Wallery serves
+// under /demo-media/: the demo renders without the internet, and every link
+// in it is a page of this instance (demo/media/about.html, shop.html). Their
+// URLs are absolute, made from the URL the server is reached at (PUBLIC_URL,
+// or `http://localhost:PORT`) on the first start, and stored with the posts.
 import type { DataFile } from '../store/datafile.js';
+import type { PostIn } from '../store/datafile/format.js';
+import { author, type DemoAuthor } from './demo-authors.js';
+import { BRAND_POSTS, COMMUNITY_POSTS, EVENT_POSTS, type PostSpec } from './demo-posts.js';
+import { DEMO_PRODUCTS, DEMO_SCENES, productFile } from './demo-scenes.js';
 
 export const DEMO_KEYS = [
   { plan: 'enterprise', key: 'demo-enterprise-key', wallId: 101, taggedPostId: 10001 },
   { plan: 'widget', key: 'demo-widget-key', wallId: 102, taggedPostId: 0 },
-  { plan: 'commerce', key: 'demo-commerce-key', wallId: 103, taggedPostId: 30001 },
+  { plan: 'commerce', key: 'demo-commerce-key', wallId: 103, taggedPostId: 0 },
   { plan: 'free', key: 'demo-free-key', wallId: 0, taggedPostId: 0 },
 ] as const;
+
+/** The three demo walls, as `npm start` lists them. */
+export const DEMO_WALLS = [
+  { id: 101, slug: 'tonewood-music', name: 'Tonewood Music — #tonewood', kind: 'brand' },
+  { id: 102, slug: 'starlight-lake-2026', name: 'Starlight Lake Festival 2026', kind: 'event' },
+  { id: 103, slug: 'open-trails', name: 'Open Trails Community', kind: 'community' },
+] as const;
+
+/** How far back the demo's posts reach from the first start. */
+export const DEMO_SPAN_DAYS = 10;
 
 /** Where the demo pictures are served by a Wallery reached at `base` (no trailing slash). */
 export const demoMediaBase = (base: string) => `${base}/demo-media`;
 
-const SCENES = 12;
-const HOUR = 3_600_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-type Kind = 'text' | 'image' | 'video' | 'carousel';
-const KIND_CYCLE: Kind[] = ['image', 'text', 'video', 'image', 'carousel', 'text', 'image', 'video'];
+/**
+ * How long before the first start the `i`-th of `n` posts was made: minutes
+ * for the newest, days for the oldest, never more than DEMO_SPAN_DAYS, in
+ * the order of the list (a fixed wobble keeps the gaps from looking drawn
+ * with a ruler).
+ */
+export function demoAge(i: number, n: number): number {
+  const span = (DEMO_SPAN_DAYS - 0.5) * DAY;
+  const slot = (k: number) => 4 * MINUTE + span * (n <= 1 ? 0 : Math.min(k / (n - 1), 1)) ** 1.8;
+  // somewhere in the first 40 % of the gap to the next post's slot: the order holds
+  const wobble = (((i * 37) % 11) / 11) * 0.4;
+  return Math.round(slot(i) + (slot(i + 1) - slot(i)) * wobble);
+}
 
-const LINES = [
-  'Sunrise over the ridge — worth every step of the 5 a.m. start.',
-  'New trail shoes, first 20 km. Verdict: <b>light</b> & grippy.',
-  'Who else is at the harbour stage tonight? 🎶',
-  'Rain or shine, the crew shows up. #community',
-  'Behind the scenes: setting up the main tent.',
-  'Our favourite picnic spot, now with a view of the lake.',
-  'Three peaks, two friends, one very tired dog.',
-  'Fresh batch of maple cookies at the stand until 6 pm!',
-];
-
-interface FeedSpec {
+interface FeedOf {
   id: number;
   name: string;
   source: string;
   sourceType: string;
-  network: string;
-  handle: string;
 }
 
-function posts(firstId: number, count: number, now: number, feed: FeedSpec, productIds: number[], media: string) {
-  return Array.from({ length: count }, (_, i) => {
+const FEED_NAMES: Record<DemoAuthor['network'], [string, string]> = {
+  Instagram: ['hashtag', 'Instagram'],
+  Mastodon: ['hashtag', 'Mastodon'],
+  Bluesky: ['hashtag', 'Bluesky'],
+  YouTube: ['channel', 'YouTube'],
+  RSS: ['feed', 'RSS'],
+  Lemmy: ['community', 'Lemmy'],
+  Facebook: ['page', 'Facebook'],
+};
+
+function wallPosts(specs: PostSpec[], firstId: number, now: number, media: string, tag: string): PostIn[] {
+  return specs.map((spec, i) => {
     const id = firstId + i;
-    const kind = KIND_CYCLE[i % KIND_CYCLE.length]!;
-    const created = now - (i * 7 + 2) * HOUR;
-    const img = (n: number) => `${media}/scene-${((id * 7 + n * 5) % SCENES) + 1}.svg`;
-    const video = `https://cdn.example.com/demo/${id}.mp4`;
-    const children =
-      kind === 'carousel'
-        ? [0, 1, 2].map((n) => ({ image: img(n), video: '' }))
-        : kind === 'image'
-          ? [{ image: img(0), video: '' }]
-          : kind === 'video'
-            ? [{ image: img(0), video }]
-            : [];
-    const tagged = productIds.length > 0 && i % 3 === 0;
+    const who = author(spec.author);
+    const created = now - demoAge(i, specs.length);
+    const scene = spec.scene ? DEMO_SCENES.find((s) => s.file === spec.scene) : undefined;
+    if (spec.scene && !scene) throw new Error(`no demo scene ${spec.scene}`);
+    const photos = (scene ? [scene.file] : (spec.photos ?? [])).map((f) => `${media}/${f}`);
+    const clip = spec.clip ? `${media}/${spec.clip}` : '';
+    const kind: 'text' | 'image' | 'video' | 'carousel' = clip
+      ? 'video'
+      : photos.length > 1
+        ? 'carousel'
+        : photos.length === 1
+          ? 'image'
+          : 'text';
+    const alt = (n: number) => spec.alts?.[n];
+    const children = photos.map((image, n) => ({
+      image,
+      video: n === 0 ? clip : '',
+      ...(alt(n) ? { alt: alt(n)! } : {}),
+    }));
+    const products = scene?.items.map((item) => ({ productId: item.productId, left: item.left, top: item.top })) ?? [];
     return {
       id,
-      networkName: feed.network,
+      networkName: who.network,
       postType: { text: 1, image: 2, video: 3, carousel: 4 }[kind],
-      content: `${LINES[i % LINES.length]} #${feed.handle.replace(/\W/g, '')}`,
-      picture: kind === 'text' ? '' : img(0),
-      file: kind === 'text' ? '' : kind === 'video' ? video : img(0),
-      fileOriginal: kind === 'image' ? img(0) : '',
-      fileThumb: kind === 'video' ? img(0) : '',
-      mediaFile: kind === 'video' ? video : '',
-      linkUrl: `https://social.example.com/${feed.handle}/${id}`,
-      authorName: ['Ana Ruiz', 'Ben Okafor', 'Chloé Martin', 'Dev Patel'][i % 4]!,
-      username: ['ana.trails', 'benruns', 'chloe_m', 'devp'][i % 4]!,
-      userPicture: `${media}/avatar-${(i % 4) + 1}.svg`,
-      score: i % 5 === 0 ? 80 + i : null,
-      rating: i % 6 === 0 ? 4.5 : null,
-      highlight: i % 4 === 1 ? 1 : 0,
-      pin: i === 5 ? 1 : 0,
-      tags: i % 2 === 0 ? 'summer,outdoors' : '',
-      location: i % 3 === 0 ? 'Lake Louise, CA' : '',
+      content: spec.text,
+      picture: photos[0] ?? '',
+      file: clip || photos[0] || '',
+      fileOriginal: kind === 'image' ? photos[0]! : '',
+      fileThumb: kind === 'video' ? photos[0]! : '',
+      mediaFile: clip,
+      linkUrl: `${media}/about.html#post-${id}`,
+      authorName: who.name,
+      username: who.username,
+      userPicture: `${media}/${who.avatar}`,
+      score: spec.highlight ? 90 - (i % 7) : null,
+      highlight: spec.highlight ? 1 : 0,
+      pin: spec.pin ? 1 : 0,
+      tags: spec.tags ?? tag,
+      location: spec.location ?? '',
       createdAt: iso(created),
-      updatedAt: iso(created + HOUR),
-      media: kind === 'carousel' ? 'image' : kind,
-      hidden: i === 7,
+      updatedAt: iso(created + 5 * MINUTE),
+      media: kind === 'carousel' ? ('image' as const) : kind,
       cta:
-        i % 5 === 0
+        products.length > 0
           ? {
               color: '#ffffff',
-              background: '#1a73e8',
+              background: '#8a4b16',
               status: 1,
-              url: `https://shop.example.com/look/${id}`,
+              url: `${media}/shop.html#look-${id}`,
               text: 'Shop the look',
             }
           : null,
       children,
-      products: tagged
-        ? productIds.slice(0, 2).map((productId, n) => ({ productId, left: 25 + n * 40, top: 60 - n * 15.5 }))
-        : [],
-    } as const;
+      products,
+    };
   });
 }
 
-function product(id: number, accountId: number, name: string, price: number, now: number, media: string) {
+/** The posts of a wall split into one feed per network, in the order the networks first appear. */
+function feedsOf(
+  wallId: number,
+  posts: PostIn[],
+  label: (network: string) => string,
+  now: number,
+): (FeedOf & { createdAt: string; updatedAt: string; posts: PostIn[] })[] {
+  const networks = [...new Set(posts.map((p) => p.networkName ?? ''))];
+  return networks.map((network, n) => {
+    const [sourceType, source] = FEED_NAMES[network as DemoAuthor['network']];
+    return {
+      id: (wallId - 100) * 1000 + n + 1,
+      name: label(network),
+      source,
+      sourceType,
+      createdAt: iso(now - 60 * DAY),
+      updatedAt: iso(now - HOUR),
+      posts: posts.filter((p) => p.networkName === network),
+    };
+  });
+}
+
+function product(p: (typeof DEMO_PRODUCTS)[number], now: number, media: string) {
   return {
-    id,
-    accountId,
-    name,
-    sku: `SKU-${id}`,
-    price,
-    currencySymbol: '$',
-    currency: 'USD',
-    discount: id % 2 === 0 ? 10 : 0,
-    discountCurrencySymbol: '$',
-    discountCurrency: 'USD',
-    url: `https://shop.example.com/p/${id}`,
-    image: `${media}/product-${id}.svg`,
-    storeShopName: 'Demo Store',
-    storeProductId: `sp-${id}`,
-    storeProductType: 'apparel',
-    createdAt: iso(now - 90 * 24 * HOUR),
-    updatedAt: iso(now - 10 * 24 * HOUR),
+    id: p.id,
+    accountId: 1,
+    name: p.name,
+    sku: p.sku,
+    price: p.price,
+    currencySymbol: '€',
+    currency: 'EUR',
+    discount: p.id === 507 ? 10 : 0,
+    discountCurrencySymbol: '€',
+    discountCurrency: 'EUR',
+    url: `${media}/shop.html#${p.sku}`,
+    image: `${media}/${productFile(p.id)}`,
+    storeShopName: 'Tonewood Music Co.',
+    storeProductId: p.sku.toLowerCase(),
+    storeProductType: p.type,
+    createdAt: iso(now - 90 * DAY),
+    updatedAt: iso(now - 10 * DAY),
   };
 }
 
 export function demoDataFile(now: number, media = demoMediaBase('http://localhost:3000')): DataFile {
-  const feed = (
-    id: number,
-    name: string,
-    source: string,
-    sourceType: string,
-    network: string,
-    handle: string,
-  ): FeedSpec => ({
-    id,
-    name,
-    source,
-    sourceType,
-    network,
-    handle,
-  });
-  const wallFeed = (spec: FeedSpec, firstPost: number, count: number, productIds: number[]) => ({
-    id: spec.id,
-    name: spec.name,
-    source: spec.source,
-    sourceType: spec.sourceType,
-    createdAt: iso(now - 60 * 24 * HOUR),
-    updatedAt: iso(now - HOUR),
-    posts: posts(firstPost, count, now, spec, productIds, media),
+  const [brand, event, community] = DEMO_WALLS;
+  const wall = (
+    w: (typeof DEMO_WALLS)[number],
+    accountId: number,
+    specs: PostSpec[],
+    firstId: number,
+    tag: string,
+    label: (network: string) => string,
+    look: { layout: 'masonry' | 'grid' | 'carousel' | 'event'; theme: 'light' | 'dark' | 'auto'; columns?: number },
+    createdDaysAgo: number,
+  ) => ({
+    id: w.id,
+    accountId,
+    name: w.name,
+    url: w.slug,
+    profanity: w.kind === 'event' ? 1 : 0,
+    createdAt: iso(now - createdDaysAgo * DAY),
+    layout: look.layout,
+    theme: look.theme,
+    ...(look.columns ? { columns: look.columns } : {}),
+    feeds: feedsOf(w.id, wallPosts(specs, firstId, now, media, tag), label, now),
   });
   return {
     version: 1,
     accounts: [
-      { id: 1, name: 'Summit Outdoor Co.', plan: 'enterprise', dailyCallLimit: 100_000, userKeys: [DEMO_KEYS[0].key] },
-      { id: 2, name: 'Harbor Events', plan: 'widget', dailyCallLimit: 10_000, userKeys: [DEMO_KEYS[1].key] },
-      { id: 3, name: 'Maple & Co. Shop', plan: 'commerce', dailyCallLimit: 10_000, userKeys: [DEMO_KEYS[2].key] },
+      { id: 1, name: 'Tonewood Music Co.', plan: 'enterprise', dailyCallLimit: 100_000, userKeys: [DEMO_KEYS[0].key] },
+      { id: 2, name: 'Starlight Lake Festival', plan: 'widget', dailyCallLimit: 10_000, userKeys: [DEMO_KEYS[1].key] },
+      { id: 3, name: 'Open Trails Collective', plan: 'commerce', dailyCallLimit: 10_000, userKeys: [DEMO_KEYS[2].key] },
       { id: 4, name: 'Free Tier Café', plan: 'free', dailyCallLimit: 1000, userKeys: [DEMO_KEYS[3].key] },
     ],
-    products: [
-      product(501, 1, 'Ridge Runner trail shoe', 129.9, now, media),
-      product(502, 1, 'Packable rain shell', 89, now, media),
-      product(503, 1, 'Summit 20 L daypack', 74.5, now, media),
-      product(601, 3, 'Maple syrup gift box', 24.99, now, media),
-      product(602, 3, 'Plaid wool scarf', 45, now, media),
-    ],
+    products: DEMO_PRODUCTS.map((p) => product(p, now, media)),
     walls: [
-      {
-        id: 101,
-        accountId: 1,
-        name: 'Summer Trail Wall',
-        url: 'summer-trail-wall',
-        profanity: 0,
-        createdAt: iso(now - 120 * 24 * HOUR),
-        feeds: [
-          wallFeed(
-            feed(1001, '#trailrunning on Mastodon', 'Mastodon', 'hashtag', 'Mastodon', 'trailrunning'),
-            10001,
-            24,
-            [501, 502],
-          ),
-          wallFeed(
-            feed(1002, 'Summit Outdoor on YouTube', 'YouTube', 'channel', 'YouTube', 'summitoutdoor'),
-            11001,
-            8,
-            [],
-          ),
-          wallFeed(feed(1003, 'Trail journal (RSS)', 'RSS', 'feed', 'RSS', 'journal'), 12001, 8, [503]),
-        ],
-      },
-      {
-        id: 102,
-        accountId: 2,
-        name: 'Harbor Festival 2026',
-        url: 'harbor-festival-2026',
-        profanity: 1,
-        createdAt: iso(now - 30 * 24 * HOUR),
-        feeds: [
-          wallFeed(feed(2001, 'harborfest on Bluesky', 'Bluesky', 'username', 'Bluesky', 'harborfest'), 20001, 20, []),
-        ],
-      },
-      {
-        id: 103,
-        accountId: 3,
-        name: 'Maple Lookbook',
-        url: 'maple-lookbook',
-        profanity: 0,
-        createdAt: iso(now - 200 * 24 * HOUR),
-        feeds: [wallFeed(feed(3001, 'Lookbook (RSS)', 'RSS', 'feed', 'RSS', 'maplelookbook'), 30001, 15, [601, 602])],
-      },
+      wall(
+        brand,
+        1,
+        BRAND_POSTS,
+        10001,
+        'tonewood',
+        (n) => `#tonewood on ${n}`,
+        { layout: 'masonry', theme: 'light' },
+        120,
+      ),
+      wall(
+        event,
+        2,
+        EVENT_POSTS,
+        20001,
+        'starlightlake',
+        (n) => `#starlightlake on ${n}`,
+        { layout: 'event', theme: 'dark' },
+        30,
+      ),
+      wall(
+        community,
+        3,
+        COMMUNITY_POSTS,
+        30001,
+        'autumnwalks',
+        (n) => `Open Trails on ${n}`,
+        { layout: 'masonry', theme: 'auto', columns: 4 },
+        200,
+      ),
     ],
   };
 }

@@ -1,11 +1,12 @@
 // The demo data set's pictures through the media pipeline. `wallery start`
 // loads posts whose pictures are the files of demo/media, addressed at the
 // server's own /demo-media/ URLs — which the SSRF guard refuses to fetch
-// (loopback), and which need no fetch: the files are read from the package,
-// drawn (they are SVG, which the pipeline never takes from upstream: here
-// they are Wallery's own, trusted files) into PNG, processed by the same
-// pool as fetched pictures and stored under their hash. The demo then shows
-// Wallery's own copies, with their dimensions and placeholders.
+// (loopback), and which need no fetch: the files are read from the package
+// (photographs as they are; SVG, which the pipeline never takes from
+// upstream, drawn into PNG first: here they are Wallery's own, trusted
+// files), processed by the same pool as fetched pictures and stored under
+// their hash. The demo then shows Wallery's own copies, with their
+// dimensions and placeholders.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +22,7 @@ import { DEFAULT_PROCESS_OPTIONS, type MediaServices, type ProcessOptions } from
 export const DEMO_MEDIA_FILES = fileURLToPath(new URL('../../demo/media/', import.meta.url));
 
 const OWNER = 'demo-seed';
-const FILE_NAME = /^[a-z0-9][a-z0-9-]*\.svg$/;
+const FILE_NAME = /^[a-z0-9][a-z0-9-]*\.(svg|jpg|png|webp)$/;
 
 export interface DemoMediaOptions {
   db: Kysely<Database>;
@@ -51,7 +52,7 @@ export async function seedDemoMedia(o: DemoMediaOptions): Promise<{ stored: numb
   const drawn = await Promise.all(
     urls.map(async (url) => {
       const name = url.slice(prefix.length);
-      return { url, png: FILE_NAME.test(name) ? await drawSvg(join(o.dir ?? DEMO_MEDIA_FILES, name)) : null };
+      return { url, png: FILE_NAME.test(name) ? await readPicture(join(o.dir ?? DEMO_MEDIA_FILES, name)) : null };
     }),
   );
   const outcomes = await Promise.all(drawn.map(({ url, png }) => seedOne(o, url, png)));
@@ -75,12 +76,11 @@ async function seedOne(o: DemoMediaOptions, url: string, png: Buffer | null): Pr
   return result?.ok ? 'stored' : 'skipped';
 }
 
-/** An SVG file of the package drawn into a PNG of its own size; null when it cannot be read or drawn. */
-async function drawSvg(path: string): Promise<Buffer | null> {
+/** A picture file of the package: a photograph as it is, an SVG drawn into a PNG of its own size; null when it cannot be read or drawn. */
+async function readPicture(path: string): Promise<Buffer | null> {
   try {
-    return await sharp(await readFile(path))
-      .png()
-      .toBuffer();
+    const bytes = await readFile(path);
+    return path.endsWith('.svg') ? await sharp(bytes).png().toBuffer() : bytes;
   } catch {
     return null;
   }

@@ -287,7 +287,7 @@ describe('large imports', () => {
 describe('start (npm start)', () => {
   it('loads the demo data on first start only, prints keys and working example URLs', async () => {
     const env = { DATABASE_URL: db('demo'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-    const first = await startCli(['start'], env, /Try:[\s\S]*format=xml'\n/);
+    const first = await startCli(['start'], env, /walls\/103\?key=\S+\n/);
     try {
       const out = first.output();
       expect(out).toContain('Loaded the demo data set');
@@ -313,19 +313,24 @@ describe('start (npm start)', () => {
       const [doc, script, picture, docs] = await Promise.all([
         fetch(`${origin}/openapi.json`),
         fetch(`${origin}/embed/v1/wallery.js`),
-        fetch(`${origin}/demo-media/avatar-1.svg`),
+        fetch(`${origin}/demo-media/brand-first-guitars.jpg`),
         fetch(`${origin}/docs/static/swagger-ui.css`),
       ]);
       expect(((await doc.json()) as { info: { version: string } }).info.version).toBe(version);
       expect([script.status, await script.text()]).toEqual([200, expect.stringContaining('customElements')]);
-      expect([picture.status, picture.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+      expect([picture.status, picture.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+      // the three demo walls, each with its page and a key made for it
+      const pages = [...out.matchAll(/^ {4}(http\S+\/walls\/(\d+)\?key=\S+)$/gm)];
+      expect(pages.map((m) => Number(m[2]))).toEqual([101, 102, 103]);
+      for (const [, url] of pages) expect((await fetch(url!)).status, url).toBe(200);
       expect([docs.status, await docs.text()]).toEqual([200, expect.stringContaining('.swagger-ui')]);
     } finally {
       first.child.kill('SIGTERM');
     }
-    const second = await startCli(['start'], env, /Try:/);
+    const second = await startCli(['start'], env, /then open /);
     try {
       expect(second.output()).not.toContain('Loaded the demo data set');
+      expect(second.output()).toContain('The demo walls have publishable keys');
     } finally {
       second.child.kill('SIGTERM');
     }

@@ -1,13 +1,14 @@
-// The demo data set's pictures (demo/media, SVG files served at the
-// server's own /demo-media/ URLs, which the SSRF guard refuses) go through
-// the media pipeline from their files: after `wallery start`'s seeding, every
-// picture of the demo is Wallery's own stored copy, with its dimensions and
-// placeholder; nothing is left for the worker to fetch.
+// The demo data set's pictures (demo/media: JPEG photographs and SVG
+// initials, served at the server's own /demo-media/ URLs, which the SSRF
+// guard refuses) go through the media pipeline from their files: after
+// `wallery start`'s seeding, every picture of the demo is Wallery's own
+// stored copy, with its dimensions and placeholder; nothing is left for the
+// worker to fetch. The three walls are in the store, each with its posts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoDataFile, demoMediaBase } from '../../src/demo/demo-data.js';
+import { DEMO_KEYS, DEMO_WALLS, demoDataFile, demoMediaBase } from '../../src/demo/demo-data.js';
 import { seedDemoMedia } from '../../src/media/demo-seed.js';
 import { MediaPool } from '../../src/media/media-pool.js';
 import { mediaKey } from '../../src/media/names.js';
@@ -54,10 +55,10 @@ describe('the demo’s pictures', () => {
     // every demo post shows an avatar at least
     expect(new Set(posts.map((p) => p.media_state))).toEqual(new Set(['ready']));
 
-    // an 800 × 800 scene, with its placeholder, its files in the storage
-    const withPicture = posts.find((p) => p.media_state === 'ready')!;
+    // the shop's first studio shot (800 × 1000), with its placeholder, its files in the storage
+    const withPicture = { id: DEMO_KEYS[0].taggedPostId };
     const item = (await picturesOfPosts(db, [withPicture.id])).get(withPicture.id)!.get('item:0')!;
-    expect(item.stored).toMatchObject({ width: 800, height: 800, animated: false });
+    expect(item.stored).toMatchObject({ width: 800, height: 1000, animated: false });
     expect(item.stored!.placeholder).not.toBe('');
     const blob = await db
       .selectFrom('media_blobs')
@@ -68,5 +69,18 @@ describe('the demo’s pictures', () => {
     // one stored picture per distinct file
     const blobs = await db.selectFrom('media_blobs').select('hash').execute();
     expect(blobs).toHaveLength(seeded.stored);
+
+    // the three walls, their posts, their looks
+    const walls = await db.selectFrom('walls').select(['id', 'name']).orderBy('id').execute();
+    expect(walls.map((w) => w.id)).toEqual(DEMO_WALLS.map((w) => w.id));
+    const perWall = await db
+      .selectFrom('posts')
+      .select(['wall_id', db.fn.countAll<number>().as('n')])
+      .groupBy('wall_id')
+      .orderBy('wall_id')
+      .execute();
+    expect(perWall.map((r) => [r.wall_id, Number(r.n)])).toEqual(
+      demoDataFile(now, base).walls!.map((w) => [w.id, w.feeds!.flatMap((f) => f.posts ?? []).length]),
+    );
   });
 });

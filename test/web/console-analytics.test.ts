@@ -27,7 +27,7 @@ const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const WAIT = 30_000;
 const WIDE = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 800 };
-const WALL = DEMO_KEYS[0].wallId; // Summer Trail Wall: post 10001 has a CTA and products 501, 502
+const WALL = DEMO_KEYS[0].wallId; // Tonewood Music — #tonewood: post 10001 has a CTA and products 501, 502
 const SHOP_POST = '10001';
 const DAY_MS = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -195,7 +195,7 @@ describe.skipIf(!hasChromium)('analytics from the embed to the console, on a rea
     );
     const shop = last!.topPosts.find((p) => p.postId === SHOP_POST);
     expect(shop).toMatchObject({ clicks: 1, ctaClicks: 1, productClicks: 1 });
-    expect(last!.topProducts).toEqual([{ productId: 501, name: 'Ridge Runner trail shoe', productClicks: 1 }]);
+    expect(last!.topProducts).toEqual([{ productId: 501, name: 'Parlour Classical', productClicks: 1 }]);
   });
 
   it('counts the hosted wall page too, under its CSP, from the beacon of a page left', async () => {
@@ -274,7 +274,9 @@ describe.skipIf(!hasChromium)('analytics from the embed to the console, on a rea
 
     it('shows the last 30 days: totals, a chart with its table, top posts and products', async () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Analytics · Summer Trail Wall' }).waitFor({ timeout: WAIT });
+      await page
+        .getByRole('heading', { level: 1, name: 'Analytics · Tonewood Music — #tonewood' })
+        .waitFor({ timeout: WAIT });
       const to = isoDay(Date.now());
       const from = isoDay(Date.now() - 29 * DAY_MS);
       const api = await report(from, to);
@@ -309,7 +311,7 @@ describe.skipIf(!hasChromium)('analytics from the embed to the console, on a rea
       );
       await expect
         .poll(() => posts.first().locator('th').textContent(), { timeout: WAIT })
-        .toMatch(/^#10001 Ana Ruiz — /);
+        .toMatch(/^#10001 Tonewood Music Co\. — /);
       const products = page.locator('section[aria-labelledby="top-products-title"] tbody tr th');
       expect(await products.allTextContents()).toEqual(api.topProducts.map((p) => p.name));
 

@@ -157,7 +157,7 @@ describe.skipIf(!hasChromium)('the console’s products, keys, embed and audit s
   let postId = 0;
 
   it('makes a product and places it on a post where the picture is clicked; arrow keys and a drag move it', async () => {
-    await go('#/products/1', /Products · Summit Outdoor/);
+    await go('#/products/1', /Products · Tonewood Music/);
     await page.locator('tr[data-product-id="501"]').waitFor({ timeout: WAIT });
     await page.getByRole('button', { name: 'New product' }).click();
     const dialog = page.getByRole('dialog', { name: 'New product' });
@@ -345,8 +345,8 @@ describe.skipIf(!hasChromium)('the console’s products, keys, embed and audit s
     const pk = /key="(pk_[^"]+)"/.exec(snippet)![1]!;
     const embedApi = () => fetch(`${instance.url}/api/embed/v1/walls/101/posts?key=${encodeURIComponent(pk)}`);
     expect((await embedApi()).status).toBe(200);
-    await go('#/keys/1', 'Keys and usage · Summit Outdoor Co.');
-    await page.getByLabel('Wall').selectOption({ label: 'Summer Trail Wall (#101)' });
+    await go('#/keys/1', 'Keys and usage · Tonewood Music Co.');
+    await page.getByLabel('Wall').selectOption({ label: 'Tonewood Music — #tonewood (#101)' });
     await page.locator('tr[data-prefix^="pk_"]').first().waitFor({ timeout: WAIT });
     const prefixes = await page
       .locator('tr[data-prefix]')
@@ -407,7 +407,7 @@ describe.skipIf(!hasChromium)('the console’s products, keys, embed and audit s
     await expect(rows.first().innerText()).resolves.toContain(ADMIN);
 
     await page.getByRole('button', { name: 'Clear filters' }).click();
-    await page.getByLabel('Account').selectOption({ label: 'Summit Outdoor Co. (#1)' });
+    await page.getByLabel('Account').selectOption({ label: 'Tonewood Music Co. (#1)' });
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect
       .poll(async () => new Set((await seen()).map((r) => r.action)), { timeout: WAIT })
@@ -439,23 +439,23 @@ describe.skipIf(!hasChromium)('the console’s products, keys, embed and audit s
       await mod.evaluate((h) => (location.hash = h), hash);
       await mod.getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: WAIT });
     };
-    await at('#/products', 'Products · Summit Outdoor Co.');
+    await at('#/products', 'Products · Tonewood Music Co.');
     await mod.locator('tr[data-product-id="501"]').waitFor({ timeout: WAIT });
     expect(await mod.getByRole('button', { name: /New product|Edit|Delete/ }).count()).toBe(0);
     await at(`#/walls/101/posts/${postId}/products`, `Products on post ${postId}`);
     await mod.getByRole('heading', { name: 'Tagged products, in order' }).waitFor({ timeout: WAIT });
     expect(await mod.getByLabel('Product to place').count()).toBe(0);
     expect(await mod.getByRole('button', { name: /Move up|Move down|Remove/ }).count()).toBe(0);
-    await at('#/keys', 'Keys and usage · Summit Outdoor Co.');
+    await at('#/keys', 'Keys and usage · Tonewood Music Co.');
     await mod.locator('tr[data-key-id]').first().waitFor({ timeout: WAIT });
     expect(await mod.getByRole('button', { name: /New user key|New publishable key|Revoke/ }).count()).toBe(0);
     await at('#/audit', 'Audit log');
     await mod.locator('tr[data-audit-id]').first().waitFor({ timeout: WAIT });
     const accounts = await mod.locator('td[data-label="Account"]').allInnerTexts();
-    expect(new Set(accounts)).toEqual(new Set(['Summit Outdoor Co.']));
+    expect(new Set(accounts)).toEqual(new Set(['Tonewood Music Co.']));
     expect(await mod.getByLabel('Account').locator('option').allInnerTexts()).toEqual([
       'All accounts',
-      'Summit Outdoor Co. (#1)',
+      'Tonewood Music Co. (#1)',
     ]);
     await mod.close();
     expect(errors).toEqual([]);

@@ -23,7 +23,7 @@ const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const WAIT = 30_000;
 const WIDE = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 800 };
-const ACCOUNT = 1; // Summit Outdoor Co., wall 101
+const ACCOUNT = 1; // Tonewood Music Co., wall 101
 const WALL = 101;
 const POST = 10001;
 
@@ -135,7 +135,7 @@ describe.skipIf(!hasChromium)('the console’s Webhooks screen on a real `waller
 
   it('makes a webhook: URL and events, the secret shown once with a copy button', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Webhooks · Summit Outdoor Co.' }).waitFor({ timeout: WAIT });
+    await page.getByRole('heading', { level: 1, name: 'Webhooks · Tonewood Music Co.' }).waitFor({ timeout: WAIT });
     await page.getByText('No webhooks for this account yet.').waitFor({ timeout: WAIT });
 
     await page.getByRole('button', { name: 'New webhook' }).click();

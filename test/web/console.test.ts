@@ -201,7 +201,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     expect(page.url()).not.toContain(tokens.admin);
     // the demo walls with their counts
     await expect.poll(() => wallIds(page), { timeout: WAIT }).toEqual(['101', '102', '103', '120']);
-    await expect(page.locator('tr[data-wall-id="102"]').innerText()).resolves.toContain('Harbor Festival 2026');
+    await expect(page.locator('tr[data-wall-id="102"]').innerText()).resolves.toContain('Starlight Lake Festival 2026');
     await expectAccessible(page, 'walls');
     await shoot(page, 'walls');
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -219,7 +219,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await page.getByRole('button', { name: 'New wall' }).click();
     const dialog = page.getByRole('dialog', { name: 'New wall' });
     await expect.poll(() => dialog.getByLabel('Account').evaluate((e) => e === document.activeElement)).toBe(true);
-    await dialog.getByLabel('Account').selectOption({ label: 'Summit Outdoor Co. (#1)' });
+    await dialog.getByLabel('Account').selectOption({ label: 'Tonewood Music Co. (#1)' });
     await dialog.getByLabel('Name').fill('Console Test Wall');
     await dialog.getByLabel('URL slug').fill('Not a slug!');
     await expect(dialog.getByLabel('Moderation').inputValue()).resolves.toBe('manual');
@@ -397,7 +397,8 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await expect.poll(() => wallIds(page), { timeout: WAIT }).toEqual(['102']);
     // nothing of another account's walls anywhere in the page
     const html = await page.content();
-    for (const other of ['Summer Trail Wall', 'Maple Lookbook', 'Console Test Wall']) expect(html).not.toContain(other);
+    for (const other of ['Tonewood Music — #tonewood', 'Open Trails Community', 'Console Test Wall'])
+      expect(html).not.toContain(other);
     // no token management, no wall editing: a moderator moderates
     expect(await page.getByRole('link', { name: 'Tokens' }).count()).toBe(0);
     for (const name of ['New wall', /^Edit/, /^Delete/])
@@ -416,10 +417,12 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await page.goto(`${instance.url}/console/#/walls/101/queue`);
     await page.getByText(/The posts could not be loaded\. Not found/).waitFor({ timeout: WAIT });
     expect(await page.locator('article[data-post-id]').count()).toBe(0);
-    expect(await page.content()).not.toContain('Summer Trail Wall');
+    expect(await page.content()).not.toContain('Tonewood Music — #tonewood');
     // its own wall: moderation yes, feed editing no
     await page.goto(`${instance.url}/console/#/walls/102/queue`);
-    await page.getByRole('heading', { level: 1, name: /Moderation · Harbor Festival 2026/ }).waitFor({ timeout: WAIT });
+    await page
+      .getByRole('heading', { level: 1, name: /Moderation · Starlight Lake Festival 2026/ })
+      .waitFor({ timeout: WAIT });
     await page.getByRole('combobox', { name: 'State' }).selectOption('all');
     await page.locator('article[data-post-id]').first().waitFor({ timeout: WAIT });
     expect(await page.getByRole('button', { name: 'Reject' }).count()).toBeGreaterThan(0);
@@ -437,7 +440,10 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     const row = admin.locator('tr[data-token-id]', { hasText: 'soon-revoked' });
     await row.getByRole('button', { name: 'Revoke soon-revoked' }).click();
     await row.getByText('revoked', { exact: true }).waitFor({ timeout: WAIT });
-    await editor.locator('tr[data-wall-id="101"]').getByRole('link', { name: 'Feeds of Summer Trail Wall' }).click();
+    await editor
+      .locator('tr[data-wall-id="101"]')
+      .getByRole('link', { name: 'Feeds of Tonewood Music — #tonewood' })
+      .click();
     await editor.getByText(/Your session ended: the token is no longer valid/).waitFor({ timeout: WAIT });
     await editor.getByLabel('Operator token').waitFor();
     expect(await editor.evaluate(() => sessionStorage.length)).toBe(0);

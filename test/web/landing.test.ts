@@ -64,7 +64,10 @@ describe('the start page', () => {
         page.on('console', (m) => {
           if (m.type() === 'error') problems.push(m.text());
         });
-        setDemoWalls([{ id: 101, name: 'Summer Trail Wall', key: 'pk_demo' }]);
+        setDemoWalls([
+          { id: 101, name: 'Tonewood Music — #tonewood', key: 'pk_demo' },
+          { id: 102, name: 'Starlight Lake Festival 2026', key: 'pk_event' },
+        ]);
         await page.goto(`${srv.baseUrl}/`);
         setDemoWalls([]);
         await page.screenshot({ path: 'docs/screenshots/start-page.png' });
@@ -76,7 +79,7 @@ describe('the start page', () => {
             .first()
             .evaluate((el) => getComputedStyle(el).display),
         ).toBe('grid');
-        await expect(page.getByRole('link', { name: /Event screen/ }).isVisible()).resolves.toBe(true);
+        await expect(page.getByRole('link', { name: /Starlight Lake Festival/ }).isVisible()).resolves.toBe(true);
         const result = await new AxeBuilder({ page }).analyze();
         expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
           [],
@@ -88,12 +91,11 @@ describe('the start page', () => {
     },
   );
 
-  it('links the demo walls’ hosted pages and event screen when start made their key', () => {
+  it('links the demo walls’ hosted pages, each in its own layout, when start made their key', () => {
     expect(landingPage(false, [])).not.toContain('Demo walls');
     const made = landingPage(false, [{ id: 101, name: 'Summer <Trail>', key: 'pk_a&b' }]);
     expect(made).toContain('Demo walls');
-    expect(made).toContain('href="/walls/101?key=pk_a%26b&amp;layout=masonry"');
-    expect(made).toContain('href="/walls/101?key=pk_a%26b&amp;layout=event&amp;theme=dark"');
+    expect(made).toContain('href="/walls/101?key=pk_a%26b"');
     expect(made).toContain('Summer &lt;Trail&gt;');
     // a key made at an earlier start is not known: the console makes another
     const earlier = landingPage(false, [{ id: 101, name: 'Summer Trail Wall', key: null }]);

@@ -82,8 +82,8 @@ describe('the embed’s files and hosted page', () => {
     expect((await fetch(`${srv.baseUrl}/assets/wallery-missing.js`)).status).toBe(404);
   });
 
-  it('serves the hosted page by id and by slug, event layout by default, under a strict CSP', async () => {
-    for (const path of ['/walls/101', '/walls/summer-trail-wall']) {
+  it('serves the hosted page by id and by slug, the wall’s own layout by default, under a strict CSP', async () => {
+    for (const path of ['/walls/101', '/walls/tonewood-music']) {
       const res = await fetch(`${srv.baseUrl}${path}?key=${anyOrigin}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -94,17 +94,17 @@ describe('the embed’s files and hosted page', () => {
       expect(csp).toContain("connect-src 'self'");
       expect(csp).not.toContain('unsafe');
       const html = await res.text();
-      expect(html).toContain(`<wallery-wall wall="101" key="${anyOrigin}" layout="event">\n`);
+      expect(html).toContain(`<wallery-wall wall="101" key="${anyOrigin}" layout="masonry">\n`);
       expect(html).toContain(`<script type="module" src="../${hashed}"></script>`);
       // the key was checked first: the page is what the embed API shows that key (test/web/ssr.test.ts)
-      expect(html).toContain('<title>Summer Trail Wall</title>');
+      expect(html).toContain('<title>Tonewood Music — #tonewood</title>');
       expect(html).not.toMatch(/<script>|<style>|style=/); // nothing inline
       expect(html).not.toMatch(/<script(?![^>]*(type="module" src=|type="application\/json"))/); // nothing that runs inline
     }
     const chosen = await (await fetch(`${srv.baseUrl}/walls/101?key=${anyOrigin}&layout=grid&theme=dark`)).text();
     expect(chosen).toContain('layout="grid" theme="dark"');
     const unknown = await (await fetch(`${srv.baseUrl}/walls/101?key=${anyOrigin}&layout=<x>&theme=1`)).text();
-    expect(unknown).toContain('layout="event">\n');
+    expect(unknown).toContain('layout="masonry">\n');
   });
 
   it('answers a key that is unknown, revoked or of another wall with a page that shows nothing and echoes nothing', async () => {
@@ -175,12 +175,15 @@ describe('the embed’s files and hosted page', () => {
   it('serves the demo pictures, which the demo data points at', async () => {
     const data = demoDataFile(Date.now(), `${srv.baseUrl}/demo-media`);
     const first = data.walls[0]!.feeds[0]!.posts[0]! as { picture: string; userPicture: string };
+    // a photograph, an initials avatar, a drawn product of the browser tests
     for (const url of [first.picture, first.userPicture, `${srv.baseUrl}/demo-media/product-501.svg`]) {
       const res = await fetch(url);
       expect(res.status, url).toBe(200);
-      expect(res.headers.get('content-type')).toBe('image/svg+xml');
+      const svg = url.endsWith('.svg');
+      expect(res.headers.get('content-type')).toBe(svg ? 'image/svg+xml' : 'image/jpeg');
       expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
-      expect(await res.text()).toMatch(/^<svg /);
+      if (svg) expect(await res.text()).toMatch(/^<svg /);
+      else expect([...new Uint8Array(await res.arrayBuffer()).slice(0, 2)]).toEqual([0xff, 0xd8]);
     }
   });
 

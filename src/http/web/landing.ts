@@ -69,10 +69,13 @@ function demoDoors(walls: readonly DemoWall[]): Door[] {
         },
       ];
     }
-    const page = `/walls/${w.id}?key=${encodeURIComponent(w.key)}`;
+    // each wall in its own layout (the festival's is the event screen)
     return [
-      { href: `${page}&layout=masonry`, title: w.name, text: 'The demo wall on its hosted page, live.' },
-      { href: `${page}&layout=event&theme=dark`, title: 'Event screen', text: `${w.name} as a big-screen wall.` },
+      {
+        href: `/walls/${w.id}?key=${encodeURIComponent(w.key)}`,
+        title: w.name,
+        text: 'A demo wall on its hosted page, live.',
+      },
     ];
   });
 }
