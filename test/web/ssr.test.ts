@@ -105,7 +105,7 @@ describe('the hosted page, rendered on the server', () => {
       try {
         const page = await context.newPage();
         await page.goto(url);
-        expect(await page.title()).toBe('Summer Trail Wall');
+        expect(await page.title()).toBe('Tonewood Music — #tonewood');
         const ids = await visibleIds(page);
         expect(ids).toHaveLength(PAGE_SIZE);
         expect(new Set(ids).size).toBe(PAGE_SIZE);
