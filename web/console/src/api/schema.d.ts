@@ -5203,6 +5203,31 @@ export interface paths {
                   allowFraming: boolean;
                   /** @description posts the public API shows: approved and not hidden */
                   approvedCount: number;
+                  /** @description the wall’s look: colours, font, corners, cards, logo and the event screen’s texts */
+                  branding: {
+                    accent: string | null;
+                    background: string | null;
+                    callToPost: string | null;
+                    cardBackground: string | null;
+                    /**
+                     * @description how the cards stand off the background: elevated (a shadow, default), flat or outlined (a line)
+                     * @enum {unknown}
+                     */
+                    cardStyle: 'elevated' | 'flat' | 'outlined';
+                    /**
+                     * @description a system font stack from a safe list (nothing is downloaded): system (default), humanist, geometric, serif, rounded or mono
+                     * @enum {unknown}
+                     */
+                    font: 'system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono';
+                    infoUrl: string | null;
+                    logoUrl: string | null;
+                    radius: number | null;
+                    text: string | null;
+                    /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
+                    vars: {
+                      [key: string]: string;
+                    };
+                  };
                   columns: number | null;
                   /**
                    * Format: date-time
@@ -5397,6 +5422,29 @@ export interface paths {
             accountId: number;
             /** @description whether any site may show the hosted wall page in a frame when the page’s key names no origins (default false: never framed); a key bound to origins is framed by those origins only, whatever this says */
             allowFraming?: boolean;
+            /** @description the wall’s look; on an update the fields given change and the others stay, null resets a field to its default (and branding: null all of them) */
+            branding?: null | {
+              accent?: string | null;
+              background?: string | null;
+              callToPost?: string | null;
+              cardBackground?: string | null;
+              cardStyle?: ('elevated' | 'flat' | 'outlined') | null;
+              font?: ('system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono') | null;
+              infoUrl?: string | null;
+              logoUrl?: string | null;
+              radius?: number | null;
+              text?: string | null;
+              vars?: {
+                '--wallery-border-color'?: string | null;
+                '--wallery-focus-color'?: string | null;
+                '--wallery-font-size'?: string | null;
+                '--wallery-gap'?: string | null;
+                '--wallery-line-height'?: string | null;
+                '--wallery-muted-color'?: string | null;
+                '--wallery-on-accent-color'?: string | null;
+                '--wallery-padding'?: string | null;
+              } | null;
+            };
             /** @description the most columns the embed uses when a page does not say; null: as many as fit */
             columns?: null | number;
             /** @description the embed’s layout when a page does not choose one; null: masonry (the hosted page: event) */
@@ -5434,6 +5482,31 @@ export interface paths {
                 allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                /** @description the wall’s look: colours, font, corners, cards, logo and the event screen’s texts */
+                branding: {
+                  accent: string | null;
+                  background: string | null;
+                  callToPost: string | null;
+                  cardBackground: string | null;
+                  /**
+                   * @description how the cards stand off the background: elevated (a shadow, default), flat or outlined (a line)
+                   * @enum {unknown}
+                   */
+                  cardStyle: 'elevated' | 'flat' | 'outlined';
+                  /**
+                   * @description a system font stack from a safe list (nothing is downloaded): system (default), humanist, geometric, serif, rounded or mono
+                   * @enum {unknown}
+                   */
+                  font: 'system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono';
+                  infoUrl: string | null;
+                  logoUrl: string | null;
+                  radius: number | null;
+                  text: string | null;
+                  /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
+                  vars: {
+                    [key: string]: string;
+                  };
+                };
                 columns: number | null;
                 /**
                  * Format: date-time
@@ -5735,6 +5808,31 @@ export interface paths {
                 allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                /** @description the wall’s look: colours, font, corners, cards, logo and the event screen’s texts */
+                branding: {
+                  accent: string | null;
+                  background: string | null;
+                  callToPost: string | null;
+                  cardBackground: string | null;
+                  /**
+                   * @description how the cards stand off the background: elevated (a shadow, default), flat or outlined (a line)
+                   * @enum {unknown}
+                   */
+                  cardStyle: 'elevated' | 'flat' | 'outlined';
+                  /**
+                   * @description a system font stack from a safe list (nothing is downloaded): system (default), humanist, geometric, serif, rounded or mono
+                   * @enum {unknown}
+                   */
+                  font: 'system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono';
+                  infoUrl: string | null;
+                  logoUrl: string | null;
+                  radius: number | null;
+                  text: string | null;
+                  /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
+                  vars: {
+                    [key: string]: string;
+                  };
+                };
                 columns: number | null;
                 /**
                  * Format: date-time
@@ -5951,6 +6049,31 @@ export interface paths {
                 allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                /** @description the wall’s look: colours, font, corners, cards, logo and the event screen’s texts */
+                branding: {
+                  accent: string | null;
+                  background: string | null;
+                  callToPost: string | null;
+                  cardBackground: string | null;
+                  /**
+                   * @description how the cards stand off the background: elevated (a shadow, default), flat or outlined (a line)
+                   * @enum {unknown}
+                   */
+                  cardStyle: 'elevated' | 'flat' | 'outlined';
+                  /**
+                   * @description a system font stack from a safe list (nothing is downloaded): system (default), humanist, geometric, serif, rounded or mono
+                   * @enum {unknown}
+                   */
+                  font: 'system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono';
+                  infoUrl: string | null;
+                  logoUrl: string | null;
+                  radius: number | null;
+                  text: string | null;
+                  /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
+                  vars: {
+                    [key: string]: string;
+                  };
+                };
                 columns: number | null;
                 /**
                  * Format: date-time
@@ -6229,6 +6352,29 @@ export interface paths {
           'application/json': {
             /** @description whether any site may show the hosted wall page in a frame when the page’s key names no origins (default false: never framed); a key bound to origins is framed by those origins only, whatever this says */
             allowFraming?: boolean;
+            /** @description the wall’s look; on an update the fields given change and the others stay, null resets a field to its default (and branding: null all of them) */
+            branding?: null | {
+              accent?: string | null;
+              background?: string | null;
+              callToPost?: string | null;
+              cardBackground?: string | null;
+              cardStyle?: ('elevated' | 'flat' | 'outlined') | null;
+              font?: ('system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono') | null;
+              infoUrl?: string | null;
+              logoUrl?: string | null;
+              radius?: number | null;
+              text?: string | null;
+              vars?: {
+                '--wallery-border-color'?: string | null;
+                '--wallery-focus-color'?: string | null;
+                '--wallery-font-size'?: string | null;
+                '--wallery-gap'?: string | null;
+                '--wallery-line-height'?: string | null;
+                '--wallery-muted-color'?: string | null;
+                '--wallery-on-accent-color'?: string | null;
+                '--wallery-padding'?: string | null;
+              } | null;
+            };
             /** @description the most columns the embed uses when a page does not say; null: as many as fit */
             columns?: null | number;
             /** @description the embed’s layout when a page does not choose one; null: masonry (the hosted page: event) */
@@ -6265,6 +6411,31 @@ export interface paths {
                 allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                /** @description the wall’s look: colours, font, corners, cards, logo and the event screen’s texts */
+                branding: {
+                  accent: string | null;
+                  background: string | null;
+                  callToPost: string | null;
+                  cardBackground: string | null;
+                  /**
+                   * @description how the cards stand off the background: elevated (a shadow, default), flat or outlined (a line)
+                   * @enum {unknown}
+                   */
+                  cardStyle: 'elevated' | 'flat' | 'outlined';
+                  /**
+                   * @description a system font stack from a safe list (nothing is downloaded): system (default), humanist, geometric, serif, rounded or mono
+                   * @enum {unknown}
+                   */
+                  font: 'system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono';
+                  infoUrl: string | null;
+                  logoUrl: string | null;
+                  radius: number | null;
+                  text: string | null;
+                  /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
+                  vars: {
+                    [key: string]: string;
+                  };
+                };
                 columns: number | null;
                 /**
                  * Format: date-time
@@ -12733,6 +12904,31 @@ export interface paths {
                 allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                /** @description the wall’s look: colours, font, corners, cards, logo and the event screen’s texts */
+                branding: {
+                  accent: string | null;
+                  background: string | null;
+                  callToPost: string | null;
+                  cardBackground: string | null;
+                  /**
+                   * @description how the cards stand off the background: elevated (a shadow, default), flat or outlined (a line)
+                   * @enum {unknown}
+                   */
+                  cardStyle: 'elevated' | 'flat' | 'outlined';
+                  /**
+                   * @description a system font stack from a safe list (nothing is downloaded): system (default), humanist, geometric, serif, rounded or mono
+                   * @enum {unknown}
+                   */
+                  font: 'system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono';
+                  infoUrl: string | null;
+                  logoUrl: string | null;
+                  radius: number | null;
+                  text: string | null;
+                  /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
+                  vars: {
+                    [key: string]: string;
+                  };
+                };
                 columns: number | null;
                 /**
                  * Format: date-time
@@ -13038,6 +13234,31 @@ export interface paths {
                 allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                /** @description the wall’s look: colours, font, corners, cards, logo and the event screen’s texts */
+                branding: {
+                  accent: string | null;
+                  background: string | null;
+                  callToPost: string | null;
+                  cardBackground: string | null;
+                  /**
+                   * @description how the cards stand off the background: elevated (a shadow, default), flat or outlined (a line)
+                   * @enum {unknown}
+                   */
+                  cardStyle: 'elevated' | 'flat' | 'outlined';
+                  /**
+                   * @description a system font stack from a safe list (nothing is downloaded): system (default), humanist, geometric, serif, rounded or mono
+                   * @enum {unknown}
+                   */
+                  font: 'system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono';
+                  infoUrl: string | null;
+                  logoUrl: string | null;
+                  radius: number | null;
+                  text: string | null;
+                  /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
+                  vars: {
+                    [key: string]: string;
+                  };
+                };
                 columns: number | null;
                 /**
                  * Format: date-time
