@@ -787,4 +787,33 @@ export const styles = css`
       scroll-behavior: auto;
     }
   }
+
+  /* a wall's branding (branding.ts sets the --wallery-* properties and the
+     host's card-style attribute): how its cards stand off the background,
+     its line height, and text that sits on the background itself reading
+     there (--wallery-page-color, derived only when the branding changes colours) */
+  .wall {
+    line-height: var(--wallery-line-height, 1.45);
+  }
+  :host([card-style='flat']) .post:not(.highlighted):not(.pinned) {
+    box-shadow: none;
+    border-color: transparent;
+  }
+  :host([card-style='outlined']) .post:not(.highlighted) {
+    box-shadow: none;
+    border: 2px solid color-mix(in srgb, var(--_fg) 38%, var(--_card));
+  }
+  .status,
+  .waiting,
+  .event .banner {
+    color: var(--wallery-page-color, var(--_fg));
+  }
+  .status,
+  .waiting .hint,
+  .qrbox figcaption {
+    color: var(--wallery-page-color, var(--_muted));
+  }
+  .event .call {
+    color: var(--wallery-page-accent, var(--_accent));
+  }
 `;

@@ -12,7 +12,7 @@ import { CONSOLE_PATH, registerConsole } from './console.js';
 import { GUIDE_PATH, registerGuide } from './guide.js';
 import type { PublishableKeyGrant } from '../../store/publishable-keys.js';
 import { frameAncestors, framingHeaders } from './framing.js';
-import { messagePage, PAGE_CSS, pageCsp, sendHtml, wallPage, type PagePictures } from './page.js';
+import { messagePage, PAGE_CSS, pageBackgroundCss, pageCsp, sendHtml, wallPage, type PagePictures } from './page.js';
 import { serverSelfUrl } from '../self-url.js';
 
 /** Where the routes of this module live; everything under them is a page or a file, not the API. */
@@ -94,8 +94,11 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
     return reply.type('text/javascript; charset=utf-8').send(entry.code);
   });
 
-  app.get('/embed/v1/page.css', { schema: hide }, async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('Cache-Control', SHORT).send(PAGE_CSS),
+  app.get<{ Querystring: { background?: string } }>('/embed/v1/page.css', { schema: hide }, async (request, reply) =>
+    reply
+      .type('text/css; charset=utf-8')
+      .header('Cache-Control', SHORT)
+      .send(PAGE_CSS + pageBackgroundCss(request.query.background)),
   );
 
   app.get<{ Params: { idOrSlug: string }; Querystring: Record<string, string | string[] | undefined> }>(
@@ -146,6 +149,7 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
           theme: theme && THEMES.has(theme) ? theme : null,
           script: `${up}${entry}`,
           stylesheet: `${up}embed/v1/page.css`,
+          background: wall.background,
           localMedia,
         }),
         frameAncestors(grant),

@@ -52,11 +52,15 @@ export interface WallPage {
   /** path of the hashed embed script, relative to the page (`../assets/wallery-HASH.js`) */
   script: string;
   stylesheet: string;
+  /** the wall's branded background (`#rrggbb`), or null: the page's stylesheet is asked for it (pageBackgroundCss) */
+  background?: string | null;
 }
 
 export function wallPage(page: WallPage): string {
   const theme = page.theme ? ` theme="${escapeHtml(page.theme)}"` : '';
   const local = page.localMedia ? ' local-media' : '';
+  // the wall's background from the first paint: the stylesheet says it (no inline style under the CSP)
+  const bg = page.background && /^#[0-9a-f]{6}$/.test(page.background) ? `?background=${page.background.slice(1)}` : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -64,7 +68,7 @@ export function wallPage(page: WallPage): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="strict-origin-when-cross-origin">
 <title>Wall ${page.wallId} · Wallery</title>
-<link rel="stylesheet" href="${escapeHtml(page.stylesheet)}">
+<link rel="stylesheet" href="${escapeHtml(page.stylesheet + bg)}">
 <script type="module" src="${escapeHtml(page.script)}"></script>
 </head>
 <body>
@@ -118,3 +122,7 @@ export function sendHtml(
     .headers(headers)
     .send(body);
 }
+
+/** The page stylesheet's rule for a wall's background (`?background=rrggbb`); '' for anything else. */
+export const pageBackgroundCss = (background: unknown): string =>
+  typeof background === 'string' && /^[0-9a-f]{6}$/.test(background) ? `html,body{background:#${background}}\n` : '';

@@ -1,0 +1,165 @@
+// A wall's branding (the embed API's `wall.branding`) as CSS custom
+// properties on the <wallery-wall> host, set through the CSSOM (a strict
+// CSP allows no style attribute), and the card style the host's
+// `card-style` attribute names for the stylesheet. A null colour leaves the
+// theme's; the colours the branding does not set but that must read against
+// the ones it does (muted text, lines, text on the accent, a side it leaves
+// null) are derived here, the way the server's contrast check assumes
+// (src/domain/branding.ts: effectiveColors). Browser code takes only types
+// from src/, so the few lines of the WCAG formula and the font stacks are
+// repeated here; test/web/branding.test.ts checks they agree.
+import type { EmbedWall } from './types.js';
+
+export type Branding = EmbedWall['branding'];
+export type Mode = 'light' | 'dark';
+export type CardStyle = Branding['cardStyle'];
+
+/** The font stacks of src/domain/branding.ts (FONT_STACKS): system fonts only. */
+export const FONT_STACKS: Readonly<Record<Branding['font'], string>> = {
+  system: "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+  humanist: "Seravek, 'Gill Sans Nova', Ubuntu, Calibri, 'DejaVu Sans', source-sans-pro, sans-serif",
+  geometric: "Avenir, Montserrat, Corbel, 'URW Gothic', source-sans-pro, sans-serif",
+  serif: "Charter, 'Bitstream Charter', 'Sitka Text', Cambria, 'DejaVu Serif', Georgia, serif",
+  rounded:
+    "ui-rounded, 'Hiragino Maru Gothic ProN', Quicksand, Comfortaa, Manjari, 'Arial Rounded MT', Calibri, sans-serif",
+  mono: "ui-monospace, 'Cascadia Code', 'Source Code Pro', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
+};
+
+type ColorField = 'accent' | 'background' | 'cardBackground' | 'text';
+
+/** The embed's theme colours (styles.ts), as src/domain/branding.ts names them. */
+export const THEME_COLORS: Readonly<Record<Mode, Readonly<Record<ColorField, string>>>> = {
+  light: { background: '#f3f4f6', cardBackground: '#ffffff', text: '#1b1f24', accent: '#0a58ca' },
+  dark: { background: '#0f1115', cardBackground: '#1b1e24', text: '#eceef1', accent: '#8cc2ff' },
+};
+
+const HEX = /^#[0-9a-f]{6}$/;
+const hex = (v: unknown): string | null => (typeof v === 'string' && HEX.test(v) ? v : null);
+
+/** WCAG 2.x relative luminance of `#rrggbb`. */
+export function luminance(color: string): number {
+  const channel = (i: number) => {
+    const c = parseInt(color.slice(i, i + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+/** WCAG 2.x contrast ratio of two `#rrggbb` colours, 1 to 21. */
+export function contrast(a: string, b: string): number {
+  const [x, y] = [luminance(a), luminance(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
+
+/** `a` mixed into `b`, `share` of `a` (0..1), as `#rrggbb`. */
+function mix(a: string, b: string, share: number): string {
+  let out = '#';
+  for (const i of [1, 3, 5]) {
+    const v = Math.round(parseInt(a.slice(i, i + 2), 16) * share + parseInt(b.slice(i, i + 2), 16) * (1 - share));
+    out += v.toString(16).padStart(2, '0');
+  }
+  return out;
+}
+
+/** The mode's default for a side left null, else the other theme's when it contrasts more (src/domain/branding.ts). */
+function derived(side: ColorField, other: string, mode: Mode, min: number): string {
+  const own = THEME_COLORS[mode][side];
+  if (contrast(own, other) >= min) return own;
+  const alt = THEME_COLORS[mode === 'light' ? 'dark' : 'light'][side];
+  return contrast(alt, other) > contrast(own, other) ? alt : own;
+}
+
+/** The first of `colors` reaching `min` against `bg`, else the one that contrasts most. */
+function firstReading(colors: string[], bg: string, min: number): string {
+  return (
+    colors.find((c) => contrast(c, bg) >= min) ?? colors.reduce((a, b) => (contrast(b, bg) > contrast(a, bg) ? b : a))
+  );
+}
+
+/** The colours the wall shows in a mode (src/domain/branding.ts: effectiveColors). */
+export function effectiveColors(b: Branding, mode: Mode): Record<ColorField, string> {
+  const d = THEME_COLORS[mode];
+  const text0 = hex(b.text);
+  const card = hex(b.cardBackground) ?? (text0 ? derived('cardBackground', text0, mode, 4.5) : d.cardBackground);
+  const text = text0 ?? derived('text', card, mode, 4.5);
+  const accent = hex(b.accent) ?? derived('accent', card, mode, 3);
+  return { background: hex(b.background) ?? d.background, cardBackground: card, text, accent };
+}
+
+const VAR_NAME = /^--wallery-[a-z-]+$/;
+/** what a custom variable's value may hold (the server checked it already): a colour, a length, a number */
+const VAR_VALUE = /^(?:#[0-9a-f]{6}|\d{1,3}(?:\.\d{1,3})?(?:px|rem|em)?)$/;
+
+/**
+ * The CSS custom properties of a wall's branding, in a colour mode (`light`
+ * or `dark`: the theme the wall is shown in). Empty without a branding (an
+ * older server) or with all its defaults: the stylesheet's theme stays, and
+ * a page's own `--wallery-*` values with it. Each colour the branding
+ * changes brings the ones that must read against it.
+ */
+export function brandingProps(branding: Branding | undefined, theme: Mode): Record<string, string> {
+  if (!branding || typeof branding !== 'object') return {};
+  const props: Record<string, string> = {};
+  const d = THEME_COLORS[theme];
+  const c = effectiveColors(branding, theme);
+  const set = (name: string, value: string, unless?: string) => {
+    if (value !== unless) props[name] = value;
+  };
+  set('--wallery-background', c.background, d.background);
+  set('--wallery-card-background', c.cardBackground, d.cardBackground);
+  set('--wallery-color', c.text, d.text);
+  set('--wallery-accent', c.accent, d.accent);
+  if (c.text !== d.text || c.cardBackground !== d.cardBackground) {
+    // muted text: between the text and the card, as far toward the card as still reads (AA)
+    const muted = [0.7, 0.8, 0.9].map((share) => mix(c.text, c.cardBackground, share));
+    props['--wallery-muted-color'] = firstReading([...muted, c.text], c.cardBackground, 4.5);
+    props['--wallery-border-color'] = mix(c.text, c.cardBackground, 0.22);
+  }
+  if (c.accent !== d.accent) {
+    props['--wallery-on-accent-color'] = firstReading(['#ffffff', '#000000'], c.accent, 4.5);
+    props['--wallery-focus-color'] = c.accent;
+  }
+  if (c.background !== d.background || c.text !== d.text || c.accent !== d.accent) {
+    // what sits on the background itself (the event screen's banner and waiting screen, status lines):
+    // text that reads there (AA), and the accent where it does (3:1 for its large call to post), else that text
+    const page = firstReading([c.text, d.text, THEME_COLORS.light.text, THEME_COLORS.dark.text], c.background, 4.5);
+    props['--wallery-page-color'] = page;
+    props['--wallery-page-accent'] = contrast(c.accent, c.background) >= 3 ? c.accent : page;
+  }
+  const font = FONT_STACKS[branding.font];
+  if (font && branding.font !== 'system') props['--wallery-font'] = font;
+  if (
+    typeof branding.radius === 'number' &&
+    Number.isInteger(branding.radius) &&
+    branding.radius >= 0 &&
+    branding.radius <= 32
+  )
+    props['--wallery-radius'] = `${branding.radius}px`;
+  // the wall's own variables win over what is derived above
+  for (const [name, value] of Object.entries(branding.vars ?? {}))
+    if (VAR_NAME.test(name) && typeof value === 'string' && VAR_VALUE.test(value)) props[name] = value;
+  return props;
+}
+
+/** The card style the host's `card-style` attribute names: elevated (the stylesheet's own), flat or outlined. */
+export function brandingCardStyle(branding: Branding | undefined): CardStyle {
+  const style = branding?.cardStyle;
+  return style === 'flat' || style === 'outlined' ? style : 'elevated';
+}
+
+/**
+ * Applies the properties to `host` through the CSSOM, removing the ones the
+ * previous call set that are gone, and its `card-style` attribute; returns
+ * what it set, for the next call. Nothing is touched when nothing changed.
+ */
+export function applyBranding(
+  host: HTMLElement,
+  props: Record<string, string>,
+  cardStyle: CardStyle,
+  previous: Record<string, string>,
+): Record<string, string> {
+  for (const name of Object.keys(previous)) if (!(name in props)) host.style.removeProperty(name);
+  for (const [name, value] of Object.entries(props)) if (previous[name] !== value) host.style.setProperty(name, value);
+  if (host.getAttribute('card-style') !== cardStyle) host.setAttribute('card-style', cardStyle);
+  return props;
+}
