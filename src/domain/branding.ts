@@ -16,12 +16,11 @@ export type Font = (typeof FONTS)[number];
 /** Each font's CSS stack: the fonts the common systems ship, most specific first. */
 export const FONT_STACKS: Readonly<Record<Font, string>> = {
   system: "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
-  humanist: "Seravek, 'Gill Sans Nova', Ubuntu, Calibri, 'DejaVu Sans', source-sans-pro, sans-serif",
-  geometric: "Avenir, Montserrat, Corbel, 'URW Gothic', source-sans-pro, sans-serif",
-  serif: "Charter, 'Bitstream Charter', 'Sitka Text', Cambria, 'DejaVu Serif', Georgia, serif",
-  rounded:
-    "ui-rounded, 'Hiragino Maru Gothic ProN', Quicksand, Comfortaa, Manjari, 'Arial Rounded MT', Calibri, sans-serif",
-  mono: "ui-monospace, 'Cascadia Code', 'Source Code Pro', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
+  humanist: 'Seravek, Ubuntu, Calibri, sans-serif',
+  geometric: 'Avenir, Montserrat, Corbel, sans-serif',
+  serif: 'Charter, Cambria, Georgia, serif',
+  rounded: 'ui-rounded, Quicksand, Calibri, sans-serif',
+  mono: 'ui-monospace, Menlo, Consolas, monospace',
 };
 
 /** How a card stands off the background: a shadow (default), nothing, or a line. */
@@ -304,29 +303,15 @@ export function brandingProblems(
 export const modesOf = (theme: EmbedTheme | null): ('light' | 'dark')[] =>
   theme === 'light' ? ['light'] : theme === 'dark' ? ['dark'] : ['light', 'dark'];
 
-/**
- * The colour the embed shows for `side` of a text/background pair when the
- * branding leaves it null but sets the other: the mode's default when that
- * reaches `min` against it, else whichever theme's default contrasts more
- * (a dark card gets the dark theme's light text, in either mode).
- */
-export function derivedColor(side: ColorField, other: string, mode: 'light' | 'dark', min: number): string {
-  const own = THEME_COLORS[mode][side];
-  if (contrastRatio(own, other) >= min) return own;
-  const alt = THEME_COLORS[mode === 'light' ? 'dark' : 'light'][side];
-  return contrastRatio(alt, other) > contrastRatio(own, other) ? alt : own;
-}
-
-/**
- * The colours the embed shows in a mode: the branding's, else derived as
- * the embed derives them (web/embed/branding.ts does the same).
- */
+/** The colours the embed shows in a mode: the branding's, and the theme's own where it leaves one null. */
 export function effectiveColors(b: Readonly<Branding>, mode: 'light' | 'dark'): Record<ColorField, string> {
   const d = THEME_COLORS[mode];
-  const card = b.cardBackground ?? (b.text ? derivedColor('cardBackground', b.text, mode, AA_TEXT) : d.cardBackground);
-  const text = b.text ?? derivedColor('text', card, mode, AA_TEXT);
-  const accent = b.accent ?? derivedColor('accent', card, mode, AA_UI);
-  return { background: b.background ?? d.background, cardBackground: card, text, accent };
+  return {
+    background: b.background ?? d.background,
+    cardBackground: b.cardBackground ?? d.cardBackground,
+    text: b.text ?? d.text,
+    accent: b.accent ?? d.accent,
+  };
 }
 
 const MODE_WORD = { light: 'the light theme’s', dark: 'the dark theme’s' } as const;
@@ -336,10 +321,9 @@ const MODE_WORD = { light: 'the light theme’s', dark: 'the dark theme’s' } a
  * (the text, else the card background; the accent, else the card
  * background): text on cards ≥ 4.5:1; the accent (links, buttons) on cards
  * ≥ 3:1; a custom muted colour on cards ≥ 4.5:1; a custom on-accent colour
- * on the accent ≥ 4.5:1. A null side is the colour the embed shows for it
- * (`effectiveColors`) in each mode the wall's theme is seen in — so a set
- * colour must pass against the light and the dark theme's defaults when the
- * theme is auto and the embed derives none.
+ * on the accent ≥ 4.5:1. A null side is the theme's own colour, in each
+ * mode the wall's theme is seen in — so with the theme auto (or none) a set
+ * colour must pass against both the light and the dark theme's default.
  */
 export function contrastProblems(
   b: Readonly<Branding>,

@@ -163,7 +163,7 @@ export async function updateWall(op: Op, id: number, change: WallPatch): Promise
     const theme = patch.theme !== undefined ? patch.theme : before.theme;
     const branding =
       patch.branding !== undefined || patch.theme !== undefined
-        ? brandingAfter(before.branding, patch.branding === undefined ? {} : patch.branding, theme)
+        ? brandingAfter(before.branding as Branding, patch.branding === undefined ? {} : patch.branding, theme)
         : undefined;
     await updateWallRow(tx.trx, id, {
       ...(patch.name !== undefined ? { name: patch.name } : {}),

@@ -53,9 +53,15 @@ export const BrandingRecord = Type.Object(
     logoUrl: Nullable(Type.String({ description: BRANDING_DESCRIPTIONS.logoUrl })),
     callToPost: Nullable(Type.String({ maxLength: CALL_TO_POST_MAX, description: BRANDING_DESCRIPTIONS.callToPost })),
     infoUrl: Nullable(Type.String({ description: BRANDING_DESCRIPTIONS.infoUrl })),
-    vars: Type.Record(Type.String({ pattern: '^--wallery-[a-z-]+$' }), Type.String(), {
-      description: BRANDING_DESCRIPTIONS.vars,
-    }),
+    vars: Type.Object(
+      Object.fromEntries(
+        Object.entries(CUSTOM_VARS).map(([name, kind]) => [
+          name,
+          Type.Optional(Type.String({ description: VAR_RULES[kind] })),
+        ]),
+      ),
+      { ...strict, description: BRANDING_DESCRIPTIONS.vars },
+    ),
   },
   { ...strict, description: 'the wall’s look: colours, font, corners, cards, logo and the event screen’s texts' },
 );

@@ -184,7 +184,18 @@ describe('contrast against WCAG AA', () => {
     expect(problems[0]!.message).toBe(
       'branding.text: the text #777777 on the card background #ffffff has a contrast of 4.47:1; WCAG AA needs at least 4.5:1',
     );
-    expect(brandingProblems(brand({ text: '#1b1f24', cardBackground: '#ffffff' }), null)).toEqual([]);
+    expect(brandingProblems(brand({ text: '#1b1f24', cardBackground: '#ffffff' }), 'light')).toEqual([]);
+    // seen in both themes (auto): the dark theme's light accent does not read on white cards — set the accent too
+    const auto = brandingProblems(brand({ text: '#1b1f24', cardBackground: '#ffffff' }), null);
+    expect(auto).toEqual([
+      {
+        field: 'branding.cardBackground',
+        message: expect.stringContaining('the dark theme’s accent #8cc2ff on the card background #ffffff') as string,
+      },
+    ]);
+    expect(brandingProblems(brand({ text: '#1b1f24', cardBackground: '#ffffff', accent: '#b5361c' }), null)).toEqual(
+      [],
+    );
   });
 
   it('refuses an accent below 3:1 on the cards; with no card colour, on the theme’s — both themes when auto', () => {
@@ -197,12 +208,12 @@ describe('contrast against WCAG AA', () => {
     expect(brandingProblems(brand({ accent: '#e4572e' }), 'auto')).toEqual([]);
   });
 
-  it('a null side is derived: a dark card gets light text in either theme; a middle grey card is refused', () => {
-    const dark = brand({ cardBackground: '#202020', background: '#000000' });
-    expect(effectiveColors(dark, 'light').text).toBe('#eceef1');
-    expect(brandingProblems(dark, 'light')).toEqual([]);
-    const grey = brandingProblems(brand({ cardBackground: '#7a7a7a' }), 'light');
-    expect(grey.map((p) => p.field)).toEqual(['branding.cardBackground']);
+  it('a null side is the theme’s own: a dark card needs its text set, else it is refused', () => {
+    const dark = brand({ cardBackground: '#202020' });
+    expect(effectiveColors(dark, 'light').text).toBe('#1b1f24');
+    expect(brandingProblems(dark, 'dark')).toEqual([]);
+    expect(brandingProblems(dark, 'light').map((p) => p.field)).toEqual(['branding.cardBackground']);
+    expect(brandingProblems({ ...dark, text: '#f5f5f5', accent: '#ffb000' }, 'light')).toEqual([]);
   });
 
   it('checks a custom muted colour on the cards and an on-accent colour on the accent', () => {

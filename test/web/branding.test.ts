@@ -39,7 +39,7 @@ const brand = (over: Partial<domain.Branding> = {}): domain.Branding => ({
 });
 
 describe('the embed’s branding rules', () => {
-  it('agree with the server’s: font stacks, theme colours, contrast, derived colours', () => {
+  it('agree with the server’s: font stacks, theme colours, contrast, the colours shown', () => {
     expect(FONT_STACKS).toEqual(domain.FONT_STACKS);
     expect(THEME_COLORS).toEqual(domain.THEME_COLORS);
     fc.assert(

@@ -1,6 +1,6 @@
 // The embed's files and the hosted page, served by a real Wallery (SQLite,
 // the demo data set): caching, CORS, the CSP, HTML escaping, 404 pages — and
-// the script's weight: at most 25 KB gzipped, Lit included.
+// the script's weight: at most 27 KB gzipped, Lit included.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -12,7 +12,10 @@ import { createOperatorToken } from '../../src/manage/tokens.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { entryFile, packageBuild, testBuild } from './build.js';
 
-const BUDGET_GZIP = 25 * 1024;
+// 25 KB until a wall's branding (web/embed/branding.ts: its font stacks, the
+// WCAG colour maths that derives muted text, lines and text on the accent,
+// the card styles) added about 1.2 KB
+const BUDGET_GZIP = 27 * 1024;
 
 describe('the embed script', () => {
   it(`weighs at most ${BUDGET_GZIP / 1024} KB gzipped, in one file`, () => {

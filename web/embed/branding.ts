@@ -2,10 +2,9 @@
 // properties on the <wallery-wall> host, set through the CSSOM (a strict
 // CSP allows no style attribute), and the card style the host's
 // `card-style` attribute names for the stylesheet. A null colour leaves the
-// theme's; the colours the branding does not set but that must read against
-// the ones it does (muted text, lines, text on the accent, a side it leaves
-// null) are derived here, the way the server's contrast check assumes
-// (src/domain/branding.ts: effectiveColors). Browser code takes only types
+// theme's (the server's contrast check assumes the same); the colours the
+// branding does not set but that must read against the ones it does (muted
+// text, lines, text on the accent, text on the background) are derived here. Browser code takes only types
 // from src/, so the few lines of the WCAG formula and the font stacks are
 // repeated here; test/web/branding.test.ts checks they agree.
 import type { EmbedWall } from './types.js';
@@ -17,12 +16,11 @@ export type CardStyle = Branding['cardStyle'];
 /** The font stacks of src/domain/branding.ts (FONT_STACKS): system fonts only. */
 export const FONT_STACKS: Readonly<Record<Branding['font'], string>> = {
   system: "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
-  humanist: "Seravek, 'Gill Sans Nova', Ubuntu, Calibri, 'DejaVu Sans', source-sans-pro, sans-serif",
-  geometric: "Avenir, Montserrat, Corbel, 'URW Gothic', source-sans-pro, sans-serif",
-  serif: "Charter, 'Bitstream Charter', 'Sitka Text', Cambria, 'DejaVu Serif', Georgia, serif",
-  rounded:
-    "ui-rounded, 'Hiragino Maru Gothic ProN', Quicksand, Comfortaa, Manjari, 'Arial Rounded MT', Calibri, sans-serif",
-  mono: "ui-monospace, 'Cascadia Code', 'Source Code Pro', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
+  humanist: 'Seravek, Ubuntu, Calibri, sans-serif',
+  geometric: 'Avenir, Montserrat, Corbel, sans-serif',
+  serif: 'Charter, Cambria, Georgia, serif',
+  rounded: 'ui-rounded, Quicksand, Calibri, sans-serif',
+  mono: 'ui-monospace, Menlo, Consolas, monospace',
 };
 
 type ColorField = 'accent' | 'background' | 'cardBackground' | 'text';
@@ -61,14 +59,6 @@ function mix(a: string, b: string, share: number): string {
   return out;
 }
 
-/** The mode's default for a side left null, else the other theme's when it contrasts more (src/domain/branding.ts). */
-function derived(side: ColorField, other: string, mode: Mode, min: number): string {
-  const own = THEME_COLORS[mode][side];
-  if (contrast(own, other) >= min) return own;
-  const alt = THEME_COLORS[mode === 'light' ? 'dark' : 'light'][side];
-  return contrast(alt, other) > contrast(own, other) ? alt : own;
-}
-
 /** The first of `colors` reaching `min` against `bg`, else the one that contrasts most. */
 function firstReading(colors: string[], bg: string, min: number): string {
   return (
@@ -76,19 +66,18 @@ function firstReading(colors: string[], bg: string, min: number): string {
   );
 }
 
-/** The colours the wall shows in a mode (src/domain/branding.ts: effectiveColors). */
+/** The colours the wall shows in a mode: the branding's, else the theme's (src/domain/branding.ts: effectiveColors). */
 export function effectiveColors(b: Branding, mode: Mode): Record<ColorField, string> {
   const d = THEME_COLORS[mode];
-  const text0 = hex(b.text);
-  const card = hex(b.cardBackground) ?? (text0 ? derived('cardBackground', text0, mode, 4.5) : d.cardBackground);
-  const text = text0 ?? derived('text', card, mode, 4.5);
-  const accent = hex(b.accent) ?? derived('accent', card, mode, 3);
-  return { background: hex(b.background) ?? d.background, cardBackground: card, text, accent };
+  return {
+    background: hex(b.background) ?? d.background,
+    cardBackground: hex(b.cardBackground) ?? d.cardBackground,
+    text: hex(b.text) ?? d.text,
+    accent: hex(b.accent) ?? d.accent,
+  };
 }
 
 const VAR_NAME = /^--wallery-[a-z-]+$/;
-/** what a custom variable's value may hold (the server checked it already): a colour, a length, a number */
-const VAR_VALUE = /^(?:#[0-9a-f]{6}|\d{1,3}(?:\.\d{1,3})?(?:px|rem|em)?)$/;
 
 /**
  * The CSS custom properties of a wall's branding, in a colour mode (`light`
@@ -111,8 +100,7 @@ export function brandingProps(branding: Branding | undefined, theme: Mode): Reco
   set('--wallery-accent', c.accent, d.accent);
   if (c.text !== d.text || c.cardBackground !== d.cardBackground) {
     // muted text: between the text and the card, as far toward the card as still reads (AA)
-    const muted = [0.7, 0.8, 0.9].map((share) => mix(c.text, c.cardBackground, share));
-    props['--wallery-muted-color'] = firstReading([...muted, c.text], c.cardBackground, 4.5);
+    props['--wallery-muted-color'] = firstReading([mix(c.text, c.cardBackground, 0.75), c.text], c.cardBackground, 4.5);
     props['--wallery-border-color'] = mix(c.text, c.cardBackground, 0.22);
   }
   if (c.accent !== d.accent) {
@@ -137,7 +125,7 @@ export function brandingProps(branding: Branding | undefined, theme: Mode): Reco
     props['--wallery-radius'] = `${branding.radius}px`;
   // the wall's own variables win over what is derived above
   for (const [name, value] of Object.entries(branding.vars ?? {}))
-    if (VAR_NAME.test(name) && typeof value === 'string' && VAR_VALUE.test(value)) props[name] = value;
+    if (VAR_NAME.test(name) && typeof value === 'string') props[name] = value;
   return props;
 }
 

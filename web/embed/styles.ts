@@ -788,10 +788,7 @@ export const styles = css`
     }
   }
 
-  /* a wall's branding (branding.ts sets the --wallery-* properties and the
-     host's card-style attribute): how its cards stand off the background,
-     its line height, and text that sits on the background itself reading
-     there (--wallery-page-color, derived only when the branding changes colours) */
+  /* the wall's branding (branding.ts) */
   .wall {
     line-height: var(--wallery-line-height, 1.45);
   }

@@ -5225,7 +5225,22 @@ export interface paths {
                     text: string | null;
                     /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
                     vars: {
-                      [key: string]: string;
+                      /** @description a hex colour such as #1a2b3c or #abc */
+                      '--wallery-border-color'?: string;
+                      /** @description a hex colour such as #1a2b3c or #abc */
+                      '--wallery-focus-color'?: string;
+                      /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                      '--wallery-font-size'?: string;
+                      /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                      '--wallery-gap'?: string;
+                      /** @description a number from 0.8 to 3, such as 1.5 */
+                      '--wallery-line-height'?: string;
+                      /** @description a hex colour such as #1a2b3c or #abc */
+                      '--wallery-muted-color'?: string;
+                      /** @description a hex colour such as #1a2b3c or #abc */
+                      '--wallery-on-accent-color'?: string;
+                      /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                      '--wallery-padding'?: string;
                     };
                   };
                   columns: number | null;
@@ -5504,7 +5519,22 @@ export interface paths {
                   text: string | null;
                   /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
                   vars: {
-                    [key: string]: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-border-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-focus-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-font-size'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-gap'?: string;
+                    /** @description a number from 0.8 to 3, such as 1.5 */
+                    '--wallery-line-height'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-muted-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-on-accent-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-padding'?: string;
                   };
                 };
                 columns: number | null;
@@ -5830,7 +5860,22 @@ export interface paths {
                   text: string | null;
                   /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
                   vars: {
-                    [key: string]: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-border-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-focus-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-font-size'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-gap'?: string;
+                    /** @description a number from 0.8 to 3, such as 1.5 */
+                    '--wallery-line-height'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-muted-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-on-accent-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-padding'?: string;
                   };
                 };
                 columns: number | null;
@@ -6071,7 +6116,22 @@ export interface paths {
                   text: string | null;
                   /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
                   vars: {
-                    [key: string]: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-border-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-focus-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-font-size'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-gap'?: string;
+                    /** @description a number from 0.8 to 3, such as 1.5 */
+                    '--wallery-line-height'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-muted-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-on-accent-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-padding'?: string;
                   };
                 };
                 columns: number | null;
@@ -6433,7 +6493,22 @@ export interface paths {
                   text: string | null;
                   /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
                   vars: {
-                    [key: string]: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-border-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-focus-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-font-size'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-gap'?: string;
+                    /** @description a number from 0.8 to 3, such as 1.5 */
+                    '--wallery-line-height'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-muted-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-on-accent-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-padding'?: string;
                   };
                 };
                 columns: number | null;
@@ -12926,7 +13001,22 @@ export interface paths {
                   text: string | null;
                   /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
                   vars: {
-                    [key: string]: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-border-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-focus-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-font-size'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-gap'?: string;
+                    /** @description a number from 0.8 to 3, such as 1.5 */
+                    '--wallery-line-height'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-muted-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-on-accent-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-padding'?: string;
                   };
                 };
                 columns: number | null;
@@ -13256,7 +13346,22 @@ export interface paths {
                   text: string | null;
                   /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
                   vars: {
-                    [key: string]: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-border-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-focus-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-font-size'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-gap'?: string;
+                    /** @description a number from 0.8 to 3, such as 1.5 */
+                    '--wallery-line-height'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-muted-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-on-accent-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-padding'?: string;
                   };
                 };
                 columns: number | null;
