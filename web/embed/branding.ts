@@ -103,6 +103,12 @@ export function brandingProps(branding: Branding | undefined, theme: Mode): Reco
     props['--wallery-muted-color'] = firstReading([mix(c.text, c.cardBackground, 0.75), c.text], c.cardBackground, 4.5);
     props['--wallery-border-color'] = mix(c.text, c.cardBackground, 0.22);
   }
+  if (c.accent !== d.accent || c.cardBackground !== d.cardBackground) {
+    // the accent as text (links, "more", the shop button's label) needs 4.5:1 on the cards, where the
+    // accent as a UI colour needs 3:1: toward the text colour until it reads
+    const link = [1, 0.7, 0.45, 0.2].map((share) => mix(c.accent, c.text, share));
+    props['--wallery-link-color'] = firstReading([...link, c.text], c.cardBackground, 4.5);
+  }
   if (c.accent !== d.accent) {
     props['--wallery-on-accent-color'] = firstReading(['#ffffff', '#000000'], c.accent, 4.5);
     props['--wallery-focus-color'] = c.accent;

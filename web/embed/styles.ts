@@ -813,4 +813,9 @@ export const styles = css`
   .event .call {
     color: var(--wallery-page-accent, var(--_accent));
   }
+  a,
+  .morebtn,
+  .shop {
+    color: var(--wallery-link-color, var(--_accent));
+  }
 `;
