@@ -19,6 +19,7 @@ const guides = [
   { text: 'Moderation and rules', link: '/guides/moderation-and-rules' },
   { text: 'Embed and hosted page', link: '/guides/embed-and-hosted-page' },
   { text: 'Event screen', link: '/guides/event-screen' },
+  { text: 'Branding a wall', link: '/guides/branding' },
   { text: 'Analytics', link: '/guides/analytics' },
   { text: 'Webhooks and change feed', link: '/guides/webhooks-and-change-feed' },
   { text: 'Products and shopping', link: '/guides/products-and-shopping' },

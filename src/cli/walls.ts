@@ -20,6 +20,7 @@ import {
   type PrintOptions,
 } from './output.js';
 import { lineCommand, resourceCommands } from './resource.js';
+import { CALL_TO_POST_MAX, CARD_STYLES, FONTS, RADIUS_MAX } from '../domain/branding.js';
 
 const COLUMNS = [
   'id',
@@ -41,6 +42,17 @@ interface WallFields {
   moderation?: string;
   allowFraming?: boolean;
   mediaWait?: boolean;
+  accent?: string;
+  background?: string;
+  cardBackground?: string;
+  textColor?: string;
+  font?: string;
+  radius?: string;
+  cardStyle?: string;
+  logo?: string;
+  callToPost?: string;
+  infoUrl?: string;
+  var?: string[];
 }
 
 type ListOptions = PagedOptions & { account?: string; state?: string };
@@ -53,7 +65,63 @@ const wallFields = (options: WallFields) => ({
   moderation: options.moderation,
   allowFraming: options.allowFraming,
   mediaWait: options.mediaWait,
+  branding: brandingFields(options),
 });
+
+/** `none` clears a branding option (the API's null: back to the theme's own). */
+const orNone = (text: string | undefined) => (text === undefined ? undefined : text === 'none' ? null : text);
+
+/**
+ * The branding options as the API's `branding` change (undefined when none
+ * is given): `--var NAME=VALUE` (repeatable; `NAME=none` removes one).
+ */
+function brandingFields(options: WallFields): Record<string, unknown> | undefined {
+  const vars = options.var?.length
+    ? Object.fromEntries(
+        options.var.map((pair) => {
+          const at = pair.indexOf('=');
+          return at < 0 ? [pair, ''] : [pair.slice(0, at).trim(), orNone(pair.slice(at + 1).trim())];
+        }),
+      )
+    : undefined;
+  const radius = orNone(options.radius);
+  const branding = given({
+    accent: orNone(options.accent),
+    background: orNone(options.background),
+    cardBackground: orNone(options.cardBackground),
+    text: orNone(options.textColor),
+    font: orNone(options.font),
+    radius: radius === null ? null : numberish(radius),
+    cardStyle: orNone(options.cardStyle),
+    logoUrl: orNone(options.logo),
+    callToPost: orNone(options.callToPost),
+    infoUrl: orNone(options.infoUrl),
+    vars,
+  });
+  return Object.keys(branding).length > 0 ? branding : undefined;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** The branding options of create and update (src/domain/branding.ts checks their values, as the API does). */
+function brandingOptions(c: Command): Command {
+  return c
+    .option('--accent <hex>', 'accent colour of links and buttons, e.g. #e4572e (none: the theme’s)')
+    .option('--background <hex>', 'background colour of the wall and its hosted page (none: the theme’s)')
+    .option('--card-background <hex>', 'background colour of the cards (none: the theme’s)')
+    .option('--text-color <hex>', 'text colour of the cards (none: the theme’s); WCAG AA on the cards is checked')
+    .option('--font <font>', `font: ${FONTS.join(', ')} (system fonts, nothing downloaded)`)
+    .option('--radius <px>', `corner radius of the cards, 0 to ${RADIUS_MAX} px (none: the theme’s)`)
+    .option('--card-style <style>', `cards: ${CARD_STYLES.join(', ')}`)
+    .option('--logo <url>', 'URL of the wall’s logo, shown on the event screen (none: no logo)')
+    .option('--call-to-post <text>', `the event screen’s call to post, at most ${CALL_TO_POST_MAX} characters`)
+    .option('--info-url <url>', 'https URL the event screen’s QR code points to')
+    .option(
+      '--var <name=value>',
+      'a custom CSS variable from the allow-list, e.g. --wallery-gap=16px (repeatable)',
+      collect,
+    );
+}
 
 export function registerWallCommands(program: Command) {
   const walls = resourceCommands(program, {
@@ -84,32 +152,38 @@ export function registerWallCommands(program: Command) {
   walls.create({
     description: 'create a wall (its URL slug must be unique within the account)',
     options: (c) =>
-      c
-        .requiredOption('--account <id>', 'account id')
-        .requiredOption('--name <name>', 'wall name')
-        .requiredOption('--url <slug>', 'URL slug: lowercase letters, digits, - and _')
-        .option('--profanity', 'turn the profanity flag on')
-        .option('--moderation <mode>', 'auto (default) or manual: ingested posts wait for an approval')
-        .option('--allow-framing', 'any site may frame the hosted page of a key that names no origins')
-        .option('--media-wait', 'show a new post only once its pictures are fetched (default: at once)'),
+      brandingOptions(
+        c
+          .requiredOption('--account <id>', 'account id')
+          .requiredOption('--name <name>', 'wall name')
+          .requiredOption('--url <slug>', 'URL slug: lowercase letters, digits, - and _')
+          .option('--profanity', 'turn the profanity flag on')
+          .option('--moderation <mode>', 'auto (default) or manual: ingested posts wait for an approval')
+          .option('--allow-framing', 'any site may frame the hosted page of a key that names no origins')
+          .option('--media-wait', 'show a new post only once its pictures are fetched (default: at once)'),
+      ),
     body: (options: PrintOptions & WallFields & { account: string }) =>
       checkBody<WallInput>(WallCreateBody, given({ accountId: numberish(options.account), ...wallFields(options) })),
     run: ({ op, body }) => createWall(op, body),
   });
 
   walls.update({
-    description: 'change a wall’s name, URL slug, profanity flag, moderation mode, framing or waiting for pictures',
+    description:
+      'change a wall’s name, URL slug, profanity flag, moderation mode, framing, waiting for pictures or branding ' +
+      '(the branding options given change, the others stay)',
     options: (c) =>
-      c
-        .option('--name <name>', 'wall name')
-        .option('--url <slug>', 'URL slug')
-        .option('--profanity', 'turn the profanity flag on')
-        .option('--no-profanity', 'turn the profanity flag off')
-        .option('--moderation <mode>', 'auto or manual (ingested posts wait for an approval)')
-        .option('--allow-framing', 'any site may frame the hosted page of a key that names no origins')
-        .option('--no-allow-framing', 'only the origins of the page’s key may frame the hosted page (default)')
-        .option('--media-wait', 'show a new post only once its pictures are fetched')
-        .option('--no-media-wait', 'show new posts at once, their pictures following (default)'),
+      brandingOptions(
+        c
+          .option('--name <name>', 'wall name')
+          .option('--url <slug>', 'URL slug')
+          .option('--profanity', 'turn the profanity flag on')
+          .option('--no-profanity', 'turn the profanity flag off')
+          .option('--moderation <mode>', 'auto or manual (ingested posts wait for an approval)')
+          .option('--allow-framing', 'any site may frame the hosted page of a key that names no origins')
+          .option('--no-allow-framing', 'only the origins of the page’s key may frame the hosted page (default)')
+          .option('--media-wait', 'show a new post only once its pictures are fetched')
+          .option('--no-media-wait', 'show new posts at once, their pictures following (default)'),
+      ),
     body: (options: PrintOptions & WallFields) => checkBody<WallPatch>(WallPatchBody, given(wallFields(options))),
     run: ({ op, body, args: [id] }) => updateWall(op, id, body),
   });

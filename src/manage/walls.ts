@@ -27,11 +27,21 @@ import {
 import { findAccount } from '../store/accounts.js';
 import { audited, diff, type Op } from './op.js';
 import { accountOf } from '../store/ownership.js';
-import { conflict, found, notFound, stored } from '../domain/errors.js';
+import { conflict, found, invalid, notFound, stored } from '../domain/errors.js';
 import { scopeFilter, type AccountScope } from '../domain/roles.js';
 import { iso, isoOrNull } from '../domain/dates.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
 import type { WallInput, WallPatch, WallRecord, WallState } from '../schemas/walls.js';
+import {
+  brandingColumn,
+  brandingProblems,
+  checkBranding,
+  DEFAULT_BRANDING,
+  mergeBranding,
+  storedBranding,
+  type Branding,
+} from '../domain/branding.js';
+import type { EmbedTheme } from '../domain/lists.js';
 import type { FeedInput, FeedPatch, FeedRecord } from '../schemas/feeds.js';
 
 // ---------- walls ----------
@@ -48,6 +58,7 @@ const wallRecord = (r: WallWithCounts): WallRecord => ({
   columns: r.columns,
   allowFraming: r.allow_framing !== 0,
   mediaWait: r.media_wait !== 0,
+  branding: storedBranding(r.branding),
   createdAt: iso(r.created_at),
   deleted: r.deleted_at !== null,
   deletedAt: isoOrNull(r.deleted_at),
@@ -94,6 +105,21 @@ export async function requireWall(db: Kysely<Database>, id: number): Promise<Wal
   return found(await findWall(db, id), 'wall', id);
 }
 
+/**
+ * The branding a write leaves: `given` (a change, or null for none) merged
+ * into `before`, checked field by field and then as a whole (the colour
+ * pairs against WCAG AA, seen in the wall's `theme`); a 400 naming every
+ * refused field (`branding.text`) otherwise.
+ */
+function brandingAfter(before: Branding, given: unknown, theme: EmbedTheme | null): Branding {
+  const change = given === null ? null : checkBranding(given);
+  if (change && change.problems.length > 0) throw invalid(change.problems);
+  const after = change === null ? mergeBranding(DEFAULT_BRANDING, {}) : mergeBranding(before, change.value);
+  const problems = brandingProblems(after, theme);
+  if (problems.length > 0) throw invalid(problems);
+  return after;
+}
+
 async function ensureSlugFree(db: Kysely<Database>, accountId: number, url: string, exceptWall: number | null) {
   const taken = await wallWithSlug(db, accountId, url, exceptWall);
   if (taken !== undefined) throw conflict(`url "${url}" is already used by wall ${taken} of account ${accountId}`);
@@ -101,6 +127,7 @@ async function ensureSlugFree(db: Kysely<Database>, accountId: number, url: stri
 
 export async function createWall(op: Op, given: WallInput): Promise<WallRecord> {
   const input = stored(cleanWrite(given, NAME_RULES));
+  const branding = brandingAfter(DEFAULT_BRANDING, input.branding ?? {}, input.theme ?? null);
   return audited(op, async (tx) => {
     if (!(await findAccount(tx.trx, input.accountId))) throw notFound('account', input.accountId);
     await ensureSlugFree(tx.trx, input.accountId, input.url, null);
@@ -116,6 +143,7 @@ export async function createWall(op: Op, given: WallInput): Promise<WallRecord> 
       columns: input.columns ?? null,
       allow_framing: input.allowFraming ? 1 : 0,
       media_wait: input.mediaWait === true ? 1 : 0,
+      branding: brandingColumn(branding),
       created_at: op.now,
       deleted_at: null,
     });
@@ -131,6 +159,12 @@ export async function updateWall(op: Op, id: number, change: WallPatch): Promise
   return audited(op, async (tx) => {
     const before = wallRecord(await wallRow(tx.trx, id));
     if (patch.url !== undefined) await ensureSlugFree(tx.trx, before.accountId, patch.url, id);
+    // the colours are checked again when the branding or the theme it is seen in changes
+    const theme = patch.theme !== undefined ? patch.theme : before.theme;
+    const branding =
+      patch.branding !== undefined || patch.theme !== undefined
+        ? brandingAfter(before.branding as Branding, patch.branding === undefined ? {} : patch.branding, theme)
+        : undefined;
     await updateWallRow(tx.trx, id, {
       ...(patch.name !== undefined ? { name: patch.name } : {}),
       ...(patch.url !== undefined ? { url: patch.url } : {}),
@@ -141,6 +175,7 @@ export async function updateWall(op: Op, id: number, change: WallPatch): Promise
       ...(patch.columns !== undefined ? { columns: patch.columns } : {}),
       ...(patch.allowFraming !== undefined ? { allow_framing: patch.allowFraming ? 1 : 0 } : {}),
       ...(patch.mediaWait !== undefined ? { media_wait: patch.mediaWait ? 1 : 0 } : {}),
+      ...(branding !== undefined ? { branding: brandingColumn(branding) } : {}),
     });
     const after = wallRecord(await wallRow(tx.trx, id));
     tx.audit({ action: 'wall.update', targetType: 'wall', targetId: id, ...diff(before, after) });

@@ -11,6 +11,7 @@ import type { PostRow } from '../store/posts.js';
 import { pictureCopy, smallCopyUrl } from './media.js';
 import type { TaggedProduct } from '../store/products.js';
 import type { WallRow } from '../store/walls.js';
+import { storedBranding } from '../domain/branding.js';
 import type { EmbedMedia, EmbedPost, EmbedProduct, EmbedWall } from '../schemas/embed.js';
 
 export type { EmbedPost } from '../schemas/embed.js';
@@ -122,6 +123,8 @@ export function embedWall(w: WallRow, shoppable: boolean, base: string, key: str
     layout: w.layout ?? 'masonry',
     theme: w.theme ?? 'auto',
     columns: w.columns,
+    // the stored logo URL as given: the media pipeline copies posts' pictures only (not yet a wall's logo)
+    branding: storedBranding(w.branding),
     postsUrl: `${base}/posts${q}`,
     streamUrl: `${base}/stream${q}`,
   };

@@ -3,6 +3,7 @@
 // types (web/embed/types.ts).
 import { Type, type Static } from 'typebox';
 import { EMBED_LAYOUTS, EMBED_THEMES } from '../domain/lists.js';
+import { BrandingRecord } from './branding.js';
 import { Nullable, strict } from './fields.js';
 
 const Url = Type.String({ description: 'absolute http(s) URL' });
@@ -102,6 +103,7 @@ export const EmbedWallSchema = Type.Object(
     layout: Type.Enum([...EMBED_LAYOUTS]),
     theme: Type.Enum([...EMBED_THEMES]),
     columns: Nullable(Type.Integer()),
+    branding: BrandingRecord,
     postsUrl: Type.String({ description: 'path of the posts, with the key' }),
     streamUrl: Type.String({ description: 'path of the event stream, with the key' }),
   },

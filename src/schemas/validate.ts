@@ -8,6 +8,7 @@ import { RULE_SCHEMAS, RULES_MAX } from './rules.js';
 import { RULE_KINDS } from '../domain/rules.js';
 import { spoken } from '../domain/lists.js';
 import { invalid, type FieldError } from '../domain/errors.js';
+import { checkBranding } from '../domain/branding.js';
 
 type Node = Record<string, unknown>;
 
@@ -60,6 +61,8 @@ function checkerOf(schema: TSchema): Checker {
 const CUSTOM_CHECKS: Record<string, (value: unknown, field: string) => FieldError[]> = {
   connector: connectorErrors,
   rules: rulesErrors,
+  // a wall's branding: each field by the domain's own rules (colours, fonts, the variables' allow-list)
+  branding: (value, field) => (value === null ? [] : checkBranding(value, field).problems),
 };
 
 /**

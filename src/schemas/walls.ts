@@ -14,6 +14,7 @@ import {
   patch,
   strict,
 } from './fields.js';
+import { BrandingField, BrandingRecord } from './branding.js';
 
 export const WallListQuery = Type.Object(
   {
@@ -72,6 +73,7 @@ const Display = {
   ),
   allowFraming: Type.Optional(Bool('allowFraming', ALLOW_FRAMING)),
   mediaWait: Type.Optional(Bool('mediaWait', MEDIA_WAIT)),
+  branding: Type.Optional(BrandingField),
 };
 
 export const WallCreateBody = Type.Object(
@@ -98,7 +100,21 @@ export const WallPatchBody = Type.Object(
   },
   {
     ...patch,
-    examples: [{ name: 'Harbour Festival — main stage' }, { moderation: 'manual' }, { layout: 'event', theme: 'dark' }],
+    examples: [
+      { name: 'Harbour Festival — main stage' },
+      { moderation: 'manual' },
+      { layout: 'event', theme: 'dark' },
+      {
+        branding: {
+          accent: '#e4572e',
+          font: 'serif',
+          radius: 0,
+          cardStyle: 'outlined',
+          callToPost: 'Post with #harborfest',
+        },
+      },
+      { branding: { accent: null } },
+    ],
   },
 );
 
@@ -114,6 +130,7 @@ export const WallRecord = Record({
   columns: Nullable(Type.Integer({ description: 'the most columns the embed uses when a page does not say' })),
   allowFraming: Type.Boolean({ description: ALLOW_FRAMING }),
   mediaWait: Type.Boolean({ description: MEDIA_WAIT }),
+  branding: BrandingRecord,
   createdAt: Instant,
   deleted: Type.Boolean(),
   deletedAt: NullableInstant,

@@ -47,6 +47,8 @@ export interface WallsTable {
   allow_framing: number;
   /** 1: the embed shows a post once its pictures are fetched (or given up on); 0 (default): at once, its originals until then (migration 0020) */
   media_wait: Generated<number>;
+  /** JSON of the wall's branding (src/domain/branding.ts); null: none, the embed's own look (migration 0022) */
+  branding: string | null;
 }
 
 export interface FeedsTable {

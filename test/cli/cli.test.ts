@@ -174,6 +174,100 @@ describe.skipIf(!hasSampleData)(`import and export (${hasSampleData ? 'sample da
     expect(JSON.parse(unset.stdout)).toMatchObject({ allowFraming: false });
   });
 
+  it('walls create and update set a branding; none resets an option; a colour pair below AA is refused by field', async () => {
+    expect((await runCli(['migrate', '--database', db('brand')])).code).toBe(0);
+    const account = await runCli([
+      'accounts',
+      'create',
+      '--name',
+      'Brand',
+      '--plan',
+      'widget',
+      '--json',
+      '--database',
+      db('brand'),
+    ]);
+    const accountId = String((JSON.parse(account.stdout) as { id: number }).id);
+    const made = await runCli([
+      'walls',
+      'create',
+      '--account',
+      accountId,
+      '--name',
+      'Harbour',
+      '--url',
+      'harbour',
+      '--accent',
+      '#E4572E',
+      '--background',
+      '#111',
+      '--font',
+      'serif',
+      '--radius',
+      '0',
+      '--card-style',
+      'outlined',
+      '--call-to-post',
+      'Post with #harborfest',
+      '--info-url',
+      'https://example.org/join',
+      '--var',
+      '--wallery-gap=16px',
+      '--json',
+      '--database',
+      db('brand'),
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const wall = JSON.parse(made.stdout) as { id: number; branding: Record<string, unknown> };
+    expect(wall.branding).toMatchObject({
+      accent: '#e4572e',
+      background: '#111111',
+      font: 'serif',
+      radius: 0,
+      cardStyle: 'outlined',
+      callToPost: 'Post with #harborfest',
+      infoUrl: 'https://example.org/join',
+      vars: { '--wallery-gap': '16px' },
+    });
+    const id = String(wall.id);
+    const changed = await runCli([
+      'walls',
+      'update',
+      id,
+      '--accent',
+      'none',
+      '--radius',
+      '4',
+      '--var',
+      '--wallery-gap=none',
+      '--json',
+      '--database',
+      db('brand'),
+    ]);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect((JSON.parse(changed.stdout) as typeof wall).branding).toMatchObject({
+      accent: null,
+      radius: 4,
+      font: 'serif',
+      vars: {},
+    });
+    const low = await runCli([
+      'walls',
+      'update',
+      id,
+      '--text-color',
+      '#999',
+      '--card-background',
+      '#fff',
+      '--database',
+      db('brand'),
+    ]);
+    expect(low.code).not.toBe(0);
+    expect(low.stderr).toMatch(
+      /branding\.text: the text #999999 on the card background #ffffff has a contrast of 2\.84:1/,
+    );
+  });
+
   it('accepts walls of one account that share a URL slug (the contract does not forbid it)', async () => {
     const data = loadSampleData() as { walls: { url: string; accountId: number }[] };
     const [a, b] = data.walls.filter((w) => w.accountId === 7001);

@@ -560,3 +560,61 @@ describe('rules and repost/reply flags (Wallery’s extension of the data file)'
     );
   });
 });
+
+describe('branding (Wallery’s extension of the data file)', () => {
+  const BRANDING = {
+    accent: '#E4572E',
+    background: '#111',
+    cardBackground: '#1b1e24',
+    text: '#f5f5f5',
+    font: 'serif',
+    radius: 0,
+    cardStyle: 'outlined',
+    logoUrl: 'https://example.org/logo.svg',
+    callToPost: 'Post with #harborfest',
+    infoUrl: 'https://example.org/join',
+    vars: { '--wallery-gap': '16px' },
+  };
+
+  it('a wall’s branding, given before or after its feeds: imported normalised, exported, imported again the same', async () => {
+    await freshStore();
+    const tail = `{"id":2,"accountId":1,"name":"W2","url":"w2","createdAt":"${T}","feeds":[],"branding":{"font":"mono"}}`;
+    const text = `{"version":1,"accounts":${JSON.stringify([account()])},"walls":[${JSON.stringify({ ...wall(1, []), branding: BRANDING })},${tail},${JSON.stringify({ ...wall(3, []), branding: null })}]}`;
+    await importDataFileFrom(store, onDisk(text), Date.now());
+    const path = join(dir, `export-${n++}.json`);
+    await exportDataFile(store.db, path);
+    const first = readFileSync(path, 'utf8');
+    const data = JSON.parse(first) as { walls: { branding?: Record<string, unknown> }[] };
+    expect(data.walls[0]!.branding).toEqual({ ...BRANDING, accent: '#e4572e', background: '#111111' });
+    expect(data.walls[1]!.branding).toMatchObject({ font: 'mono', accent: null, cardStyle: 'elevated' });
+    // no branding: none written
+    expect(data.walls[2]!.branding).toBeUndefined();
+    await freshStore();
+    await importDataFile(store, JSON.parse(first), Date.now());
+    const again = join(dir, `export-${n++}.json`);
+    await exportDataFile(store.db, again);
+    expect(readFileSync(again, 'utf8')).toBe(first);
+  });
+
+  it('a bad branding or one below WCAG AA is refused at its JSON path; nothing is stored', async () => {
+    await freshStore();
+    const cases: [unknown, string][] = [
+      [{ accent: 'red' }, '$.walls[0].branding.accent: must be null or a hex colour such as #1a2b3c or #abc'],
+      [
+        { vars: { '--evil': '1px' } },
+        expect.stringMatching(/^\$\.walls\[0\]\.branding\.vars\.--evil: is not a variable/) as never,
+      ],
+      [
+        { text: '#999999', cardBackground: '#ffffff' },
+        '$.walls[0].branding.text: the text #999999 on the card background #ffffff has a contrast of 2.84:1; WCAG AA needs at least 4.5:1',
+      ],
+      ['dark', '$.walls[0].branding: must be an object'],
+    ];
+    for (const [branding, message] of cases) {
+      const err = await importError(onDisk(file([{ ...wall(1, [feed(1, posts(1, 2))]), branding }])));
+      expect(err).toBeInstanceOf(DataFileError);
+      expect(err.message, JSON.stringify(branding)).toEqual(message);
+      expect(await rowCounts(store)).toEqual(EMPTY);
+    }
+  });
+});

@@ -1,10 +1,10 @@
 // The embed's files and the hosted page, served by a real Wallery (SQLite,
 // the demo data set): caching, CORS, the CSP, HTML escaping, 404 pages — and
-// the script's weight: at most 25 KB gzipped, Lit included.
+// the script's weight: at most 25 KB as sent (brotli), Lit included.
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoDataFile } from '../../src/demo/demo-data.js';
 import { CLI_ACTOR } from '../../src/manage/op.js';
@@ -16,7 +16,9 @@ import { hasChromium, launchChromium } from './browser.js';
 import { startHostServer } from './host-page.js';
 import { revokePublishableKey } from '../../src/manage/publishable-keys.js';
 
-const BUDGET_GZIP = 25 * 1024;
+// What a browser receives: the server sends the build's brotli copy to every
+// browser that asks for it (all current ones do). Issue 30's target.
+const BUDGET_BROTLI = 25 * 1024;
 
 /** What a visitor page never shows: a command, a setting, code. */
 function expectNoOperatorText(page: string): void {
@@ -25,14 +27,14 @@ function expectNoOperatorText(page: string): void {
 }
 
 describe('the embed script', () => {
-  it(`weighs at most ${BUDGET_GZIP / 1024} KB gzipped, in one file (the QR code's chunk aside)`, () => {
+  it(`weighs at most ${BUDGET_BROTLI / 1024} KB as sent (brotli), in one file (the QR code's chunk aside)`, () => {
     const dir = testBuild();
     const file = entryFile(dir);
     const code = readFileSync(join(dir, file));
-    const gz = gzipSync(code, { level: 9 }).length;
-    console.info(`[wallery] embed script ${file}: ${code.length} B, ${gz} B gzipped`);
+    const br = brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+    console.info(`[wallery] embed script ${file}: ${code.length} B, ${br} B brotli`);
     expect(file).toMatch(/^assets\/wallery-[\w-]{8}\.js$/);
-    expect(gz).toBeLessThanOrEqual(BUDGET_GZIP);
+    expect(br).toBeLessThanOrEqual(BUDGET_BROTLI);
     // one self-contained module: no imports of other chunks but the QR code's, which only the event screen loads
     const qr =
       /import\(new URL\([`"']\.\/qr-[\w-]{8}\.js[`"'],\s*import\.meta\.url\.replace\([`"']\/embed\/v1\/[`"'],\s*[`"']\/assets\/[`"']\)\)\.href\)/g;

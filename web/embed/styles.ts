@@ -787,4 +787,35 @@ export const styles = css`
       scroll-behavior: auto;
     }
   }
+
+  /* the wall's branding (branding.ts) */
+  .wall {
+    line-height: var(--wallery-line-height, 1.45);
+  }
+  :host([card-style='flat']) .post:not(.highlighted):not(.pinned) {
+    box-shadow: none;
+    border-color: transparent;
+  }
+  :host([card-style='outlined']) .post:not(.highlighted) {
+    box-shadow: none;
+    border: 2px solid color-mix(in srgb, var(--_fg) 38%, var(--_card));
+  }
+  .status,
+  .waiting,
+  .event .banner {
+    color: var(--wallery-page-color, var(--_fg));
+  }
+  .status,
+  .waiting .hint,
+  .qrbox figcaption {
+    color: var(--wallery-page-color, var(--_muted));
+  }
+  .event .call {
+    color: var(--wallery-page-accent, var(--_accent));
+  }
+  a,
+  .morebtn,
+  .shop {
+    color: var(--wallery-link-color, var(--_accent));
+  }
 `;

@@ -10,6 +10,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import { analyticsAllowed, Reporter } from './analytics.js';
 import { eventBranding, eventDate, renderBanner, renderWaiting, type BannerOptions } from './event.js';
 import type { QrCode } from './qr.js';
+import { applyBranding, brandingCardStyle, brandingProps } from './branding.js';
 import { cssProps } from './css-props.js';
 import { EmbedClient, apiBase } from './api.js';
 import { LiveFeed, type LiveState } from './live.js';
@@ -131,6 +132,8 @@ export class WalleryWall extends LitElement {
   private turned = false;
   private drift = 0;
   private logoFailed = false;
+  /** the branding's properties set on the host (branding.ts) */
+  private branded: Record<string, string> = {};
   private newCount = 0;
   private now = Date.now();
   private timers: ReturnType<typeof setInterval>[] = [];
@@ -212,6 +215,14 @@ export class WalleryWall extends LitElement {
   protected override willUpdate(changed: PropertyValues): void {
     if ((changed.has('wall') || changed.has('key') || changed.has('api')) && this.isConnected) void this.boot();
     else if (changed.has('analytics') && this.isConnected) this.syncReporter();
+    // the wall's branding on the host, before the posts are laid out (its font and radius change their sizes)
+    const b = this.info?.branding;
+    this.branded = applyBranding(
+      this,
+      brandingProps(b, this.dark ? 'dark' : 'light'),
+      brandingCardStyle(b),
+      this.branded,
+    );
   }
 
   /**

@@ -15,7 +15,7 @@ import type { PublishableKeyGrant } from '../../store/publishable-keys.js';
 import { FAVICON_PATH, registerFavicon } from './favicon.js';
 import { loadFirstPage } from './first-page.js';
 import { frameAncestors, framingHeaders } from './framing.js';
-import { PAGE_CSS, pageCsp, sendHtml, wallPage, type PagePictures } from './page.js';
+import { PAGE_CSS, pageBackgroundCss, pageCsp, sendHtml, wallPage, type PagePictures } from './page.js';
 import { VISITOR_CSP, visitorPage, type VisitorCase } from './visitor-page.js';
 import { parseAcceptEncoding } from '../v2/response-cache.js';
 import { serverSelfUrl } from '../self-url.js';
@@ -125,8 +125,11 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
     return reply.send(entry.code);
   });
 
-  app.get('/embed/v1/page.css', { schema: hide }, async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('Cache-Control', SHORT).send(PAGE_CSS),
+  app.get<{ Querystring: { background?: string } }>('/embed/v1/page.css', { schema: hide }, async (request, reply) =>
+    reply
+      .type('text/css; charset=utf-8')
+      .header('Cache-Control', SHORT)
+      .send(PAGE_CSS + pageBackgroundCss(request.query.background)),
   );
 
   /** A visitor page instead of the wall; what an operator should do goes to the log. */
@@ -211,6 +214,7 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
           theme: theme && THEMES.has(theme) ? theme : null,
           script: `${up}${entry}`,
           stylesheet: `${up}embed/v1/page.css`,
+          background: wall.background,
           localMedia,
           first: await loadFirstPage(request, row, key),
         }),

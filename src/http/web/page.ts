@@ -58,6 +58,8 @@ export interface WallPage {
   stylesheet: string;
   /** the embed API's first answers, rendered into the page and handed to the component (first-page.ts) */
   first: FirstPage;
+  /** the wall's branded background (`#rrggbb`), or null: the page's stylesheet is asked for it (pageBackgroundCss) */
+  background?: string | null;
 }
 
 /**
@@ -77,6 +79,8 @@ export function wallPage(page: WallPage): string {
   const local = page.localMedia ? ' local-media' : '';
   const look = page.theme ?? wall.theme;
   const htmlTheme = look === 'light' || look === 'dark' ? ` data-theme="${look}"` : '';
+  // the wall's background from the first paint: the stylesheet says it (no inline style under the CSP)
+  const bg = page.background && /^#[0-9a-f]{6}$/.test(page.background) ? `?background=${page.background.slice(1)}` : '';
   return `<!doctype html>
 <html lang="en"${htmlTheme}>
 <head>
@@ -86,7 +90,7 @@ export function wallPage(page: WallPage): string {
 <title>${escapeHtml(wall.name)}</title>
 ${previewMeta(wall.name, posts, page.localMedia)}
 ${FAVICON_LINK}
-<link rel="stylesheet" href="${escapeHtml(page.stylesheet)}">
+<link rel="stylesheet" href="${escapeHtml(page.stylesheet + bg)}">
 <script type="module" src="${escapeHtml(page.script)}"></script>
 </head>
 <body>
@@ -213,3 +217,7 @@ export function sendHtml(
     .headers(headers)
     .send(body);
 }
+
+/** The page stylesheet's rule for a wall's background (`?background=rrggbb`); '' for anything else. */
+export const pageBackgroundCss = (background: unknown): string =>
+  typeof background === 'string' && /^[0-9a-f]{6}$/.test(background) ? `html,body{background:#${background}}\n` : '';

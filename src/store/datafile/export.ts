@@ -3,6 +3,7 @@
 import { createWriteStream, existsSync, statSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Kysely, Selectable } from 'kysely';
+import { storedBranding } from '../../domain/branding.js';
 import { formatIso } from '../../domain/dates.js';
 import { storedChildren } from '../../domain/media.js';
 import { commitPartial, createPrivateFile, partialPathFor, removePartial } from '../backup/files.js';
@@ -136,6 +137,7 @@ async function writeWalls(db: Kysely<Database>, write: Write, counts: ImportCoun
       ...(w.columns !== null ? { columns: w.columns } : {}),
       ...(w.allow_framing !== 0 ? { allowFraming: true } : {}),
       ...(w.media_wait !== 0 ? { mediaWait: true } : {}),
+      ...(w.branding !== null ? { branding: storedBranding(w.branding) } : {}),
     };
     await write(`${i ? ',' : ''}\n${JSON.stringify(head).slice(0, -1)},"feeds":[`);
     await writeFeeds(db, write, counts, w.id);

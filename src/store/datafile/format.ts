@@ -119,6 +119,12 @@ export const WallHeadSchema = Type.Object({
   allowFraming: Type.Optional(Type.Boolean()),
   /** Wallery's own extension: the embed shows a post once its pictures are in (absent: false) */
   mediaWait: Type.Optional(Type.Boolean()),
+  /**
+   * Wallery's own extension: the wall's branding, as the management API's
+   * wall record gives it (absent or null: none); checked field by field and
+   * against WCAG AA by src/domain/branding.ts when the wall is loaded.
+   */
+  branding: Type.Optional(Type.Unknown()),
 });
 const WallSchema = Type.Object({ ...WallHeadSchema.properties, feeds: Type.Optional(Type.Array(FeedSchema)) });
 /** A wall read as one value: its fields, and a list of feeds (each then checked on its own). */

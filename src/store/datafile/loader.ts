@@ -9,6 +9,14 @@ import { parseIsoInstant } from '../../domain/dates.js';
 import { completeRules, type Rule, type RuleIn } from '../../domain/rules.js';
 import { connectorProblem } from '../../schemas/connectors.js';
 import { rulesErrors } from '../../schemas/validate.js';
+import {
+  brandingColumn,
+  brandingProblems,
+  checkBranding,
+  DEFAULT_BRANDING,
+  mergeBranding,
+} from '../../domain/branding.js';
+import type { EmbedTheme } from '../../domain/lists.js';
 import { hashSecret, keyPrefix } from '../keys.js';
 import { productColumns } from '../product-columns.js';
 import type { Database } from '../schema.js';
@@ -512,6 +520,7 @@ function wallRow(w: WallHeadIn, path: string, now: number): Row<'walls'> & { id:
     columns: w.columns ?? null,
     allow_framing: w.allowFraming === true ? 1 : 0,
     media_wait: w.mediaWait === true ? 1 : 0,
+    branding: w.branding == null ? null : brandingIn(w.branding, w.theme ?? null, `${path}.branding`),
     created_at: instant(w.createdAt, `${path}.createdAt`),
     deleted_at: w.deleted === true ? now : null,
   };
@@ -529,6 +538,22 @@ function rulesIn(value: unknown, path: string): Rule[] {
     throw new DataFileError(at, first.message.replace(/^rules(\[\d+\])?(\.\w+)?:? /, ''));
   }
   return completeRules(value as RuleIn[]);
+}
+
+/**
+ * A wall's `branding` as stored (null when all defaults): its fields as the
+ * management API checks them, then its colour pairs against WCAG AA; the
+ * first problem at its path (`$.walls[0].branding.text`).
+ */
+function brandingIn(value: unknown, theme: EmbedTheme | null, path: string): string | null {
+  const checked = checkBranding(value, 'branding');
+  const branding = mergeBranding(DEFAULT_BRANDING, checked.value);
+  const [first] = checked.problems.length > 0 ? checked.problems : brandingProblems(branding, theme);
+  if (first) {
+    const at = `${path}${first.field.slice('branding'.length)}`;
+    throw new DataFileError(at, first.message.replace(/^branding(\.[\w-]+)*:? /, ''));
+  }
+  return brandingColumn(branding);
 }
 
 function feedRow(f: FeedHeadIn, wallId: number, path: string): Row<'feeds'> & { id: number } {

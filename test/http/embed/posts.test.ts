@@ -65,6 +65,19 @@ describeSample('embed reads', () => {
         layout: 'masonry',
         theme: 'auto',
         columns: null,
+        branding: {
+          accent: null,
+          background: null,
+          cardBackground: null,
+          text: null,
+          font: 'system',
+          radius: null,
+          cardStyle: 'elevated',
+          logoUrl: null,
+          callToPost: null,
+          infoUrl: null,
+          vars: {},
+        },
         postsUrl: `/api/embed/v1/walls/7011/posts${q}`,
         streamUrl: `/api/embed/v1/walls/7011/stream${q}`,
       },
@@ -89,6 +102,27 @@ describeSample('embed reads', () => {
     const reset = await s.manage('PATCH', '/walls/7012', { layout: null, theme: null, columns: null });
     expect(reset.status).toBe(200);
     expect((await info()).wall).toMatchObject({ layout: 'masonry', theme: 'auto', columns: null });
+  });
+
+  it('wall info gives the wall’s branding as the operator set it, normalised', async () => {
+    const branding = {
+      accent: '#E4572E',
+      background: '#111',
+      cardBackground: '#1b1e24',
+      text: '#f5f5f5',
+      font: 'geometric',
+      radius: 0,
+      cardStyle: 'flat',
+      logoUrl: 'https://example.org/logo.svg',
+      callToPost: 'Post with #harborfest',
+      infoUrl: 'https://example.org/join',
+      vars: { '--wallery-font-size': '17px' },
+    };
+    const set = await s.manage('PATCH', '/walls/7013', { branding });
+    expect(set.status, set.text).toBe(200);
+    const key13 = (await s.makeKey(7013)).key;
+    const wall = ((await s.embed('/walls/7013', { key: key13 })).json() as { wall: { branding: unknown } }).wall;
+    expect(wall.branding).toEqual({ ...branding, accent: '#e4572e', background: '#111111' });
   });
 
   it('pages reach every visible post once, in exactly W2 order, and `sort` orders them too', async () => {

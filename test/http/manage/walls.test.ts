@@ -12,6 +12,7 @@ interface Wall {
   url: string;
   profanity: boolean;
   mediaWait: boolean;
+  branding: Record<string, unknown>;
   createdAt: string;
   deleted: boolean;
   deletedAt: string | null;
@@ -59,6 +60,19 @@ describeSample('walls and feeds', () => {
       columns: null,
       allowFraming: false,
       mediaWait: false,
+      branding: {
+        accent: null,
+        background: null,
+        cardBackground: null,
+        text: null,
+        font: 'system',
+        radius: null,
+        cardStyle: 'elevated',
+        logoUrl: null,
+        callToPost: null,
+        infoUrl: null,
+        vars: {},
+      },
       createdAt: expect.stringMatching(/Z$/),
       deleted: false,
       deletedAt: null,
@@ -98,6 +112,19 @@ describeSample('walls and feeds', () => {
       columns: null,
       allowFraming: false,
       mediaWait: false,
+      branding: {
+        accent: null,
+        background: null,
+        cardBackground: null,
+        text: null,
+        font: 'system',
+        radius: null,
+        cardStyle: 'elevated',
+        logoUrl: null,
+        callToPost: null,
+        infoUrl: null,
+        vars: {},
+      },
       createdAt: at,
       deleted: false,
       deletedAt: null,
@@ -152,6 +179,115 @@ describeSample('walls and feeds', () => {
     const bad = await m.api('PATCH', `/walls/${made.id}`, { mediaWait: 'yes' });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('mediaWait');
+  });
+
+  it('keeps a branding: normalised, merged on update (null resets a field), read back by the embed API', async () => {
+    const made: Wall = data(
+      await m.api('POST', '/walls', {
+        accountId: 7001,
+        name: 'Branded',
+        url: 'branded',
+        theme: 'dark',
+        branding: {
+          accent: '#FFB000',
+          background: '#000',
+          font: 'serif',
+          radius: 0,
+          cardStyle: 'outlined',
+          callToPost: 'Post with #harborfest',
+          infoUrl: 'https://example.org/post',
+          vars: { '--wallery-gap': '20px' },
+        },
+      }),
+      201,
+    );
+    expect(made.branding).toEqual({
+      accent: '#ffb000',
+      background: '#000000',
+      cardBackground: null,
+      text: null,
+      font: 'serif',
+      radius: 0,
+      cardStyle: 'outlined',
+      logoUrl: null,
+      callToPost: 'Post with #harborfest',
+      infoUrl: 'https://example.org/post',
+      vars: { '--wallery-gap': '20px' },
+    });
+    const changed: Wall = data(
+      await m.api('PATCH', `/walls/${made.id}`, {
+        branding: { accent: null, radius: 6, logoUrl: 'https://example.org/logo.png', vars: { '--wallery-gap': null } },
+      }),
+    );
+    expect(changed.branding).toMatchObject({
+      accent: null,
+      background: '#000000',
+      font: 'serif',
+      radius: 6,
+      logoUrl: 'https://example.org/logo.png',
+      vars: {},
+    });
+    // the same through the data the console reads, and the record's other fields untouched
+    expect(data(await m.api('GET', `/walls/${made.id}`))).toEqual(changed);
+    const reset: Wall = data(await m.api('PATCH', `/walls/${made.id}`, { branding: null }));
+    expect(reset.branding).toMatchObject({ background: null, font: 'system', cardStyle: 'elevated', vars: {} });
+  });
+
+  it('refuses a branding with bad fields or colours below WCAG AA, naming each field', async () => {
+    const bad = failure(
+      await m.api('POST', '/walls', {
+        accountId: 7001,
+        name: 'Bad look',
+        url: 'bad-look',
+        branding: {
+          accent: 'red',
+          font: 'Papyrus',
+          radius: 40,
+          vars: { '--x': '1px', '--wallery-gap': 'expression(1)' },
+        },
+      }),
+      400,
+    );
+    expect(fields(bad).sort()).toEqual(
+      [
+        'branding.accent',
+        'branding.font',
+        'branding.radius',
+        'branding.vars.--x',
+        'branding.vars.--wallery-gap',
+      ].sort(),
+    );
+    const low = failure(
+      await m.api('POST', '/walls', {
+        accountId: 7001,
+        name: 'Low contrast',
+        url: 'low-contrast',
+        theme: 'light',
+        branding: { text: '#999999', cardBackground: '#ffffff' },
+      }),
+      400,
+    );
+    expect(low).toEqual([
+      {
+        field: 'branding.text',
+        message:
+          'branding.text: the text #999999 on the card background #ffffff has a contrast of 2.84:1; WCAG AA needs at least 4.5:1',
+      },
+    ]);
+    // an accent that reads on light cards is refused when the theme becomes auto (dark cards too)
+    const wall: Wall = data(
+      await m.api('POST', '/walls', {
+        accountId: 7001,
+        name: 'Light',
+        url: 'light-only',
+        theme: 'light',
+        branding: { accent: '#0a58ca' },
+      }),
+      201,
+    );
+    const auto = failure(await m.api('PATCH', `/walls/${wall.id}`, { theme: 'auto' }), 400);
+    expect(fields(auto)).toEqual(['branding.accent']);
+    expect(auto[0]!.message).toMatch(/dark theme’s card background #1b1e24 has a contrast of 2\.\d\d:1/);
   });
 
   it('deletes softly (public 404), restores, and purges only deleted walls', async () => {

@@ -5203,6 +5203,46 @@ export interface paths {
                   allowFraming: boolean;
                   /** @description posts the public API shows: approved and not hidden */
                   approvedCount: number;
+                  /** @description the wall’s look: colours, font, corners, cards, logo and the event screen’s texts */
+                  branding: {
+                    accent: string | null;
+                    background: string | null;
+                    callToPost: string | null;
+                    cardBackground: string | null;
+                    /**
+                     * @description how the cards stand off the background: elevated (a shadow, default), flat or outlined (a line)
+                     * @enum {unknown}
+                     */
+                    cardStyle: 'elevated' | 'flat' | 'outlined';
+                    /**
+                     * @description a system font stack from a safe list (nothing is downloaded): system (default), humanist, geometric, serif, rounded or mono
+                     * @enum {unknown}
+                     */
+                    font: 'system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono';
+                    infoUrl: string | null;
+                    logoUrl: string | null;
+                    radius: number | null;
+                    text: string | null;
+                    /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
+                    vars: {
+                      /** @description a hex colour such as #1a2b3c or #abc */
+                      '--wallery-border-color'?: string;
+                      /** @description a hex colour such as #1a2b3c or #abc */
+                      '--wallery-focus-color'?: string;
+                      /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                      '--wallery-font-size'?: string;
+                      /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                      '--wallery-gap'?: string;
+                      /** @description a number from 0.8 to 3, such as 1.5 */
+                      '--wallery-line-height'?: string;
+                      /** @description a hex colour such as #1a2b3c or #abc */
+                      '--wallery-muted-color'?: string;
+                      /** @description a hex colour such as #1a2b3c or #abc */
+                      '--wallery-on-accent-color'?: string;
+                      /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                      '--wallery-padding'?: string;
+                    };
+                  };
                   columns: number | null;
                   /**
                    * Format: date-time
@@ -5397,6 +5437,29 @@ export interface paths {
             accountId: number;
             /** @description whether any site may show the hosted wall page in a frame when the page’s key names no origins (default false: never framed); a key bound to origins is framed by those origins only, whatever this says */
             allowFraming?: boolean;
+            /** @description the wall’s look; on an update the fields given change and the others stay, null resets a field to its default (and branding: null all of them) */
+            branding?: null | {
+              accent?: string | null;
+              background?: string | null;
+              callToPost?: string | null;
+              cardBackground?: string | null;
+              cardStyle?: ('elevated' | 'flat' | 'outlined') | null;
+              font?: ('system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono') | null;
+              infoUrl?: string | null;
+              logoUrl?: string | null;
+              radius?: number | null;
+              text?: string | null;
+              vars?: {
+                '--wallery-border-color'?: string | null;
+                '--wallery-focus-color'?: string | null;
+                '--wallery-font-size'?: string | null;
+                '--wallery-gap'?: string | null;
+                '--wallery-line-height'?: string | null;
+                '--wallery-muted-color'?: string | null;
+                '--wallery-on-accent-color'?: string | null;
+                '--wallery-padding'?: string | null;
+              } | null;
+            };
             /** @description the most columns the embed uses when a page does not say; null: as many as fit */
             columns?: null | number;
             /** @description the embed’s layout when a page does not choose one; null: masonry (the hosted page: event) */
@@ -5434,6 +5497,46 @@ export interface paths {
                 allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                /** @description the wall’s look: colours, font, corners, cards, logo and the event screen’s texts */
+                branding: {
+                  accent: string | null;
+                  background: string | null;
+                  callToPost: string | null;
+                  cardBackground: string | null;
+                  /**
+                   * @description how the cards stand off the background: elevated (a shadow, default), flat or outlined (a line)
+                   * @enum {unknown}
+                   */
+                  cardStyle: 'elevated' | 'flat' | 'outlined';
+                  /**
+                   * @description a system font stack from a safe list (nothing is downloaded): system (default), humanist, geometric, serif, rounded or mono
+                   * @enum {unknown}
+                   */
+                  font: 'system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono';
+                  infoUrl: string | null;
+                  logoUrl: string | null;
+                  radius: number | null;
+                  text: string | null;
+                  /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
+                  vars: {
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-border-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-focus-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-font-size'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-gap'?: string;
+                    /** @description a number from 0.8 to 3, such as 1.5 */
+                    '--wallery-line-height'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-muted-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-on-accent-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-padding'?: string;
+                  };
+                };
                 columns: number | null;
                 /**
                  * Format: date-time
@@ -5735,6 +5838,46 @@ export interface paths {
                 allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                /** @description the wall’s look: colours, font, corners, cards, logo and the event screen’s texts */
+                branding: {
+                  accent: string | null;
+                  background: string | null;
+                  callToPost: string | null;
+                  cardBackground: string | null;
+                  /**
+                   * @description how the cards stand off the background: elevated (a shadow, default), flat or outlined (a line)
+                   * @enum {unknown}
+                   */
+                  cardStyle: 'elevated' | 'flat' | 'outlined';
+                  /**
+                   * @description a system font stack from a safe list (nothing is downloaded): system (default), humanist, geometric, serif, rounded or mono
+                   * @enum {unknown}
+                   */
+                  font: 'system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono';
+                  infoUrl: string | null;
+                  logoUrl: string | null;
+                  radius: number | null;
+                  text: string | null;
+                  /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
+                  vars: {
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-border-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-focus-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-font-size'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-gap'?: string;
+                    /** @description a number from 0.8 to 3, such as 1.5 */
+                    '--wallery-line-height'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-muted-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-on-accent-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-padding'?: string;
+                  };
+                };
                 columns: number | null;
                 /**
                  * Format: date-time
@@ -5951,6 +6094,46 @@ export interface paths {
                 allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                /** @description the wall’s look: colours, font, corners, cards, logo and the event screen’s texts */
+                branding: {
+                  accent: string | null;
+                  background: string | null;
+                  callToPost: string | null;
+                  cardBackground: string | null;
+                  /**
+                   * @description how the cards stand off the background: elevated (a shadow, default), flat or outlined (a line)
+                   * @enum {unknown}
+                   */
+                  cardStyle: 'elevated' | 'flat' | 'outlined';
+                  /**
+                   * @description a system font stack from a safe list (nothing is downloaded): system (default), humanist, geometric, serif, rounded or mono
+                   * @enum {unknown}
+                   */
+                  font: 'system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono';
+                  infoUrl: string | null;
+                  logoUrl: string | null;
+                  radius: number | null;
+                  text: string | null;
+                  /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
+                  vars: {
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-border-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-focus-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-font-size'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-gap'?: string;
+                    /** @description a number from 0.8 to 3, such as 1.5 */
+                    '--wallery-line-height'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-muted-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-on-accent-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-padding'?: string;
+                  };
+                };
                 columns: number | null;
                 /**
                  * Format: date-time
@@ -6229,6 +6412,29 @@ export interface paths {
           'application/json': {
             /** @description whether any site may show the hosted wall page in a frame when the page’s key names no origins (default false: never framed); a key bound to origins is framed by those origins only, whatever this says */
             allowFraming?: boolean;
+            /** @description the wall’s look; on an update the fields given change and the others stay, null resets a field to its default (and branding: null all of them) */
+            branding?: null | {
+              accent?: string | null;
+              background?: string | null;
+              callToPost?: string | null;
+              cardBackground?: string | null;
+              cardStyle?: ('elevated' | 'flat' | 'outlined') | null;
+              font?: ('system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono') | null;
+              infoUrl?: string | null;
+              logoUrl?: string | null;
+              radius?: number | null;
+              text?: string | null;
+              vars?: {
+                '--wallery-border-color'?: string | null;
+                '--wallery-focus-color'?: string | null;
+                '--wallery-font-size'?: string | null;
+                '--wallery-gap'?: string | null;
+                '--wallery-line-height'?: string | null;
+                '--wallery-muted-color'?: string | null;
+                '--wallery-on-accent-color'?: string | null;
+                '--wallery-padding'?: string | null;
+              } | null;
+            };
             /** @description the most columns the embed uses when a page does not say; null: as many as fit */
             columns?: null | number;
             /** @description the embed’s layout when a page does not choose one; null: masonry (the hosted page: event) */
@@ -6265,6 +6471,46 @@ export interface paths {
                 allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                /** @description the wall’s look: colours, font, corners, cards, logo and the event screen’s texts */
+                branding: {
+                  accent: string | null;
+                  background: string | null;
+                  callToPost: string | null;
+                  cardBackground: string | null;
+                  /**
+                   * @description how the cards stand off the background: elevated (a shadow, default), flat or outlined (a line)
+                   * @enum {unknown}
+                   */
+                  cardStyle: 'elevated' | 'flat' | 'outlined';
+                  /**
+                   * @description a system font stack from a safe list (nothing is downloaded): system (default), humanist, geometric, serif, rounded or mono
+                   * @enum {unknown}
+                   */
+                  font: 'system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono';
+                  infoUrl: string | null;
+                  logoUrl: string | null;
+                  radius: number | null;
+                  text: string | null;
+                  /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
+                  vars: {
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-border-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-focus-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-font-size'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-gap'?: string;
+                    /** @description a number from 0.8 to 3, such as 1.5 */
+                    '--wallery-line-height'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-muted-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-on-accent-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-padding'?: string;
+                  };
+                };
                 columns: number | null;
                 /**
                  * Format: date-time
@@ -12733,6 +12979,46 @@ export interface paths {
                 allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                /** @description the wall’s look: colours, font, corners, cards, logo and the event screen’s texts */
+                branding: {
+                  accent: string | null;
+                  background: string | null;
+                  callToPost: string | null;
+                  cardBackground: string | null;
+                  /**
+                   * @description how the cards stand off the background: elevated (a shadow, default), flat or outlined (a line)
+                   * @enum {unknown}
+                   */
+                  cardStyle: 'elevated' | 'flat' | 'outlined';
+                  /**
+                   * @description a system font stack from a safe list (nothing is downloaded): system (default), humanist, geometric, serif, rounded or mono
+                   * @enum {unknown}
+                   */
+                  font: 'system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono';
+                  infoUrl: string | null;
+                  logoUrl: string | null;
+                  radius: number | null;
+                  text: string | null;
+                  /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
+                  vars: {
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-border-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-focus-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-font-size'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-gap'?: string;
+                    /** @description a number from 0.8 to 3, such as 1.5 */
+                    '--wallery-line-height'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-muted-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-on-accent-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-padding'?: string;
+                  };
+                };
                 columns: number | null;
                 /**
                  * Format: date-time
@@ -13038,6 +13324,46 @@ export interface paths {
                 allowFraming: boolean;
                 /** @description posts the public API shows: approved and not hidden */
                 approvedCount: number;
+                /** @description the wall’s look: colours, font, corners, cards, logo and the event screen’s texts */
+                branding: {
+                  accent: string | null;
+                  background: string | null;
+                  callToPost: string | null;
+                  cardBackground: string | null;
+                  /**
+                   * @description how the cards stand off the background: elevated (a shadow, default), flat or outlined (a line)
+                   * @enum {unknown}
+                   */
+                  cardStyle: 'elevated' | 'flat' | 'outlined';
+                  /**
+                   * @description a system font stack from a safe list (nothing is downloaded): system (default), humanist, geometric, serif, rounded or mono
+                   * @enum {unknown}
+                   */
+                  font: 'system' | 'humanist' | 'geometric' | 'serif' | 'rounded' | 'mono';
+                  infoUrl: string | null;
+                  logoUrl: string | null;
+                  radius: number | null;
+                  text: string | null;
+                  /** @description custom CSS variables, at most 16, from an allow-list (never raw CSS): --wallery-muted-color (color), --wallery-border-color (color), --wallery-on-accent-color (color), --wallery-focus-color (color), --wallery-font-size (length), --wallery-padding (length), --wallery-gap (length), --wallery-line-height (number) */
+                  vars: {
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-border-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-focus-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-font-size'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-gap'?: string;
+                    /** @description a number from 0.8 to 3, such as 1.5 */
+                    '--wallery-line-height'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-muted-color'?: string;
+                    /** @description a hex colour such as #1a2b3c or #abc */
+                    '--wallery-on-accent-color'?: string;
+                    /** @description a length from 0 to 64px (or 0 to 4rem / 4em), such as 14px or 1.2rem */
+                    '--wallery-padding'?: string;
+                  };
+                };
                 columns: number | null;
                 /**
                  * Format: date-time

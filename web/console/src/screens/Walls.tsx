@@ -1,5 +1,5 @@
 // Walls: the list with their counts (approved / pending / hidden), create,
-// edit (name, slug, moderation mode, profanity filter), delete and restore.
+// edit (name, slug, moderation mode, profanity filter, the look: WallLook.tsx), delete and restore.
 import { useState } from 'react';
 import { type Wall, type WallPatch } from '../api/client';
 import { useAccounts } from '../api/queries/accounts';
@@ -9,6 +9,7 @@ import { useMe } from '../auth';
 import { href } from '../router';
 import { byName, CheckboxField, FormActions, Options, SelectField, TextField } from '../ui/fields';
 import { onSubmit, useForm } from '../ui/form';
+import { brandingOut, lookOf, WallLook, type LookForm } from './WallLook';
 import {
   Announce,
   Button,
@@ -165,9 +166,13 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
     allowFraming: form.allowFraming,
     mediaWait: form.mediaWait,
   });
+  const [look, setLook] = useState<LookForm>(() => lookOf(wall));
   const accountList = accounts.data?.data ?? [];
   const submit = onSubmit(() =>
-    save.mutate({ fields: fields(), accountId: Number(form.accountId || accounts.data?.data[0]?.id) }),
+    save.mutate({
+      fields: { ...fields(), branding: brandingOut(look) },
+      accountId: Number(form.accountId || accounts.data?.data[0]?.id),
+    }),
   );
   return (
     <form onSubmit={submit} noValidate>
@@ -220,6 +225,12 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
           {...check('mediaWait')}
         />
       </fieldset>
+      <WallLook
+        look={look}
+        theme={form.theme}
+        set={(change) => setLook((now) => ({ ...now, ...change }))}
+        error={save.error}
+      />
       <FormActions submit={wall ? 'Save wall' : 'Create wall'} pending={save.isPending} onCancel={() => onDone()} />
     </form>
   );
