@@ -187,6 +187,7 @@ export function demoDataFile(now: number, media = demoMediaBase('http://localhos
     label: (network: string) => string,
     look: { layout: 'masonry' | 'grid' | 'carousel' | 'event'; theme: 'light' | 'dark' | 'auto'; columns?: number },
     createdDaysAgo: number,
+    branding: Record<string, unknown>,
   ) => ({
     id: w.id,
     accountId,
@@ -197,6 +198,7 @@ export function demoDataFile(now: number, media = demoMediaBase('http://localhos
     layout: look.layout,
     theme: look.theme,
     ...(look.columns ? { columns: look.columns } : {}),
+    branding,
     feeds: feedsOf(w.id, wallPosts(specs, firstId, now, media, tag), label, now),
   });
   return {
@@ -218,6 +220,18 @@ export function demoDataFile(now: number, media = demoMediaBase('http://localhos
         (n) => `#tonewood on ${n}`,
         { layout: 'masonry', theme: 'light' },
         120,
+        {
+          accent: '#8a4b16',
+          background: '#f6f1ea',
+          cardBackground: '#ffffff',
+          text: '#2a211b',
+          font: 'serif',
+          radius: 10,
+          cardStyle: 'elevated',
+          logoUrl: `${media}/avatar-tonewood.svg`,
+          callToPost: 'Share your instrument with #tonewood',
+          infoUrl: `${media}/shop.html`,
+        },
       ),
       wall(
         event,
@@ -228,6 +242,18 @@ export function demoDataFile(now: number, media = demoMediaBase('http://localhos
         (n) => `#starlightlake on ${n}`,
         { layout: 'event', theme: 'dark' },
         30,
+        {
+          accent: '#f5c451',
+          background: '#0b1020',
+          cardBackground: '#161d33',
+          text: '#e8ecf8',
+          font: 'geometric',
+          radius: 14,
+          cardStyle: 'outlined',
+          logoUrl: `${media}/avatar-starlight.svg`,
+          callToPost: 'Post with #starlightlake',
+          infoUrl: `${media}/about.html`,
+        },
       ),
       wall(
         community,
@@ -238,6 +264,14 @@ export function demoDataFile(now: number, media = demoMediaBase('http://localhos
         (n) => `Open Trails on ${n}`,
         { layout: 'masonry', theme: 'auto', columns: 4 },
         200,
+        // colours left to the visitor's light or dark theme
+        {
+          font: 'humanist',
+          radius: 12,
+          logoUrl: `${media}/avatar-opentrails.svg`,
+          callToPost: 'Share your walk with #autumnwalks',
+          infoUrl: `${media}/about.html`,
+        },
       ),
     ],
   };

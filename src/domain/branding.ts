@@ -217,13 +217,10 @@ export function checkBranding(
         break;
       case 'logoUrl':
       case 'infoUrl': {
-        const https = key === 'infoUrl';
+        // http too: an instance on a venue's own network may have no certificate
         const url = typeof given === 'string' && given.length <= 2048 ? normalizeHttpUrl(given.trim()) : null;
-        if (url === null || (https && !url.startsWith('https://')))
-          refuse(
-            name,
-            `${at} must be null or an absolute ${https ? 'https' : 'http or https'} URL of at most 2048 characters`,
-          );
+        if (url === null)
+          refuse(name, `${at} must be null or an absolute http or https URL of at most 2048 characters`);
         else value[key] = url;
         break;
       }

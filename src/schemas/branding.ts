@@ -31,7 +31,7 @@ export const BRANDING_DESCRIPTIONS = {
   logoUrl:
     'absolute http(s) URL of the wall’s logo (the event screen’s banner); the embed API gives Wallery’s copy when the media pipeline has one',
   callToPost: `the event screen’s call to post, at most ${CALL_TO_POST_MAX} characters, e.g. “Post with #harborfest”`,
-  infoUrl: 'https URL the event screen’s QR code points to (the wall’s submission or information page)',
+  infoUrl: 'http(s) URL the event screen’s QR code points to (the wall’s submission or information page)',
   vars: `custom CSS variables, at most ${VARS_MAX}, from an allow-list (never raw CSS): ${Object.entries(CUSTOM_VARS)
     .map(([name, kind]) => `${name} (${kind})`)
     .join(', ')}`,

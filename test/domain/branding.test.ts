@@ -88,7 +88,7 @@ describe('checking a written branding', () => {
       font: 'Comic Sans',
       radius: 33,
       cardStyle: 'glass',
-      infoUrl: 'http://example.org/',
+      infoUrl: 'ftp://example.org/',
       logoUrl: 'javascript:alert(1)',
       callToPost: 'x'.repeat(81),
       colour: '#fff',

@@ -727,11 +727,12 @@ export const styles = css`
     right: 8px;
     z-index: 2;
   }
-  .stage {
+  .shopbox .stage {
     position: relative;
     margin: 0;
   }
-  .stage img {
+  /* the shop dialog's picture (the event screen has a .stage of its own) */
+  .shopbox .stage img {
     display: block;
     width: 100%;
     height: auto;
