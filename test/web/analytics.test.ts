@@ -222,6 +222,8 @@ describe.skipIf(!hasChromium)('the embed’s analytics in Chromium', () => {
     const tall = makePost(0, { type: 'text', html: long });
     fx.setPosts([tall, makePost(1, { type: 'text' }), makePost(2, { type: 'text' })]);
     const page = await open({ css: BELOW_FOLD }, { clock: true });
+    // a long text is clamped with More: opened, the post is its whole length
+    await post(page, tall.id).getByRole('button', { name: /^More/ }).click();
     const height = await post(page, tall.id).evaluate((el) => el.getBoundingClientRect().height / innerHeight);
     expect(height).toBeGreaterThan(2); // never half visible
     await show(page, tall.id);

@@ -131,7 +131,6 @@ describe.skipIf(!hasChromium)('the wall form’s Look in Chromium', () => {
         cardStyle: 'outlined',
         callToPost: 'Post with #summittrail',
         infoUrl: 'https://example.org/summit',
-        logoUrl: null,
       });
       expect(errors).toEqual([]);
     } finally {
