@@ -5,7 +5,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { embedWall } from '../../presenters/embed.js';
 import { originAllowed } from '../../domain/origins.js';
 import { findWall } from '../../store/walls.js';
-import { listVisiblePostsAfter } from '../../store/posts.js';
 import { wallHasTaggedPosts } from '../../store/tags.js';
 import type { WallRow } from '../../store/walls.js';
 import { ApiError, MESSAGES } from '../errors.js';
@@ -13,8 +12,8 @@ import { bodyEtag, etagMatches } from '../etag.js';
 import { sendError } from '../envelope.js';
 import type { CachedResponse, ResponseCache } from '../v2/response-cache.js';
 import { EXPOSED_HEADERS, limited, type Limiter } from './access.js';
-import { decodeEmbedCursor, encodeEmbedCursor } from './cursor.js';
-import { embedFilterOf, presentPosts } from './present.js';
+import { decodeEmbedCursor } from './cursor.js';
+import { embedPostsPage } from './present.js';
 import { requestBase, serverSelfUrl } from '../self-url.js';
 import type { PublishableKeyCache } from './key-cache.js';
 import {
@@ -185,22 +184,7 @@ export async function embedReadRoutes(fastify: FastifyInstance, options: EmbedRe
         reply,
         async () => {
           const wall = await requireEmbedWall(request, wallId);
-          const rows = await listVisiblePostsAfter(
-            db,
-            wallId,
-            limit + 1,
-            after,
-            embedFilterOf(wall, Boolean(request.server.ctx.media)),
-          );
-          const page = rows.slice(0, limit);
-          const last = page[page.length - 1];
-          return {
-            posts: await presentPosts(db, page, base),
-            nextCursor:
-              rows.length > limit && last
-                ? encodeEmbedCursor({ pin: last.pin, createdAt: last.created_at, id: last.id })
-                : null,
-          };
+          return embedPostsPage(db, wall, { limit, after, mediaOn: Boolean(request.server.ctx.media), base });
         },
         { key: `embed|posts|${wallId}|${limit}|${cursor}${origin}`, wallId, accountId, hot: cursor === '' },
       );

@@ -8,11 +8,9 @@
 import type { FastifyRequest } from 'fastify';
 import { embedWall } from '../../presenters/embed.js';
 import type { EmbedPost, EmbedWall } from '../../schemas/embed.js';
-import { listVisiblePostsAfter } from '../../store/posts.js';
 import { wallHasTaggedPosts } from '../../store/tags.js';
 import type { WallRow } from '../../store/walls.js';
-import { encodeEmbedCursor } from '../embed/cursor.js';
-import { embedFilterOf, presentPosts } from '../embed/present.js';
+import { embedPostsPage } from '../embed/present.js';
 import { EMBED_LIMIT_DEFAULT, EMBED_PREFIX } from '../embed/schemas.js';
 import { requestBase } from '../self-url.js';
 
@@ -32,24 +30,14 @@ export async function loadFirstPage(
 ): Promise<FirstPage> {
   const { db } = request.server.ctx.store;
   const shoppable = await wallHasTaggedPosts(db, wall.id);
-  const rows = await listVisiblePostsAfter(
-    db,
-    wall.id,
-    limit + 1,
-    null,
-    embedFilterOf(wall, Boolean(request.server.ctx.media)),
-  );
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
   return {
     wall: { wall: embedWall(wall, shoppable, `${EMBED_PREFIX}/walls/${wall.id}`, key) },
-    posts: {
-      posts: await presentPosts(db, page, requestBase(request)),
-      nextCursor:
-        rows.length > limit && last
-          ? encodeEmbedCursor({ pin: last.pin, createdAt: last.created_at, id: last.id })
-          : null,
-    },
+    posts: await embedPostsPage(db, wall, {
+      limit,
+      after: null,
+      mediaOn: Boolean(request.server.ctx.media),
+      base: requestBase(request),
+    }),
     limit,
   };
 }
