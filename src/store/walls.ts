@@ -1,7 +1,6 @@
 // Walls. A deleted wall (deleted_at set) is invisible to the public API and
 // the embed; only an operator can restore or purge it (contract §7).
 import type { ExpressionBuilder, Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import { storedBranding } from '../domain/branding.js';
 import type { EmbedLayout } from '../domain/lists.js';
 import type { Database, WallsTable } from './schema.js';
 import { hiddenPost, visiblePost } from './posts.js';
@@ -41,14 +40,12 @@ export interface PublicWall {
   slug: string | null;
   /** the embed's layout when a page does not choose one; null: the page's own default */
   layout: EmbedLayout | null;
-  /** the branding's background (`#rrggbb`): the hosted page's own, so it shows no other colour first; null: the theme's */
-  background: string | null;
 }
 
 /** A live wall a public page names by numeric id or by URL slug (the wall's `url`). */
 export async function findLiveWallByIdOrSlug(db: Kysely<Database>, idOrSlug: string): Promise<PublicWall | null> {
   if (idOrSlug === '') return null;
-  const live = db.selectFrom('walls').select(['id', 'name', 'url', 'layout', 'branding']).where(liveWall);
+  const live = db.selectFrom('walls').select(['id', 'name', 'url', 'layout']).where(liveWall);
   // a number is an id first; a slug made of digits is still found by its slug
   const byId = /^[1-9]\d{0,14}$/.test(idOrSlug)
     ? await live.where('id', '=', Number(idOrSlug)).executeTakeFirst()
@@ -60,7 +57,6 @@ export async function findLiveWallByIdOrSlug(db: Kysely<Database>, idOrSlug: str
         name: row.name,
         slug: row.url || null,
         layout: row.layout,
-        background: storedBranding(row.branding).background,
       }
     : null;
 }

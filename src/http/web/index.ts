@@ -214,7 +214,6 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
           theme: theme && THEMES.has(theme) ? theme : null,
           script: `${up}${entry}`,
           stylesheet: `${up}embed/v1/page.css`,
-          background: wall.background,
           localMedia,
           first: await loadFirstPage(request, row, key),
         }),

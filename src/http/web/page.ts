@@ -58,8 +58,6 @@ export interface WallPage {
   stylesheet: string;
   /** the embed API's first answers, rendered into the page and handed to the component (first-page.ts) */
   first: FirstPage;
-  /** the wall's branded background (`#rrggbb`), or null: the page's stylesheet is asked for it (pageBackgroundCss) */
-  background?: string | null;
 }
 
 /**
@@ -79,8 +77,9 @@ export function wallPage(page: WallPage): string {
   const local = page.localMedia ? ' local-media' : '';
   const look = page.theme ?? wall.theme;
   const htmlTheme = look === 'light' || look === 'dark' ? ` data-theme="${look}"` : '';
-  // the wall's background from the first paint: the stylesheet says it (no inline style under the CSP)
-  const bg = page.background && /^#[0-9a-f]{6}$/.test(page.background) ? `?background=${page.background.slice(1)}` : '';
+  // the wall's branded background from the first paint: the stylesheet says it (no inline style under the CSP; pageBackgroundCss)
+  const background = wall.branding.background;
+  const bg = background && /^#[0-9a-f]{6}$/.test(background) ? `?background=${background.slice(1)}` : '';
   return `<!doctype html>
 <html lang="en"${htmlTheme}>
 <head>
