@@ -119,6 +119,52 @@ describe.skipIf(!hasChromium)('the event screen', () => {
     for (const d of banner.dates) expect(d).not.toMatch(/day|week|month|year/);
   });
 
+  it('fills every page, the last one too, and gives two columns to one pinned or featured post per page', async () => {
+    const page = await screen(LOOK_WALLS.varied, branding(look.srv.baseUrl));
+    await settled(page);
+    const pages: { first: string; shown: number; wide: number; fill: number }[] = [];
+    for (let turn = 0; turn < 12; turn++) {
+      const state = await inShadow(page, (root) => {
+        const list = root.querySelector<HTMLElement>('.posts')!;
+        const screen = root.querySelector<HTMLElement>('.screen')!;
+        const room = screen.clientHeight - 2 * parseFloat(getComputedStyle(screen).paddingTop);
+        const shown = [...list.querySelectorAll<HTMLElement>(':scope > li:not(.off)')];
+        const area = shown.reduce((sum, li) => {
+          const r = li.getBoundingClientRect();
+          return sum + r.width * r.height;
+        }, 0);
+        return {
+          first: shown[0]!.dataset.id!,
+          shown: shown.length,
+          wide: shown.filter((li) => li.dataset.span === '2').length,
+          // how much of the posts' area the cards cover (the gaps between them are the rest)
+          fill: area / (list.clientWidth * room),
+        };
+      });
+      if (pages.some((p) => p.first === state.first)) break; // round: back at the first page
+      pages.push(state);
+      await inShadow(page, (root) =>
+        [...root.querySelectorAll<HTMLButtonElement>('.banner button')]
+          .find((b) => b.textContent!.startsWith('Next'))!
+          .click(),
+      );
+      await page.waitForFunction(
+        (first) =>
+          document.querySelector('wallery-wall')!.shadowRoot!.querySelector('li:not(.off)')?.getAttribute('data-id') !==
+          first,
+        state.first,
+        { timeout: WAIT },
+      );
+      await settled(page);
+    }
+    console.info(`[wallery] event pages of the varied wall at 1920 × 1080: ${JSON.stringify(pages)}`);
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    for (const p of pages) {
+      expect(p.wide).toBeLessThanOrEqual(1);
+      expect(p.fill, JSON.stringify(p)).toBeGreaterThanOrEqual(0.6);
+    }
+  });
+
   it('pages through 10,000 posts with the DOM bounded', async () => {
     const context = await browser.newContext({ viewport: FULL_HD, reducedMotion: 'reduce' });
     contexts.push(context);

@@ -119,6 +119,51 @@ describe.skipIf(!hasChromium)('the embed in Chromium, faults injected', () => {
     );
   });
 
+  it('lets the cards in view glide to the places a live post makes (and move at once with reduced motion)', async () => {
+    fx.setPosts(somePosts(fx.baseUrl, 6));
+    const glides: Record<string, number> = {};
+    for (const motion of ['no-preference', 'reduce'] as const) {
+      const own = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: motion });
+      try {
+        const page = await own.newPage();
+        // every animation a card starts, counted where it starts (an animation may end before a probe looks)
+        await page.addInitScript(() => {
+          const w = window as unknown as { glides: number };
+          w.glides = 0;
+          const animate = Element.prototype.animate;
+          Element.prototype.animate = function (this: Element, frames, options) {
+            const first = Array.isArray(frames) ? (frames[0] as { transform?: string } | undefined) : undefined;
+            if (this.matches('.posts > li') && first?.transform?.startsWith('translate(')) w.glides++;
+            return animate.call(this, frames, options);
+          };
+        });
+        await page.goto(`${fx.baseUrl}/host?layout=masonry`);
+        await page.waitForFunction(() => window.walleryEvents.some((e) => e.type === 'wallery:ready'), null, {
+          timeout: WAIT,
+        });
+        await eventually(
+          'the stream open',
+          async () => fx.openStreams(),
+          (n) => n > 0,
+          WAIT,
+        );
+        const post = makePost(motion === 'reduce' ? 97 : 96, { type: 'text', createdAt: new Date().toISOString() });
+        fx.upsert(post);
+        await page.waitForFunction(
+          (id) => window.walleryEvents.some((e) => e.type === 'wallery:post-added' && e.id === id),
+          post.id,
+          { timeout: WAIT },
+        );
+        glides[motion] = await page.evaluate(() => (window as unknown as { glides: number }).glides);
+      } finally {
+        await own.close();
+      }
+    }
+    // the six cards were all in view; each moved for the new one
+    expect(glides['no-preference']).toBeGreaterThanOrEqual(3);
+    expect(glides['reduce']).toBe(0);
+  });
+
   it('falls back to polling with If-None-Match when the stream answers 503', async () => {
     fx.streamMode = 'refuse';
     fx.setPosts(somePosts(fx.baseUrl, 4));

@@ -235,31 +235,38 @@ export function renderPost(post: EmbedPost, ctx: PostContext, eager = false): Te
         >
         <span class="net" part="network">${networkLabel(post.network)}</span>
         ${
-          post.products.length > 0
-            ? html`<button
-                class="shop"
-                part="shop-button"
-                aria-haspopup="dialog"
-                @click=${(e: Event) => ctx.openShop(post, e.currentTarget as HTMLElement)}
-              >
-                Shop <span class="sr">the products in this post</span> (${post.products.length})
-              </button>`
-            : nothing
-        }
-        ${
-          cta
-            ? html`<a
-                class="cta"
-                part="cta"
-                href=${safeUrl(cta.url)!}
-                target="_blank"
-                rel="nofollow noopener noreferrer"
-                style=${cssProps({ color: safeColor(cta.color), background: safeColor(cta.background) })}
-                >${cta.text}</a
-              >`
+          post.products.length > 0 || cta
+            ? html`<span class="actions">${shopButton(post, ctx)}${ctaLink(cta)}</span>`
             : nothing
         }
       </div>
     </div>
   </article>`;
+}
+
+/** The post's shop button: its products in the shop dialog. */
+function shopButton(post: EmbedPost, ctx: PostContext) {
+  if (post.products.length === 0) return nothing;
+  return html`<button
+    class="shop"
+    part="shop-button"
+    aria-haspopup="dialog"
+    @click=${(e: Event) => ctx.openShop(post, e.currentTarget as HTMLElement)}
+  >
+    Shop <span class="sr">the products in this post</span> (${post.products.length})
+  </button>`;
+}
+
+/** The post's call to action, in the colours the operator chose (each checked). */
+function ctaLink(cta: EmbedPost['cta'] | null) {
+  if (!cta) return nothing;
+  return html`<a
+    class="cta"
+    part="cta"
+    href=${safeUrl(cta.url)!}
+    target="_blank"
+    rel="nofollow noopener noreferrer"
+    style=${cssProps({ color: safeColor(cta.color), background: safeColor(cta.background) })}
+    >${cta.text}</a
+  >`;
 }

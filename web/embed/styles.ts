@@ -189,8 +189,9 @@ export const styles = css`
     align-items: center;
     gap: 0.6em 1.2em;
     padding: 0.8em 1.2em;
-    background: color-mix(in srgb, var(--_accent) 10%, var(--_bg));
-    border-bottom: 1px solid var(--_line);
+    /* the wall's own colours: a shade of its card colour on its background, edged with its accent */
+    background: color-mix(in srgb, var(--_card) 65%, var(--_bg));
+    border-bottom: 0.25em solid var(--_accent);
   }
   .event .brand {
     display: flex;
@@ -229,8 +230,16 @@ export const styles = css`
     display: inline-flex;
     gap: 0.4em;
   }
+  /* the screen's controls scale with its type (a 4K screen's are as big, in proportion, as a 1080p one's) */
   .event .ctl {
     font-size: 0.75em;
+    height: 2.4em;
+    min-width: 2.4em;
+    border-radius: 1.2em;
+    padding: 0 0.9em;
+  }
+  .event .live {
+    gap: 0.4em;
   }
   .qrbox {
     margin: 0;
@@ -264,7 +273,7 @@ export const styles = css`
       gap: 1.2em;
       padding: 1.4em 1.2em;
       border-bottom: 0;
-      border-right: 1px solid var(--_line);
+      border-right: 0.25em solid var(--_accent);
       overflow: hidden;
     }
     .event .brand {
@@ -302,8 +311,8 @@ export const styles = css`
   .event .posts > li.off {
     display: none;
   }
-  /* pinned and featured posts get room: two columns (wall.ts), larger type */
-  .event .wide .text {
+  /* a pinned or featured post gets room: two columns (wall.ts: one per page), larger type */
+  .event [data-span='2'] .text {
     font-size: 1.2em;
   }
   .event .text {
@@ -315,6 +324,11 @@ export const styles = css`
   .event .media img,
   .event .media video {
     max-height: 55vh;
+  }
+  /* the two-column post's picture is wide as well: its card leaves room below it for another post */
+  .event [data-span='2'] .media img,
+  .event [data-span='2'] .media video {
+    aspect-ratio: 16 / 9;
   }
   .turn {
     animation: turn 0.8s ease-out;
@@ -660,8 +674,14 @@ export const styles = css`
     align-items: center;
     gap: 8px;
   }
+  /* the date never shrinks: on a narrow card the shop and CTA buttons go to a row of their own */
   .foot .meta {
-    flex: 1;
+    flex: 1 0 auto;
+  }
+  .foot .actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 8px;
   }
   .meta a {
     color: var(--_muted);

@@ -124,6 +124,8 @@ export class WalleryWall extends LitElement {
   };
   /** where the event screen's next page starts: the first post that did not fit (measured after each render) */
   private eventNext = 0;
+  /** every post of the wall is on this page: it does not turn */
+  private eventAll = false;
   /** posts after that one shown on this page all the same (they fitted): left out of the next page */
   private eventShownAfter = new Set<string>();
   /** left out of this page: shown on the one before */
@@ -287,30 +289,52 @@ export class WalleryWall extends LitElement {
     const style = getComputedStyle(list);
     const columns = style.gridTemplateColumns.split(' ').filter(Boolean).length || 1;
     const gap = parseFloat(style.columnGap) || 0;
-    const span = (li: HTMLElement) => (columns >= 3 && li.classList.contains('wide') ? 2 : 1);
+    // one pinned or featured post per page gets two columns: two wide posts side by side take a
+    // whole row of the screen's height and leave holes under them that no other post fits
+    let wideGiven = false;
+    const spans = items.map((li) => {
+      const wide = columns >= 3 && !wideGiven && li.classList.contains('wide');
+      wideGiven ||= wide;
+      return wide ? 2 : 1;
+    });
     // every post in its width, unplaced, then every height read at once
-    for (const li of items) {
+    items.forEach((li, i) => {
       li.classList.remove('off');
       li.inert = false;
+      li.dataset.span = String(spans[i]);
       li.style.setProperty('grid-row', 'auto');
-      li.style.setProperty('grid-column', `auto / span ${span(li)}`);
-    }
+      li.style.setProperty('grid-column', `auto / span ${spans[i]}`);
+    });
     const heights = items.map((li) => li.getBoundingClientRect().height);
     const room = screen.clientHeight - parseFloat(getComputedStyle(screen).paddingTop) * 2;
     const ends = new Array<number>(columns).fill(0); // in rows of MASONRY_ROW_PX
     const index = (li: HTMLElement | undefined) => Number(li?.dataset.i ?? this.list.posts.length);
     let cut = -1;
     const shownAfter = new Set<string>();
-    items.forEach((li, i) => {
-      const k = span(li);
+    /** where a post `k` columns wide goes: the first columns ending highest */
+    const slot = (k: number) => {
       let best = 0;
       let top = Infinity;
       for (let c = 0; c + k <= columns; c++) {
         const t = Math.max(...ends.slice(c, c + k));
         if (t < top) [best, top] = [c, t];
       }
-      const rows = Math.ceil((heights[i]! + gap) / MASONRY_ROW_PX);
-      if (i > 0 && top * MASONRY_ROW_PX + heights[i]! > room) {
+      return { best, top };
+    };
+    const fits = (top: number, height: number) => top * MASONRY_ROW_PX + height <= room;
+    items.forEach((li, i) => {
+      let k = spans[i]!;
+      let { best, top } = slot(k);
+      let height = heights[i]!;
+      if (i > 0 && !fits(top, height) && k === 1 && columns >= 3 && li.querySelector('.quote')) {
+        // a quote is shorter over two columns: it may fill the room left under a two-column post
+        const wide = slot(2);
+        li.style.setProperty('grid-column', 'auto / span 2');
+        const wideHeight = li.getBoundingClientRect().height;
+        if (fits(wide.top, wideHeight)) [k, best, top, height] = [2, wide.best, wide.top, wideHeight];
+      }
+      const rows = Math.ceil((height + gap) / MASONRY_ROW_PX);
+      if (i > 0 && !fits(top, height)) {
         if (cut === -1) cut = i;
         li.classList.add('off');
         li.inert = true;
@@ -323,6 +347,7 @@ export class WalleryWall extends LitElement {
     });
     this.eventNext = cut === -1 ? index(items[items.length - 1]) + 1 : index(items[cut]);
     this.eventShownAfter = shownAfter;
+    this.eventAll = cut === -1 && items.length === this.list.posts.length && !this.canLoadMore;
   }
 
   /** Clamped text: its "More" button shown only where the text is cut. */
@@ -452,10 +477,40 @@ export class WalleryWall extends LitElement {
     this.announce();
     // the event screen shows the newest at once
     if (this.effectiveLayout === 'event') this.showPage(0);
+    const moved = this.glideFrom();
     this.requestUpdate();
     void this.updateComplete.then(() => {
+      moved();
       for (const post of posts) this.emit('wallery:post-added', { post });
     });
+  }
+
+  /**
+   * The cards in view glide to the places a new post makes for them instead of jumping there
+   * (where they are now is read before the render, where they went after it; reduced motion:
+   * they move at once). Returns what to run after the render.
+   */
+  private glideFrom(): () => void {
+    const layout = this.effectiveLayout;
+    if ((layout !== 'masonry' && layout !== 'grid') || reducedMotion()) return () => {};
+    const inView = (r: DOMRect) => r.bottom > 0 && r.top < innerHeight;
+    const before = new Map<Element, DOMRect>();
+    for (const card of this.renderRoot.querySelectorAll('.posts > li')) {
+      const r = card.getBoundingClientRect();
+      if (inView(r)) before.set(card, r);
+    }
+    return () => {
+      for (const [card, was] of before) {
+        if (!card.isConnected) continue;
+        const now = card.getBoundingClientRect();
+        const [dx, dy] = [was.left - now.left, was.top - now.top];
+        if (Math.abs(dx) + Math.abs(dy) < 1) continue;
+        card.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'none' }], {
+          duration: 450,
+          easing: 'cubic-bezier(0.2, 0, 0, 1)',
+        });
+      }
+    };
   }
 
   private onUpsert(post: EmbedPost): void {
@@ -542,17 +597,23 @@ export class WalleryWall extends LitElement {
   /** The event screen turns its page: the next posts, loading more as needed; after the last, the newest again. */
   private turnPage = () => {
     const posts = this.list.posts;
-    let next = Math.max(this.eventStart + 1, this.eventNext);
-    const skip = this.eventShownAfter;
-    if (next >= posts.length) {
-      if (this.list.nextCursor && posts.length < EVENT_MAX_LOADED) {
-        void this.loadMore().then(() => {
-          if (this.list.posts.length > next) this.showPage(next, skip);
-        });
-        return;
-      }
-      next = 0;
+    if (this.eventAll) {
+      this.showPage(0);
+      return;
     }
+    // the post that did not fit starts the next page; it is before this page's first one when
+    // the page went on from the newest (renderEventPosts)
+    let next = this.eventNext === this.eventStart ? this.eventStart + 1 : this.eventNext;
+    const skip = this.eventShownAfter;
+    // the next page's window is loaded first: a short one would leave the page half empty
+    if (posts.length - next < EVENT_WINDOW && this.canLoadMore) {
+      void this.loadMore().then(() => {
+        if (this.list.posts.length > next) this.showPage(next, skip);
+        else this.showPage(0);
+      });
+      return;
+    }
+    if (next >= posts.length) next = 0;
     this.showPage(next, next === 0 ? new Set() : skip);
   };
 
@@ -566,7 +627,7 @@ export class WalleryWall extends LitElement {
 
   private autoPage(): void {
     if (this.effectiveLayout !== 'event' || this.held || this.focusInside || document.hidden) return;
-    if (this.eventStart === 0 && this.eventNext >= this.list.posts.length && !this.list.nextCursor) return; // all on one page
+    if (this.eventAll) return; // all on one page
     this.turnPage();
   }
 
@@ -658,13 +719,26 @@ export class WalleryWall extends LitElement {
       ${more}`;
   }
 
-  /** The event screen's page: a window of posts from `eventStart` (fitEvent hides what does not fit). */
+  /** More posts can be loaded for the event screen's pages. */
+  private get canLoadMore(): boolean {
+    return this.list.nextCursor !== null && this.list.posts.length < EVENT_MAX_LOADED;
+  }
+
+  /**
+   * The event screen's page: a window of posts from `eventStart` (fitEvent hides what does not
+   * fit). With every post loaded, the window goes on from the newest after the oldest, so the
+   * last page is as full as the others.
+   */
   private renderEventPosts(ctx: PostContext) {
     const posts = this.list.posts;
-    const start = this.eventStart < posts.length ? this.eventStart : 0;
+    const n = posts.length;
+    const start = this.eventStart < n ? this.eventStart : 0;
+    const count = this.canLoadMore ? n - start : n;
     const shown: { post: EmbedPost; i: number }[] = [];
-    for (let i = start; i < posts.length && shown.length < EVENT_WINDOW; i++)
+    for (let k = 0; k < count && shown.length < EVENT_WINDOW; k++) {
+      const i = (start + k) % n;
       if (!this.eventSkip.has(posts[i]!.id)) shown.push({ post: posts[i]!, i });
+    }
     const items = repeat(
       shown,
       ({ post }) => post.id,
@@ -690,7 +764,7 @@ export class WalleryWall extends LitElement {
       held: this.held,
       hold: () => (this.held = !this.held),
       next: this.turnPage,
-      pages: this.list.posts.length > this.eventNext || this.eventStart > 0 || this.list.nextCursor !== null,
+      pages: !this.eventAll,
       logoFailed: this.logoFailed,
       logoFail: () => {
         this.logoFailed = true;

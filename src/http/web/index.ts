@@ -203,6 +203,7 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
       const layout = one('layout');
       // with the media pipeline, the page shows Wallery's copies only: a visitor's browser asks no other host
       const localMedia = app.ctx.media != null;
+      const first = await loadFirstPage(request, row, key);
       return sendPage(
         reply,
         200,
@@ -215,10 +216,12 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
           script: `${up}${entry}`,
           stylesheet: `${up}embed/v1/page.css`,
           localMedia,
-          first: await loadFirstPage(request, row, key),
+          first,
         }),
         frameAncestors(grant),
-        localMedia ? { local: true, publicUrl: serverSelfUrl(app).publicUrl } : { local: false },
+        localMedia
+          ? { local: true, publicUrl: serverSelfUrl(app).publicUrl, logoUrl: first.wall.wall.branding?.logoUrl }
+          : { local: false },
       );
     },
   );

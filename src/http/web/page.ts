@@ -18,8 +18,22 @@ export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c)
 export type PagePictures =
   /** the posts' own hosts: any https origin (an instance without the media pipeline) */
   | { local: false }
-  /** Wallery's copies only: this origin, and PUBLIC_URL's when it is another (the copies' URLs name it) */
-  | { local: true; publicUrl: string | null };
+  /**
+   * Wallery's copies only: this origin, and PUBLIC_URL's when it is another (the copies' URLs name
+   * it); and the host of the wall's logo, the one picture the operator links rather than a post
+   */
+  | { local: true; publicUrl: string | null; logoUrl?: string | null };
+
+/** An http(s) URL's origin, else null. */
+function originOf(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Scripts and styles only from this origin (Lit's constructed stylesheets
@@ -32,12 +46,14 @@ export type PagePictures =
  * their network's https host, loaded only when one plays.
  */
 export function pageCsp(frameAncestors = "'none'", pictures: PagePictures = { local: false }): string {
-  const own = pictures.local && pictures.publicUrl ? new URL(pictures.publicUrl).origin : null;
+  const own = pictures.local
+    ? [...new Set([originOf(pictures.publicUrl), originOf(pictures.logoUrl)])].filter((o) => o !== null)
+    : [];
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    pictures.local ? `img-src 'self'${own ? ` ${own}` : ''} data:` : "img-src 'self' https: data:",
+    pictures.local ? `img-src 'self'${own.map((o) => ` ${o}`).join('')} data:` : "img-src 'self' https: data:",
     pictures.local ? "media-src 'self' https:" : "media-src 'self' https: data:",
     "connect-src 'self'",
     "base-uri 'none'",
