@@ -20,6 +20,7 @@ const guides = [
   { text: 'Embed and hosted page', link: '/guides/embed-and-hosted-page' },
   { text: 'Event screen', link: '/guides/event-screen' },
   { text: 'Branding a wall', link: '/guides/branding' },
+  { text: 'Gallery: the demo walls', link: '/guides/gallery' },
   { text: 'Analytics', link: '/guides/analytics' },
   { text: 'Webhooks and change feed', link: '/guides/webhooks-and-change-feed' },
   { text: 'Products and shopping', link: '/guides/products-and-shopping' },

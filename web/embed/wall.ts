@@ -44,6 +44,16 @@ const DRIFT: readonly [number, number][] = [
 /** the masonry grid's row height (styles.ts): a post spans its height in these, plus the gap */
 const MASONRY_ROW_PX = 4;
 
+/**
+ * The picture of an event page's two-column post: as wide as its own shape between 4:3 and 16:9
+ * (a landscape photo whole), cut to 16:9 when wider and to 4:3 when taller.
+ */
+function wideRatio(img: HTMLImageElement | null): string {
+  const [w, h] = [Number(img?.getAttribute('width')), Number(img?.getAttribute('height'))];
+  const ratio = w > 0 && h > 0 ? Math.min(16 / 9, Math.max(4 / 3, w / h)) : 16 / 9;
+  return ratio.toFixed(4);
+}
+
 export class WalleryWall extends LitElement {
   static override styles = styles;
   static override properties = {
@@ -302,6 +312,7 @@ export class WalleryWall extends LitElement {
       li.classList.remove('off');
       li.inert = false;
       li.dataset.span = String(spans[i]);
+      if (spans[i] === 2) li.style.setProperty('--_wide-ratio', wideRatio(li.querySelector('.media img')));
       li.style.setProperty('grid-row', 'auto');
       li.style.setProperty('grid-column', `auto / span ${spans[i]}`);
     });
