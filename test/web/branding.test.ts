@@ -23,7 +23,7 @@ import {
 } from '../../web/embed/branding.js';
 import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
-import { hasChromium, launchChromium } from './browser.js';
+import { hasChromium, launchChromium, screenshot } from './browser.js';
 import { serveDataFile, WALLS } from './serve-data.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
@@ -211,7 +211,7 @@ describe.skipIf(!hasChromium)('a branded wall in Chromium on a real `wallery ser
       if (looks.link) expect(looks.link).toBe('rgb(255, 176, 0)');
       const axe = await new AxeBuilder({ page }).analyze();
       expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
-      await page.screenshot({ path: `${SHOTS}branding-masonry-1280.png` });
+      await screenshot(page, { path: `${SHOTS}branding-masonry-1280.png` });
       expect(violations).toEqual([]);
     } finally {
       await page.close();
@@ -233,7 +233,7 @@ describe.skipIf(!hasChromium)('a branded wall in Chromium on a real `wallery ser
       expect(await call.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(255, 176, 0)');
       const axe = await new AxeBuilder({ page }).analyze();
       expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
-      await page.screenshot({ path: `${SHOTS}branding-event-1440.png` });
+      await screenshot(page, { path: `${SHOTS}branding-event-1440.png` });
       expect(violations).toEqual([]);
     } finally {
       await page.close();

@@ -1,7 +1,7 @@
 // Debian's Chromium driven by playwright-core. Without /usr/bin/chromium the
 // browser suites skip with one line — except in CI (CI=true), where they fail.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ci = process.env.CI === 'true' || process.env.CI === '1';
@@ -29,3 +29,17 @@ export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
  */
 export const DESKTOP_CHROME_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+
+/**
+ * A screenshot for the documentation (docs/screenshots/), to be looked at:
+ * made by every run on a developer's machine, not in CI, whose fresh clone
+ * is thrown away after the run (a 1920 × 1080 PNG takes half a second to
+ * encode, a 4K one two; the suite makes about a hundred).
+ */
+export async function screenshot(
+  target: Page | Locator,
+  options: NonNullable<Parameters<Page['screenshot']>[0]> & { path: string },
+): Promise<void> {
+  if (ci) return;
+  await (target as Page).screenshot(options);
+}

@@ -20,7 +20,7 @@ import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
 import { eventually } from '../helpers/poll.js';
-import { DESKTOP_CHROME_UA, hasChromium, launchChromium } from './browser.js';
+import { DESKTOP_CHROME_UA, hasChromium, launchChromium, screenshot } from './browser.js';
 import { startHostServer, type HostServer } from './host-page.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
@@ -329,7 +329,7 @@ describe.skipIf(!hasChromium)('analytics from the embed to the console, on a rea
         expect(await page.evaluate(() => document.documentElement.scrollWidth), `at ${viewport.width} px`).toBe(
           viewport.width,
         );
-        await page.screenshot({ path: join(SHOTS, `console-analytics-${viewport.width}.png`), fullPage: true });
+        await screenshot(page, { path: join(SHOTS, `console-analytics-${viewport.width}.png`), fullPage: true });
       }
       await page.setViewportSize(WIDE);
     });

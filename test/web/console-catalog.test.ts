@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEYS, demoDataFile, demoMediaBase } from '../../src/demo/demo-data.js';
 import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
-import { hasChromium, launchChromium } from './browser.js';
+import { hasChromium, launchChromium, screenshot } from './browser.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const WAIT = 30_000;
@@ -116,7 +116,7 @@ describe.skipIf(!hasChromium)('the console’s products, keys, embed and audit s
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${viewport.width} px`).toBe(
         viewport.width,
       );
-      await page.screenshot({ path: join(SHOTS, `console-${name}-${viewport.width}.png`), fullPage: true });
+      await screenshot(page, { path: join(SHOTS, `console-${name}-${viewport.width}.png`), fullPage: true });
     }
     await page.setViewportSize(WIDE);
   }

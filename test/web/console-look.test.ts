@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoDataFile, demoMediaBase } from '../../src/demo/demo-data.js';
 import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
-import { hasChromium, launchChromium } from './browser.js';
+import { hasChromium, launchChromium, screenshot } from './browser.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const WAIT = 30_000;
@@ -93,7 +93,7 @@ describe.skipIf(!hasChromium)('the wall form’s Look in Chromium', () => {
         // the colours, the preview and its warning in view
         await look.getByLabel('Text colour', { exact: true }).scrollIntoViewIfNeeded();
         await look.getByText(/^Below WCAG AA/).evaluate((e) => e.scrollIntoView({ block: 'end' }));
-        await page.screenshot({ path: join(SHOTS, `console-look-${viewport.width}.png`) });
+        await screenshot(page, { path: join(SHOTS, `console-look-${viewport.width}.png`) });
       }
       await page.setViewportSize(WIDE);
 

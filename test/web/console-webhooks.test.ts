@@ -17,7 +17,7 @@ import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
 import { eventually } from '../helpers/poll.js';
 import { Receiver } from '../webhooks/helpers.js';
-import { hasChromium, launchChromium } from './browser.js';
+import { hasChromium, launchChromium, screenshot } from './browser.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const WAIT = 30_000;
@@ -265,7 +265,7 @@ describe.skipIf(!hasChromium)('the console’s Webhooks screen on a real `waller
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `at ${viewport.width} px`).toBe(
         viewport.width,
       );
-      await page.screenshot({ path: join(SHOTS, `console-webhooks-${viewport.width}.png`), fullPage: true });
+      await screenshot(page, { path: join(SHOTS, `console-webhooks-${viewport.width}.png`), fullPage: true });
     }
     await expectAccessible(page, 'webhooks at 375 px');
     await page.setViewportSize(WIDE);

@@ -14,7 +14,7 @@ import { DEMO_KEYS, demoDataFile, demoMediaBase } from '../../src/demo/demo-data
 import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
 import { rssXml, startFeeds, type FeedFixture } from '../ingest/fixtures/feeds.js';
-import { hasChromium, launchChromium } from './browser.js';
+import { hasChromium, launchChromium, screenshot } from './browser.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const WAIT = 30_000;
@@ -160,7 +160,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${viewport.width} px`).toBe(
         viewport.width,
       );
-      await page.screenshot({ path: join(SHOTS, `console-${name}-${viewport.width}.png`), fullPage });
+      await screenshot(page, { path: join(SHOTS, `console-${name}-${viewport.width}.png`), fullPage });
     }
     await page.setViewportSize(WIDE);
   }

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_WALLS } from '../../src/demo/demo-data.js';
 import { startCli } from '../helpers/cli.js';
-import { hasChromium, launchChromium } from './browser.js';
+import { hasChromium, launchChromium, screenshot } from './browser.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const WAIT = 60_000;
@@ -90,7 +90,7 @@ describe.skipIf(!hasChromium)('the demo walls of `npm start`, in Chromium', () =
           // Wallery's stored copies, not the original files
           expect(shown.copies).toBeGreaterThan(0);
           expect(failed).toEqual([]);
-          await page.screenshot({ path: `${SHOTS}demo-${wall.kind}-${width}.png` });
+          await screenshot(page, { path: `${SHOTS}demo-${wall.kind}-${width}.png` });
         } finally {
           await page.close();
         }

@@ -8,7 +8,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_KEY } from './serve-data.js';
-import { hasChromium, launchChromium } from './browser.js';
+import { hasChromium, launchChromium, screenshot } from './browser.js';
 import { startHostServer, type HostServer } from './host-page.js';
 import {
   branding,
@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)('the event screen', () => {
       performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname),
     );
     expect(loaded.some((p) => /^\/assets\/qr-[\w-]+\.js$/.test(p))).toBe(true);
-    await page.screenshot({
+    await screenshot(page, {
       path: new URL('../../docs/screenshots/wall-event-waiting-dark-1920.png', import.meta.url).pathname,
     });
 

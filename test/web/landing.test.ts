@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guideBuilt } from '../../src/http/web/guide.js';
 import { landingPage, setDemoWalls } from '../../src/http/web/landing.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { hasChromium, launchChromium } from './browser.js';
+import { hasChromium, launchChromium, screenshot } from './browser.js';
 
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
@@ -70,7 +70,7 @@ describe('the start page', () => {
         ]);
         await page.goto(`${srv.baseUrl}/`);
         setDemoWalls([]);
-        await page.screenshot({ path: 'docs/screenshots/start-page.png' });
+        await screenshot(page, { path: 'docs/screenshots/start-page.png' });
         await expect(page.getByRole('link', { name: /Console/ }).isVisible()).resolves.toBe(true);
         // the stylesheet applied (cards, not a bare list): nothing was blocked
         expect(

@@ -10,7 +10,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMBED_LAYOUTS } from '../../src/domain/lists.js';
-import { hasChromium, launchChromium } from './browser.js';
+import { hasChromium, launchChromium, screenshot } from './browser.js';
 import {
   branding,
   cardSpaces,
@@ -123,7 +123,7 @@ describe.skipIf(!hasChromium)('the wall’s look: every layout, theme and width'
               problems.push(`${where}: axe ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
         }
         const name = viewport.width === 1080 ? '1080x1920' : String(viewport.width);
-        await page.screenshot({ path: `${SHOTS}wall-${layout}-${theme}-${name}.png` });
+        await screenshot(page, { path: `${SHOTS}wall-${layout}-${theme}-${name}.png` });
       }
     }
     await current?.page.context().close();

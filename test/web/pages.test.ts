@@ -12,7 +12,7 @@ import { createPublishableKey } from '../../src/manage/publishable-keys.js';
 import { createOperatorToken } from '../../src/manage/tokens.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { entryFile, packageBuild, testBuild } from './build.js';
-import { hasChromium, launchChromium } from './browser.js';
+import { hasChromium, launchChromium, screenshot } from './browser.js';
 import { startHostServer } from './host-page.js';
 import { revokePublishableKey } from '../../src/manage/publishable-keys.js';
 
@@ -219,7 +219,7 @@ describe('the embed’s files and hosted page', () => {
             path,
           ).toEqual([]);
         }
-        await page.screenshot({ path: 'docs/screenshots/visitor-page.png' });
+        await screenshot(page, { path: 'docs/screenshots/visitor-page.png' });
         // the component on a brand's page: a revoked key, an origin the key does not allow, a wall gone
         const alert = page.locator('wallery-wall [role=alert]');
         for (const [wall, key] of [

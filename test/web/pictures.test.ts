@@ -26,7 +26,7 @@ import { mediaKey } from '../../src/media/names.js';
 import type { DataFile } from '../../src/store/datafile.js';
 import { inlineProcessor, insertPicture, setMediaState, storePicture, type BlobSpec } from '../helpers/media.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { hasChromium, launchChromium } from './browser.js';
+import { hasChromium, launchChromium, screenshot } from './browser.js';
 import { startHostServer, type HostServer } from './host-page.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
@@ -386,7 +386,7 @@ describe.skipIf(!hasChromium)('pictures on the hosted page, from Wallery’s cop
         const foreign = requests.filter((u) => !u.startsWith('data:') && new URL(u).origin !== srv.baseUrl);
         expect(foreign).toEqual([]);
         expect(requests.some((u) => u.includes('/media/'))).toBe(true);
-        await page.screenshot({ path: `${SHOTS}hosted-pictures-${width}.png` });
+        await screenshot(page, { path: `${SHOTS}hosted-pictures-${width}.png` });
       } finally {
         await context.close();
       }
@@ -403,7 +403,7 @@ describe.skipIf(!hasChromium)('pictures on the hosted page, from Wallery’s cop
           .filter((v) => v.impact === 'serious' || v.impact === 'critical')
           .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
         expect(bad, query).toEqual([]);
-        if (query.includes('event')) await page.screenshot({ path: `${SHOTS}hosted-pictures-event-1440.png` });
+        if (query.includes('event')) await screenshot(page, { path: `${SHOTS}hosted-pictures-event-1440.png` });
       } finally {
         await context.close();
       }
@@ -492,7 +492,7 @@ describe.skipIf(!hasChromium)('pictures on the hosted page, from Wallery’s cop
       expect(bad).toEqual([]);
       // the posts whose pictures are not all in, at the top of the screenshot
       await page.locator(`article[data-post-id="${MISSING}"]`).evaluate((a) => a.scrollIntoView({ block: 'start' }));
-      await page.screenshot({ path: `${SHOTS}console-queue-pictures-1280.png` });
+      await screenshot(page, { path: `${SHOTS}console-queue-pictures-1280.png` });
 
       // the hotspot editor places products on the same copy
       const first = PICTURES[0]!;

@@ -12,7 +12,7 @@ import { createPublishableKey } from '../../src/manage/publishable-keys.js';
 import { jsonIsland } from '../../src/http/web/page.js';
 import { importDataFile } from '../../src/store/datafile.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { hasChromium, launchChromium } from './browser.js';
+import { hasChromium, launchChromium, screenshot } from './browser.js';
 
 const WALL = DEMO_KEYS[0].wallId;
 const USER_KEY = DEMO_KEYS[0].key;
@@ -111,7 +111,7 @@ describe('the hosted page, rendered on the server', () => {
         expect(new Set(ids).size).toBe(PAGE_SIZE);
         // the text is there to read
         await expect(page.locator('.wallery-card .wallery-author').first().isVisible()).resolves.toBe(true);
-        await page.screenshot({ path: 'docs/screenshots/hosted-page-no-js.png' });
+        await screenshot(page, { path: 'docs/screenshots/hosted-page-no-js.png' });
       } finally {
         await context.close();
       }

@@ -18,7 +18,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbedPost } from '../../src/schemas/embed.js';
 import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
-import { hasChromium, launchChromium } from './browser.js';
+import { hasChromium, launchChromium, screenshot } from './browser.js';
 import { startHostServer, type HostServer } from './host-page.js';
 import { DEMO_WALL, PINNED, serveDataFile, SHOPPABLE, USER_KEY, VIDEO, WALLS } from './serve-data.js';
 
@@ -221,13 +221,13 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
         expect(await page.locator(`wallery-wall [data-post-id="${PINNED}"] .flag`).textContent()).toBe('Pinned');
         expect(await page.locator('wallery-wall .flag', { hasText: 'Featured' }).count()).toBeGreaterThan(0);
         await picturesSettled(page);
-        await page.screenshot({ path: `${SHOTS}${layout}-${width}.png` });
+        await screenshot(page, { path: `${SHOTS}${layout}-${width}.png` });
         await page.close();
       }
       // the dark theme too
       const page = await open(WALLS.standard, { layout, theme: 'dark' });
       await picturesSettled(page);
-      await page.screenshot({ path: `${SHOTS}${layout}-dark-1280.png` });
+      await screenshot(page, { path: `${SHOTS}${layout}-dark-1280.png` });
     });
   }
 
@@ -250,7 +250,7 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
       expect(await shownIds(page)).toEqual(expected);
       await picturesSettled(page);
       const box = (await page.locator('wallery-wall').boundingBox())!;
-      await page.screenshot({ path: `${SHOTS}${name}.png`, clip: { x: 0, y: box.y, width: 1280, height: 900 } });
+      await screenshot(page, { path: `${SHOTS}${name}.png`, clip: { x: 0, y: box.y, width: 1280, height: 900 } });
     }
   });
 
@@ -415,7 +415,7 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
     }
     const axe = await new AxeBuilder({ page }).analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
-    await page.screenshot({ path: `${SHOTS}shop-dialog-1280.png` });
+    await screenshot(page, { path: `${SHOTS}shop-dialog-1280.png` });
     await page.keyboard.press('Escape');
     await page.waitForFunction(
       () => !document.querySelector('wallery-wall')!.shadowRoot!.querySelector('dialog')!.open,
@@ -452,7 +452,7 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
     expect(after).toEqual(before);
     expect(after.length).toBeGreaterThan(50);
     await picturesSettled(hostile);
-    await hostile.locator('wallery-wall').screenshot({ path: `${SHOTS}hostile-css-1280.png` });
+    await screenshot(hostile.locator('wallery-wall'), { path: `${SHOTS}hostile-css-1280.png` });
     // nothing of ours in the page's own styles: only its one <style>
     expect(await plain.evaluate(() => [document.styleSheets.length, document.adoptedStyleSheets.length])).toEqual([
       1, 0,
@@ -533,7 +533,7 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
       const framed = own.frameLocator('iframe');
       await framed.locator('wallery-wall [data-post-id]').first().waitFor({ timeout: WAIT });
       expect(await framed.locator('wallery-wall [data-post-id]').count()).toBeGreaterThan(0);
-      await own.screenshot({ path: `${SHOTS}framed-own-origin.png` });
+      await screenshot(own, { path: `${SHOTS}framed-own-origin.png` });
       // another origin: the browser refuses to render the page in the frame (frame-ancestors)
       const other = await newPage();
       const refusals: string[] = [];
@@ -547,7 +547,7 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
       expect(await child.locator('wallery-wall').count()).toBe(0);
       // "Framing 'http://127.0.0.1:…/' violates … frame-ancestors http://127.0.0.1:… http://127.0.0.1:…"
       expect(refusals.join('\n')).toContain(`Framing '${instance.url}/'`);
-      await other.screenshot({ path: `${SHOTS}framed-foreign-origin.png` });
+      await screenshot(other, { path: `${SHOTS}framed-foreign-origin.png` });
       // nor can that page frame the API itself: the browser sends no Origin, but says the request is cross-site
       const api = await newPage();
       const apiUrl = `${instance.url}/api/embed/v1/walls/${WALLS.standard}/posts?key=${keys.get(WALLS.standard)}`;
@@ -589,7 +589,7 @@ describe.skipIf(!hasChromium)('the embed in Chromium on a real `wallery serve`',
     expect(await page.locator('wallery-wall .live').textContent()).toContain('Live');
     expect(await shownIds(page)).toEqual(await w2Ids(WALLS.standard, 20));
     await picturesSettled(page);
-    await page.screenshot({ path: `${SHOTS}hosted-event-1280.png` });
+    await screenshot(page, { path: `${SHOTS}hosted-event-1280.png` });
     expect(violations).toEqual([]);
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });

@@ -1,4 +1,4 @@
-// npm run screenshots: the three demo walls as `npm start` serves them (the
+// npm run screenshots (not a test file: vitest runs *.test.ts): the three demo walls as `npm start` serves them (the
 // real CLI on a fresh SQLite file), in every layout × light/dark × 375, 768,
 // 1280 and 1920 px, and the event screen on a 3840 × 2160 and a portrait
 // 1080 × 1920 screen, written to docs/screenshots/demo/ as WebP (a third of
@@ -11,13 +11,13 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { DEMO_WALLS } from '../src/demo/demo-data.js';
-import { EMBED_LAYOUTS } from '../src/domain/lists.js';
-import { startCli } from '../test/helpers/cli.js';
-import { launchChromium } from '../test/web/browser.js';
-import { cardSpaces, overflowing, settled } from '../test/web/look.js';
+import { DEMO_WALLS } from '../../src/demo/demo-data.js';
+import { EMBED_LAYOUTS } from '../../src/domain/lists.js';
+import { startCli } from '../helpers/cli.js';
+import { launchChromium } from './browser.js';
+import { cardSpaces, overflowing, settled } from './look.js';
 
-const OUT = new URL('../docs/screenshots/demo/', import.meta.url).pathname;
+const OUT = new URL('../../docs/screenshots/demo/', import.meta.url).pathname;
 const WIDTHS = [
   { width: 375, height: 812 },
   { width: 768, height: 1024 },
