@@ -94,6 +94,9 @@ async function seedDemo(ctx: { store: Store; media?: MediaServices | null; chang
   );
 }
 
+/** The command that makes the first operator token, as printed here and as the console's sign-in says it. */
+export const FIRST_TOKEN_COMMAND = 'npx wallery tokens create --name me --role admin';
+
 async function printDemo(
   store: Store,
   base: string,
@@ -118,7 +121,7 @@ async function printDemo(
     '',
     'The operator console (walls, moderation queue, feeds, rules, products, keys, embed, analytics, audit log):',
     `  ${base}/console/`,
-    '  sign in with an operator token:  npx wallery tokens create --name me --role admin',
+    `  sign in with an operator token:  ${FIRST_TOKEN_COMMAND}`,
     '',
     // the documentation, when this install has it built (npm run docs:build): the guide and the API explorer
     ...(guide

@@ -237,6 +237,10 @@ export async function registerOpenApi(app: FastifyInstance) {
           description: 'What walls and products earned: wall loads, impressions, clicks, CTR per UTC day',
         },
         {
+          name: 'manage: attention',
+          description: 'What needs an operator’s attention across their walls (the console’s Home)',
+        },
+        {
           name: 'manage: operator tokens',
           description: 'Tokens of the management API, their role and account scope (unscoped admins only)',
         },

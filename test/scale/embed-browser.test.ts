@@ -97,7 +97,7 @@ describe.skipIf(!hasSampleData || !hasChromium)(
 
       const console = async (instance: Instance) => {
         const page = await browser.newPage();
-        await page.goto(`${instance.url}/console/`);
+        await page.goto(`${instance.url}/console/#/walls`);
         await page.getByLabel('Operator token').fill(token);
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByRole('heading', { level: 1, name: 'Walls' }).waitFor({ timeout: WAIT });

@@ -254,7 +254,7 @@ describe.skipIf(!hasChromium)('analytics from the embed to the console, on a rea
       page.on('console', (m) => {
         if (m.type() === 'error' && !/status of 40[0-9]/.test(m.text())) errors.push(m.text());
       });
-      await page.goto(`${instance.url}/console/`);
+      await page.goto(`${instance.url}/console/#/walls`);
       await page.getByLabel('Operator token').fill(admin);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { level: 1, name: 'Walls' }).waitFor({ timeout: WAIT });

@@ -82,7 +82,7 @@ describe.skipIf(!hasChromium)('the console’s products, keys, embed and audit s
     page.on('console', (m) => {
       if (m.type() === 'error' && !/status of 40[0-9]/.test(m.text())) errors.push(m.text());
     });
-    await page.goto(`${instance.url}/console/`);
+    await page.goto(`${instance.url}/console/#/walls`);
     await page.getByLabel('Operator token').fill(admin);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Walls' }).waitFor({ timeout: WAIT });
@@ -431,7 +431,7 @@ describe.skipIf(!hasChromium)('the console’s products, keys, embed and audit s
       ) as { token: string }
     ).token;
     const mod = await context.newPage();
-    await mod.goto(`${instance.url}/console/`);
+    await mod.goto(`${instance.url}/console/#/walls`);
     await mod.getByLabel('Operator token').fill(token);
     await mod.getByRole('button', { name: 'Sign in' }).click();
     await mod.getByRole('heading', { level: 1, name: 'Walls' }).waitFor({ timeout: WAIT });

@@ -72,7 +72,7 @@ describe.skipIf(!hasChromium)('the wall form’s Look in Chromium', () => {
       if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text());
     });
     try {
-      await page.goto(`${instance.url}/console/`);
+      await page.goto(`${instance.url}/console/#/walls`);
       await page.getByLabel('Operator token').fill(token);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { level: 1, name: 'Walls' }).waitFor({ timeout: WAIT });

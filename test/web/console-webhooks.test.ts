@@ -113,7 +113,7 @@ describe.skipIf(!hasChromium)('the console’s Webhooks screen on a real `waller
       // a refused call (4xx) and a post's picture this machine cannot reach are not the console's errors
       if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text());
     });
-    await p.goto(`${instance.url}/console/`);
+    await p.goto(`${instance.url}/console/#/walls`);
     await p.getByLabel('Operator token').fill(token);
     await p.getByRole('button', { name: 'Sign in' }).click();
     await p.getByRole('heading', { level: 1, name: 'Walls' }).waitFor({ timeout: WAIT });

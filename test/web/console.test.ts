@@ -114,7 +114,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
       // a refused call (401, 400) and a post's picture on a host this machine cannot reach are not the console's errors
       if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text());
     });
-    await page.goto(`${instance.url}/console/`);
+    await page.goto(`${instance.url}/console/#/walls`);
     return { page, errors };
   }
 

@@ -444,7 +444,7 @@ describe.skipIf(!hasChromium)('pictures on the hosted page, from Wallery’s cop
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
     const page = await context.newPage();
     try {
-      await page.goto(`${srv.baseUrl}/console/`);
+      await page.goto(`${srv.baseUrl}/console/#/walls`);
       await page.getByLabel('Operator token').fill(token);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { level: 1, name: 'Walls' }).waitFor({ timeout: WAIT });

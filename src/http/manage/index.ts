@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { authorizeRole, declareAccess, enforceScope } from './access.js';
 import { accountRoutes } from './accounts.js';
 import { analyticsRoutes } from './analytics.js';
+import { attentionRoutes } from './attention.js';
 import { auditRoutes } from './audit.js';
 import { changeRoutes } from './changes.js';
 import { authenticateOperator } from './auth.js';
@@ -72,6 +73,7 @@ export async function registerManage(app: FastifyInstance, options: ManageOption
       await manage.register(tokenRoutes);
       await manage.register(analyticsRoutes);
       await manage.register(webhookRoutes);
+      await manage.register(attentionRoutes);
     },
     { prefix: MANAGE_PREFIX },
   );

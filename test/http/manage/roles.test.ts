@@ -182,6 +182,7 @@ const RECIPES: Record<string, Recipe> = {
     make: async (t) => ({ params: { accountId: t.account, keyId: (await createUserKey(op, t.account)).id } }),
   },
   'GET /audit': { role: 'viewer', scope: 'filtered', make: same({}) },
+  'GET /attention': { role: 'viewer', scope: 'filtered', make: same({}) },
   'GET /tokens': { role: 'admin', scope: 'unscoped', make: same({}) },
   'GET /tokens/current': { role: 'viewer', scope: 'filtered', make: same({}) },
   'POST /tokens': {

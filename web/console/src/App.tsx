@@ -16,10 +16,13 @@ import { Keys } from './screens/Keys';
 import { Products } from './screens/Products';
 import { Shop } from './screens/Shop';
 import { Webhooks } from './screens/Webhooks/Webhooks';
+import { Home } from './screens/Home';
+import { Accounts } from './screens/Accounts';
 import { Button, Loading, ScreenTitle } from './ui/kit';
 
 /** the main navigation: screen and link text */
 const MAIN_SCREENS = [
+  ['home', 'Home'],
   ['walls', 'Walls'],
   ['products', 'Products'],
   ['keys', 'Keys & usage'],
@@ -27,6 +30,7 @@ const MAIN_SCREENS = [
   ['analytics', 'Analytics'],
   ['webhooks', 'Webhooks'],
   ['audit', 'Audit log'],
+  ['accounts', 'Accounts'],
   ['tokens', 'Tokens'],
 ] as const;
 
@@ -48,17 +52,21 @@ function SignedIn() {
   const route = useRoute();
   // operator tokens are for unscoped admins only
   const mayManageTokens = me.can('GET /tokens') && me.accounts === null;
+  // accounts are an admin's (a scoped admin sees its own, read-only)
+  const mayManageAccounts = me.role === 'admin';
+  const shown = (screen: string) =>
+    (screen !== 'tokens' || mayManageTokens) && (screen !== 'accounts' || mayManageAccounts);
   return (
     <>
       <a className="skip" href="#main">
         Skip to content
       </a>
       <header className="top">
-        <a className="brand" href={href.walls()}>
+        <a className="brand" href={href.home()}>
           Wallery console
         </a>
         <nav aria-label="Main">
-          {MAIN_SCREENS.filter(([screen]) => screen !== 'tokens' || mayManageTokens).map(([screen, label]) => (
+          {MAIN_SCREENS.filter(([screen]) => shown(screen)).map(([screen, label]) => (
             <a key={screen} href={href[screen]()} aria-current={route.screen === screen ? 'page' : undefined}>
               {label}
             </a>
@@ -76,6 +84,8 @@ function SignedIn() {
         <Button onClick={() => signOut('You signed out.')}>Sign out</Button>
       </header>
       <main id="main" tabIndex={-1}>
+        {route.screen === 'home' && <Home />}
+        {route.screen === 'accounts' && mayManageAccounts && <Accounts />}
         {route.screen === 'walls' && <Walls />}
         {route.screen === 'tokens' && mayManageTokens && <Tokens />}
         {route.screen === 'queue' && <Queue key={route.wallId} wallId={route.wallId} />}
@@ -93,7 +103,7 @@ function SignedIn() {
           <Webhooks key={route.accountId} accountId={route.accountId} webhookId={route.webhookId} />
         )}
         {route.screen === 'audit' && <Audit />}
-        {(route.screen === 'notFound' || (route.screen === 'tokens' && !mayManageTokens)) && (
+        {(route.screen === 'notFound' || !shown(route.screen)) && (
           <>
             <ScreenTitle>Page not found</ScreenTitle>
             <p>

@@ -1,12 +1,15 @@
 // The session: the operator token (sessionStorage), who it is (GET
 // /tokens/current: name, role, accounts) and the way out — signing out, or a
-// 401 on any call (a revoked or unknown token), which lands on the sign-in
-// screen with a message.
+// 401 on any call once signed in (the token was revoked meanwhile), which
+// lands on the sign-in screen with "Your session ended". Signing in tells
+// apart what is not an operator token at all (signInText.ts: a user key, a
+// publishable key) from a token the server does not take (unknown or revoked).
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, ApiError, setUnauthorizedListener, tokenStore, unwrap, type Me } from './api/client';
 import { can } from './api/access';
 import type { Operation } from './api/access.gen';
+import { MESSAGES, notATokenMessage, tokenOf } from './signInText';
 
 type Session = { state: 'checking' } | { state: 'signedOut'; message: string | null } | { state: 'signedIn'; me: Me };
 
@@ -33,39 +36,51 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
+  // only a session that worked can end: a refused sign-in says so itself
+  const signedIn = useRef(false);
+  useEffect(() => {
+    signedIn.current = session.state === 'signedIn';
+  }, [session.state]);
   useEffect(() => {
     setUnauthorizedListener(() => {
-      if (!tokenStore.get()) return;
-      signOut('Your session ended: the token is no longer valid (revoked or unknown). Sign in with a valid token.');
+      if (!tokenStore.get() || !signedIn.current) return;
+      signOut(MESSAGES.sessionEnded);
     });
   }, [signOut]);
 
-  const signIn = useCallback(async (token: string) => {
-    tokenStore.set(token);
+  /** Whose the token is; kept (and signed in) only once the server took it. */
+  const signIn = useCallback(async (typed: string) => {
+    const notAToken = notATokenMessage(typed);
+    if (notAToken) throw new Error(notAToken);
+    const token = tokenOf(typed);
+    let me: Me;
     try {
-      const me = await unwrap(api.GET('/tokens/current'));
-      setSession({ state: 'signedIn', me });
+      me = await unwrap(api.GET('/tokens/current', { headers: { Authorization: `Bearer ${token}` } }));
     } catch (err) {
-      tokenStore.clear();
-      if (err instanceof ApiError && err.status === 401)
-        throw new ApiError(401, 'That token is not valid: it is unknown or was revoked.');
+      if (err instanceof ApiError && err.status === 401) throw new Error(MESSAGES.revoked);
       throw err;
     }
+    tokenStore.set(token);
+    setSession({ state: 'signedIn', me });
   }, []);
 
-  // a token kept from before a reload: find out whose it is
+  // a token kept from before a reload: find out whose it is (refused now: the session it had ended)
   useEffect(() => {
     if (session.state !== 'checking') return;
     const token = tokenStore.get();
     if (!token) return;
-    signIn(token).catch((err: unknown) =>
-      setSession({ state: 'signedOut', message: err instanceof Error ? err.message : String(err) }),
-    );
+    signIn(token).catch((err: unknown) => {
+      tokenStore.clear();
+      const revoked = err instanceof Error && err.message === MESSAGES.revoked;
+      setSession({ state: 'signedOut', message: revoked ? MESSAGES.sessionEnded : errorMessage(err) });
+    });
   }, [session.state, signIn]);
 
   const value = useMemo(() => ({ session, signIn, signOut }), [session, signIn, signOut]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
+
+const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export function useAuth(): Auth {
   const auth = useContext(AuthContext);

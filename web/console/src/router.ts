@@ -4,6 +4,8 @@
 import { useEffect, useState } from 'react';
 
 export type Route =
+  | { screen: 'home' }
+  | { screen: 'accounts' }
   | { screen: 'walls' }
   | { screen: 'tokens' }
   | { screen: 'queue'; wallId: number }
@@ -21,7 +23,10 @@ export type Route =
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '').replace(/\/+$/, '');
-  if (path === '' || path === '/walls') return { screen: 'walls' };
+  // the landing screen: what needs attention
+  if (path === '' || path === '/home') return { screen: 'home' };
+  if (path === '/accounts') return { screen: 'accounts' };
+  if (path === '/walls') return { screen: 'walls' };
   if (path === '/tokens') return { screen: 'tokens' };
   const m = /^\/walls\/(\d{1,15})\/(queue|feeds|rules)$/.exec(path);
   if (m) return { screen: m[2] as 'queue' | 'feeds' | 'rules', wallId: Number(m[1]) };
@@ -45,6 +50,8 @@ function parseCatalogueAndAccountRoute(path: string): Route {
 }
 
 export const href = {
+  home: () => '#/home',
+  accounts: () => '#/accounts',
   walls: () => '#/walls',
   tokens: () => '#/tokens',
   queue: (wallId: number) => `#/walls/${wallId}/queue`,

@@ -18,6 +18,7 @@ export const OPERATION_ROLES = {
   'GET /accounts/{accountId}/keys': 'viewer',
   'GET /accounts/{accountId}/keys/{keyId}': 'viewer',
   'GET /accounts/{accountId}/usage': 'viewer',
+  'GET /attention': 'viewer',
   'GET /audit': 'viewer',
   'GET /products': 'viewer',
   'GET /products/{productId}': 'viewer',

@@ -2388,6 +2388,275 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/attention': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What needs attention
+     * @description Across the live walls the token sees: posts waiting for a decision per wall, enabled feeds whose last poll failed, webhook endpoints that are failing or were disabled by failures, accounts that used 80 % or more of their daily call limit today, and today’s impressions and clicks (UTC day; the analytics counters are written about once a second). Each list holds the first 50, with its total.
+     *
+     *     **Role:** any role. A token limited to accounts sees only theirs.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description what needs attention */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                /** @description accounts the token sees */
+                accounts: number;
+                /**
+                 * Format: date
+                 * @description today, the UTC day `today` and `nearQuota` count
+                 */
+                day: string;
+                failingFeeds: {
+                  /** @description enabled feeds of live walls whose last poll failed: the repeatedly failing first, then most failures */
+                  items: {
+                    /** @description true after repeated failures (the feed’s `failing`) */
+                    failing: boolean;
+                    /** @description polls in a row that failed */
+                    failures: number;
+                    feedId: number;
+                    feedName: string;
+                    lastError: string | null;
+                    lastErrorAt: string | null;
+                    wallId: number;
+                    wallName: string;
+                  }[];
+                  /** @description how many there are in all (the list holds the first 50) */
+                  total: number;
+                };
+                failingWebhooks: {
+                  /** @description webhook endpoints that are failing or were disabled by failures, disabled first */
+                  items: {
+                    accountId: number;
+                    accountName: string;
+                    /** @description attempts in a row that failed */
+                    failures: number;
+                    lastErrorAt: string | null;
+                    /**
+                     * @description failing: the last deliveries failed (retried); disabled: an event failed for 3 days
+                     * @enum {unknown}
+                     */
+                    state: 'failing' | 'disabled';
+                    /** @description origin and path (no query, which may carry a token) */
+                    url: string;
+                    webhookId: number;
+                  }[];
+                  /** @description how many there are in all (the list holds the first 50) */
+                  total: number;
+                };
+                nearQuota: {
+                  /** @description accounts that used 80 % or more of their daily call limit today, the fullest first */
+                  items: {
+                    accountId: number;
+                    accountName: string;
+                    /** @description public API calls today */
+                    calls: number;
+                    /** @description the account’s daily call limit */
+                    dailyCallLimit: number;
+                  }[];
+                  /** @description how many there are in all (the list holds the first 50) */
+                  total: number;
+                };
+                pending: {
+                  /** @description posts waiting for a decision on the live walls */
+                  posts: number;
+                  walls: {
+                    /** @description walls with posts waiting, most first */
+                    items: {
+                      accountId: number;
+                      /** @description posts waiting on this wall */
+                      pending: number;
+                      wallId: number;
+                      wallName: string;
+                    }[];
+                    /** @description how many there are in all (the list holds the first 50) */
+                    total: number;
+                  };
+                };
+                today: {
+                  /** @description clicks today of every kind: a post’s link, its call-to-action, a product */
+                  clicks: number;
+                  /** @description posts seen today on the live walls */
+                  impressions: number;
+                  walls: {
+                    /** @description live walls with impressions or clicks today, most impressions first */
+                    items: {
+                      /** @description clicks today of every kind */
+                      clicks: number;
+                      /** @description posts seen today */
+                      impressions: number;
+                      wallId: number;
+                      wallName: string;
+                    }[];
+                    /** @description how many there are in all (the list holds the first 50) */
+                    total: number;
+                  };
+                };
+                /** @description live walls the token sees */
+                walls: number;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/audit': {
     parameters: {
       query?: never;

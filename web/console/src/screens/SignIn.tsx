@@ -1,6 +1,10 @@
-// Sign in with an operator token (made with `wallery tokens create`).
+// Sign in with an operator token (made with `wallery tokens create`). What
+// was pasted instead — a user key, a publishable key, anything else — is
+// named under the field; a token the server refuses is "unknown or revoked";
+// a session that ended (or was signed out of) is said above the form.
 import { useState, type FormEvent } from 'react';
 import { useAuth } from '../auth';
+import { MESSAGES, SIGN_IN_HINT } from '../signInText';
 import { TextField } from '../ui/fields';
 import { Button, errorText, ScreenTitle } from '../ui/kit';
 
@@ -12,17 +16,15 @@ export function SignIn({ message }: { message: string | null }) {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (!token.trim()) {
-      setError('Enter an operator token.');
-      return;
-    }
     setBusy(true);
     setError(null);
     try {
-      await signIn(token.trim());
+      await signIn(token);
     } catch (err) {
       setError(errorText(err));
       setBusy(false);
+      // back to the field, whose description now reads the message
+      document.querySelector<HTMLInputElement>('.signin input[name="token"]')?.focus();
     }
   }
 
@@ -30,7 +32,11 @@ export function SignIn({ message }: { message: string | null }) {
     <main className="signin">
       <ScreenTitle>Sign in to the Wallery console</ScreenTitle>
       {message && (
-        <div className="note" role="status">
+        <div
+          className={message === MESSAGES.sessionEnded ? 'note note-warn' : 'note'}
+          role="status"
+          data-testid="session-message"
+        >
           {message}
         </div>
       )}
@@ -44,7 +50,7 @@ export function SignIn({ message }: { message: string | null }) {
           value={token}
           onChange={(e) => setToken(e.target.value)}
           error={error ?? undefined}
-          hint="Make one on the server: wallery tokens create --name YOUR-NAME --role moderator. It stays in this tab only."
+          hint={SIGN_IN_HINT}
         />
         <Button type="submit" variant="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
