@@ -23,7 +23,7 @@ import { generatePublishableKey } from '../../src/store/publishable-keys.js';
 import { raiseUsage } from '../../src/store/usage.js';
 import { MESSAGES } from '../../web/console/src/signInText.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { hasChromium, launchChromium } from './browser.js';
+import { hasChromium, launchChromium, screenshot } from './browser.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const WAIT = 30_000;
@@ -90,7 +90,7 @@ describe.skipIf(!hasChromium)('the console’s Home, Accounts and sign-in in Chr
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${viewport.width} px`).toBe(
         viewport.width,
       );
-      await page.screenshot({ path: join(SHOTS, `console-${name}-${viewport.width}.png`), fullPage });
+      await screenshot(page, { path: join(SHOTS, `console-${name}-${viewport.width}.png`), fullPage });
     }
     await page.setViewportSize(WIDE);
   }
