@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 export const hasChromium = existsSync(CHROMIUM) || ci;
 if (!existsSync(CHROMIUM) && !ci) console.warn(`[wallery] skipping the browser tests: ${CHROMIUM} is missing`);
@@ -42,4 +43,23 @@ export async function screenshot(
 ): Promise<void> {
   if (ci) return;
   await (target as Page).screenshot(options);
+}
+
+/** The console's test viewports: a laptop and a phone. */
+export const CONSOLE_WIDE = { width: 1280, height: 900 };
+export const CONSOLE_PHONE = { width: 375, height: 800 };
+
+/**
+ * A console screen at 1280 and 375 px: nothing wider than the screen (no
+ * sideways scrolling, on a phone either), a screenshot of each for the docs
+ * (docs/screenshots/console-<name>-<width>.png); then back at 1280.
+ */
+export async function shootConsoleScreen(page: Page, name: string, fullPage = true): Promise<void> {
+  for (const viewport of [CONSOLE_WIDE, CONSOLE_PHONE]) {
+    await page.setViewportSize(viewport);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (width !== viewport.width) throw new Error(`${name} at ${viewport.width} px is ${width} px wide`);
+    await screenshot(page, { path: `${SHOTS}console-${name}-${viewport.width}.png`, fullPage });
+  }
+  await page.setViewportSize(CONSOLE_WIDE);
 }

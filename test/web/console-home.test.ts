@@ -7,7 +7,6 @@
 // item a link to its screen. axe on every screen; screenshots at 1280 and
 // 375 px go to docs/screenshots/.
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,12 +22,11 @@ import { generatePublishableKey } from '../../src/store/publishable-keys.js';
 import { raiseUsage } from '../../src/store/usage.js';
 import { MESSAGES } from '../../web/console/src/signInText.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { hasChromium, launchChromium, screenshot } from './browser.js';
+import { hasChromium, launchChromium, CONSOLE_WIDE, shootConsoleScreen } from './browser.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const WAIT = 30_000;
-const WIDE = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
+const WIDE = CONSOLE_WIDE;
 
 describe.skipIf(!hasChromium)('the console’s Home, Accounts and sign-in in Chromium', () => {
   let srv: TestServer;
@@ -84,16 +82,7 @@ describe.skipIf(!hasChromium)('the console’s Home, Accounts and sign-in in Chr
   }
 
   /** The page at 1280 and 375 px (nothing wider than the screen), then back at 1280. */
-  async function shoot(page: Page, name: string, fullPage = true) {
-    for (const viewport of [WIDE, PHONE]) {
-      await page.setViewportSize(viewport);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${viewport.width} px`).toBe(
-        viewport.width,
-      );
-      await screenshot(page, { path: join(SHOTS, `console-${name}-${viewport.width}.png`), fullPage });
-    }
-    await page.setViewportSize(WIDE);
-  }
+  const shoot = shootConsoleScreen;
 
   it('sign-in names what was pasted: a user key, a publishable key, garbage, a revoked token; a session that ended', async () => {
     const page = await newPage();

@@ -14,12 +14,11 @@ import { DEMO_KEYS, demoDataFile, demoMediaBase } from '../../src/demo/demo-data
 import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
 import { rssXml, startFeeds, type FeedFixture } from '../ingest/fixtures/feeds.js';
-import { hasChromium, launchChromium, screenshot } from './browser.js';
+import { hasChromium, launchChromium, CONSOLE_WIDE, shootConsoleScreen } from './browser.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const WAIT = 30_000;
-const WIDE = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
+const WIDE = CONSOLE_WIDE;
 
 /** A wall in manual mode (account 3) with 500 pending posts, oldest first by id: the queue to clear by keyboard. */
 const RUSH = { wallId: 120, posts: 500, firstPost: 120_001 };
@@ -153,17 +152,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
   const queueTexts = (page: Page) => page.locator('article[data-post-id] .post-text').allInnerTexts();
   const focusedPost = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-post-id') ?? null);
 
-  async function shoot(page: Page, name: string, fullPage = true) {
-    for (const viewport of [WIDE, PHONE]) {
-      await page.setViewportSize(viewport);
-      // nothing wider than the screen: no sideways scrolling, on a phone either
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${viewport.width} px`).toBe(
-        viewport.width,
-      );
-      await screenshot(page, { path: join(SHOTS, `console-${name}-${viewport.width}.png`), fullPage });
-    }
-    await page.setViewportSize(WIDE);
-  }
+  const shoot = shootConsoleScreen;
 
   it('is one page under a strict CSP, its hashed assets cached for a year', async () => {
     const redirect = await fetch(`${instance.url}/console`, { redirect: 'manual' });
