@@ -228,7 +228,9 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await dialog.getByLabel('Columns at most').fill('3');
     await expectAccessible(page, 'new wall dialog');
     await dialog.getByRole('button', { name: 'Create wall' }).click();
-    await dialog.getByText(/url must be a slug/).waitFor({ timeout: WAIT });
+    await dialog
+      .locator('.field-error', { hasText: /^URL slug must be 1 to 100 lowercase letters/ })
+      .waitFor({ timeout: WAIT });
     await expect(dialog.getByLabel('URL slug').getAttribute('aria-invalid')).resolves.toBe('true');
     await dialog.getByLabel('URL slug').fill('console-test');
     await dialog.getByRole('button', { name: 'Create wall' }).click();
