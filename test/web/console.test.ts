@@ -417,7 +417,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor({ timeout: WAIT });
     // a wall of another account is "not found", as the API says
     await page.goto(`${instance.url}/console/#/walls/101/queue`);
-    await page.getByText(/The posts could not be loaded\. Not found/).waitFor({ timeout: WAIT });
+    await page.getByText(/The posts could not be loaded\. Wall 101 was not found/).waitFor({ timeout: WAIT });
     expect(await page.locator('article[data-post-id]').count()).toBe(0);
     expect(await page.content()).not.toContain('Tonewood Music — #tonewood');
     // its own wall: moderation yes, feed editing no
