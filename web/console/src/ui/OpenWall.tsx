@@ -6,6 +6,8 @@
 // (sessionStorage: a publishable key is public, made to be in pages and
 // links) and uses one only while the wall lists it as not revoked. Without
 // one, a key is made only once the operator agrees, told what it allows.
+// OpenWall is the panel (the Embed screen, a wall's row's dialog);
+// OpenWallButton opens it in a dialog from a screen's head.
 import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { qrCode } from '../../../embed/qr';
 import { apiErrorOf, type Wall } from '../api/client';
@@ -15,7 +17,7 @@ import { useMe } from '../auth';
 import { CopyButton } from './Copy';
 import { TextAreaField, TextField } from './fields';
 import { onSubmit } from './form';
-import { Announce, Button, ErrorNote, Loading } from './kit';
+import { Announce, Button, Dialog, ErrorNote, Loading } from './kit';
 
 /** Where Wallery is: the console is at <base>/console/. */
 export const wallerBase = () => new URL('../', document.baseURI).href.replace(/\/$/, '');
@@ -266,6 +268,25 @@ export function OpenWall({ wall, heading = true }: { wall: Pick<Wall, 'id' | 'na
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * A button that opens the panel in a dialog, for a screen's head (a wall's
+ * screens): "Open the wall", then the page, the event screen, the link and
+ * the QR code.
+ */
+export function OpenWallButton({ wall }: { wall: Pick<Wall, 'id' | 'name' | 'layout'> }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>
+        Open the wall<span className="sr-only"> {wall.name}: its page, event screen, link and QR code</span>
+      </Button>
+      <Dialog title={`Open “${wall.name}”`} open={open} onClose={() => setOpen(false)}>
+        <OpenWall wall={wall} heading={false} />
+      </Dialog>
+    </>
   );
 }
 
