@@ -197,21 +197,35 @@ export function OpenWall({ wall, heading = true }: { wall: Pick<Wall, 'id' | 'na
         ) : (
           query.isSuccess && (
             <>
-              <Button variant="primary" onClick={ask('wall')}>
+              <Button variant="primary" onClick={ask('wall')} data-open="ask-wall">
                 Open wall<span className="sr-only"> {wall.name}</span>
               </Button>
-              <Button onClick={ask('event')}>
+              <Button onClick={ask('event')} data-open="ask-event">
                 Open event screen<span className="sr-only"> of {wall.name}</span>
               </Button>
-              <Button onClick={ask('copy')}>Copy link</Button>
-              <Button onClick={ask('qr')}>QR code</Button>
+              <Button onClick={ask('copy')} data-open="ask-copy">
+                Copy link
+              </Button>
+              <Button onClick={ask('qr')} data-open="ask-qr">
+                QR code
+              </Button>
             </>
           )
         )}
       </div>
       <Announce message={said} />
       {asking && (
-        <MakeKey wall={wall} intent={asking} mayMake={mayMake} onReady={ready} onCancel={() => setAsking(null)} />
+        <MakeKey
+          wall={wall}
+          intent={asking}
+          mayMake={mayMake}
+          onReady={ready}
+          onCancel={() => {
+            // back to the button that asked
+            setFocusTo(`ask-${asking}`);
+            setAsking(null);
+          }}
+        />
       )}
       {key && (
         <div className="open-wall-link">
