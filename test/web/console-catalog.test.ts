@@ -166,7 +166,9 @@ describe.skipIf(!hasChromium)('the console’s products, keys, embed and audit s
     await dialog.getByLabel('Price').fill('19.5');
     await dialog.getByLabel('Currency code').fill('euro');
     await dialog.getByRole('button', { name: 'Create product' }).click();
-    await dialog.getByText('currency must be empty or a three-letter code').waitFor({ timeout: WAIT });
+    await dialog
+      .locator('.field-error', { hasText: /^Currency code must be empty or a three-letter code/ })
+      .waitFor({ timeout: WAIT });
     await expectAccessible('product-dialog');
     await dialog.getByLabel('Currency code').fill('EUR');
     await dialog.getByLabel('Currency symbol').fill('€');

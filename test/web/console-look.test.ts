@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium)('the wall form’s Look in Chromium', () => {
       const text = look.getByLabel('Text colour', { exact: true });
       await expect.poll(() => text.getAttribute('aria-invalid'), { timeout: WAIT }).toBe('true');
       await look
-        .getByText(/branding\.text: the text #999999 on the card background #ffffff has a contrast of 2\.84:1/)
+        .getByText(/^Text colour: the text #999999 on the card background #ffffff has a contrast of 2\.84:1/)
         .waitFor();
 
       // a readable look: dark text, an orange accent from the picker, serif, square outlined cards

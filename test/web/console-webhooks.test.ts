@@ -146,7 +146,7 @@ describe.skipIf(!hasChromium)('the console’s Webhooks screen on a real `waller
     await form.getByRole('button', { name: 'Make webhook' }).click();
     await form.locator('.field-error').first().waitFor({ timeout: WAIT });
     expect(await form.locator('.field-error').allTextContents()).toEqual([
-      expect.stringMatching(/url/),
+      'URL must be a web address starting with http:// or https://.',
       expect.stringMatching(/events/),
     ]);
     await expectAccessible(page, 'new webhook, with errors');

@@ -217,7 +217,9 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await dialog.getByLabel('Columns at most').fill('3');
     await expectAccessible(page, 'new wall dialog');
     await dialog.getByRole('button', { name: 'Create wall' }).click();
-    await dialog.getByText(/url must be a slug/).waitFor({ timeout: WAIT });
+    await dialog
+      .locator('.field-error', { hasText: /^URL slug must be 1 to 100 lowercase letters/ })
+      .waitFor({ timeout: WAIT });
     await expect(dialog.getByLabel('URL slug').getAttribute('aria-invalid')).resolves.toBe('true');
     await dialog.getByLabel('URL slug').fill('console-test');
     await dialog.getByRole('button', { name: 'Create wall' }).click();
@@ -404,7 +406,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor({ timeout: WAIT });
     // a wall of another account is "not found", as the API says
     await page.goto(`${instance.url}/console/#/walls/101/queue`);
-    await page.getByText(/The posts could not be loaded\. Not found/).waitFor({ timeout: WAIT });
+    await page.getByText(/The posts could not be loaded\. Wall 101 was not found/).waitFor({ timeout: WAIT });
     expect(await page.locator('article[data-post-id]').count()).toBe(0);
     expect(await page.content()).not.toContain('Tonewood Music — #tonewood');
     // its own wall: moderation yes, feed editing no

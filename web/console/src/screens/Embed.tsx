@@ -1,7 +1,9 @@
-// Embed: the snippet of a wall for any web page (wall, publishable key,
-// layout, theme, limit, columns), a Copy button and a live preview — the
-// same <wallery-wall> element, loaded from this server's /embed/v1/wallery.js
-// (the console's CSP allows scripts of its own origin).
+// Embed: the wall's own page to open, link to or print as a QR code
+// (ui/OpenWall.tsx), and the snippet of a wall for any web page (wall,
+// publishable key, layout, theme, limit, columns), a Copy button and a live
+// preview — the same <wallery-wall> element, loaded from this server's
+// /embed/v1/wallery.js (the console's CSP allows scripts of its own origin).
+// A key made here, or one this tab knows for the wall, fills the key field.
 import { useEffect, useMemo, useRef } from 'react';
 import { useCreatePublishableKey } from '../api/queries/keys';
 import { useChosenWall } from '../api/queries/walls';
@@ -11,14 +13,12 @@ import { CopyButton } from '../ui/Copy';
 import { Options, SelectField, TextField } from '../ui/fields';
 import { useForm } from '../ui/form';
 import { Button, ErrorNote, QueryStatus, ScreenTitle } from '../ui/kit';
+import { OpenWall, rememberKey, useWallKey, wallerBase } from '../ui/OpenWall';
 import { WallPicker } from '../ui/WallPicker';
 import './Embed.css';
 
 const LAYOUTS = ['masonry', 'grid', 'carousel', 'event'] as const;
 const THEMES = ['light', 'dark', 'auto'] as const;
-/** where Wallery is: the console is at <base>/console/ */
-const wallerBase = () => new URL('../', document.baseURI).href.replace(/\/$/, '');
-
 let scriptLoading: HTMLScriptElement | null = null;
 function loadEmbedScript() {
   if (scriptLoading || customElements.get('wallery-wall')) return;
@@ -84,7 +84,18 @@ export function Embed({ wallId }: { wallId: number | null }) {
     limit: '',
     columns: '',
   });
-  const makeKey = useCreatePublishableKey({ beforeRefresh: (key) => set({ key: key.key }) });
+  const makeKey = useCreatePublishableKey({
+    beforeRefresh: (key) => {
+      rememberKey(key.wallId, key.key);
+      set({ key: key.key });
+    },
+  });
+  // a key this tab knows for the wall (made here or for its page) and the wall has not revoked
+  const known = useWallKey(wall?.id).key;
+  useEffect(() => {
+    if (known) set({ key: known });
+    // once per wall and known key (`set` is a new function each render)
+  }, [wall?.id, known]);
   const keyOk = /^pk_\S+$/.test(o.key.trim());
   const numbersOk = NUMBERS.every((n) => !isBad(o, n));
   const snippet = useMemo(() => {
@@ -107,6 +118,11 @@ export function Embed({ wallId }: { wallId: number | null }) {
         what="walls"
         empty={!wall && 'There is no such wall, or this token does not see it.'}
       />
+      {wall && (
+        <div className="panel">
+          <OpenWall key={wall.id} wall={wall} />
+        </div>
+      )}
       {wall && (
         <div className="embed-layout">
           <form className="panel embed-form" onSubmit={(e) => e.preventDefault()} noValidate>

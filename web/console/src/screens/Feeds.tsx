@@ -1,7 +1,10 @@
 // The feeds of a wall: add, edit, enable/disable with the connector settings
-// of each kind, ingestion status in words, and "Poll now".
+// of each kind, ingestion status in words (a failure as its cause and fix:
+// api/messages.ts), and "Poll now" (what it did said in green, a failed
+// poll in red).
 import { useState } from 'react';
-import { apiErrorOf, type Connector, type Feed, type FeedCreate } from '../api/client';
+import { apiErrorOf, type Connector, type Feed, type FeedCreate, type PollResult } from '../api/client';
+import { feedFailureText, fieldErrorText } from '../api/messages';
 import { usePollFeed, useRefreshFeeds, useSaveFeed, useToggleFeed, useFeeds } from '../api/queries/feeds';
 import { useMe } from '../auth';
 import { CheckboxField, FormActions, Options, SelectField, TextField } from '../ui/fields';
@@ -60,11 +63,13 @@ function IngestStatus({ feed }: { feed: Feed }) {
       </span>
       {s.lastError && (
         <span className="ingest-error">
-          {s.consecutiveFailures
-            ? `${s.consecutiveFailures} failed poll${s.consecutiveFailures === 1 ? '' : 's'} in a row. `
-            : ''}
-          Last error (<When iso={s.lastErrorAt} />
-          ): {s.lastError}
+          <span className="ingest-why">{feedFailureText(s.lastError)}</span>{' '}
+          <span className="muted">
+            {s.consecutiveFailures
+              ? `${s.consecutiveFailures} failed poll${s.consecutiveFailures === 1 ? '' : 's'} in a row; `
+              : ''}
+            last error <When iso={s.lastErrorAt} />: <span className="mono">{s.lastError}</span>
+          </span>
         </span>
       )}
       {s.lastWarning && <span className="muted">Warning: {s.lastWarning}</span>}
@@ -72,28 +77,43 @@ function IngestStatus({ feed }: { feed: Feed }) {
   );
 }
 
+/** What a poll did, in words; a failed poll's cause and fix (api/messages.ts). */
+function pollWords({ feed, poll }: PollResult): string {
+  const n = poll.inserted;
+  const words: Record<typeof poll.status, () => string> = {
+    ok: () =>
+      `“${feed.name}” polled: ${n} new post${n === 1 ? '' : 's'}${poll.updated ? `, ${poll.updated} updated` : ''}.`,
+    not_modified: () => `“${feed.name}” polled: nothing new upstream.`,
+    failed: () => (poll.message ? feedFailureText(poll.message) : 'See the feed’s last error below.'),
+    deferred: () => `“${feed.name}” was not polled now: ${poll.message ?? ''}.`,
+    skipped: () => `“${feed.name}” was not polled now: ${poll.message ?? ''}.`,
+    scheduled: () => `“${feed.name}” will be polled by the ingestion worker at once (this server does not poll).`,
+  };
+  return words[poll.status]();
+}
+
 export function Feeds({ wallId }: { wallId: number }) {
   const me = useMe();
   const [editing, setEditing] = useState<{ feed: Feed | null } | null>(null);
   const [said, setSaid] = useState('');
+  /** the last poll that failed: said in red, not with the successes */
+  const [failed, setFailed] = useState<{ name: string; text: string } | null>(null);
   const feeds = useFeeds(wallId, { refetchInterval: STATUS_REFRESH });
   const refresh = useRefreshFeeds(wallId);
+  const say = (text: string) => {
+    setFailed(null);
+    setSaid(text);
+  };
   const poll = usePollFeed(wallId, {
-    onSuccess: ({ feed, poll }) => {
-      const n = poll.inserted;
-      const words: Record<typeof poll.status, string> = {
-        ok: `“${feed.name}” polled: ${n} new post${n === 1 ? '' : 's'}${poll.updated ? `, ${poll.updated} updated` : ''}.`,
-        not_modified: `“${feed.name}” polled: nothing new upstream.`,
-        failed: `Polling “${feed.name}” failed: ${poll.message ?? 'see the feed’s last error'}.`,
-        deferred: `“${feed.name}” was not polled now: ${poll.message ?? ''}.`,
-        skipped: `“${feed.name}” was not polled now: ${poll.message ?? ''}.`,
-        scheduled: `“${feed.name}” will be polled by the ingestion worker at once (this server does not poll).`,
-      };
-      setSaid(words[poll.status]);
+    onSuccess: (result) => {
+      if (result.poll.status === 'failed') {
+        setSaid('');
+        setFailed({ name: result.feed.name, text: pollWords(result) });
+      } else say(pollWords(result));
     },
   });
   const toggle = useToggleFeed(wallId, {
-    onSuccess: (feed) => setSaid(`“${feed.name}” ${feed.enabled ? 'enabled' : 'disabled'}.`),
+    onSuccess: (feed) => say(`“${feed.name}” ${feed.enabled ? 'enabled' : 'disabled'}.`),
   });
   const list = feeds.data?.data ?? [];
   const mayAdd = me.can('POST /walls/{wallId}/feeds');
@@ -107,6 +127,11 @@ export function Feeds({ wallId }: { wallId: number }) {
           </Button>
         )}
       </WallHead>
+      {failed && (
+        <div className="note note-error" role="alert">
+          <strong>Polling “{failed.name}” failed.</strong> {failed.text}
+        </div>
+      )}
       <ErrorNote error={poll.error} title="The feed was not polled" />
       <ErrorNote error={toggle.error} title="The feed was not changed" />
       <QueryRows
@@ -156,7 +181,7 @@ export function Feeds({ wallId }: { wallId: number }) {
             onDone={async (message) => {
               setEditing(null);
               if (message) {
-                setSaid(message);
+                say(message);
                 await refresh();
               }
             }}
@@ -264,6 +289,24 @@ function connectorOf(s: Settings): { connector: Connector | null; source: string
   }
 }
 
+/** The connector settings the form shows for its kind (the fields its refusals are shown under). */
+function shownSettings(s: Settings): string[] {
+  switch (s.kind) {
+    case 'rss':
+      return ['url'];
+    case 'mastodon':
+      return ['instance', s.target === 'hashtag' ? 'hashtag' : 'account'];
+    case 'bluesky':
+      return [s.target === 'hashtag' ? 'hashtag' : 'actor'];
+    case 'youtube':
+      return [s.youtube === 'channel' ? 'channelId' : 'playlistId'];
+    case 'lemmy':
+      return ['instance', 'community'];
+    case 'none':
+      return [];
+  }
+}
+
 function FeedForm({ wallId, feed, onDone }: { wallId: number; feed: Feed | null; onDone(message?: string): void }) {
   const [name, setName] = useState(feed?.name ?? '');
   const [moderation, setModeration] = useState<'' | 'auto' | 'manual'>(feed?.moderation ?? '');
@@ -276,7 +319,13 @@ function FeedForm({ wallId, feed, onDone }: { wallId: number; feed: Feed | null;
     onSuccess: (saved) => onDone(feed ? `Feed “${saved.name}” saved.` : `Feed “${saved.name}” added.`),
   });
   const err = apiErrorOf(save.error);
-  const connectorError = err?.forField('connector');
+  /** the API's message for a connector setting (`url` → connector.url) */
+  const at = (name: string) => err?.forField(`connector.${name}`);
+  // the connector's refusals that no field of this kind shows (the one-of rules, a setting of another kind)
+  const shown = shownSettings(s).map((name) => `connector.${name}`);
+  const otherConnectorErrors = (err?.fieldErrors ?? []).filter(
+    (e) => (e.field === 'connector' || e.field.startsWith('connector.')) && !shown.includes(e.field),
+  );
   const submit = onSubmit(() => {
     const { connector, source, sourceType } = connectorOf(s);
     const body = { name, connector, enabled, moderation: moderation === '' ? null : moderation, source, sourceType };
@@ -304,7 +353,7 @@ function FeedForm({ wallId, feed, onDone }: { wallId: number; feed: Feed | null;
               type="url"
               value={s.url}
               onChange={(e) => set({ url: e.target.value })}
-              error={connectorError}
+              error={at('url')}
               placeholder="https://example.com/feed.xml"
             />
             <CheckboxField
@@ -321,7 +370,7 @@ function FeedForm({ wallId, feed, onDone }: { wallId: number; feed: Feed | null;
             value={s.instance}
             onChange={(e) => set({ instance: e.target.value })}
             placeholder="https://mastodon.social"
-            error={connectorError}
+            error={at('instance')}
           />
         )}
         {(s.kind === 'mastodon' || s.kind === 'bluesky') && (
@@ -341,6 +390,7 @@ function FeedForm({ wallId, feed, onDone }: { wallId: number; feed: Feed | null;
                 label="Hashtag"
                 value={s.hashtag}
                 onChange={(e) => set({ hashtag: e.target.value })}
+                error={at('hashtag')}
                 placeholder="harbourfest"
               />
             ) : s.kind === 'mastodon' ? (
@@ -348,6 +398,7 @@ function FeedForm({ wallId, feed, onDone }: { wallId: number; feed: Feed | null;
                 label="Account"
                 value={s.account}
                 onChange={(e) => set({ account: e.target.value })}
+                error={at('account')}
                 placeholder="user or user@domain"
               />
             ) : (
@@ -355,6 +406,7 @@ function FeedForm({ wallId, feed, onDone }: { wallId: number; feed: Feed | null;
                 label="Handle or DID"
                 value={s.actor}
                 onChange={(e) => set({ actor: e.target.value })}
+                error={at('actor')}
                 placeholder="name.bsky.social"
               />
             )}
@@ -374,7 +426,7 @@ function FeedForm({ wallId, feed, onDone }: { wallId: number; feed: Feed | null;
               label={s.youtube === 'channel' ? 'Channel id' : 'Playlist id'}
               value={s.youtubeId}
               onChange={(e) => set({ youtubeId: e.target.value })}
-              error={connectorError}
+              error={at(s.youtube === 'channel' ? 'channelId' : 'playlistId')}
             />
           </>
         )}
@@ -383,13 +435,16 @@ function FeedForm({ wallId, feed, onDone }: { wallId: number; feed: Feed | null;
             label="Community"
             value={s.community}
             onChange={(e) => set({ community: e.target.value })}
+            error={at('community')}
             placeholder="technology"
           />
         )}
         {s.kind === 'none' && <p className="hint">Nothing is polled; posts come from a data file import or the API.</p>}
-        {connectorError && s.kind !== 'rss' && s.kind !== 'youtube' && s.kind !== 'mastodon' && s.kind !== 'lemmy' && (
-          <p className="field-error">{connectorError}</p>
-        )}
+        {otherConnectorErrors.map((e) => (
+          <p key={e.field} className="field-error">
+            {fieldErrorText(e)}
+          </p>
+        ))}
       </fieldset>
       <SelectField
         label="Moderation"

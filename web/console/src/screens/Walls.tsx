@@ -1,4 +1,5 @@
-// Walls: the list with their counts (approved / pending / hidden), create,
+// Walls: the list with their counts (approved / pending / hidden), open a
+// wall's page (ui/OpenWall.tsx), create (the slug suggested from the name),
 // edit (name, slug, moderation mode, profanity filter, the look: WallLook.tsx), delete and restore.
 import { useState } from 'react';
 import { type Wall, type WallPatch } from '../api/client';
@@ -9,6 +10,8 @@ import { useMe } from '../auth';
 import { href } from '../router';
 import { byName, CheckboxField, FormActions, Options, SelectField, TextField } from '../ui/fields';
 import { onSubmit, useForm } from '../ui/form';
+import { OpenWall } from '../ui/OpenWall';
+import { slugOf } from '../ui/slug';
 import { brandingOut, lookOf, WallLook, type LookForm } from './WallLook';
 import {
   Announce,
@@ -23,7 +26,14 @@ import {
   ShowMore,
 } from '../ui/kit';
 
-type Editing = { mode: 'create' } | { mode: 'edit'; wall: Wall } | { mode: 'delete'; wall: Wall } | null;
+type Editing =
+  | { mode: 'create' }
+  | { mode: 'edit'; wall: Wall }
+  | { mode: 'delete'; wall: Wall }
+  | { mode: 'open'; wall: Wall }
+  | null;
+
+const TITLES = { create: 'New wall', edit: 'Edit wall', delete: 'Delete wall' } as const;
 
 export function Walls() {
   const me = useMe();
@@ -89,6 +99,9 @@ export function Walls() {
                     <a className="btn btn-secondary" href={href.rules(wall.id)}>
                       Rules<span className="sr-only"> of {wall.name}</span>
                     </a>
+                    <Button onClick={() => setEditing({ mode: 'open', wall })}>
+                      Open<span className="sr-only"> {wall.name}: its page, event screen, link and QR code</span>
+                    </Button>
                   </>
                 )}
                 {!wall.deleted && me.can('PATCH /walls/{wallId}') && (
@@ -113,11 +126,13 @@ export function Walls() {
       </QueryRows>
       <ShowMore query={walls}>Show more walls</ShowMore>
       <Dialog
-        title={editing?.mode === 'create' ? 'New wall' : editing?.mode === 'edit' ? 'Edit wall' : 'Delete wall'}
+        title={editing?.mode === 'open' ? `Open “${editing.wall.name}”` : TITLES[editing?.mode ?? 'create']}
         open={editing !== null}
         onClose={() => setEditing(null)}
       >
-        {editing?.mode === 'delete' ? (
+        {editing?.mode === 'open' ? (
+          <OpenWall wall={editing.wall} heading={false} />
+        ) : editing?.mode === 'delete' ? (
           <DeleteWall wall={editing.wall} onDone={done} />
         ) : editing ? (
           <WallForm wall={editing.mode === 'edit' ? editing.wall : null} onDone={done} />
@@ -139,7 +154,7 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
   const save = useSaveWall(wall, {
     onSuccess: (saved) => onDone(wall ? `Wall “${saved.name}” saved.` : `Wall “${saved.name}” created.`),
   });
-  const { form, field, check } = useForm(
+  const { form, field, check, set } = useForm(
     {
       accountId: '',
       name: wall?.name ?? '',
@@ -167,6 +182,8 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
     mediaWait: form.mediaWait,
   });
   const [look, setLook] = useState<LookForm>(() => lookOf(wall));
+  // a new wall's slug follows its name until the operator types one (an emptied slug follows again)
+  const [slugTyped, setSlugTyped] = useState(wall !== null);
   const accountList = accounts.data?.data ?? [];
   const submit = onSubmit(() =>
     save.mutate({
@@ -183,11 +200,26 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
           <Options of={byName(accountList)} />
         </SelectField>
       )}
-      <TextField label="Name" {...field('name')} required />
+      <TextField
+        label="Name"
+        {...field('name')}
+        onChange={(e) =>
+          set(slugTyped ? { name: e.target.value } : { name: e.target.value, url: slugOf(e.target.value) })
+        }
+        required
+      />
       <TextField
         label="URL slug"
         {...field('url')}
-        hint="Lowercase letters, digits, - and _; unique within the account."
+        onChange={(e) => {
+          setSlugTyped(e.target.value !== '');
+          set({ url: e.target.value });
+        }}
+        hint={
+          slugTyped
+            ? 'Lowercase letters, digits, - and _; unique within the account.'
+            : 'Made from the name as you type; change it if you like. Lowercase letters, digits, - and _; unique within the account.'
+        }
         required
       />
       <SelectField label="Moderation" {...field('moderation')}>

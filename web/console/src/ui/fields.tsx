@@ -8,11 +8,12 @@ import {
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from 'react';
+import { fieldMessage } from '../api/messages';
 import { Button } from './kit';
 
 interface FieldProps {
   label: string;
-  /** the API's message for this field, or a local one */
+  /** the API's message for this field (shown in plain words, naming the field by `label`), or a local one */
   error?: string | undefined;
   hint?: string | undefined;
 }
@@ -39,7 +40,7 @@ function Field({ label, error, hint, children }: FieldProps & { children(control
       )}
       {error && (
         <p className="field-error" id={`${id}-error`}>
-          {error}
+          {fieldMessage(error, label)}
         </p>
       )}
     </div>

@@ -3,7 +3,7 @@
 // and tables, screen headings that take focus when a screen opens. The form
 // fields are in fields.tsx.
 import { useEffect, useId, useRef, type ButtonHTMLAttributes, type ReactNode } from 'react';
-import { ApiError } from '../api/client';
+import { messageOf } from '../api/messages';
 import './kit.css';
 
 export function ScreenTitle({ children }: { children: ReactNode }) {
@@ -24,16 +24,9 @@ export function Button({
   return <button type="button" className={`btn btn-${variant}`} {...props} />;
 }
 
-/** The message of an error for people; a 400's field messages are shown next to the fields. */
+/** The message of an error for people: the API's refusal in plain words, naming fields by their labels (api/messages.ts). */
 export function errorText(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.status === 400 && error.fieldErrors.length > 0) return 'Some fields need attention (see below each).';
-    if (error.status === 403) return `Not allowed: ${error.message}.`;
-    if (error.status === 404) return `Not found: ${error.message}.`;
-    if (error.status === 409) return `Could not save: ${error.message}.`;
-    return error.message;
-  }
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }
 
 export function ErrorNote({ error, title = 'Something went wrong' }: { error: unknown; title?: string }) {
