@@ -57,7 +57,7 @@ export const CONSOLE_PHONE = { width: 375, height: 800 };
 export async function shootConsoleScreen(page: Page, name: string, fullPage = true): Promise<void> {
   for (const viewport of [CONSOLE_WIDE, CONSOLE_PHONE]) {
     await page.setViewportSize(viewport);
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const width = await page.evaluate<number>('document.documentElement.scrollWidth');
     if (width !== viewport.width) throw new Error(`${name} at ${viewport.width} px is ${width} px wide`);
     await screenshot(page, { path: `${SHOTS}console-${name}-${viewport.width}.png`, fullPage });
   }

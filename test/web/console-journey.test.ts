@@ -22,7 +22,7 @@ import { FIELD_LABELS, PRIVATE_NETWORKS_SETTING } from '../../web/console/src/ap
 import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
 import { rssXml, startFeeds, type FeedFixture } from '../ingest/fixtures/feeds.js';
-import { hasChromium, launchChromium } from './browser.js';
+import { hasChromium, launchChromium, screenshot } from './browser.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const WAIT = 30_000;
@@ -106,13 +106,23 @@ describe.skipIf(!hasChromium)('a marketer runs the console alone, in Chromium', 
     await page.goto(`${instance.url}/console/`);
     await page.getByLabel('Operator token').fill(token);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Walls' }).waitFor({ timeout: WAIT });
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor({ timeout: WAIT });
 
-    // an account: made through the management API here (the Accounts screen's own test makes one in the console)
-    const account = await manage('POST', '/accounts', { name: 'Harbour Events', plan: 'enterprise' });
+    // an account, on the Accounts screen
+    await page.getByRole('link', { name: 'Accounts', exact: true }).click();
+    await page.getByRole('button', { name: 'New account' }).click();
+    const newAccount = page.getByRole('dialog', { name: 'New account' });
+    await newAccount.getByLabel('Name').fill('Harbour Events');
+    await newAccount.getByLabel('Plan').selectOption('enterprise');
+    await newAccount.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('Account “Harbour Events” created.').waitFor({ timeout: WAIT });
+    const accounts = (await manage('GET', '/accounts')) as { data: { id: number; name: string }[] };
+    const account = accounts.data.find((a) => a.name === 'Harbour Events')!;
+    expect(account, 'the account the console made').toBeDefined();
 
     // a wall with its look; the slug follows the name as it is typed
-    await page.reload(); // the walls screen reads the accounts anew
+    await page.getByRole('link', { name: 'Walls', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Walls' }).waitFor({ timeout: WAIT });
     await page.getByRole('button', { name: 'New wall' }).click();
     const form = page.getByRole('dialog', { name: 'New wall' });
     await form.getByLabel('Account').selectOption({ label: `Harbour Events (#${account.id})` });
@@ -136,7 +146,7 @@ describe.skipIf(!hasChromium)('a marketer runs the console alone, in Chromium', 
     }
     await page.setViewportSize(WIDE);
     await form.evaluate((dialog) => dialog.scrollTo(0, 0));
-    await page.screenshot({ path: join(SHOTS, 'console-new-wall-1280x800.png') });
+    await screenshot(page, { path: join(SHOTS, 'console-new-wall-1280x800.png') });
     await expectAccessible(page, 'new wall');
     await create.click();
     await page.getByText('Wall “Harbour Fest 2026!” created.').waitFor({ timeout: WAIT });
@@ -305,7 +315,7 @@ describe.skipIf(!hasChromium)('a marketer runs the console alone, in Chromium', 
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `at ${viewport.width} px`).toBe(
         viewport.width,
       );
-      await page.screenshot({ path: join(SHOTS, `console-open-wall-${viewport.width}.png`) });
+      await screenshot(page, { path: join(SHOTS, `console-open-wall-${viewport.width}.png`) });
     }
     await page.setViewportSize(WIDE);
     const [download] = await Promise.all([
