@@ -325,7 +325,7 @@ export const styles = css`
   .event .media video {
     max-height: 55vh;
   }
-  /* the two-column post's picture is wide as well (its own shape between 4:3 and 16:9, wall.ts):
+  /* the two-column post's picture is wide as well (its own shape between 3:2 and 16:9, wall.ts):
      its card leaves room below it for another post */
   .event [data-span='2'] .media img,
   .event [data-span='2'] .media video {

@@ -45,12 +45,12 @@ const DRIFT: readonly [number, number][] = [
 const MASONRY_ROW_PX = 4;
 
 /**
- * The picture of an event page's two-column post: as wide as its own shape between 4:3 and 16:9
- * (a landscape photo whole), cut to 16:9 when wider and to 4:3 when taller.
+ * The picture of an event page's two-column post: as wide as its own shape between 3:2 and 16:9
+ * (a landscape photo whole), cut to 16:9 when wider and to 3:2 when taller (a 4:3 photo loses a twelfth at top and bottom: the page keeps room for a post under it).
  */
 function wideRatio(img: HTMLImageElement | null): string {
   const [w, h] = [Number(img?.getAttribute('width')), Number(img?.getAttribute('height'))];
-  const ratio = w > 0 && h > 0 ? Math.min(16 / 9, Math.max(4 / 3, w / h)) : 16 / 9;
+  const ratio = w > 0 && h > 0 ? Math.min(16 / 9, Math.max(3 / 2, w / h)) : 16 / 9;
   return ratio.toFixed(4);
 }
 
