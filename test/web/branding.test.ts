@@ -213,6 +213,14 @@ describe.skipIf(!hasChromium)('a branded wall in Chromium on a real `wallery ser
       expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
       await screenshot(page, { path: `${SHOTS}branding-masonry-1280.png` });
       expect(violations).toEqual([]);
+      // a page asked for in the light theme keeps the wall's own background (the theme's grey once won)
+      await page.goto(`${page.url()}&theme=light`);
+      expect(
+        await page.evaluate(() => [
+          document.documentElement.dataset.theme,
+          getComputedStyle(document.body).backgroundColor,
+        ]),
+      ).toEqual(['light', 'rgb(11, 13, 18)']);
     } finally {
       await page.close();
     }

@@ -235,4 +235,7 @@ export function sendHtml(
 
 /** The page stylesheet's rule for a wall's background (`?background=rrggbb`); '' for anything else. */
 export const pageBackgroundCss = (background: unknown): string =>
-  typeof background === 'string' && /^[0-9a-f]{6}$/.test(background) ? `html,body{background:#${background}}\n` : '';
+  // :root raises the rule to the theme rules' weight (html[data-theme=light] body): coming after them, it wins
+  typeof background === 'string' && /^[0-9a-f]{6}$/.test(background)
+    ? `html:root,html:root body{background:#${background}}\n`
+    : '';

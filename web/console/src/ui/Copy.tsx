@@ -4,13 +4,13 @@ import { useId, useRef, useState } from 'react';
 import { Button } from './kit';
 
 export function CopyButton({ text, what }: { text: string; what: string }) {
-  const [said, setSaid] = useState('');
+  const [said, setSaid] = useState({ text: '', failed: false });
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(text);
-      setSaid(`Copied the ${what}.`);
+      setSaid({ text: `Copied the ${what}.`, failed: false });
     } catch {
-      setSaid(`The browser did not allow copying: select the ${what} and press Ctrl+C.`);
+      setSaid({ text: `The browser did not allow copying: select the ${what} and press Ctrl+C.`, failed: true });
     }
   };
   return (
@@ -18,8 +18,9 @@ export function CopyButton({ text, what }: { text: string; what: string }) {
       <Button variant="primary" onClick={() => void copy()}>
         Copy<span className="sr-only"> the {what}</span>
       </Button>
-      <span role="status" className="copy-said">
-        {said}
+      {/* a refusal in the colour of failures, not of success */}
+      <span role="status" className={said.failed ? 'copy-said copy-failed' : 'copy-said'}>
+        {said.text}
       </span>
     </span>
   );

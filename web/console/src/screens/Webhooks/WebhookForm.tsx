@@ -1,6 +1,7 @@
 // Making or editing a webhook: its URL and the events it takes.
 import { useState } from 'react';
 import { apiErrorOf } from '../../api/client';
+import { fieldMessage } from '../../api/messages';
 import { useSaveWebhook } from '../../api/queries/webhooks';
 import type { NewWebhook, Webhook, WebhookEvent } from '../../api/records';
 import { CheckboxField, FormActions, TextField } from '../../ui/fields';
@@ -34,7 +35,8 @@ export function WebhookForm({
   const [events, setEvents] = useState<WebhookEvent[]>(
     (hook?.events ?? ['post.approved']).filter((e): e is WebhookEvent => e in EVENT_NAMES),
   );
-  const eventsError = apiErrorOf(save.error)?.forField('events');
+  const refused = apiErrorOf(save.error)?.forField('events');
+  const eventsError = refused ? fieldMessage(refused, 'Events') : undefined;
   const submit = onSubmit(() => save.mutate({ url: form.url.trim(), events }));
   const flip = (event: WebhookEvent, on: boolean) =>
     setEvents((now) => EVENTS.filter((x) => (x === event ? on : now.includes(x))));
