@@ -16,6 +16,8 @@ import { Keys } from './screens/Keys';
 import { Products } from './screens/Products';
 import { Shop } from './screens/Shop';
 import { Webhooks } from './screens/Webhooks/Webhooks';
+import { PostEditor } from './screens/Posts/PostEditor';
+import { Posts } from './screens/Posts/Posts';
 import { Button, Loading, ScreenTitle } from './ui/kit';
 
 /** the main navigation: screen and link text */
@@ -93,6 +95,10 @@ function SignedIn() {
           <Webhooks key={route.accountId} accountId={route.accountId} webhookId={route.webhookId} />
         )}
         {route.screen === 'audit' && <Audit />}
+        {route.screen === 'posts' && <Posts key={route.wallId} wallId={route.wallId} />}
+        {route.screen === 'post' && (
+          <PostEditor key={`${route.wallId}/${route.postId}`} wallId={route.wallId} postId={route.postId} />
+        )}
         {(route.screen === 'notFound' || (route.screen === 'tokens' && !mayManageTokens)) && (
           <>
             <ScreenTitle>Page not found</ScreenTitle>

@@ -6,6 +6,7 @@ import type { Verb } from '../../api/queries/posts';
 import { Button, When } from '../../ui/kit';
 import { copiesNote, copyUrl, mainPictures, Picture } from '../../ui/Picture';
 import { PostTextBlocks } from '../../ui/PostText';
+import { href } from '../../router';
 
 interface CardProps {
   post: Post;
@@ -75,6 +76,9 @@ export const PostCard = memo(function PostCard({
             {post.pinned && <span className="badge">pinned</span>}
             {note && <span className={`badge badge-${note.tone}`}>{note.text}</span>}
             {held && <span className="held">{held}</span>}
+            <a href={href.post(post.wallId, post.id)} className="post-edit-link">
+              Edit post<span className="sr-only"> by {author}</span>
+            </a>
           </p>
         </div>
         {mayModerate && (
