@@ -12,6 +12,7 @@ export function registerAuditCommands(program: Command) {
       .option('--action <action>', 'only this action, e.g. wall.update')
       .option('--target-type <type>', 'account, user_key, wall, feed, post, product, operator_token or publishable_key')
       .option('--target-id <id>', 'only this target')
+      .option('--post <id>', 'the history of this post: its own changes and the bulk actions that included it')
       .option('--token-name <name>', 'only writes made with this token (cli for the CLI)')
       .option('--account <id>', 'only entries of this account (its walls, feeds, posts, products and keys)'),
   ).action(
@@ -20,6 +21,7 @@ export function registerAuditCommands(program: Command) {
         action?: string;
         targetType?: string;
         targetId?: string;
+        post?: string;
         tokenName?: string;
         account?: string;
       },
@@ -28,6 +30,7 @@ export function registerAuditCommands(program: Command) {
         action: options.action,
         targetType: options.targetType,
         targetId: options.targetId,
+        postId: options.post,
         tokenName: options.tokenName,
         accountId: options.account,
       });
@@ -35,7 +38,12 @@ export function registerAuditCommands(program: Command) {
       await showPage(options, ['id', 'at', 'tokenName', 'action', 'targetType', 'targetId', 'summary'], (store) =>
         listAudit(
           store.db,
-          { ...filter, targetId: idFilter(options.targetId), accountId: idFilter(options.account) },
+          {
+            ...filter,
+            targetId: idFilter(options.targetId),
+            postId: idFilter(options.post),
+            accountId: idFilter(options.account),
+          },
           page,
         ),
       );

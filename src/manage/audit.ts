@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { pageById, type Page, type PageRequest } from './paging.js';
 import { auditPage } from '../store/audit.js';
+import { postsByIds } from '../store/posts.js';
 import { iso } from '../domain/dates.js';
 import type { AuditRecord } from '../schemas/audit.js';
 import { scopeFilter, type AccountScope } from '../domain/roles.js';
@@ -13,6 +14,8 @@ export interface AuditFilter {
   targetType?: string;
   targetId?: number;
   tokenName?: string;
+  /** the history of one post: its own entries and the bulk actions of its wall that included it */
+  postId?: number;
   /** the entries of this account (its walls, feeds, posts, products, keys) */
   accountId?: number;
   /** only the entries of these accounts (an operator token's scope); absent or null: every entry */
@@ -24,8 +27,8 @@ export async function listAudit(
   filter: AuditFilter,
   page: PageRequest,
 ): Promise<Page<AuditRecord>> {
-  const { scope, ...match } = filter;
-  const query = { ...match, accountIds: scopeFilter(scope) };
+  const { scope, postId, ...match } = filter;
+  const query = { ...match, accountIds: scopeFilter(scope), ...(postId === undefined ? {} : await postOf(db, postId)) };
   // newest first: the cursor's id is the last one shown, the page goes on below it
   return pageById(
     page,
@@ -41,6 +44,12 @@ export async function listAudit(
       summary: summaryOf(r.target_type, r.summary),
     }),
   );
+}
+
+/** The post filter: the post and its wall (a post no longer stored: its own entries only). */
+async function postOf(db: Kysely<Database>, postId: number) {
+  const [row] = await postsByIds(db, [postId]);
+  return { post: { postId, wallId: row?.wall_id ?? null } };
 }
 
 /** An entry's summary as shown: a webhook's URL without its query, also in entries written before it was stored so. */

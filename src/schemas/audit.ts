@@ -18,6 +18,13 @@ export const AuditListQuery = Type.Object(
       ),
     ),
     targetId: Type.Optional(IdString('targetId')),
+    postId: Type.Optional(
+      Type.String({
+        ...IdString('postId'),
+        description:
+          'the history of one post (digits): its own changes (`post.*`) and the bulk actions on its wall that included it (`posts.bulk.*`)',
+      }),
+    ),
     accountId: Type.Optional(IdString('accountId')),
     tokenName: Type.Optional(
       Type.String({ minLength: 1, maxLength: 100, 'x-error': 'tokenName must be 1 to 100 characters' }),

@@ -280,8 +280,12 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await shoot(page, 'rules');
     expect((await manage('GET', `/walls/${wallId}/rules`)).rules).toEqual([]);
 
-    // the queue: oldest first, held by the manual mode
+    // the queue: oldest first, held by the manual mode (the rule previewed, not saved: leaving asks first)
+    const asked = new Promise<string>((resolve) =>
+      page.once('dialog', (d) => void d.accept().then(() => resolve(d.message()))),
+    );
     await page.getByRole('navigation', { name: 'Wall' }).getByRole('link', { name: 'Moderation' }).click();
+    expect(await asked).toMatch(/^The rules you changed are not saved/);
     await page.getByRole('heading', { level: 1, name: /Moderation · Console Test Wall/ }).waitFor({ timeout: WAIT });
     await expect.poll(() => queueTexts(page), { timeout: WAIT }).toEqual(items.map((t) => expect.stringContaining(t)));
     const ids = await page

@@ -17,7 +17,7 @@ export async function auditRoutes(app: FastifyInstance) {
       access: ['viewer', 'filtered'],
       summary: 'The audit log',
       description:
-        'Every management write, newest first: who (token name, or `cli`), what, on which target, when, and the changed fields before and after.',
+        'Every management write, newest first: who (token name, or `cli`), what, on which target, when, and the changed fields before and after. `postId` gives one post’s history.',
       query: AuditListQuery,
       ok: [200, PageOf(AuditRecord), 'a page of entries'],
     },
@@ -27,6 +27,7 @@ export async function auditRoutes(app: FastifyInstance) {
         action: q.action,
         targetType: q.targetType,
         targetId: optNum(q.targetId),
+        postId: optNum(q.postId),
         tokenName: q.tokenName,
         ...accountFilterOf(request),
       };

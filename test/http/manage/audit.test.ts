@@ -4,6 +4,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeSample, NOW } from '../../helpers/sample.js';
+import { CLI_ACTOR } from '../../../src/manage/op.js';
+import { createOperatorToken } from '../../../src/manage/tokens.js';
 import { data, failure, makeToken, startManageServer, type ManageServer } from './helpers.js';
 
 interface Entry {
@@ -202,5 +204,52 @@ describeSample('audit log', () => {
     } while (cursor);
     expect(walked).toEqual(all.map((e) => e.id));
     expect([...walked].sort((a, b) => b - a)).toEqual(walked);
+  });
+
+  it('gives one post’s history: its own changes and the bulk actions of its wall that listed it', async () => {
+    const writes: [string, string, unknown][] = [
+      ['PATCH', '/walls/7011/posts/17010', { pinned: true }],
+      ['POST', '/walls/7011/posts/bulk', { postIds: [17013, 17010], action: 'hide' }], // last in the list
+      ['POST', '/walls/7011/posts/bulk', { postIds: [17010], action: 'unpin' }], // alone
+      ['POST', '/walls/7011/posts/bulk', { postIds: [17010, 17013], action: 'highlight' }], // first
+      ['POST', '/walls/7011/posts/bulk', { postIds: [17013, 17010, 17016], action: 'unhide' }], // in the middle
+      ['POST', '/walls/7011/posts/bulk', { postIds: [17013, 170100], action: 'pin' }], // not it (refused: no such post)
+      ['POST', '/walls/7011/posts/bulk', { postIds: [17013], action: 'pin' }], // not it
+      ['PATCH', '/walls/7011/posts/17013', { hidden: true }], // another post
+    ];
+    for (const [method, path, body] of writes) await m.api(method, path, body);
+    const history = data<Page<Entry>>(await m.api('GET', '/audit?postId=17010')).data;
+    expect(history.map((e) => [e.action, e.targetType, e.targetId])).toEqual([
+      ['posts.bulk.unhide', 'wall', 7011],
+      ['posts.bulk.highlight', 'wall', 7011],
+      ['posts.bulk.unpin', 'wall', 7011],
+      ['posts.bulk.hide', 'wall', 7011],
+      ['post.update', 'post', 17010],
+    ]);
+    // with the other filters, paged like every list
+    const firstPage = data<Page<Entry>>(await m.api('GET', '/audit?postId=17010&limit=2'));
+    expect(firstPage.data.map((e) => e.action)).toEqual(['posts.bulk.unhide', 'posts.bulk.highlight']);
+    const next = data<Page<Entry>>(await m.api('GET', `/audit?postId=17010&limit=2&cursor=${firstPage.nextCursor}`));
+    expect(next.data.map((e) => e.action)).toEqual(['posts.bulk.unpin', 'posts.bulk.hide']);
+    const own = data<Page<Entry>>(await m.api('GET', '/audit?postId=17010&targetType=post')).data;
+    expect(own.map((e) => e.action)).toEqual(['post.update']);
+    // a post no one changed, one that does not exist: no entries; not an id: the field named
+    expect(data<Page<Entry>>(await m.api('GET', '/audit?postId=17019')).data).toEqual([]);
+    expect(data<Page<Entry>>(await m.api('GET', '/audit?postId=999999')).data).toEqual([]);
+    expect(failure(await m.api('GET', '/audit?postId=x'), 400).map((e) => e.field)).toEqual(['postId']);
+  });
+
+  it('shows a post’s history to a token of its account, and nothing to a token of another', async () => {
+    const token = async (name: string, accounts: number[]) =>
+      (
+        await createOperatorToken(
+          { db: m.srv.store.db, actor: CLI_ACTOR, now: NOW },
+          { name, role: 'viewer', accounts },
+        )
+      ).token;
+    const [own, other] = [await token('own-viewer', [7001]), await token('other-viewer', [7002])];
+    const history = (as: string) => m.api('GET', '/audit?postId=17010', undefined, as);
+    expect(data<Page<Entry>>(await history(own)).data.length).toBe(5);
+    expect(data<Page<Entry>>(await history(other)).data).toEqual([]);
   });
 });

@@ -18,6 +18,8 @@ import { Shop } from './screens/Shop';
 import { Webhooks } from './screens/Webhooks/Webhooks';
 import { Home } from './screens/Home';
 import { Accounts } from './screens/Accounts';
+import { PostEditor } from './screens/Posts/PostEditor';
+import { Posts } from './screens/Posts/Posts';
 import { Button, Loading, ScreenTitle } from './ui/kit';
 
 /** the main navigation: screen and link text */
@@ -103,6 +105,10 @@ function SignedIn() {
           <Webhooks key={route.accountId} accountId={route.accountId} webhookId={route.webhookId} />
         )}
         {route.screen === 'audit' && <Audit />}
+        {route.screen === 'posts' && <Posts key={route.wallId} wallId={route.wallId} />}
+        {route.screen === 'post' && (
+          <PostEditor key={`${route.wallId}/${route.postId}`} wallId={route.wallId} postId={route.postId} />
+        )}
         {(route.screen === 'notFound' || !shown(route.screen)) && (
           <>
             <ScreenTitle>Page not found</ScreenTitle>

@@ -14,6 +14,8 @@ export type Route =
   | { screen: 'products'; accountId: number | null }
   | { screen: 'shop'; wallId: number }
   | { screen: 'hotspots'; wallId: number; postId: number }
+  | { screen: 'posts'; wallId: number }
+  | { screen: 'post'; wallId: number; postId: number }
   | { screen: 'keys'; accountId: number | null }
   | { screen: 'embed'; wallId: number | null }
   | { screen: 'analytics'; wallId: number | null }
@@ -46,6 +48,11 @@ function parseCatalogueAndAccountRoute(path: string): Route {
   if (m) return { screen: 'shop', wallId: Number(m[1]) };
   m = /^\/walls\/(\d{1,15})\/posts\/(\d{1,15})\/products$/.exec(path);
   if (m) return { screen: 'hotspots', wallId: Number(m[1]), postId: Number(m[2]) };
+  m = /^\/walls\/(\d{1,15})\/posts(?:\/(\d{1,15}))?$/.exec(path);
+  if (m)
+    return m[2]
+      ? { screen: 'post', wallId: Number(m[1]), postId: Number(m[2]) }
+      : { screen: 'posts', wallId: Number(m[1]) };
   return { screen: 'notFound' };
 }
 
@@ -60,6 +67,9 @@ export const href = {
   products: (accountId?: number | null) => (accountId ? `#/products/${accountId}` : '#/products'),
   shop: (wallId: number) => `#/walls/${wallId}/shop`,
   hotspots: (wallId: number, postId: number) => `#/walls/${wallId}/posts/${postId}/products`,
+  /** a wall's posts (the browser), and one post's editor */
+  posts: (wallId: number) => `#/walls/${wallId}/posts`,
+  post: (wallId: number, postId: number) => `#/walls/${wallId}/posts/${postId}`,
   keys: (accountId?: number | null) => (accountId ? `#/keys/${accountId}` : '#/keys'),
   embed: (wallId?: number | null) => (wallId ? `#/embed/${wallId}` : '#/embed'),
   analytics: (wallId?: number | null) => (wallId ? `#/analytics/${wallId}` : '#/analytics'),

@@ -2666,7 +2666,7 @@ export interface paths {
     };
     /**
      * The audit log
-     * @description Every management write, newest first: who (token name, or `cli`), what, on which target, when, and the changed fields before and after.
+     * @description Every management write, newest first: who (token name, or `cli`), what, on which target, when, and the changed fields before and after. `postId` gives one post’s history.
      *
      *     **Role:** any role. A token limited to accounts sees only theirs.
      */
@@ -2683,6 +2683,11 @@ export interface paths {
           cursor?: string;
           /** @description items per page, 1–200, default 50 */
           limit?: string;
+          /**
+           * @description the history of one post (digits): its own changes (`post.*`) and the bulk actions on its wall that included it (`posts.bulk.*`)
+           * @example 7011
+           */
+          postId?: string;
           /**
            * @description targetId (digits)
            * @example 7011

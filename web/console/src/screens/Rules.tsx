@@ -8,6 +8,7 @@ import { useMe } from '../auth';
 import { Options, SelectField, TextField } from '../ui/fields';
 import { onSubmit } from '../ui/form';
 import { Announce, Button, Empty, ErrorNote, QueryStatus } from '../ui/kit';
+import { useUnsavedGuard } from '../ui/useUnsavedGuard';
 import { WallHead } from '../ui/WallNav';
 
 type RuleIn = RulesBody['rules'][number];
@@ -67,6 +68,7 @@ export function Rules({ wallId }: { wallId: number }) {
     if (rules.data && draft === null) setDraft(rules.data.rules as RuleIn[]);
   }, [rules.data, draft]);
   const changed = draft !== null && JSON.stringify(draft) !== JSON.stringify(rules.data?.rules ?? []);
+  useUnsavedGuard(mayEdit && changed, 'The rules you changed are not saved (a preview saves nothing).');
 
   const edit = (next: RuleIn[]) => {
     setDraft(next);

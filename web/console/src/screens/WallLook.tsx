@@ -4,10 +4,11 @@
 // contrast of text and accent on the cards — with a warning below WCAG AA
 // before saving (the API refuses it, naming the field, all the same). The
 // colour maths and font stacks are the embed's own (web/embed/branding.ts).
-import { useId } from 'react';
+import { useId, useRef } from 'react';
 import { apiErrorOf, type Wall, type WallPatch } from '../api/client';
 import { brandingCardStyle, contrast, effectiveColors, FONT_STACKS } from '../../../embed/branding';
 import { Options, SelectField, TextField } from '../ui/fields';
+import { useUnsavedGuard } from '../ui/useUnsavedGuard';
 import './WallLook.css';
 
 type Branding = Wall['branding'];
@@ -131,6 +132,9 @@ interface Props {
 /** The "Look" fieldset of the wall form. */
 export function WallLook({ look, theme, set, error }: Props) {
   const apiError = apiErrorOf(error);
+  // the look as the form opened with it: a change of it is not dropped without a question
+  const opened = useRef(JSON.stringify(look));
+  useUnsavedGuard(JSON.stringify(look) !== opened.current, 'The wall’s look you changed is not saved.');
   const field = (name: keyof LookForm) => ({
     value: look[name],
     onChange: (e: { target: { value: string } }) => set({ [name]: e.target.value }),

@@ -5,6 +5,17 @@ import { href } from '../router';
 import { useWall } from '../api/queries/walls';
 import { Announce, ErrorNote, ScreenTitle } from './kit';
 
+/** A wall's own screens, in the order of its tabs. */
+const WALL_SCREENS = ['queue', 'posts', 'feeds', 'rules', 'shop'] as const;
+type WallScreen = (typeof WALL_SCREENS)[number];
+const TITLES: Record<WallScreen, string> = {
+  queue: 'Moderation',
+  posts: 'Posts',
+  feeds: 'Feeds',
+  rules: 'Rules',
+  shop: 'Products on posts',
+};
+
 export function WallHead({
   wallId,
   screen,
@@ -12,14 +23,13 @@ export function WallHead({
   children,
 }: {
   wallId: number;
-  screen: 'queue' | 'feeds' | 'rules' | 'shop';
+  screen: WallScreen;
   /** what the last action did, read out (for a screen whose actions say so right below its head) */
   said?: string;
   children?: ReactNode;
 }) {
   const wall = useWall(wallId);
   const name = wall.data?.name ?? `wall ${wallId}`;
-  const titles = { queue: 'Moderation', feeds: 'Feeds', rules: 'Rules', shop: 'Products on posts' };
   return (
     <>
       <div className="wall-head">
@@ -28,15 +38,15 @@ export function WallHead({
         </p>
         <div className="screen-head">
           <ScreenTitle>
-            {titles[screen]} · {name}
+            {TITLES[screen]} · {name}
           </ScreenTitle>
           {children}
         </div>
         <ErrorNote error={wall.error} title="The wall could not be loaded" />
         <nav aria-label="Wall" className="tabs">
-          {(['queue', 'feeds', 'rules', 'shop'] as const).map((s) => (
+          {WALL_SCREENS.map((s) => (
             <a key={s} href={href[s](wallId)} aria-current={s === screen ? 'page' : undefined}>
-              {titles[s]}
+              {TITLES[s]}
             </a>
           ))}
           <a href={href.embed(wallId)}>Embed</a>

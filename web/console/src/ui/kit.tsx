@@ -4,6 +4,7 @@
 // fields are in fields.tsx.
 import { useEffect, useId, useRef, type ButtonHTMLAttributes, type ReactNode } from 'react';
 import { messageOf } from '../api/messages';
+import { whenText } from './text';
 import './kit.css';
 
 export function ScreenTitle({ children }: { children: ReactNode }) {
@@ -254,21 +255,10 @@ export function DialogFor<State extends { kind: string }, Kind extends State['ki
   );
 }
 
-/** "3 minutes ago" / "in 5 minutes", with the exact time in a tooltip-free <time>. */
+/** "3 minutes ago" / "in 5 minutes" within a week, then the date ("12 Mar, 14:05"), in a tooltip-free <time>. */
 export function When({ iso, empty = 'never' }: { iso: string | null | undefined; empty?: string }) {
   if (!iso) return <>{empty}</>;
-  const ms = Date.parse(iso) - Date.now();
-  const abs = Math.abs(ms);
-  const [n, unit] =
-    abs < 60_000
-      ? [Math.round(abs / 1000), 'second']
-      : abs < 3_600_000
-        ? [Math.round(abs / 60_000), 'minute']
-        : abs < 86_400_000
-          ? [Math.round(abs / 3_600_000), 'hour']
-          : [Math.round(abs / 86_400_000), 'day'];
-  const span = `${n} ${unit}${n === 1 ? '' : 's'}`;
-  return <time dateTime={iso}>{abs < 5_000 ? 'just now' : ms < 0 ? `${span} ago` : `in ${span}`}</time>;
+  return <time dateTime={iso}>{whenText(iso)}</time>;
 }
 
 type ConfirmProps = {

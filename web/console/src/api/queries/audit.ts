@@ -39,3 +39,11 @@ export const auditQueries = {
 };
 
 export const useAuditLog = (filters: AuditFilters) => useInfiniteQuery(auditQueries.list(filters));
+
+/** One post's history: its own changes and the bulk actions that included it, newest first. */
+export const usePostHistory = (postId: number) =>
+  useInfiniteQuery(
+    pagedQuery(['audit', 'post', postId], (cursor) =>
+      unwrap(api.GET('/audit', { params: { query: { postId: String(postId), limit: PAGE, ...cursorParam(cursor) } } })),
+    ),
+  );

@@ -13,6 +13,7 @@ import {
 } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api, unwrap, type BulkAction, type Post, type PostQuery } from '../client';
+import type { paths } from '../schema';
 import { cursorParam, pagedQuery, type Page } from './paging';
 import { wallKeys } from './walls';
 
@@ -183,5 +184,44 @@ export function useRestorePostMarks<V extends { before: PostMarks[] }, C = unkno
         ),
       ),
     ...callbacks,
+  });
+}
+
+// ---------- the post browser and one post's editor ----------
+
+/** Every change one PATCH of a post makes: moderation, flags, the call-to-action, the text. */
+export type PostEdit = NonNullable<
+  paths['/walls/{wallId}/posts/{postId}']['patch']['requestBody']
+>['content']['application/json'];
+
+/** A wall's posts as the browser lists them: the same filters as the queue, a page at a time, not polled. */
+export const useBrowsePosts = (wallId: number, filters: PostFilters) =>
+  useInfiniteQuery(postQueries.list(wallId, filters));
+
+/**
+ * Edits one post; the answer becomes the cached post, and the wall's lists,
+ * its counts and the audit log (the post's history) are read again.
+ */
+export function useEditPost(
+  wallId: number,
+  postId: number,
+  then: { onSuccess?(saved: Post, edit: PostEdit): void } = {},
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (edit: PostEdit) =>
+      unwrap(
+        api.PATCH('/walls/{wallId}/posts/{postId}', {
+          params: { path: { wallId: String(wallId), postId: String(postId) } },
+          body: edit,
+        }),
+      ),
+    onSuccess: (saved, edit) => {
+      queryClient.setQueryData(postKeys.detail(wallId, postId), saved);
+      void queryClient.invalidateQueries({ queryKey: postKeys.ofWall(wallId) });
+      void queryClient.invalidateQueries({ queryKey: wallKeys.list });
+      void queryClient.invalidateQueries({ queryKey: ['audit'] });
+      then.onSuccess?.(saved, edit);
+    },
   });
 }

@@ -5,7 +5,8 @@ import type { Post } from '../../api/client';
 import type { Verb } from '../../api/queries/posts';
 import { Button, When } from '../../ui/kit';
 import { copiesNote, copyUrl, mainPictures, Picture } from '../../ui/Picture';
-import { postText } from './moderation';
+import { PostTextBlocks } from '../../ui/PostText';
+import { href } from '../../router';
 
 interface CardProps {
   post: Post;
@@ -36,7 +37,6 @@ export const PostCard = memo(function PostCard({
   const pictures = mainPictures(post);
   const avatars = [copyUrl(post.copies, 'avatar'), post.userPicture].filter((u): u is string => !!u);
   const note = copiesNote(post.copies);
-  const text = postText(post);
   const author = post.authorName || post.username || 'unknown author';
   return (
     <li>
@@ -69,15 +69,16 @@ export const PostCard = memo(function PostCard({
             {post.networkName} · {post.feedName} · <When iso={post.createdAt} />
             {post.media === 'video' && ' · video'}
           </p>
-          <p className="post-text" id={`post-text-${post.id}`}>
-            {text.length > 600 ? `${text.slice(0, 600)}…` : text || <em>(no text)</em>}
-          </p>
+          <PostTextBlocks html={post.content} max={600} id={`post-text-${post.id}`} />
           <p className="post-state">
             <span className={`badge state-${post.state}`}>{post.state}</span>
             {post.hidden && <span className="badge badge-warn">hidden</span>}
             {post.pinned && <span className="badge">pinned</span>}
             {note && <span className={`badge badge-${note.tone}`}>{note.text}</span>}
             {held && <span className="held">{held}</span>}
+            <a href={href.post(post.wallId, post.id)} className="post-edit-link">
+              Edit post<span className="sr-only"> by {author}</span>
+            </a>
           </p>
         </div>
         {mayModerate && (

@@ -1,9 +1,8 @@
 // The queue's rules about posts: what an action changes on a post (and on
 // many), whether a post still belongs in a list after it, what held a post
-// (in words), and a post's text.
+// (in words).
 import type { Post } from '../../api/client';
 import type { ListState, PostChange, PostMarks, Verb } from '../../api/queries/posts';
-import { plainText } from '../../ui/text';
 
 export const STATE_NAMES: Record<ListState, string> = {
   pending: 'Pending',
@@ -17,17 +16,6 @@ export const STATE_NAMES: Record<ListState, string> = {
 export interface UndoEntry {
   label: string;
   before: PostMarks[];
-}
-
-const texts = new WeakMap<Post, string>();
-/** The text of a post's HTML, parsed once per answer. */
-export function postText(post: Post): string {
-  let text = texts.get(post);
-  if (text === undefined) {
-    text = plainText(post.content);
-    texts.set(post, text);
-  }
-  return text;
 }
 
 /** Whether a post still belongs in a list of `state` after a change. */
