@@ -74,6 +74,7 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   action: 'Action',
   postIds: 'Selected posts',
   feedId: 'Feed',
+  postId: 'Post',
   network: 'Network',
   media: 'Media',
   q: 'Search',
