@@ -2,9 +2,6 @@
 // a call to action.
 import type { Post } from '../../api/client';
 
-export const authorOf = (post: Pick<Post, 'authorName' | 'username'>) =>
-  post.authorName || post.username || 'unknown author';
-
 export const STATE_WORDS: Record<Post['state'], string> = {
   approved: 'approved',
   pending: 'waiting for approval',

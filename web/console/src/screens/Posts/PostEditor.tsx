@@ -11,14 +11,15 @@ import { useWall } from '../../api/queries/walls';
 import { useMe } from '../../auth';
 import { href } from '../../router';
 import { Announce, ErrorNote, Loading, ScreenTitle } from '../../ui/kit';
-import { copyUrl, mainPictures, Picture } from '../../ui/Picture';
+import { mainPictures, Picture } from '../../ui/Picture';
 import { PostHtml } from '../../ui/PostText';
 import { dateText } from '../../ui/text';
 import { heldBy } from '../Queue/moderation';
 import { CtaForm } from './CtaForm';
 import { History } from './History';
 import { PostActions } from './PostActions';
-import { authorOf, PostBadges } from './PostBadges';
+import { PostBadges } from './PostBadges';
+import { authorOf, PostByline } from '../../ui/PostByline';
 import { TextForm } from './TextForm';
 import './Posts.css';
 
@@ -64,8 +65,6 @@ export function PostEditor({ wallId, postId }: { wallId: number; postId: number 
 
 /** The post as the wall shows it. */
 function PostView({ post }: { post: Post }) {
-  const author = authorOf(post);
-  const avatars = [copyUrl(post.copies, 'avatar'), post.userPicture].filter((u): u is string => !!u);
   const decision = heldBy(post, NO_RULES);
   const original = /^https?:\/\//i.test(post.linkUrl) ? post.linkUrl : null;
   return (
@@ -80,15 +79,7 @@ function PostView({ post }: { post: Post }) {
         loading="eager"
         fallback={null}
       />
-      <p className="post-meta">
-        <Picture sources={avatars} alt="" className="avatar" />
-        <strong>{author}</strong>
-        {post.username && post.authorName && <span className="muted"> @{post.username}</span>}
-      </p>
-      <p className="post-where">
-        {post.networkName} · {post.feedName} · <time dateTime={post.createdAt}>{dateText(post.createdAt)}</time>
-        {post.media === 'video' && ' · video'}
-      </p>
+      <PostByline post={post} when={<time dateTime={post.createdAt}>{dateText(post.createdAt)}</time>} />
       <PostHtml html={post.content} className="post-view-text" />
       {post.cta && (
         <p>

@@ -9,13 +9,14 @@ import { useFeeds } from '../../api/queries/feeds';
 import { rowsOf } from '../../api/queries/paging';
 import { useBrowsePosts, type PostFilters } from '../../api/queries/posts';
 import { href } from '../../router';
-import { Loading, QueryRows, ShowMore, When } from '../../ui/kit';
-import { copyUrl, mainPictures, Picture } from '../../ui/Picture';
+import { Loading, QueryRows, ShowMore } from '../../ui/kit';
+import { mainPictures, Picture } from '../../ui/Picture';
 import { PostTextBlocks } from '../../ui/PostText';
 import { WallHead } from '../../ui/WallNav';
 import { QueueFilters } from '../Queue/QueueFilters';
 import { STATE_NAMES } from '../Queue/moderation';
-import { PostBadges, authorOf } from './PostBadges';
+import { PostBadges } from './PostBadges';
+import { authorOf, PostByline } from '../../ui/PostByline';
 import './Posts.css';
 
 const ALL: PostFilters = { state: 'all', feedId: '', network: '', media: '', q: '' };
@@ -77,7 +78,6 @@ function countText(loaded: number, more: boolean, state: PostFilters['state']): 
 
 function PostRow({ post }: { post: Post }) {
   const author = authorOf(post);
-  const avatars = [copyUrl(post.copies, 'avatar'), post.userPicture].filter((u): u is string => !!u);
   return (
     <li className="post-row" data-post-id={post.id}>
       <Picture
@@ -87,15 +87,7 @@ function PostRow({ post }: { post: Post }) {
         fallback={<div className="post-row-media post-media-none">{post.media === 'text' ? 'Text' : 'No picture'}</div>}
       />
       <div className="post-row-body">
-        <p className="post-meta">
-          <Picture sources={avatars} alt="" className="avatar" />
-          <strong>{author}</strong>
-          {post.username && post.authorName && <span className="muted"> @{post.username}</span>}
-        </p>
-        <p className="post-where">
-          {post.networkName} · {post.feedName} · <When iso={post.createdAt} />
-          {post.media === 'video' && ' · video'}
-        </p>
+        <PostByline post={post} />
         <PostTextBlocks html={post.content} max={280} />
         <PostBadges post={post} />
       </div>

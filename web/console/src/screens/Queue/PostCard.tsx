@@ -3,8 +3,9 @@
 import { memo } from 'react';
 import type { Post } from '../../api/client';
 import type { Verb } from '../../api/queries/posts';
-import { Button, When } from '../../ui/kit';
-import { copiesNote, copyUrl, mainPictures, Picture } from '../../ui/Picture';
+import { Button } from '../../ui/kit';
+import { copiesNote, mainPictures, Picture } from '../../ui/Picture';
+import { authorOf, PostByline } from '../../ui/PostByline';
 import { PostTextBlocks } from '../../ui/PostText';
 import { href } from '../../router';
 
@@ -35,9 +36,8 @@ export const PostCard = memo(function PostCard({
   onFocusIndex,
 }: CardProps) {
   const pictures = mainPictures(post);
-  const avatars = [copyUrl(post.copies, 'avatar'), post.userPicture].filter((u): u is string => !!u);
   const note = copiesNote(post.copies);
-  const author = post.authorName || post.username || 'unknown author';
+  const author = authorOf(post);
   return (
     <li>
       <article
@@ -60,15 +60,7 @@ export const PostCard = memo(function PostCard({
           }
         />
         <div className="post-body">
-          <p className="post-meta">
-            <Picture sources={avatars} alt="" className="avatar" />
-            <strong>{author}</strong>
-            {post.username && post.authorName && <span className="muted"> @{post.username}</span>}
-          </p>
-          <p className="post-where">
-            {post.networkName} · {post.feedName} · <When iso={post.createdAt} />
-            {post.media === 'video' && ' · video'}
-          </p>
+          <PostByline post={post} />
           <PostTextBlocks html={post.content} max={600} id={`post-text-${post.id}`} />
           <p className="post-state">
             <span className={`badge state-${post.state}`}>{post.state}</span>
