@@ -1,5 +1,6 @@
 // Debian's Chromium driven by playwright-core. Without /usr/bin/chromium the
 // browser suites skip with one line — except in CI (CI=true), where they fail.
+import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
@@ -62,4 +63,13 @@ export async function shootConsoleScreen(page: Page, name: string, fullPage = tr
     await screenshot(page, { path: `${SHOTS}console-${name}-${viewport.width}.png`, fullPage });
   }
   await page.setViewportSize(CONSOLE_WIDE);
+}
+
+/** axe's serious and critical findings on what `page` shows now (within `within`, when given), one line each. */
+export async function seriousAxeFindings(page: Page, label: string, within?: string): Promise<string[]> {
+  const axe = new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
+  const result = await (within ? axe.include(within) : axe).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

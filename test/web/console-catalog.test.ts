@@ -12,18 +12,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEYS, demoDataFile, demoMediaBase } from '../../src/demo/demo-data.js';
 import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
-import { hasChromium, launchChromium, screenshot } from './browser.js';
+import { CONSOLE_WIDE, hasChromium, launchChromium, seriousAxeFindings, shootConsoleScreen } from './browser.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const WAIT = 30_000;
-const WIDE = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
+const WIDE = CONSOLE_WIDE;
 const ADMIN = 'cat-admin';
 
 interface Envelope<T> {
@@ -103,23 +101,9 @@ describe.skipIf(!hasChromium)('the console’s products, keys, embed and audit s
   }
   /** No serious or critical axe violations on what the page shows now. */
   async function expectAccessible(label: string) {
-    const result = await new AxeBuilder({ page }).analyze();
-    const bad = result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(bad).toEqual([]);
+    expect(await seriousAxeFindings(page, label)).toEqual([]);
   }
-  async function shoot(name: string) {
-    for (const viewport of [WIDE, PHONE]) {
-      await page.setViewportSize(viewport);
-      // nothing wider than the screen: no sideways scrolling, on a phone either
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${viewport.width} px`).toBe(
-        viewport.width,
-      );
-      await screenshot(page, { path: join(SHOTS, `console-${name}-${viewport.width}.png`), fullPage: true });
-    }
-    await page.setViewportSize(WIDE);
-  }
+  const shoot = (name: string) => shootConsoleScreen(page, name);
   const v2 = (path: string, key: string) =>
     fetch(`${instance.url}/api/v2${path}${path.includes('?') ? '&' : '?'}user_key=${key}`);
   interface C5Product {

@@ -7,7 +7,6 @@
 // item a link to its screen. axe on every screen; screenshots at 1280 and
 // 375 px go to docs/screenshots/.
 import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_TOKEN_COMMAND } from '../../src/cli/serve.js';
@@ -22,7 +21,7 @@ import { generatePublishableKey } from '../../src/store/publishable-keys.js';
 import { raiseUsage } from '../../src/store/usage.js';
 import { MESSAGES } from '../../web/console/src/signInText.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { hasChromium, launchChromium, CONSOLE_WIDE, shootConsoleScreen } from './browser.js';
+import { hasChromium, launchChromium, CONSOLE_WIDE, shootConsoleScreen, seriousAxeFindings } from './browser.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const WAIT = 30_000;
@@ -73,12 +72,7 @@ describe.skipIf(!hasChromium)('the console’s Home, Accounts and sign-in in Chr
 
   /** No serious or critical axe violations on what the page shows now (within `within`, when given). */
   async function expectAccessible(page: Page, label: string, within?: string) {
-    const axe = new AxeBuilder({ page });
-    const result = await (within ? axe.include(within) : axe).analyze();
-    const bad = result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(bad).toEqual([]);
+    expect(await seriousAxeFindings(page, label, within)).toEqual([]);
   }
 
   /** The page at 1280 and 375 px (nothing wider than the screen), then back at 1280. */

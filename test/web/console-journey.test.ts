@@ -13,7 +13,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import jsQR from 'jsqr';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -22,7 +21,7 @@ import { FIELD_LABELS, PRIVATE_NETWORKS_SETTING } from '../../web/console/src/ap
 import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
 import { rssXml, startFeeds, type FeedFixture } from '../ingest/fixtures/feeds.js';
-import { hasChromium, launchChromium, screenshot } from './browser.js';
+import { hasChromium, launchChromium, screenshot, seriousAxeFindings } from './browser.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const WAIT = 30_000;
@@ -79,11 +78,7 @@ describe.skipIf(!hasChromium)('a marketer runs the console alone, in Chromium', 
   }
 
   async function expectAccessible(page: Page, label: string) {
-    const result = await new AxeBuilder({ page }).analyze();
-    const bad = result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(bad).toEqual([]);
+    expect(await seriousAxeFindings(page, label)).toEqual([]);
   }
 
   /** Nothing the page shows names a field by its API path (connector.url, branding.accent, dailyCallLimit…). */

@@ -11,13 +11,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoMediaBase } from '../../src/demo/demo-data.js';
 import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
-import { hasChromium, launchChromium, screenshot } from './browser.js';
+import { hasChromium, launchChromium, screenshot, seriousAxeFindings, shootConsoleScreen } from './browser.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
 const WAIT = 30_000;
@@ -162,24 +161,10 @@ describe.skipIf(!hasChromium)('the console’s posts in Chromium on a real `wall
 
   /** No serious or critical axe violations on what the page shows now. */
   async function expectAccessible(label: string) {
-    const result = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
-    const bad = result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(bad).toEqual([]);
+    expect(await seriousAxeFindings(page, label)).toEqual([]);
   }
 
-  async function shoot(name: string) {
-    for (const viewport of [WIDE, PHONE]) {
-      await page.setViewportSize(viewport);
-      // nothing wider than the screen: no sideways scrolling, on a phone either
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${viewport.width} px`).toBe(
-        viewport.width,
-      );
-      await screenshot(page, { path: join(SHOTS, `console-${name}-${viewport.width}.png`), fullPage: true });
-    }
-    await page.setViewportSize(WIDE);
-  }
+  const shoot = (name: string) => shootConsoleScreen(page, name);
 
   /** A management API call as the test's admin; its responseData. */
   async function manage(method: string, path: string, body?: unknown) {

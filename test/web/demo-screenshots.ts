@@ -6,7 +6,6 @@
 // Each page is measured as test/web/layouts.test.ts measures its own walls —
 // no card more than 25 % empty, nothing past the viewport's edge, axe clean
 // at 375 px — and the run fails, naming each problem, when one is found.
-import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,21 +13,10 @@ import sharp from 'sharp';
 import { DEMO_WALLS } from '../../src/demo/demo-data.js';
 import { EMBED_LAYOUTS } from '../../src/domain/lists.js';
 import { startCli } from '../helpers/cli.js';
-import { launchChromium } from './browser.js';
-import { cardSpaces, overflowing, settled } from './look.js';
+import { launchChromium, seriousAxeFindings } from './browser.js';
+import { LOOK_EVENT_ONLY, LOOK_THEMES, LOOK_VIEWPORTS, lookProblems, settled } from './look.js';
 
 const OUT = new URL('../../docs/screenshots/demo/', import.meta.url).pathname;
-const WIDTHS = [
-  { width: 375, height: 812 },
-  { width: 768, height: 1024 },
-  { width: 1280, height: 800 },
-  { width: 1920, height: 1080 },
-];
-const EVENT_ONLY = [
-  { width: 3840, height: 2160 },
-  { width: 1080, height: 1920 },
-];
-const THEMES = ['light', 'dark'] as const;
 
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
@@ -42,28 +30,21 @@ async function main(): Promise<void> {
     const pages = new Map<number, string>();
     for (const m of started.output().matchAll(/^ {4}(http\S+\/walls\/(\d+)\?key=\S+)$/gm))
       pages.set(Number(m[2]), m[1]!);
-    const runs: { layout: string; viewport: { width: number; height: number } }[] = [];
-    for (const viewport of WIDTHS) for (const layout of EMBED_LAYOUTS) runs.push({ layout, viewport });
-    for (const viewport of EVENT_ONLY) runs.push({ layout: 'event', viewport });
+    const runs: { layout: string; viewport: { readonly width: number; readonly height: number } }[] = [];
+    for (const viewport of LOOK_VIEWPORTS) for (const layout of EMBED_LAYOUTS) runs.push({ layout, viewport });
+    for (const viewport of LOOK_EVENT_ONLY) runs.push({ layout: 'event', viewport });
     for (const { layout, viewport } of runs) {
       const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
       const page = await context.newPage();
       // tsx compiles with esbuild's keepNames: the measures it sends to the page call __name
       await page.addInitScript('globalThis.__name = (f) => f');
       for (const wall of DEMO_WALLS)
-        for (const theme of THEMES) {
+        for (const theme of LOOK_THEMES) {
           const where = `${wall.kind} ${layout} ${theme} ${viewport.width}×${viewport.height}`;
           await page.goto(`${pages.get(wall.id)}&layout=${layout}&theme=${theme}`);
           await settled(page);
-          for (const card of await cardSpaces(page))
-            if (card.empty > 0.25 * card.height)
-              problems.push(`${where}: post ${card.id} is ${Math.round((100 * card.empty) / card.height)} % empty`);
-          for (const o of await overflowing(page)) problems.push(`${where}: overflows ${o}`);
-          if (viewport.width === 375) {
-            const result = await new AxeBuilder({ page }).analyze();
-            for (const v of result.violations)
-              if (v.impact === 'serious' || v.impact === 'critical') problems.push(`${where}: axe ${v.id}`);
-          }
+          problems.push(...(await lookProblems(page, where)));
+          if (viewport.width === 375) problems.push(...(await seriousAxeFindings(page, where)));
           const size = viewport.width === 1080 ? '1080x1920' : String(viewport.width);
           const png = await page.screenshot();
           await sharp(png).webp({ quality: 78 }).toFile(`${OUT}${wall.kind}-${layout}-${theme}-${size}.webp`);

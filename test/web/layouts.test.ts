@@ -6,17 +6,18 @@
 // axe finds nothing serious, the masonry packs its columns without gaps,
 // and an event screen of 1920 px has four columns or more. Screenshots go
 // to docs/screenshots/wall-<layout>-<theme>-<width>.png.
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMBED_LAYOUTS } from '../../src/domain/lists.js';
-import { hasChromium, launchChromium, screenshot } from './browser.js';
+import { hasChromium, launchChromium, screenshot, seriousAxeFindings } from './browser.js';
 import {
   branding,
-  cardSpaces,
   columnCount,
+  LOOK_EVENT_ONLY,
+  LOOK_THEMES,
+  LOOK_VIEWPORTS,
   LOOK_WALLS,
-  overflowing,
+  lookProblems,
   settled,
   startLookServer,
   withBranding,
@@ -24,17 +25,6 @@ import {
 } from './look.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
-const VIEWPORTS = [
-  { width: 375, height: 812 },
-  { width: 768, height: 1024 },
-  { width: 1280, height: 800 },
-  { width: 1920, height: 1080 },
-] as const;
-const EVENT_ONLY = [
-  { width: 3840, height: 2160 },
-  { width: 1080, height: 1920 },
-] as const;
-const THEMES = ['light', 'dark'] as const;
 /** axe (the slow part) on every layout and theme at 375 px, and on the event screen at 1920 px too */
 const axeHere = (layout: string, width: number) => width === 375 || (layout === 'event' && width === 1920);
 
@@ -86,8 +76,8 @@ describe.skipIf(!hasChromium)('the wall’s look: every layout, theme and width'
     const started = performance.now();
     const problems: string[] = [];
     const runs: { layout: string; viewport: { width: number; height: number } }[] = [];
-    for (const viewport of VIEWPORTS) for (const layout of EMBED_LAYOUTS) runs.push({ layout, viewport });
-    for (const viewport of EVENT_ONLY) runs.push({ layout: 'event', viewport });
+    for (const viewport of LOOK_VIEWPORTS) for (const layout of EMBED_LAYOUTS) runs.push({ layout, viewport });
+    for (const viewport of LOOK_EVENT_ONLY) runs.push({ layout: 'event', viewport });
     let current: { page: Page; width: number; height: number } | null = null;
     let axeRuns = 0;
     for (const { layout, viewport } of runs) {
@@ -100,16 +90,11 @@ describe.skipIf(!hasChromium)('the wall’s look: every layout, theme and width'
         current = { page, ...viewport };
       }
       const page = current.page;
-      for (const theme of THEMES) {
+      for (const theme of LOOK_THEMES) {
         const where = `${layout} ${theme} ${viewport.width}×${viewport.height}`;
         await page.goto(url(layout, theme));
         await settled(page);
-        for (const card of await cardSpaces(page))
-          if (card.empty > 0.25 * card.height)
-            problems.push(
-              `${where}: post ${card.id} is ${Math.round((100 * card.empty) / card.height)} % empty (${Math.round(card.empty)} of ${Math.round(card.height)} px)`,
-            );
-        for (const o of await overflowing(page)) problems.push(`${where}: overflows ${o}`);
+        problems.push(...(await lookProblems(page, where)));
         if (layout === 'masonry') for (const g of await masonryGaps(page)) problems.push(`${where}: ${g}`);
         if (layout === 'event' && viewport.width === 1920) {
           const columns = await columnCount(page);
@@ -117,10 +102,7 @@ describe.skipIf(!hasChromium)('the wall’s look: every layout, theme and width'
         }
         if (axeHere(layout, viewport.width)) {
           axeRuns++;
-          const result = await new AxeBuilder({ page }).analyze();
-          for (const v of result.violations)
-            if (v.impact === 'serious' || v.impact === 'critical')
-              problems.push(`${where}: axe ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+          problems.push(...(await seriousAxeFindings(page, `${where}: axe`)));
         }
         const name = viewport.width === 1080 ? '1080x1920' : String(viewport.width);
         await screenshot(page, { path: `${SHOTS}wall-${layout}-${theme}-${name}.png` });
@@ -129,7 +111,7 @@ describe.skipIf(!hasChromium)('the wall’s look: every layout, theme and width'
     await current?.page.context().close();
     const took = performance.now() - started;
     console.info(
-      `[wallery] the look matrix: ${runs.length * THEMES.length} pages (${axeRuns} with axe) in ${Math.round(took)} ms`,
+      `[wallery] the look matrix: ${runs.length * LOOK_THEMES.length} pages (${axeRuns} with axe) in ${Math.round(took)} ms`,
     );
     expect(problems).toEqual([]);
   }, 300_000);

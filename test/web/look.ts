@@ -391,3 +391,28 @@ export function columnCount(page: Page): Promise<number> {
     return lefts.size;
   });
 }
+
+/** The look's screens: a phone, a tablet, a laptop and a 1080p screen (every layout), then 4K and portrait (the event screen). */
+export const LOOK_VIEWPORTS = [
+  { width: 375, height: 812 },
+  { width: 768, height: 1024 },
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 },
+] as const;
+export const LOOK_EVENT_ONLY = [
+  { width: 3840, height: 2160 },
+  { width: 1080, height: 1920 },
+] as const;
+export const LOOK_THEMES = ['light', 'dark'] as const;
+
+/** What is wrong with the wall on `page` now: a card more than 25 % empty, an element past the viewport's edge. */
+export async function lookProblems(page: Page, where: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const card of await cardSpaces(page))
+    if (card.empty > 0.25 * card.height)
+      problems.push(
+        `${where}: post ${card.id} is ${Math.round((100 * card.empty) / card.height)} % empty (${Math.round(card.empty)} of ${Math.round(card.height)} px)`,
+      );
+  for (const o of await overflowing(page)) problems.push(`${where}: overflows ${o}`);
+  return problems;
+}
