@@ -89,6 +89,7 @@ export const POST_FIELDS = [
   { column: 'decided_by', default: null },
   { column: 'decided_at', default: null },
   { column: 'decision_reason', default: null },
+  { column: 'decision_detail', default: null },
   {
     column: 'repost',
     default: 0,

@@ -12,6 +12,7 @@ import { audited, diff, type Op, type Tx } from './op.js';
 import { decodeCursor, pageLimit, pageOf, type Page, type PageRequest } from './paging.js';
 import { found, invalid, invalidField, ManageError, notFound, stored, type FieldError } from '../domain/errors.js';
 import { iso } from '../domain/dates.js';
+import { parseDecisionDetail } from '../domain/decision.js';
 import { requireWall } from './walls.js';
 import { TAGS_MAX } from '../schemas/posts.js';
 import type {
@@ -114,16 +115,26 @@ function postRecord(r: PostRow, extras: PostExtras): PostRecord {
   };
 }
 
-type DecisionColumns = Pick<Selectable<PostsTable>, 'decided_by' | 'decided_at' | 'decision_reason'>;
+type DecisionColumns = Pick<
+  Selectable<PostsTable>,
+  'decided_by' | 'decided_at' | 'decision_reason' | 'decision_detail'
+>;
 
 /** The last moderation decision of a stored post, or null when the mode alone placed it. */
 export function decisionOf(r: DecisionColumns): DecisionRecord | null {
-  return r.decided_by === null ? null : { by: r.decided_by, at: iso(r.decided_at ?? 0), reason: r.decision_reason };
+  return r.decided_by === null
+    ? null
+    : {
+        by: r.decided_by,
+        at: iso(r.decided_at ?? 0),
+        reason: r.decision_reason,
+        detail: parseDecisionDetail(r.decision_detail),
+      };
 }
 
 /** The columns of a decision made now by the operation's actor. */
 function decisionColumns(op: Op, state: PostState, reason: string | null) {
-  return { state, decided_by: op.actor.name, decided_at: op.now, decision_reason: reason };
+  return { state, decided_by: op.actor.name, decided_at: op.now, decision_reason: reason, decision_detail: null };
 }
 
 /** A reason as stored: plain text on one line, trimmed; '' or absent → null. */

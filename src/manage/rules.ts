@@ -100,6 +100,7 @@ export async function applyRules(op: Op, wallId: number, input: ApplyInput): Pro
           decided_by: decision.by,
           decided_at: op.now,
           decision_reason: decision.reason,
+          decision_detail: decision.detail ? JSON.stringify(decision.detail) : null,
         });
       }
     }

@@ -220,11 +220,24 @@ export const CtaRecord = Record({
   text: Type.String(),
 });
 
+export const DecisionDetailRecord = Record(
+  {
+    rule: Type.String({ description: 'the rule’s id' }),
+    kind: Type.String({ description: 'the rule’s kind' }),
+    label: Nullable(Type.String({ description: 'what was found: a class, a language, a duplicate’s post id' })),
+    score: Nullable(Type.Number({ description: 'the measured value: a classifier’s 0–1 score, a count' })),
+    threshold: Nullable(Type.Number({ description: 'the rule’s threshold the score was held against' })),
+    model: Nullable(Type.String({ description: 'the detector and its version' })),
+  },
+  { description: 'what an automatic rule found when it decided; null for people’s decisions and plain rules' },
+);
+
 export const DecisionRecord = Record(
   {
     by: Type.String({ description: 'the operator token’s name, `cli`, or `rule:<id>`' }),
     at: Instant,
     reason: Nullable(Type.String()),
+    detail: Nullable(DecisionDetailRecord),
   },
   { description: 'the last moderation decision on the post; null when none was made (the mode placed it)' },
 );

@@ -355,6 +355,7 @@ export async function upsertPosts(
           row.decided_by = a.by;
           row.decided_at = a.by === null ? null : now;
           row.decision_reason = a.reason;
+          row.decision_detail = a.detail ? JSON.stringify(a.detail) : null;
           row.media_state = mediaStateOf.get(p.external_id) ?? null;
           return row;
         }),

@@ -93,6 +93,7 @@ export function postDefaults(): DefaultedColumns {
     decided_by: null,
     decided_at: null,
     decision_reason: null,
+    decision_detail: null,
     repost: 0,
     reply: 0,
     sensitive: 0,

@@ -114,6 +114,8 @@ export interface PostsTable {
   decided_by: string | null;
   decided_at: number | null;
   decision_reason: string | null;
+  /** JSON of what an automatic rule found (src/domain/decision.ts; migration 0023); null for people's decisions, the mode and plain rules */
+  decision_detail: string | null;
   /** 1 when the post arrived as a boost/repost (migration 0012); ingested posts only */
   repost: number;
   /** 1 when the post answers another post upstream (migration 0012); ingested posts only */

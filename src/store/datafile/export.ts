@@ -6,6 +6,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { storedBranding } from '../../domain/branding.js';
 import { formatIso } from '../../domain/dates.js';
 import { storedChildren } from '../../domain/media.js';
+import { parseDecisionDetail } from '../../domain/decision.js';
 import { commitPartial, createPrivateFile, partialPathFor, removePartial } from '../backup/files.js';
 import type { Database, PostProductsTable, PostsTable } from '../schema.js';
 import type { ImportCounts } from './loader.js';
@@ -224,6 +225,7 @@ function postRecord(p: Selectable<PostsTable>, tags: Selectable<PostProductsTabl
             by: p.decided_by,
             at: formatIso(p.decided_at ?? 0),
             reason: p.decision_reason,
+            ...(p.decision_detail !== null ? { detail: parseDecisionDetail(p.decision_detail) } : {}),
           },
         }
       : {}),

@@ -12,6 +12,17 @@ const Id = Type.Integer({ minimum: 1 });
 const Str = Type.String();
 const OptStr = Type.Optional(Type.String());
 const Plan = Type.Enum(PLANS);
+const NullableNum = Type.Union([Type.Number(), Type.Null()]);
+const NullableStr = Type.Union([Str, Type.Null()]);
+/** what an automatic rule found (src/domain/decision.ts) */
+const DecisionDetailIn = Type.Object({
+  rule: Str,
+  kind: Str,
+  label: NullableStr,
+  score: NullableNum,
+  threshold: NullableNum,
+  model: NullableStr,
+});
 
 export const AccountSchema = Type.Object({
   id: Id,
@@ -59,7 +70,15 @@ export const PostSchema = Type.Object({
   /** Wallery's own extension: moderation state (absent: approved) and the last decision */
   state: Type.Optional(Type.Enum([...POST_STATES])),
   decision: Type.Optional(
-    Type.Union([Type.Null(), Type.Object({ by: Str, at: Str, reason: Type.Optional(Type.Union([Str, Type.Null()])) })]),
+    Type.Union([
+      Type.Null(),
+      Type.Object({
+        by: Str,
+        at: Str,
+        reason: Type.Optional(Type.Union([Str, Type.Null()])),
+        detail: Type.Optional(Type.Union([Type.Null(), DecisionDetailIn])),
+      }),
+    ]),
   ),
   ...flagFields,
   cta: Type.Optional(

@@ -600,6 +600,7 @@ function postRow(p: PostIn, wallId: number, feedId: number, source: string, path
     row.decided_by = p.decision.by;
     row.decided_at = instant(p.decision.at, `${path}.decision.at`);
     row.decision_reason = p.decision.reason ?? null;
+    row.decision_detail = p.decision.detail ? JSON.stringify(p.decision.detail) : null;
   }
   if (cta) {
     row.has_cta = 1;

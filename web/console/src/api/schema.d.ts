@@ -7431,6 +7431,16 @@ export interface paths {
                       at: string;
                       /** @description the operator token’s name, `cli`, or `rule:<id>` */
                       by: string;
+                      detail: {
+                        /** @description the rule’s kind */
+                        kind: string;
+                        label: string | null;
+                        model: string | null;
+                        /** @description the rule’s id */
+                        rule: string;
+                        score: number | null;
+                        threshold: number | null;
+                      } | null;
                       reason: string | null;
                     } | null;
                     externalId: string | null;
@@ -9830,6 +9840,16 @@ export interface paths {
                     at: string;
                     /** @description the operator token’s name, `cli`, or `rule:<id>` */
                     by: string;
+                    detail: {
+                      /** @description the rule’s kind */
+                      kind: string;
+                      label: string | null;
+                      model: string | null;
+                      /** @description the rule’s id */
+                      rule: string;
+                      score: number | null;
+                      threshold: number | null;
+                    } | null;
                     reason: string | null;
                   } | null;
                   externalId: string | null;
@@ -10135,6 +10155,16 @@ export interface paths {
                   at: string;
                   /** @description the operator token’s name, `cli`, or `rule:<id>` */
                   by: string;
+                  detail: {
+                    /** @description the rule’s kind */
+                    kind: string;
+                    label: string | null;
+                    model: string | null;
+                    /** @description the rule’s id */
+                    rule: string;
+                    score: number | null;
+                    threshold: number | null;
+                  } | null;
                   reason: string | null;
                 } | null;
                 externalId: string | null;
@@ -10457,6 +10487,16 @@ export interface paths {
                   at: string;
                   /** @description the operator token’s name, `cli`, or `rule:<id>` */
                   by: string;
+                  detail: {
+                    /** @description the rule’s kind */
+                    kind: string;
+                    label: string | null;
+                    model: string | null;
+                    /** @description the rule’s id */
+                    rule: string;
+                    score: number | null;
+                    threshold: number | null;
+                  } | null;
                   reason: string | null;
                 } | null;
                 externalId: string | null;

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { explainDecision, parseDecisionDetail, type DecisionDetail } from '../../src/domain/decision.js';
+
+const image: DecisionDetail = {
+  rule: 'r1',
+  kind: 'image',
+  label: 'porn',
+  score: 0.9134,
+  threshold: 0.8,
+  model: 'nsfwjs mobilenet_v2 4.4.0',
+};
+
+describe('explained decisions', () => {
+  it('reads as one line: action, kind, score, label, threshold, model', () => {
+    expect(explainDecision('pending', image)).toBe("held: image 0.91 'porn' ≥ 0.80 — nsfwjs mobilenet_v2 4.4.0");
+    expect(explainDecision('rejected', image)).toMatch(/^rejected: image/);
+  });
+
+  it('leaves out what a kind does not measure', () => {
+    const language = { ...image, kind: 'language', label: 'pt', score: null, threshold: null, model: 'eld 2.1.0' };
+    expect(explainDecision('pending', language)).toBe("held: language 'pt' — eld 2.1.0");
+    const burst = { ...image, kind: 'burst', label: null, score: 10, threshold: 5, model: null };
+    expect(explainDecision('pending', burst)).toBe('held: burst 10 ≥ 5');
+  });
+
+  it('reads a stored detail back, and nothing from an unreadable one', () => {
+    expect(parseDecisionDetail(JSON.stringify(image))).toEqual(image);
+    expect(parseDecisionDetail(null)).toBeNull();
+    expect(parseDecisionDetail('{not json')).toBeNull();
+    expect(parseDecisionDetail('"text"')).toBeNull();
+  });
+});
