@@ -5,8 +5,9 @@
 // upstream whose refusal reads as a sentence naming the fix — the
 // private-network setting, which the test then applies as an operator
 // would (the server restarted with it) — a post approved, highlighted,
-// given a call to action and its text corrected, the wall's page opened
-// from the console's "Open wall" (after consenting to a key) showing
+// given a call to action and its text corrected in its editor (reached from
+// the wall's Posts tab), the wall's page opened from "Open the wall" at the head
+// of the wall's screens (after consenting to a key) showing
 // exactly that, and the QR code downloaded and decoded to the wall's link.
 // No screen shows an API field path. Screenshots:
 // docs/screenshots/console-new-wall-1280x800.png, console-open-wall-{1280,375}.png.
@@ -229,24 +230,40 @@ describe.skipIf(!hasChromium)('a marketer runs the console alone, in Chromium', 
       .poll(async () => (await manage('GET', `/walls/${wallId}/posts/${post.id}`)).state, { timeout: WAIT })
       .toBe('approved');
 
-    // highlight it, give it a call to action, correct its text: through the management API here
-    // (the Posts screen's own test, console-posts.test.ts, does these in the console)
-    const cta = {
-      text: 'Get tickets',
-      url: 'https://harbour.example/tickets',
-      color: '#ffffff',
-      background: '#b5361c',
-      status: 1,
-    };
-    await manage('PATCH', `/walls/${wallId}/posts/${post.id}`, {
+    // highlight it, give it a call to action, correct its text: in its editor, from the wall's Posts tab
+    const cta = { text: 'Get tickets', url: 'https://harbour.example/tickets' };
+    await page.getByRole('navigation', { name: 'Wall' }).getByRole('link', { name: 'Posts', exact: true }).click();
+    await page.locator(`li.post-row[data-post-id="${post.id}"]`).getByRole('link', { name: /^Edit/ }).click();
+    await page.getByRole('heading', { level: 1, name: /^Post by / }).waitFor({ timeout: WAIT });
+    const said = page.locator('main p.announce');
+    await page
+      .getByRole('region', { name: 'On the wall' })
+      .getByRole('button', { name: 'Highlight', exact: true })
+      .click();
+    await expect.poll(() => said.innerText(), { timeout: WAIT }).toBe('Highlighted: the wall shows it featured.');
+    const ctaForm = page.getByRole('form', { name: 'Call to action' });
+    await ctaForm.getByLabel('Button text', { exact: true }).fill(cta.text);
+    await ctaForm.getByLabel('Link', { exact: true }).fill(cta.url);
+    await ctaForm.getByLabel('Button colour', { exact: true }).fill('#b5361c');
+    await ctaForm.getByLabel('Button text colour', { exact: true }).fill('#ffffff');
+    await ctaForm.getByRole('button', { name: 'Save call to action' }).click();
+    await expect.poll(() => said.innerText(), { timeout: WAIT }).toBe('Call to action saved: “Get tickets”.');
+    const textForm = page.getByRole('form', { name: 'Text' });
+    await textForm.getByLabel('Text (HTML)').fill('<p>The harbour lights at dusk, seen from the pier.</p>');
+    await textForm.getByRole('button', { name: 'Save text' }).click();
+    await expect.poll(() => said.innerText(), { timeout: WAIT }).toMatch(/^Text saved\./);
+    await expectAccessible(page, 'post editor');
+    await expectNoRawPaths(page, 'post editor');
+    expect(await manage('GET', `/walls/${wallId}/posts/${post.id}`)).toMatchObject({
       highlighted: true,
-      cta,
+      cta: { ...cta, background: '#b5361c', color: '#ffffff', status: 1 },
       content: '<p>The harbour lights at dusk, seen from the pier.</p>',
     });
 
-    // open the wall from the console: a key is made only with consent, then "Open wall" opens the page
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Walls' }).click();
-    await row.getByRole('button', { name: /^Open Harbour Fest 2026!/ }).click();
+    // open the wall from the head of any of its screens: a key is made only with consent, then "Open wall" opens the page
+    await page.goto(`${instance.url}/console/#/walls/${wallId}/queue`);
+    await page.getByRole('heading', { level: 1, name: /^Moderation · / }).waitFor({ timeout: WAIT });
+    await page.getByRole('button', { name: /^Open the wall Harbour Fest 2026!/ }).click();
     const open = page.getByRole('dialog', { name: 'Open “Harbour Fest 2026!”' });
     await open.getByRole('button', { name: /^Open wall/ }).click();
     const consent = open.getByRole('group', { name: 'Make a public key for this wall?' });

@@ -1,9 +1,11 @@
-// The head of a wall's screens: where you are, the wall's other screens, and
-// what the last action did.
+// The head of a wall's screens: where you are, the wall's other screens, the
+// screen's own actions beside "Open the wall" (its page, event screen, link
+// and QR code, from every screen of the wall), and what the last action did.
 import type { ReactNode } from 'react';
 import { href } from '../router';
 import { useWall } from '../api/queries/walls';
 import { Announce, ErrorNote, ScreenTitle } from './kit';
+import { OpenWallButton } from './OpenWall';
 
 /** A wall's own screens, in the order of its tabs. */
 const WALL_SCREENS = ['queue', 'posts', 'feeds', 'rules', 'shop'] as const;
@@ -40,7 +42,10 @@ export function WallHead({
           <ScreenTitle>
             {TITLES[screen]} · {name}
           </ScreenTitle>
-          {children}
+          <div className="screen-actions">
+            {children}
+            {wall.data && <OpenWallButton wall={wall.data} />}
+          </div>
         </div>
         <ErrorNote error={wall.error} title="The wall could not be loaded" />
         <nav aria-label="Wall" className="tabs">
