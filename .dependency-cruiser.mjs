@@ -63,7 +63,7 @@ export default {
       severity: 'error',
       comment:
         'src/domain holds pure rules: nothing from the layers with I/O (http, store, ingest, cli, manage, quota, ' +
-        'redis, analytics, webhooks, net, jobs, presenters, runtime, config), no Node I/O module, no package that ' +
+        'redis, analytics, webhooks, net, jobs, moderation, presenters, runtime, config), no Node I/O module, no package that ' +
         'talks to a database or the network.',
       from: { path: '^src/domain/' },
       to: {
@@ -80,6 +80,7 @@ export default {
             'webhooks',
             'net',
             'jobs',
+            'moderation',
             'presenters',
             'runtime',
             'config',
@@ -100,10 +101,10 @@ export default {
       name: 'store-not-to-http-cli-ingest-services',
       severity: 'error',
       comment:
-        'src/store (queries, migrations) imports nothing from http, cli, ingest, analytics, the presenters or the ' +
+        'src/store (queries, migrations) imports nothing from http, cli, ingest, analytics, moderation, the presenters or the ' +
         'service layer.',
       from: { path: '^src/store/' },
-      to: { path: layer(['http', 'cli', 'ingest', 'analytics', 'webhooks', 'manage', 'presenters']) },
+      to: { path: layer(['http', 'cli', 'ingest', 'analytics', 'webhooks', 'manage', 'presenters', 'moderation']) },
     },
     {
       name: 'infrastructure-below-features',
