@@ -7,7 +7,8 @@
 import type { IngestedPost } from '../store/ingest.js';
 import type { ConnectorSettings } from '../schemas/connectors.js';
 import type { UpstreamDocument } from './connector.js';
-import { judgeRows } from './arrival.js';
+import { detectRowLanguages, judgeRows } from './arrival.js';
+import { TEXT_DETECTORS } from '../domain/text-detectors.js';
 import { decodeBody } from './charset.js';
 import { postRows } from './normalize.js';
 import { connectorFor } from './registry.js';
@@ -62,7 +63,8 @@ export default function parseResponse(task: ParseTask): ParseResult {
     now: task.now,
     maxItems: task.maxItems,
   });
-  judgeRows(rows, task.rules);
+  detectRowLanguages(rows, TEXT_DETECTORS);
+  judgeRows(rows, task.rules, TEXT_DETECTORS);
   return {
     rows,
     skipped: content.skipped,
