@@ -1,22 +1,28 @@
 // The language of a post's text, by eld (Efficient Language Detector) with
 // its smallest n-gram table (`extrasmall`: 60 languages; about 0.2 s and
-// 35 MB to load, so only the modules that judge posts import this one — the
-// parse workers and, on first use, the management services; see
-// src/domain/text-signals.ts). Pure: the table is part of the module.
-import { eld } from 'eld/extrasmall';
+// 33 MB of heap to load). Loaded on first use, by a dynamic import: the
+// schemas, the CLI and every process that never judges a post never load
+// it, and a parse worker loads it once, with its first task.
 import { enoughLetters, languageText } from './text-signals.js';
 
+/** A loaded detector: a plain text → its ISO 639-1 code, or null. */
+export type DetectLanguage = (text: string) => string | null;
+
+let loading: Promise<DetectLanguage> | undefined;
+
 /**
- * The ISO 639-1 code of the language `text` (plain text, not HTML) is
- * written in, or null when it cannot be told: too few letters once links,
- * handles, hashtags and emoji are gone, or eld not sure of its answer (its
- * `isReliable`: the best score well above the language's usual and clear of
- * the second's).
+ * The detector, loaded once. It answers the language `text` (plain text, not
+ * HTML) is written in, or null when it cannot be told: too few letters once
+ * links, handles, hashtags and emoji are gone, or eld not sure of its answer
+ * (its `isReliable`: the best score well above that language's usual, and
+ * clear of the second's).
  */
-export function detectLanguage(text: string): string | null {
-  const plain = languageText(text);
-  if (!enoughLetters(plain)) return null;
-  const result = eld.detect(plain);
-  if (result.language === '' || !result.isReliable()) return null;
-  return result.language;
+export function loadLanguageDetector(): Promise<DetectLanguage> {
+  return (loading ??= import('eld/extrasmall').then(({ eld }) => (text: string) => {
+    const plain = languageText(text);
+    if (!enoughLetters(plain)) return null;
+    const result = eld.detect(plain);
+    if (result.language === '' || !result.isReliable()) return null;
+    return result.language;
+  }));
 }

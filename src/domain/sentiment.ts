@@ -3,13 +3,18 @@
 // emoji table adds its valence; a word after a negator ("not", "don't", …)
 // counts reversed. The sum is normalised to −1 … +1
 // (src/domain/text-signals.ts normalizedSentiment). English only; sarcasm
-// and most irony read as what they literally say.
-import Sentiment from 'sentiment';
+// and most irony read as what they literally say. Loaded on first use, like
+// the language detector.
 import { normalizedSentiment } from './text-signals.js';
 
-const analyzer = new Sentiment();
+/** A loaded scorer: a plain text → −1 (hostile) … 0 (neutral, or no word of the lexicon) … +1 (warm). */
+export type ScoreSentiment = (text: string) => number;
 
-/** The normalised sentiment of a plain text: −1 (hostile) … 0 (neutral, or no word of the lexicon) … +1 (warm). */
-export function sentimentScore(text: string): number {
-  return normalizedSentiment(analyzer.analyze(text).score);
+let loading: Promise<ScoreSentiment> | undefined;
+
+export function loadSentiment(): Promise<ScoreSentiment> {
+  return (loading ??= import('sentiment').then(({ default: Sentiment }) => {
+    const analyzer = new Sentiment();
+    return (text: string) => normalizedSentiment(analyzer.analyze(text).score);
+  }));
 }

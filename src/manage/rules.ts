@@ -12,6 +12,7 @@ import {
   type TextDetectors,
 } from '../domain/rules.js';
 import type { Database } from '../store/schema.js';
+import { loadTextDetectors } from '../domain/text-detectors.js';
 import type { ApplyInput, ApplyRecord, RuleCount, RulesInput, RulesRecord } from '../schemas/rules.js';
 import { cleanWrite, MODERATION_RULES } from '../domain/writes.js';
 import { stored } from '../domain/errors.js';
@@ -45,7 +46,7 @@ interface Plan {
  */
 export async function detectorsFor(rules: readonly Rule[]): Promise<TextDetectors | undefined> {
   if (!rules.some((r) => r.kind === 'language' || r.kind === 'sentiment')) return undefined;
-  return (await import('../domain/text-detectors.js')).TEXT_DETECTORS;
+  return loadTextDetectors();
 }
 
 const BATCH = 1000;
