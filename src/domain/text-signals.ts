@@ -99,7 +99,7 @@ const URL = /\b(?:https?:\/\/|www\.)\S+/giu;
 const HANDLE = /(?<![\p{L}\p{N}_])@[\p{L}\p{N}_.-]+(?:@[\p{L}\p{N}_.-]+)?/gu;
 const HASHTAG = /(?<![\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu;
 // emoji and their joiners, variation selectors and skin tones
-const EMOJI = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\u200d\ufe0f\u20e3]/gu;
+const EMOJI = /\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f|\u20e3/gu;
 const LETTER = /\p{L}/gu;
 
 /**
