@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Rule } from '../src/domain/rules.js';
 import { arrivalOf } from '../src/ingest/arrival.js';
-import parseResponse, { type ParseTask } from '../src/ingest/parse-worker.js';
+import { parseWith, type ParseTask } from '../src/ingest/parse-worker.js';
+import { loadTextDetectors } from '../src/domain/text-detectors.js';
 import { upstreamHash } from '../src/ingest/upstream-hash.js';
 import { upsertPosts } from '../src/store/ingest.js';
 import { openStore } from '../src/store/store.js';
@@ -25,6 +26,7 @@ const PAGES = quick ? 10 : 20;
 const PER_PAGE = 500;
 const ROUNDS = quick ? 4 : 8;
 const BATCH = 100;
+const detectors = await loadTextDetectors();
 
 function rules50(): Rule[] {
   const out: Rule[] = [];
@@ -156,7 +158,7 @@ async function run(dir: string, n: number, pages: Uint8Array[], rules: Rule[]): 
       };
       let t = cpuMs();
       // the worker's rows reach the serving thread as a structured clone
-      const { rows } = structuredClone(parseResponse(task));
+      const { rows } = structuredClone(parseWith(task, detectors));
       worker += cpuMs() - t;
       t = cpuMs();
       const decisions = { fingerprint: upstreamHash, arrival: arrivalOf('auto') };

@@ -28,13 +28,15 @@ function shown(n: number): string {
 
 /**
  * The one line a moderator reads: `held: image 0.91 'porn' ≥ 0.80 — nsfwjs mobilenet_v2 4.4.0`.
- * Parts the detail lacks are left out (`held: language 'pt' — eld 2.1.0`).
+ * Parts the detail lacks are left out (`held: language 'pt' — eld 2.1.0`); a score under its
+ * threshold reads `<` (`held: sentiment -0.84 'negative' < -0.50 — sentiment (AFINN-165) 5.0.2`).
  */
 export function explainDecision(state: PostState, d: DecisionDetail): string {
   let line = `${VERB[state]}: ${d.kind}`;
   if (d.score !== null) line += ` ${shown(d.score)}`;
   if (d.label !== null) line += ` '${d.label}'`;
-  if (d.score !== null && d.threshold !== null) line += ` ≥ ${shown(d.threshold)}`;
+  // the relation that held: a score at or over its threshold (a classifier), or under it (sentiment's `below`)
+  if (d.score !== null && d.threshold !== null) line += ` ${d.score < d.threshold ? '<' : '≥'} ${shown(d.threshold)}`;
   if (d.model !== null) line += ` — ${d.model}`;
   return line;
 }

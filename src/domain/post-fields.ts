@@ -114,6 +114,8 @@ export const POST_FIELDS = [
   },
   // the media worker's summary of the post's pictures (migration 0020; src/domain/media-sources.ts); null: not looked at yet
   { column: 'media_state', default: null },
+  // the language the text is written in (migration 0024; src/domain/language.ts): detected, not upstream's; null: unknown
+  { column: 'lang', default: null, embed: true },
 ] as const satisfies readonly PostField[];
 
 type Registered = (typeof POST_FIELDS)[number];

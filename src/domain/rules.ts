@@ -4,9 +4,11 @@
 // ingestion and on demand over stored posts.
 import { decodeHTML } from 'entities';
 import { arrivalByMode, type Arrival } from './arrival.js';
+import { explainDecision, type DecisionDetail } from './decision.js';
 import type { MediaKind, ModerationMode, PostState } from './lists.js';
 import { RULE_FLAG_COLUMNS, type RuleFlagColumn } from './post-fields.js';
 import { isProfane } from './profanity.js';
+import { LANGUAGE_MODEL, SENTIMENT_LANGUAGES, SENTIMENT_MODEL, type DetectedLanguage } from './text-signals.js';
 
 export const RULE_KINDS = [
   'keyword',
@@ -17,6 +19,9 @@ export const RULE_KINDS = [
   'reply',
   'sensitive',
   'length',
+  // text signals (issue 32): the post's language (eld), its sentiment (AFINN)
+  'language',
+  'sentiment',
 ] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 export const RULE_ACTIONS = ['reject', 'hold', 'approve'] as const;
@@ -24,6 +29,10 @@ export type RuleAction = (typeof RULE_ACTIONS)[number];
 /** Languages of the profanity filter (obscenity's datasets). */
 export const PROFANITY_LANGUAGES = ['en'] as const;
 export const MEDIA_REQUIREMENTS = ['any', 'image', 'video'] as const;
+/** A `language` rule: allow (posts in another language match) or block (posts in a listed language match). */
+export const LANGUAGE_MODES = ['allow', 'block'] as const;
+/** What a `language` rule does with a post whose language cannot be told: pass (default: no match) or match. */
+export const UNKNOWN_LANGUAGE = ['pass', 'match'] as const;
 
 interface Base {
   id: string;
@@ -37,13 +46,23 @@ export type Rule = Base &
     | { kind: 'media'; require: (typeof MEDIA_REQUIREMENTS)[number] }
     | { kind: 'repost' | 'reply' | 'sensitive' }
     | { kind: 'length'; min: number }
+    | {
+        kind: 'language';
+        languages: DetectedLanguage[];
+        mode: (typeof LANGUAGE_MODES)[number];
+        unknown: (typeof UNKNOWN_LANGUAGE)[number];
+      }
+    | { kind: 'sentiment'; below: number }
   );
 
-/** A rule as given (PUT …/rules, a data file): its id, a keyword rule's `match` and a profanity rule's `languages` may be left out. */
+/** Fields a rule may leave out (each kind's default is written out by completeRules). */
+type Defaulted = 'id' | 'match' | 'languages' | 'unknown';
+/** A rule as given (PUT …/rules, a data file): its id, a keyword rule's `match`, a profanity rule's `languages` and a language rule's `unknown` may be left out. */
 export type RuleIn = Rule extends infer R
   ? R extends Rule
-    ? Omit<R, Extract<keyof R, 'id' | 'match' | 'languages'>> &
-        Partial<Pick<R, Extract<keyof R, 'id' | 'match' | 'languages'>>>
+    ? R extends { kind: 'language' }
+      ? Omit<R, 'id' | 'unknown'> & Partial<Pick<R, 'id' | 'unknown'>>
+      : Omit<R, Extract<keyof R, Defaulted>> & Partial<Pick<R, Extract<keyof R, Defaulted>>>
     : never
   : never;
 
@@ -63,6 +82,8 @@ export function completeRules(input: readonly RuleIn[]): Rule[] {
         return { ...r, id, match: r.match ?? 'any' };
       case 'profanity':
         return { ...r, id, languages: r.languages ?? ['en'] };
+      case 'language':
+        return { ...r, id, unknown: r.unknown ?? 'pass' };
       default:
         return { ...r, id } as Rule;
     }
@@ -80,7 +101,25 @@ export interface RuleSubject extends Partial<Record<RuleFlagColumn, boolean>> {
   username: string;
   network: string;
   media: MediaKind;
+  /** the post's language (ISO 639-1), null when it cannot be told; absent: not detected yet, the detector reads `content` when a rule asks */
+  lang?: string | null;
 }
+
+/**
+ * The detectors of the text signals (src/domain/text-detectors.ts): kept out
+ * of this module, which schemas and the CLI load, because their tables take
+ * a fifth of a second to load. Only rule lists with a `language` or
+ * `sentiment` rule need them.
+ */
+export interface TextDetectors {
+  /** the ISO 639-1 code of a plain text's language, or null when it cannot be told */
+  language(text: string): string | null;
+  /** a plain text's sentiment on −1 … +1 (src/domain/text-signals.ts normalizedSentiment) */
+  sentiment(text: string): number;
+}
+
+/** What a detecting rule found in one post: its decision's detail, but for the rule's id and kind. */
+export type Finding = Pick<DecisionDetail, 'label' | 'score' | 'threshold' | 'model'>;
 
 /** The arrival a rule (`by`: `rule:<id>`) or else the moderation mode (`by`: null) gives a post. */
 export type RuleDecision = Arrival;
@@ -160,10 +199,13 @@ class PostView {
   private authorHandle: string | null = null;
   private networkName: string | null = null;
   private chars: number | null = null;
+  private language: string | null | undefined = undefined;
+  private feeling: number | null = null;
 
   constructor(
     readonly subject: RuleSubject,
     private readonly vocabulary: ReadonlySet<string>,
+    private readonly detectors: TextDetectors | null,
   ) {}
 
   private list(): string[] {
@@ -188,9 +230,20 @@ class PostView {
   length(): number {
     return (this.chars ??= charCount(this.subject.content.trim()));
   }
+  /** the stored language, else the detector's (a post stored before languages were: computed on the fly) */
+  lang(): string | null {
+    if (this.language === undefined)
+      this.language =
+        this.subject.lang !== undefined ? this.subject.lang : this.detectors!.language(this.subject.content);
+    return this.language;
+  }
+  sentiment(): number {
+    return (this.feeling ??= this.detectors!.sentiment(this.subject.content));
+  }
 }
 
-type Test = (post: PostView) => boolean;
+/** Whether a rule matches a post: yes or no, or (a detecting rule) what it found. */
+type Test = (post: PostView) => boolean | Finding | null;
 
 /** A rule as a test, and the first words of its keyword phrases (for the list's vocabulary). */
 function testOf(rule: Rule): { test: Test; firstWords: string[] } {
@@ -230,8 +283,48 @@ function testOf(rule: Rule): { test: Test; firstWords: string[] } {
       return plain((post) => post.subject.sensitive === true);
     case 'length':
       return plain((post) => post.length() < rule.min);
+    case 'language':
+    case 'sentiment':
+      return plain(signalTest(rule));
   }
 }
+
+// ── Text signals (issue 32) ─────────────────────────────────────────────
+
+const SENTIMENT_READS: ReadonlySet<string | null> = new Set([...SENTIMENT_LANGUAGES, null]);
+/** Three decimals are kept of a measured score: it is shown with two. */
+const kept = (n: number) => Math.round(n * 1000) / 1000;
+
+/**
+ * A `language` rule: allow — a post in a language not listed matches; block
+ * — a post in a listed language matches; a post whose language cannot be
+ * told matches only with `unknown: 'match'`. A `sentiment` rule: a post
+ * whose sentiment is below the rule's `below` matches — read only in the
+ * languages of the lexicon (English) or when the language is unknown; a post
+ * detected in another language never matches.
+ */
+function signalTest(rule: Extract<Rule, { kind: 'language' | 'sentiment' }>): Test {
+  if (rule.kind === 'language') {
+    const listed: ReadonlySet<string> = new Set(rule.languages);
+    const allow = rule.mode === 'allow';
+    const unknown = rule.unknown === 'match';
+    return (post) => {
+      const lang = post.lang();
+      const matches = lang === null ? unknown : listed.has(lang) !== allow;
+      return matches ? { label: lang ?? 'unknown', score: null, threshold: null, model: LANGUAGE_MODEL } : null;
+    };
+  }
+  return (post) => {
+    if (!SENTIMENT_READS.has(post.lang())) return null;
+    const score = post.sentiment();
+    return score < rule.below
+      ? { label: 'negative', score: kept(score), threshold: rule.below, model: SENTIMENT_MODEL }
+      : null;
+  };
+}
+
+/** The rule kinds that read a text signal: a list with one needs the text detectors. */
+const SIGNAL_KINDS: ReadonlySet<RuleKind> = new Set(['language', 'sentiment']);
 
 const REASONS: Record<RuleKind, string> = {
   keyword: 'a keyword matched',
@@ -242,13 +335,17 @@ const REASONS: Record<RuleKind, string> = {
   reply: 'a reply',
   sensitive: 'flagged sensitive upstream',
   length: 'text too short',
+  language: 'not in the languages allowed',
+  sentiment: 'strongly negative',
 };
 
 export interface CompiledRules {
   /** the first rule that matches, or null */
   match(subject: RuleSubject): Rule | null;
-  /** the decision of the first rule that matches, or null */
+  /** the decision of the first rule that matches (with what a detecting rule found), or null */
   judge(subject: RuleSubject): RuleDecision | null;
+  /** the first rule that matches and its decision about this post, or null */
+  verdict(subject: RuleSubject): { rule: Rule; decision: RuleDecision } | null;
   /** the rules' decision, or else the mode's */
   decide(subject: RuleSubject, mode: ModerationMode): RuleDecision;
 }
@@ -257,18 +354,36 @@ export function ruleDecision(rule: Rule): RuleDecision {
   return { state: STATE_OF[rule.action], by: `rule:${rule.id}`, reason: `${rule.kind} rule: ${REASONS[rule.kind]}` };
 }
 
-/** Compiles an ordered rule list once; each call then tests a post against it, first match wins. */
-export function compileRules(rules: readonly Rule[]): CompiledRules {
+/** A detecting rule's decision about one post: its detail, and the explained line as the reason. */
+function foundDecision(rule: Rule, found: Finding): RuleDecision {
+  const state = STATE_OF[rule.action];
+  const detail: DecisionDetail = { rule: rule.id, kind: rule.kind, ...found };
+  return { state, by: `rule:${rule.id}`, reason: explainDecision(state, detail), detail };
+}
+
+/**
+ * Compiles an ordered rule list once; each call then tests a post against
+ * it, first match wins. A list with a `language` or `sentiment` rule needs
+ * the text detectors (src/domain/text-detectors.ts).
+ */
+export function compileRules(rules: readonly Rule[], detectors?: TextDetectors): CompiledRules {
+  if (detectors === undefined && rules.some((r) => SIGNAL_KINDS.has(r.kind)))
+    throw new Error('language and sentiment rules are compiled with the text detectors');
   const tests = rules.map((rule) => ({ rule, ...testOf(rule), decision: ruleDecision(rule) }));
   const vocabulary = new Set(tests.flatMap((t) => t.firstWords));
   const first = (subject: RuleSubject) => {
-    const post = new PostView(subject, vocabulary);
-    for (const t of tests) if (t.test(post)) return t;
+    const post = new PostView(subject, vocabulary, detectors ?? null);
+    for (const t of tests) {
+      const found = t.test(post);
+      if (found === true) return { rule: t.rule, decision: t.decision };
+      if (found !== false && found !== null) return { rule: t.rule, decision: foundDecision(t.rule, found) };
+    }
     return null;
   };
   return {
     match: (subject) => first(subject)?.rule ?? null,
     judge: (subject) => first(subject)?.decision ?? null,
+    verdict: first,
     decide(subject, mode) {
       return first(subject)?.decision ?? arrivalByMode(mode);
     },
@@ -282,6 +397,8 @@ export interface RuleColumns extends Record<RuleFlagColumn, number> {
   username: string;
   network_name: string;
   media: MediaKind;
+  /** the stored language; null (or absent): not known, detected when a rule asks */
+  lang?: string | null;
 }
 
 /** What the rules see of a post: its stored HTML read as text, its flags as booleans. */
@@ -293,6 +410,7 @@ export function ruleSubjectOf(p: RuleColumns): RuleSubject {
     network: p.network_name,
     media: p.media,
   };
+  if (p.lang !== undefined && p.lang !== null) subject.lang = p.lang;
   for (const c of RULE_FLAG_COLUMNS) subject[c] = p[c] === 1;
   return subject;
 }

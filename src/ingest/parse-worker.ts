@@ -7,7 +7,9 @@
 import type { IngestedPost } from '../store/ingest.js';
 import type { ConnectorSettings } from '../schemas/connectors.js';
 import type { UpstreamDocument } from './connector.js';
-import { judgeRows } from './arrival.js';
+import { detectRowLanguages, judgeRows } from './arrival.js';
+import type { TextDetectors } from '../domain/rules.js';
+import { loadTextDetectors } from '../domain/text-detectors.js';
 import { decodeBody } from './charset.js';
 import { postRows } from './normalize.js';
 import { connectorFor } from './registry.js';
@@ -48,7 +50,13 @@ function decoded({ bytes, ...head }: ParseTask['response']): UpstreamDocument {
   return { ...head, text: decodeBody(body, head.headers['content-type']) };
 }
 
-export default function parseResponse(task: ParseTask): ParseResult {
+/** A task: the text detectors (eld's and AFINN's tables) are loaded once per worker, with its first. */
+export default async function parseResponse(task: ParseTask): Promise<ParseResult> {
+  return parseWith(task, await loadTextDetectors());
+}
+
+/** One response parsed, its posts' languages detected and judged by the wall's rules. */
+export function parseWith(task: ParseTask, detectors: TextDetectors): ParseResult {
   const connector = connectorFor(task.settings);
   const parser = Object.hasOwn(connector.documents, task.document) ? connector.documents[task.document] : undefined;
   if (!parser) throw new Error(`the ${task.settings.kind} connector has no document "${task.document}"`);
@@ -62,7 +70,8 @@ export default function parseResponse(task: ParseTask): ParseResult {
     now: task.now,
     maxItems: task.maxItems,
   });
-  judgeRows(rows, task.rules);
+  detectRowLanguages(rows, detectors);
+  judgeRows(rows, task.rules, detectors);
   return {
     rows,
     skipped: content.skipped,

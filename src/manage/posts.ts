@@ -14,6 +14,7 @@ import { found, invalid, invalidField, ManageError, notFound, stored, type Field
 import { iso } from '../domain/dates.js';
 import { parseDecisionDetail } from '../domain/decision.js';
 import { requireWall } from './walls.js';
+import { languageOfContent } from './language.js';
 import { TAGS_MAX } from '../schemas/posts.js';
 import type {
   BulkInput,
@@ -238,11 +239,13 @@ export async function updatePost(
   if (patch.reason !== undefined && patch.state === undefined)
     throw invalidField('reason', 'reason goes with state: the reason of a decision');
   const reason = cleanReason(patch.reason);
+  // detected before the transaction: the detector's first load takes a fifth of a second
+  const lang = patch.content !== undefined ? await languageOfContent(patch.content) : undefined;
   return audited(op, async (tx) => {
     const before = await loadPost(tx.trx, wallId, postId, mediaBase);
     await updatePostRow(tx.trx, postId, {
       ...(patch.state !== undefined ? decisionColumns(op, patch.state, reason) : {}),
-      ...(patch.content !== undefined ? { content: patch.content, updated_at: op.now } : {}),
+      ...(patch.content !== undefined ? { content: patch.content, lang, updated_at: op.now } : {}),
       ...(patch.hidden !== undefined ? { hidden: patch.hidden ? 1 : 0 } : {}),
       ...(patch.pinned !== undefined ? { pin: patch.pinned ? 1 : 0 } : {}),
       ...(patch.highlighted !== undefined ? { highlight: patch.highlighted ? 1 : 0 } : {}),

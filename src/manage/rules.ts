@@ -3,8 +3,16 @@
 // stored posts on demand. Ingestion applies them to new posts
 // (src/ingest/runtime.ts). Each write is audited; an apply announces the wall.
 import type { Kysely } from 'kysely';
-import { compileRules, completeRules, ruleDecision, ruleSubjectOf, type Rule } from '../domain/rules.js';
+import {
+  compileRules,
+  completeRules,
+  ruleSubjectOf,
+  type Rule,
+  type RuleDecision,
+  type TextDetectors,
+} from '../domain/rules.js';
 import type { Database } from '../store/schema.js';
+import { loadTextDetectors } from '../domain/text-detectors.js';
 import type { ApplyInput, ApplyRecord, RuleCount, RulesInput, RulesRecord } from '../schemas/rules.js';
 import { cleanWrite, MODERATION_RULES } from '../domain/writes.js';
 import { stored } from '../domain/errors.js';
@@ -27,18 +35,27 @@ export async function getRules(db: Kysely<Database>, wallId: number): Promise<Ru
 interface Plan {
   counts: RuleCount[];
   checked: number;
-  /** per rule id: the posts whose state changes */
-  changes: Map<string, number[]>;
+  /** the posts whose state changes, by decision (a detecting rule's differ from post to post: its detail) */
+  changes: Map<string, { decision: RuleDecision; ids: number[] }>;
+}
+
+/**
+ * The text detectors, when the rules need them (a `language` or `sentiment`
+ * rule): loaded on first use, so that the services and the CLI commands that
+ * never judge a post do not load their tables.
+ */
+export async function detectorsFor(rules: readonly Rule[]): Promise<TextDetectors | undefined> {
+  if (!rules.some((r) => r.kind === 'language' || r.kind === 'sentiment')) return undefined;
+  return loadTextDetectors();
 }
 
 const BATCH = 1000;
 
 /** What `rules` decide for the wall's pending (and, with `includeApproved`, approved) posts. */
 async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], includeApproved: boolean): Promise<Plan> {
-  const compiled = compileRules(rules);
-  const byId = new Map(rules.map((r) => [r.id, r]));
+  const compiled = compileRules(rules, await detectorsFor(rules));
   const counts = new Map(rules.map((r) => [r.id, { ruleId: r.id, matched: 0, changed: 0 }]));
-  const changes = new Map<string, number[]>();
+  const changes: Plan['changes'] = new Map();
   let checked = 0;
   let after = 0;
   for (;;) {
@@ -46,15 +63,17 @@ async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], include
     if (rows.length === 0) break;
     for (const r of rows) {
       checked++;
-      const rule = compiled.match(ruleSubjectOf(r));
-      if (!rule) continue;
+      const verdict = compiled.verdict(ruleSubjectOf(r));
+      if (!verdict) continue;
+      const { rule, decision } = verdict;
       const count = counts.get(rule.id)!;
       count.matched++;
-      if (ruleDecision(byId.get(rule.id)!).state !== r.state) {
+      if (decision.state !== r.state) {
         count.changed++;
-        const list = changes.get(rule.id) ?? [];
-        list.push(r.id);
-        changes.set(rule.id, list);
+        const key = decision.detail ? `${rule.id}\n${decision.reason}\n${JSON.stringify(decision.detail)}` : rule.id;
+        const change = changes.get(key) ?? { decision, ids: [] };
+        change.ids.push(r.id);
+        changes.set(key, change);
       }
     }
     after = rows[rows.length - 1]!.id;
@@ -91,9 +110,7 @@ export async function applyRules(op: Op, wallId: number, input: ApplyInput): Pro
     const wall = await requireWall(tx.trx, wallId);
     const rules = storedRules(wall.rules);
     const { counts, checked, changes } = await plan(tx.trx, wallId, rules, input.includeApproved === true);
-    for (const rule of rules) {
-      const ids = changes.get(rule.id) ?? [];
-      const decision = ruleDecision(rule);
+    for (const { decision, ids } of changes.values()) {
       for (let i = 0; i < ids.length; i += 500) {
         await updatePostsOfWall(tx.trx, wallId, ids.slice(i, i + 500), {
           state: decision.state,

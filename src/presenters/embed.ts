@@ -101,6 +101,7 @@ export function embedPost(p: PostRow, products: readonly TaggedProduct[], copies
     createdAt: new Date(p.created_at).toISOString(),
     pinned: p.pin > 0,
     highlighted: p.highlight > 0,
+    lang: p.lang,
     media,
     cta:
       ctaUrl !== null

@@ -51,6 +51,12 @@ export const EmbedPostSchema = Type.Object(
     createdAt: Type.String({ format: 'date-time', description: 'ISO 8601 UTC' }),
     pinned: Type.Boolean(),
     highlighted: Type.Boolean(),
+    lang: Nullable(
+      Type.String({
+        description:
+          'the language of the post’s text (ISO 639-1, detected by eld), for its `lang` attribute; null when it cannot be told',
+      }),
+    ),
     media: Type.Array(
       Type.Object(
         {

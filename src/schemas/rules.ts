@@ -2,13 +2,16 @@
 // takes, what GET answers, what a dry run and an apply report.
 import { Type, type Static, type TSchema } from 'typebox';
 import {
+  LANGUAGE_MODES,
   MEDIA_REQUIREMENTS,
   PROFANITY_LANGUAGES,
   RULE_ACTIONS,
   RULE_KINDS,
+  UNKNOWN_LANGUAGE,
   type Rule,
   type RuleIn,
 } from '../domain/rules.js';
+import { DETECTED_LANGUAGES, LANGUAGE_MODEL, SENTIMENT_MODEL } from '../domain/text-signals.js';
 import { spoken } from '../domain/lists.js';
 import { Bool, Record, strict } from './fields.js';
 
@@ -85,6 +88,45 @@ export const LengthRule = kind('length', 'posts whose text is shorter than min c
   min: Type.Integer({ minimum: 1, maximum: 10000, 'x-error': 'min must be an integer from 1 to 10000' }),
 });
 
+// ── Text signals (issue 32) ─────────────────────────────────────────────
+export const LanguageRule = kind(
+  'language',
+  `the language of the post's text, detected by ${LANGUAGE_MODEL} (60 languages; links, handles, hashtags and emoji left out)`,
+  {
+    languages: Type.Array(Type.Enum([...DETECTED_LANGUAGES]), {
+      minItems: 1,
+      maxItems: DETECTED_LANGUAGES.length,
+      uniqueItems: true,
+      'x-error': `languages must be a list of ISO 639-1 codes the detector knows: ${DETECTED_LANGUAGES.join(', ')}`,
+      description: 'ISO 639-1 codes, such as ["en", "pt"]',
+    }),
+    mode: Type.Enum([...LANGUAGE_MODES], {
+      'x-error': `mode must be ${spoken(LANGUAGE_MODES)}`,
+      description: 'allow: posts in a language not listed match; block: posts in a listed language match',
+    }),
+    unknown: Type.Optional(
+      Type.Enum([...UNKNOWN_LANGUAGE], {
+        'x-error': `unknown must be ${spoken(UNKNOWN_LANGUAGE)}`,
+        description:
+          'a post whose language cannot be told (too short, or mixed): pass (default: it does not match) or match',
+      }),
+    ),
+  },
+);
+export const SentimentRule = kind(
+  'sentiment',
+  `posts whose words are strongly negative, by ${SENTIMENT_MODEL}: English only (posts detected in another language never match)`,
+  {
+    below: Type.Number({
+      minimum: -1,
+      maximum: 1,
+      'x-error': 'below must be a number from -1 to 1',
+      description:
+        'posts whose sentiment is below it match; sentiment is the sum of the AFINN-165 valences of the words (−5 … +5 each) s, normalised to s / √(s² + 15) on −1 … +1 (−0.5 holds a sum of −3 or less: one word such as "hate" or "awful", but not "stupid" (−2) alone; −0.8: a sum of −6 or less, such as "hate" and "idiot")',
+    }),
+  },
+);
+
 export const RULE_SCHEMAS: Record<string, TSchema> = {
   keyword: KeywordRule,
   author: AuthorRule,
@@ -94,6 +136,8 @@ export const RULE_SCHEMAS: Record<string, TSchema> = {
   reply: ReplyRule,
   sensitive: SensitiveRule,
   length: LengthRule,
+  language: LanguageRule,
+  sentiment: SentimentRule,
 };
 
 export const RuleInput = Type.Union(Object.values(RULE_SCHEMAS), {
@@ -118,6 +162,8 @@ export const RulesBody = Type.Object(
           { kind: 'author', action: 'reject', network: 'Mastodon', usernames: ['troll@m.example'] },
           { kind: 'media', action: 'hold', require: 'image' },
           { kind: 'length', action: 'hold', min: 20 },
+          { kind: 'language', action: 'hold', languages: ['en', 'pt'], mode: 'allow' },
+          { kind: 'sentiment', action: 'hold', below: -0.5 },
         ],
       },
     ],

@@ -16,6 +16,8 @@ export interface CustomPostInput {
   authorPicture: string;
   link: string;
   media: MediaKind;
+  /** the language of its content (src/manage/language.ts); null or absent: unknown */
+  lang?: string | null;
   now: number;
   idempotencyKey: string | null;
 }
@@ -73,6 +75,7 @@ export async function createCustomPost(
         created_at: input.now,
         updated_at: input.now,
         media: input.media,
+        lang: input.lang ?? null,
         children:
           isImage || isVideo
             ? JSON.stringify([{ image: isImage ? input.postFile : '', video: isVideo ? input.postFile : '' }])

@@ -287,6 +287,8 @@ export interface IngestedPost extends PostFields {
   hidden: number;
   /** only for a new post: the decision of the wall's rule that matched it, made in the parse worker; not stored */
   arrival?: Arrival;
+  /** the language of its text, detected in the parse worker (absent: not detected, stored as null) */
+  lang?: string | null;
 }
 
 /** What ingestion decided about the posts it writes: the store applies it, and decides nothing itself. */
@@ -357,6 +359,7 @@ export async function upsertPosts(
           row.decision_reason = a.reason;
           row.decision_detail = a.detail ? JSON.stringify(a.detail) : null;
           row.media_state = mediaStateOf.get(p.external_id) ?? null;
+          row.lang = p.lang ?? null;
           return row;
         }),
       )
@@ -369,6 +372,8 @@ export async function upsertPosts(
               upstream_hash: eb.ref('excluded.upstream_hash'),
             };
             for (const c of UPSTREAM_COLUMNS) set[c] = eb.ref(`excluded.${c}`);
+            // detected from the content: rewritten with it
+            set.lang = eb.ref('excluded.lang');
             return set as never;
           })
           .where((eb) => eb('posts.upstream_hash', 'is distinct from', eb.ref('excluded.upstream_hash'))),

@@ -98,6 +98,7 @@ export function postDefaults(): DefaultedColumns {
     reply: 0,
     sensitive: 0,
     media_state: null,
+    lang: null,
     rev: newPostRevision(),
   } satisfies RegisteredDefaults & { rev: number };
 }

@@ -116,6 +116,8 @@ export interface PostsTable {
   decision_reason: string | null;
   /** JSON of what an automatic rule found (src/domain/decision.ts; migration 0023); null for people's decisions, the mode and plain rules */
   decision_detail: string | null;
+  /** ISO 639-1 code of the language the text is written in, detected by eld (migration 0024); null when unknown or not detected yet */
+  lang: string | null;
   /** 1 when the post arrived as a boost/repost (migration 0012); ingested posts only */
   repost: number;
   /** 1 when the post answers another post upstream (migration 0012); ingested posts only */

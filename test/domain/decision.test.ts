@@ -21,6 +21,9 @@ describe('explained decisions', () => {
     expect(explainDecision('pending', language)).toBe("held: language 'pt' — eld 2.1.0");
     const burst = { ...image, kind: 'burst', label: null, score: 10, threshold: 5, model: null };
     expect(explainDecision('pending', burst)).toBe('held: burst 10 ≥ 5');
+    // a score under its threshold (sentiment's `below`) reads as such
+    const sentiment = { ...image, kind: 'sentiment', label: 'negative', score: -0.84, threshold: -0.5, model: 'm' };
+    expect(explainDecision('pending', sentiment)).toBe("held: sentiment -0.84 'negative' < -0.50 — m");
   });
 
   it('reads a stored detail back, and nothing from an unreadable one', () => {

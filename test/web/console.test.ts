@@ -22,6 +22,27 @@ const WIDE = CONSOLE_WIDE;
 
 /** A wall in manual mode (account 3) with 500 pending posts, oldest first by id: the queue to clear by keyboard. */
 const RUSH = { wallId: 120, posts: 500, firstPost: 120_001 };
+const RUSH_DECISIONS = [
+  (at: string) => ({
+    by: 'rule:lang',
+    at,
+    reason: "held: language 'pt' — eld 2.1.0",
+    detail: { rule: 'lang', kind: 'language', label: 'pt', score: null, threshold: null, model: 'eld 2.1.0' },
+  }),
+  (at: string) => ({
+    by: 'rule:mood',
+    at,
+    reason: "held: sentiment -0.84 'negative' < -0.50 — sentiment (AFINN-165) 5.0.2",
+    detail: {
+      rule: 'mood',
+      kind: 'sentiment',
+      label: 'negative',
+      score: -0.8402,
+      threshold: -0.5,
+      model: 'sentiment (AFINN-165) 5.0.2',
+    },
+  }),
+];
 function rushWall(now: number, media: string) {
   const iso = (ms: number) => new Date(ms).toISOString();
   return {
@@ -49,6 +70,8 @@ function rushWall(now: number, media: string) {
           file: i % 3 === 0 ? `${media}/scene-${(i % 12) + 1}.svg` : '',
           createdAt: iso(now - (RUSH.posts + 10 - i) * 60_000),
           state: 'pending' as const,
+          // the first two held by automatic rules, each with what it found (the queue shows it)
+          ...(i < 2 ? { decision: RUSH_DECISIONS[i]!(iso(now - 60_000)) } : {}),
         })),
       },
     ],
@@ -454,6 +477,16 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await page.locator('article[data-post-id]').first().waitFor({ timeout: WAIT });
     const first = async () => page.locator('article[data-post-id]').first().getAttribute('data-post-id');
     expect(await first()).toBe(String(RUSH.firstPost));
+
+    // what held a post: the rule's explained line, and what it found (label, score against threshold, model)
+    const card = (n: number) => page.locator(`article[data-post-id="${RUSH.firstPost + n}"]`);
+    expect(await card(0).locator('.held').innerText()).toContain("held: language 'pt' — eld 2.1.0");
+    expect(await card(0).locator('.decision-detail').innerText()).toMatch(/Found\s+pt\s+Measured by\s+eld 2\.1\.0/);
+    expect(await card(1).locator('.held').innerText()).toContain("held: sentiment -0.84 'negative' < -0.50");
+    expect(await card(1).locator('.decision-detail').innerText()).toMatch(
+      /Found\s+negative\s+Score\s+-0\.84\s+Rule’s threshold\s+-0\.50\s+Measured by\s+sentiment \(AFINN-165\) 5\.0\.2/,
+    );
+    expect(await card(2).locator('.decision-detail').count()).toBe(0);
 
     // the text filter, then back to the whole queue
     await page.getByLabel('Search text').fill('post 250 ');

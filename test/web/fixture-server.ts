@@ -80,6 +80,7 @@ export function makePost(n: number, overrides: Partial<EmbedPost> = {}, media = 
     createdAt: new Date(BASE_TIME - (n + 1) * HOUR).toISOString(),
     pinned: false,
     highlighted: n % 5 === 1,
+    lang: null,
     media:
       type === 'text'
         ? []

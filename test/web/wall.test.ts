@@ -88,6 +88,26 @@ describe.skipIf(!hasChromium)('the embed in Chromium, faults injected', () => {
     expect(await shownIds(page)).toEqual(bySort(fx.posts).map((p) => p.id));
   });
 
+  it('gives each post’s text the language the embed API detected, and none when it is unknown', async () => {
+    const pt = makePost(80, {
+      type: 'text',
+      lang: 'pt',
+      html: '<p>A banda tocou até a meia-noite e toda a multidão cantou junto.</p>',
+    });
+    const unknown = makePost(81, { type: 'text', lang: null });
+    // a value that is not a language code is not written into the page
+    const odd = makePost(82, { type: 'text', lang: 'pt" onclick="x' });
+    fx.setPosts([pt, unknown, odd]);
+    const page = await open('layout=grid');
+    const langOf = (id: string) =>
+      page
+        .locator(`wallery-wall [data-post-id="${id}"] .text`)
+        .evaluate((el) => (el.hasAttribute('lang') ? el.getAttribute('lang') : null));
+    expect(await langOf(pt.id)).toBe('pt');
+    expect(await langOf(unknown.id)).toBeNull();
+    expect(await langOf(odd.id)).toBeNull();
+  });
+
   it('starts again when moved in the page', async () => {
     fx.setPosts(somePosts(fx.baseUrl, 3));
     const page = await open('layout=grid');

@@ -1,5 +1,6 @@
 // One post as a card: media, author, text, time, link, CTA, shop button.
 import { html, nothing, type TemplateResult } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { cssProps } from './css-props.js';
 import type { EmbedMedia, EmbedPost, Layout } from './types.js';
@@ -160,6 +161,11 @@ function avatarOf(post: EmbedPost, ctx: PostContext) {
  * layout, styles.ts); a "More" button, shown only when the text is cut
  * (wall.ts measures it), expands it in place.
  */
+/** The language of a post's text, for its `lang` attribute: a language code as the embed API gives it, else none (the page's). */
+export function langOf(post: EmbedPost): string | undefined {
+  return typeof post.lang === 'string' && /^[a-z]{2,3}$/.test(post.lang) ? post.lang : undefined;
+}
+
 export function renderPost(post: EmbedPost, ctx: PostContext, eager = false): TemplateResult {
   const authorUrl = safeUrl(post.author.url);
   const link = safeUrl(post.link);
@@ -207,7 +213,9 @@ export function renderPost(post: EmbedPost, ctx: PostContext, eager = false): Te
       ${
         post.html
           ? html`${quote ? html`<span class="qmark" aria-hidden="true">“</span>` : nothing}
-              <div class="text" part="text" id=${textId}>${unsafeHTML(cleanHtml(post.html, inlineAllowed))}</div>
+              <div class="text" part="text" id=${textId} lang=${ifDefined(langOf(post))}>
+                ${unsafeHTML(cleanHtml(post.html, inlineAllowed))}
+              </div>
               ${
                 ctx.layout === 'event'
                   ? nothing

@@ -7,6 +7,7 @@ import { mediaKindOfFile } from '../../domain/media.js';
 import { cleanWrite, CUSTOM_POST_RULES } from '../../domain/writes.js';
 import { type ListFilter, type PostRow } from '../../store/posts.js';
 import { createCustomPost } from '../../store/custom-posts.js';
+import { languageOfContent } from '../../manage/language.js';
 import type { MediaKind } from '../../domain/lists.js';
 import { findLiveWall, softDeleteWall, type WallRow } from '../../store/walls.js';
 import { CONTENT_TYPES, renderBody, renderListBody, renderListItem, successData, type Format } from '../envelope.js';
@@ -86,6 +87,7 @@ export async function createPost(request: FastifyRequest): Promise<void> {
     accountId: request.caller.accountId,
     ...post,
     media: mediaKindOfFile(post.postFile),
+    lang: await languageOfContent(post.content),
     now: now(),
     idempotencyKey: typeof header === 'string' ? header : null,
   });

@@ -110,6 +110,10 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   'rules[].network': 'Network',
   'rules[].require': 'Required media',
   'rules[].min': 'Shortest text (characters)',
+  // text signals: the language and sentiment rules
+  'rules[].mode': 'Languages listed are',
+  'rules[].unknown': 'Language unknown',
+  'rules[].below': 'Sentiment below',
   // accounts, keys, tokens, webhooks
   plan: 'Plan',
   dailyCallLimit: 'Daily call limit',

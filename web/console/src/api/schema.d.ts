@@ -14090,6 +14090,103 @@ export interface paths {
                       kind: 'length';
                       min: number;
                     }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'language';
+                      /** @description ISO 639-1 codes, such as ["en", "pt"] */
+                      languages: (
+                        | 'am'
+                        | 'ar'
+                        | 'az'
+                        | 'be'
+                        | 'bg'
+                        | 'bn'
+                        | 'ca'
+                        | 'cs'
+                        | 'da'
+                        | 'de'
+                        | 'el'
+                        | 'en'
+                        | 'es'
+                        | 'et'
+                        | 'eu'
+                        | 'fa'
+                        | 'fi'
+                        | 'fr'
+                        | 'gu'
+                        | 'he'
+                        | 'hi'
+                        | 'hr'
+                        | 'hu'
+                        | 'hy'
+                        | 'is'
+                        | 'it'
+                        | 'ja'
+                        | 'ka'
+                        | 'kn'
+                        | 'ko'
+                        | 'ku'
+                        | 'lo'
+                        | 'lt'
+                        | 'lv'
+                        | 'ml'
+                        | 'mr'
+                        | 'ms'
+                        | 'nl'
+                        | 'no'
+                        | 'or'
+                        | 'pa'
+                        | 'pl'
+                        | 'pt'
+                        | 'ro'
+                        | 'ru'
+                        | 'sk'
+                        | 'sl'
+                        | 'sq'
+                        | 'sr'
+                        | 'sv'
+                        | 'ta'
+                        | 'te'
+                        | 'th'
+                        | 'tl'
+                        | 'tr'
+                        | 'uk'
+                        | 'ur'
+                        | 'vi'
+                        | 'yo'
+                        | 'zh'
+                      )[];
+                      /**
+                       * @description allow: posts in a language not listed match; block: posts in a listed language match
+                       * @enum {unknown}
+                       */
+                      mode: 'allow' | 'block';
+                      /**
+                       * @description a post whose language cannot be told (too short, or mixed): pass (default: it does not match) or match
+                       * @enum {unknown}
+                       */
+                      unknown?: 'pass' | 'match';
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description posts whose sentiment is below it match; sentiment is the sum of the AFINN-165 valences of the words (−5 … +5 each) s, normalised to s / √(s² + 15) on −1 … +1 (−0.5 holds a sum of −3 or less: one word such as "hate" or "awful", but not "stupid" (−2) alone; −0.8: a sum of −6 or less, such as "hate" and "idiot") */
+                      below: number;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'sentiment';
+                    }
                 )[];
               };
               /** @enum {string} */
@@ -14294,6 +14391,20 @@ export interface paths {
            *           "kind": "length",
            *           "action": "hold",
            *           "min": 20
+           *         },
+           *         {
+           *           "kind": "language",
+           *           "action": "hold",
+           *           "languages": [
+           *             "en",
+           *             "pt"
+           *           ],
+           *           "mode": "allow"
+           *         },
+           *         {
+           *           "kind": "sentiment",
+           *           "action": "hold",
+           *           "below": -0.5
            *         }
            *       ]
            *     }
@@ -14404,6 +14515,103 @@ export interface paths {
                   /** @enum {string} */
                   kind: 'length';
                   min: number;
+                }
+              | {
+                  /**
+                   * @description reject; hold (pending, even in auto mode); approve
+                   * @enum {unknown}
+                   */
+                  action: 'reject' | 'hold' | 'approve';
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'language';
+                  /** @description ISO 639-1 codes, such as ["en", "pt"] */
+                  languages: (
+                    | 'am'
+                    | 'ar'
+                    | 'az'
+                    | 'be'
+                    | 'bg'
+                    | 'bn'
+                    | 'ca'
+                    | 'cs'
+                    | 'da'
+                    | 'de'
+                    | 'el'
+                    | 'en'
+                    | 'es'
+                    | 'et'
+                    | 'eu'
+                    | 'fa'
+                    | 'fi'
+                    | 'fr'
+                    | 'gu'
+                    | 'he'
+                    | 'hi'
+                    | 'hr'
+                    | 'hu'
+                    | 'hy'
+                    | 'is'
+                    | 'it'
+                    | 'ja'
+                    | 'ka'
+                    | 'kn'
+                    | 'ko'
+                    | 'ku'
+                    | 'lo'
+                    | 'lt'
+                    | 'lv'
+                    | 'ml'
+                    | 'mr'
+                    | 'ms'
+                    | 'nl'
+                    | 'no'
+                    | 'or'
+                    | 'pa'
+                    | 'pl'
+                    | 'pt'
+                    | 'ro'
+                    | 'ru'
+                    | 'sk'
+                    | 'sl'
+                    | 'sq'
+                    | 'sr'
+                    | 'sv'
+                    | 'ta'
+                    | 'te'
+                    | 'th'
+                    | 'tl'
+                    | 'tr'
+                    | 'uk'
+                    | 'ur'
+                    | 'vi'
+                    | 'yo'
+                    | 'zh'
+                  )[];
+                  /**
+                   * @description allow: posts in a language not listed match; block: posts in a listed language match
+                   * @enum {unknown}
+                   */
+                  mode: 'allow' | 'block';
+                  /**
+                   * @description a post whose language cannot be told (too short, or mixed): pass (default: it does not match) or match
+                   * @enum {unknown}
+                   */
+                  unknown?: 'pass' | 'match';
+                }
+              | {
+                  /**
+                   * @description reject; hold (pending, even in auto mode); approve
+                   * @enum {unknown}
+                   */
+                  action: 'reject' | 'hold' | 'approve';
+                  /** @description posts whose sentiment is below it match; sentiment is the sum of the AFINN-165 valences of the words (−5 … +5 each) s, normalised to s / √(s² + 15) on −1 … +1 (−0.5 holds a sum of −3 or less: one word such as "hate" or "awful", but not "stupid" (−2) alone; −0.8: a sum of −6 or less, such as "hate" and "idiot") */
+                  below: number;
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'sentiment';
                 }
             )[];
           };
@@ -14533,6 +14741,103 @@ export interface paths {
                       /** @enum {string} */
                       kind: 'length';
                       min: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'language';
+                      /** @description ISO 639-1 codes, such as ["en", "pt"] */
+                      languages: (
+                        | 'am'
+                        | 'ar'
+                        | 'az'
+                        | 'be'
+                        | 'bg'
+                        | 'bn'
+                        | 'ca'
+                        | 'cs'
+                        | 'da'
+                        | 'de'
+                        | 'el'
+                        | 'en'
+                        | 'es'
+                        | 'et'
+                        | 'eu'
+                        | 'fa'
+                        | 'fi'
+                        | 'fr'
+                        | 'gu'
+                        | 'he'
+                        | 'hi'
+                        | 'hr'
+                        | 'hu'
+                        | 'hy'
+                        | 'is'
+                        | 'it'
+                        | 'ja'
+                        | 'ka'
+                        | 'kn'
+                        | 'ko'
+                        | 'ku'
+                        | 'lo'
+                        | 'lt'
+                        | 'lv'
+                        | 'ml'
+                        | 'mr'
+                        | 'ms'
+                        | 'nl'
+                        | 'no'
+                        | 'or'
+                        | 'pa'
+                        | 'pl'
+                        | 'pt'
+                        | 'ro'
+                        | 'ru'
+                        | 'sk'
+                        | 'sl'
+                        | 'sq'
+                        | 'sr'
+                        | 'sv'
+                        | 'ta'
+                        | 'te'
+                        | 'th'
+                        | 'tl'
+                        | 'tr'
+                        | 'uk'
+                        | 'ur'
+                        | 'vi'
+                        | 'yo'
+                        | 'zh'
+                      )[];
+                      /**
+                       * @description allow: posts in a language not listed match; block: posts in a listed language match
+                       * @enum {unknown}
+                       */
+                      mode: 'allow' | 'block';
+                      /**
+                       * @description a post whose language cannot be told (too short, or mixed): pass (default: it does not match) or match
+                       * @enum {unknown}
+                       */
+                      unknown?: 'pass' | 'match';
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description posts whose sentiment is below it match; sentiment is the sum of the AFINN-165 valences of the words (−5 … +5 each) s, normalised to s / √(s² + 15) on −1 … +1 (−0.5 holds a sum of −3 or less: one word such as "hate" or "awful", but not "stupid" (−2) alone; −0.8: a sum of −6 or less, such as "hate" and "idiot") */
+                      below: number;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'sentiment';
                     }
                 )[];
               };

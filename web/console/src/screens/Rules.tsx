@@ -25,6 +25,8 @@ const KIND_NAMES: Record<Kind, string> = {
   reply: 'Replies',
   sensitive: 'Flagged sensitive',
   length: 'Short posts',
+  language: 'Language',
+  sentiment: 'Negative sentiment',
 };
 const ACTION_NAMES: Record<Action, string> = { reject: 'reject', hold: 'hold for review', approve: 'approve' };
 const ACTION_VERB: Record<Action, string> = { reject: 'reject', hold: 'hold', approve: 'approve' };
@@ -48,6 +50,10 @@ function describe(rule: RuleIn): string {
       return 'Replies';
     case 'sensitive':
       return 'Posts flagged sensitive upstream';
+    case 'language':
+      return `Posts ${rule.mode === 'allow' ? 'not in' : 'in'} ${rule.languages.join(', ')}${rule.unknown === 'match' ? ', and posts whose language is unknown' : ''}`;
+    case 'sentiment':
+      return `English posts with a sentiment below ${rule.below}`;
   }
 }
 
@@ -206,6 +212,10 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
   const [network, setNetwork] = useState('');
   const [require, setRequire] = useState<'any' | 'image' | 'video'>('image');
   const [min, setMin] = useState('20');
+  const [languages, setLanguages] = useState('en');
+  const [mode, setMode] = useState<'allow' | 'block'>('allow');
+  const [unknown, setUnknown] = useState<'pass' | 'match'>('pass');
+  const [below, setBelow] = useState('-0.5');
   const [problem, setProblem] = useState<string | undefined>();
 
   function build(): RuleIn | string {
@@ -224,6 +234,18 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
           : 'Enter a length of 1 or more.';
       case 'profanity':
         return { kind, action };
+      case 'language': {
+        const codes = list(languages.toLowerCase());
+        return codes.length
+          ? ({ kind, action, languages: codes, mode, unknown } as RuleIn)
+          : 'Enter at least one language code, such as en.';
+      }
+      case 'sentiment': {
+        const n = Number(below.replace('−', '-'));
+        return below.trim() !== '' && Number.isFinite(n) && n >= -1 && n <= 1
+          ? { kind, action, below: n }
+          : 'Enter a number from -1 to 1, such as -0.5.';
+      }
       default:
         return { kind, action } as RuleIn;
     }
@@ -287,6 +309,41 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
           inputMode="numeric"
           value={min}
           onChange={(e) => setMin(e.target.value)}
+          error={problem}
+        />
+      )}
+      {kind === 'language' && (
+        <>
+          <TextField
+            label="Languages (ISO 639-1 codes, comma-separated)"
+            value={languages}
+            onChange={(e) => setLanguages(e.target.value)}
+            error={problem}
+          />
+          <SelectField
+            label="Languages listed are"
+            value={mode}
+            onChange={(e) => setMode(e.target.value as 'allow' | 'block')}
+          >
+            <option value="allow">Allowed: the rule acts on posts in other languages</option>
+            <option value="block">Blocked: the rule acts on posts in these languages</option>
+          </SelectField>
+          <SelectField
+            label="Language unknown (too short, mixed)"
+            value={unknown}
+            onChange={(e) => setUnknown(e.target.value as 'pass' | 'match')}
+          >
+            <option value="pass">Let the post pass</option>
+            <option value="match">The rule acts on it</option>
+          </SelectField>
+        </>
+      )}
+      {kind === 'sentiment' && (
+        <TextField
+          label="Sentiment below (−1 hostile … 1 warm; English posts only)"
+          inputMode="decimal"
+          value={below}
+          onChange={(e) => setBelow(e.target.value)}
           error={problem}
         />
       )}

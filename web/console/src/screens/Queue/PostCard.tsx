@@ -7,6 +7,7 @@ import { Button } from '../../ui/kit';
 import { copiesNote, mainPictures, Picture } from '../../ui/Picture';
 import { authorOf, PostByline } from '../../ui/PostByline';
 import { PostTextBlocks } from '../../ui/PostText';
+import { DecisionDetail } from '../../ui/DecisionDetail';
 import { href } from '../../router';
 
 interface CardProps {
@@ -72,6 +73,7 @@ export const PostCard = memo(function PostCard({
               Edit post<span className="sr-only"> by {author}</span>
             </a>
           </p>
+          {post.decision?.detail && <DecisionDetail detail={post.decision.detail} />}
         </div>
         {mayModerate && (
           <div className="post-actions">
