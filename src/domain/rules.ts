@@ -7,6 +7,19 @@ import { arrivalByMode, type Arrival } from './arrival.js';
 import type { MediaKind, ModerationMode, PostState } from './lists.js';
 import { RULE_FLAG_COLUMNS, type RuleFlagColumn } from './post-fields.js';
 import { isProfane } from './profanity.js';
+import {
+  DEFAULT_IMAGE_CLASSES,
+  DEFAULT_IMAGE_THRESHOLD,
+  DEFAULT_SIMILAR_DISTANCE,
+  DEFAULT_SIMILAR_HOURS,
+  IMAGE_CHECK_WAIT,
+  isPictureRuleKind,
+  pictureArrival,
+  pictureFinding,
+  uncheckedArrival,
+  type ImageRuleFields,
+  type PictureFacts,
+} from './image-rules.js';
 
 export const RULE_KINDS = [
   'keyword',
@@ -17,10 +30,15 @@ export const RULE_KINDS = [
   'reply',
   'sensitive',
   'length',
+  // picture rules (src/domain/image-rules.ts)
+  'image',
+  'similar_image',
 ] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 export const RULE_ACTIONS = ['reject', 'hold', 'approve'] as const;
-export type RuleAction = (typeof RULE_ACTIONS)[number];
+/** An image rule's actions: blur is hold, the picture shown blurred in the console until a moderator reveals it. */
+export const IMAGE_RULE_ACTIONS = [...RULE_ACTIONS, 'blur'] as const;
+export type RuleAction = (typeof IMAGE_RULE_ACTIONS)[number];
 /** Languages of the profanity filter (obscenity's datasets). */
 export const PROFANITY_LANGUAGES = ['en'] as const;
 export const MEDIA_REQUIREMENTS = ['any', 'image', 'video'] as const;
@@ -37,13 +55,16 @@ export type Rule = Base &
     | { kind: 'media'; require: (typeof MEDIA_REQUIREMENTS)[number] }
     | { kind: 'repost' | 'reply' | 'sensitive' }
     | { kind: 'length'; min: number }
+    | ImageRuleFields
   );
 
-/** A rule as given (PUT …/rules, a data file): its id, a keyword rule's `match` and a profanity rule's `languages` may be left out. */
+/** Fields a rule may leave out (defaults: completeRules). */
+type Defaulted = 'id' | 'match' | 'languages' | 'classes' | 'threshold' | 'distance' | 'withinHours';
+
+/** A rule as given (PUT …/rules, a data file): its id, a keyword rule's `match`, a profanity rule's `languages` and the picture rules' settings may be left out. */
 export type RuleIn = Rule extends infer R
   ? R extends Rule
-    ? Omit<R, Extract<keyof R, 'id' | 'match' | 'languages'>> &
-        Partial<Pick<R, Extract<keyof R, 'id' | 'match' | 'languages'>>>
+    ? Omit<R, Extract<keyof R, Defaulted>> & Partial<Pick<R, Extract<keyof R, Defaulted>>>
     : never
   : never;
 
@@ -63,6 +84,20 @@ export function completeRules(input: readonly RuleIn[]): Rule[] {
         return { ...r, id, match: r.match ?? 'any' };
       case 'profanity':
         return { ...r, id, languages: r.languages ?? ['en'] };
+      case 'image':
+        return {
+          ...r,
+          id,
+          classes: r.classes ?? [...DEFAULT_IMAGE_CLASSES],
+          threshold: r.threshold ?? DEFAULT_IMAGE_THRESHOLD,
+        };
+      case 'similar_image':
+        return {
+          ...r,
+          id,
+          distance: r.distance ?? DEFAULT_SIMILAR_DISTANCE,
+          withinHours: r.withinHours ?? DEFAULT_SIMILAR_HOURS,
+        };
       default:
         return { ...r, id } as Rule;
     }
@@ -80,12 +115,21 @@ export interface RuleSubject extends Partial<Record<RuleFlagColumn, boolean>> {
   username: string;
   network: string;
   media: MediaKind;
+  /** the post shows pictures (its items', not its avatar); absent: `media` is image */
+  pictured?: boolean;
+  /** what the image check found of its pictures; absent: not checked yet (picture rules make it wait) */
+  pictures?: PictureFacts;
 }
 
 /** The arrival a rule (`by`: `rule:<id>`) or else the moderation mode (`by`: null) gives a post. */
 export type RuleDecision = Arrival;
 
-const STATE_OF: Record<RuleAction, PostState> = { reject: 'rejected', hold: 'pending', approve: 'approved' };
+const STATE_OF: Record<RuleAction, PostState> = {
+  reject: 'rejected',
+  hold: 'pending',
+  approve: 'approved',
+  blur: 'pending',
+};
 
 /** Lower case, accents and other marks removed, compatibility forms folded: `Crème` → `creme`. */
 export function foldText(text: string): string {
@@ -230,6 +274,10 @@ function testOf(rule: Rule): { test: Test; firstWords: string[] } {
       return plain((post) => post.subject.sensitive === true);
     case 'length':
       return plain((post) => post.length() < rule.min);
+    case 'image':
+    case 'similar_image':
+      // judged on the image check's facts (compileRules), never on the text
+      return plain(() => false);
   }
 }
 
@@ -242,9 +290,19 @@ const REASONS: Record<RuleKind, string> = {
   reply: 'a reply',
   sensitive: 'flagged sensitive upstream',
   length: 'text too short',
+  image: 'the picture scored over the threshold',
+  similar_image: 'a picture like one the wall showed shortly before',
 };
 
+/** The first rule that decides a post, and its decision; rule null: the post waits for the image check. */
+export interface Verdict {
+  rule: Rule | null;
+  decision: RuleDecision;
+}
+
 export interface CompiledRules {
+  /** the first rule that decides, with its decision (picture rules: their detail), or null */
+  find(subject: RuleSubject): Verdict | null;
   /** the first rule that matches, or null */
   match(subject: RuleSubject): Rule | null;
   /** the decision of the first rule that matches, or null */
@@ -261,18 +319,42 @@ export function ruleDecision(rule: Rule): RuleDecision {
 export function compileRules(rules: readonly Rule[]): CompiledRules {
   const tests = rules.map((rule) => ({ rule, ...testOf(rule), decision: ruleDecision(rule) }));
   const vocabulary = new Set(tests.flatMap((t) => t.firstWords));
-  const first = (subject: RuleSubject) => {
+  const first = (subject: RuleSubject): Verdict | null => {
     const post = new PostView(subject, vocabulary);
-    for (const t of tests) if (t.test(post)) return t;
+    for (const t of tests) {
+      if (isPictureRuleKind(t.rule.kind)) {
+        const picture = pictureVerdict(t.rule as Rule & ImageRuleFields, subject);
+        if (picture !== null) return picture;
+        continue;
+      }
+      if (t.test(post)) return t;
+    }
     return null;
   };
   return {
+    find: first,
     match: (subject) => first(subject)?.rule ?? null,
     judge: (subject) => first(subject)?.decision ?? null,
     decide(subject, mode) {
       return first(subject)?.decision ?? arrivalByMode(mode);
     },
   };
+}
+
+/**
+ * A picture rule's verdict: none for a post without pictures; the wait for
+ * the image check while its pictures' facts are unknown; then the rule's
+ * action with what it found, a hold for a human when a picture could not be
+ * checked, or none.
+ */
+function pictureVerdict(rule: Rule & ImageRuleFields, subject: RuleSubject): Verdict | null {
+  const pictured = subject.pictured ?? subject.media === 'image';
+  if (!pictured) return null;
+  if (subject.pictures === undefined) return { rule: null, decision: IMAGE_CHECK_WAIT };
+  const found = pictureFinding(rule, subject.pictures);
+  if (found === null) return null;
+  if ('unchecked' in found) return { rule, decision: uncheckedArrival(rule, found.unchecked) };
+  return { rule, decision: pictureArrival(rule, STATE_OF[rule.action], found.detail) };
 }
 
 /** A post's columns as the rules read them (a stored row, or a row ingestion is about to store). */

@@ -2,6 +2,7 @@
 // takes, what GET answers, what a dry run and an apply report.
 import { Type, type Static, type TSchema } from 'typebox';
 import {
+  IMAGE_RULE_ACTIONS,
   MEDIA_REQUIREMENTS,
   PROFANITY_LANGUAGES,
   RULE_ACTIONS,
@@ -10,6 +11,13 @@ import {
   type RuleIn,
 } from '../domain/rules.js';
 import { spoken } from '../domain/lists.js';
+import {
+  DEFAULT_IMAGE_THRESHOLD,
+  DEFAULT_SIMILAR_DISTANCE,
+  DEFAULT_SIMILAR_HOURS,
+  IMAGE_CLASSES,
+  PHASH_BITS,
+} from '../domain/image-rules.js';
 import { Bool, Record, strict } from './fields.js';
 
 export const RULES_MAX = 100;
@@ -29,14 +37,14 @@ const Word = Type.String({ minLength: 1, maxLength: 200, pattern: '[\\p{L}\\p{N}
 const RECORDS: TSchema[] = [];
 
 /** A rule kind as PUT takes it (id optional); its record (id given) joins RECORDS. */
-const kind = <K extends string, P extends Record<string, TSchema>>(k: K, description: string, props: P) => {
-  RECORDS.push(
-    Type.Object({ id: RuleId, kind: Type.Literal(k), action: Action, ...props }, { ...strict, description }),
-  );
-  return Type.Object(
-    { id: Type.Optional(RuleId), kind: Type.Literal(k), action: Action, ...props },
-    { ...strict, description },
-  );
+const kind = <K extends string, P extends Record<string, TSchema>>(
+  k: K,
+  description: string,
+  props: P,
+  action: TSchema = Action,
+) => {
+  RECORDS.push(Type.Object({ id: RuleId, kind: Type.Literal(k), action, ...props }, { ...strict, description }));
+  return Type.Object({ id: Type.Optional(RuleId), kind: Type.Literal(k), action, ...props }, { ...strict, description });
 };
 
 export const KeywordRule = kind(
@@ -85,6 +93,57 @@ export const LengthRule = kind('length', 'posts whose text is shorter than min c
   min: Type.Integer({ minimum: 1, maximum: 10000, 'x-error': 'min must be an integer from 1 to 10000' }),
 });
 
+// ---- picture rules (src/domain/image-rules.ts) ----
+const ImageAction = Type.Enum([...IMAGE_RULE_ACTIONS], {
+  'x-error': `action must be ${spoken(IMAGE_RULE_ACTIONS)}`,
+  description: 'reject; hold (pending); blur (pending, the picture blurred in the console until revealed); approve',
+});
+export const ImageRule = kind(
+  'image',
+  "a post one of whose pictures the safety classifier (nsfwjs) scores at or over the threshold for one of the classes; the post waits, pending, for the check of its pictures",
+  {
+    classes: Type.Optional(
+      Type.Array(Type.Enum([...IMAGE_CLASSES]), {
+        minItems: 1,
+        uniqueItems: true,
+        'x-error': `classes must be a list of ${spoken(IMAGE_CLASSES)}, each once`,
+        description: 'default ["porn", "hentai", "sexy"]',
+      }),
+    ),
+    threshold: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        'x-error': 'threshold must be a number from 0 to 1',
+        description: `a class's score (0–1) at or over it matches; default ${DEFAULT_IMAGE_THRESHOLD}`,
+      }),
+    ),
+  },
+  ImageAction,
+);
+export const SimilarImageRule = kind(
+  'similar_image',
+  'a post whose picture is near (perceptual hash) a picture of an earlier post of the wall within the window; the post waits, pending, for the check of its pictures',
+  {
+    distance: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: PHASH_BITS / 2,
+        'x-error': `distance must be an integer from 0 to ${PHASH_BITS / 2}`,
+        description: `largest Hamming distance of the ${PHASH_BITS}-bit hashes that matches; default ${DEFAULT_SIMILAR_DISTANCE}`,
+      }),
+    ),
+    withinHours: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 720,
+        'x-error': 'withinHours must be an integer from 1 to 720',
+        description: `how far back the earlier post may be (hours); default ${DEFAULT_SIMILAR_HOURS}`,
+      }),
+    ),
+  },
+);
+
 export const RULE_SCHEMAS: Record<string, TSchema> = {
   keyword: KeywordRule,
   author: AuthorRule,
@@ -94,6 +153,8 @@ export const RULE_SCHEMAS: Record<string, TSchema> = {
   reply: ReplyRule,
   sensitive: SensitiveRule,
   length: LengthRule,
+  image: ImageRule,
+  similar_image: SimilarImageRule,
 };
 
 export const RuleInput = Type.Union(Object.values(RULE_SCHEMAS), {
