@@ -12,6 +12,12 @@
 import { explainDecision, type DecisionDetail } from './decision.js';
 import type { Arrival } from './arrival.js';
 import type { PostState } from './lists.js';
+import { AVATAR_SLOT, pictureSourcesOf, type MediaColumns } from './media-sources.js';
+
+/** The classifier and its version, stored with its scores: when it changes, pictures are checked again. */
+export const IMAGE_MODEL = 'nsfwjs mobilenet_v2 4.4.0';
+/** The perceptual hash and its version. */
+export const PHASH_MODEL = 'sharp-phash 2.2.0';
 
 /** The classes of the safety classifier (nsfwjs), in lower case. */
 export const IMAGE_CLASSES = ['neutral', 'drawing', 'sexy', 'porn', 'hentai'] as const;
@@ -71,6 +77,17 @@ export const IMAGE_CHECK_BY = IMAGE_CHECK_WAIT.by!;
 
 export const isPictureRuleKind = (kind: string): kind is ImageRuleFields['kind'] =>
   kind === 'image' || kind === 'similar_image';
+
+/** The slot name of an author's avatar (not judged by the picture rules). */
+export const AVATAR_SLOT_NAME: string = AVATAR_SLOT;
+
+/** Whether a stored rule list (JSON) has a picture rule: cheaper than parsing it, for every page ingested. */
+const PICTURE_KIND = /"kind"\s*:\s*"(?:image|similar_image)"/;
+export const hasPictureRules = (rulesJson: string): boolean => PICTURE_KIND.test(rulesJson);
+
+/** Whether a post shows pictures the picture rules judge: its items' (a video's poster too), not its author's avatar. */
+export const hasItemPictures = (post: MediaColumns): boolean =>
+  pictureSourcesOf(post).some((s) => s.slot !== AVATAR_SLOT);
 
 /** What a picture rule found: its detail, or a picture it could not judge. */
 export type PictureFinding = { detail: DecisionDetail } | { unchecked: string } | null;

@@ -6,6 +6,7 @@ import { compileRules, ruleSubjectOf, type CompiledRules, type Rule } from '../d
 import type { ModerationMode } from '../domain/lists.js';
 import { arrivalByMode, type Arrival } from '../domain/arrival.js';
 import type { IngestedPost } from '../store/ingest.js';
+import { hasItemPictures, hasPictureRules } from '../domain/image-rules.js';
 
 // A worker parses many pages of few walls: each wall's list is compiled once, not per page.
 const compiled = new Map<string, CompiledRules>();
@@ -37,8 +38,12 @@ export function arrivalOf(mode: ModerationMode): (post: IngestedPost) => Arrival
 export function judgeRows(rows: IngestedPost[], rulesJson: string): void {
   if (rulesJson === '[]') return;
   const rules = compiledFor(rulesJson);
+  // picture rules make a post with pictures wait for the image check (src/media/image-check.ts)
+  const pictures = hasPictureRules(rulesJson);
   for (const row of rows) {
-    const decision = rules.judge(ruleSubjectOf(row));
+    const subject = ruleSubjectOf(row);
+    if (pictures) subject.pictured = hasItemPictures(row);
+    const decision = rules.judge(subject);
     if (decision !== null) row.arrival = decision;
   }
 }

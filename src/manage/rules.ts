@@ -3,7 +3,9 @@
 // stored posts on demand. Ingestion applies them to new posts
 // (src/ingest/runtime.ts). Each write is audited; an apply announces the wall.
 import type { Kysely } from 'kysely';
-import { compileRules, completeRules, ruleDecision, ruleSubjectOf, type Rule } from '../domain/rules.js';
+import { compileRules, completeRules, ruleSubjectOf, type Rule, type RuleDecision } from '../domain/rules.js';
+import { IMAGE_MODEL, isPictureRuleKind } from '../domain/image-rules.js';
+import { pictureFactsOf } from '../store/image-checks.js';
 import type { Database } from '../store/schema.js';
 import type { ApplyInput, ApplyRecord, RuleCount, RulesInput, RulesRecord } from '../schemas/rules.js';
 import { cleanWrite, MODERATION_RULES } from '../domain/writes.js';
@@ -27,8 +29,10 @@ export async function getRules(db: Kysely<Database>, wallId: number): Promise<Ru
 interface Plan {
   counts: RuleCount[];
   checked: number;
-  /** per rule id: the posts whose state changes */
-  changes: Map<string, number[]>;
+  /** the posts whose state changes, by decision (a picture rule's differ by what it found) */
+  changes: Map<string, { decision: RuleDecision; ids: number[] }>;
+  /** posts whose pictures the image check has not seen yet: left as they are, their pictures queued for it */
+  queued: number;
 }
 
 const BATCH = 1000;
@@ -36,30 +40,45 @@ const BATCH = 1000;
 /** What `rules` decide for the wall's pending (and, with `includeApproved`, approved) posts. */
 async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], includeApproved: boolean): Promise<Plan> {
   const compiled = compileRules(rules);
-  const byId = new Map(rules.map((r) => [r.id, r]));
   const counts = new Map(rules.map((r) => [r.id, { ruleId: r.id, matched: 0, changed: 0 }]));
-  const changes = new Map<string, number[]>();
+  const changes = new Map<string, { decision: RuleDecision; ids: number[] }>();
+  // picture rules judge on the stored scores and hashes of the image check
+  const pictureRules = rules.some((r) => isPictureRuleKind(r.kind));
+  const similarHours = Math.max(0, ...rules.map((r) => (r.kind === 'similar_image' ? r.withinHours : 0)));
   let checked = 0;
+  let queued = 0;
   let after = 0;
   for (;;) {
     const rows = await postsToJudge(db, wallId, includeApproved ? ['pending', 'approved'] : ['pending'], after, BATCH);
     if (rows.length === 0) break;
+    const facts = pictureRules ? await pictureFactsOf(db, rows, IMAGE_MODEL, similarHours) : null;
     for (const r of rows) {
       checked++;
-      const rule = compiled.match(ruleSubjectOf(r));
-      if (!rule) continue;
-      const count = counts.get(rule.id)!;
+      const subject = ruleSubjectOf(r);
+      if (facts) {
+        const found = facts.get(r.id);
+        subject.pictured = true;
+        if (found !== 'unready') subject.pictures = found;
+      }
+      const verdict = compiled.find(subject);
+      if (!verdict) continue;
+      if (verdict.rule === null) {
+        queued++;
+        continue;
+      }
+      const count = counts.get(verdict.rule.id)!;
       count.matched++;
-      if (ruleDecision(byId.get(rule.id)!).state !== r.state) {
+      if (verdict.decision.state !== r.state) {
         count.changed++;
-        const list = changes.get(rule.id) ?? [];
-        list.push(r.id);
-        changes.set(rule.id, list);
+        const key = JSON.stringify(verdict.decision);
+        const entry = changes.get(key) ?? { decision: verdict.decision, ids: [] };
+        entry.ids.push(r.id);
+        changes.set(key, entry);
       }
     }
     after = rows[rows.length - 1]!.id;
   }
-  return { counts: [...counts.values()], checked, changes };
+  return { counts: [...counts.values()], checked, changes, queued };
 }
 
 /** Replaces the wall's rules; with `dryRun`, saves nothing and reports what they would change in pending posts. */
@@ -67,8 +86,8 @@ export async function putRules(op: Op, wallId: number, given: RulesInput, dryRun
   const rules = completeRules(stored(cleanWrite(given, MODERATION_RULES)).rules);
   if (dryRun) {
     await requireWall(op.db, wallId);
-    const { counts } = await plan(op.db, wallId, rules, false);
-    return { rules, dryRun: true, counts };
+    const { counts, queued } = await plan(op.db, wallId, rules, false);
+    return { rules, dryRun: true, counts, ...(queued > 0 ? { queued } : {}) };
   }
   return audited(op, async (tx) => {
     const wall = await requireWall(tx.trx, wallId);
@@ -90,10 +109,8 @@ export async function applyRules(op: Op, wallId: number, input: ApplyInput): Pro
   return audited(op, async (tx) => {
     const wall = await requireWall(tx.trx, wallId);
     const rules = storedRules(wall.rules);
-    const { counts, checked, changes } = await plan(tx.trx, wallId, rules, input.includeApproved === true);
-    for (const rule of rules) {
-      const ids = changes.get(rule.id) ?? [];
-      const decision = ruleDecision(rule);
+    const { counts, checked, changes, queued } = await plan(tx.trx, wallId, rules, input.includeApproved === true);
+    for (const { decision, ids } of changes.values()) {
       for (let i = 0; i < ids.length; i += 500) {
         await updatePostsOfWall(tx.trx, wallId, ids.slice(i, i + 500), {
           state: decision.state,
@@ -109,9 +126,9 @@ export async function applyRules(op: Op, wallId: number, input: ApplyInput): Pro
       targetType: 'wall',
       targetId: wallId,
       after: { counts },
-      details: { includeApproved: input.includeApproved === true, checked },
+      details: { includeApproved: input.includeApproved === true, checked, ...(queued > 0 ? { queued } : {}) },
     });
     if (counts.some((c) => c.changed > 0)) tx.wallChanged(wallId);
-    return { counts, checked };
+    return { counts, checked, ...(queued > 0 ? { queued } : {}) };
   });
 }

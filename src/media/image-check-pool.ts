@@ -7,13 +7,8 @@
 // worker ends after a while, and none starts before the first picture.
 import { Piscina } from 'piscina';
 import { ownBytes, workerScript } from '../jobs/worker-threads.js';
-import { IMAGE_CLASSES, phashHex, type ClassScores } from '../domain/image-rules.js';
+import { IMAGE_CLASSES, IMAGE_MODEL, phashHex, type ClassScores } from '../domain/image-rules.js';
 import type { CheckTask, CheckTaskResult } from './image-check-worker.js';
-
-/** The classifier and its version, stored with its scores: a change is checked again (rescoring). */
-export const IMAGE_MODEL = 'nsfwjs mobilenet_v2 4.4.0';
-/** The perceptual hash and its version. */
-export const PHASH_MODEL = 'sharp-phash 2.2.0';
 
 export type CheckResult = { ok: true; scores: ClassScores; phash: string } | { ok: false; reason: string };
 

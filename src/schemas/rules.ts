@@ -215,15 +215,22 @@ export const RuleCount = Record({
   changed: Type.Integer({ description: 'of those, posts whose state changes' }),
 });
 
+const Queued = Type.Integer({
+  description:
+    'posts a picture rule could not judge yet: their pictures have no scores from the image check; left as they are, the pictures queued for scoring (absent when none)',
+});
+
 export const RulesRecord = Record({
   rules: Type.Array(RuleRecord),
   dryRun: Type.Optional(Type.Boolean()),
   counts: Type.Optional(Type.Array(RuleCount, { description: 'per rule: what it would change (dry run)' })),
+  queued: Type.Optional(Queued),
 });
 
 export const ApplyRecord = Record({
   counts: Type.Array(RuleCount, { description: 'per rule, in rule order' }),
   checked: Type.Integer({ description: 'posts judged' }),
+  queued: Type.Optional(Queued),
 });
 
 /** The body of PUT …/rules: the validation hook checks it against RulesBody before the service sees it. */

@@ -13985,6 +13985,8 @@ export interface paths {
                   ruleId: string;
                 }[];
                 dryRun?: boolean;
+                /** @description posts a picture rule could not judge yet: their pictures have no scores from the image check; left as they are, the pictures queued for scoring (absent when none) */
+                queued?: number;
                 rules: (
                   | {
                       /**
@@ -14089,6 +14091,36 @@ export interface paths {
                       /** @enum {string} */
                       kind: 'length';
                       min: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending); blur (pending, the picture blurred in the console until revealed); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve' | 'blur';
+                      /** @description default ["porn", "hentai", "sexy"] */
+                      classes?: ('neutral' | 'drawing' | 'sexy' | 'porn' | 'hentai')[];
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'image';
+                      /** @description a class's score (0–1) at or over it matches; default 0.8 */
+                      threshold?: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description largest Hamming distance of the 64-bit hashes that matches; default 6 */
+                      distance?: number;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'similar_image';
+                      /** @description how far back the earlier post may be (hours); default 24 */
+                      withinHours?: number;
                     }
                 )[];
               };
@@ -14405,6 +14437,36 @@ export interface paths {
                   kind: 'length';
                   min: number;
                 }
+              | {
+                  /**
+                   * @description reject; hold (pending); blur (pending, the picture blurred in the console until revealed); approve
+                   * @enum {unknown}
+                   */
+                  action: 'reject' | 'hold' | 'approve' | 'blur';
+                  /** @description default ["porn", "hentai", "sexy"] */
+                  classes?: ('neutral' | 'drawing' | 'sexy' | 'porn' | 'hentai')[];
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'image';
+                  /** @description a class's score (0–1) at or over it matches; default 0.8 */
+                  threshold?: number;
+                }
+              | {
+                  /**
+                   * @description reject; hold (pending, even in auto mode); approve
+                   * @enum {unknown}
+                   */
+                  action: 'reject' | 'hold' | 'approve';
+                  /** @description largest Hamming distance of the 64-bit hashes that matches; default 6 */
+                  distance?: number;
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'similar_image';
+                  /** @description how far back the earlier post may be (hours); default 24 */
+                  withinHours?: number;
+                }
             )[];
           };
         };
@@ -14429,6 +14491,8 @@ export interface paths {
                   ruleId: string;
                 }[];
                 dryRun?: boolean;
+                /** @description posts a picture rule could not judge yet: their pictures have no scores from the image check; left as they are, the pictures queued for scoring (absent when none) */
+                queued?: number;
                 rules: (
                   | {
                       /**
@@ -14533,6 +14597,36 @@ export interface paths {
                       /** @enum {string} */
                       kind: 'length';
                       min: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending); blur (pending, the picture blurred in the console until revealed); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve' | 'blur';
+                      /** @description default ["porn", "hentai", "sexy"] */
+                      classes?: ('neutral' | 'drawing' | 'sexy' | 'porn' | 'hentai')[];
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'image';
+                      /** @description a class's score (0–1) at or over it matches; default 0.8 */
+                      threshold?: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description largest Hamming distance of the 64-bit hashes that matches; default 6 */
+                      distance?: number;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'similar_image';
+                      /** @description how far back the earlier post may be (hours); default 24 */
+                      withinHours?: number;
                     }
                 )[];
               };
@@ -14825,6 +14919,8 @@ export interface paths {
                   matched: number;
                   ruleId: string;
                 }[];
+                /** @description posts a picture rule could not judge yet: their pictures have no scores from the image check; left as they are, the pictures queued for scoring (absent when none) */
+                queued?: number;
               };
               /** @enum {string} */
               responseStatus: 'success';

@@ -25,9 +25,17 @@ const KIND_NAMES: Record<Kind, string> = {
   reply: 'Replies',
   sensitive: 'Flagged sensitive',
   length: 'Short posts',
+  // picture rules
+  image: 'Unsafe pictures',
+  similar_image: 'Repeated pictures',
 };
-const ACTION_NAMES: Record<Action, string> = { reject: 'reject', hold: 'hold for review', approve: 'approve' };
-const ACTION_VERB: Record<Action, string> = { reject: 'reject', hold: 'hold', approve: 'approve' };
+const ACTION_NAMES: Record<Action, string> = {
+  reject: 'reject',
+  hold: 'hold for review',
+  approve: 'approve',
+  blur: 'hold, picture blurred',
+};
+const ACTION_VERB: Record<Action, string> = { reject: 'reject', hold: 'hold', approve: 'approve', blur: 'blur' };
 
 /** A rule in one line. */
 function describe(rule: RuleIn): string {
@@ -48,6 +56,11 @@ function describe(rule: RuleIn): string {
       return 'Replies';
     case 'sensitive':
       return 'Posts flagged sensitive upstream';
+    // picture rules
+    case 'image':
+      return `Pictures scored ${rule.threshold ?? 0.8} or more for ${(rule.classes ?? ['porn', 'hentai', 'sexy']).join(', ')}`;
+    case 'similar_image':
+      return `Pictures within ${rule.distance ?? 6} bits of one the wall showed in the last ${rule.withinHours ?? 24} h`;
   }
 }
 
@@ -200,15 +213,19 @@ function swap<T>(items: T[], i: number, j: number): T[] {
 
 function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
   const [kind, setKind] = useState<Kind>('keyword');
-  const [action, setAction] = useState<Action>('hold');
+  const [chosen, setAction] = useState<Action>('hold');
   const [words, setWords] = useState('');
   const [match, setMatch] = useState<'any' | 'all'>('any');
   const [network, setNetwork] = useState('');
   const [require, setRequire] = useState<'any' | 'image' | 'video'>('image');
   const [min, setMin] = useState('20');
+  const [threshold, setThreshold] = useState('0.8');
   const [problem, setProblem] = useState<string | undefined>();
 
   function build(): RuleIn | string {
+    // blur is an action of image rules only (the API refuses it elsewhere)
+    const action = kind !== 'image' && chosen === 'blur' ? 'hold' : chosen;
+    if (kind === 'image') return buildImage(action);
     switch (kind) {
       case 'keyword':
         return list(words).length ? { kind, action, words: list(words), match } : 'Enter at least one word or phrase.';
@@ -228,6 +245,11 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
         return { kind, action } as RuleIn;
     }
   }
+  function buildImage(action: Action): RuleIn | string {
+    return /^(0(\.\d+)?|1(\.0+)?)$/.test(threshold.trim())
+      ? { kind: 'image', action, threshold: Number(threshold) }
+      : 'Enter a threshold from 0 to 1.';
+  }
   const submit = onSubmit(() => {
     const rule = build();
     if (typeof rule === 'string') {
@@ -244,11 +266,21 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
       <SelectField label="Rule" value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
         <Options of={Object.entries(KIND_NAMES)} />
       </SelectField>
-      <SelectField label="Action" value={action} onChange={(e) => setAction(e.target.value as Action)}>
+      <SelectField label="Action" value={chosen} onChange={(e) => setAction(e.target.value as Action)}>
         <option value="hold">Hold for review</option>
         <option value="reject">Reject</option>
         <option value="approve">Approve</option>
+        {kind === 'image' && <option value="blur">Hold, picture blurred until revealed</option>}
       </SelectField>
+      {kind === 'image' && (
+        <TextField
+          label="Score threshold (0–1)"
+          inputMode="decimal"
+          value={threshold}
+          onChange={(e) => setThreshold(e.target.value)}
+          error={problem}
+        />
+      )}
       {(kind === 'keyword' || kind === 'author') && (
         <TextField
           label={kind === 'keyword' ? 'Words or phrases (comma-separated)' : 'Usernames (comma-separated)'}
