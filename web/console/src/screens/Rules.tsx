@@ -224,8 +224,8 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
 
   function build(): RuleIn | string {
     // blur is an action of image rules only (the API refuses it elsewhere)
-    const action = kind !== 'image' && chosen === 'blur' ? 'hold' : chosen;
-    if (kind === 'image') return buildImage(action);
+    if (kind === 'image') return buildImage(chosen);
+    const action = chosen === 'blur' ? 'hold' : chosen;
     switch (kind) {
       case 'keyword':
         return list(words).length ? { kind, action, words: list(words), match } : 'Enter at least one word or phrase.';
