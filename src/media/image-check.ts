@@ -123,7 +123,7 @@ export class ImageCheckRunner {
   /** Decides the waiting posts whose pictures are all settled and checked; how many. */
   async decideWaiting(limit: number): Promise<number> {
     const { db, now } = this.options;
-    const rows = (await waitingPosts(db, limit)).filter((r) => r.media_state !== null && r.media_state !== 'pending');
+    const rows = await waitingPosts(db, limit);
     if (rows.length === 0) return 0;
     let decided = 0;
     const walls = new Map<number, typeof rows>();
@@ -132,10 +132,16 @@ export class ImageCheckRunner {
       const rules = JSON.parse(posts[0]!.rules) as Rule[];
       const compiled = compileRules(rules);
       const similarHours = Math.max(0, ...rules.map((r) => (r.kind === 'similar_image' ? r.withinHours : 0)));
-      const facts = await pictureFactsOf(db, posts, IMAGE_MODEL, similarHours);
+      const settled = posts.filter((p) => p.media_state !== null && p.media_state !== 'pending');
+      const facts = await pictureFactsOf(db, settled, IMAGE_MODEL, similarHours);
       for (const p of posts) {
         const found = facts.get(p.id);
-        if (found === undefined || found === 'unready') continue;
+        if (found === undefined || found === 'unready') {
+          // a near-duplicate is found among earlier posts' pictures: with a
+          // similar_image rule, later posts wait until the earlier ones are checked
+          if (similarHours > 0) break;
+          continue;
+        }
         const subject = ruleSubjectOf(p);
         subject.pictured = true;
         subject.pictures = found;
