@@ -37,8 +37,7 @@ export interface CheckTask {
 }
 
 export type CheckTaskResult =
-  | { ok: true; scores: Record<string, number>; phash: string }
-  | { ok: false; reason: string };
+  { ok: true; scores: Record<string, number>; phash: string } | { ok: false; reason: string };
 
 let model: Promise<NSFWJS> | null = null;
 
@@ -82,7 +81,11 @@ export default async function checkPicture(task: CheckTask): Promise<CheckTaskRe
     model = null;
     return { ok: false, reason: `the classifier could not be loaded: ${firstLine(err)}` };
   }
-  const input = tf.tensor3d(new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength), [SIZE, SIZE, 3], 'int32');
+  const input = tf.tensor3d(
+    new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength),
+    [SIZE, SIZE, 3],
+    'int32',
+  );
   try {
     const predictions = await classifier.classify(input, 5);
     const scores: Record<string, number> = {};

@@ -44,7 +44,10 @@ const kind = <K extends string, P extends Record<string, TSchema>>(
   action: TSchema = Action,
 ) => {
   RECORDS.push(Type.Object({ id: RuleId, kind: Type.Literal(k), action, ...props }, { ...strict, description }));
-  return Type.Object({ id: Type.Optional(RuleId), kind: Type.Literal(k), action, ...props }, { ...strict, description });
+  return Type.Object(
+    { id: Type.Optional(RuleId), kind: Type.Literal(k), action, ...props },
+    { ...strict, description },
+  );
 };
 
 export const KeywordRule = kind(
@@ -100,7 +103,7 @@ const ImageAction = Type.Enum([...IMAGE_RULE_ACTIONS], {
 });
 export const ImageRule = kind(
   'image',
-  "a post one of whose pictures the safety classifier (nsfwjs) scores at or over the threshold for one of the classes; the post waits, pending, for the check of its pictures",
+  'a post one of whose pictures the safety classifier (nsfwjs) scores at or over the threshold for one of the classes; the post waits, pending, for the check of its pictures',
   {
     classes: Type.Optional(
       Type.Array(Type.Enum([...IMAGE_CLASSES]), {

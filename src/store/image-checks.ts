@@ -47,11 +47,7 @@ const PICTURE_RULE_PATTERNS = ['%"kind":"image"%', '%"kind":"similar_image"%'];
  * walls without picture rules are not checked: they would cost the CPU for
  * nothing, and are once the wall has one.
  */
-export async function picturesToCheck(
-  db: Kysely<Database>,
-  model: string,
-  limit: number,
-): Promise<PictureToCheck[]> {
+export async function picturesToCheck(db: Kysely<Database>, model: string, limit: number): Promise<PictureToCheck[]> {
   const base = () =>
     db
       .selectFrom('post_media')

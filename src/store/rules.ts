@@ -15,7 +15,18 @@ export async function postsToJudge(
   // the flags: those of the registry that rules see (a new one is read with no change here)
   return db
     .selectFrom('posts')
-    .select(['id', 'wall_id', 'created_at', 'state', 'content', 'author_name', 'username', 'network_name', 'media', ...RULE_FLAG_COLUMNS])
+    .select([
+      'id',
+      'wall_id',
+      'created_at',
+      'state',
+      'content',
+      'author_name',
+      'username',
+      'network_name',
+      'media',
+      ...RULE_FLAG_COLUMNS,
+    ])
     .where('wall_id', '=', wallId)
     .where('state', 'in', [...states])
     .where('id', '>', afterId)

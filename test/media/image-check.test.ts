@@ -152,7 +152,9 @@ describe('posts waiting for the image check', () => {
     await h.runtime.runOnce();
     const d = await decision(gone);
     expect(d).toMatchObject({ state: 'pending', decided_by: 'rule:r1', decision_detail: null });
-    expect(d.decision_reason).toBe('held: image check could not run — the picture could not be fetched: HTTP 404 from ' + new URL(h.url('/')).host);
+    expect(d.decision_reason).toBe(
+      'held: image check could not run — the picture could not be fetched: HTTP 404 from ' + new URL(h.url('/')).host,
+    );
   });
 
   it('the classifier failing (an outage): held for a human with the reason; a new model checks the picture again', async () => {
