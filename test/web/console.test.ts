@@ -22,6 +22,12 @@ const WIDE = CONSOLE_WIDE;
 
 /** A wall in manual mode (account 3) with 500 pending posts, oldest first by id: the queue to clear by keyboard. */
 const RUSH = { wallId: 120, posts: 500, firstPost: 120_001 };
+const BLURRED_DECISION = (at: string) => ({
+  by: 'rule:r1',
+  at,
+  reason: "held: image 0.91 'porn' ≥ 0.80 — nsfwjs mobilenet_v2 4.4.0",
+  detail: { rule: 'r1', kind: 'image', label: 'porn', score: 0.91, threshold: 0.8, model: 'nsfwjs mobilenet_v2 4.4.0' },
+});
 function rushWall(now: number, media: string) {
   const iso = (ms: number) => new Date(ms).toISOString();
   return {
@@ -49,6 +55,8 @@ function rushWall(now: number, media: string) {
           file: i % 3 === 0 ? `${media}/scene-${(i % 12) + 1}.svg` : '',
           createdAt: iso(now - (RUSH.posts + 10 - i) * 60_000),
           state: 'pending' as const,
+          // the first post's picture was held by an image rule: the queue shows it blurred until revealed
+          ...(i === 0 ? { decision: BLURRED_DECISION(iso(now - 60_000)) } : {}),
         })),
       },
     ],
@@ -454,6 +462,21 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
     await page.locator('article[data-post-id]').first().waitFor({ timeout: WAIT });
     const first = async () => page.locator('article[data-post-id]').first().getAttribute('data-post-id');
     expect(await first()).toBe(String(RUSH.firstPost));
+
+    // the picture an image rule held is blurred until a moderator reveals it; the others are not
+    const flagged = page.locator(`article[data-post-id="${RUSH.firstPost}"]`);
+    const blurOf = () =>
+      flagged
+        .locator('.post-media')
+        .first()
+        .evaluate((img) => getComputedStyle(img).filter);
+    await flagged.locator('[data-blurred]').waitFor({ timeout: WAIT });
+    expect(await blurOf()).toMatch(/^blur\(/);
+    expect(await page.locator('[data-blurred]').count()).toBe(1);
+    await shoot(page, 'queue-blurred', false);
+    await flagged.getByRole('button', { name: /^Reveal/ }).click();
+    await expect.poll(blurOf, { timeout: WAIT }).toBe('none');
+    expect(await flagged.getByRole('button', { name: /^Reveal/ }).count()).toBe(0);
 
     // the text filter, then back to the whole queue
     await page.getByLabel('Search text').fill('post 250 ');
