@@ -15,7 +15,10 @@ import { ImageCheckPool } from '../src/media/image-check-pool.js';
 const quick = process.argv.includes('--quick');
 const PICTURES = quick ? 30 : 120;
 /** Openly licensed photos shipped by installed npm packages (node_modules), when present. */
-const PHOTOS = ['node_modules/@fastify/static/example/public/images/sample.jpg', 'node_modules/autocannon/test/j5.jpeg'];
+const PHOTOS = [
+  'node_modules/@fastify/static/example/public/images/sample.jpg',
+  'node_modules/autocannon/test/j5.jpeg',
+];
 
 /** A varied 1080-px photo-like JPEG (the media pipeline's largest eager rendition). */
 async function picture(i: number): Promise<Buffer> {
