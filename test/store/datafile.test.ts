@@ -1,6 +1,8 @@
 // Import read as a stream (contract §8): still one transaction, the first
 // problem in file order named by its JSON path, sections and fields in any
 // order, and a round trip that gives back the same file.
+import { RULE_KINDS } from '../../src/domain/rules.js';
+import { spoken } from '../../src/domain/lists.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -523,10 +525,7 @@ describe('rules and repost/reply flags (Wallery’s extension of the data file)'
     const cases: [unknown, string][] = [
       [{ kind: 'repost' }, '$.walls[0].rules: must be a list of at most 100 rules'],
       [[RULES[0], 'spam'], '$.walls[0].rules[1]: must be a rule object'],
-      [
-        [{ kind: 'boost', action: 'hold' }],
-        '$.walls[0].rules[0].kind: must be keyword, author, profanity, media, repost, reply, sensitive or length',
-      ],
+      [[{ kind: 'boost', action: 'hold' }], `$.walls[0].rules[0].kind: must be ${spoken(RULE_KINDS)}`],
       [
         [RULES[1], { kind: 'keyword', action: 'reject', words: [] }],
         '$.walls[0].rules[1].words: words must be a list of 1 to 200 words or phrases, each with a letter or digit',
