@@ -54,7 +54,7 @@ export default defineConfig({
                   'test/webhooks/**/*.test.ts',
                   'test/cli/backup.test.ts',
                   // the media worker's queue, fetching and commands (test/media's processing suites need no store)
-                  'test/media/{runtime,pipeline,demo-seed}.test.ts',
+                  'test/media/{runtime,pipeline,demo-seed,image-check}.test.ts',
                   'test/cli/media.test.ts',
                 ],
                 exclude: ['test/http/{xss,params,conformance,cors,logging,malformed,xml-form}.test.ts'],

@@ -45,6 +45,10 @@ const EXTERNAL = [
   '@opentelemetry/*',
   '@fastify/otel',
   'pg',
+  // the image check: TensorFlow.js finds its WASM binaries, nsfwjs its model, beside their modules
+  '@tensorflow/*',
+  'nsfwjs',
+  'sharp-phash',
 ];
 
 /** CommonJS modules in an ES module bundle: `require` of Node's built-ins. */
@@ -115,4 +119,5 @@ await Promise.all([
   bundle('ingest/parse-worker.ts'),
   bundle('store/datafile/reader-worker.ts'),
   bundle('media/media-worker.ts'),
+  bundle('media/image-check-worker.ts'),
 ]);

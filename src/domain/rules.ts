@@ -9,6 +9,19 @@ import type { MediaKind, ModerationMode, PostState } from './lists.js';
 import { RULE_FLAG_COLUMNS, type RuleFlagColumn } from './post-fields.js';
 import { isProfane } from './profanity.js';
 import { LANGUAGE_MODEL, SENTIMENT_LANGUAGES, SENTIMENT_MODEL, type DetectedLanguage } from './text-signals.js';
+import {
+  DEFAULT_IMAGE_CLASSES,
+  DEFAULT_IMAGE_THRESHOLD,
+  DEFAULT_SIMILAR_DISTANCE,
+  DEFAULT_SIMILAR_HOURS,
+  IMAGE_CHECK_WAIT,
+  isPictureRuleKind,
+  pictureArrival,
+  pictureFinding,
+  uncheckedArrival,
+  type ImageRuleFields,
+  type PictureFacts,
+} from './image-rules.js';
 
 export const RULE_KINDS = [
   'keyword',
@@ -22,10 +35,15 @@ export const RULE_KINDS = [
   // text signals (issue 32): the post's language (eld), its sentiment (AFINN)
   'language',
   'sentiment',
+  // picture rules (src/domain/image-rules.ts)
+  'image',
+  'similar_image',
 ] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 export const RULE_ACTIONS = ['reject', 'hold', 'approve'] as const;
-export type RuleAction = (typeof RULE_ACTIONS)[number];
+/** An image rule's actions: blur is hold, the picture shown blurred in the console until a moderator reveals it. */
+export const IMAGE_RULE_ACTIONS = [...RULE_ACTIONS, 'blur'] as const;
+export type RuleAction = (typeof IMAGE_RULE_ACTIONS)[number];
 /** Languages of the profanity filter (obscenity's datasets). */
 export const PROFANITY_LANGUAGES = ['en'] as const;
 export const MEDIA_REQUIREMENTS = ['any', 'image', 'video'] as const;
@@ -53,11 +71,12 @@ export type Rule = Base &
         unknown: (typeof UNKNOWN_LANGUAGE)[number];
       }
     | { kind: 'sentiment'; below: number }
+    | ImageRuleFields
   );
 
 /** Fields a rule may leave out (each kind's default is written out by completeRules). */
-type Defaulted = 'id' | 'match' | 'languages' | 'unknown';
-/** A rule as given (PUT …/rules, a data file): its id, a keyword rule's `match`, a profanity rule's `languages` and a language rule's `unknown` may be left out. */
+type Defaulted = 'id' | 'match' | 'languages' | 'unknown' | 'classes' | 'threshold' | 'distance' | 'withinHours';
+/** A rule as given (PUT …/rules, a data file): its id, a keyword rule's `match`, a profanity rule's `languages`, a language rule's `unknown` and the picture rules' settings may be left out. */
 export type RuleIn = Rule extends infer R
   ? R extends Rule
     ? R extends { kind: 'language' }
@@ -84,6 +103,20 @@ export function completeRules(input: readonly RuleIn[]): Rule[] {
         return { ...r, id, languages: r.languages ?? ['en'] };
       case 'language':
         return { ...r, id, unknown: r.unknown ?? 'pass' };
+      case 'image':
+        return {
+          ...r,
+          id,
+          classes: r.classes ?? [...DEFAULT_IMAGE_CLASSES],
+          threshold: r.threshold ?? DEFAULT_IMAGE_THRESHOLD,
+        };
+      case 'similar_image':
+        return {
+          ...r,
+          id,
+          distance: r.distance ?? DEFAULT_SIMILAR_DISTANCE,
+          withinHours: r.withinHours ?? DEFAULT_SIMILAR_HOURS,
+        };
       default:
         return { ...r, id } as Rule;
     }
@@ -103,6 +136,10 @@ export interface RuleSubject extends Partial<Record<RuleFlagColumn, boolean>> {
   media: MediaKind;
   /** the post's language (ISO 639-1), null when it cannot be told; absent: not detected yet, the detector reads `content` when a rule asks */
   lang?: string | null;
+  /** the post shows pictures (its items', not its avatar); absent: `media` is image */
+  pictured?: boolean;
+  /** what the image check found of its pictures; absent: not checked yet (picture rules make it wait) */
+  pictures?: PictureFacts;
 }
 
 /**
@@ -124,7 +161,12 @@ export type Finding = Pick<DecisionDetail, 'label' | 'score' | 'threshold' | 'mo
 /** The arrival a rule (`by`: `rule:<id>`) or else the moderation mode (`by`: null) gives a post. */
 export type RuleDecision = Arrival;
 
-const STATE_OF: Record<RuleAction, PostState> = { reject: 'rejected', hold: 'pending', approve: 'approved' };
+const STATE_OF: Record<RuleAction, PostState> = {
+  reject: 'rejected',
+  hold: 'pending',
+  approve: 'approved',
+  blur: 'pending',
+};
 
 /** Lower case, accents and other marks removed, compatibility forms folded: `Crème` → `creme`. */
 export function foldText(text: string): string {
@@ -286,6 +328,10 @@ function testOf(rule: Rule): { test: Test; firstWords: string[] } {
     case 'language':
     case 'sentiment':
       return plain(signalTest(rule));
+    case 'image':
+    case 'similar_image':
+      // judged on the image check's facts (compileRules), never on the text
+      return plain(() => false);
   }
 }
 
@@ -337,15 +383,23 @@ const REASONS: Record<RuleKind, string> = {
   length: 'text too short',
   language: 'not in the languages allowed',
   sentiment: 'strongly negative',
+  image: 'the picture scored over the threshold',
+  similar_image: 'a picture like one the wall showed shortly before',
 };
 
+/** The first rule that decides a post, and its decision; rule null: the post waits for the image check. */
+export interface Verdict {
+  rule: Rule | null;
+  decision: RuleDecision;
+}
+
 export interface CompiledRules {
+  /** the first rule that decides, with its decision (picture rules: their detail), or null */
+  find(subject: RuleSubject): Verdict | null;
   /** the first rule that matches, or null */
   match(subject: RuleSubject): Rule | null;
   /** the decision of the first rule that matches (with what a detecting rule found), or null */
   judge(subject: RuleSubject): RuleDecision | null;
-  /** the first rule that matches and its decision about this post, or null */
-  verdict(subject: RuleSubject): { rule: Rule; decision: RuleDecision } | null;
   /** the rules' decision, or else the mode's */
   decide(subject: RuleSubject, mode: ModerationMode): RuleDecision;
 }
@@ -371,9 +425,14 @@ export function compileRules(rules: readonly Rule[], detectors?: TextDetectors):
     throw new Error('language and sentiment rules are compiled with the text detectors');
   const tests = rules.map((rule) => ({ rule, ...testOf(rule), decision: ruleDecision(rule) }));
   const vocabulary = new Set(tests.flatMap((t) => t.firstWords));
-  const first = (subject: RuleSubject) => {
+  const first = (subject: RuleSubject): Verdict | null => {
     const post = new PostView(subject, vocabulary, detectors ?? null);
     for (const t of tests) {
+      if (isPictureRuleKind(t.rule.kind)) {
+        const picture = pictureVerdict(t.rule as Rule & ImageRuleFields, subject);
+        if (picture !== null) return picture;
+        continue;
+      }
       const found = t.test(post);
       if (found === true) return { rule: t.rule, decision: t.decision };
       if (found !== false && found !== null) return { rule: t.rule, decision: foundDecision(t.rule, found) };
@@ -381,13 +440,29 @@ export function compileRules(rules: readonly Rule[], detectors?: TextDetectors):
     return null;
   };
   return {
+    find: first,
     match: (subject) => first(subject)?.rule ?? null,
     judge: (subject) => first(subject)?.decision ?? null,
-    verdict: first,
     decide(subject, mode) {
       return first(subject)?.decision ?? arrivalByMode(mode);
     },
   };
+}
+
+/**
+ * A picture rule's verdict: none for a post without pictures; the wait for
+ * the image check while its pictures' facts are unknown; then the rule's
+ * action with what it found, a hold for a human when a picture could not be
+ * checked, or none.
+ */
+function pictureVerdict(rule: Rule & ImageRuleFields, subject: RuleSubject): Verdict | null {
+  const pictured = subject.pictured ?? subject.media === 'image';
+  if (!pictured) return null;
+  if (subject.pictures === undefined) return { rule: null, decision: IMAGE_CHECK_WAIT };
+  const found = pictureFinding(rule, subject.pictures);
+  if (found === null) return null;
+  if ('unchecked' in found) return { rule, decision: uncheckedArrival(rule, found.unchecked) };
+  return { rule, decision: pictureArrival(rule, STATE_OF[rule.action], found.detail) };
 }
 
 /** A post's columns as the rules read them (a stored row, or a row ingestion is about to store). */

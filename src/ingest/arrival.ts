@@ -13,6 +13,7 @@ import {
 import type { ModerationMode } from '../domain/lists.js';
 import { arrivalByMode, type Arrival } from '../domain/arrival.js';
 import type { IngestedPost } from '../store/ingest.js';
+import { hasItemPictures, hasPictureRules } from '../domain/image-rules.js';
 
 // A worker parses many pages of few walls: each wall's list is compiled once, not per page.
 const compiled = new Map<string, CompiledRules>();
@@ -53,9 +54,12 @@ export function detectRowLanguages(rows: IngestedPost[], detectors: TextDetector
 export function judgeRows(rows: IngestedPost[], rulesJson: string, detectors: TextDetectors): void {
   if (rulesJson === '[]') return;
   const rules = compiledFor(rulesJson, detectors);
+  // picture rules make a post with pictures wait for the image check (src/media/image-check.ts)
+  const pictures = hasPictureRules(rulesJson);
   for (const row of rows) {
     const subject = ruleSubjectOf(row);
     if (row.lang !== undefined) subject.lang = row.lang;
+    if (pictures) subject.pictured = hasItemPictures(row);
     const decision = rules.judge(subject);
     if (decision !== null) row.arrival = decision;
   }

@@ -11,6 +11,8 @@ import {
   type RuleDecision,
   type TextDetectors,
 } from '../domain/rules.js';
+import { IMAGE_MODEL, isPictureRuleKind } from '../domain/image-rules.js';
+import { pictureFactsOf } from '../store/image-checks.js';
 import type { Database } from '../store/schema.js';
 import { loadTextDetectors } from '../domain/text-detectors.js';
 import type { ApplyInput, ApplyRecord, RuleCount, RulesInput, RulesRecord } from '../schemas/rules.js';
@@ -37,6 +39,8 @@ interface Plan {
   checked: number;
   /** the posts whose state changes, by decision (a detecting rule's differ from post to post: its detail) */
   changes: Map<string, { decision: RuleDecision; ids: number[] }>;
+  /** posts whose pictures the image check has not seen yet: left as they are, their pictures queued for it */
+  queued: number;
 }
 
 /**
@@ -56,29 +60,43 @@ async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], include
   const compiled = compileRules(rules, await detectorsFor(rules));
   const counts = new Map(rules.map((r) => [r.id, { ruleId: r.id, matched: 0, changed: 0 }]));
   const changes: Plan['changes'] = new Map();
+  // picture rules judge on the stored scores and hashes of the image check
+  const pictureRules = rules.some((r) => isPictureRuleKind(r.kind));
+  const similarHours = Math.max(0, ...rules.map((r) => (r.kind === 'similar_image' ? r.withinHours : 0)));
   let checked = 0;
+  let queued = 0;
   let after = 0;
   for (;;) {
     const rows = await postsToJudge(db, wallId, includeApproved ? ['pending', 'approved'] : ['pending'], after, BATCH);
     if (rows.length === 0) break;
+    const facts = pictureRules ? await pictureFactsOf(db, rows, IMAGE_MODEL, similarHours) : null;
     for (const r of rows) {
       checked++;
-      const verdict = compiled.verdict(ruleSubjectOf(r));
+      const subject = ruleSubjectOf(r);
+      if (facts) {
+        const found = facts.get(r.id);
+        subject.pictured = true;
+        if (found !== 'unready') subject.pictures = found;
+      }
+      const verdict = compiled.find(subject);
       if (!verdict) continue;
-      const { rule, decision } = verdict;
-      const count = counts.get(rule.id)!;
+      if (verdict.rule === null) {
+        queued++;
+        continue;
+      }
+      const count = counts.get(verdict.rule.id)!;
       count.matched++;
-      if (decision.state !== r.state) {
+      if (verdict.decision.state !== r.state) {
         count.changed++;
-        const key = decision.detail ? `${rule.id}\n${decision.reason}\n${JSON.stringify(decision.detail)}` : rule.id;
-        const change = changes.get(key) ?? { decision, ids: [] };
-        change.ids.push(r.id);
-        changes.set(key, change);
+        const key = JSON.stringify(verdict.decision);
+        const entry = changes.get(key) ?? { decision: verdict.decision, ids: [] };
+        entry.ids.push(r.id);
+        changes.set(key, entry);
       }
     }
     after = rows[rows.length - 1]!.id;
   }
-  return { counts: [...counts.values()], checked, changes };
+  return { counts: [...counts.values()], checked, changes, queued };
 }
 
 /** Replaces the wall's rules; with `dryRun`, saves nothing and reports what they would change in pending posts. */
@@ -86,8 +104,8 @@ export async function putRules(op: Op, wallId: number, given: RulesInput, dryRun
   const rules = completeRules(stored(cleanWrite(given, MODERATION_RULES)).rules);
   if (dryRun) {
     await requireWall(op.db, wallId);
-    const { counts } = await plan(op.db, wallId, rules, false);
-    return { rules, dryRun: true, counts };
+    const { counts, queued } = await plan(op.db, wallId, rules, false);
+    return { rules, dryRun: true, counts, ...(queued > 0 ? { queued } : {}) };
   }
   return audited(op, async (tx) => {
     const wall = await requireWall(tx.trx, wallId);
@@ -109,7 +127,7 @@ export async function applyRules(op: Op, wallId: number, input: ApplyInput): Pro
   return audited(op, async (tx) => {
     const wall = await requireWall(tx.trx, wallId);
     const rules = storedRules(wall.rules);
-    const { counts, checked, changes } = await plan(tx.trx, wallId, rules, input.includeApproved === true);
+    const { counts, checked, changes, queued } = await plan(tx.trx, wallId, rules, input.includeApproved === true);
     for (const { decision, ids } of changes.values()) {
       for (let i = 0; i < ids.length; i += 500) {
         await updatePostsOfWall(tx.trx, wallId, ids.slice(i, i + 500), {
@@ -126,9 +144,9 @@ export async function applyRules(op: Op, wallId: number, input: ApplyInput): Pro
       targetType: 'wall',
       targetId: wallId,
       after: { counts },
-      details: { includeApproved: input.includeApproved === true, checked },
+      details: { includeApproved: input.includeApproved === true, checked, ...(queued > 0 ? { queued } : {}) },
     });
     if (counts.some((c) => c.changed > 0)) tx.wallChanged(wallId);
-    return { counts, checked };
+    return { counts, checked, ...(queued > 0 ? { queued } : {}) };
   });
 }

@@ -41,6 +41,8 @@ import {
 } from '../store/media-queue.js';
 import type { Database } from '../store/schema.js';
 import { mediaKey } from './names.js';
+import { ImageCheckRunner } from './image-check.js';
+import { ImageCheckPool, type ImageChecker } from './image-check-pool.js';
 import {
   DEFAULT_PROCESS_OPTIONS,
   type MediaServices,
@@ -75,6 +77,8 @@ export interface MediaRuntimeOptions extends WorkerOptions {
   leaseMs?: number;
   /** rendition widths (default DEFAULT_PROCESS_OPTIONS.widths) */
   widths?: readonly number[];
+  /** the image check's classifier (default: an ImageCheckPool of one thread, made on first need, closed by stop()) */
+  imageChecker?: ImageChecker;
 }
 
 export type MediaOutcome = 'ready' | 'failed' | 'refused' | 'deferred' | 'skipped';
@@ -120,6 +124,9 @@ export class MediaRuntime {
   /** the jobs started and not settled yet */
   private readonly running = new Set<Promise<MediaReport>>();
   private nextBackfillAt = 0;
+  /** the image check: pictures of walls with picture rules classified, posts waiting for it decided */
+  readonly imageCheck: ImageCheckRunner;
+  private ownChecker: ImageChecker | null = null;
   readonly stats: MediaStats = {
     fetches: { ready: 0, failed: 0, refused: 0, deferred: 0, skipped: 0 },
     bytesWritten: 0,
@@ -155,6 +162,15 @@ export class MediaRuntime {
       maxFrames: config.maxFrames,
       widths: options.widths ?? DEFAULT_PROCESS_OPTIONS.widths,
     };
+    this.imageCheck = new ImageCheckRunner({
+      db: this.db,
+      storage: this.services.storage,
+      checker: () => options.imageChecker ?? (this.ownChecker ??= new ImageCheckPool()),
+      now: this.now,
+      log: this.log,
+      announce: (wallId) => this.options.changes.wallChanged(wallId),
+      signal: this.jobs.signal,
+    });
   }
 
   /** Fetches due pictures on a periodic tick until stop(). */
@@ -170,6 +186,8 @@ export class MediaRuntime {
   /** Stops the tick, cancels the fetches in flight, waits for the jobs to settle (their leases given back). */
   async stop(): Promise<void> {
     if (!(await this.jobs.stop())) return;
+    await this.imageCheck.kick().catch(() => undefined);
+    if (this.ownChecker) await this.ownChecker.close();
     if (this.ownsFetcher) await this.fetcher.close();
     if (this.jobs.ticking) this.log.info({}, 'media fetching stopped');
   }
@@ -185,6 +203,7 @@ export class MediaRuntime {
       if (this.inFlight.has(url)) continue;
       void this.schedule(url);
     }
+    void this.imageCheck.kick();
   }
 
   /**
@@ -197,13 +216,15 @@ export class MediaRuntime {
     while ((await this.backfill(BACKFILL_BATCH)) > 0);
     const urls = await dueSources(this.db, this.now(), 100_000);
     options.onStart?.(urls);
-    return Promise.all(
+    const reports = await Promise.all(
       urls.map(async (url) => {
         const report = await this.schedule(url);
         options.onReport?.(report);
         return report;
       }),
     );
+    await this.imageCheck.runOnce();
+    return reports;
   }
 
   /** Syncs up to `limit` posts whose media state is unknown; how many. */
@@ -309,6 +330,8 @@ export class MediaRuntime {
     this.announce(settled.touchedWalls);
     if (settled.pictures < claimed.length)
       this.log.warn({ host: hostOf(url), lost: claimed.length - settled.pictures }, 'picture changed while fetched');
+    // its posts may wait for the image check: run it now rather than at the next tick
+    if (!this.jobs.stopped) void this.imageCheck.kick();
     return report(url, 'ready', settled.pictures, { hash: result.hash });
   }
 

@@ -3,6 +3,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import {
   LANGUAGE_MODES,
+  IMAGE_RULE_ACTIONS,
   MEDIA_REQUIREMENTS,
   PROFANITY_LANGUAGES,
   RULE_ACTIONS,
@@ -13,6 +14,13 @@ import {
 } from '../domain/rules.js';
 import { DETECTED_LANGUAGES, LANGUAGE_MODEL, SENTIMENT_MODEL } from '../domain/text-signals.js';
 import { spoken } from '../domain/lists.js';
+import {
+  DEFAULT_IMAGE_THRESHOLD,
+  DEFAULT_SIMILAR_DISTANCE,
+  DEFAULT_SIMILAR_HOURS,
+  IMAGE_CLASSES,
+  PHASH_BITS,
+} from '../domain/image-rules.js';
 import { Bool, Record, strict } from './fields.js';
 
 export const RULES_MAX = 100;
@@ -32,12 +40,15 @@ const Word = Type.String({ minLength: 1, maxLength: 200, pattern: '[\\p{L}\\p{N}
 const RECORDS: TSchema[] = [];
 
 /** A rule kind as PUT takes it (id optional); its record (id given) joins RECORDS. */
-const kind = <K extends string, P extends Record<string, TSchema>>(k: K, description: string, props: P) => {
-  RECORDS.push(
-    Type.Object({ id: RuleId, kind: Type.Literal(k), action: Action, ...props }, { ...strict, description }),
-  );
+const kind = <K extends string, P extends Record<string, TSchema>>(
+  k: K,
+  description: string,
+  props: P,
+  action: TSchema = Action,
+) => {
+  RECORDS.push(Type.Object({ id: RuleId, kind: Type.Literal(k), action, ...props }, { ...strict, description }));
   return Type.Object(
-    { id: Type.Optional(RuleId), kind: Type.Literal(k), action: Action, ...props },
+    { id: Type.Optional(RuleId), kind: Type.Literal(k), action, ...props },
     { ...strict, description },
   );
 };
@@ -113,6 +124,56 @@ export const LanguageRule = kind(
     ),
   },
 );
+// ---- picture rules (src/domain/image-rules.ts) ----
+const ImageAction = Type.Enum([...IMAGE_RULE_ACTIONS], {
+  'x-error': `action must be ${spoken(IMAGE_RULE_ACTIONS)}`,
+  description: 'reject; hold (pending); blur (pending, the picture blurred in the console until revealed); approve',
+});
+export const ImageRule = kind(
+  'image',
+  'a post one of whose pictures the safety classifier (nsfwjs) scores at or over the threshold for one of the classes; the post waits, pending, for the check of its pictures',
+  {
+    classes: Type.Optional(
+      Type.Array(Type.Enum([...IMAGE_CLASSES]), {
+        minItems: 1,
+        uniqueItems: true,
+        'x-error': `classes must be a list of ${spoken(IMAGE_CLASSES)}, each once`,
+        description: 'default ["porn", "hentai", "sexy"]',
+      }),
+    ),
+    threshold: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        'x-error': 'threshold must be a number from 0 to 1',
+        description: `a class's score (0–1) at or over it matches; default ${DEFAULT_IMAGE_THRESHOLD}`,
+      }),
+    ),
+  },
+  ImageAction,
+);
+export const SimilarImageRule = kind(
+  'similar_image',
+  'a post whose picture is near (perceptual hash) a picture of an earlier post of the wall within the window; the post waits, pending, for the check of its pictures',
+  {
+    distance: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: PHASH_BITS / 2,
+        'x-error': `distance must be an integer from 0 to ${PHASH_BITS / 2}`,
+        description: `largest Hamming distance of the ${PHASH_BITS}-bit hashes that matches; default ${DEFAULT_SIMILAR_DISTANCE}`,
+      }),
+    ),
+    withinHours: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 720,
+        'x-error': 'withinHours must be an integer from 1 to 720',
+        description: `how far back the earlier post may be (hours); default ${DEFAULT_SIMILAR_HOURS}`,
+      }),
+    ),
+  },
+);
 export const SentimentRule = kind(
   'sentiment',
   `posts whose words are strongly negative, by ${SENTIMENT_MODEL}: English only (posts detected in another language never match)`,
@@ -138,6 +199,8 @@ export const RULE_SCHEMAS: Record<string, TSchema> = {
   length: LengthRule,
   language: LanguageRule,
   sentiment: SentimentRule,
+  image: ImageRule,
+  similar_image: SimilarImageRule,
 };
 
 export const RuleInput = Type.Union(Object.values(RULE_SCHEMAS), {
@@ -200,15 +263,22 @@ export const RuleCount = Record({
   changed: Type.Integer({ description: 'of those, posts whose state changes' }),
 });
 
+const Queued = Type.Integer({
+  description:
+    'posts a picture rule could not judge yet: their pictures have no scores from the image check; left as they are, the pictures queued for scoring (absent when none)',
+});
+
 export const RulesRecord = Record({
   rules: Type.Array(RuleRecord),
   dryRun: Type.Optional(Type.Boolean()),
   counts: Type.Optional(Type.Array(RuleCount, { description: 'per rule: what it would change (dry run)' })),
+  queued: Type.Optional(Queued),
 });
 
 export const ApplyRecord = Record({
   counts: Type.Array(RuleCount, { description: 'per rule, in rule order' }),
   checked: Type.Integer({ description: 'posts judged' }),
+  queued: Type.Optional(Queued),
 });
 
 /** The body of PUT …/rules: the validation hook checks it against RulesBody before the service sees it. */

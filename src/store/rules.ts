@@ -17,6 +17,8 @@ export async function postsToJudge(
     .selectFrom('posts')
     .select([
       'id',
+      'wall_id',
+      'created_at',
       'state',
       'content',
       'author_name',

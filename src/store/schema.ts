@@ -152,6 +152,20 @@ export interface MediaBlobsTable {
   created_at: number;
 }
 
+/** The image check of a stored picture (migration 0025), keyed like media_blobs by the hash of its bytes. */
+export interface PictureChecksTable {
+  hash: string;
+  /** the classifier and its version that gave the scores (`nsfwjs mobilenet_v2 4.4.0`) */
+  model: string;
+  /** JSON of ClassScores (src/domain/image-rules.ts); null when the check failed */
+  scores: string | null;
+  /** perceptual hash, 16 hex digits; null when the check failed */
+  phash: string | null;
+  /** why the check failed; null when it did not */
+  error: string | null;
+  checked_at: number;
+}
+
 /** A picture a post shows, and where fetching it stands (migration 0020); also the media worker's queue. */
 export interface PostMediaTable {
   id: Generated<number>;
@@ -281,6 +295,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   media_blobs: MediaBlobsTable;
   post_media: PostMediaTable;
+  picture_checks: PictureChecksTable;
 }
 
 /**

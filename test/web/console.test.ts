@@ -43,6 +43,12 @@ const RUSH_DECISIONS = [
     },
   }),
 ];
+const BLURRED_DECISION = (at: string) => ({
+  by: 'rule:r1',
+  at,
+  reason: "held: image 0.91 'porn' ≥ 0.80 — nsfwjs mobilenet_v2 4.4.0",
+  detail: { rule: 'r1', kind: 'image', label: 'porn', score: 0.91, threshold: 0.8, model: 'nsfwjs mobilenet_v2 4.4.0' },
+});
 function rushWall(now: number, media: string) {
   const iso = (ms: number) => new Date(ms).toISOString();
   return {
@@ -70,8 +76,10 @@ function rushWall(now: number, media: string) {
           file: i % 3 === 0 ? `${media}/scene-${(i % 12) + 1}.svg` : '',
           createdAt: iso(now - (RUSH.posts + 10 - i) * 60_000),
           state: 'pending' as const,
-          // the first two held by automatic rules, each with what it found (the queue shows it)
-          ...(i < 2 ? { decision: RUSH_DECISIONS[i]!(iso(now - 60_000)) } : {}),
+          // the first post's picture was held by an image rule: the queue shows it blurred until revealed;
+          // the next two held by the text rules, each with what it found (the queue shows it)
+          ...(i === 0 ? { decision: BLURRED_DECISION(iso(now - 60_000)) } : {}),
+          ...(i === 1 || i === 2 ? { decision: RUSH_DECISIONS[i - 1]!(iso(now - 60_000)) } : {}),
         })),
       },
     ],
@@ -480,13 +488,27 @@ describe.skipIf(!hasChromium)('the operator console in Chromium on a real `walle
 
     // what held a post: the rule's explained line, and what it found (label, score against threshold, model)
     const card = (n: number) => page.locator(`article[data-post-id="${RUSH.firstPost + n}"]`);
-    expect(await card(0).locator('.held').innerText()).toContain("held: language 'pt' — eld 2.1.0");
-    expect(await card(0).locator('.decision-detail').innerText()).toMatch(/Found\s+pt\s+Measured by\s+eld 2\.1\.0/);
-    expect(await card(1).locator('.held').innerText()).toContain("held: sentiment -0.84 'negative' < -0.50");
-    expect(await card(1).locator('.decision-detail').innerText()).toMatch(
+    expect(await card(1).locator('.held').innerText()).toContain("held: language 'pt' — eld 2.1.0");
+    expect(await card(1).locator('.decision-detail').innerText()).toMatch(/Found\s+pt\s+Measured by\s+eld 2\.1\.0/);
+    expect(await card(2).locator('.held').innerText()).toContain("held: sentiment -0.84 'negative' < -0.50");
+    expect(await card(2).locator('.decision-detail').innerText()).toMatch(
       /Found\s+negative\s+Score\s+-0\.84\s+Rule’s threshold\s+-0\.50\s+Measured by\s+sentiment \(AFINN-165\) 5\.0\.2/,
     );
-    expect(await card(2).locator('.decision-detail').count()).toBe(0);
+    expect(await card(3).locator('.decision-detail').count()).toBe(0);
+    // the picture an image rule held is blurred until a moderator reveals it; the others are not
+    const flagged = page.locator(`article[data-post-id="${RUSH.firstPost}"]`);
+    const blurOf = () =>
+      flagged
+        .locator('.post-media')
+        .first()
+        .evaluate((img) => getComputedStyle(img).filter);
+    await flagged.locator('[data-blurred]').waitFor({ timeout: WAIT });
+    expect(await blurOf()).toMatch(/^blur\(/);
+    expect(await page.locator('[data-blurred]').count()).toBe(1);
+    await shoot(page, 'queue-blurred', false);
+    await flagged.getByRole('button', { name: /^Reveal/ }).click();
+    await expect.poll(blurOf, { timeout: WAIT }).toBe('none');
+    expect(await flagged.getByRole('button', { name: /^Reveal/ }).count()).toBe(0);
 
     // the text filter, then back to the whole queue
     await page.getByLabel('Search text').fill('post 250 ');

@@ -175,16 +175,69 @@ describeSample('moderation rules', () => {
     data(await m.api('PUT', '/walls/7011/rules', { rules: [] }));
   });
 
+  it('picture rules: defaults written out, blur for image rules only, bad settings named; a dry run counts posts not scored yet as queued', async () => {
+    const put = data<Rules>(
+      await m.api('PUT', '/walls/7011/rules', {
+        rules: [
+          { kind: 'image', action: 'blur' },
+          { kind: 'similar_image', action: 'hold', distance: 3 },
+        ],
+      }),
+    );
+    expect(put.rules).toEqual([
+      { id: 'r1', kind: 'image', action: 'blur', classes: ['porn', 'hentai', 'sexy'], threshold: 0.8 },
+      { id: 'r2', kind: 'similar_image', action: 'hold', distance: 3, withinHours: 24 },
+    ]);
+    const bad = await m.api('PUT', '/walls/7011/rules', {
+      rules: [
+        { kind: 'keyword', action: 'blur', words: ['x'] },
+        { kind: 'image', action: 'hold', classes: ['nudity'], threshold: 1.5 },
+        { kind: 'similar_image', action: 'blur', distance: 40, withinHours: 0 },
+      ],
+    });
+    expect(fields(failure(bad, 400))).toEqual([
+      'rules[0].action',
+      'rules[1].classes',
+      'rules[1].threshold',
+      'rules[2].action',
+      'rules[2].distance',
+      'rules[2].withinHours',
+    ]);
+    // a pending post with a picture that was never scored: left as it is, counted as queued
+    data(await m.api('PATCH', '/walls/7011/posts/17003', { state: 'pending' }));
+    const dry = data<Rules & { queued?: number }>(
+      await m.api('PUT', '/walls/7011/rules?dryRun=true', { rules: [{ id: 'img', kind: 'image', action: 'reject' }] }),
+    );
+    expect(dry.counts).toEqual([{ ruleId: 'img', matched: 0, changed: 0 }]);
+    expect(dry.queued).toBeGreaterThanOrEqual(1);
+    const applied = data<{ checked: number; queued?: number }>(await m.api('POST', '/walls/7011/rules/apply', {}));
+    expect(applied.queued).toBeGreaterThanOrEqual(1);
+    expect((await state(17003)).state).toBe('pending');
+    data(await m.api('PATCH', '/walls/7011/posts/17003', { state: 'approved' }));
+    data(await m.api('PUT', '/walls/7011/rules', { rules: [] }));
+  });
+
   it('any rule list either validates or gets fieldErrors, never a 500', async () => {
     const word = fc.string({ maxLength: 8 });
     const ruleArb = fc.record(
       {
         id: fc.oneof(fc.constant(undefined), fc.string({ maxLength: 6 }), fc.integer()),
         kind: fc.oneof(
-          fc.constantFrom('keyword', 'author', 'profanity', 'media', 'repost', 'reply', 'sensitive', 'length'),
+          fc.constantFrom(
+            'keyword',
+            'author',
+            'profanity',
+            'media',
+            'repost',
+            'reply',
+            'sensitive',
+            'length',
+            'image',
+            'similar_image',
+          ),
           fc.string({ maxLength: 6 }),
         ),
-        action: fc.oneof(fc.constantFrom('reject', 'hold', 'approve'), fc.string({ maxLength: 5 })),
+        action: fc.oneof(fc.constantFrom('reject', 'hold', 'approve', 'blur'), fc.string({ maxLength: 5 })),
         words: fc.array(fc.oneof(word, fc.integer()), { maxLength: 3 }),
         match: fc.constantFrom('any', 'all', 'some', undefined),
         network: fc.oneof(fc.constant(null), word),
@@ -192,6 +245,10 @@ describeSample('moderation rules', () => {
         languages: fc.oneof(fc.constant(['en']), fc.array(word, { maxLength: 2 })),
         require: fc.constantFrom('any', 'image', 'video', 'gif'),
         min: fc.oneof(fc.integer({ min: -5, max: 20000 }), fc.double(), word),
+        classes: fc.oneof(fc.constant(['porn']), fc.array(word, { maxLength: 2 })),
+        threshold: fc.oneof(fc.double(), word),
+        distance: fc.oneof(fc.integer({ min: -2, max: 70 }), word),
+        withinHours: fc.oneof(fc.integer({ min: -2, max: 800 }), fc.double()),
       },
       { requiredKeys: [] },
     );

@@ -114,6 +114,12 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   'rules[].mode': 'Languages listed are',
   'rules[].unknown': 'Language unknown',
   'rules[].below': 'Sentiment below',
+  // picture rules
+  'rules[].classes': 'Picture classes',
+  'rules[].threshold': 'Score threshold (0–1)',
+  'rules[].distance': 'Largest picture distance (bits)',
+  'rules[].withinHours': 'Window (hours)',
+  queued: 'Posts queued for the image check',
   // accounts, keys, tokens, webhooks
   plan: 'Plan',
   dailyCallLimit: 'Daily call limit',

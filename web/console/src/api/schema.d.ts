@@ -13985,6 +13985,8 @@ export interface paths {
                   ruleId: string;
                 }[];
                 dryRun?: boolean;
+                /** @description posts a picture rule could not judge yet: their pictures have no scores from the image check; left as they are, the pictures queued for scoring (absent when none) */
+                queued?: number;
                 rules: (
                   | {
                       /**
@@ -14173,6 +14175,36 @@ export interface paths {
                        * @enum {unknown}
                        */
                       unknown?: 'pass' | 'match';
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending); blur (pending, the picture blurred in the console until revealed); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve' | 'blur';
+                      /** @description default ["porn", "hentai", "sexy"] */
+                      classes?: ('neutral' | 'drawing' | 'sexy' | 'porn' | 'hentai')[];
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'image';
+                      /** @description a class's score (0–1) at or over it matches; default 0.8 */
+                      threshold?: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description largest Hamming distance of the 64-bit hashes that matches; default 6 */
+                      distance?: number;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'similar_image';
+                      /** @description how far back the earlier post may be (hours); default 24 */
+                      withinHours?: number;
                     }
                   | {
                       /**
@@ -14613,6 +14645,36 @@ export interface paths {
                   /** @enum {string} */
                   kind: 'sentiment';
                 }
+              | {
+                  /**
+                   * @description reject; hold (pending); blur (pending, the picture blurred in the console until revealed); approve
+                   * @enum {unknown}
+                   */
+                  action: 'reject' | 'hold' | 'approve' | 'blur';
+                  /** @description default ["porn", "hentai", "sexy"] */
+                  classes?: ('neutral' | 'drawing' | 'sexy' | 'porn' | 'hentai')[];
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'image';
+                  /** @description a class's score (0–1) at or over it matches; default 0.8 */
+                  threshold?: number;
+                }
+              | {
+                  /**
+                   * @description reject; hold (pending, even in auto mode); approve
+                   * @enum {unknown}
+                   */
+                  action: 'reject' | 'hold' | 'approve';
+                  /** @description largest Hamming distance of the 64-bit hashes that matches; default 6 */
+                  distance?: number;
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'similar_image';
+                  /** @description how far back the earlier post may be (hours); default 24 */
+                  withinHours?: number;
+                }
             )[];
           };
         };
@@ -14637,6 +14699,8 @@ export interface paths {
                   ruleId: string;
                 }[];
                 dryRun?: boolean;
+                /** @description posts a picture rule could not judge yet: their pictures have no scores from the image check; left as they are, the pictures queued for scoring (absent when none) */
+                queued?: number;
                 rules: (
                   | {
                       /**
@@ -14825,6 +14889,36 @@ export interface paths {
                        * @enum {unknown}
                        */
                       unknown?: 'pass' | 'match';
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending); blur (pending, the picture blurred in the console until revealed); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve' | 'blur';
+                      /** @description default ["porn", "hentai", "sexy"] */
+                      classes?: ('neutral' | 'drawing' | 'sexy' | 'porn' | 'hentai')[];
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'image';
+                      /** @description a class's score (0–1) at or over it matches; default 0.8 */
+                      threshold?: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description largest Hamming distance of the 64-bit hashes that matches; default 6 */
+                      distance?: number;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'similar_image';
+                      /** @description how far back the earlier post may be (hours); default 24 */
+                      withinHours?: number;
                     }
                   | {
                       /**
@@ -15130,6 +15224,8 @@ export interface paths {
                   matched: number;
                   ruleId: string;
                 }[];
+                /** @description posts a picture rule could not judge yet: their pictures have no scores from the image check; left as they are, the pictures queued for scoring (absent when none) */
+                queued?: number;
               };
               /** @enum {string} */
               responseStatus: 'success';

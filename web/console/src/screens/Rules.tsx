@@ -27,9 +27,17 @@ const KIND_NAMES: Record<Kind, string> = {
   length: 'Short posts',
   language: 'Language',
   sentiment: 'Negative sentiment',
+  // picture rules
+  image: 'Unsafe pictures',
+  similar_image: 'Repeated pictures',
 };
-const ACTION_NAMES: Record<Action, string> = { reject: 'reject', hold: 'hold for review', approve: 'approve' };
-const ACTION_VERB: Record<Action, string> = { reject: 'reject', hold: 'hold', approve: 'approve' };
+const ACTION_NAMES: Record<Action, string> = {
+  reject: 'reject',
+  hold: 'hold for review',
+  approve: 'approve',
+  blur: 'hold, picture blurred',
+};
+const ACTION_VERB: Record<Action, string> = { reject: 'reject', hold: 'hold', approve: 'approve', blur: 'blur' };
 
 /** A rule in one line. */
 function describe(rule: RuleIn): string {
@@ -54,6 +62,11 @@ function describe(rule: RuleIn): string {
       return `Posts ${rule.mode === 'allow' ? 'not in' : 'in'} ${rule.languages.join(', ')}${rule.unknown === 'match' ? ', and posts whose language is unknown' : ''}`;
     case 'sentiment':
       return `English posts with a sentiment below ${rule.below}`;
+    // picture rules
+    case 'image':
+      return `Pictures scored ${rule.threshold ?? 0.8} or more for ${(rule.classes ?? ['porn', 'hentai', 'sexy']).join(', ')}`;
+    case 'similar_image':
+      return `Pictures within ${rule.distance ?? 6} bits of one the wall showed in the last ${rule.withinHours ?? 24} h`;
   }
 }
 
@@ -206,7 +219,7 @@ function swap<T>(items: T[], i: number, j: number): T[] {
 
 function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
   const [kind, setKind] = useState<Kind>('keyword');
-  const [action, setAction] = useState<Action>('hold');
+  const [chosen, setAction] = useState<Action>('hold');
   const [words, setWords] = useState('');
   const [match, setMatch] = useState<'any' | 'all'>('any');
   const [network, setNetwork] = useState('');
@@ -216,9 +229,13 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
   const [mode, setMode] = useState<'allow' | 'block'>('allow');
   const [unknown, setUnknown] = useState<'pass' | 'match'>('pass');
   const [below, setBelow] = useState('-0.5');
+  const [threshold, setThreshold] = useState('0.8');
   const [problem, setProblem] = useState<string | undefined>();
 
   function build(): RuleIn | string {
+    // blur is an action of image rules only (the API refuses it elsewhere)
+    if (kind === 'image') return buildImage(chosen);
+    const action = chosen === 'blur' ? 'hold' : chosen;
     switch (kind) {
       case 'keyword':
         return list(words).length ? { kind, action, words: list(words), match } : 'Enter at least one word or phrase.';
@@ -250,6 +267,11 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
         return { kind, action } as RuleIn;
     }
   }
+  function buildImage(action: Action): RuleIn | string {
+    return /^(0(\.\d+)?|1(\.0+)?)$/.test(threshold.trim())
+      ? { kind: 'image', action, threshold: Number(threshold) }
+      : 'Enter a threshold from 0 to 1.';
+  }
   const submit = onSubmit(() => {
     const rule = build();
     if (typeof rule === 'string') {
@@ -266,11 +288,21 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
       <SelectField label="Rule" value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
         <Options of={Object.entries(KIND_NAMES)} />
       </SelectField>
-      <SelectField label="Action" value={action} onChange={(e) => setAction(e.target.value as Action)}>
+      <SelectField label="Action" value={chosen} onChange={(e) => setAction(e.target.value as Action)}>
         <option value="hold">Hold for review</option>
         <option value="reject">Reject</option>
         <option value="approve">Approve</option>
+        {kind === 'image' && <option value="blur">Hold, picture blurred until revealed</option>}
       </SelectField>
+      {kind === 'image' && (
+        <TextField
+          label="Score threshold (0–1)"
+          inputMode="decimal"
+          value={threshold}
+          onChange={(e) => setThreshold(e.target.value)}
+          error={problem}
+        />
+      )}
       {(kind === 'keyword' || kind === 'author') && (
         <TextField
           label={kind === 'keyword' ? 'Words or phrases (comma-separated)' : 'Usernames (comma-separated)'}

@@ -1,6 +1,6 @@
 // One post of the queue: its media, author, network, feed and text, its
 // state and what held it, and (for a moderator) selecting it and the actions.
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import type { Post } from '../../api/client';
 import type { Verb } from '../../api/queries/posts';
 import { Button } from '../../ui/kit';
@@ -37,6 +37,10 @@ export const PostCard = memo(function PostCard({
   onFocusIndex,
 }: CardProps) {
   const pictures = mainPictures(post);
+  // a picture an image rule held (hold or blur) is shown blurred until a moderator reveals it
+  const flagged = post.state === 'pending' && post.decision?.detail?.kind === 'image' && pictures.length > 0;
+  const [revealed, setRevealed] = useState(false);
+  const blurred = flagged && !revealed;
   const note = copiesNote(post.copies);
   const author = authorOf(post);
   return (
@@ -50,16 +54,23 @@ export const PostCard = memo(function PostCard({
         aria-describedby={`post-text-${post.id}`}
         onFocus={() => onFocusIndex(index)}
       >
-        <Picture
-          sources={pictures}
-          alt={post.alt || ''}
-          className="post-media"
-          fallback={
-            <div className="post-media post-media-none">
-              {post.media === 'text' && pictures.length === 0 ? 'Text' : 'No picture'}
-            </div>
-          }
-        />
+        <div className={`post-media-frame${blurred ? ' blurred' : ''}`} data-blurred={blurred || undefined}>
+          <Picture
+            sources={pictures}
+            alt={blurred ? '' : post.alt || ''}
+            className="post-media"
+            fallback={
+              <div className="post-media post-media-none">
+                {post.media === 'text' && pictures.length === 0 ? 'Text' : 'No picture'}
+              </div>
+            }
+          />
+          {blurred && (
+            <button type="button" className="btn reveal" onClick={() => setRevealed(true)}>
+              Reveal<span className="sr-only"> the picture an image rule held</span>
+            </button>
+          )}
+        </div>
         <div className="post-body">
           <PostByline post={post} />
           <PostTextBlocks html={post.content} max={600} id={`post-text-${post.id}`} />
