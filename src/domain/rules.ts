@@ -7,6 +7,8 @@ import { arrivalByMode, type Arrival } from './arrival.js';
 import type { MediaKind, ModerationMode, PostState } from './lists.js';
 import { RULE_FLAG_COLUMNS, type RuleFlagColumn } from './post-fields.js';
 import { isProfane } from './profanity.js';
+import { explainDecision, type DecisionDetail } from './decision.js';
+import { accountFinding, DUPLICATE_DISTANCE, isLinkOnly } from './spam.js';
 
 export const RULE_KINDS = [
   'keyword',
@@ -17,6 +19,11 @@ export const RULE_KINDS = [
   'reply',
   'sensitive',
   'length',
+  // spam (src/domain/spam.ts): duplicate and burst read the wall's recent posts
+  'duplicate',
+  'burst',
+  'link_only',
+  'account',
 ] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 export const RULE_ACTIONS = ['reject', 'hold', 'approve'] as const;
@@ -24,6 +31,8 @@ export type RuleAction = (typeof RULE_ACTIONS)[number];
 /** Languages of the profanity filter (obscenity's datasets). */
 export const PROFANITY_LANGUAGES = ['en'] as const;
 export const MEDIA_REQUIREMENTS = ['any', 'image', 'video'] as const;
+/** What a `burst` rule counts posts by. */
+export const BURST_BY = ['author', 'link'] as const;
 
 interface Base {
   id: string;
@@ -37,13 +46,20 @@ export type Rule = Base &
     | { kind: 'media'; require: (typeof MEDIA_REQUIREMENTS)[number] }
     | { kind: 'repost' | 'reply' | 'sensitive' }
     | { kind: 'length'; min: number }
+    // spam (src/domain/spam.ts)
+    | { kind: 'duplicate'; within: number; distance: number }
+    | { kind: 'burst'; by: (typeof BURST_BY)[number]; count: number; minutes: number }
+    | { kind: 'link_only' }
+    | { kind: 'account'; bot: boolean; minAgeDays?: number }
   );
 
-/** A rule as given (PUT …/rules, a data file): its id, a keyword rule's `match` and a profanity rule's `languages` may be left out. */
+/** The fields a rule may leave out (each has a default): its id, a keyword rule's `match`, a profanity rule's `languages`, a duplicate rule's `distance`. */
+type Defaulted = 'id' | 'match' | 'languages' | 'distance';
+
+/** A rule as given (PUT …/rules, a data file): its defaulted fields may be left out. */
 export type RuleIn = Rule extends infer R
   ? R extends Rule
-    ? Omit<R, Extract<keyof R, 'id' | 'match' | 'languages'>> &
-        Partial<Pick<R, Extract<keyof R, 'id' | 'match' | 'languages'>>>
+    ? Omit<R, Extract<keyof R, Defaulted>> & Partial<Pick<R, Extract<keyof R, Defaulted>>>
     : never
   : never;
 
@@ -63,6 +79,8 @@ export function completeRules(input: readonly RuleIn[]): Rule[] {
         return { ...r, id, match: r.match ?? 'any' };
       case 'profanity':
         return { ...r, id, languages: r.languages ?? ['en'] };
+      case 'duplicate':
+        return { ...r, id, distance: r.distance ?? DUPLICATE_DISTANCE };
       default:
         return { ...r, id } as Rule;
     }
@@ -76,10 +94,16 @@ export function completeRules(input: readonly RuleIn[]): Rule[] {
  */
 export interface RuleSubject extends Partial<Record<RuleFlagColumn, boolean>> {
   content: string;
+  /** the stored HTML `content` was read from (the `link_only` rule reads its links); absent: `content` */
+  html?: string;
   authorName: string;
   username: string;
   network: string;
   media: MediaKind;
+  /** when the post was made (epoch ms): the `account` rule's age of the author's account */
+  createdAt?: number | null;
+  /** when the author's account was made (epoch ms), where the network says: the `account` rule */
+  authorCreatedAt?: number | null;
 }
 
 /** The arrival a rule (`by`: `rule:<id>`) or else the moderation mode (`by`: null) gives a post. */
@@ -160,6 +184,7 @@ class PostView {
   private authorHandle: string | null = null;
   private networkName: string | null = null;
   private chars: number | null = null;
+  private onlyLinks: boolean | null = null;
 
   constructor(
     readonly subject: RuleSubject,
@@ -188,12 +213,22 @@ class PostView {
   length(): number {
     return (this.chars ??= charCount(this.subject.content.trim()));
   }
+  linkOnly(): boolean {
+    return (this.onlyLinks ??= isLinkOnly(this.subject.html ?? this.subject.content));
+  }
 }
 
 type Test = (post: PostView) => boolean;
 
-/** A rule as a test, and the first words of its keyword phrases (for the list's vocabulary). */
-function testOf(rule: Rule): { test: Test; firstWords: string[] } {
+/** A rule as a test, the first words of its keyword phrases (for the list's vocabulary), and what it found when it explains itself. */
+interface RuleTest {
+  test: Test;
+  firstWords: string[];
+  /** a rule that explains what it found (src/domain/decision.ts): the detail of a post it matched */
+  explain?: (post: PostView) => DecisionDetail;
+}
+
+function testOf(rule: Rule): RuleTest {
   const plain = (test: Test) => ({ test, firstWords: [] });
   switch (rule.kind) {
     case 'keyword': {
@@ -230,6 +265,32 @@ function testOf(rule: Rule): { test: Test; firstWords: string[] } {
       return plain((post) => post.subject.sensitive === true);
     case 'length':
       return plain((post) => post.length() < rule.min);
+    // spam: duplicate and burst need the wall's recent posts, judged where posts are written (HistoryJudge)
+    case 'duplicate':
+    case 'burst':
+      return plain(() => false);
+    case 'link_only':
+      return plain((post) => post.linkOnly());
+    case 'account': {
+      const finding = (post: PostView) =>
+        accountFinding(rule, {
+          authorBot: post.subject.author_bot === true,
+          authorCreatedAt: post.subject.authorCreatedAt ?? null,
+          createdAt: post.subject.createdAt ?? null,
+        });
+      return {
+        firstWords: [],
+        test: (post) => finding(post) !== null,
+        explain: (post) => ({
+          rule: rule.id,
+          kind: 'account',
+          label: finding(post),
+          score: null,
+          threshold: null,
+          model: null,
+        }),
+      };
+    }
   }
 }
 
@@ -242,6 +303,10 @@ const REASONS: Record<RuleKind, string> = {
   reply: 'a reply',
   sensitive: 'flagged sensitive upstream',
   length: 'text too short',
+  duplicate: 'it repeats an earlier post',
+  burst: 'too many posts at once',
+  link_only: 'nothing but links, hashtags or mentions',
+  account: 'a bot or a new account',
 };
 
 export interface CompiledRules {
@@ -249,6 +314,13 @@ export interface CompiledRules {
   match(subject: RuleSubject): Rule | null;
   /** the decision of the first rule that matches, or null */
   judge(subject: RuleSubject): RuleDecision | null;
+  /**
+   * The first rule that matches, its position in the list and its decision,
+   * or null. Rules that read the wall's history (duplicate, burst) never
+   * match here: the caller asks a HistoryJudge (src/domain/spam.ts) about
+   * those placed before `index`.
+   */
+  first(subject: RuleSubject): { rule: Rule; index: number; decision: RuleDecision } | null;
   /** the rules' decision, or else the mode's */
   decide(subject: RuleSubject, mode: ModerationMode): RuleDecision;
 }
@@ -257,18 +329,29 @@ export function ruleDecision(rule: Rule): RuleDecision {
   return { state: STATE_OF[rule.action], by: `rule:${rule.id}`, reason: `${rule.kind} rule: ${REASONS[rule.kind]}` };
 }
 
+/** The decision of a rule that explains what it found: its reason is the explained line, the detail kept beside it. */
+export function explainedDecision(rule: Rule, detail: DecisionDetail): RuleDecision {
+  const state = STATE_OF[rule.action];
+  return { state, by: `rule:${rule.id}`, reason: explainDecision(state, detail), detail };
+}
+
 /** Compiles an ordered rule list once; each call then tests a post against it, first match wins. */
 export function compileRules(rules: readonly Rule[]): CompiledRules {
-  const tests = rules.map((rule) => ({ rule, ...testOf(rule), decision: ruleDecision(rule) }));
+  const tests = rules.map((rule, index) => ({ rule, index, ...testOf(rule), decision: ruleDecision(rule) }));
   const vocabulary = new Set(tests.flatMap((t) => t.firstWords));
   const first = (subject: RuleSubject) => {
     const post = new PostView(subject, vocabulary);
-    for (const t of tests) if (t.test(post)) return t;
+    for (const t of tests) {
+      if (!t.test(post)) continue;
+      const decision = t.explain ? explainedDecision(t.rule, t.explain(post)) : t.decision;
+      return { rule: t.rule, index: t.index, decision };
+    }
     return null;
   };
   return {
     match: (subject) => first(subject)?.rule ?? null,
     judge: (subject) => first(subject)?.decision ?? null,
+    first,
     decide(subject, mode) {
       return first(subject)?.decision ?? arrivalByMode(mode);
     },
@@ -278,6 +361,8 @@ export function compileRules(rules: readonly Rule[]): CompiledRules {
 /** A post's columns as the rules read them (a stored row, or a row ingestion is about to store). */
 export interface RuleColumns extends Record<RuleFlagColumn, number> {
   content: string;
+  created_at: number;
+  author_created_at: number | null;
   author_name: string;
   username: string;
   network_name: string;
@@ -288,6 +373,9 @@ export interface RuleColumns extends Record<RuleFlagColumn, number> {
 export function ruleSubjectOf(p: RuleColumns): RuleSubject {
   const subject: RuleSubject = {
     content: ruleText(p.content),
+    html: p.content,
+    createdAt: p.created_at,
+    authorCreatedAt: p.author_created_at,
     authorName: p.author_name,
     username: p.username,
     network: p.network_name,

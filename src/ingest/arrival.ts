@@ -3,6 +3,7 @@
 // workers judge each post beside parsing and sanitizing it, so the rules cost
 // the serving thread nothing; the serving thread only reads the decision.
 import { compileRules, ruleSubjectOf, type CompiledRules, type Rule } from '../domain/rules.js';
+import { HistoryJudge, isHistoryRule } from '../domain/spam.js';
 import type { ModerationMode } from '../domain/lists.js';
 import { arrivalByMode, type Arrival } from '../domain/arrival.js';
 import type { IngestedPost } from '../store/ingest.js';
@@ -38,7 +39,22 @@ export function judgeRows(rows: IngestedPost[], rulesJson: string): void {
   if (rulesJson === '[]') return;
   const rules = compiledFor(rulesJson);
   for (const row of rows) {
-    const decision = rules.judge(ruleSubjectOf(row));
-    if (decision !== null) row.arrival = decision;
+    const first = rules.first(ruleSubjectOf(row));
+    if (first === null) continue;
+    row.arrival = first.decision;
+    // rules before it that read the wall's recent posts still come first: the write path asks them
+    row.arrivalRule = first.index;
   }
+}
+
+/**
+ * The wall's rules that read its recent posts (`duplicate`, `burst`), for
+ * the write path (src/store/ingest.ts upsertPosts): a fresh judge per
+ * batch, or undefined when the wall has none.
+ */
+export function historyOf(rulesJson: string): (() => HistoryJudge) | undefined {
+  if (rulesJson === '[]') return undefined;
+  const rules = JSON.parse(rulesJson) as Rule[];
+  if (!rules.some(isHistoryRule)) return undefined;
+  return () => new HistoryJudge(rules);
 }

@@ -5,6 +5,7 @@
 import sanitizeHtml from 'sanitize-html';
 import { parseFeedInstant } from '../domain/dates.js';
 import { isProfane } from '../domain/profanity.js';
+import { textHash } from '../domain/spam.js';
 import { normalizeHttpUrl, plainTextOf, REMOVED_WITH_TEXT, sanitize, withoutControls } from '../domain/sanitize.js';
 import type { IngestedPost, PostFields } from '../store/ingest.js';
 import type { MediaKind } from '../domain/lists.js';
@@ -369,6 +370,8 @@ export function toPostFields(post: UpstreamPost, network: string, now: number): 
     repost: post.repost === true ? 1 : 0,
     reply: post.reply === true ? 1 : 0,
     sensitive: post.sensitive ? 1 : 0,
+    author_bot: post.authorBot === true ? 1 : 0,
+    author_created_at: post.authorCreatedAt ?? null,
   };
 }
 
@@ -397,10 +400,13 @@ export function postRows(
     if (id === '' || seen.has(id)) continue;
     seen.add(id);
     try {
+      const fields = toPostFields(post, options.network, options.now);
       rows.push({
         external_id: id,
-        ...toPostFields(post, options.network, options.now),
+        ...fields,
         hidden: arrivesHidden(post, options.wallProfanity) ? 1 : 0,
+        // the `duplicate` rule's SimHash, made here in the parse worker like the rest of the row
+        text_hash: textHash(fields.content),
       });
     } catch {
       leftOut++;

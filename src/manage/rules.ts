@@ -3,14 +3,25 @@
 // stored posts on demand. Ingestion applies them to new posts
 // (src/ingest/runtime.ts). Each write is audited; an apply announces the wall.
 import type { Kysely } from 'kysely';
-import { compileRules, completeRules, ruleDecision, ruleSubjectOf, type Rule } from '../domain/rules.js';
+import {
+  compileRules,
+  completeRules,
+  explainedDecision,
+  ruleSubjectOf,
+  type Rule,
+  type RuleDecision,
+} from '../domain/rules.js';
+import { HistoryJudge, historyPost, type HistoryPost } from '../domain/spam.js';
+import type { PostState } from '../domain/lists.js';
 import type { Database } from '../store/schema.js';
 import type { ApplyInput, ApplyRecord, RuleCount, RulesInput, RulesRecord } from '../schemas/rules.js';
 import { cleanWrite, MODERATION_RULES } from '../domain/writes.js';
 import { stored } from '../domain/errors.js';
 import { audited, type Op } from './op.js';
 import { requireWall } from './walls.js';
-import { postsToJudge } from '../store/rules.js';
+import { postsInCreatedOrder, postsToJudge } from '../store/rules.js';
+
+type JudgedRow = Awaited<ReturnType<typeof postsToJudge>>[number];
 import { updatePostsOfWall } from '../store/posts.js';
 import { updateWallRow } from '../store/walls.js';
 
@@ -27,37 +38,60 @@ export async function getRules(db: Kysely<Database>, wallId: number): Promise<Ru
 interface Plan {
   counts: RuleCount[];
   checked: number;
-  /** per rule id: the posts whose state changes */
-  changes: Map<string, number[]>;
+  /** the posts whose state changes, each with its new decision */
+  changes: { id: number; decision: RuleDecision }[];
 }
 
 const BATCH = 1000;
 
-/** What `rules` decide for the wall's pending (and, with `includeApproved`, approved) posts. */
+/**
+ * What `rules` decide for the wall's pending (and, with `includeApproved`,
+ * approved) posts. Rules that read the wall's history (duplicate, burst)
+ * read every post of the wall in created order (then id), as ingestion does:
+ * a post is judged against the posts before it, whatever their state, so the
+ * earlier post of a pair is never the one matched.
+ */
 async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], includeApproved: boolean): Promise<Plan> {
   const compiled = compileRules(rules);
-  const byId = new Map(rules.map((r) => [r.id, r]));
   const counts = new Map(rules.map((r) => [r.id, { ruleId: r.id, matched: 0, changed: 0 }]));
-  const changes = new Map<string, number[]>();
+  const changes: Plan['changes'] = [];
+  const states: PostState[] = includeApproved ? ['pending', 'approved'] : ['pending'];
   let checked = 0;
-  let after = 0;
-  for (;;) {
-    const rows = await postsToJudge(db, wallId, includeApproved ? ['pending', 'approved'] : ['pending'], after, BATCH);
-    if (rows.length === 0) break;
-    for (const r of rows) {
-      checked++;
-      const rule = compiled.match(ruleSubjectOf(r));
-      if (!rule) continue;
-      const count = counts.get(rule.id)!;
-      count.matched++;
-      if (ruleDecision(byId.get(rule.id)!).state !== r.state) {
-        count.changed++;
-        const list = changes.get(rule.id) ?? [];
-        list.push(r.id);
-        changes.set(rule.id, list);
-      }
+  const judge = new HistoryJudge(rules);
+  const decide = (r: JudgedRow, history: HistoryPost | null) => {
+    checked++;
+    const first = compiled.first(ruleSubjectOf(r));
+    const finding = history === null ? null : judge.judge(history, first?.index ?? Infinity);
+    const rule = finding?.rule ?? first?.rule;
+    if (rule === undefined) return;
+    const decision = finding ? explainedDecision(finding.rule, finding.detail) : first!.decision;
+    const count = counts.get(rule.id)!;
+    count.matched++;
+    if (decision.state !== r.state) {
+      count.changed++;
+      changes.push({ id: r.id, decision });
     }
-    after = rows[rows.length - 1]!.id;
+  };
+  if (!judge.active) {
+    let after = 0;
+    for (;;) {
+      const rows = await postsToJudge(db, wallId, states, after, BATCH);
+      if (rows.length === 0) break;
+      for (const r of rows) decide(r, null);
+      after = rows[rows.length - 1]!.id;
+    }
+  } else {
+    let after: { created_at: number; id: number } | null = null;
+    for (;;) {
+      const rows = await postsInCreatedOrder(db, wallId, after, BATCH);
+      if (rows.length === 0) break;
+      for (const r of rows) {
+        const history = historyPost(r.id, r, r.text_hash, judge.needsLinks);
+        if (states.includes(r.state)) decide(r, history);
+        judge.add(history);
+      }
+      after = rows[rows.length - 1]!;
+    }
   }
   return { counts: [...counts.values()], checked, changes };
 }
@@ -91,9 +125,15 @@ export async function applyRules(op: Op, wallId: number, input: ApplyInput): Pro
     const wall = await requireWall(tx.trx, wallId);
     const rules = storedRules(wall.rules);
     const { counts, checked, changes } = await plan(tx.trx, wallId, rules, input.includeApproved === true);
-    for (const rule of rules) {
-      const ids = changes.get(rule.id) ?? [];
-      const decision = ruleDecision(rule);
+    // posts given the same decision are written together (an explained one is often each post's own)
+    const byDecision = new Map<string, { decision: RuleDecision; ids: number[] }>();
+    for (const { id, decision } of changes) {
+      const k = JSON.stringify(decision);
+      const same = byDecision.get(k);
+      if (same) same.ids.push(id);
+      else byDecision.set(k, { decision, ids: [id] });
+    }
+    for (const { decision, ids } of byDecision.values()) {
       for (let i = 0; i < ids.length; i += 500) {
         await updatePostsOfWall(tx.trx, wallId, ids.slice(i, i + 500), {
           state: decision.state,

@@ -2,6 +2,7 @@
 // takes, what GET answers, what a dry run and an apply report.
 import { Type, type Static, type TSchema } from 'typebox';
 import {
+  BURST_BY,
   MEDIA_REQUIREMENTS,
   PROFANITY_LANGUAGES,
   RULE_ACTIONS,
@@ -85,6 +86,67 @@ export const LengthRule = kind('length', 'posts whose text is shorter than min c
   min: Type.Integer({ minimum: 1, maximum: 10000, 'x-error': 'min must be an integer from 1 to 10000' }),
 });
 
+// ---------- spam (src/domain/spam.ts) ----------
+
+const Minutes = (name: string, what: string) =>
+  Type.Integer({
+    minimum: 1,
+    maximum: 1440,
+    'x-error': `${name} must be a whole number of minutes from 1 to 1440`,
+    description: what,
+  });
+
+export const DuplicateRule = kind(
+  'duplicate',
+  "posts whose text nearly repeats an earlier post of the wall's within the last `within` minutes (64-bit SimHash of word pairs; texts of fewer than 3 words are never duplicates)",
+  {
+    within: Minutes('within', 'how far back an earlier post counts, in minutes'),
+    distance: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 32,
+        'x-error': 'distance must be a whole number of bits from 0 to 32',
+        description:
+          'most bits the two SimHashes may differ in (Hamming distance); default 3; 0: the same words in the same order',
+      }),
+    ),
+  },
+);
+export const BurstRule = kind(
+  'burst',
+  'the posts that make one author, or one link, appear `count` times or more within `minutes` minutes on the wall',
+  {
+    by: Type.Enum([...BURST_BY], {
+      'x-error': `by must be ${spoken(BURST_BY)}`,
+      description:
+        'author: the same handle on the same network; link: the same page linked in the text (host and path)',
+    }),
+    count: Type.Integer({
+      minimum: 2,
+      maximum: 10000,
+      'x-error': 'count must be a whole number from 2 to 10000',
+      description: 'posts in the window, this one included, from which posts are matched',
+    }),
+    minutes: Minutes('minutes', 'the window, in minutes'),
+  },
+);
+export const LinkOnlyRule = kind('link_only', 'posts whose text is nothing but links, hashtags and mentions', {});
+export const AccountRule = kind(
+  'account',
+  'posts of accounts the network flags as bots, or of accounts younger than minAgeDays when the post was made (where the network says)',
+  {
+    bot: Type.Boolean({ 'x-error': 'bot must be true or false', description: 'match accounts flagged bot upstream' }),
+    minAgeDays: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 3650,
+        'x-error': 'minAgeDays must be a whole number of days from 1 to 3650',
+        description: 'match accounts made less than this many days before the post',
+      }),
+    ),
+  },
+);
+
 export const RULE_SCHEMAS: Record<string, TSchema> = {
   keyword: KeywordRule,
   author: AuthorRule,
@@ -94,6 +156,10 @@ export const RULE_SCHEMAS: Record<string, TSchema> = {
   reply: ReplyRule,
   sensitive: SensitiveRule,
   length: LengthRule,
+  duplicate: DuplicateRule,
+  burst: BurstRule,
+  link_only: LinkOnlyRule,
+  account: AccountRule,
 };
 
 export const RuleInput = Type.Union(Object.values(RULE_SCHEMAS), {

@@ -42,6 +42,7 @@ import * as m0020 from './migrations/0020_media.js';
 import * as m0021 from './migrations/0021_media_queue.js';
 import * as m0022 from './migrations/0022_wall_branding.js';
 import * as m0023 from './migrations/0023_decision_detail.js';
+import * as m0026 from './migrations/0026_spam_signals.js';
 
 /** A migration: what it does, and its step up (given the store's dialect; there are no steps down). */
 export interface SchemaMigration {
@@ -80,6 +81,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaMigration>> = {
   '0021_media_queue': m0021,
   '0022_wall_branding': m0022,
   '0023_decision_detail': m0023,
+  '0026_spam_signals': m0026,
 };
 
 /**

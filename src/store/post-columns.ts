@@ -98,6 +98,9 @@ export function postDefaults(): DefaultedColumns {
     reply: 0,
     sensitive: 0,
     media_state: null,
+    author_bot: 0,
+    author_created_at: null,
+    text_hash: null,
     rev: newPostRevision(),
   } satisfies RegisteredDefaults & { rev: number };
 }
