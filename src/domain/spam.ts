@@ -125,7 +125,7 @@ export interface HistoryPost {
   createdAt: number;
   /** its text's SimHash ('' too short to compare: see simhash) */
   hash: string;
-  /** its author as `network:handle` (lower case), or '' when the post names none */
+  /** its author: network, handle and name (lower case), or '' when the post names none */
   author: string;
   /** the author as shown in a decision (`@ana@m.example`) */
   authorLabel: string;
@@ -141,13 +141,15 @@ export function historyPost(
   withLinks: boolean,
 ): HistoryPost {
   const handle = p.username.trim().replace(/^@/, '');
-  const who = handle !== '' ? handle : p.author_name.trim();
+  const name = p.author_name.trim();
+  // the handle and the name: a feed's handle is its site, shared by all its writers
+  const author = handle === '' && name === '' ? '' : `${p.network_name}\n${handle}\n${name}`.toLowerCase();
   return {
     key,
     createdAt: p.created_at,
     hash: hash ?? textHash(p.content),
-    author: who === '' ? '' : `${p.network_name.toLowerCase()}:${who.toLowerCase()}`,
-    authorLabel: handle !== '' ? `@${handle}` : who,
+    author,
+    authorLabel: handle !== '' ? `@${handle}` : name,
     links: withLinks ? linksOf(p.content) : [],
   };
 }

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { addColumns, createIndexes } from './helpers.js';
+import { addColumns } from './helpers.js';
 
 export const description =
-  "posts get spam signals: the author's bot flag and account date (where the network says) and the text's SimHash; an index of a wall's posts by created time";
+  "posts get spam signals: the author's bot flag and account date (where the network says) and the text's SimHash";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   // What the `account` rule reads (upstream's: the next poll that reads a
@@ -16,6 +16,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ['author_created_at', 'bigint'],
     ['text_hash', 'text'],
   ]);
-  // the `duplicate` and `burst` rules read a wall's posts of the last minutes at every poll
-  await createIndexes(db, 'posts', { posts_wall_created: ['wall_id', 'created_at', 'id'] });
+  // The `duplicate` and `burst` rules read a wall's posts of their window at
+  // every poll: a range of posts_wall_created (wall, created, id: migration 0003).
 }
