@@ -185,6 +185,8 @@ export class HistoryJudge {
   readonly windowMs: number;
   /** a burst rule counts links: posts must carry theirs */
   readonly needsLinks: boolean;
+  /** how far back the link bursts look, ms: older posts need not carry their links */
+  readonly linkWindowMs: number;
   private readonly kept: Kept[] = [];
   private head = 0;
   // per burst rule: author or link → created times in the window, oldest first
@@ -196,7 +198,11 @@ export class HistoryJudge {
       0,
       ...this.rules.map(({ rule }) => (rule.kind === 'duplicate' ? rule.within : rule.minutes) * MINUTE),
     );
-    this.needsLinks = this.rules.some(({ rule }) => rule.kind === 'burst' && rule.by === 'link');
+    this.linkWindowMs = Math.max(
+      0,
+      ...this.rules.map(({ rule }) => (rule.kind === 'burst' && rule.by === 'link' ? rule.minutes * MINUTE : 0)),
+    );
+    this.needsLinks = this.linkWindowMs > 0;
     for (const { index } of this.rules) this.seen.set(index, new Map());
   }
 

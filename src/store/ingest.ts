@@ -341,6 +341,7 @@ async function judgeHistory(
     .map(({ post }) => post);
   const from = sorted[0]!.created_at - judge.windowMs;
   const to = sorted[sorted.length - 1]!.created_at;
+  const linksFrom = sorted[0]!.created_at - judge.linkWindowMs;
   const stored = await db
     .selectFrom('posts')
     .select((eb) => [
@@ -350,10 +351,14 @@ async function judgeHistory(
       'username',
       'author_name',
       'network_name',
-      // the text only where it is needed: links counted, or a post stored without its hash
-      judge.needsLinks
-        ? 'content'
-        : eb.case().when('text_hash', 'is', null).then(eb.ref('content')).else('').end().as('content'),
+      // the text only where it is needed: a post stored without its hash, or links counted in its window
+      eb
+        .case()
+        .when(eb.or([eb('text_hash', 'is', null), ...(judge.needsLinks ? [eb('created_at', '>', linksFrom)] : [])]))
+        .then(eb.ref('content'))
+        .else('')
+        .end()
+        .as('content'),
     ])
     .where('wall_id', '=', wallId)
     .where('created_at', '>', from)
@@ -366,7 +371,7 @@ async function judgeHistory(
   sorted.forEach((post, i) => {
     while (s < stored.length && stored[s]!.created_at <= post.created_at) {
       const r = stored[s++]!;
-      judge.add(historyPost(r.id, r, r.text_hash, judge.needsLinks));
+      judge.add(historyPost(r.id, r, r.text_hash, judge.needsLinks && r.created_at > linksFrom));
     }
     const h = historyPost(key(i), post, post.text_hash ?? null, judge.needsLinks);
     const finding = judge.judge(h, post.arrivalRule ?? Infinity);

@@ -110,6 +110,14 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   'rules[].network': 'Network',
   'rules[].require': 'Required media',
   'rules[].min': 'Shortest text (characters)',
+  // spam rules
+  'rules[].within': 'Within (minutes)',
+  'rules[].distance': 'Distance (bits)',
+  'rules[].by': 'Count by',
+  'rules[].count': 'Posts',
+  'rules[].minutes': 'Minutes',
+  'rules[].bot': 'Bot accounts',
+  'rules[].minAgeDays': 'Youngest account (days)',
   // accounts, keys, tokens, webhooks
   plan: 'Plan',
   dailyCallLimit: 'Daily call limit',

@@ -7380,6 +7380,8 @@ export interface paths {
                   post: {
                     /** @description alt text (text alternative) of the main media; empty when none */
                     alt: string;
+                    /** @description its author is flagged a bot upstream (the `account` rule judges it) */
+                    author_bot: boolean;
                     authorName: string;
                     /** @description carousel items (childNode in v2, which shows image and video only) */
                     children: {
@@ -9789,6 +9791,8 @@ export interface paths {
                 data: {
                   /** @description alt text (text alternative) of the main media; empty when none */
                   alt: string;
+                  /** @description its author is flagged a bot upstream (the `account` rule judges it) */
+                  author_bot: boolean;
                   authorName: string;
                   /** @description carousel items (childNode in v2, which shows image and video only) */
                   children: {
@@ -10104,6 +10108,8 @@ export interface paths {
               responseData: {
                 /** @description alt text (text alternative) of the main media; empty when none */
                 alt: string;
+                /** @description its author is flagged a bot upstream (the `account` rule judges it) */
+                author_bot: boolean;
                 authorName: string;
                 /** @description carousel items (childNode in v2, which shows image and video only) */
                 children: {
@@ -10436,6 +10442,8 @@ export interface paths {
               responseData: {
                 /** @description alt text (text alternative) of the main media; empty when none */
                 alt: string;
+                /** @description its author is flagged a bot upstream (the `account` rule judges it) */
+                author_bot: boolean;
                 authorName: string;
                 /** @description carousel items (childNode in v2, which shows image and video only) */
                 children: {
@@ -14090,6 +14098,67 @@ export interface paths {
                       kind: 'length';
                       min: number;
                     }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description most bits the two SimHashes may differ in (Hamming distance); default 3; 0: the same words in the same order */
+                      distance?: number;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'duplicate';
+                      /** @description how far back an earlier post counts, in minutes */
+                      within: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /**
+                       * @description author: the same handle on the same network; link: the same page linked in the text (host and path)
+                       * @enum {unknown}
+                       */
+                      by: 'author' | 'link';
+                      /** @description posts in the window, this one included, from which posts are matched */
+                      count: number;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'burst';
+                      /** @description the window, in minutes */
+                      minutes: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'link_only';
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description match accounts flagged bot upstream */
+                      bot: boolean;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'account';
+                      /** @description match accounts made less than this many days before the post */
+                      minAgeDays?: number;
+                    }
                 )[];
               };
               /** @enum {string} */
@@ -14405,6 +14474,67 @@ export interface paths {
                   kind: 'length';
                   min: number;
                 }
+              | {
+                  /**
+                   * @description reject; hold (pending, even in auto mode); approve
+                   * @enum {unknown}
+                   */
+                  action: 'reject' | 'hold' | 'approve';
+                  /** @description most bits the two SimHashes may differ in (Hamming distance); default 3; 0: the same words in the same order */
+                  distance?: number;
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'duplicate';
+                  /** @description how far back an earlier post counts, in minutes */
+                  within: number;
+                }
+              | {
+                  /**
+                   * @description reject; hold (pending, even in auto mode); approve
+                   * @enum {unknown}
+                   */
+                  action: 'reject' | 'hold' | 'approve';
+                  /**
+                   * @description author: the same handle on the same network; link: the same page linked in the text (host and path)
+                   * @enum {unknown}
+                   */
+                  by: 'author' | 'link';
+                  /** @description posts in the window, this one included, from which posts are matched */
+                  count: number;
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'burst';
+                  /** @description the window, in minutes */
+                  minutes: number;
+                }
+              | {
+                  /**
+                   * @description reject; hold (pending, even in auto mode); approve
+                   * @enum {unknown}
+                   */
+                  action: 'reject' | 'hold' | 'approve';
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'link_only';
+                }
+              | {
+                  /**
+                   * @description reject; hold (pending, even in auto mode); approve
+                   * @enum {unknown}
+                   */
+                  action: 'reject' | 'hold' | 'approve';
+                  /** @description match accounts flagged bot upstream */
+                  bot: boolean;
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'account';
+                  /** @description match accounts made less than this many days before the post */
+                  minAgeDays?: number;
+                }
             )[];
           };
         };
@@ -14533,6 +14663,67 @@ export interface paths {
                       /** @enum {string} */
                       kind: 'length';
                       min: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description most bits the two SimHashes may differ in (Hamming distance); default 3; 0: the same words in the same order */
+                      distance?: number;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'duplicate';
+                      /** @description how far back an earlier post counts, in minutes */
+                      within: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /**
+                       * @description author: the same handle on the same network; link: the same page linked in the text (host and path)
+                       * @enum {unknown}
+                       */
+                      by: 'author' | 'link';
+                      /** @description posts in the window, this one included, from which posts are matched */
+                      count: number;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'burst';
+                      /** @description the window, in minutes */
+                      minutes: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'link_only';
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description match accounts flagged bot upstream */
+                      bot: boolean;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'account';
+                      /** @description match accounts made less than this many days before the post */
+                      minAgeDays?: number;
                     }
                 )[];
               };

@@ -10,6 +10,17 @@ import { onSubmit } from '../ui/form';
 import { Announce, Button, Empty, ErrorNote, QueryStatus } from '../ui/kit';
 import { useUnsavedGuard } from '../ui/useUnsavedGuard';
 import { WallHead } from '../ui/WallNav';
+import {
+  buildSpam,
+  describeSpam,
+  isSpamKind,
+  isSpamRule,
+  SPAM_DRAFT,
+  SPAM_KIND_NAMES,
+  SpamRuleEditor,
+  SpamRuleFields,
+  type SpamDraft,
+} from './SpamRules';
 
 type RuleIn = RulesBody['rules'][number];
 type Kind = RuleIn['kind'];
@@ -25,6 +36,7 @@ const KIND_NAMES: Record<Kind, string> = {
   reply: 'Replies',
   sensitive: 'Flagged sensitive',
   length: 'Short posts',
+  ...SPAM_KIND_NAMES,
 };
 const ACTION_NAMES: Record<Action, string> = { reject: 'reject', hold: 'hold for review', approve: 'approve' };
 const ACTION_VERB: Record<Action, string> = { reject: 'reject', hold: 'hold', approve: 'approve' };
@@ -48,6 +60,8 @@ function describe(rule: RuleIn): string {
       return 'Replies';
     case 'sensitive':
       return 'Posts flagged sensitive upstream';
+    default:
+      return describeSpam(rule);
   }
 }
 
@@ -64,6 +78,8 @@ export function Rules({ wallId }: { wallId: number }) {
   const [draft, setDraft] = useState<RuleIn[] | null>(null);
   const [preview, setPreview] = useState<Counts | null>(null);
   const [said, setSaid] = useState('');
+  // the rule edited in place (spam rules: SpamRules.tsx), by its place in the list
+  const [editing, setEditing] = useState<number | null>(null);
   useEffect(() => {
     if (rules.data && draft === null) setDraft(rules.data.rules as RuleIn[]);
   }, [rules.data, draft]);
@@ -73,6 +89,7 @@ export function Rules({ wallId }: { wallId: number }) {
   const edit = (next: RuleIn[]) => {
     setDraft(next);
     setPreview(null);
+    setEditing(null);
   };
   const dryRun = usePreviewRules(wallId, {
     onSuccess: (r) => {
@@ -145,8 +162,20 @@ export function Rules({ wallId }: { wallId: number }) {
                     </span>
                   )}
                 </div>
+                {mayEdit && editing === i && isSpamRule(rule) && (
+                  <SpamRuleEditor
+                    rule={rule}
+                    onSave={(next) => edit(draft.map((r, j) => (j === i ? next : r)))}
+                    onCancel={() => setEditing(null)}
+                  />
+                )}
                 {mayEdit && (
                   <div className="actions">
+                    {isSpamRule(rule) && editing !== i && (
+                      <Button onClick={() => setEditing(i)}>
+                        Edit<span className="sr-only"> rule {i + 1}</span>
+                      </Button>
+                    )}
                     <Button onClick={() => edit(swap(draft, i, i - 1))} disabled={i === 0}>
                       Move up<span className="sr-only"> rule {i + 1}</span>
                     </Button>
@@ -206,9 +235,11 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
   const [network, setNetwork] = useState('');
   const [require, setRequire] = useState<'any' | 'image' | 'video'>('image');
   const [min, setMin] = useState('20');
+  const [spam, setSpam] = useState<SpamDraft>(SPAM_DRAFT);
   const [problem, setProblem] = useState<string | undefined>();
 
   function build(): RuleIn | string {
+    if (isSpamKind(kind)) return buildSpam(kind, action, spam);
     switch (kind) {
       case 'keyword':
         return list(words).length ? { kind, action, words: list(words), match } : 'Enter at least one word or phrase.';
@@ -290,6 +321,7 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
           error={problem}
         />
       )}
+      {isSpamKind(kind) && <SpamRuleFields kind={kind} value={spam} onChange={setSpam} error={problem} />}
       <Button type="submit">Add rule</Button>
     </form>
   );
