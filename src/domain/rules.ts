@@ -2,13 +2,16 @@
 // post decides (reject, hold = pending, approve); when none does, the wall's
 // (or feed's) mode does. Pure: compiled once per list, then run per post at
 // ingestion and on demand over stored posts.
-import { decodeHTML } from 'entities';
 import { arrivalByMode, type Arrival } from './arrival.js';
 import type { MediaKind, ModerationMode, PostState } from './lists.js';
 import { RULE_FLAG_COLUMNS, type RuleFlagColumn } from './post-fields.js';
 import { isProfane } from './profanity.js';
+import { foldText, ruleText } from './rule-text.js';
 import { explainDecision, type DecisionDetail } from './decision.js';
-import { accountFinding, DUPLICATE_DISTANCE, isLinkOnly } from './spam.js';
+import { accountFinding, BURST_BY, DUPLICATE_DISTANCE, isLinkOnly, type SpamRuleFields } from './spam.js';
+
+export { foldText, ruleText };
+export { BURST_BY };
 
 export const RULE_KINDS = [
   'keyword',
@@ -31,8 +34,6 @@ export type RuleAction = (typeof RULE_ACTIONS)[number];
 /** Languages of the profanity filter (obscenity's datasets). */
 export const PROFANITY_LANGUAGES = ['en'] as const;
 export const MEDIA_REQUIREMENTS = ['any', 'image', 'video'] as const;
-/** What a `burst` rule counts posts by. */
-export const BURST_BY = ['author', 'link'] as const;
 
 interface Base {
   id: string;
@@ -46,11 +47,8 @@ export type Rule = Base &
     | { kind: 'media'; require: (typeof MEDIA_REQUIREMENTS)[number] }
     | { kind: 'repost' | 'reply' | 'sensitive' }
     | { kind: 'length'; min: number }
-    // spam (src/domain/spam.ts)
-    | { kind: 'duplicate'; within: number; distance: number }
-    | { kind: 'burst'; by: (typeof BURST_BY)[number]; count: number; minutes: number }
-    | { kind: 'link_only' }
-    | { kind: 'account'; bot: boolean; minAgeDays?: number }
+    // spam: duplicate, burst, link_only, account (src/domain/spam.ts)
+    | SpamRuleFields
   );
 
 /** The fields a rule may leave out (each has a default): its id, a keyword rule's `match`, a profanity rule's `languages`, a duplicate rule's `distance`. */
@@ -110,14 +108,6 @@ export interface RuleSubject extends Partial<Record<RuleFlagColumn, boolean>> {
 export type RuleDecision = Arrival;
 
 const STATE_OF: Record<RuleAction, PostState> = { reject: 'rejected', hold: 'pending', approve: 'approved' };
-
-/** Lower case, accents and other marks removed, compatibility forms folded: `Crème` → `creme`. */
-export function foldText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-}
 
 // Most posts are plain ASCII: their words need no Unicode normalization or
 // Unicode-aware classes, and this is the hot path of every poll with rules.
@@ -383,14 +373,4 @@ export function ruleSubjectOf(p: RuleColumns): RuleSubject {
   };
   for (const c of RULE_FLAG_COLUMNS) subject[c] = p[c] === 1;
   return subject;
-}
-
-/**
- * Stored post HTML (already sanitized to a few formatting tags) → the text the
- * rules read: tags become spaces, character references are decoded (all of
- * HTML's, by `entities`: `Caf&eacute;` reads as `Café`). Cheap: no parse tree.
- */
-export function ruleText(html: string): string {
-  if (!/[<&]/.test(html)) return html;
-  return decodeHTML(html.replace(/<[^>]*>/g, ' '));
 }

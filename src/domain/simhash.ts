@@ -6,7 +6,7 @@
 // markup do not count), their overlapping pairs (shingles of two words) each
 // hashed to 64 bits, and per bit the majority vote of the shingles.
 // Kept as 16 hex digits: the same text in SQLite and PostgreSQL, exactly.
-import { foldText } from './rules.js';
+import { foldText } from './rule-text.js';
 
 /** The detector's name in a decision's detail. */
 export const SIMHASH_MODEL = 'simhash-64';

@@ -10,20 +10,35 @@
 // answer: the earlier post of a pair is never the duplicate, and of three
 // identical posts the 2nd and 3rd are, whether they arrived in one poll or three.
 import type { DecisionDetail } from './decision.js';
-import { ruleText, type Rule } from './rules.js';
+import { ruleText } from './rule-text.js';
 import { hammingHalves, hashHalves, simhash, SIMHASH_MODEL } from './simhash.js';
 
-export type DuplicateRule = Extract<Rule, { kind: 'duplicate' }>;
-export type BurstRule = Extract<Rule, { kind: 'burst' }>;
-export type AccountRule = Extract<Rule, { kind: 'account' }>;
+/** What a `burst` rule counts posts by. */
+export const BURST_BY = ['author', 'link'] as const;
+/** The default Hamming distance of a `duplicate` rule. */
+export const DUPLICATE_DISTANCE = 3;
+
+/** The spam kinds and their own fields (a Rule of src/domain/rules.ts adds its id and action). */
+export type SpamRuleFields =
+  | { kind: 'duplicate'; within: number; distance: number }
+  | { kind: 'burst'; by: (typeof BURST_BY)[number]; count: number; minutes: number }
+  | { kind: 'link_only' }
+  | { kind: 'account'; bot: boolean; minAgeDays?: number };
+
+/** A rule of any kind, as far as this module reads it. */
+interface AnyRule {
+  id: string;
+  kind: string;
+}
+type Named<K extends SpamRuleFields['kind']> = Extract<SpamRuleFields, { kind: K }> & { id: string };
+export type DuplicateRule = Named<'duplicate'>;
+export type BurstRule = Named<'burst'>;
+export type AccountRule = Named<'account'>;
 /** The rules that need the wall's recent posts: judged where the posts are written, not in the parse workers. */
 export type HistoryRule = DuplicateRule | BurstRule;
 
 export const HISTORY_KINDS: readonly string[] = ['duplicate', 'burst'];
-export const isHistoryRule = (rule: Rule): rule is HistoryRule => HISTORY_KINDS.includes(rule.kind);
-
-/** The default Hamming distance of a `duplicate` rule. */
-export const DUPLICATE_DISTANCE = 3;
+export const isHistoryRule = <R extends AnyRule>(rule: R): rule is R & HistoryRule => HISTORY_KINDS.includes(rule.kind);
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -103,7 +118,7 @@ export interface AccountFacts {
 }
 
 /** What an `account` rule found in a post (`bot`, `new account (3 days)`), or null: it does not match. */
-export function accountFinding(rule: AccountRule, post: AccountFacts): string | null {
+export function accountFinding(rule: Pick<AccountRule, 'bot' | 'minAgeDays'>, post: AccountFacts): string | null {
   if (rule.bot && post.authorBot) return 'bot';
   if (rule.minAgeDays !== undefined && post.authorCreatedAt !== null && post.createdAt !== null) {
     const age = post.createdAt - post.authorCreatedAt;
@@ -160,8 +175,8 @@ export function textHash(html: string): string {
 }
 
 /** What a history rule found: the detail, and for a duplicate the earlier post it repeats. */
-export interface HistoryFinding {
-  rule: HistoryRule;
+export interface HistoryFinding<R extends AnyRule = AnyRule> {
+  rule: R & HistoryRule;
   /** the rule's position in the wall's list */
   index: number;
   detail: DecisionDetail;
@@ -179,8 +194,8 @@ interface Kept {
  * wall's posts in order (created time, then id) with `add`; `judge` a post
  * before adding it. It keeps only what the widest window needs.
  */
-export class HistoryJudge {
-  readonly rules: readonly { rule: HistoryRule; index: number }[];
+export class HistoryJudge<R extends AnyRule = AnyRule> {
+  readonly rules: readonly { rule: R & HistoryRule; index: number }[];
   /** how far back the rules look, ms */
   readonly windowMs: number;
   /** a burst rule counts links: posts must carry theirs */
@@ -192,7 +207,7 @@ export class HistoryJudge {
   // per burst rule: author or link → created times in the window, oldest first
   private readonly seen = new Map<number, Map<string, number[]>>();
 
-  constructor(rules: readonly Rule[]) {
+  constructor(rules: readonly R[]) {
     this.rules = rules.flatMap((rule, index) => (isHistoryRule(rule) ? [{ rule, index }] : []));
     this.windowMs = Math.max(
       0,
@@ -235,7 +250,7 @@ export class HistoryJudge {
    * The first history rule, of those placed before `before` in the wall's
    * list, that matches `post` given the posts added so far; null when none.
    */
-  judge(post: HistoryPost, before: number = Infinity): HistoryFinding | null {
+  judge(post: HistoryPost, before: number = Infinity): HistoryFinding<R> | null {
     for (const { rule, index } of this.rules) {
       if (index >= before) break;
       const found = rule.kind === 'duplicate' ? this.duplicate(rule, index, post) : this.burst(rule, index, post);
@@ -244,7 +259,7 @@ export class HistoryJudge {
     return null;
   }
 
-  private duplicate(rule: DuplicateRule, index: number, post: HistoryPost): HistoryFinding | null {
+  private duplicate(rule: R & DuplicateRule, index: number, post: HistoryPost): HistoryFinding<R> | null {
     if (post.hash === '') return null;
     const mine = hashHalves(post.hash);
     const since = post.createdAt - rule.within * MINUTE;
@@ -271,7 +286,7 @@ export class HistoryJudge {
     return null;
   }
 
-  private burst(rule: BurstRule, index: number, post: HistoryPost): HistoryFinding | null {
+  private burst(rule: R & BurstRule, index: number, post: HistoryPost): HistoryFinding<R> | null {
     const byKey = this.seen.get(index)!;
     const since = post.createdAt - rule.minutes * MINUTE;
     for (const key of burstKeys(rule, post)) {

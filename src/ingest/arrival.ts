@@ -52,7 +52,7 @@ export function judgeRows(rows: IngestedPost[], rulesJson: string): void {
  * the write path (src/store/ingest.ts upsertPosts): a fresh judge per
  * batch, or undefined when the wall has none.
  */
-export function historyOf(rulesJson: string): (() => HistoryJudge) | undefined {
+export function historyOf(rulesJson: string): (() => HistoryJudge<Rule>) | undefined {
   if (rulesJson === '[]') return undefined;
   const rules = JSON.parse(rulesJson) as Rule[];
   if (!rules.some(isHistoryRule)) return undefined;

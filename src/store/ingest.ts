@@ -7,7 +7,7 @@ import { postDefaults, UPSTREAM_COLUMNS } from './post-columns.js';
 import { initialMediaStates, syncPostMedia } from './media-queue.js';
 import type { Arrival } from '../domain/arrival.js';
 import type { ModerationMode } from '../domain/lists.js';
-import { explainedDecision } from '../domain/rules.js';
+import { explainedDecision, type Rule } from '../domain/rules.js';
 import { historyPost, type HistoryFinding, type HistoryJudge } from '../domain/spam.js';
 
 export type IngestStateRow = Selectable<FeedIngestStateTable>;
@@ -306,13 +306,13 @@ export interface PostWriteDecisions {
    * historyOf), judged here against the wall's stored posts of their window
    * and the batch's posts before each; absent when the wall has none.
    */
-  history?: (() => HistoryJudge) | undefined;
+  history?: (() => HistoryJudge<Rule>) | undefined;
 }
 
 /** A new post of a batch, in the order the history rules read posts (created time, then its place in the batch). */
 interface FreshPost {
   post: IngestedPost;
-  finding: HistoryFinding | null;
+  finding: HistoryFinding<Rule> | null;
   /** its place in the batch's insert order (see judgeHistory) */
   group: number;
 }
@@ -333,7 +333,7 @@ async function judgeHistory(
   db: Kysely<Database>,
   wallId: number,
   fresh: readonly IngestedPost[],
-  judge: HistoryJudge,
+  judge: HistoryJudge<Rule>,
 ): Promise<FreshPost[]> {
   const sorted = fresh
     .map((post, i) => ({ post, i }))

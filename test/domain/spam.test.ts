@@ -8,14 +8,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRules, completeRules, ruleSubjectOf, type Rule } from '../../src/domain/rules.js';
 import { hamming, simhash } from '../../src/domain/simhash.js';
-import {
-  accountFinding,
-  HistoryJudge,
-  historyPost,
-  isLinkOnly,
-  linksOf,
-  type AccountRule,
-} from '../../src/domain/spam.js';
+import { accountFinding, HistoryJudge, historyPost, isLinkOnly, linksOf } from '../../src/domain/spam.js';
+
+type AccountRule = Extract<Rule, { kind: 'account' }>;
 
 // a vocabulary large enough that two generated texts share few word pairs
 const VOCABULARY = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}x${((i * 7919) % 1000).toString(36)}`);

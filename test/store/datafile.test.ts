@@ -14,6 +14,8 @@ import {
   importDataFileFrom,
 } from '../../src/store/datafile.js';
 import type { Store } from '../../src/store/store.js';
+import { spoken } from '../../src/domain/lists.js';
+import { RULE_KINDS } from '../../src/domain/rules.js';
 import { openTestStore, type TestStore } from '../helpers/store.js';
 
 const T = '2025-05-01T10:00:00.000Z';
@@ -525,7 +527,8 @@ describe('rules and repost/reply flags (Wallery’s extension of the data file)'
       [[RULES[0], 'spam'], '$.walls[0].rules[1]: must be a rule object'],
       [
         [{ kind: 'boost', action: 'hold' }],
-        '$.walls[0].rules[0].kind: must be keyword, author, profanity, media, repost, reply, sensitive or length',
+        // every kind, in order: keyword, author, profanity, media, repost, reply, sensitive, length, then the later ones
+        `$.walls[0].rules[0].kind: must be ${spoken(RULE_KINDS)}`,
       ],
       [
         [RULES[1], { kind: 'keyword', action: 'reject', words: [] }],
