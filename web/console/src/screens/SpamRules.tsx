@@ -25,13 +25,20 @@ export const isSpamRule = (rule: RuleIn): rule is SpamRule => isSpamKind(rule.ki
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
+/** 2 → `2nd`, 11 → `11th`, 23 → `23rd`. */
+function ordinal(n: number): string {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const end = teen ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${end}`;
+}
+
 /** A spam rule in one line. */
 export function describeSpam(rule: SpamRule): string {
   switch (rule.kind) {
     case 'duplicate':
       return `Posts repeating one of the last ${plural(rule.within, 'minute')} (within ${plural(rule.distance ?? 3, 'bit')})`;
     case 'burst':
-      return `The ${rule.count}th post and after of one ${rule.by} within ${plural(rule.minutes, 'minute')}`;
+      return `The ${ordinal(rule.count)} post and after of one ${rule.by} within ${plural(rule.minutes, 'minute')}`;
     case 'link_only':
       return 'Posts with nothing but links, hashtags or mentions';
     case 'account': {
