@@ -51,7 +51,8 @@ export function simhash(text: string): string {
   if (words.length < SIMHASH_MIN_WORDS) return '';
   const votes = new Int32Array(64);
   for (let i = 0; i + SHINGLE_WORDS <= words.length; i++) {
-    const shingle = words.slice(i, i + SHINGLE_WORDS).join(' ');
+    // SHINGLE_WORDS (2) words: no slice and join per shingle
+    const shingle = `${words[i]!} ${words[i + 1]!}`;
     const hi = hash32(shingle, 0x811c9dc5);
     const lo = hash32(shingle, 0x050c5d1f);
     for (let b = 0; b < 32; b++) {

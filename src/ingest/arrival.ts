@@ -3,7 +3,7 @@
 // workers judge each post beside parsing and sanitizing it, so the rules cost
 // the serving thread nothing; the serving thread only reads the decision.
 import { compileRules, ruleSubjectOf, type CompiledRules, type Rule } from '../domain/rules.js';
-import { HistoryJudge, isHistoryRule } from '../domain/spam.js';
+import { HistoryJudge, isHistoryRule, textHash } from '../domain/spam.js';
 import type { ModerationMode } from '../domain/lists.js';
 import { arrivalByMode, type Arrival } from '../domain/arrival.js';
 import type { IngestedPost } from '../store/ingest.js';
@@ -38,6 +38,10 @@ export function arrivalOf(mode: ModerationMode): (post: IngestedPost) => Arrival
 export function judgeRows(rows: IngestedPost[], rulesJson: string): void {
   if (rulesJson === '[]') return;
   const rules = compiledFor(rulesJson);
+  // the `duplicate` rule's SimHash, made here beside the rest of the row; only for a wall
+  // with such a rule (posts stored without it are hashed when the rule reads them)
+  if (rulesJson.includes('"duplicate"') && hasDuplicateRule(rulesJson))
+    for (const row of rows) row.text_hash = textHash(row.content);
   for (const row of rows) {
     const first = rules.first(ruleSubjectOf(row));
     if (first === null) continue;
@@ -46,6 +50,8 @@ export function judgeRows(rows: IngestedPost[], rulesJson: string): void {
     row.arrivalRule = first.index;
   }
 }
+
+const hasDuplicateRule = (rulesJson: string) => (JSON.parse(rulesJson) as Rule[]).some((r) => r.kind === 'duplicate');
 
 /**
  * The wall's rules that read its recent posts (`duplicate`, `burst`), for

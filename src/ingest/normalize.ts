@@ -5,7 +5,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { parseFeedInstant } from '../domain/dates.js';
 import { isProfane } from '../domain/profanity.js';
-import { textHash } from '../domain/spam.js';
 import { normalizeHttpUrl, plainTextOf, REMOVED_WITH_TEXT, sanitize, withoutControls } from '../domain/sanitize.js';
 import type { IngestedPost, PostFields } from '../store/ingest.js';
 import type { MediaKind } from '../domain/lists.js';
@@ -400,13 +399,10 @@ export function postRows(
     if (id === '' || seen.has(id)) continue;
     seen.add(id);
     try {
-      const fields = toPostFields(post, options.network, options.now);
       rows.push({
         external_id: id,
-        ...fields,
+        ...toPostFields(post, options.network, options.now),
         hidden: arrivesHidden(post, options.wallProfanity) ? 1 : 0,
-        // the `duplicate` rule's SimHash, made here in the parse worker like the rest of the row
-        text_hash: textHash(fields.content),
       });
     } catch {
       leftOut++;
