@@ -116,6 +116,17 @@ export const POST_FIELDS = [
   { column: 'media_state', default: null },
   // the language the text is written in (migration 0024; src/domain/language.ts): detected, not upstream's; null: unknown
   { column: 'lang', default: null, embed: true },
+  // spam signals (migration 0026, src/domain/spam.ts)
+  {
+    column: 'author_bot',
+    default: 0,
+    upstream: { since: '0026_spam_signals', as: 'flag' },
+    flag: { description: 'its author is flagged a bot upstream (the `account` rule judges it)', rule: true },
+  },
+  // when the author's account was made (epoch ms), where the network says; null: it does not (the `account` rule)
+  { column: 'author_created_at', default: null, upstream: { since: '0026_spam_signals', as: 'value' } },
+  // the SimHash of the text (16 hex digits; '' too short to compare; null: not computed) for the `duplicate` rule
+  { column: 'text_hash', default: null },
 ] as const satisfies readonly PostField[];
 
 type Registered = (typeof POST_FIELDS)[number];

@@ -2,7 +2,6 @@
 // post decides (reject, hold = pending, approve); when none does, the wall's
 // (or feed's) mode does. Pure: compiled once per list, then run per post at
 // ingestion and on demand over stored posts.
-import { decodeHTML } from 'entities';
 import { arrivalByMode, type Arrival } from './arrival.js';
 import { explainDecision, type DecisionDetail } from './decision.js';
 import type { MediaKind, ModerationMode, PostState } from './lists.js';
@@ -22,6 +21,11 @@ import {
   type ImageRuleFields,
   type PictureFacts,
 } from './image-rules.js';
+import { foldText, ruleText } from './rule-text.js';
+import { accountFinding, BURST_BY, DUPLICATE_DISTANCE, isLinkOnly, type SpamRuleFields } from './spam.js';
+
+export { foldText, ruleText };
+export { BURST_BY };
 
 export const RULE_KINDS = [
   'keyword',
@@ -38,6 +42,11 @@ export const RULE_KINDS = [
   // picture rules (src/domain/image-rules.ts)
   'image',
   'similar_image',
+  // spam (src/domain/spam.ts): duplicate and burst read the wall's recent posts
+  'duplicate',
+  'burst',
+  'link_only',
+  'account',
 ] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 export const RULE_ACTIONS = ['reject', 'hold', 'approve'] as const;
@@ -72,11 +81,13 @@ export type Rule = Base &
       }
     | { kind: 'sentiment'; below: number }
     | ImageRuleFields
+    // spam: duplicate, burst, link_only, account (src/domain/spam.ts)
+    | SpamRuleFields
   );
 
 /** Fields a rule may leave out (each kind's default is written out by completeRules). */
 type Defaulted = 'id' | 'match' | 'languages' | 'unknown' | 'classes' | 'threshold' | 'distance' | 'withinHours';
-/** A rule as given (PUT …/rules, a data file): its id, a keyword rule's `match`, a profanity rule's `languages`, a language rule's `unknown` and the picture rules' settings may be left out. */
+/** A rule as given (PUT …/rules, a data file): its id, a keyword rule's `match`, a profanity rule's `languages`, a language rule's `unknown`, the picture rules' settings and a duplicate rule's `distance` may be left out. */
 export type RuleIn = Rule extends infer R
   ? R extends Rule
     ? R extends { kind: 'language' }
@@ -117,6 +128,8 @@ export function completeRules(input: readonly RuleIn[]): Rule[] {
           distance: r.distance ?? DEFAULT_SIMILAR_DISTANCE,
           withinHours: r.withinHours ?? DEFAULT_SIMILAR_HOURS,
         };
+      case 'duplicate':
+        return { ...r, id, distance: r.distance ?? DUPLICATE_DISTANCE };
       default:
         return { ...r, id } as Rule;
     }
@@ -130,6 +143,8 @@ export function completeRules(input: readonly RuleIn[]): Rule[] {
  */
 export interface RuleSubject extends Partial<Record<RuleFlagColumn, boolean>> {
   content: string;
+  /** the stored HTML `content` was read from (the `link_only` rule reads its links); absent: `content` */
+  html?: string;
   authorName: string;
   username: string;
   network: string;
@@ -140,6 +155,10 @@ export interface RuleSubject extends Partial<Record<RuleFlagColumn, boolean>> {
   pictured?: boolean;
   /** what the image check found of its pictures; absent: not checked yet (picture rules make it wait) */
   pictures?: PictureFacts;
+  /** when the post was made (epoch ms): the `account` rule's age of the author's account */
+  createdAt?: number | null;
+  /** when the author's account was made (epoch ms), where the network says: the `account` rule */
+  authorCreatedAt?: number | null;
 }
 
 /**
@@ -167,14 +186,6 @@ const STATE_OF: Record<RuleAction, PostState> = {
   approve: 'approved',
   blur: 'pending',
 };
-
-/** Lower case, accents and other marks removed, compatibility forms folded: `Crème` → `creme`. */
-export function foldText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-}
 
 // Most posts are plain ASCII: their words need no Unicode normalization or
 // Unicode-aware classes, and this is the hot path of every poll with rules.
@@ -243,6 +254,7 @@ class PostView {
   private chars: number | null = null;
   private language: string | null | undefined = undefined;
   private feeling: number | null = null;
+  private onlyLinks: boolean | null = null;
 
   constructor(
     readonly subject: RuleSubject,
@@ -282,13 +294,21 @@ class PostView {
   sentiment(): number {
     return (this.feeling ??= this.detectors!.sentiment(this.subject.content));
   }
+  linkOnly(): boolean {
+    return (this.onlyLinks ??= isLinkOnly(this.subject.html ?? this.subject.content));
+  }
 }
 
 /** Whether a rule matches a post: yes or no, or (a detecting rule) what it found. */
 type Test = (post: PostView) => boolean | Finding | null;
 
 /** A rule as a test, and the first words of its keyword phrases (for the list's vocabulary). */
-function testOf(rule: Rule): { test: Test; firstWords: string[] } {
+interface RuleTest {
+  test: Test;
+  firstWords: string[];
+}
+
+function testOf(rule: Rule): RuleTest {
   const plain = (test: Test) => ({ test, firstWords: [] });
   switch (rule.kind) {
     case 'keyword': {
@@ -332,6 +352,24 @@ function testOf(rule: Rule): { test: Test; firstWords: string[] } {
     case 'similar_image':
       // judged on the image check's facts (compileRules), never on the text
       return plain(() => false);
+    // spam: duplicate and burst need the wall's recent posts, judged where posts are written (HistoryJudge)
+    case 'duplicate':
+    case 'burst':
+      return plain(() => false);
+    case 'link_only':
+      return plain((post) => post.linkOnly());
+    case 'account': {
+      const finding = (post: PostView) =>
+        accountFinding(rule, {
+          authorBot: post.subject.author_bot === true,
+          authorCreatedAt: post.subject.authorCreatedAt ?? null,
+          createdAt: post.subject.createdAt ?? null,
+        });
+      return plain((post) => {
+        const label = finding(post);
+        return label === null ? null : { label, score: null, threshold: null, model: null };
+      });
+    }
   }
 }
 
@@ -385,11 +423,17 @@ const REASONS: Record<RuleKind, string> = {
   sentiment: 'strongly negative',
   image: 'the picture scored over the threshold',
   similar_image: 'a picture like one the wall showed shortly before',
+  duplicate: 'it repeats an earlier post',
+  burst: 'too many posts at once',
+  link_only: 'nothing but links, hashtags or mentions',
+  account: 'a bot or a new account',
 };
 
 /** The first rule that decides a post, and its decision; rule null: the post waits for the image check. */
 export interface Verdict {
   rule: Rule | null;
+  /** the rule's position in the list (the waiting picture rule's, for a wait) */
+  index: number;
   decision: RuleDecision;
 }
 
@@ -400,6 +444,13 @@ export interface CompiledRules {
   match(subject: RuleSubject): Rule | null;
   /** the decision of the first rule that matches (with what a detecting rule found), or null */
   judge(subject: RuleSubject): RuleDecision | null;
+  /**
+   * The first rule that matches, its position in the list and its decision,
+   * or null. Rules that read the wall's history (duplicate, burst) never
+   * match here: the caller asks a HistoryJudge (src/domain/spam.ts) about
+   * those placed before `index`.
+   */
+  first(subject: RuleSubject): Verdict | null;
   /** the rules' decision, or else the mode's */
   decide(subject: RuleSubject, mode: ModerationMode): RuleDecision;
 }
@@ -408,11 +459,15 @@ export function ruleDecision(rule: Rule): RuleDecision {
   return { state: STATE_OF[rule.action], by: `rule:${rule.id}`, reason: `${rule.kind} rule: ${REASONS[rule.kind]}` };
 }
 
-/** A detecting rule's decision about one post: its detail, and the explained line as the reason. */
-function foundDecision(rule: Rule, found: Finding): RuleDecision {
+/** The decision of a rule that explains what it found: its reason is the explained line, the detail kept beside it. */
+export function explainedDecision(rule: Rule, detail: DecisionDetail): RuleDecision {
   const state = STATE_OF[rule.action];
-  const detail: DecisionDetail = { rule: rule.id, kind: rule.kind, ...found };
   return { state, by: `rule:${rule.id}`, reason: explainDecision(state, detail), detail };
+}
+
+/** A detecting rule's decision about one post: what it found, as its decision's detail. */
+function foundDecision(rule: Rule, found: Finding): RuleDecision {
+  return explainedDecision(rule, { rule: rule.id, kind: rule.kind, ...found });
 }
 
 /**
@@ -423,19 +478,20 @@ function foundDecision(rule: Rule, found: Finding): RuleDecision {
 export function compileRules(rules: readonly Rule[], detectors?: TextDetectors): CompiledRules {
   if (detectors === undefined && rules.some((r) => SIGNAL_KINDS.has(r.kind)))
     throw new Error('language and sentiment rules are compiled with the text detectors');
-  const tests = rules.map((rule) => ({ rule, ...testOf(rule), decision: ruleDecision(rule) }));
+  const tests = rules.map((rule, index) => ({ rule, index, ...testOf(rule), decision: ruleDecision(rule) }));
   const vocabulary = new Set(tests.flatMap((t) => t.firstWords));
   const first = (subject: RuleSubject): Verdict | null => {
     const post = new PostView(subject, vocabulary, detectors ?? null);
     for (const t of tests) {
       if (isPictureRuleKind(t.rule.kind)) {
         const picture = pictureVerdict(t.rule as Rule & ImageRuleFields, subject);
-        if (picture !== null) return picture;
+        if (picture !== null) return { ...picture, index: t.index };
         continue;
       }
       const found = t.test(post);
-      if (found === true) return { rule: t.rule, decision: t.decision };
-      if (found !== false && found !== null) return { rule: t.rule, decision: foundDecision(t.rule, found) };
+      if (found === true) return { rule: t.rule, index: t.index, decision: t.decision };
+      if (found !== false && found !== null)
+        return { rule: t.rule, index: t.index, decision: foundDecision(t.rule, found) };
     }
     return null;
   };
@@ -443,6 +499,7 @@ export function compileRules(rules: readonly Rule[], detectors?: TextDetectors):
     find: first,
     match: (subject) => first(subject)?.rule ?? null,
     judge: (subject) => first(subject)?.decision ?? null,
+    first,
     decide(subject, mode) {
       return first(subject)?.decision ?? arrivalByMode(mode);
     },
@@ -455,7 +512,7 @@ export function compileRules(rules: readonly Rule[], detectors?: TextDetectors):
  * action with what it found, a hold for a human when a picture could not be
  * checked, or none.
  */
-function pictureVerdict(rule: Rule & ImageRuleFields, subject: RuleSubject): Verdict | null {
+function pictureVerdict(rule: Rule & ImageRuleFields, subject: RuleSubject): Omit<Verdict, 'index'> | null {
   const pictured = subject.pictured ?? subject.media === 'image';
   if (!pictured) return null;
   if (subject.pictures === undefined) return { rule: null, decision: IMAGE_CHECK_WAIT };
@@ -468,6 +525,8 @@ function pictureVerdict(rule: Rule & ImageRuleFields, subject: RuleSubject): Ver
 /** A post's columns as the rules read them (a stored row, or a row ingestion is about to store). */
 export interface RuleColumns extends Record<RuleFlagColumn, number> {
   content: string;
+  created_at: number;
+  author_created_at: number | null;
   author_name: string;
   username: string;
   network_name: string;
@@ -480,6 +539,9 @@ export interface RuleColumns extends Record<RuleFlagColumn, number> {
 export function ruleSubjectOf(p: RuleColumns): RuleSubject {
   const subject: RuleSubject = {
     content: ruleText(p.content),
+    html: p.content,
+    createdAt: p.created_at,
+    authorCreatedAt: p.author_created_at,
     authorName: p.author_name,
     username: p.username,
     network: p.network_name,
@@ -488,14 +550,4 @@ export function ruleSubjectOf(p: RuleColumns): RuleSubject {
   if (p.lang !== undefined && p.lang !== null) subject.lang = p.lang;
   for (const c of RULE_FLAG_COLUMNS) subject[c] = p[c] === 1;
   return subject;
-}
-
-/**
- * Stored post HTML (already sanitized to a few formatting tags) → the text the
- * rules read: tags become spaces, character references are decoded (all of
- * HTML's, by `entities`: `Caf&eacute;` reads as `Café`). Cheap: no parse tree.
- */
-export function ruleText(html: string): string {
-  if (!/[<&]/.test(html)) return html;
-  return decodeHTML(html.replace(/<[^>]*>/g, ' '));
 }

@@ -10,6 +10,7 @@ import {
   type Rule,
   type TextDetectors,
 } from '../domain/rules.js';
+import { HistoryJudge, isHistoryRule, textHash } from '../domain/spam.js';
 import type { ModerationMode } from '../domain/lists.js';
 import { arrivalByMode, type Arrival } from '../domain/arrival.js';
 import type { IngestedPost } from '../store/ingest.js';
@@ -56,11 +57,32 @@ export function judgeRows(rows: IngestedPost[], rulesJson: string, detectors: Te
   const rules = compiledFor(rulesJson, detectors);
   // picture rules make a post with pictures wait for the image check (src/media/image-check.ts)
   const pictures = hasPictureRules(rulesJson);
+  // the `duplicate` rule's SimHash, made here beside the rest of the row; only for a wall
+  // with such a rule (posts stored without it are hashed when the rule reads them)
+  if (rulesJson.includes('"duplicate"') && hasDuplicateRule(rulesJson))
+    for (const row of rows) row.text_hash = textHash(row.content);
   for (const row of rows) {
     const subject = ruleSubjectOf(row);
     if (row.lang !== undefined) subject.lang = row.lang;
     if (pictures) subject.pictured = hasItemPictures(row);
-    const decision = rules.judge(subject);
-    if (decision !== null) row.arrival = decision;
+    const first = rules.first(subject);
+    if (first === null) continue;
+    row.arrival = first.decision;
+    // rules before it that read the wall's recent posts still come first: the write path asks them
+    row.arrivalRule = first.index;
   }
+}
+
+const hasDuplicateRule = (rulesJson: string) => (JSON.parse(rulesJson) as Rule[]).some((r) => r.kind === 'duplicate');
+
+/**
+ * The wall's rules that read its recent posts (`duplicate`, `burst`), for
+ * the write path (src/store/ingest.ts upsertPosts): a fresh judge per
+ * batch, or undefined when the wall has none.
+ */
+export function historyOf(rulesJson: string): (() => HistoryJudge<Rule>) | undefined {
+  if (rulesJson === '[]') return undefined;
+  const rules = JSON.parse(rulesJson) as Rule[];
+  if (!rules.some(isHistoryRule)) return undefined;
+  return () => new HistoryJudge(rules);
 }

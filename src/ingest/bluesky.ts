@@ -303,6 +303,8 @@ export function postViewPost(view: Json): UpstreamPost | Withheld | null {
     tags: text.tags,
     sensitive: labels.sensitive || quote?.sensitive === true,
     reply: isObject(record.reply),
+    // Bluesky has no bot flag; the profile's creation time is in the author view
+    authorCreatedAt: parseInstant(author.createdAt),
   };
 }
 

@@ -54,6 +54,10 @@ export interface UpstreamPost {
   repost?: boolean;
   /** it answers another post upstream; for the `reply` moderation rule */
   reply?: boolean;
+  /** upstream flags the author a bot (Mastodon `bot`, Lemmy `bot_account`); for the `account` moderation rule */
+  authorBot?: boolean;
+  /** when the author's account was made (epoch ms), where the network says; for the `account` moderation rule */
+  authorCreatedAt?: number | null;
   score?: number | null;
   rating?: number | null;
 }

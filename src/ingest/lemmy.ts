@@ -108,6 +108,8 @@ export function postViewPost(view: Json): UpstreamPost | null {
     media,
     tags: hashtagsIn(`${title}\n${body}`),
     sensitive: post.nsfw === true || community.nsfw === true,
+    authorBot: creator.bot_account === true,
+    authorCreatedAt: parseInstant(creator.published),
     score: Number.isFinite(score) ? score : null,
   };
 }

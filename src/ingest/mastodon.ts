@@ -121,6 +121,8 @@ function accountOf(status: Json, instance: string) {
     name: plainText(displayName.trim() !== '' ? displayName : str(account.username) || acct),
     handle: acct === '' ? '' : acct.includes('@') || host === '' ? acct : `${acct}@${host}`,
     avatar: httpUrl(account.avatar) || httpUrl(account.avatar_static),
+    bot: account.bot === true,
+    createdAt: parseInstant(account.created_at),
   };
 }
 
@@ -197,6 +199,8 @@ export function statusPost(status: Json, instance: string): UpstreamPost | null 
     tags,
     sensitive: body.sensitive || quote?.sensitive === true,
     reply: status.in_reply_to_id !== null && status.in_reply_to_id !== undefined,
+    authorBot: author.bot,
+    authorCreatedAt: author.createdAt,
   };
 }
 

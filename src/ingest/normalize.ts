@@ -369,6 +369,8 @@ export function toPostFields(post: UpstreamPost, network: string, now: number): 
     repost: post.repost === true ? 1 : 0,
     reply: post.reply === true ? 1 : 0,
     sensitive: post.sensitive ? 1 : 0,
+    author_bot: post.authorBot === true ? 1 : 0,
+    author_created_at: post.authorCreatedAt ?? null,
   };
 }
 

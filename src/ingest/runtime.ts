@@ -29,7 +29,7 @@ import {
   type IngestStateRow,
 } from '../store/ingest.js';
 import type { Database } from '../store/schema.js';
-import { arrivalOf } from './arrival.js';
+import { arrivalOf, historyOf } from './arrival.js';
 import { upstreamHash } from './upstream-hash.js';
 import type { IngestConfig } from '../config.js';
 import { connectorProblem, type ConnectorSettings } from '../schemas/connectors.js';
@@ -321,7 +321,11 @@ export class IngestRuntime {
   ): Promise<Stored> {
     const { feed, feedId, now } = claimed;
     const rows = uniqueRows(out.rows);
-    const decisions = { fingerprint: upstreamHash, arrival: arrivalOf(feed.moderation) };
+    const decisions = {
+      fingerprint: upstreamHash,
+      arrival: arrivalOf(feed.moderation),
+      history: historyOf(feed.rules),
+    };
     for (let i = 0; i < rows.length; i += WRITE_BATCH) {
       // SQLite writes synchronously, and awaiting its promises yields to no one:
       // give the event loop a turn between batches

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import {
   compileRules,
   completeRules,
+  explainedDecision,
   ruleSubjectOf,
   type Rule,
   type RuleDecision,
@@ -13,6 +14,8 @@ import {
 } from '../domain/rules.js';
 import { IMAGE_MODEL, isPictureRuleKind } from '../domain/image-rules.js';
 import { pictureFactsOf } from '../store/image-checks.js';
+import { HistoryJudge, historyPost, type HistoryPost } from '../domain/spam.js';
+import type { PostState } from '../domain/lists.js';
 import type { Database } from '../store/schema.js';
 import { loadTextDetectors } from '../domain/text-detectors.js';
 import type { ApplyInput, ApplyRecord, RuleCount, RulesInput, RulesRecord } from '../schemas/rules.js';
@@ -20,7 +23,9 @@ import { cleanWrite, MODERATION_RULES } from '../domain/writes.js';
 import { stored } from '../domain/errors.js';
 import { audited, type Op } from './op.js';
 import { requireWall } from './walls.js';
-import { postsToJudge } from '../store/rules.js';
+import { postsInCreatedOrder, postsToJudge } from '../store/rules.js';
+
+type JudgedRow = Awaited<ReturnType<typeof postsToJudge>>[number];
 import { updatePostsOfWall } from '../store/posts.js';
 import { updateWallRow } from '../store/walls.js';
 
@@ -37,8 +42,8 @@ export async function getRules(db: Kysely<Database>, wallId: number): Promise<Ru
 interface Plan {
   counts: RuleCount[];
   checked: number;
-  /** the posts whose state changes, by decision (a detecting rule's differ from post to post: its detail) */
-  changes: Map<string, { decision: RuleDecision; ids: number[] }>;
+  /** the posts whose state changes, each with its new decision */
+  changes: { id: number; decision: RuleDecision }[];
   /** posts whose pictures the image check has not seen yet: left as they are, their pictures queued for it */
   queued: number;
 }
@@ -55,46 +60,73 @@ export async function detectorsFor(rules: readonly Rule[]): Promise<TextDetector
 
 const BATCH = 1000;
 
-/** What `rules` decide for the wall's pending (and, with `includeApproved`, approved) posts. */
+/**
+ * What `rules` decide for the wall's pending (and, with `includeApproved`,
+ * approved) posts. Rules that read the wall's history (duplicate, burst)
+ * read every post of the wall in created order (then id), as ingestion does:
+ * a post is judged against the posts before it, whatever their state, so the
+ * earlier post of a pair is never the one matched.
+ */
 async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], includeApproved: boolean): Promise<Plan> {
   const compiled = compileRules(rules, await detectorsFor(rules));
   const counts = new Map(rules.map((r) => [r.id, { ruleId: r.id, matched: 0, changed: 0 }]));
-  const changes: Plan['changes'] = new Map();
+  const changes: Plan['changes'] = [];
+  const states: PostState[] = includeApproved ? ['pending', 'approved'] : ['pending'];
   // picture rules judge on the stored scores and hashes of the image check
   const pictureRules = rules.some((r) => isPictureRuleKind(r.kind));
   const similarHours = Math.max(0, ...rules.map((r) => (r.kind === 'similar_image' ? r.withinHours : 0)));
+  const factsOf = (rows: JudgedRow[]) =>
+    pictureRules ? pictureFactsOf(db, rows, IMAGE_MODEL, similarHours) : Promise.resolve(null);
   let checked = 0;
   let queued = 0;
-  let after = 0;
-  for (;;) {
-    const rows = await postsToJudge(db, wallId, includeApproved ? ['pending', 'approved'] : ['pending'], after, BATCH);
-    if (rows.length === 0) break;
-    const facts = pictureRules ? await pictureFactsOf(db, rows, IMAGE_MODEL, similarHours) : null;
-    for (const r of rows) {
-      checked++;
-      const subject = ruleSubjectOf(r);
-      if (facts) {
-        const found = facts.get(r.id);
-        subject.pictured = true;
-        if (found !== 'unready') subject.pictures = found;
-      }
-      const verdict = compiled.find(subject);
-      if (!verdict) continue;
-      if (verdict.rule === null) {
-        queued++;
-        continue;
-      }
-      const count = counts.get(verdict.rule.id)!;
-      count.matched++;
-      if (verdict.decision.state !== r.state) {
-        count.changed++;
-        const key = JSON.stringify(verdict.decision);
-        const entry = changes.get(key) ?? { decision: verdict.decision, ids: [] };
-        entry.ids.push(r.id);
-        changes.set(key, entry);
-      }
+  const judge = new HistoryJudge(rules);
+  const decide = (r: JudgedRow, history: HistoryPost | null, facts: Awaited<ReturnType<typeof factsOf>>) => {
+    checked++;
+    const subject = ruleSubjectOf(r);
+    if (facts) {
+      const found = facts.get(r.id);
+      subject.pictured = true;
+      if (found !== 'unready') subject.pictures = found;
     }
-    after = rows[rows.length - 1]!.id;
+    const first = compiled.first(subject);
+    const finding = history === null ? null : judge.judge(history, first?.index ?? Infinity);
+    if (finding === null && first !== null && first.rule === null) {
+      // its pictures are not checked yet: left as it is, queued for the check
+      queued++;
+      return;
+    }
+    const rule = finding?.rule ?? first?.rule;
+    if (rule === undefined || rule === null) return;
+    const decision = finding ? explainedDecision(finding.rule, finding.detail) : first!.decision;
+    const count = counts.get(rule.id)!;
+    count.matched++;
+    if (decision.state !== r.state) {
+      count.changed++;
+      changes.push({ id: r.id, decision });
+    }
+  };
+  if (!judge.active) {
+    let after = 0;
+    for (;;) {
+      const rows = await postsToJudge(db, wallId, states, after, BATCH);
+      if (rows.length === 0) break;
+      const facts = await factsOf(rows);
+      for (const r of rows) decide(r, null, facts);
+      after = rows[rows.length - 1]!.id;
+    }
+  } else {
+    let after: { created_at: number; id: number } | null = null;
+    for (;;) {
+      const rows = await postsInCreatedOrder(db, wallId, after, BATCH);
+      if (rows.length === 0) break;
+      const facts = await factsOf(rows);
+      for (const r of rows) {
+        const history = historyPost(r.id, r, r.text_hash, judge.needsLinks);
+        if (states.includes(r.state)) decide(r, history, facts);
+        judge.add(history);
+      }
+      after = rows[rows.length - 1]!;
+    }
   }
   return { counts: [...counts.values()], checked, changes, queued };
 }
@@ -128,7 +160,15 @@ export async function applyRules(op: Op, wallId: number, input: ApplyInput): Pro
     const wall = await requireWall(tx.trx, wallId);
     const rules = storedRules(wall.rules);
     const { counts, checked, changes, queued } = await plan(tx.trx, wallId, rules, input.includeApproved === true);
-    for (const { decision, ids } of changes.values()) {
+    // posts given the same decision are written together (an explained one is often each post's own)
+    const byDecision = new Map<string, { decision: RuleDecision; ids: number[] }>();
+    for (const { id, decision } of changes) {
+      const k = JSON.stringify(decision);
+      const same = byDecision.get(k);
+      if (same) same.ids.push(id);
+      else byDecision.set(k, { decision, ids: [id] });
+    }
+    for (const { decision, ids } of byDecision.values()) {
       for (let i = 0; i < ids.length; i += 500) {
         await updatePostsOfWall(tx.trx, wallId, ids.slice(i, i + 500), {
           state: decision.state,

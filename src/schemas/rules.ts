@@ -4,6 +4,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import {
   LANGUAGE_MODES,
   IMAGE_RULE_ACTIONS,
+  BURST_BY,
   MEDIA_REQUIREMENTS,
   PROFANITY_LANGUAGES,
   RULE_ACTIONS,
@@ -174,6 +175,32 @@ export const SimilarImageRule = kind(
     ),
   },
 );
+// ---------- spam (src/domain/spam.ts) ----------
+
+const Minutes = (name: string, what: string) =>
+  Type.Integer({
+    minimum: 1,
+    maximum: 1440,
+    'x-error': `${name} must be a whole number of minutes from 1 to 1440`,
+    description: what,
+  });
+
+export const DuplicateRule = kind(
+  'duplicate',
+  "posts whose text nearly repeats an earlier post of the wall's within the last `within` minutes (64-bit SimHash of word pairs; texts of fewer than 3 words are never duplicates)",
+  {
+    within: Minutes('within', 'how far back an earlier post counts, in minutes'),
+    distance: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 32,
+        'x-error': 'distance must be a whole number of bits from 0 to 32',
+        description:
+          'most bits the two SimHashes may differ in (Hamming distance); default 3; 0: the same words in the same order',
+      }),
+    ),
+  },
+);
 export const SentimentRule = kind(
   'sentiment',
   `posts whose words are strongly negative, by ${SENTIMENT_MODEL}: English only (posts detected in another language never match)`,
@@ -185,6 +212,40 @@ export const SentimentRule = kind(
       description:
         'posts whose sentiment is below it match; sentiment is the sum of the AFINN-165 valences of the words (−5 … +5 each) s, normalised to s / √(s² + 15) on −1 … +1 (−0.5 holds a sum of −3 or less: one word such as "hate" or "awful", but not "stupid" (−2) alone; −0.8: a sum of −6 or less, such as "hate" and "idiot")',
     }),
+  },
+);
+export const BurstRule = kind(
+  'burst',
+  'the posts that make one author, or one link, appear `count` times or more within `minutes` minutes on the wall',
+  {
+    by: Type.Enum([...BURST_BY], {
+      'x-error': `by must be ${spoken(BURST_BY)}`,
+      description:
+        'author: the same handle on the same network; link: the same page linked in the text (host and path)',
+    }),
+    count: Type.Integer({
+      minimum: 2,
+      maximum: 10000,
+      'x-error': 'count must be a whole number from 2 to 10000',
+      description: 'posts in the window, this one included, from which posts are matched',
+    }),
+    minutes: Minutes('minutes', 'the window, in minutes'),
+  },
+);
+export const LinkOnlyRule = kind('link_only', 'posts whose text is nothing but links, hashtags and mentions', {});
+export const AccountRule = kind(
+  'account',
+  'posts of accounts the network flags as bots, or of accounts younger than minAgeDays when the post was made (where the network says)',
+  {
+    bot: Type.Boolean({ 'x-error': 'bot must be true or false', description: 'match accounts flagged bot upstream' }),
+    minAgeDays: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 3650,
+        'x-error': 'minAgeDays must be a whole number of days from 1 to 3650',
+        description: 'match accounts made less than this many days before the post',
+      }),
+    ),
   },
 );
 
@@ -201,6 +262,10 @@ export const RULE_SCHEMAS: Record<string, TSchema> = {
   sentiment: SentimentRule,
   image: ImageRule,
   similar_image: SimilarImageRule,
+  duplicate: DuplicateRule,
+  burst: BurstRule,
+  link_only: LinkOnlyRule,
+  account: AccountRule,
 };
 
 export const RuleInput = Type.Union(Object.values(RULE_SCHEMAS), {

@@ -111,6 +111,10 @@ export function rulesErrors(value: unknown, field: string): FieldError[] {
         }
       }
     }
+    // spam: an account rule that looks for neither a bot nor a young account would match nothing
+    const account = rule as { kind: string; bot?: unknown; minAgeDays?: unknown };
+    if (account.kind === 'account' && account.bot === false && account.minAgeDays === undefined)
+      out.push({ field: `${at}.bot`, message: `${at}: an account rule needs bot true, or minAgeDays, or both` });
     const id = (rule as { id?: unknown }).id;
     if (typeof id === 'string') {
       if (ids.has(id)) out.push({ field: `${at}.id`, message: `${at}.id ${id} is used by an earlier rule` });

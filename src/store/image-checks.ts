@@ -252,6 +252,8 @@ export async function waitingPosts(db: Kysely<Database>, limit: number) {
       'posts.username',
       'posts.network_name',
       'posts.media',
+      'posts.lang',
+      'posts.author_created_at',
       ...RULE_FLAG_COLUMNS.map((c) => `posts.${c}` as const),
       'walls.rules',
       'walls.moderation as wall_moderation',

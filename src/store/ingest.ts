@@ -7,6 +7,8 @@ import { postDefaults, UPSTREAM_COLUMNS } from './post-columns.js';
 import { initialMediaStates, syncPostMedia } from './media-queue.js';
 import type { Arrival } from '../domain/arrival.js';
 import type { ModerationMode } from '../domain/lists.js';
+import { explainedDecision, type Rule } from '../domain/rules.js';
+import { historyPost, type HistoryFinding, type HistoryJudge } from '../domain/spam.js';
 
 export type IngestStateRow = Selectable<FeedIngestStateTable>;
 
@@ -289,6 +291,10 @@ export interface IngestedPost extends PostFields {
   arrival?: Arrival;
   /** the language of its text, detected in the parse worker (absent: not detected, stored as null) */
   lang?: string | null;
+  /** the position of that rule in the wall's list: rules before it that read the wall's history are asked first; not stored */
+  arrivalRule?: number;
+  /** the SimHash of its text (src/domain/spam.ts textHash), made in the parse worker; absent: not computed (null stored) */
+  text_hash?: string | null;
 }
 
 /** What ingestion decided about the posts it writes: the store applies it, and decides nothing itself. */
@@ -297,6 +303,85 @@ export interface PostWriteDecisions {
   fingerprint: (post: IngestedPost) => string;
   /** the moderation state a post not stored yet arrives in */
   arrival: (post: IngestedPost) => Arrival;
+  /**
+   * The wall's rules that read its recent posts (duplicate, burst: src/ingest/arrival.ts
+   * historyOf), judged here against the wall's stored posts of their window
+   * and the batch's posts before each; absent when the wall has none.
+   */
+  history?: (() => HistoryJudge<Rule>) | undefined;
+}
+
+/** A new post of a batch, in the order the history rules read posts (created time, then its place in the batch). */
+interface FreshPost {
+  post: IngestedPost;
+  finding: HistoryFinding<Rule> | null;
+  /** its place in the batch's insert order (see judgeHistory) */
+  group: number;
+}
+
+const key = (i: number) => -(i + 1);
+const indexOfKey = (k: number) => -k - 1;
+
+/**
+ * The batch's new posts judged by the wall's history rules: the wall's posts
+ * of the widest window (one indexed range read: posts_wall_created) and the
+ * new posts are fed to the judge in created order — stored posts first on a
+ * tie, then the new ones in batch order — each new post judged against those
+ * before it. A duplicate names the post it repeats by id, so a new post that
+ * repeats another new post is inserted after it (`group`: one insert per
+ * group, in order; 1 when no new post repeats another).
+ */
+async function judgeHistory(
+  db: Kysely<Database>,
+  wallId: number,
+  fresh: readonly IngestedPost[],
+  judge: HistoryJudge<Rule>,
+): Promise<FreshPost[]> {
+  const sorted = fresh
+    .map((post, i) => ({ post, i }))
+    .sort((a, b) => a.post.created_at - b.post.created_at || a.i - b.i)
+    .map(({ post }) => post);
+  const from = sorted[0]!.created_at - judge.windowMs;
+  const to = sorted[sorted.length - 1]!.created_at;
+  const linksFrom = sorted[0]!.created_at - judge.linkWindowMs;
+  const stored = await db
+    .selectFrom('posts')
+    .select((eb) => [
+      'id',
+      'created_at',
+      'text_hash',
+      'username',
+      'author_name',
+      'network_name',
+      // the text only where it is needed: a post stored without its hash, or links counted in its window
+      eb
+        .case()
+        .when(eb.or([eb('text_hash', 'is', null), ...(judge.needsLinks ? [eb('created_at', '>', linksFrom)] : [])]))
+        .then(eb.ref('content'))
+        .else('')
+        .end()
+        .as('content'),
+    ])
+    .where('wall_id', '=', wallId)
+    .where('created_at', '>', from)
+    .where('created_at', '<=', to)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const out: FreshPost[] = [];
+  let s = 0;
+  sorted.forEach((post, i) => {
+    while (s < stored.length && stored[s]!.created_at <= post.created_at) {
+      const r = stored[s++]!;
+      judge.add(historyPost(r.id, r, r.text_hash, judge.needsLinks && r.created_at > linksFrom));
+    }
+    const h = historyPost(key(i), post, post.text_hash ?? null, judge.needsLinks);
+    const finding = judge.judge(h, post.arrivalRule ?? Infinity);
+    judge.add(h);
+    const after = finding?.repeats != null && finding.repeats < 0 ? out[indexOfKey(finding.repeats)]!.group + 1 : 1;
+    out.push({ post, finding, group: Math.max(out[i - 1]?.group ?? 1, after) });
+  });
+  return out;
 }
 
 /** What the insert of a post already stored carries: its update never sets the state. */
@@ -318,7 +403,7 @@ export async function upsertPosts(
   wallId: number,
   feedId: number,
   posts: readonly IngestedPost[],
-  { fingerprint, arrival }: PostWriteDecisions,
+  { fingerprint, arrival, history }: PostWriteDecisions,
   now: number = Date.now(),
 ): Promise<{ inserted: number; updated: number }> {
   if (posts.length === 0) return { inserted: 0, updated: 0 };
@@ -335,51 +420,83 @@ export async function upsertPosts(
     const fresh = posts.filter((p) => !existed.has(p.external_id));
     const initial = await initialMediaStates(trx, fresh);
     const mediaStateOf = new Map(fresh.map((p, i) => [p.external_id, initial[i]!]));
-    const written = await trx
-      .insertInto('posts')
-      .values(
-        posts.map((p) => {
-          // only a post not stored yet is judged: an update never changes its state
-          const a = existed.has(p.external_id) ? APPROVED : arrival(p);
-          // one literal's shape, filled column by column: no rest/spread copies of a row per post
-          const row: Insertable<PostsTable> = {
-            ...postDefaults(),
-            wall_id: wallId,
-            feed_id: feedId,
-            created_at: p.created_at,
-            updated_at: p.updated_at,
-          };
-          for (const c of UPSTREAM_COLUMNS) (row as Record<string, unknown>)[c] = p[c];
-          row.external_id = p.external_id;
-          row.upstream_hash = fingerprint(p);
-          row.hidden = p.hidden;
-          row.state = a.state;
-          row.decided_by = a.by;
-          row.decided_at = a.by === null ? null : now;
-          row.decision_reason = a.reason;
-          row.decision_detail = a.detail ? JSON.stringify(a.detail) : null;
-          row.media_state = mediaStateOf.get(p.external_id) ?? null;
-          row.lang = p.lang ?? null;
-          return row;
-        }),
-      )
-      .onConflict((oc) =>
-        oc
-          .columns(['feed_id', 'external_id'])
-          .doUpdateSet((eb) => {
-            const set: Record<string, unknown> = {
-              updated_at: eb.ref('excluded.updated_at'),
-              upstream_hash: eb.ref('excluded.upstream_hash'),
-            };
-            for (const c of UPSTREAM_COLUMNS) set[c] = eb.ref(`excluded.${c}`);
-            // detected from the content: rewritten with it
-            set.lang = eb.ref('excluded.lang');
-            return set as never;
-          })
-          .where((eb) => eb('posts.upstream_hash', 'is distinct from', eb.ref('excluded.upstream_hash'))),
-      )
-      .returning(['id', 'external_id'])
-      .execute();
+    const rowOf = (p: IngestedPost, a: Arrival): Insertable<PostsTable> => {
+      // one literal's shape, filled column by column: no rest/spread copies of a row per post
+      const row: Insertable<PostsTable> = {
+        ...postDefaults(),
+        wall_id: wallId,
+        feed_id: feedId,
+        created_at: p.created_at,
+        updated_at: p.updated_at,
+      };
+      for (const c of UPSTREAM_COLUMNS) (row as Record<string, unknown>)[c] = p[c];
+      row.external_id = p.external_id;
+      row.upstream_hash = fingerprint(p);
+      row.text_hash = p.text_hash ?? null;
+      row.hidden = p.hidden;
+      row.state = a.state;
+      row.decided_by = a.by;
+      row.decided_at = a.by === null ? null : now;
+      row.decision_reason = a.reason;
+      row.decision_detail = a.detail ? JSON.stringify(a.detail) : null;
+      row.media_state = mediaStateOf.get(p.external_id) ?? null;
+      row.lang = p.lang ?? null;
+      return row;
+    };
+    const write = (rows: Insertable<PostsTable>[]) =>
+      trx
+        .insertInto('posts')
+        .values(rows)
+        .onConflict((oc) =>
+          oc
+            .columns(['feed_id', 'external_id'])
+            .doUpdateSet((eb) => {
+              const set: Record<string, unknown> = {
+                updated_at: eb.ref('excluded.updated_at'),
+                upstream_hash: eb.ref('excluded.upstream_hash'),
+                text_hash: eb.ref('excluded.text_hash'),
+              };
+              for (const c of UPSTREAM_COLUMNS) set[c] = eb.ref(`excluded.${c}`);
+              // detected from the content: rewritten with it
+              set.lang = eb.ref('excluded.lang');
+              return set as never;
+            })
+            .where((eb) => eb('posts.upstream_hash', 'is distinct from', eb.ref('excluded.upstream_hash'))),
+        )
+        .returning(['id', 'external_id'])
+        .execute();
+
+    const judge = history?.();
+    let written: { id: number; external_id: string | null }[];
+    if (judge === undefined || !judge.active || fresh.length === 0) {
+      // only a post not stored yet is judged: an update never changes its state
+      written = await write(posts.map((p) => rowOf(p, existed.has(p.external_id) ? APPROVED : arrival(p))));
+    } else {
+      const judged = await judgeHistory(trx, wallId, fresh, judge);
+      const idOf = new Map<number, number>();
+      const arrivalOfFresh = (f: FreshPost): Arrival => {
+        if (f.finding === null) return arrival(f.post);
+        const { rule, detail, repeats } = f.finding;
+        const label = repeats !== null && repeats < 0 ? String(idOf.get(indexOfKey(repeats))) : detail.label;
+        return explainedDecision(rule, { ...detail, label });
+      };
+      // the updates, and the new posts in order, a group at a time: a post is written after the one it repeats
+      written = await write([
+        ...posts.filter((p) => existed.has(p.external_id)).map((p) => rowOf(p, APPROVED)),
+        ...judged.filter((f) => f.group === 1).map((f) => rowOf(f.post, arrivalOfFresh(f))),
+      ]);
+      const last = judged[judged.length - 1]!.group;
+      for (let g = 1; g <= last; g++) {
+        if (g > 1) {
+          const rows = judged.filter((f) => f.group === g).map((f) => rowOf(f.post, arrivalOfFresh(f)));
+          written.push(...(await write(rows)));
+        }
+        const idByExternal = new Map(written.map((r) => [r.external_id, r.id]));
+        judged.forEach((f, i) => {
+          if (f.group === g) idOf.set(i, idByExternal.get(f.post.external_id)!);
+        });
+      }
+    }
     // the pictures of the posts written: queued for the media worker in the same transaction
     await syncPostMedia(
       trx,

@@ -44,6 +44,7 @@ import * as m0022 from './migrations/0022_wall_branding.js';
 import * as m0023 from './migrations/0023_decision_detail.js';
 import * as m0024 from './migrations/0024_post_lang.js';
 import * as m0025 from './migrations/0025_picture_checks.js';
+import * as m0026 from './migrations/0026_spam_signals.js';
 
 /** A migration: what it does, and its step up (given the store's dialect; there are no steps down). */
 export interface SchemaMigration {
@@ -84,6 +85,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaMigration>> = {
   '0023_decision_detail': m0023,
   '0024_post_lang': m0024,
   '0025_picture_checks': m0025,
+  '0026_spam_signals': m0026,
 };
 
 /**

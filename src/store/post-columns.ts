@@ -99,6 +99,9 @@ export function postDefaults(): DefaultedColumns {
     sensitive: 0,
     media_state: null,
     lang: null,
+    author_bot: 0,
+    author_created_at: null,
+    text_hash: null,
     rev: newPostRevision(),
   } satisfies RegisteredDefaults & { rev: number };
 }

@@ -12,26 +12,52 @@ export async function postsToJudge(
   afterId: number,
   take: number,
 ) {
-  // the flags: those of the registry that rules see (a new one is read with no change here)
   return db
     .selectFrom('posts')
-    .select([
-      'id',
-      'wall_id',
-      'created_at',
-      'state',
-      'content',
-      'author_name',
-      'username',
-      'network_name',
-      'media',
-      'lang',
-      ...RULE_FLAG_COLUMNS,
-    ])
+    .select(JUDGED)
     .where('wall_id', '=', wallId)
     .where('state', 'in', [...states])
     .where('id', '>', afterId)
     .orderBy('id')
     .limit(take)
     .execute();
+}
+
+/** The columns rules judge: those of the registry's flags that rules see (a new one is read with no change here). */
+const JUDGED = [
+  'id',
+  'wall_id',
+  'state',
+  'content',
+  'author_name',
+  'username',
+  'network_name',
+  'media',
+  'created_at',
+  'author_created_at',
+  'text_hash',
+  'lang',
+  ...RULE_FLAG_COLUMNS,
+] as const;
+
+/**
+ * A page of every post of the wall (whatever its state), in the order the
+ * history rules (duplicate, burst) read them: created time, then id, after
+ * the post `after` (null: from the first). One range of posts_wall_created.
+ */
+export async function postsInCreatedOrder(
+  db: Kysely<Database>,
+  wallId: number,
+  after: { created_at: number; id: number } | null,
+  take: number,
+) {
+  let q = db.selectFrom('posts').select(JUDGED).where('wall_id', '=', wallId);
+  if (after !== null)
+    q = q.where((eb) =>
+      eb.or([
+        eb('created_at', '>', after.created_at),
+        eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)]),
+      ]),
+    );
+  return q.orderBy('created_at').orderBy('id').limit(take).execute();
 }

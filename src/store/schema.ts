@@ -128,6 +128,12 @@ export interface PostsTable {
   rev: number;
   /** the post's media as a whole (migration 0020): null (not looked at yet) | none | pending | ready | partial | failed */
   media_state: PostMediaState | null;
+  /** 1 when upstream flags the author a bot: Mastodon `bot`, Lemmy `bot_account` (migration 0026); ingested posts only */
+  author_bot: number;
+  /** when the author's account was made (epoch ms) where the network says: Mastodon, Bluesky, Lemmy (migration 0026); null otherwise */
+  author_created_at: number | null;
+  /** the text's 64-bit SimHash as 16 hex digits, '' when too short to compare, null when not computed (migration 0026; src/domain/simhash.ts) */
+  text_hash: string | null;
 }
 
 export type PostMediaState = 'none' | 'pending' | 'ready' | 'partial' | 'failed';

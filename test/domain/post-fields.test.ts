@@ -35,6 +35,8 @@ const base = {
   repost: 0,
   reply: 0,
   sensitive: 0,
+  author_bot: 0,
+  author_created_at: null,
   created_at: 1_700_000_000_000,
   updated_at: 1_700_000_000_000,
   hidden: 0,

@@ -525,7 +525,11 @@ describe('rules and repost/reply flags (Wallery’s extension of the data file)'
     const cases: [unknown, string][] = [
       [{ kind: 'repost' }, '$.walls[0].rules: must be a list of at most 100 rules'],
       [[RULES[0], 'spam'], '$.walls[0].rules[1]: must be a rule object'],
-      [[{ kind: 'boost', action: 'hold' }], `$.walls[0].rules[0].kind: must be ${spoken(RULE_KINDS)}`],
+      [
+        [{ kind: 'boost', action: 'hold' }],
+        // every kind, in order: keyword, author, profanity, media, repost, reply, sensitive, length, then the later ones
+        `$.walls[0].rules[0].kind: must be ${spoken(RULE_KINDS)}`,
+      ],
       [
         [RULES[1], { kind: 'keyword', action: 'reject', words: [] }],
         '$.walls[0].rules[1].words: words must be a list of 1 to 200 words or phrases, each with a letter or digit',

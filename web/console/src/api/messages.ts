@@ -117,9 +117,16 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   // picture rules
   'rules[].classes': 'Picture classes',
   'rules[].threshold': 'Score threshold (0–1)',
-  'rules[].distance': 'Largest picture distance (bits)',
+  'rules[].distance': 'Distance (bits)',
   'rules[].withinHours': 'Window (hours)',
   queued: 'Posts queued for the image check',
+  // spam rules
+  'rules[].within': 'Within (minutes)',
+  'rules[].by': 'Count by',
+  'rules[].count': 'Posts',
+  'rules[].minutes': 'Minutes',
+  'rules[].bot': 'Bot accounts',
+  'rules[].minAgeDays': 'Youngest account (days)',
   // accounts, keys, tokens, webhooks
   plan: 'Plan',
   dailyCallLimit: 'Daily call limit',

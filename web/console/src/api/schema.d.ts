@@ -7380,6 +7380,8 @@ export interface paths {
                   post: {
                     /** @description alt text (text alternative) of the main media; empty when none */
                     alt: string;
+                    /** @description its author is flagged a bot upstream (the `account` rule judges it) */
+                    author_bot: boolean;
                     authorName: string;
                     /** @description carousel items (childNode in v2, which shows image and video only) */
                     children: {
@@ -9789,6 +9791,8 @@ export interface paths {
                 data: {
                   /** @description alt text (text alternative) of the main media; empty when none */
                   alt: string;
+                  /** @description its author is flagged a bot upstream (the `account` rule judges it) */
+                  author_bot: boolean;
                   authorName: string;
                   /** @description carousel items (childNode in v2, which shows image and video only) */
                   children: {
@@ -10104,6 +10108,8 @@ export interface paths {
               responseData: {
                 /** @description alt text (text alternative) of the main media; empty when none */
                 alt: string;
+                /** @description its author is flagged a bot upstream (the `account` rule judges it) */
+                author_bot: boolean;
                 authorName: string;
                 /** @description carousel items (childNode in v2, which shows image and video only) */
                 children: {
@@ -10436,6 +10442,8 @@ export interface paths {
               responseData: {
                 /** @description alt text (text alternative) of the main media; empty when none */
                 alt: string;
+                /** @description its author is flagged a bot upstream (the `account` rule judges it) */
+                author_bot: boolean;
                 authorName: string;
                 /** @description carousel items (childNode in v2, which shows image and video only) */
                 children: {
@@ -14212,12 +14220,73 @@ export interface paths {
                        * @enum {unknown}
                        */
                       action: 'reject' | 'hold' | 'approve';
+                      /** @description most bits the two SimHashes may differ in (Hamming distance); default 3; 0: the same words in the same order */
+                      distance?: number;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'duplicate';
+                      /** @description how far back an earlier post counts, in minutes */
+                      within: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
                       /** @description posts whose sentiment is below it match; sentiment is the sum of the AFINN-165 valences of the words (−5 … +5 each) s, normalised to s / √(s² + 15) on −1 … +1 (−0.5 holds a sum of −3 or less: one word such as "hate" or "awful", but not "stupid" (−2) alone; −0.8: a sum of −6 or less, such as "hate" and "idiot") */
                       below: number;
                       /** @description assigned (r1, r2, …) when absent */
                       id: string;
                       /** @enum {string} */
                       kind: 'sentiment';
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /**
+                       * @description author: the same handle on the same network; link: the same page linked in the text (host and path)
+                       * @enum {unknown}
+                       */
+                      by: 'author' | 'link';
+                      /** @description posts in the window, this one included, from which posts are matched */
+                      count: number;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'burst';
+                      /** @description the window, in minutes */
+                      minutes: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'link_only';
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description match accounts flagged bot upstream */
+                      bot: boolean;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'account';
+                      /** @description match accounts made less than this many days before the post */
+                      minAgeDays?: number;
                     }
                 )[];
               };
@@ -14675,6 +14744,67 @@ export interface paths {
                   /** @description how far back the earlier post may be (hours); default 24 */
                   withinHours?: number;
                 }
+              | {
+                  /**
+                   * @description reject; hold (pending, even in auto mode); approve
+                   * @enum {unknown}
+                   */
+                  action: 'reject' | 'hold' | 'approve';
+                  /** @description most bits the two SimHashes may differ in (Hamming distance); default 3; 0: the same words in the same order */
+                  distance?: number;
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'duplicate';
+                  /** @description how far back an earlier post counts, in minutes */
+                  within: number;
+                }
+              | {
+                  /**
+                   * @description reject; hold (pending, even in auto mode); approve
+                   * @enum {unknown}
+                   */
+                  action: 'reject' | 'hold' | 'approve';
+                  /**
+                   * @description author: the same handle on the same network; link: the same page linked in the text (host and path)
+                   * @enum {unknown}
+                   */
+                  by: 'author' | 'link';
+                  /** @description posts in the window, this one included, from which posts are matched */
+                  count: number;
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'burst';
+                  /** @description the window, in minutes */
+                  minutes: number;
+                }
+              | {
+                  /**
+                   * @description reject; hold (pending, even in auto mode); approve
+                   * @enum {unknown}
+                   */
+                  action: 'reject' | 'hold' | 'approve';
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'link_only';
+                }
+              | {
+                  /**
+                   * @description reject; hold (pending, even in auto mode); approve
+                   * @enum {unknown}
+                   */
+                  action: 'reject' | 'hold' | 'approve';
+                  /** @description match accounts flagged bot upstream */
+                  bot: boolean;
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'account';
+                  /** @description match accounts made less than this many days before the post */
+                  minAgeDays?: number;
+                }
             )[];
           };
         };
@@ -14926,12 +15056,73 @@ export interface paths {
                        * @enum {unknown}
                        */
                       action: 'reject' | 'hold' | 'approve';
+                      /** @description most bits the two SimHashes may differ in (Hamming distance); default 3; 0: the same words in the same order */
+                      distance?: number;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'duplicate';
+                      /** @description how far back an earlier post counts, in minutes */
+                      within: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
                       /** @description posts whose sentiment is below it match; sentiment is the sum of the AFINN-165 valences of the words (−5 … +5 each) s, normalised to s / √(s² + 15) on −1 … +1 (−0.5 holds a sum of −3 or less: one word such as "hate" or "awful", but not "stupid" (−2) alone; −0.8: a sum of −6 or less, such as "hate" and "idiot") */
                       below: number;
                       /** @description assigned (r1, r2, …) when absent */
                       id: string;
                       /** @enum {string} */
                       kind: 'sentiment';
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /**
+                       * @description author: the same handle on the same network; link: the same page linked in the text (host and path)
+                       * @enum {unknown}
+                       */
+                      by: 'author' | 'link';
+                      /** @description posts in the window, this one included, from which posts are matched */
+                      count: number;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'burst';
+                      /** @description the window, in minutes */
+                      minutes: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'link_only';
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description match accounts flagged bot upstream */
+                      bot: boolean;
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'account';
+                      /** @description match accounts made less than this many days before the post */
+                      minAgeDays?: number;
                     }
                 )[];
               };

@@ -10,6 +10,17 @@ import { onSubmit } from '../ui/form';
 import { Announce, Button, Empty, ErrorNote, QueryStatus } from '../ui/kit';
 import { useUnsavedGuard } from '../ui/useUnsavedGuard';
 import { WallHead } from '../ui/WallNav';
+import {
+  buildSpam,
+  describeSpam,
+  isSpamKind,
+  isSpamRule,
+  SPAM_DRAFT,
+  SPAM_KIND_NAMES,
+  SpamRuleEditor,
+  SpamRuleFields,
+  type SpamDraft,
+} from './SpamRules';
 
 type RuleIn = RulesBody['rules'][number];
 type Kind = RuleIn['kind'];
@@ -30,6 +41,7 @@ const KIND_NAMES: Record<Kind, string> = {
   // picture rules
   image: 'Unsafe pictures',
   similar_image: 'Repeated pictures',
+  ...SPAM_KIND_NAMES,
 };
 const ACTION_NAMES: Record<Action, string> = {
   reject: 'reject',
@@ -67,6 +79,8 @@ function describe(rule: RuleIn): string {
       return `Pictures scored ${rule.threshold ?? 0.8} or more for ${(rule.classes ?? ['porn', 'hentai', 'sexy']).join(', ')}`;
     case 'similar_image':
       return `Pictures within ${rule.distance ?? 6} bits of one the wall showed in the last ${rule.withinHours ?? 24} h`;
+    default:
+      return describeSpam(rule);
   }
 }
 
@@ -83,6 +97,8 @@ export function Rules({ wallId }: { wallId: number }) {
   const [draft, setDraft] = useState<RuleIn[] | null>(null);
   const [preview, setPreview] = useState<Counts | null>(null);
   const [said, setSaid] = useState('');
+  // the rule edited in place (spam rules: SpamRules.tsx), by its place in the list
+  const [editing, setEditing] = useState<number | null>(null);
   useEffect(() => {
     if (rules.data && draft === null) setDraft(rules.data.rules as RuleIn[]);
   }, [rules.data, draft]);
@@ -92,6 +108,7 @@ export function Rules({ wallId }: { wallId: number }) {
   const edit = (next: RuleIn[]) => {
     setDraft(next);
     setPreview(null);
+    setEditing(null);
   };
   const dryRun = usePreviewRules(wallId, {
     onSuccess: (r) => {
@@ -164,8 +181,20 @@ export function Rules({ wallId }: { wallId: number }) {
                     </span>
                   )}
                 </div>
+                {mayEdit && editing === i && isSpamRule(rule) && (
+                  <SpamRuleEditor
+                    rule={rule}
+                    onSave={(next) => edit(draft.map((r, j) => (j === i ? next : r)))}
+                    onCancel={() => setEditing(null)}
+                  />
+                )}
                 {mayEdit && (
                   <div className="actions">
+                    {isSpamRule(rule) && editing !== i && (
+                      <Button onClick={() => setEditing(i)}>
+                        Edit<span className="sr-only"> rule {i + 1}</span>
+                      </Button>
+                    )}
                     <Button onClick={() => edit(swap(draft, i, i - 1))} disabled={i === 0}>
                       Move up<span className="sr-only"> rule {i + 1}</span>
                     </Button>
@@ -230,12 +259,14 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
   const [unknown, setUnknown] = useState<'pass' | 'match'>('pass');
   const [below, setBelow] = useState('-0.5');
   const [threshold, setThreshold] = useState('0.8');
+  const [spam, setSpam] = useState<SpamDraft>(SPAM_DRAFT);
   const [problem, setProblem] = useState<string | undefined>();
 
   function build(): RuleIn | string {
     // blur is an action of image rules only (the API refuses it elsewhere)
     if (kind === 'image') return buildImage(chosen);
     const action = chosen === 'blur' ? 'hold' : chosen;
+    if (isSpamKind(kind)) return buildSpam(kind, action, spam);
     switch (kind) {
       case 'keyword':
         return list(words).length ? { kind, action, words: list(words), match } : 'Enter at least one word or phrase.';
@@ -379,6 +410,7 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
           error={problem}
         />
       )}
+      {isSpamKind(kind) && <SpamRuleFields kind={kind} value={spam} onChange={setSpam} error={problem} />}
       <Button type="submit">Add rule</Button>
     </form>
   );
