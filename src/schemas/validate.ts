@@ -25,10 +25,29 @@ interface RawError {
   message: string;
 }
 
-/** A value's errors against a schema, less the repeats: an unknown property also fails `additionalProperties: false` as a schema of its own. */
+/**
+ * A value's errors against a schema. An unknown property fails
+ * `additionalProperties: false` as a schema of its own (keyword `boolean`,
+ * at the property's path): it is told as the `additionalProperties` error
+ * of its object, which callers name once. (TypeBox stops after a few errors:
+ * with many unknown properties these may be the only ones it gives.)
+ */
 function* schemaErrors(checker: Checker, value: unknown): Iterable<RawError> {
-  for (const e of checker.Errors(value))
-    if (!(e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties'))) yield e;
+  for (const e of checker.Errors(value)) {
+    if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) {
+      const cut = e.instancePath.lastIndexOf('/');
+      const name = e.instancePath
+        .slice(cut + 1)
+        .replace(/~1/g, '/')
+        .replace(/~0/g, '~');
+      yield {
+        ...e,
+        keyword: 'additionalProperties',
+        instancePath: e.instancePath.slice(0, cut),
+        params: { additionalProperties: [name] },
+      };
+    } else yield e;
+  }
 }
 
 /**
@@ -89,6 +108,7 @@ export function rulesErrors(value: unknown, field: string): FieldError[] {
     }
     const checker = checkerOf(schema);
     if (!checker.Check(rule)) {
+      const before = out.length;
       const seen = new Set<string>();
       for (const e of schemaErrors(checker, rule)) {
         for (const name of namedFields(e)) {
@@ -110,6 +130,8 @@ export function rulesErrors(value: unknown, field: string): FieldError[] {
           out.push({ field: f, message });
         }
       }
+      // never let a rule the schema refuses through unnamed
+      if (out.length === before) out.push({ field: at, message: `${at} is not a ${kind} rule as its kind takes it` });
     }
     // spam: an account rule that looks for neither a bot nor a young account would match nothing
     const account = rule as { kind: string; bot?: unknown; minAgeDays?: unknown };

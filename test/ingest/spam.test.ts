@@ -178,7 +178,7 @@ describe('spam rules through ingestion', () => {
       };
       expect(all.get(id(n))!.decision).toMatchObject({
         by: 'rule:dup',
-        reason: `held: duplicate 0 '${first.id}' ≥ 3 — simhash-64`,
+        reason: `held: duplicate 0 '${first.id}' < 3 — simhash-64`,
         detail,
       });
     }

@@ -217,6 +217,18 @@ describeSample('moderation rules', () => {
     data(await m.api('PUT', '/walls/7011/rules', { rules: [] }));
   });
 
+  it('names every field a rule does not take, however many (the validator stops after a few errors)', async () => {
+    const extra = ['usernames', 'languages', 'require', 'min', 'classes', 'threshold', 'distance', 'withinHours', 'by'];
+    const rule = {
+      kind: 'keyword',
+      action: 'reject',
+      words: ['spoiler'],
+      ...Object.fromEntries(extra.map((f) => [f, 0])),
+    };
+    const res = await m.api('PUT', '/walls/7011/rules?dryRun=true', { rules: [rule] });
+    expect(fields(failure(res, 400))).toEqual(expect.arrayContaining(extra.slice(0, 8).map((f) => `rules[0].${f}`)));
+  });
+
   it('any rule list either validates or gets fieldErrors, never a 500', async () => {
     const word = fc.string({ maxLength: 8 });
     const ruleArb = fc.record(
