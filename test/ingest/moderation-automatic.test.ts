@@ -11,6 +11,7 @@
 // and the rule leaves them to the others.)
 import { afterEach, describe, expect, it } from 'vitest';
 import { call } from '../helpers/http.js';
+import { REPEATED_TEXT, TEN_DIFFERENT_TEXTS } from './fixtures/spam-texts.js';
 import { makeToken } from '../http/manage/helpers.js';
 import {
   account,
@@ -32,21 +33,8 @@ afterEach(async () => {
   await fx?.close();
 });
 
-const REPEATED = 'Win a free cruise today: follow the link below and claim your prize before midnight';
 const PORTUGUESE = 'Que noite incrível no festival, a banda tocou todas as músicas que eu queria ouvir';
 const GERMAN = 'Was für ein großartiger Abend auf dem Festival, die Band hat alle meine Lieblingslieder gespielt';
-const BURST = [
-  'Fresh lemons from the valley, crisp and bright',
-  'Our bakery opens at dawn with warm rye loaves',
-  'Repair cafe on Sunday: bring your broken lamps',
-  'Choir rehearsal moved to the old chapel hall',
-  'Lost a blue umbrella near platform four yesterday',
-  'The river trail is muddy after the storm, wear boots',
-  'Chess club results: the junior team won again',
-  'Seed swap in the library garden next weekend',
-  'Night market stalls still open for vendors',
-  'Kite festival on the dunes if the wind holds',
-];
 
 const people = ['ana', 'bo', 'cy', 'di', 'ed'].map((u, i) => account(u, u.toUpperCase(), `10950000000000010${i}`));
 const spammer = account('dealz', 'Dealz Daily', '109500000000000077');
@@ -71,10 +59,10 @@ function seed() {
     post(1, 300, 'The harbour lights at dusk, seen from the pier with the whole crew', people[0]!),
     post(2, 290, PORTUGUESE, people[1]!),
     post(3, 280, GERMAN, people[2]!),
-    post(4, 180, REPEATED, people[3]!),
-    post(5, 120, REPEATED, people[4]!),
-    post(6, 60, REPEATED, people[0]!),
-    ...BURST.map((text, k) => post(10 + k, 55 - k * 5, text, spammer)),
+    post(4, 180, REPEATED_TEXT, people[3]!),
+    post(5, 120, REPEATED_TEXT, people[4]!),
+    post(6, 60, REPEATED_TEXT, people[0]!),
+    ...TEN_DIFFERENT_TEXTS.map((text, k) => post(10 + k, 55 - k * 5, text, spammer)),
   );
   fx.statuses.sort((a, b) => String(b.id).localeCompare(String(a.id)));
 }

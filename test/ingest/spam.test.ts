@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call } from '../helpers/http.js';
+import { REPEATED_TEXT, TEN_DIFFERENT_TEXTS } from './fixtures/spam-texts.js';
 import { makeToken } from '../http/manage/helpers.js';
 import {
   account,
@@ -31,21 +32,6 @@ afterEach(async () => {
   await fx?.close();
 });
 
-const CRUISE = 'Win a free cruise today: follow the link below and claim your prize before midnight';
-// ten different texts: no two are near-duplicates
-const BURST_TEXTS = [
-  'Fresh lemons from the valley, crisp and bright',
-  'Our bakery opens at dawn with warm rye loaves',
-  'Repair cafe on Sunday: bring your broken lamps',
-  'Choir rehearsal moved to the old chapel hall',
-  'Lost a blue umbrella near platform four yesterday',
-  'The river trail is muddy after the storm, wear boots',
-  'Chess club results: the junior team won again',
-  'Seed swap in the library garden next weekend',
-  'Night market stalls still open for vendors',
-  'Kite festival on the dunes if the wind holds',
-];
-
 const spammer = { ...account('dealz', 'Dealz Daily', '109000000000000077'), created_at: '2021-03-01T00:00:00.000Z' };
 const people = ['ana', 'bo', 'cy', 'di'].map((u, i) => account(u, u.toUpperCase(), `10900000000000010${i}`));
 
@@ -56,7 +42,7 @@ function seed() {
     status({
       id: id(1),
       createdAt: at(180),
-      html: mastodonHtml(CRUISE, ['wallery']),
+      html: mastodonHtml(REPEATED_TEXT, ['wallery']),
       account: people[0]!,
       tags: ['wallery'],
     }),
@@ -74,12 +60,12 @@ function seed() {
     status({
       id: id(3),
       createdAt: at(60),
-      html: mastodonHtml(CRUISE, ['wallery']),
+      html: mastodonHtml(REPEATED_TEXT, ['wallery']),
       account: people[2]!,
       tags: ['wallery'],
     }),
     // one author ten times within one minute, 50 s from the first to the last
-    ...BURST_TEXTS.map((text, k) =>
+    ...TEN_DIFFERENT_TEXTS.map((text, k) =>
       status({
         id: id(10 + k),
         createdAt: at(55 - k * 5),
@@ -211,7 +197,7 @@ describe('spam rules through ingestion', () => {
       status({
         id: id(40),
         createdAt: at(10),
-        html: mastodonHtml(CRUISE, ['wallery']),
+        html: mastodonHtml(REPEATED_TEXT, ['wallery']),
         account: people[3]!,
         tags: ['wallery'],
       }),
