@@ -2,12 +2,14 @@
 // machines): its runtime stage's steps are carried out as written in a fresh
 // directory standing for the image (test/helpers/dockerfile.ts) — the
 // production install of the deps stage (`npm ci --omit=dev`, the native
-// module built), the files copied — then its CMD is started there and must
+// module installed — from this checkout's own compiled copy, as a build
+// cache would give it), the files copied — then its CMD is started there and must
 // answer 200 on /healthz, and its HEALTHCHECK command must pass (and fail
 // once the server is gone). The build stage is this repository's own built
 // dist/ (test/global-setup.ts builds it).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import type { Cmd, Copy, Healthcheck } from 'dockerfile-ast';
@@ -63,6 +65,26 @@ describe('the Dockerfile', () => {
   });
 });
 
+/**
+ * A directory holding this checkout's compiled better-sqlite3 as the
+ * prebuilt archive its installer looks for (prebuild-install: a "local
+ * prebuild" named as its download would be); the directory is removed with
+ * the stages'.
+ */
+async function nativeModuleCache(): Promise<string> {
+  const pkg = join(ROOT, 'node_modules/better-sqlite3');
+  const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version: string };
+  const dir = mkdtempSync(join(tmpdir(), 'wallery-native-'));
+  cacheDirs.push(dir);
+  const archive = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  await run('tar', ['-czf', join(dir, archive), '-C', pkg, 'build/Release/better_sqlite3.node']);
+  return dir;
+}
+const cacheDirs: string[] = [];
+afterAll(() => {
+  for (const dir of cacheDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 describe('the Dockerfile performed in a fresh directory', () => {
   let image: PerformedStage;
   let app: string;
@@ -83,8 +105,15 @@ describe('the Dockerfile performed in a fresh directory', () => {
       ROOT,
       // the build stage's /app: this repository, with dist/ built
       { build: { dir: ROOT, workdir: '/app' } },
-      // packages come from the npm cache when it has them: the same packages, sooner
-      { npm_config_prefer_offline: 'true', npm_config_fund: 'false', npm_config_audit: 'false' },
+      {
+        // packages come from the npm cache when it has them: the same packages, sooner
+        npm_config_prefer_offline: 'true',
+        npm_config_fund: 'false',
+        npm_config_audit: 'false',
+        // the deps stage's `npm rebuild better-sqlite3` finds the module this machine compiled from the same
+        // source for the same Node, as a build cache would (compiling it again took one core two minutes)
+        npm_config_better_sqlite3_local_prebuilds: await nativeModuleCache(),
+      },
     );
     try {
       image = await runner.perform(runtime.name);

@@ -140,7 +140,10 @@ describe.skipIf(!hasChromium)('a branded wall in Chromium on a real `wallery ser
   async function hosted(layout: string, width: number, height: number): Promise<{ page: Page; violations: string[] }> {
     const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
     const page = await context.newPage();
-    page.on('close', () => void context.close());
+    // the context goes with its page; closing it can race the browser's own close at the end (then it is gone already)
+    page.on('close', () => {
+      context.close().catch(() => undefined);
+    });
     const violations: string[] = [];
     await page.exposeFunction('reportViolation', (v: string) => violations.push(v));
     await page.addInitScript(() =>

@@ -182,6 +182,10 @@ export function renderPost(post: EmbedPost, ctx: PostContext, eager = false): Te
   const time = html`<time datetime=${post.createdAt}>${ctx.date(post.createdAt)}</time>`;
   const name = html`<span class="name">${post.author.name}</span>`;
   const textId = `t-${post.id}`;
+  // the sanitized text and its language (screen readers read it in it), written against the div's tags:
+  // no white space of the template's own inside it (its textContent is the post's text alone)
+  const text = post.html ? unsafeHTML(cleanHtml(post.html, inlineAllowed)) : nothing;
+  const lang = ifDefined(langOf(post));
   return html`<article
     part=${`post${post.pinned ? ' post-pinned' : ''}${post.highlighted ? ' post-highlighted' : ''}`}
     class=${classes.join(' ').replace(/\s+/g, ' ').trim()}
@@ -213,9 +217,7 @@ export function renderPost(post: EmbedPost, ctx: PostContext, eager = false): Te
       ${
         post.html
           ? html`${quote ? html`<span class="qmark" aria-hidden="true">“</span>` : nothing}
-              <div class="text" part="text" id=${textId} lang=${ifDefined(langOf(post))}>
-                ${unsafeHTML(cleanHtml(post.html, inlineAllowed))}
-              </div>
+              <div class="text" part="text" id=${textId} lang=${lang}>${text}</div>
               ${
                 ctx.layout === 'event'
                   ? nothing
