@@ -410,6 +410,11 @@ function signalTest(rule: Extract<Rule, { kind: 'language' | 'sentiment' }>): Te
 /** The rule kinds that read a text signal: a list with one needs the text detectors. */
 const SIGNAL_KINDS: ReadonlySet<RuleKind> = new Set(['language', 'sentiment']);
 
+/** Whether a rule list reads a text signal (language, sentiment): compiled, it needs the text detectors. */
+export function needsTextDetectors(rules: readonly Rule[]): boolean {
+  return rules.some((r) => SIGNAL_KINDS.has(r.kind));
+}
+
 const REASONS: Record<RuleKind, string> = {
   keyword: 'a keyword matched',
   author: 'its author is listed',
@@ -476,7 +481,7 @@ function foundDecision(rule: Rule, found: Finding): RuleDecision {
  * the text detectors (src/domain/text-detectors.ts).
  */
 export function compileRules(rules: readonly Rule[], detectors?: TextDetectors): CompiledRules {
-  if (detectors === undefined && rules.some((r) => SIGNAL_KINDS.has(r.kind)))
+  if (detectors === undefined && needsTextDetectors(rules))
     throw new Error('language and sentiment rules are compiled with the text detectors');
   const tests = rules.map((rule, index) => ({ rule, index, ...testOf(rule), decision: ruleDecision(rule) }));
   const vocabulary = new Set(tests.flatMap((t) => t.firstWords));

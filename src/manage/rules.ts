@@ -7,6 +7,7 @@ import {
   compileRules,
   completeRules,
   explainedDecision,
+  needsTextDetectors,
   ruleSubjectOf,
   type Rule,
   type RuleDecision,
@@ -54,7 +55,7 @@ interface Plan {
  * never judge a post do not load their tables.
  */
 export async function detectorsFor(rules: readonly Rule[]): Promise<TextDetectors | undefined> {
-  if (!rules.some((r) => r.kind === 'language' || r.kind === 'sentiment')) return undefined;
+  if (!needsTextDetectors(rules)) return undefined;
   return loadTextDetectors();
 }
 

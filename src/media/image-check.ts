@@ -11,7 +11,7 @@
 // picture checked by an earlier model is checked again in the background
 // (picture_checks is the queue, so a restart picks up where it stopped).
 import type { Kysely } from 'kysely';
-import { compileRules, ruleSubjectOf, type Rule } from '../domain/rules.js';
+import { compileRules, needsTextDetectors, ruleSubjectOf, type Rule } from '../domain/rules.js';
 import { loadTextDetectors } from '../domain/text-detectors.js';
 import { IMAGE_CHECK_BY, IMAGE_MODEL } from '../domain/image-rules.js';
 import type { WorkerLogger } from '../jobs/log.js';
@@ -132,8 +132,7 @@ export class ImageCheckRunner {
     for (const [wallId, posts] of walls) {
       const rules = JSON.parse(posts[0]!.rules) as Rule[];
       // the wall's other rules decide too: language and sentiment rules need the text detectors
-      const textRules = rules.some((r) => r.kind === 'language' || r.kind === 'sentiment');
-      const compiled = compileRules(rules, textRules ? await loadTextDetectors() : undefined);
+      const compiled = compileRules(rules, needsTextDetectors(rules) ? await loadTextDetectors() : undefined);
       const similarHours = Math.max(0, ...rules.map((r) => (r.kind === 'similar_image' ? r.withinHours : 0)));
       const settled = posts.filter((p) => p.media_state !== null && p.media_state !== 'pending');
       const facts = await pictureFactsOf(db, settled, IMAGE_MODEL, similarHours);

@@ -7,6 +7,7 @@
 // changed rules, dry-run and applied to the stored posts, give the new
 // result; the `account` rule holds a real payload's bot and a new account.
 import { readFileSync } from 'node:fs';
+import type { DecisionDetail } from '../../src/domain/decision.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call } from '../helpers/http.js';
 import { REPEATED_TEXT, TEN_DIFFERENT_TEXTS } from './fixtures/spam-texts.js';
@@ -100,14 +101,7 @@ interface Post {
   decision: {
     by: string;
     reason: string | null;
-    detail: {
-      rule: string;
-      kind: string;
-      label: string | null;
-      score: number | null;
-      threshold: number | null;
-      model: string | null;
-    } | null;
+    detail: DecisionDetail | null;
   } | null;
 }
 

@@ -7,6 +7,7 @@
 // post stored before languages were (lang null) is detected on the fly; the
 // embed API carries each post's `lang`; a `sentiment` rule holds a hostile
 // post with its score, threshold and model.
+import type { DecisionDetail } from '../../src/domain/decision.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call } from '../helpers/http.js';
 import { makeToken } from '../http/manage/helpers.js';
@@ -44,14 +45,7 @@ const ITEMS = [
 interface Decision {
   by: string;
   reason: string | null;
-  detail: {
-    rule: string;
-    kind: string;
-    label: string | null;
-    score: number | null;
-    threshold: number | null;
-    model: string | null;
-  } | null;
+  detail: DecisionDetail | null;
 }
 interface Post {
   id: number;
