@@ -2,7 +2,8 @@
 // and how a change-feed cursor is written. A cursor is the commit-order
 // position of the last change a reader has seen; it is opaque to readers.
 
-export const POST_CHANGE_KINDS = ['created', 'updated', 'approved', 'rejected', 'hidden', 'deleted'] as const;
+/** `held`: a rule put the post in the approval queue (on arrival, or later: src/store/migrations/0027_held_changes.ts). */
+export const POST_CHANGE_KINDS = ['created', 'updated', 'approved', 'rejected', 'hidden', 'deleted', 'held'] as const;
 export const WALL_CHANGE_KINDS = ['wall_deleted', 'wall_restored'] as const;
 export const FEED_CHANGE_KINDS = ['feed_failing', 'feed_recovered'] as const;
 export const CHANGE_KINDS = [...POST_CHANGE_KINDS, ...WALL_CHANGE_KINDS, ...FEED_CHANGE_KINDS] as const;

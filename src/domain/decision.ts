@@ -27,6 +27,15 @@ function shown(n: number): string {
 }
 
 /**
+ * How a kind's score stands against its threshold when the rule matches: a
+ * classifier's score or a count at or over it; sentiment under its `below`;
+ * a distance (near-duplicate text) within it. From the rule's own comparison,
+ * not from the numbers (a duplicate at distance 0 of 3 is "≤ 3", not "< 3").
+ */
+const RELATION: Partial<Record<string, '≥' | '<' | '≤'>> = { sentiment: '<', duplicate: '≤', similar_image: '≤' };
+const relationOf = (kind: string) => RELATION[kind] ?? '≥';
+
+/**
  * The one line a moderator reads: `held: image 0.91 'porn' ≥ 0.80 — nsfwjs mobilenet_v2 4.4.0`.
  * Parts the detail lacks are left out (`held: language 'pt' — eld 2.1.0`); a score under its
  * threshold reads `<` (`held: sentiment -0.84 'negative' < -0.50 — sentiment (AFINN-165) 5.0.2`).
@@ -35,8 +44,7 @@ export function explainDecision(state: PostState, d: DecisionDetail): string {
   let line = `${VERB[state]}: ${d.kind}`;
   if (d.score !== null) line += ` ${shown(d.score)}`;
   if (d.label !== null) line += ` '${d.label}'`;
-  // the relation that held: a score at or over its threshold (a classifier), or under it (sentiment's `below`)
-  if (d.score !== null && d.threshold !== null) line += ` ${d.score < d.threshold ? '<' : '≥'} ${shown(d.threshold)}`;
+  if (d.score !== null && d.threshold !== null) line += ` ${relationOf(d.kind)} ${shown(d.threshold)}`;
   if (d.model !== null) line += ` — ${d.model}`;
   return line;
 }

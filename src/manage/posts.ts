@@ -266,7 +266,18 @@ export async function updatePost(
       Object.assign(changed.before, { content: preview(before.content) });
       Object.assign(changed.after, { content: preview(after.content) });
     }
-    tx.audit({ action: 'post.update', targetType: 'post', targetId: postId, ...changed, details: { wallId } });
+    // a person overriding an automatic decision: the audit keeps what the rule had said
+    const overrode =
+      patch.state !== undefined && before.decision && /^(rule|check):/.test(before.decision.by)
+        ? { overrode: { by: before.decision.by, reason: before.decision.reason } }
+        : {};
+    tx.audit({
+      action: 'post.update',
+      targetType: 'post',
+      targetId: postId,
+      ...changed,
+      details: { wallId, ...overrode },
+    });
     tx.wallChanged(wallId);
     return after;
   });

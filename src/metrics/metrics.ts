@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { mediaSummary } from '../store/media-queue.js';
-import { feedStateSummary, webhookSummary, type FeedStateSummary } from '../store/metrics.js';
+import { feedStateSummary, moderationQueueSummary, webhookSummary, type FeedStateSummary } from '../store/metrics.js';
 import type { Database } from '../store/schema.js';
 import { METHODS, ROUTE_FAMILIES, STATUS_CLASSES } from './labels.js';
 
@@ -51,6 +51,13 @@ export interface MediaFetchStats {
   bytesWritten: number;
 }
 
+/** The image check's counts (src/media/image-check.ts): pictures classified or not, waiting posts decided. */
+export interface ImageCheckCounts {
+  checked: number;
+  failed: number;
+  decided: number;
+}
+
 /** Copies of pictures served (src/http/media/): read from the storage, or rendered on first request (AVIF, JPEG, PNG). */
 export interface MediaServeStats {
   served: Record<'store' | 'rendered', number>;
@@ -79,8 +86,8 @@ export interface MetricSources {
   quota?: QuotaStats;
   ingest?: { readonly stats: IngestStats } | null;
   webhooks?: { readonly stats: WebhookStats } | null;
-  /** the media worker (fetching pictures): its counts, and the queue read from the store on scrape */
-  media?: { readonly stats: MediaFetchStats } | null;
+  /** the media worker (fetching pictures, and the image check beside it): its counts, and the queue read from the store on scrape */
+  media?: { readonly stats: MediaFetchStats; readonly imageCheck?: { readonly stats: ImageCheckCounts } } | null;
   streams?: { readonly openStreams: number } | null;
   beacons?: BeaconStats | null;
   mediaServing?: { readonly stats: MediaServeStats } | null;
@@ -160,6 +167,7 @@ export class Metrics {
     this.defineIngest();
     this.defineWebhooks();
     this.defineMedia();
+    this.defineModeration();
     this.defineEmbed();
     this.defineMediaServing();
   }
@@ -356,6 +364,48 @@ export class Metrics {
         this.reset();
         const s = await read();
         if (s) this.set(s.bytes);
+      },
+    });
+  }
+
+  /** Automatic moderation: the image check's work, and why the posts in the approval queues are there. */
+  private defineModeration() {
+    const checks = () => this.sources.media?.imageCheck?.stats;
+    this.totals(
+      'wallery_image_checks_total',
+      'Stored pictures the image check looked at: classified, or not (then their posts stay held for a person)',
+      ['outcome'],
+      () => {
+        const s = checks();
+        return s
+          ? [
+              [{ outcome: 'classified' }, s.checked],
+              [{ outcome: 'failed' }, s.failed],
+            ]
+          : [];
+      },
+    );
+    this.totals(
+      'wallery_image_check_decisions_total',
+      "Posts that waited for the image check and were then decided by their wall's rules",
+      [],
+      () => {
+        const s = checks();
+        return s ? [[{}, s.decided]] : [];
+      },
+    );
+    const read = shared(() => (this.sources.db ? moderationQueueSummary(this.sources.db) : null));
+    const registry = this.registry;
+    new Gauge({
+      name: 'wallery_moderation_queue_posts',
+      help:
+        'Pending posts of live walls by why they wait: mode (manual moderation), rule (a word rule), ' +
+        'automatic (an explained rule: image, language, spam…), check (waiting for an automatic check), person',
+      labelNames: ['reason'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const [reason, n] of Object.entries((await read()) ?? {})) this.set({ reason }, n);
       },
     });
   }

@@ -87,3 +87,32 @@ export async function webhookSummary(db: Kysely<Database>): Promise<WebhookSumma
   summary.backlog = Math.max(0, summary.backlog);
   return summary;
 }
+
+/** Why pending posts wait (src/metrics: `wallery_moderation_queue_posts`). */
+export type QueueReason = 'mode' | 'rule' | 'automatic' | 'check' | 'person';
+
+/**
+ * Pending posts of live walls by why they wait, from who decided (`decided_by`):
+ * nobody (the moderation mode), a rule (explained when it kept a detail), an
+ * automatic check still to come (`check:…`), or a person. One grouped scan of
+ * the pending posts (posts_wall_state), five rows at most.
+ */
+export async function moderationQueueSummary(db: Kysely<Database>): Promise<Record<QueueReason, number>> {
+  const reason = sql<QueueReason>`case
+    when p.decided_by is null then 'mode'
+    when p.decided_by like 'rule:%' and p.decision_detail is not null then 'automatic'
+    when p.decided_by like 'rule:%' then 'rule'
+    when p.decided_by like 'check:%' then 'check'
+    else 'person' end`;
+  const rows = await db
+    .selectFrom('posts as p')
+    .innerJoin('walls as w', 'w.id', 'p.wall_id')
+    .where('p.state', '=', 'pending')
+    .where('w.deleted_at', 'is', null)
+    .select([reason.as('reason'), (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy(reason)
+    .execute();
+  const out: Record<QueueReason, number> = { mode: 0, rule: 0, automatic: 0, check: 0, person: 0 };
+  for (const r of rows) out[r.reason] = Number(r.n);
+  return out;
+}

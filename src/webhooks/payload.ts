@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import { embedPost } from '../presenters/embed.js';
 import type { EmbedPost } from '../schemas/embed.js';
+import { parseDecisionDetail, type DecisionDetail } from '../domain/decision.js';
 import { eventId, eventOfChange, TEST_EVENT } from '../domain/webhook-events.js';
 import type { ChangeRow } from '../store/change-log.js';
 import { picturesOfPosts } from '../store/media.js';
@@ -23,7 +24,15 @@ export interface WebhookPayload {
     postId: string | null;
     post: EmbedPost | null;
     feedId?: number;
+    /** `post.held` only: the rule's decision, explained (the embed form shows no moderation) */
+    decision?: HeldDecision;
   };
+}
+
+export interface HeldDecision {
+  by: string;
+  reason: string | null;
+  detail: DecisionDetail | null;
 }
 
 /** The event of a change (null when the change is no event: an edit, a post created not visible). */
@@ -35,11 +44,19 @@ export async function payloadOfChange(
   const type = eventOfChange(change.kind, change.visible);
   if (type === null) return null;
   let post: EmbedPost | null = null;
+  let decision: HeldDecision | undefined;
   if (change.post_id !== null) {
     const [row] = await postsByIds(db, [change.post_id]);
     if (row) {
       const pictures = (await picturesOfPosts(db, [row.id])).get(row.id);
       post = embedPost(row, await productsOfPost(db, row.id), { base, pictures });
+      // the decision as it stands when sent (a moderator may have acted since: then it is theirs)
+      if (type === 'post.held' && row.decided_by !== null)
+        decision = {
+          by: row.decided_by,
+          reason: row.decision_reason,
+          detail: parseDecisionDetail(row.decision_detail),
+        };
     }
   }
   return {
@@ -52,6 +69,7 @@ export async function payloadOfChange(
       postId: change.post_id === null ? null : String(change.post_id),
       post,
       ...(change.feed_id !== null ? { feedId: change.feed_id } : {}),
+      ...(decision ? { decision } : {}),
     },
   };
 }

@@ -24,6 +24,10 @@ describe('explained decisions', () => {
     // a score under its threshold (sentiment's `below`) reads as such
     const sentiment = { ...image, kind: 'sentiment', label: 'negative', score: -0.84, threshold: -0.5, model: 'm' };
     expect(explainDecision('pending', sentiment)).toBe("held: sentiment -0.84 'negative' < -0.50 — m");
+    // the relation is the rule's own comparison, whatever the numbers: a duplicate within its distance
+    const duplicate = { ...image, kind: 'duplicate', label: '41', score: 0, threshold: 3, model: 'simhash' };
+    expect(explainDecision('pending', duplicate)).toBe("held: duplicate 0 '41' ≤ 3 — simhash");
+    expect(explainDecision('pending', { ...duplicate, score: 3 })).toBe("held: duplicate 3 '41' ≤ 3 — simhash");
   });
 
   it('reads a stored detail back, and nothing from an unreadable one', () => {

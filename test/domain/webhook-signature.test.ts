@@ -86,8 +86,19 @@ describe('webhook events', () => {
     expect(eventOfChange('updated', true)).toBeNull();
     expect(eventOfChange('wall_restored', true)).toBeNull();
     expect(eventOfChange('feed_failing', false)).toBe('feed.failing');
+    expect(eventOfChange('held', false)).toBe('post.held');
     expect(kindsOfEvents([...WEBHOOK_EVENTS]).sort()).toEqual(
-      ['approved', 'created', 'deleted', 'feed_failing', 'feed_recovered', 'hidden', 'rejected', 'wall_deleted'].sort(),
+      [
+        'approved',
+        'created',
+        'deleted',
+        'feed_failing',
+        'feed_recovered',
+        'held',
+        'hidden',
+        'rejected',
+        'wall_deleted',
+      ].sort(),
     );
     expect(kindsOfEvents(['post.approved'])).toEqual(['approved']);
     expect(eventId(42)).toBe('evt_42');

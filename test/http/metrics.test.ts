@@ -12,6 +12,7 @@ import { openRuntime, type Runtime } from '../../src/runtime.js';
 import type { FastifyInstance } from 'fastify';
 import type { IngestRuntime } from '../../src/ingest/runtime.js';
 import { importDataFile } from '../../src/store/datafile.js';
+import { postDefaults } from '../../src/store/post-columns.js';
 import { createPublishableKey } from '../../src/manage/publishable-keys.js';
 import { CLI_ACTOR } from '../../src/manage/op.js';
 import { createWebhook } from '../../src/manage/webhooks.js';
@@ -243,6 +244,48 @@ describe('GET /metrics', () => {
     expect(after.value('wallery_webhook_backlog_events')).toBe(0);
     expect(after.value('wallery_webhook_endpoints', { state: 'active' })).toBe(0);
     expect(after.value('wallery_sse_streams_open')).toBe(0);
+  });
+
+  it('shows why the pending posts wait, from the store', async () => {
+    const db = server.runtime.ctx.store.db;
+    const feed = await db.selectFrom('feeds').select('id').where('wall_id', '=', WALL).executeTakeFirstOrThrow();
+    const waiting = [
+      { decided_by: null, decision_detail: null }, // manual moderation
+      { decided_by: 'rule:r1', decision_detail: null }, // a word rule
+      { decided_by: 'rule:r2', decision_detail: '{"rule":"r2","kind":"language"}' },
+      { decided_by: 'rule:r3', decision_detail: '{"rule":"r3","kind":"image"}' },
+      { decided_by: 'check:image', decision_detail: null },
+      { decided_by: 'alice', decision_detail: null },
+    ];
+    const ids = [];
+    for (const [i, w] of waiting.entries())
+      ids.push(
+        (
+          await db
+            .insertInto('posts')
+            .values({
+              ...postDefaults(),
+              wall_id: WALL,
+              feed_id: feed.id,
+              external_id: `queue-${i}`,
+              created_at: 1,
+              updated_at: 1,
+              state: 'pending',
+              ...w,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+    try {
+      const s = await scrape(`${server.base}/metrics`);
+      const queue = (reason: string) => s.value('wallery_moderation_queue_posts', { reason });
+      expect([queue('mode'), queue('rule'), queue('automatic'), queue('check'), queue('person')]).toEqual([
+        1, 1, 2, 1, 1,
+      ]);
+    } finally {
+      await db.deleteFrom('posts').where('id', 'in', ids).execute();
+    }
   });
 
   it('shows how late overdue feeds are, per state', async () => {

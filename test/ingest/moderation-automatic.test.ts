@@ -129,7 +129,7 @@ describe('automatic moderation: every kind of rule on one manual wall', () => {
     expect(all.get(id(3))!.decision).toMatchObject({ reason: "held: language 'de' — eld 2.1.0" });
     const first = all.get(id(4))!;
     expect(all.get(id(6))!.decision).toMatchObject({
-      reason: `held: duplicate 0 '${first.id}' < 3 — simhash-64`,
+      reason: `held: duplicate 0 '${first.id}' ≤ 3 — simhash-64`,
       detail: { kind: 'duplicate', label: String(first.id), score: 0, threshold: 3 },
     });
     expect(all.get(id(19))!.decision).toMatchObject({
@@ -145,6 +145,29 @@ describe('automatic moderation: every kind of rule on one manual wall', () => {
       state: 'approved',
       decision: { by: 'moderator-mo', reason: 'our Lisbon fans', detail: null },
     });
+    // the audit log keeps what the rule had said beside the moderator's decision
+    const audit = await manage('GET', `/audit?postId=${pt.id}`);
+    expect(audit.status, audit.text).toBe(200);
+    expect((audit.json() as { responseData: { data: unknown[] } }).responseData.data[0]).toMatchObject({
+      action: 'post.update',
+      summary: {
+        after: { state: 'approved', reason: 'our Lisbon fans' },
+        overrode: { by: 'rule:lang', reason: "held: language 'pt' — eld 2.1.0" },
+      },
+    });
+    // the change feed told each hold as `held` (webhooks: post.held), the posts no rule held as `created`
+    const feed = await manage('GET', `/walls/${WALL}/changes?limit=100`);
+    expect(feed.status, feed.text).toBe(200);
+    const changes = (feed.json() as { responseData: { changes: { kind: string; postId: number }[] } }).responseData
+      .changes;
+    const heldIds = [...all.values()].filter((p) => p.decision?.by.startsWith('rule:')).map((p) => p.id);
+    expect(
+      changes
+        .filter((c) => c.kind === 'held')
+        .map((c) => c.postId)
+        .sort(),
+    ).toEqual(heldIds.sort());
+    expect(changes.filter((c) => c.kind === 'created')).toHaveLength(16 - heldIds.length);
 
     // changed rules: Portuguese allowed too, other languages and repeats rejected; re-applied to the stored posts
     const changed = {

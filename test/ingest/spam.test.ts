@@ -158,7 +158,7 @@ describe('spam rules through ingestion', () => {
       };
       expect(all.get(id(n))!.decision).toMatchObject({
         by: 'rule:dup',
-        reason: `held: duplicate 0 '${first.id}' < 3 — simhash-64`,
+        reason: `held: duplicate 0 '${first.id}' ≤ 3 — simhash-64`,
         detail,
       });
     }
@@ -247,7 +247,7 @@ describe('spam rules through ingestion', () => {
     expect(after.get(id(1))!.state).toBe('approved');
     expect(after.get(id(3))!.decision).toMatchObject({
       by: 'rule:dup',
-      reason: `rejected: duplicate 0 '${before.get(id(1))!.id}' ≥ 0 — simhash-64`,
+      reason: `rejected: duplicate 0 '${before.get(id(1))!.id}' ≤ 0 — simhash-64`,
     });
     expect(after.get(id(19))!.decision).toMatchObject({
       reason: `rejected: burst 10 '@dealz@${INSTANCE_HOST}' ≥ 8`,

@@ -157,6 +157,8 @@ describe('the Grafana dashboard (ops/grafana/wallery.json)', () => {
       'Query latency p95 per kind',
       'Event-loop delay',
       'Heap',
+      'Approval queue by reason',
+      'Image check',
     ])
       expect(titles).toContain(title);
   });

@@ -111,6 +111,32 @@ describe('what a write records', () => {
     for (const r of rows) expect(Math.abs(r.at - Date.now())).toBeLessThan(10 * 60_000);
   });
 
+  it("records a rule's hold as `held`: on arrival, when a waiting post is held, when a visible one is", async () => {
+    const start = await latestChangeSeq(store.db);
+    const setPost = (id: number, set: Record<string, unknown>) =>
+      store.db.updateTable('posts').set(set).where('id', '=', id).execute();
+    const heldOnArrival = await addPost({ state: 'pending', decided_by: 'rule:r1', decision_reason: 'held: …' });
+    const byMode = await addPost({ state: 'pending' });
+    const waiting = await addPost({ state: 'pending', decided_by: 'check:image' });
+    const visible = await addPost();
+    await setPost(waiting, { decided_by: 'rule:r2' }); // the image check's decision: a rule holds it
+    await setPost(waiting, { decided_at: 5 }); // the same hold written again is no new hold
+    await setPost(visible, { state: 'pending', decided_by: 'rule:r3' }); // rules re-applied to a visible post
+    await setPost(visible, { decided_by: 'rule:r1' }); // another rule now holds it
+    await setPost(byMode, { decided_by: 'alice', decision_reason: 'later' }); // a person's pending is no rule's hold
+    expect(await kindsAfter(start)).toEqual([
+      ['held', heldOnArrival, false],
+      ['created', byMode, false],
+      ['created', waiting, false],
+      ['created', visible, true],
+      ['held', waiting, false],
+      ['updated', waiting, false],
+      ['held', visible, false],
+      ['held', visible, false],
+      ['updated', byMode, false],
+    ]);
+  });
+
   it('records one change per row of a statement touching many posts', async () => {
     const ids = [await addPost(), await addPost(), await addPost()];
     const start = await latestChangeSeq(store.db);

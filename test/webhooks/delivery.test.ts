@@ -131,6 +131,27 @@ describe('webhook delivery', () => {
     expect(verifyLikeTheGuide(h.secret, sig, JSON.stringify(next.body))).toBe(false);
   });
 
+  it("sends post.held with the rule's explained decision, which other events do not carry", async () => {
+    await hook(['post.held', 'post.approved']);
+    await emit(srv.store, 'held', 17001);
+    await emit(srv.store, 'approved', 17001);
+    await worker().runOnce();
+    expect(rx.received.map((r) => r.type)).toEqual(['post.held', 'post.approved']);
+    expect(rx.received[0]!.body).toMatchObject({
+      type: 'post.held',
+      data: {
+        postId: '17001',
+        post: { id: '17001' },
+        decision: {
+          by: 'rule:r9',
+          reason: "held: image 0.91 'porn' ≥ 0.80 — nsfwjs test",
+          detail: { rule: 'r9', kind: 'image', label: 'porn', score: 0.91, threshold: 0.8, model: 'nsfwjs test' },
+        },
+      },
+    });
+    expect(rx.received[1]!.body.data).not.toHaveProperty('decision');
+  });
+
   it('a deleted post is sent with post: null', async () => {
     await hook(['post.deleted']);
     await emit(srv.store, 'deleted', 17013);

@@ -92,7 +92,7 @@ export class Receiver {
   }
 }
 
-export type PostChange = 'approved' | 'rejected' | 'hidden' | 'deleted' | 'updated';
+export type PostChange = 'approved' | 'rejected' | 'hidden' | 'deleted' | 'updated' | 'held';
 
 /**
  * Makes a post change the way any writer does — a plain UPDATE or DELETE of
@@ -116,6 +116,19 @@ export async function emit(store: Store, kind: PostChange, postId: number): Prom
       await posts().set({ hidden: 0 }).where('hidden', '=', 1).execute();
       await posts().set({ hidden: 1 }).execute();
       break;
+    case 'held': {
+      // a rule's explained hold, as ingestion or the image check writes it (migration 0027 logs it `held`)
+      const detail = { rule: 'r9', kind: 'image', label: 'porn', score: 0.91, threshold: 0.8, model: 'nsfwjs test' };
+      await posts()
+        .set({
+          state: 'pending',
+          decided_by: 'rule:r9',
+          decision_reason: "held: image 0.91 'porn' ≥ 0.80 — nsfwjs test",
+          decision_detail: JSON.stringify(detail),
+        })
+        .execute();
+      break;
+    }
     case 'updated':
       await posts()
         .set((eb) => ({ content: eb('content', '||', ' ') }))

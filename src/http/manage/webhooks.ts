@@ -60,7 +60,8 @@ const URL_NOTE =
   '`url` is whole for editors and admins; a viewer or moderator gets its origin and path only (no query, which may carry a token).';
 
 const EVENTS_NOTE =
-  'Events: `post.created` (a post visible when created), `post.approved`, `post.rejected`, `post.hidden`, ' +
+  'Events: `post.created` (a post visible when created), `post.approved`, `post.rejected`, ' +
+  '`post.held` (a rule put the post in the approval queue, with its explained decision), `post.hidden`, ' +
   '`post.deleted`, `wall.deleted`, `feed.failing`, `feed.recovered`. Each delivery is a POST of JSON signed in ' +
   '`Wallery-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (see the guide, Webhooks and the change feed, at /guide/).';
 

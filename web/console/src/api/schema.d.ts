@@ -7374,6 +7374,7 @@ export interface paths {
                     | 'rejected'
                     | 'hidden'
                     | 'deleted'
+                    | 'held'
                     | 'wall_deleted'
                     | 'wall_restored';
                   /** @description the post as it is NOW (later changes may follow); null when it no longer exists */
@@ -15863,7 +15864,7 @@ export interface paths {
     put?: never;
     /**
      * Create a webhook
-     * @description It receives the events after its creation (no backlog). The answer holds the signing secret (`whsec_…`), shown this once. Events: `post.created` (a post visible when created), `post.approved`, `post.rejected`, `post.hidden`, `post.deleted`, `wall.deleted`, `feed.failing`, `feed.recovered`. Each delivery is a POST of JSON signed in `Wallery-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (see the guide, Webhooks and the change feed, at /guide/).
+     * @description It receives the events after its creation (no backlog). The answer holds the signing secret (`whsec_…`), shown this once. Events: `post.created` (a post visible when created), `post.approved`, `post.rejected`, `post.held` (a rule put the post in the approval queue, with its explained decision), `post.hidden`, `post.deleted`, `wall.deleted`, `feed.failing`, `feed.recovered`. Each delivery is a POST of JSON signed in `Wallery-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (see the guide, Webhooks and the change feed, at /guide/).
      *
      *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for any other account (`accountId`).
      */
@@ -15892,6 +15893,7 @@ export interface paths {
               | 'post.created'
               | 'post.approved'
               | 'post.rejected'
+              | 'post.held'
               | 'post.hidden'
               | 'post.deleted'
               | 'wall.deleted'
@@ -16720,6 +16722,7 @@ export interface paths {
               | 'post.created'
               | 'post.approved'
               | 'post.rejected'
+              | 'post.held'
               | 'post.hidden'
               | 'post.deleted'
               | 'wall.deleted'

@@ -57,14 +57,23 @@ export const VERB_DONE: Record<Verb, string> = {
   pin: 'Pinned',
 };
 
+const DONE: Record<Post['state'], string> = { pending: 'Held', rejected: 'Rejected', approved: 'Approved' };
+
+/**
+ * Why a post is where it is, in one line: `Held by rule r3 (image): image 0.91 'porn' ≥ 0.80 — nsfwjs …`.
+ * An explained reason starts with its own verb (`held: …`); it is said once.
+ */
 export function heldBy(post: Post, rules: Map<string, string>): string | null {
   const d = post.decision;
   if (!d) return post.state === 'pending' ? 'Waiting for approval (manual moderation)' : null;
+  const reason = d.reason?.replace(/^(held|rejected|approved): /, '') ?? '';
+  const tail = reason ? `: ${reason}` : '';
+  // a post waiting for an automatic check (`check:image`): its reason says for what
+  if (d.by.startsWith('check:')) return reason ? reason[0]!.toUpperCase() + reason.slice(1) : `Waiting (${d.by})`;
   const rule = /^rule:(.+)$/.exec(d.by);
-  const reason = d.reason ? `: ${d.reason}` : '';
   if (rule) {
     const what = rules.get(rule[1]!);
-    return `${post.state === 'pending' ? 'Held' : post.state === 'rejected' ? 'Rejected' : 'Approved'} by rule ${rule[1]}${what ? ` (${what})` : ''}${reason}`;
+    return `${DONE[post.state]} by rule ${rule[1]}${what ? ` (${what})` : ''}${tail}`;
   }
-  return `${post.state === 'approved' ? 'Approved' : post.state === 'rejected' ? 'Rejected' : 'Set pending'} by ${d.by} ${reason}`;
+  return `${post.state === 'pending' ? 'Set pending' : DONE[post.state]} by ${d.by}${tail}`;
 }

@@ -13,6 +13,7 @@ const EVENT_NAMES: Record<WebhookEvent, string> = {
   'post.created': 'a post arrives visible',
   'post.approved': 'a post is approved',
   'post.rejected': 'a post is rejected',
+  'post.held': 'a rule holds a post for moderation',
   'post.hidden': 'a post is hidden',
   'post.deleted': 'a post is deleted',
   'wall.deleted': 'a wall is deleted',
