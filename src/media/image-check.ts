@@ -11,7 +11,9 @@
 // picture checked by an earlier model is checked again in the background
 // (picture_checks is the queue, so a restart picks up where it stopped).
 import type { Kysely } from 'kysely';
-import { compileRules, needsTextDetectors, ruleSubjectOf, type Rule } from '../domain/rules.js';
+import { compileRules, explainedDecision, needsTextDetectors, ruleSubjectOf, type Rule } from '../domain/rules.js';
+import { HistoryJudge, isHistoryRule } from '../domain/spam.js';
+import { historyFindingOf } from '../store/ingest.js';
 import { loadTextDetectors } from '../domain/text-detectors.js';
 import { IMAGE_CHECK_BY, IMAGE_MODEL } from '../domain/image-rules.js';
 import type { WorkerLogger } from '../jobs/log.js';
@@ -134,6 +136,7 @@ export class ImageCheckRunner {
       // the wall's other rules decide too: language and sentiment rules need the text detectors
       const compiled = compileRules(rules, needsTextDetectors(rules) ? await loadTextDetectors() : undefined);
       const similarHours = Math.max(0, ...rules.map((r) => (r.kind === 'similar_image' ? r.withinHours : 0)));
+      const history = rules.some(isHistoryRule) ? () => new HistoryJudge(rules) : null;
       const settled = posts.filter((p) => p.media_state !== null && p.media_state !== 'pending');
       const facts = await pictureFactsOf(db, settled, IMAGE_MODEL, similarHours);
       for (const p of posts) {
@@ -147,8 +150,14 @@ export class ImageCheckRunner {
         const subject = ruleSubjectOf(p);
         subject.pictured = true;
         subject.pictures = found;
-        const arrival = compiled.decide(subject, p.feed_moderation ?? p.wall_moderation);
+        let arrival = compiled.decide(subject, p.feed_moderation ?? p.wall_moderation);
         if (arrival.by === IMAGE_CHECK_BY) continue;
+        if (history) {
+          // the rules that read the wall's recent posts, which the wait kept from judging it on arrival
+          const verdict = compiled.first(subject);
+          const finding = await historyFindingOf(db, p, history(), verdict?.index ?? Infinity);
+          if (finding) arrival = explainedDecision(finding.rule, finding.detail);
+        }
         if (await decideWaitingPost(db, p.id, arrival, now())) {
           decided++;
           this.options.announce(wallId);

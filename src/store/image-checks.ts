@@ -254,6 +254,7 @@ export async function waitingPosts(db: Kysely<Database>, limit: number) {
       'posts.media',
       'posts.lang',
       'posts.author_created_at',
+      'posts.text_hash',
       ...RULE_FLAG_COLUMNS.map((c) => `posts.${c}` as const),
       'walls.rules',
       'walls.moderation as wall_moderation',

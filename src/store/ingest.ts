@@ -344,30 +344,7 @@ async function judgeHistory(
   const from = sorted[0]!.created_at - judge.windowMs;
   const to = sorted[sorted.length - 1]!.created_at;
   const linksFrom = sorted[0]!.created_at - judge.linkWindowMs;
-  const stored = await db
-    .selectFrom('posts')
-    .select((eb) => [
-      'id',
-      'created_at',
-      'text_hash',
-      'username',
-      'author_name',
-      'network_name',
-      // the text only where it is needed: a post stored without its hash, or links counted in its window
-      eb
-        .case()
-        .when(eb.or([eb('text_hash', 'is', null), ...(judge.needsLinks ? [eb('created_at', '>', linksFrom)] : [])]))
-        .then(eb.ref('content'))
-        .else('')
-        .end()
-        .as('content'),
-    ])
-    .where('wall_id', '=', wallId)
-    .where('created_at', '>', from)
-    .where('created_at', '<=', to)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const stored = await historyRows(db, wallId, from, to, judge.needsLinks ? linksFrom : null);
   const out: FreshPost[] = [];
   let s = 0;
   sorted.forEach((post, i) => {
@@ -382,6 +359,74 @@ async function judgeHistory(
     out.push({ post, finding, group: Math.max(out[i - 1]?.group ?? 1, after) });
   });
   return out;
+}
+
+/**
+ * The wall's posts created in (from, to], in created order (then id), as the
+ * history rules read them: the text only where it is needed — a post stored
+ * without its SimHash, or (`linksFrom`) a post whose links are counted.
+ * One indexed range read (posts_wall_created).
+ */
+export async function historyRows(
+  db: Kysely<Database>,
+  wallId: number,
+  from: number,
+  to: number,
+  linksFrom: number | null,
+) {
+  return db
+    .selectFrom('posts')
+    .select((eb) => [
+      'id',
+      'created_at',
+      'text_hash',
+      'username',
+      'author_name',
+      'network_name',
+      eb
+        .case()
+        .when(eb.or([eb('text_hash', 'is', null), ...(linksFrom !== null ? [eb('created_at', '>', linksFrom)] : [])]))
+        .then(eb.ref('content'))
+        .else('')
+        .end()
+        .as('content'),
+    ])
+    .where('wall_id', '=', wallId)
+    .where('created_at', '>', from)
+    .where('created_at', '<=', to)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * What the wall's history rules find about one stored post, judged against
+ * the posts created before it (on a tie, those with a smaller id), as
+ * ingestion would have: for a post whose decision waited (the image check),
+ * so that a duplicate or a burst is not let through by the wait. Only rules
+ * before `before` (the index of the rule that decided otherwise) are asked.
+ */
+export async function historyFindingOf(
+  db: Kysely<Database>,
+  post: { id: number; wall_id: number; created_at: number; text_hash: string | null } & Parameters<
+    typeof historyPost
+  >[1],
+  judge: HistoryJudge<Rule>,
+  before: number,
+) {
+  const linksFrom = post.created_at - judge.linkWindowMs;
+  const rows = await historyRows(
+    db,
+    post.wall_id,
+    post.created_at - judge.windowMs,
+    post.created_at,
+    judge.needsLinks ? linksFrom : null,
+  );
+  for (const r of rows) {
+    if (r.id === post.id || (r.created_at === post.created_at && r.id > post.id)) continue;
+    judge.add(historyPost(r.id, r, r.text_hash, judge.needsLinks && r.created_at > linksFrom));
+  }
+  return judge.judge(historyPost(post.id, post, post.text_hash, judge.needsLinks), before);
 }
 
 /** What the insert of a post already stored carries: its update never sets the state. */

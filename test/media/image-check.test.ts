@@ -142,6 +142,31 @@ describe('posts waiting for the image check', () => {
     expect(await decision(later)).toMatchObject({ state: 'approved', decided_by: null });
   });
 
+  it("the wall's duplicate and burst rules judge a post that waited, against the posts before it", async () => {
+    h = await startQueueHarness({ runtime: { imageChecker: new ColourChecker() } });
+    // the picture rule first: on arrival the wait was the decision, so the rules after it had not judged yet
+    await setRules(10, [
+      { id: 'nsfw', kind: 'image', action: 'hold', classes: ['porn'], threshold: 0.8 },
+      { id: 'dup', kind: 'duplicate', action: 'reject', within: 60, distance: 3 },
+    ]);
+    h.replies.set('/photo.jpg', picture(await photoJpeg(120, 80), 'image/jpeg'));
+    h.replies.set('/red.png', picture(await flat('#e01010')));
+    const text = '<p>Win a free phone today, click the link in our profile to claim the prize</p>';
+    const first = await waitingPost(10, '/photo.jpg', NOW - 120_000);
+    const repeat = await waitingPost(10, '/photo.jpg', NOW);
+    const flagged = await waitingPost(10, '/red.png', NOW + 1000);
+    await h.store.db.updateTable('posts').set({ content: text }).where('id', 'in', [first, repeat, flagged]).execute();
+
+    await h.runtime.runOnce();
+
+    expect(await decision(first)).toMatchObject({ state: 'approved', decided_by: null });
+    const rejected = await decision(repeat);
+    expect(rejected).toMatchObject({ state: 'rejected', decided_by: 'rule:dup' });
+    expect(rejected.decision_reason).toBe(`rejected: duplicate 0 '${first}' ≤ 3 — simhash-64`);
+    // a rule before the duplicate rule that matches decides first
+    expect(await decision(flagged)).toMatchObject({ state: 'pending', decided_by: 'rule:nsfw' });
+  });
+
   it('a picture that cannot be fetched: held for a human with the reason, never approved', async () => {
     h = await startQueueHarness({
       runtime: { imageChecker: new ColourChecker() },
