@@ -1555,7 +1555,7 @@ export const SETTINGS: readonly SettingDoc[] = [
     meaning:
       'The moderation providers `provider` rules may ask, as a JSON array: each `{ "name": "openai", "protocol": "openai", "url": "https://api.openai.com", "apiKey": "sk-…", "model": "omni-moderation-latest" }`, with optionally `pictures` (true: send the pictures too), `timeoutMs` (default ' +
       `${PROVIDER_DEFAULTS.timeoutMs}), \`failuresToOpen\` (default ${PROVIDER_DEFAULTS.failuresToOpen}), \`openForMs\` (default ${PROVIDER_DEFAULTS.openForMs}) and \`dailyBudget\` (calls a day per instance; default 0: no limit). ` +
-      'Protocols: `openai` (POST `{url}/v1/moderations`) and `http` (POST the post to `url`, read labels and scores). The key is never logged or printed. Asked by the process that polls feeds. See [Moderation and rules](../guides/moderation-and-rules.md#moderation-providers).',
+      'Protocols: `openai` (POST `{url}/v1/moderations`) and `http` (POST the post to `url`, read labels and scores). The key is never logged or printed. Asked by the process that polls feeds. See [Moderation and rules](../guides/moderation-and-rules.md#moderation-providers-a-bigger-model-over-http).',
   },
   // Shutdown
   {

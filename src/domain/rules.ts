@@ -97,15 +97,7 @@ export type Rule = Base &
 
 /** Fields a rule may leave out (each kind's default is written out by completeRules). */
 type Defaulted =
-  | 'id'
-  | 'match'
-  | 'languages'
-  | 'unknown'
-  | 'classes'
-  | 'threshold'
-  | 'distance'
-  | 'withinHours'
-  | 'labels';
+  'id' | 'match' | 'languages' | 'unknown' | 'classes' | 'threshold' | 'distance' | 'withinHours' | 'labels';
 /** A rule as given (PUT …/rules, a data file): its id, a keyword rule's `match`, a profanity rule's `languages`, a language rule's `unknown`, the picture rules' settings and a duplicate rule's `distance` may be left out. */
 export type RuleIn = Rule extends infer R
   ? R extends Rule

@@ -413,9 +413,10 @@ export class Metrics {
       ['provider', 'outcome'],
       () =>
         Object.entries(this.sources.moderationProviders?.stats.calls ?? {}).flatMap(([provider, byOutcome]) =>
-          Object.entries(byOutcome).map(
-            ([outcome, n]): [Record<string, string>, number] => [{ provider, outcome: outcome.replace(/ /g, '_') }, n],
-          ),
+          Object.entries(byOutcome).map(([outcome, n]): [Record<string, string>, number] => [
+            { provider, outcome: outcome.replace(/ /g, '_') },
+            n,
+          ]),
         ),
     );
     this.gauge(
@@ -424,12 +425,10 @@ export class Metrics {
       ['provider', 'state'],
       () =>
         (this.sources.moderationProviders?.circuits() ?? []).flatMap(({ provider, circuit }) =>
-          ['closed', 'open', 'half-open', 'isolated'].map(
-            (state): [Record<string, string>, number] => [
-              { provider, state: state.replace('-', '_') },
-              state === circuit ? 1 : 0,
-            ],
-          ),
+          ['closed', 'open', 'half-open', 'isolated'].map((state): [Record<string, string>, number] => [
+            { provider, state: state.replace('-', '_') },
+            state === circuit ? 1 : 0,
+          ]),
         ),
     );
   }

@@ -277,7 +277,8 @@ export const ProviderRule = kind(
         ],
         {
           'x-error': 'labels must be null (every label) or a list of 1 to 100 label names, each once',
-          description: 'the labels that count, as the provider names them (`hate`, `sexual/minors`); default null: every label',
+          description:
+            'the labels that count, as the provider names them (`hate`, `sexual/minors`); default null: every label',
         },
       ),
     ),
