@@ -5,6 +5,7 @@
 import { dirname, isAbsolute, join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { DEFAULT_PORT } from './domain/self-url.js';
+import { PROVIDER_NAME, PROVIDER_PROTOCOLS, type ProviderProtocol } from './domain/provider-rules.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -84,6 +85,8 @@ export interface Config {
   ingest: IngestConfig;
   /** the media pipeline: pictures of posts fetched, processed and stored (src/media/) */
   media: MediaConfig;
+  /** the moderation providers `provider` rules may ask (src/moderation/) */
+  moderation: ModerationConfig;
   /** the embed API (publishable keys, SSE streams) */
   embed: EmbedConfig;
   /** webhook delivery (src/webhooks/) */
@@ -613,6 +616,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgBinDir: parsePgBinDir(env.PG_BIN_DIR),
     ingest: loadIngestConfig(env),
     media: loadMediaConfig(env),
+    moderation: loadModerationConfig(env),
     embed: loadEmbedConfig(env),
     webhooks: loadWebhookConfig(env),
     shutdown: {
@@ -866,6 +870,152 @@ export function loadMediaConfig(env: NodeJS.ProcessEnv = process.env): MediaConf
   };
 }
 
+// ---- moderation providers ----
+
+/**
+ * A secret that stays out of logs and printed configuration: it reads as
+ * `[redacted]` in JSON, in `util.inspect` (console.log, pino's serializers)
+ * and as a string; only `reveal()` gives it.
+ */
+export class Secret {
+  readonly #value: string;
+  constructor(value: string) {
+    this.#value = value;
+  }
+  reveal(): string {
+    return this.#value;
+  }
+  toJSON(): string {
+    return '[redacted]';
+  }
+  toString(): string {
+    return '[redacted]';
+  }
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return '[redacted]';
+  }
+}
+
+/** One moderation provider, as MODERATION_PROVIDERS configures it. */
+export interface ProviderConfig {
+  /** what rules name it by: lower-case letters, digits, - and _ */
+  name: string;
+  protocol: ProviderProtocol;
+  /** openai: the server without /v1/moderations; http: the URL posted to */
+  url: string;
+  /** sent as `Authorization: Bearer …`; never logged or printed */
+  apiKey: Secret | null;
+  /** the model asked for (openai), or what to call it when the answer does not say (http) */
+  model: string;
+  /** openai: send the post's pictures too (multimodal models) */
+  pictures: boolean;
+  timeoutMs: number;
+  /** failures in a row that open the circuit (no calls) … */
+  failuresToOpen: number;
+  /** … for this long, then one call tries again */
+  openForMs: number;
+  /** calls a day (UTC) per instance; 0: no limit */
+  dailyBudget: number;
+}
+
+export interface ModerationConfig {
+  providers: ProviderConfig[];
+}
+
+export const PROVIDER_DEFAULTS = {
+  openaiModel: 'omni-moderation-latest',
+  httpModel: 'http',
+  timeoutMs: 5_000,
+  failuresToOpen: 5,
+  openForMs: 60_000,
+  dailyBudget: 0,
+} as const;
+
+const PROVIDER_FIELDS = [
+  'name',
+  'protocol',
+  'url',
+  'apiKey',
+  'model',
+  'pictures',
+  'timeoutMs',
+  'failuresToOpen',
+  'openForMs',
+  'dailyBudget',
+];
+
+/**
+ * MODERATION_PROVIDERS: a JSON array of providers, each
+ * `{ "name", "protocol": "openai" | "http", "url", "apiKey"?, "model"?, "pictures"?, "timeoutMs"?,
+ * "failuresToOpen"?, "openForMs"?, "dailyBudget"? }`. Errors name the provider and the field, never
+ * echo the value (it may hold a key).
+ */
+export function parseModerationProviders(value: string | undefined, name = 'MODERATION_PROVIDERS'): ProviderConfig[] {
+  const raw = (value ?? '').trim();
+  if (raw === '') return [];
+  const shape = `${name} must be a JSON array of providers ({ "name", "protocol": "openai" or "http", "url", … })`;
+  let list: unknown;
+  try {
+    list = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(`${shape} (bad: not JSON)`);
+  }
+  if (!Array.isArray(list)) throw new ConfigError(shape);
+  const seen = new Set<string>();
+  return list.map((item: unknown, i) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item))
+      throw new ConfigError(`${shape}: item ${i + 1} is not an object`);
+    const p = item as Record<string, unknown>;
+    const where = `${name} item ${i + 1}`;
+    const unknown = Object.keys(p).filter((k) => !PROVIDER_FIELDS.includes(k));
+    if (unknown.length > 0)
+      throw new ConfigError(`${where}: unknown field ${unknown.join(', ')} (known: ${PROVIDER_FIELDS.join(', ')})`);
+    if (typeof p.name !== 'string' || !PROVIDER_NAME.test(p.name))
+      throw new ConfigError(`${where}: name must be 1 to 40 lower-case letters, digits, - or _`);
+    const label = `${name} provider ${p.name}`;
+    if (seen.has(p.name)) throw new ConfigError(`${label}: the name is used twice`);
+    seen.add(p.name);
+    if (!(PROVIDER_PROTOCOLS as readonly unknown[]).includes(p.protocol))
+      throw new ConfigError(`${label}: protocol must be ${PROVIDER_PROTOCOLS.join(' or ')}`);
+    const protocol = p.protocol as ProviderProtocol;
+    if (typeof p.url !== 'string') throw new ConfigError(`${label}: url must be an http:// or https:// URL`);
+    const url = httpUrl(p.url.trim(), `${label}: url`);
+    if (url.username !== '' || url.password !== '')
+      throw new ConfigError(`${label}: url must not hold credentials (give apiKey)`);
+    if (p.apiKey !== undefined && (typeof p.apiKey !== 'string' || p.apiKey.trim() === ''))
+      throw new ConfigError(`${label}: apiKey must be a non-empty string`);
+    const defaultModel = protocol === 'openai' ? PROVIDER_DEFAULTS.openaiModel : PROVIDER_DEFAULTS.httpModel;
+    if (p.model !== undefined && (typeof p.model !== 'string' || p.model.trim() === '' || p.model.length > 200))
+      throw new ConfigError(`${label}: model must be a name of 1 to 200 characters`);
+    if (p.pictures !== undefined && typeof p.pictures !== 'boolean')
+      throw new ConfigError(`${label}: pictures must be true or false`);
+    const int = (field: string, fallback: number, min: number, max: number): number => {
+      const v = p[field];
+      if (v === undefined) return fallback;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+        throw new ConfigError(`${label}: ${field} must be an integer from ${min} to ${max}`);
+      return v;
+    };
+    const d = PROVIDER_DEFAULTS;
+    return {
+      name: p.name,
+      protocol,
+      url: url.href,
+      apiKey: typeof p.apiKey === 'string' ? new Secret(p.apiKey.trim()) : null,
+      model: typeof p.model === 'string' ? p.model.trim() : defaultModel,
+      pictures: p.pictures === true,
+      timeoutMs: int('timeoutMs', d.timeoutMs, 100, 600_000),
+      failuresToOpen: int('failuresToOpen', d.failuresToOpen, 1, 1000),
+      openForMs: int('openForMs', d.openForMs, 1000, 86_400_000),
+      dailyBudget: int('dailyBudget', d.dailyBudget, 0, 100_000_000),
+    };
+  });
+}
+
+export function loadModerationConfig(env: NodeJS.ProcessEnv = process.env): ModerationConfig {
+  return { providers: parseModerationProviders(env.MODERATION_PROVIDERS) };
+}
+
 // ---- the configuration reference: every variable, its default, its meaning ----
 
 /**
@@ -891,6 +1041,7 @@ export const SETTING_SECTIONS = [
   'Embed API and analytics',
   'Feed ingestion',
   'Media',
+  'Moderation',
   'Webhooks',
   'Shutdown',
   'Metrics and tracing',
@@ -1395,6 +1546,16 @@ export const SETTINGS: readonly SettingDoc[] = [
     section: 'Webhooks',
     default: String(WEBHOOK_DEFAULTS.logRetentionDays),
     meaning: 'How long the delivery log keeps an attempt, in days; workers prune older ones hourly.',
+  },
+  // Moderation
+  {
+    name: 'MODERATION_PROVIDERS',
+    section: 'Moderation',
+    default: null,
+    meaning:
+      'The moderation providers `provider` rules may ask, as a JSON array: each `{ "name": "openai", "protocol": "openai", "url": "https://api.openai.com", "apiKey": "sk-…", "model": "omni-moderation-latest" }`, with optionally `pictures` (true: send the pictures too), `timeoutMs` (default ' +
+      `${PROVIDER_DEFAULTS.timeoutMs}), \`failuresToOpen\` (default ${PROVIDER_DEFAULTS.failuresToOpen}), \`openForMs\` (default ${PROVIDER_DEFAULTS.openForMs}) and \`dailyBudget\` (calls a day per instance; default 0: no limit). ` +
+      'Protocols: `openai` (POST `{url}/v1/moderations`) and `http` (POST the post to `url`, read labels and scores). The key is never logged or printed. Asked by the process that polls feeds. See [Moderation and rules](../guides/moderation-and-rules.md#moderation-providers-a-bigger-model-over-http).',
   },
   // Shutdown
   {

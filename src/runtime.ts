@@ -24,6 +24,7 @@ import { secureStoredSecrets } from './webhooks/secrets-at-rest.js';
 import { buildMetricsServer } from './http/metrics.js';
 import { Metrics, queryKindOf } from './metrics/metrics.js';
 import { MediaRuntime } from './media/runtime.js';
+import { ProviderCheckRunner, providersFromConfig } from './moderation/provider-check.js';
 import { openMediaServices } from './media/services.js';
 import { listenUrl, type SelfUrl } from './domain/self-url.js';
 
@@ -40,6 +41,8 @@ export interface Runtime<
   webhooks: WebhookRuntime | null;
   /** the media worker (not started) when asked for and MEDIA is on */
   media: MediaRuntime | null;
+  /** the provider check (not started) beside feed ingestion: posts waiting for a moderation provider decided */
+  providerCheck: ProviderCheckRunner | null;
   /** `/metrics` alone (not listening yet), for a process without the API: see RuntimeOptions.metricsServer */
   metricsServer: FastifyInstance | null;
   /**
@@ -121,6 +124,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     // the storage and processing every server serves pictures with, and the worker fetches them with
     media: null,
     self,
+    // the names only: what a provider rule may name (the URLs and keys stay with the worker)
+    moderationProviders: config.moderation.providers.map((p) => p.name),
   };
   const mediaServices = config.media.enabled && (serving || options.media) ? openMediaServices(config) : null;
   ctx.media = mediaServices;
@@ -160,16 +165,27 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
           log: workerLog('media'),
         })
       : null;
+  // wherever feeds are polled (new posts come from there), even with no provider configured:
+  // a post whose rule names one no longer configured is held for a human, not left waiting
+  const providerCheck = options.ingest
+    ? new ProviderCheckRunner({
+        db: store.db,
+        providers: providersFromConfig(config.moderation.providers),
+        now: Date.now,
+        log: workerLog('moderation'),
+        announce: (wallId) => ctx.changes.wallChanged(wallId),
+      })
+    : null;
   // serve, start and the worker: plain-text signing secrets are encrypted once a key is set, or warned of
   if (serving || options.webhooks) await secureStoredSecrets(store.db, config.webhooks.secretKey, webhookLog);
-  if (metrics) Object.assign(metrics.sources, { ingest, webhooks, media });
+  if (metrics) Object.assign(metrics.sources, { ingest, webhooks, media, moderationProviders: providerCheck });
   // Redis's outages from now on, one line each in the log this process writes
   if (redis) watchRedis(redis, app ? app.log : (options.ingestLog ?? jsonLogger(config.logLevel)));
   const metricsServer =
     options.metricsServer && metrics && config.metrics.port !== null
       ? await buildMetricsServer(metrics, config.metrics)
       : null;
-  const parts = { ctx, app, ingest, webhooks, media, metricsServer };
+  const parts = { ctx, app, ingest, webhooks, media, providerCheck, metricsServer };
   return {
     ...parts,
     close: (onStep = () => undefined) => closeRuntime({ ...parts, listener, redis, mediaServices }, onStep),
@@ -234,7 +250,7 @@ async function closeRuntime(
   },
   onStep: (name: string, ms: number) => void,
 ): Promise<void> {
-  const { ctx, app, ingest, webhooks, media, metricsServer, listener, redis, mediaServices } = parts;
+  const { ctx, app, ingest, webhooks, media, providerCheck, metricsServer, listener, redis, mediaServices } = parts;
   const step = async (name: string, work: () => Promise<unknown>) => {
     const started = performance.now();
     await work();
@@ -249,6 +265,7 @@ async function closeRuntime(
         Promise.all([webhooks?.stop(), ingest?.stop()]),
       ),
     media && step('media fetching stopped, its leases released', () => media.stop()),
+    providerCheck && step('provider check stopped', () => providerCheck.stop()),
     metricsServer && step('metrics server closed', () => metricsServer.close()),
     app &&
       step('HTTP server closed: in-flight requests answered, SSE streams ended, analytics counts written', () =>

@@ -46,6 +46,7 @@ async function worker(options: StoreOptions) {
   ingest.start();
   webhooks?.start();
   media?.start();
+  runtime.providerCheck?.start();
   process.stdout.write(
     `wallery worker: polling feeds on their schedule${media ? ", fetching their posts' pictures" : ''} and delivering webhooks (SIGINT or SIGTERM stops)\n`,
   );
@@ -95,6 +96,8 @@ async function ingestOnce(options: IngestOptions) {
         (r.status === 'failed' ? process.stderr : process.stdout).write(line);
       },
     });
+    // the new posts that wait for a moderation provider are decided before the command ends
+    await runtime.providerCheck?.runOnce();
   } finally {
     await runtime.close();
   }

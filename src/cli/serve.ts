@@ -63,6 +63,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   ingest?.start();
   webhooks?.start();
   media?.start();
+  runtime.providerCheck?.start();
   process.stdout.write(`wallery listening on http://${config.host}:${port}\n`);
   if (demo) {
     // the documentation site is linked when this install has it built (npm run docs:build)

@@ -21,6 +21,13 @@ import {
   type ImageRuleFields,
   type PictureFacts,
 } from './image-rules.js';
+import {
+  DEFAULT_PROVIDER_THRESHOLD,
+  PROVIDER_CHECK_BY,
+  providerArrival,
+  type ProviderAnswer,
+  type ProviderRuleFields,
+} from './provider-rules.js';
 import { foldText, ruleText } from './rule-text.js';
 import { accountFinding, BURST_BY, DUPLICATE_DISTANCE, isLinkOnly, type SpamRuleFields } from './spam.js';
 
@@ -47,6 +54,8 @@ export const RULE_KINDS = [
   'burst',
   'link_only',
   'account',
+  // a moderation provider the operator configured (src/domain/provider-rules.ts)
+  'provider',
 ] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 export const RULE_ACTIONS = ['reject', 'hold', 'approve'] as const;
@@ -83,16 +92,20 @@ export type Rule = Base &
     | ImageRuleFields
     // spam: duplicate, burst, link_only, account (src/domain/spam.ts)
     | SpamRuleFields
+    | ProviderRuleFields
   );
 
 /** Fields a rule may leave out (each kind's default is written out by completeRules). */
-type Defaulted = 'id' | 'match' | 'languages' | 'unknown' | 'classes' | 'threshold' | 'distance' | 'withinHours';
+type Defaulted =
+  'id' | 'match' | 'languages' | 'unknown' | 'classes' | 'threshold' | 'distance' | 'withinHours' | 'labels';
 /** A rule as given (PUT …/rules, a data file): its id, a keyword rule's `match`, a profanity rule's `languages`, a language rule's `unknown`, the picture rules' settings and a duplicate rule's `distance` may be left out. */
 export type RuleIn = Rule extends infer R
   ? R extends Rule
     ? R extends { kind: 'language' }
       ? Omit<R, 'id' | 'unknown'> & Partial<Pick<R, 'id' | 'unknown'>>
-      : Omit<R, Extract<keyof R, Defaulted>> & Partial<Pick<R, Extract<keyof R, Defaulted>>>
+      : R extends { kind: 'provider' }
+        ? Omit<R, 'id' | 'labels' | 'threshold' | 'action'> & Partial<Pick<R, 'id' | 'labels' | 'threshold' | 'action'>>
+        : Omit<R, Extract<keyof R, Defaulted>> & Partial<Pick<R, Extract<keyof R, Defaulted>>>
     : never
   : never;
 
@@ -130,6 +143,14 @@ export function completeRules(input: readonly RuleIn[]): Rule[] {
         };
       case 'duplicate':
         return { ...r, id, distance: r.distance ?? DUPLICATE_DISTANCE };
+      case 'provider':
+        return {
+          ...r,
+          id,
+          action: r.action ?? 'hold',
+          labels: r.labels ?? null,
+          threshold: r.threshold ?? DEFAULT_PROVIDER_THRESHOLD,
+        };
       default:
         return { ...r, id } as Rule;
     }
@@ -155,6 +176,8 @@ export interface RuleSubject extends Partial<Record<RuleFlagColumn, boolean>> {
   pictured?: boolean;
   /** what the image check found of its pictures; absent: not checked yet (picture rules make it wait) */
   pictures?: PictureFacts;
+  /** what each moderation provider asked said of it, by provider name; absent (or a provider missing): not asked yet (provider rules make it wait) */
+  providers?: Readonly<Record<string, ProviderAnswer>>;
   /** when the post was made (epoch ms): the `account` rule's age of the author's account */
   createdAt?: number | null;
   /** when the author's account was made (epoch ms), where the network says: the `account` rule */
@@ -352,6 +375,9 @@ function testOf(rule: Rule): RuleTest {
     case 'similar_image':
       // judged on the image check's facts (compileRules), never on the text
       return plain(() => false);
+    case 'provider':
+      // judged on the provider's answer (compileRules)
+      return plain(() => false);
     // spam: duplicate and burst need the wall's recent posts, judged where posts are written (HistoryJudge)
     case 'duplicate':
     case 'burst':
@@ -432,9 +458,10 @@ const REASONS: Record<RuleKind, string> = {
   burst: 'too many posts at once',
   link_only: 'nothing but links, hashtags or mentions',
   account: 'a bot or a new account',
+  provider: 'the moderation provider scored it over the threshold',
 };
 
-/** The first rule that decides a post, and its decision; rule null: the post waits for the image check. */
+/** The first rule that decides a post, and its decision; rule null: the post waits for the image check or a provider. */
 export interface Verdict {
   rule: Rule | null;
   /** the rule's position in the list (the waiting picture rule's, for a wait) */
@@ -492,6 +519,12 @@ export function compileRules(rules: readonly Rule[], detectors?: TextDetectors):
         const picture = pictureVerdict(t.rule as Rule & ImageRuleFields, subject);
         if (picture !== null) return { ...picture, index: t.index };
         continue;
+      }
+      if (t.rule.kind === 'provider') {
+        const rule = t.rule;
+        const arrival = providerArrival(rule, STATE_OF[rule.action], subject.providers);
+        if (arrival === null) continue;
+        return { rule: arrival.by === PROVIDER_CHECK_BY ? null : rule, index: t.index, decision: arrival };
       }
       const found = t.test(post);
       if (found === true) return { rule: t.rule, index: t.index, decision: t.decision };

@@ -54,6 +54,8 @@ export interface AppContext {
    * PUBLIC_URL, and a request's origin (the listen address, where there is no request).
    */
   self?: SelfUrl;
+  /** the names of the moderation providers configured (MODERATION_PROVIDERS): what a `provider` rule may name; undefined → none */
+  moderationProviders?: readonly string[];
 }
 
 export interface CacheSettings {

@@ -15,13 +15,15 @@ import {
 } from '../domain/rules.js';
 import { IMAGE_MODEL, isPictureRuleKind } from '../domain/image-rules.js';
 import { pictureFactsOf } from '../store/image-checks.js';
+import { PROVIDER_CHECK_WAIT, PROVIDER_CHECK_BY } from '../domain/provider-rules.js';
+import { providerAnswersOf } from '../store/provider-checks.js';
 import { HistoryJudge, historyPost, type HistoryPost } from '../domain/spam.js';
 import type { PostState } from '../domain/lists.js';
 import type { Database } from '../store/schema.js';
 import { loadTextDetectors } from '../domain/text-detectors.js';
 import type { ApplyInput, ApplyRecord, RuleCount, RulesInput, RulesRecord } from '../schemas/rules.js';
 import { cleanWrite, MODERATION_RULES } from '../domain/writes.js';
-import { stored } from '../domain/errors.js';
+import { invalid, stored } from '../domain/errors.js';
 import { audited, type Op } from './op.js';
 import { requireWall } from './walls.js';
 import { postsInCreatedOrder, postsToJudge } from '../store/rules.js';
@@ -35,9 +37,32 @@ export function storedRules(json: string): Rule[] {
   return JSON.parse(json) as Rule[];
 }
 
-export async function getRules(db: Kysely<Database>, wallId: number): Promise<RulesRecord> {
+/** The wall's rules, and the names of the moderation providers a provider rule may name. */
+export async function getRules(
+  db: Kysely<Database>,
+  wallId: number,
+  providers: readonly string[] = [],
+): Promise<RulesRecord> {
   const wall = await requireWall(db, wallId);
-  return { rules: storedRules(wall.rules) };
+  return { rules: storedRules(wall.rules), providers: [...providers] };
+}
+
+/** A 400 naming each provider rule whose provider is not configured on this server. */
+function checkProviders(rules: readonly Rule[], providers: readonly string[]): void {
+  const known = new Set(providers);
+  const problems = rules.flatMap((r, i) =>
+    r.kind === 'provider' && !known.has(r.provider)
+      ? [
+          {
+            field: `rules[${i}].provider`,
+            message:
+              `rules[${i}].provider: no moderation provider '${r.provider}' is configured ` +
+              `(configured: ${providers.length === 0 ? 'none — see MODERATION_PROVIDERS' : providers.join(', ')})`,
+          },
+        ]
+      : [],
+  );
+  if (problems.length > 0) throw invalid(problems);
 }
 
 interface Plan {
@@ -45,8 +70,10 @@ interface Plan {
   checked: number;
   /** the posts whose state changes, each with its new decision */
   changes: { id: number; decision: RuleDecision }[];
-  /** posts whose pictures the image check has not seen yet: left as they are, their pictures queued for it */
+  /** posts whose pictures the image check has not seen yet, or that their provider has not answered for */
   queued: number;
+  /** of those, the pending posts that wait for a provider: an apply sets them waiting for it */
+  toAsk: number[];
 }
 
 /**
@@ -76,24 +103,39 @@ async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], include
   // picture rules judge on the stored scores and hashes of the image check
   const pictureRules = rules.some((r) => isPictureRuleKind(r.kind));
   const similarHours = Math.max(0, ...rules.map((r) => (r.kind === 'similar_image' ? r.withinHours : 0)));
-  const factsOf = (rows: JudgedRow[]) =>
+  const pictureFactsFor = (rows: JudgedRow[]) =>
     pictureRules ? pictureFactsOf(db, rows, IMAGE_MODEL, similarHours) : Promise.resolve(null);
+  // provider rules judge on the providers' stored answers; a dry run never asks a provider
+  const providerRules = rules.some((r) => r.kind === 'provider');
+  const factsOf = async (rows: JudgedRow[]) => ({
+    pictures: await pictureFactsFor(rows),
+    answers: providerRules
+      ? await providerAnswersOf(
+          db,
+          rows.filter((r) => states.includes(r.state)).map((r) => r.id),
+        )
+      : null,
+  });
   let checked = 0;
   let queued = 0;
+  const toAsk: number[] = [];
   const judge = new HistoryJudge(rules);
   const decide = (r: JudgedRow, history: HistoryPost | null, facts: Awaited<ReturnType<typeof factsOf>>) => {
     checked++;
     const subject = ruleSubjectOf(r);
-    if (facts) {
-      const found = facts.get(r.id);
+    if (facts.pictures) {
+      const found = facts.pictures.get(r.id);
       subject.pictured = true;
       if (found !== 'unready') subject.pictures = found;
     }
+    if (facts.answers) subject.providers = facts.answers.get(r.id) ?? {};
     const first = compiled.first(subject);
     const finding = history === null ? null : judge.judge(history, first?.index ?? Infinity);
     if (finding === null && first !== null && first.rule === null) {
-      // its pictures are not checked yet: left as it is, queued for the check
+      // its pictures are not checked yet (left as it is, queued for the check), or its
+      // provider has not answered for it (a pending post is set waiting for the provider)
       queued++;
+      if (first.decision.by === PROVIDER_CHECK_BY && r.state === 'pending') toAsk.push(r.id);
       return;
     }
     const rule = finding?.rule ?? first?.rule;
@@ -129,12 +171,20 @@ async function plan(db: Kysely<Database>, wallId: number, rules: Rule[], include
       after = rows[rows.length - 1]!;
     }
   }
-  return { counts: [...counts.values()], checked, changes, queued };
+  return { counts: [...counts.values()], checked, changes, queued, toAsk };
 }
 
 /** Replaces the wall's rules; with `dryRun`, saves nothing and reports what they would change in pending posts. */
-export async function putRules(op: Op, wallId: number, given: RulesInput, dryRun: boolean): Promise<RulesRecord> {
+export async function putRules(
+  op: Op,
+  wallId: number,
+  given: RulesInput,
+  dryRun: boolean,
+  /** the moderation providers configured (a provider rule naming another is refused) */
+  providers: readonly string[] = [],
+): Promise<RulesRecord> {
   const rules = completeRules(stored(cleanWrite(given, MODERATION_RULES)).rules);
+  checkProviders(rules, providers);
   if (dryRun) {
     await requireWall(op.db, wallId);
     const { counts, queued } = await plan(op.db, wallId, rules, false);
@@ -160,7 +210,12 @@ export async function applyRules(op: Op, wallId: number, input: ApplyInput): Pro
   return audited(op, async (tx) => {
     const wall = await requireWall(tx.trx, wallId);
     const rules = storedRules(wall.rules);
-    const { counts, checked, changes, queued } = await plan(tx.trx, wallId, rules, input.includeApproved === true);
+    const { counts, checked, changes, queued, toAsk } = await plan(
+      tx.trx,
+      wallId,
+      rules,
+      input.includeApproved === true,
+    );
     // posts given the same decision are written together (an explained one is often each post's own)
     const byDecision = new Map<string, { decision: RuleDecision; ids: number[] }>();
     for (const { id, decision } of changes) {
@@ -180,6 +235,16 @@ export async function applyRules(op: Op, wallId: number, input: ApplyInput): Pro
         });
       }
     }
+    // pending posts their provider has not answered for wait for it (the provider check asks in the background)
+    for (let i = 0; i < toAsk.length; i += 500) {
+      await updatePostsOfWall(tx.trx, wallId, toAsk.slice(i, i + 500), {
+        state: PROVIDER_CHECK_WAIT.state,
+        decided_by: PROVIDER_CHECK_WAIT.by,
+        decided_at: op.now,
+        decision_reason: PROVIDER_CHECK_WAIT.reason,
+        decision_detail: null,
+      });
+    }
     tx.audit({
       action: 'wall.rules.apply',
       targetType: 'wall',
@@ -187,7 +252,7 @@ export async function applyRules(op: Op, wallId: number, input: ApplyInput): Pro
       after: { counts },
       details: { includeApproved: input.includeApproved === true, checked, ...(queued > 0 ? { queued } : {}) },
     });
-    if (counts.some((c) => c.changed > 0)) tx.wallChanged(wallId);
+    if (counts.some((c) => c.changed > 0) || toAsk.length > 0) tx.wallChanged(wallId);
     return { counts, checked, ...(queued > 0 ? { queued } : {}) };
   });
 }

@@ -16,6 +16,8 @@ import { HistoryJudge, isHistoryRule } from '../domain/spam.js';
 import { historyFindingOf } from '../store/ingest.js';
 import { loadTextDetectors } from '../domain/text-detectors.js';
 import { IMAGE_CHECK_BY, IMAGE_MODEL } from '../domain/image-rules.js';
+import { hasProviderRules } from '../domain/provider-rules.js';
+import { providerAnswersOf } from '../store/provider-checks.js';
 import type { WorkerLogger } from '../jobs/log.js';
 import {
   decideWaitingPost,
@@ -139,6 +141,13 @@ export class ImageCheckRunner {
       const history = rules.some(isHistoryRule) ? () => new HistoryJudge(rules) : null;
       const settled = posts.filter((p) => p.media_state !== null && p.media_state !== 'pending');
       const facts = await pictureFactsOf(db, settled, IMAGE_MODEL, similarHours);
+      // the wall's provider rules judge with the answers stored (none yet: the post goes on to wait for its provider)
+      const answers = hasProviderRules(posts[0]!.rules)
+        ? await providerAnswersOf(
+            db,
+            settled.map((p) => p.id),
+          )
+        : null;
       for (const p of posts) {
         const found = facts.get(p.id);
         if (found === undefined || found === 'unready') {
@@ -150,6 +159,7 @@ export class ImageCheckRunner {
         const subject = ruleSubjectOf(p);
         subject.pictured = true;
         subject.pictures = found;
+        if (answers) subject.providers = answers.get(p.id) ?? {};
         let arrival = compiled.decide(subject, p.feed_moderation ?? p.wall_moderation);
         if (arrival.by === IMAGE_CHECK_BY) continue;
         if (history) {

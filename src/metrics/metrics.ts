@@ -69,6 +69,12 @@ export interface BeaconStats {
   eventsDropped: number;
 }
 
+/** The moderation providers' calls (src/moderation/provider-check.ts): per provider, by outcome; and each circuit. */
+export interface ModerationProviderProbe {
+  readonly stats: { calls: Record<string, Record<string, number>> };
+  circuits(): { provider: string; circuit: string }[];
+}
+
 /** What the pg pool tells about itself (pg.Pool's own counters). */
 export interface PoolProbe {
   readonly totalCount: number;
@@ -92,6 +98,8 @@ export interface MetricSources {
   beacons?: BeaconStats | null;
   mediaServing?: { readonly stats: MediaServeStats } | null;
   pool?: PoolProbe | null;
+  /** the provider check, where feeds are polled */
+  moderationProviders?: ModerationProviderProbe | null;
   /** the store, read on scrape for feeds per state (when ingesting) and webhook backlog (when delivering) */
   db?: Kysely<Database>;
 }
@@ -170,6 +178,7 @@ export class Metrics {
     this.defineModeration();
     this.defineEmbed();
     this.defineMediaServing();
+    this.defineModerationProviders();
   }
 
   /** One answered request; `family` is an index into ROUTE_FAMILIES, `statusCode` the answer's. */
@@ -444,6 +453,33 @@ export class Metrics {
         const s = this.sources.mediaServing?.stats;
         return s ? Object.entries(s.served).map(([source, n]) => [{ source }, n]) : [];
       },
+    );
+  }
+
+  private defineModerationProviders() {
+    this.totals(
+      'wallery_moderation_provider_calls_total',
+      'Calls to a moderation provider, by provider and outcome: answered, timeout, outage, circuit_open (not sent), over_budget (not sent), bad_answer',
+      ['provider', 'outcome'],
+      () =>
+        Object.entries(this.sources.moderationProviders?.stats.calls ?? {}).flatMap(([provider, byOutcome]) =>
+          Object.entries(byOutcome).map(([outcome, n]): [Record<string, string>, number] => [
+            { provider, outcome: outcome.replace(/ /g, '_') },
+            n,
+          ]),
+        ),
+    );
+    this.gauge(
+      'wallery_moderation_provider_circuit',
+      "A moderation provider's circuit breaker: 1 for its state now (closed, open, half_open, isolated), 0 for the others",
+      ['provider', 'state'],
+      () =>
+        (this.sources.moderationProviders?.circuits() ?? []).flatMap(({ provider, circuit }) =>
+          ['closed', 'open', 'half-open', 'isolated'].map((state): [Record<string, string>, number] => [
+            { provider, state: state.replace('-', '_') },
+            state === circuit ? 1 : 0,
+          ]),
+        ),
     );
   }
 

@@ -22,6 +22,7 @@ import {
   IMAGE_CLASSES,
   PHASH_BITS,
 } from '../domain/image-rules.js';
+import { DEFAULT_PROVIDER_THRESHOLD } from '../domain/provider-rules.js';
 import { Bool, Record, strict } from './fields.js';
 
 export const RULES_MAX = 100;
@@ -46,8 +47,12 @@ const kind = <K extends string, P extends Record<string, TSchema>>(
   description: string,
   props: P,
   action: TSchema = Action,
+  /** the action as stored, when the input's may be left out */
+  storedAction: TSchema = action,
 ) => {
-  RECORDS.push(Type.Object({ id: RuleId, kind: Type.Literal(k), action, ...props }, { ...strict, description }));
+  RECORDS.push(
+    Type.Object({ id: RuleId, kind: Type.Literal(k), action: storedAction, ...props }, { ...strict, description }),
+  );
   return Type.Object(
     { id: Type.Optional(RuleId), kind: Type.Literal(k), action, ...props },
     { ...strict, description },
@@ -249,6 +254,47 @@ export const AccountRule = kind(
   },
 );
 
+// ---------- moderation providers (src/domain/provider-rules.ts) ----------
+const ProviderAction = Type.Enum([...RULE_ACTIONS], {
+  'x-error': `action must be ${spoken(RULE_ACTIONS)}`,
+  description: 'hold (default); reject; approve — a post its provider gave no answer for is held whatever the action',
+});
+export const ProviderRule = kind(
+  'provider',
+  'a post a moderation provider the operator configured (MODERATION_PROVIDERS) scores at or over the threshold for one of the labels; the post waits, pending, for the provider’s answer, and is held for a human when there is none (timeout, outage, circuit open, over budget)',
+  {
+    provider: Type.String({
+      minLength: 1,
+      maxLength: 40,
+      'x-error': 'provider must be the name of a configured moderation provider',
+      description: 'the name of a provider in MODERATION_PROVIDERS (GET …/rules lists them as `providers`)',
+    }),
+    labels: Type.Optional(
+      Type.Union(
+        [
+          Type.Null(),
+          Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 100, uniqueItems: true }),
+        ],
+        {
+          'x-error': 'labels must be null (every label) or a list of 1 to 100 label names, each once',
+          description:
+            'the labels that count, as the provider names them (`hate`, `sexual/minors`); default null: every label',
+        },
+      ),
+    ),
+    threshold: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        'x-error': 'threshold must be a number from 0 to 1',
+        description: `a counted label's score (0–1) at or over it matches; default ${DEFAULT_PROVIDER_THRESHOLD}`,
+      }),
+    ),
+  },
+  Type.Optional(ProviderAction),
+  ProviderAction,
+);
+
 export const RULE_SCHEMAS: Record<string, TSchema> = {
   keyword: KeywordRule,
   author: AuthorRule,
@@ -266,6 +312,7 @@ export const RULE_SCHEMAS: Record<string, TSchema> = {
   burst: BurstRule,
   link_only: LinkOnlyRule,
   account: AccountRule,
+  provider: ProviderRule,
 };
 
 export const RuleInput = Type.Union(Object.values(RULE_SCHEMAS), {
@@ -330,7 +377,7 @@ export const RuleCount = Record({
 
 const Queued = Type.Integer({
   description:
-    'posts a picture rule could not judge yet: their pictures have no scores from the image check; left as they are, the pictures queued for scoring (absent when none)',
+    'posts a picture or provider rule could not judge yet: their pictures have no scores from the image check (left as they are, the pictures queued for scoring), or their provider has not answered for them (an apply sets pending ones waiting for it; approved ones are left as they are) (absent when none)',
 });
 
 export const RulesRecord = Record({
@@ -338,6 +385,12 @@ export const RulesRecord = Record({
   dryRun: Type.Optional(Type.Boolean()),
   counts: Type.Optional(Type.Array(RuleCount, { description: 'per rule: what it would change (dry run)' })),
   queued: Type.Optional(Queued),
+  providers: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'the moderation providers configured on this server (MODERATION_PROVIDERS), by name: what a provider rule may name (GET only)',
+    }),
+  ),
 });
 
 export const ApplyRecord = Record({

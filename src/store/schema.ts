@@ -159,6 +159,20 @@ export interface MediaBlobsTable {
 }
 
 /** The image check of a stored picture (migration 0025), keyed like media_blobs by the hash of its bytes. */
+/** A moderation provider's answer about a post (migration 0028). */
+export interface ProviderChecksTable {
+  post_id: number;
+  /** the configured provider's name */
+  provider: string;
+  /** the model that answered, as the provider named it */
+  model: string;
+  /** openai | http */
+  protocol: string;
+  /** JSON [{ label, score }] */
+  labels: string;
+  checked_at: number;
+}
+
 export interface PictureChecksTable {
   hash: string;
   /** the classifier and its version that gave the scores (`nsfwjs mobilenet_v2 4.4.0`) */
@@ -302,6 +316,7 @@ export interface Database {
   media_blobs: MediaBlobsTable;
   post_media: PostMediaTable;
   picture_checks: PictureChecksTable;
+  provider_checks: ProviderChecksTable;
 }
 
 /**

@@ -17,13 +17,14 @@ export async function ruleRoutes(app: FastifyInstance) {
     {
       access: ['viewer', 'wall'],
       summary: 'A wall’s moderation rules',
-      description: 'In order: the first rule that matches a post decides, then the mode.',
+      description:
+        'In order: the first rule that matches a post decides, then the mode. `providers` names the moderation providers configured on this server, which a `provider` rule may name.',
       params: WallParams,
       query: NoQuery,
       ok: [200, RulesRecord, 'the rules'],
       errors: [404],
     },
-    async (request) => getRules(db(request), num(request.params.wallId)),
+    async (request) => getRules(db(request), num(request.params.wallId), request.server.ctx.moderationProviders),
   );
 
   route.put(
@@ -33,7 +34,8 @@ export async function ruleRoutes(app: FastifyInstance) {
       summary: 'Replace a wall’s moderation rules',
       description:
         'Ids are assigned when absent. New posts are judged at ingestion; stored ones only by `…/rules/apply`. ' +
-        '`?dryRun=true` saves nothing and reports, per rule, the pending posts it would decide and change.',
+        '`?dryRun=true` saves nothing and reports, per rule, the pending posts it would decide and change. ' +
+        'A `provider` rule naming a provider not configured on this server is refused (400).',
       params: WallParams,
       query: RulesQuery,
       body: RulesBody,
@@ -46,6 +48,7 @@ export async function ruleRoutes(app: FastifyInstance) {
         num(request.params.wallId),
         request.body as unknown as RulesInput,
         request.query.dryRun === 'true',
+        request.server.ctx.moderationProviders,
       ),
   );
 

@@ -24,7 +24,7 @@ describeSample('moderation rules', () => {
     data<{ state: string; decision: unknown }>(await m.api('GET', `/walls/7011/posts/${postId}`));
 
   it('a wall starts with none; PUT stores them in order with ids assigned and defaults written out', async () => {
-    expect(data<Rules>(await m.api('GET', '/walls/7011/rules'))).toEqual({ rules: [] });
+    expect(data<Rules>(await m.api('GET', '/walls/7011/rules'))).toEqual({ rules: [], providers: [] });
     const put = data<Rules>(
       await m.api('PUT', '/walls/7011/rules', {
         rules: [
@@ -45,7 +45,7 @@ describeSample('moderation rules', () => {
       { id: 'r5', kind: 'length', action: 'hold', min: 20 },
       { id: 'r6', kind: 'repost', action: 'hold' },
     ]);
-    expect(data<Rules>(await m.api('GET', '/walls/7011/rules'))).toEqual({ rules: put.rules });
+    expect(data<Rules>(await m.api('GET', '/walls/7011/rules'))).toEqual({ rules: put.rules, providers: [] });
     // nothing stored changed: rules judge new posts, and stored ones only when applied
     expect(await w2Posts(m, 7011)).toHaveLength(57);
     data(await m.api('PUT', '/walls/7011/rules', { rules: [] }));

@@ -13956,7 +13956,7 @@ export interface paths {
     };
     /**
      * A wall’s moderation rules
-     * @description In order: the first rule that matches a post decides, then the mode.
+     * @description In order: the first rule that matches a post decides, then the mode. `providers` names the moderation providers configured on this server, which a `provider` rule may name.
      *
      *     **Role:** any role. A token limited to accounts gets 404 for a wall of any other account.
      */
@@ -13994,7 +13994,9 @@ export interface paths {
                   ruleId: string;
                 }[];
                 dryRun?: boolean;
-                /** @description posts a picture rule could not judge yet: their pictures have no scores from the image check; left as they are, the pictures queued for scoring (absent when none) */
+                /** @description the moderation providers configured on this server (MODERATION_PROVIDERS), by name: what a provider rule may name (GET only) */
+                providers?: string[];
+                /** @description posts a picture or provider rule could not judge yet: their pictures have no scores from the image check (left as they are, the pictures queued for scoring), or their provider has not answered for them (an apply sets pending ones waiting for it; approved ones are left as they are) (absent when none) */
                 queued?: number;
                 rules: (
                   | {
@@ -14289,6 +14291,23 @@ export interface paths {
                       /** @description match accounts made less than this many days before the post */
                       minAgeDays?: number;
                     }
+                  | {
+                      /**
+                       * @description hold (default); reject; approve — a post its provider gave no answer for is held whatever the action
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'provider';
+                      /** @description the labels that count, as the provider names them (`hate`, `sexual/minors`); default null: every label */
+                      labels?: null | string[];
+                      /** @description the name of a provider in MODERATION_PROVIDERS (GET …/rules lists them as `providers`) */
+                      provider: string;
+                      /** @description a counted label's score (0–1) at or over it matches; default 0.5 */
+                      threshold?: number;
+                    }
                 )[];
               };
               /** @enum {string} */
@@ -14442,7 +14461,7 @@ export interface paths {
     };
     /**
      * Replace a wall’s moderation rules
-     * @description Ids are assigned when absent. New posts are judged at ingestion; stored ones only by `…/rules/apply`. `?dryRun=true` saves nothing and reports, per rule, the pending posts it would decide and change.
+     * @description Ids are assigned when absent. New posts are judged at ingestion; stored ones only by `…/rules/apply`. `?dryRun=true` saves nothing and reports, per rule, the pending posts it would decide and change. A `provider` rule naming a provider not configured on this server is refused (400).
      *
      *     **Role:** moderator, editor or admin (403 for viewer). A token limited to accounts gets 404 for a wall of any other account.
      */
@@ -14806,6 +14825,23 @@ export interface paths {
                   /** @description match accounts made less than this many days before the post */
                   minAgeDays?: number;
                 }
+              | {
+                  /**
+                   * @description hold (default); reject; approve — a post its provider gave no answer for is held whatever the action
+                   * @enum {unknown}
+                   */
+                  action?: 'reject' | 'hold' | 'approve';
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'provider';
+                  /** @description the labels that count, as the provider names them (`hate`, `sexual/minors`); default null: every label */
+                  labels?: null | string[];
+                  /** @description the name of a provider in MODERATION_PROVIDERS (GET …/rules lists them as `providers`) */
+                  provider: string;
+                  /** @description a counted label's score (0–1) at or over it matches; default 0.5 */
+                  threshold?: number;
+                }
             )[];
           };
         };
@@ -14830,7 +14866,9 @@ export interface paths {
                   ruleId: string;
                 }[];
                 dryRun?: boolean;
-                /** @description posts a picture rule could not judge yet: their pictures have no scores from the image check; left as they are, the pictures queued for scoring (absent when none) */
+                /** @description the moderation providers configured on this server (MODERATION_PROVIDERS), by name: what a provider rule may name (GET only) */
+                providers?: string[];
+                /** @description posts a picture or provider rule could not judge yet: their pictures have no scores from the image check (left as they are, the pictures queued for scoring), or their provider has not answered for them (an apply sets pending ones waiting for it; approved ones are left as they are) (absent when none) */
                 queued?: number;
                 rules: (
                   | {
@@ -15125,6 +15163,23 @@ export interface paths {
                       /** @description match accounts made less than this many days before the post */
                       minAgeDays?: number;
                     }
+                  | {
+                      /**
+                       * @description hold (default); reject; approve — a post its provider gave no answer for is held whatever the action
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'provider';
+                      /** @description the labels that count, as the provider names them (`hate`, `sexual/minors`); default null: every label */
+                      labels?: null | string[];
+                      /** @description the name of a provider in MODERATION_PROVIDERS (GET …/rules lists them as `providers`) */
+                      provider: string;
+                      /** @description a counted label's score (0–1) at or over it matches; default 0.5 */
+                      threshold?: number;
+                    }
                 )[];
               };
               /** @enum {string} */
@@ -15416,7 +15471,7 @@ export interface paths {
                   matched: number;
                   ruleId: string;
                 }[];
-                /** @description posts a picture rule could not judge yet: their pictures have no scores from the image check; left as they are, the pictures queued for scoring (absent when none) */
+                /** @description posts a picture or provider rule could not judge yet: their pictures have no scores from the image check (left as they are, the pictures queued for scoring), or their provider has not answered for them (an apply sets pending ones waiting for it; approved ones are left as they are) (absent when none) */
                 queued?: number;
               };
               /** @enum {string} */

@@ -24,7 +24,8 @@ import {
 
 type RuleIn = RulesBody['rules'][number];
 type Kind = RuleIn['kind'];
-type Action = RuleIn['action'];
+// a provider rule may leave its action out (hold)
+type Action = NonNullable<RuleIn['action']>;
 type Counts = NonNullable<RulesRecord['counts']>;
 
 const KIND_NAMES: Record<Kind, string> = {
@@ -42,6 +43,7 @@ const KIND_NAMES: Record<Kind, string> = {
   image: 'Unsafe pictures',
   similar_image: 'Repeated pictures',
   ...SPAM_KIND_NAMES,
+  provider: 'Moderation provider',
 };
 const ACTION_NAMES: Record<Action, string> = {
   reject: 'reject',
@@ -79,6 +81,8 @@ function describe(rule: RuleIn): string {
       return `Pictures scored ${rule.threshold ?? 0.8} or more for ${(rule.classes ?? ['porn', 'hentai', 'sexy']).join(', ')}`;
     case 'similar_image':
       return `Pictures within ${rule.distance ?? 6} bits of one the wall showed in the last ${rule.withinHours ?? 24} h`;
+    case 'provider':
+      return `Posts ${rule.provider} scores ${rule.threshold ?? 0.5} or more for ${rule.labels ? rule.labels.join(', ') : 'any label'} (no answer: held)`;
     default:
       return describeSpam(rule);
   }
@@ -168,7 +172,7 @@ export function Rules({ wallId }: { wallId: number }) {
               <li key={`${rule.id ?? 'new'}-${i}`} className="rule" data-rule={rule.id ?? `new-${i}`}>
                 <div>
                   <strong>
-                    {i + 1}. {KIND_NAMES[rule.kind]} → {ACTION_NAMES[rule.action]}
+                    {i + 1}. {KIND_NAMES[rule.kind]} → {ACTION_NAMES[rule.action ?? 'hold']}
                   </strong>
                   <span className="sub">
                     {describe(rule)}
@@ -176,7 +180,8 @@ export function Rules({ wallId }: { wallId: number }) {
                   </span>
                   {count && (
                     <span className="rule-effect">
-                      This would {ACTION_VERB[rule.action]} {count.changed} post{count.changed === 1 ? '' : 's'}
+                      This would {ACTION_VERB[rule.action ?? 'hold']} {count.changed} post
+                      {count.changed === 1 ? '' : 's'}
                       {count.matched !== count.changed && ` (${count.matched} match)`}
                     </span>
                   )}
@@ -233,7 +238,7 @@ export function Rules({ wallId }: { wallId: number }) {
               </Button>
             )}
           </div>
-          <AddRule onAdd={(rule) => edit([...draft, rule])} />
+          <AddRule providers={rules.data?.providers ?? []} onAdd={(rule) => edit([...draft, rule])} />
         </>
       )}
     </section>
@@ -246,7 +251,7 @@ function swap<T>(items: T[], i: number, j: number): T[] {
   return next;
 }
 
-function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
+function AddRule({ providers, onAdd }: { providers: string[]; onAdd(rule: RuleIn): void }) {
   const [kind, setKind] = useState<Kind>('keyword');
   const [chosen, setAction] = useState<Action>('hold');
   const [words, setWords] = useState('');
@@ -260,6 +265,9 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
   const [below, setBelow] = useState('-0.5');
   const [threshold, setThreshold] = useState('0.8');
   const [spam, setSpam] = useState<SpamDraft>(SPAM_DRAFT);
+  const [provider, setProvider] = useState('');
+  const [labels, setLabels] = useState('');
+  const [providerThreshold, setProviderThreshold] = useState('0.5');
   const [problem, setProblem] = useState<string | undefined>();
 
   function build(): RuleIn | string {
@@ -268,6 +276,19 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
     const action = chosen === 'blur' ? 'hold' : chosen;
     if (isSpamKind(kind)) return buildSpam(kind, action, spam);
     switch (kind) {
+      case 'provider': {
+        const name = provider || providers[0];
+        if (!name) return 'No moderation provider is configured on this server (MODERATION_PROVIDERS).';
+        if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(providerThreshold.trim())) return 'Enter a threshold from 0 to 1.';
+        const counted = list(labels);
+        return {
+          kind,
+          action,
+          provider: name,
+          labels: counted.length > 0 ? counted : null,
+          threshold: Number(providerThreshold),
+        };
+      }
       case 'keyword':
         return list(words).length ? { kind, action, words: list(words), match } : 'Enter at least one word or phrase.';
       case 'author':
@@ -411,6 +432,30 @@ function AddRule({ onAdd }: { onAdd(rule: RuleIn): void }) {
         />
       )}
       {isSpamKind(kind) && <SpamRuleFields kind={kind} value={spam} onChange={setSpam} error={problem} />}
+      {kind === 'provider' && (
+        <>
+          <SelectField
+            label="Provider (post text and picture addresses are sent to it)"
+            value={provider || providers[0] || ''}
+            onChange={(e) => setProvider(e.target.value)}
+          >
+            {providers.length === 0 && <option value="">None configured (MODERATION_PROVIDERS)</option>}
+            <Options of={providers.map((p) => [p, p])} />
+          </SelectField>
+          <TextField
+            label="Labels that count (comma-separated; empty: any label)"
+            value={labels}
+            onChange={(e) => setLabels(e.target.value)}
+          />
+          <TextField
+            label="Score threshold (0–1)"
+            inputMode="decimal"
+            value={providerThreshold}
+            onChange={(e) => setProviderThreshold(e.target.value)}
+            error={problem}
+          />
+        </>
+      )}
       <Button type="submit">Add rule</Button>
     </form>
   );

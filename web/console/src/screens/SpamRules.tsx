@@ -12,7 +12,7 @@ type RuleIn = RulesBody['rules'][number];
 export type SpamKind = 'duplicate' | 'burst' | 'link_only' | 'account';
 export type SpamRule = Extract<RuleIn, { kind: SpamKind }>;
 // blur is an action of image rules only: a spam rule holds, rejects or approves
-type Action = Exclude<RuleIn['action'], 'blur'>;
+type Action = Exclude<NonNullable<RuleIn['action']>, 'blur'>;
 
 export const SPAM_KIND_NAMES: Record<SpamKind, string> = {
   duplicate: 'Repeated posts',
