@@ -45,6 +45,7 @@ import * as m0023 from './migrations/0023_decision_detail.js';
 import * as m0024 from './migrations/0024_post_lang.js';
 import * as m0025 from './migrations/0025_picture_checks.js';
 import * as m0026 from './migrations/0026_spam_signals.js';
+import * as m0029 from './migrations/0029_uploads.js';
 
 /** A migration: what it does, and its step up (given the store's dialect; there are no steps down). */
 export interface SchemaMigration {
@@ -86,6 +87,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaMigration>> = {
   '0024_post_lang': m0024,
   '0025_picture_checks': m0025,
   '0026_spam_signals': m0026,
+  '0029_uploads': m0029,
 };
 
 /**
