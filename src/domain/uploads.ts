@@ -157,7 +157,8 @@ const EN: UploadWords = {
   closedTitle: 'Posting is closed',
   closedText: 'This wall is not taking posts right now.',
   deleteTitle: 'Delete your post?',
-  deleteText: 'Your post, its photo and your name are removed from the wall and from our storage. This cannot be undone.',
+  deleteText:
+    'Your post, its photo and your name are removed from the wall and from our storage. This cannot be undone.',
   deleteConfirm: 'Delete my post',
   deletedTitle: 'Your post is deleted',
   deletedText: 'It is gone from the wall and from our storage.',
@@ -210,7 +211,8 @@ const DE: UploadWords = {
   closedTitle: 'Posten ist geschlossen',
   closedText: 'Diese Wall nimmt gerade keine Beiträge an.',
   deleteTitle: 'Beitrag löschen?',
-  deleteText: 'Dein Beitrag, sein Foto und dein Name werden von der Wall und aus dem Speicher entfernt. Das ist endgültig.',
+  deleteText:
+    'Dein Beitrag, sein Foto und dein Name werden von der Wall und aus dem Speicher entfernt. Das ist endgültig.',
   deleteConfirm: 'Beitrag löschen',
   deletedTitle: 'Dein Beitrag ist gelöscht',
   deletedText: 'Er ist von der Wall und aus dem Speicher entfernt.',
@@ -263,8 +265,7 @@ const FR: UploadWords = {
   closedTitle: 'Les publications sont fermées',
   closedText: 'Ce mur ne prend pas de publications pour le moment.',
   deleteTitle: 'Supprimer votre publication ?',
-  deleteText:
-    'Votre publication, sa photo et votre nom sont retirés du mur et de notre stockage. C’est définitif.',
+  deleteText: 'Votre publication, sa photo et votre nom sont retirés du mur et de notre stockage. C’est définitif.',
   deleteConfirm: 'Supprimer ma publication',
   deletedTitle: 'Votre publication est supprimée',
   deletedText: 'Elle a disparu du mur et de notre stockage.',
