@@ -19,6 +19,7 @@ const guides = [
   { text: 'Moderation and rules', link: '/guides/moderation-and-rules' },
   { text: 'Embed and hosted page', link: '/guides/embed-and-hosted-page' },
   { text: 'Event screen', link: '/guides/event-screen' },
+  { text: 'Attendee uploads', link: '/guides/attendee-uploads' },
   { text: 'Branding a wall', link: '/guides/branding' },
   { text: 'Gallery: the demo walls', link: '/guides/gallery' },
   { text: 'Analytics', link: '/guides/analytics' },

@@ -17,6 +17,7 @@ import { registerOpenApi } from './openapi.js';
 import { externalWriteDetector } from '../store/dialect.js';
 import type { TrustProxy, WebConfig } from '../config.js';
 import { registerWeb } from './web/index.js';
+import { registerSubmit } from './submit/index.js';
 import { registerMedia } from './media/index.js';
 import { sendLanding, setDemoWalls, wantsLanding } from './web/landing.js';
 import { guideBuilt } from './web/guide.js';
@@ -152,6 +153,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   await registerManage(app, options.manage);
   await registerEmbed(app, options.embed);
   await registerMedia(app);
+  await registerSubmit(app);
   await registerWeb(app, { sourceMaps: options.web?.sourceMaps ?? false });
   return app;
 }

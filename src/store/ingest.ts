@@ -452,110 +452,122 @@ export async function upsertPosts(
   now: number = Date.now(),
 ): Promise<{ inserted: number; updated: number }> {
   if (posts.length === 0) return { inserted: 0, updated: 0 };
-  return db.transaction().execute(async (trx) => {
-    const ids = posts.map((p) => p.external_id);
-    const before = await trx
-      .selectFrom('posts')
-      .select('external_id')
-      .where('feed_id', '=', feedId)
-      .where('external_id', 'in', ids)
-      .execute();
-    const existed = new Set(before.map((r) => r.external_id));
-    // a new post carries its media state from the start (no second write of it)
-    const fresh = posts.filter((p) => !existed.has(p.external_id));
-    const initial = await initialMediaStates(trx, fresh);
-    const mediaStateOf = new Map(fresh.map((p, i) => [p.external_id, initial[i]!]));
-    const rowOf = (p: IngestedPost, a: Arrival): Insertable<PostsTable> => {
-      // one literal's shape, filled column by column: no rest/spread copies of a row per post
-      const row: Insertable<PostsTable> = {
-        ...postDefaults(),
-        wall_id: wallId,
-        feed_id: feedId,
-        created_at: p.created_at,
-        updated_at: p.updated_at,
-      };
-      for (const c of UPSTREAM_COLUMNS) (row as Record<string, unknown>)[c] = p[c];
-      row.external_id = p.external_id;
-      row.upstream_hash = fingerprint(p);
-      row.text_hash = p.text_hash ?? null;
-      row.hidden = p.hidden;
-      row.state = a.state;
-      row.decided_by = a.by;
-      row.decided_at = a.by === null ? null : now;
-      row.decision_reason = a.reason;
-      row.decision_detail = a.detail ? JSON.stringify(a.detail) : null;
-      row.media_state = mediaStateOf.get(p.external_id) ?? null;
-      row.lang = p.lang ?? null;
-      return row;
-    };
-    const write = (rows: Insertable<PostsTable>[]) =>
-      trx
-        .insertInto('posts')
-        .values(rows)
-        .onConflict((oc) =>
-          oc
-            .columns(['feed_id', 'external_id'])
-            .doUpdateSet((eb) => {
-              const set: Record<string, unknown> = {
-                updated_at: eb.ref('excluded.updated_at'),
-                upstream_hash: eb.ref('excluded.upstream_hash'),
-                text_hash: eb.ref('excluded.text_hash'),
-              };
-              for (const c of UPSTREAM_COLUMNS) set[c] = eb.ref(`excluded.${c}`);
-              // detected from the content: rewritten with it
-              set.lang = eb.ref('excluded.lang');
-              return set as never;
-            })
-            .where((eb) => eb('posts.upstream_hash', 'is distinct from', eb.ref('excluded.upstream_hash'))),
-        )
-        .returning(['id', 'external_id'])
-        .execute();
+  return db
+    .transaction()
+    .execute((trx) => upsertPostsIn(trx, wallId, feedId, posts, { fingerprint, arrival, history }, now));
+}
 
-    const judge = history?.();
-    let written: { id: number; external_id: string | null }[];
-    if (judge === undefined || !judge.active || fresh.length === 0) {
-      // only a post not stored yet is judged: an update never changes its state
-      written = await write(posts.map((p) => rowOf(p, existed.has(p.external_id) ? APPROVED : arrival(p))));
-    } else {
-      const judged = await judgeHistory(trx, wallId, fresh, judge);
-      const idOf = new Map<number, number>();
-      const arrivalOfFresh = (f: FreshPost): Arrival => {
-        if (f.finding === null) return arrival(f.post);
-        const { rule, detail, repeats } = f.finding;
-        const label = repeats !== null && repeats < 0 ? String(idOf.get(indexOfKey(repeats))) : detail.label;
-        return explainedDecision(rule, { ...detail, label });
-      };
-      // the updates, and the new posts in order, a group at a time: a post is written after the one it repeats
-      written = await write([
-        ...posts.filter((p) => existed.has(p.external_id)).map((p) => rowOf(p, APPROVED)),
-        ...judged.filter((f) => f.group === 1).map((f) => rowOf(f.post, arrivalOfFresh(f))),
-      ]);
-      const last = judged[judged.length - 1]!.group;
-      for (let g = 1; g <= last; g++) {
-        if (g > 1) {
-          const rows = judged.filter((f) => f.group === g).map((f) => rowOf(f.post, arrivalOfFresh(f)));
-          written.push(...(await write(rows)));
-        }
-        const idByExternal = new Map(written.map((r) => [r.external_id, r.id]));
-        judged.forEach((f, i) => {
-          if (f.group === g) idOf.set(i, idByExternal.get(f.post.external_id)!);
-        });
+/** upsertPosts in the caller's transaction (an upload writes its consent and picture beside its post). */
+export async function upsertPostsIn(
+  trx: Kysely<Database>,
+  wallId: number,
+  feedId: number,
+  posts: readonly IngestedPost[],
+  { fingerprint, arrival, history }: PostWriteDecisions,
+  now: number,
+): Promise<{ inserted: number; updated: number }> {
+  const ids = posts.map((p) => p.external_id);
+  const before = await trx
+    .selectFrom('posts')
+    .select('external_id')
+    .where('feed_id', '=', feedId)
+    .where('external_id', 'in', ids)
+    .execute();
+  const existed = new Set(before.map((r) => r.external_id));
+  // a new post carries its media state from the start (no second write of it)
+  const fresh = posts.filter((p) => !existed.has(p.external_id));
+  const initial = await initialMediaStates(trx, fresh);
+  const mediaStateOf = new Map(fresh.map((p, i) => [p.external_id, initial[i]!]));
+  const rowOf = (p: IngestedPost, a: Arrival): Insertable<PostsTable> => {
+    // one literal's shape, filled column by column: no rest/spread copies of a row per post
+    const row: Insertable<PostsTable> = {
+      ...postDefaults(),
+      wall_id: wallId,
+      feed_id: feedId,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+    };
+    for (const c of UPSTREAM_COLUMNS) (row as Record<string, unknown>)[c] = p[c];
+    row.external_id = p.external_id;
+    row.upstream_hash = fingerprint(p);
+    row.text_hash = p.text_hash ?? null;
+    row.hidden = p.hidden;
+    row.state = a.state;
+    row.decided_by = a.by;
+    row.decided_at = a.by === null ? null : now;
+    row.decision_reason = a.reason;
+    row.decision_detail = a.detail ? JSON.stringify(a.detail) : null;
+    row.media_state = mediaStateOf.get(p.external_id) ?? null;
+    row.lang = p.lang ?? null;
+    return row;
+  };
+  const write = (rows: Insertable<PostsTable>[]) =>
+    trx
+      .insertInto('posts')
+      .values(rows)
+      .onConflict((oc) =>
+        oc
+          .columns(['feed_id', 'external_id'])
+          .doUpdateSet((eb) => {
+            const set: Record<string, unknown> = {
+              updated_at: eb.ref('excluded.updated_at'),
+              upstream_hash: eb.ref('excluded.upstream_hash'),
+              text_hash: eb.ref('excluded.text_hash'),
+            };
+            for (const c of UPSTREAM_COLUMNS) set[c] = eb.ref(`excluded.${c}`);
+            // detected from the content: rewritten with it
+            set.lang = eb.ref('excluded.lang');
+            return set as never;
+          })
+          .where((eb) => eb('posts.upstream_hash', 'is distinct from', eb.ref('excluded.upstream_hash'))),
+      )
+      .returning(['id', 'external_id'])
+      .execute();
+
+  const judge = history?.();
+  let written: { id: number; external_id: string | null }[];
+  if (judge === undefined || !judge.active || fresh.length === 0) {
+    // only a post not stored yet is judged: an update never changes its state
+    written = await write(posts.map((p) => rowOf(p, existed.has(p.external_id) ? APPROVED : arrival(p))));
+  } else {
+    const judged = await judgeHistory(trx, wallId, fresh, judge);
+    const idOf = new Map<number, number>();
+    const arrivalOfFresh = (f: FreshPost): Arrival => {
+      if (f.finding === null) return arrival(f.post);
+      const { rule, detail, repeats } = f.finding;
+      const label = repeats !== null && repeats < 0 ? String(idOf.get(indexOfKey(repeats))) : detail.label;
+      return explainedDecision(rule, { ...detail, label });
+    };
+    // the updates, and the new posts in order, a group at a time: a post is written after the one it repeats
+    written = await write([
+      ...posts.filter((p) => existed.has(p.external_id)).map((p) => rowOf(p, APPROVED)),
+      ...judged.filter((f) => f.group === 1).map((f) => rowOf(f.post, arrivalOfFresh(f))),
+    ]);
+    const last = judged[judged.length - 1]!.group;
+    for (let g = 1; g <= last; g++) {
+      if (g > 1) {
+        const rows = judged.filter((f) => f.group === g).map((f) => rowOf(f.post, arrivalOfFresh(f)));
+        written.push(...(await write(rows)));
       }
+      const idByExternal = new Map(written.map((r) => [r.external_id, r.id]));
+      judged.forEach((f, i) => {
+        if (f.group === g) idOf.set(i, idByExternal.get(f.post.external_id)!);
+      });
     }
-    // the pictures of the posts written: queued for the media worker in the same transaction
-    await syncPostMedia(
-      trx,
-      written.map((r) => r.id),
-      now,
-    );
-    let inserted = 0;
-    let updated = 0;
-    for (const row of written) {
-      if (row.external_id !== null && existed.has(row.external_id)) updated++;
-      else inserted++;
-    }
-    return { inserted, updated };
-  });
+  }
+  // the pictures of the posts written: queued for the media worker in the same transaction
+  await syncPostMedia(
+    trx,
+    written.map((r) => r.id),
+    now,
+  );
+  let inserted = 0;
+  let updated = 0;
+  for (const row of written) {
+    if (row.external_id !== null && existed.has(row.external_id)) updated++;
+    else inserted++;
+  }
+  return { inserted, updated };
 }
 
 /**

@@ -317,6 +317,9 @@ export interface Database {
   post_media: PostMediaTable;
   picture_checks: PictureChecksTable;
   provider_checks: ProviderChecksTable;
+  wall_submissions: WallSubmissionsTable;
+  post_uploads: PostUploadsTable;
+  upload_challenges: UploadChallengesTable;
 }
 
 /**
@@ -450,4 +453,47 @@ export interface WebhookDeliveriesTable {
   error: string | null;
   at: number;
   replay: Generated<number>;
+}
+
+/** A wall's submission page (migration 0029): attendees post to the wall from their phones. */
+export interface WallSubmissionsTable {
+  wall_id: number;
+  /** 0 (default): the page answers 404, nothing is taken — the kill switch */
+  enabled: number;
+  /** the page's heading; null: the wall's name */
+  title: string | null;
+  /** the wall's terms, shown above the consent checkbox (plain text) */
+  terms: string;
+  consent_text: string;
+  /** bumped whenever consent_text changes */
+  consent_version: number;
+  /** `queue`: every upload waits for a moderator; `wall`: the wall's mode and rules decide */
+  moderation: 'queue' | 'wall';
+  /** the page's language (src/domain/uploads.ts UPLOAD_LANGUAGES) */
+  language: string;
+  max_bytes: number;
+  per_ip_per_hour: number;
+  per_wall_per_minute: number;
+  /** signs the page's proof-of-work challenges */
+  challenge_key: string;
+  updated_at: number;
+}
+
+/** An uploaded post's consent and deletion token (migration 0029); deleted with the post. */
+export interface PostUploadsTable {
+  post_id: number;
+  wall_id: number;
+  consent_version: number;
+  consent_text: string;
+  consented_at: number;
+  /** SHA-256 (hex) of the author's private deletion token */
+  delete_token_hash: string;
+  /** keyed digest of the uploader's address */
+  uploader_hash: string;
+}
+
+/** Proof-of-work challenges spent (migration 0029): a solution is taken once. */
+export interface UploadChallengesTable {
+  challenge: string;
+  expires_at: number;
 }
