@@ -190,6 +190,21 @@ describe('the provider rule', () => {
     expect(mod.state.calls).toBe(2);
   });
 
+  it("the wall's duplicate rule after the provider rule judges a waiting post once the provider has answered", async () => {
+    mod = await startModerationServer();
+    const { posts } = await wall(
+      [CLEAN, CLEAN],
+      [...RULES, { id: 'dup', kind: 'duplicate', action: 'reject', within: 60, distance: 3 }],
+    );
+    await runner(mod.origin).runOnce();
+    const all = await posts();
+    expect(all.get(id(1))).toMatchObject({ state: 'approved', decision: null });
+    expect(all.get(id(2))).toMatchObject({
+      state: 'rejected',
+      decision: { by: 'rule:dup', reason: `rejected: duplicate 0 '${all.get(id(1))!.id}' ≤ 3 — simhash-64` },
+    });
+  });
+
   it('holds every post with the reason when the provider times out, fails or is down — none approved', async () => {
     mod = await startModerationServer();
     const { posts } = await wall([CLEAN, HATEFUL, `${CLEAN} again`]);
