@@ -19,14 +19,8 @@ import { IMAGE_CHECK_BY, IMAGE_MODEL } from '../domain/image-rules.js';
 import { hasProviderRules } from '../domain/provider-rules.js';
 import { providerAnswersOf } from '../store/provider-checks.js';
 import type { WorkerLogger } from '../jobs/log.js';
-import {
-  decideWaitingPost,
-  pictureFactsOf,
-  picturesToCheck,
-  saveCheck,
-  waitingPosts,
-  type PictureToCheck,
-} from '../store/image-checks.js';
+import { pictureFactsOf, picturesToCheck, saveCheck, type PictureToCheck } from '../store/image-checks.js';
+import { decideWaitingPost, postsWaitingFor } from '../store/waiting-posts.js';
 import type { Database } from '../store/schema.js';
 import type { ImageChecker } from './image-check-pool.js';
 import { mediaKey } from './names.js';
@@ -128,7 +122,7 @@ export class ImageCheckRunner {
   /** Decides the waiting posts whose pictures are all settled and checked; how many. */
   async decideWaiting(limit: number): Promise<number> {
     const { db, now } = this.options;
-    const rows = await waitingPosts(db, limit);
+    const rows = await postsWaitingFor(db, IMAGE_CHECK_BY, limit);
     if (rows.length === 0) return 0;
     let decided = 0;
     const walls = new Map<number, typeof rows>();
@@ -168,7 +162,7 @@ export class ImageCheckRunner {
           const finding = await historyFindingOf(db, p, history(), verdict?.index ?? Infinity);
           if (finding) arrival = explainedDecision(finding.rule, finding.detail);
         }
-        if (await decideWaitingPost(db, p.id, arrival, now())) {
+        if (await decideWaitingPost(db, p.id, IMAGE_CHECK_BY, arrival, now())) {
           decided++;
           this.options.announce(wallId);
         }

@@ -30,12 +30,8 @@ import { Ticker } from '../jobs/ticker.js';
 import type { WorkerLogger } from '../jobs/log.js';
 import { pictureFactsOf } from '../store/image-checks.js';
 import { historyFindingOf } from '../store/ingest.js';
-import {
-  decideProviderWaitingPost,
-  postsWaitingForProvider,
-  providerAnswersOf,
-  saveProviderAnswer,
-} from '../store/provider-checks.js';
+import { providerAnswersOf, saveProviderAnswer } from '../store/provider-checks.js';
+import { decideWaitingPost, postsWaitingFor } from '../store/waiting-posts.js';
 import type { Database } from '../store/schema.js';
 import { httpModeration } from './http-provider.js';
 import { openAiModeration } from './openai-provider.js';
@@ -96,7 +92,7 @@ export interface ProviderCheckOptions {
   announce: (wallId: number) => void;
 }
 
-type WaitingRow = Awaited<ReturnType<typeof postsWaitingForProvider>>[number];
+type WaitingRow = Awaited<ReturnType<typeof postsWaitingFor>>[number];
 
 export class ProviderCheckRunner {
   readonly stats: ProviderCheckStats = { calls: {}, decided: 0 };
@@ -168,7 +164,7 @@ export class ProviderCheckRunner {
   /** Asks for and decides up to `limit` waiting posts; how many were decided. */
   async decideWaiting(limit: number): Promise<number> {
     const { db, now } = this.options;
-    const rows = await postsWaitingForProvider(db, limit);
+    const rows = await postsWaitingFor(db, PROVIDER_CHECK_BY, limit);
     if (rows.length === 0) return 0;
     let decided = 0;
     const walls = new Map<number, WaitingRow[]>();
@@ -213,7 +209,7 @@ export class ProviderCheckRunner {
               const finding = await historyFindingOf(db, p, history(), first?.index ?? Infinity);
               if (finding) arrival = explainedDecision(finding.rule, finding.detail);
             }
-            if (await decideProviderWaitingPost(db, p.id, arrival, now())) {
+            if (await decideWaitingPost(db, p.id, PROVIDER_CHECK_BY, arrival, now())) {
               decided++;
               this.options.announce(wallId);
             }

@@ -2,8 +2,9 @@
 // perceptual hash (picture_checks, keyed by the hash of its bytes), the
 // pictures still to check — new ones, and those checked by another model
 // (the table is the queue: resumable, nothing leased; two workers checking
-// the same picture write the same row) — the posts waiting for the check,
-// and what the picture rules see of a post (PictureFacts).
+// the same picture write the same row) — and what the picture rules see of
+// a post (PictureFacts). The posts waiting for the check are read and
+// decided by src/store/waiting-posts.ts.
 import type { Kysely } from 'kysely';
 import {
   AVATAR_SLOT_NAME,
@@ -15,8 +16,6 @@ import {
   type PictureFacts,
   type SimilarPicture,
 } from '../domain/image-rules.js';
-import type { Arrival } from '../domain/arrival.js';
-import { RULE_FLAG_COLUMNS } from '../domain/post-fields.js';
 import type { Database } from './schema.js';
 
 const CHUNK = 500;
@@ -234,74 +233,4 @@ async function recentHashes(
     );
   }
   return out;
-}
-
-/** Posts waiting for the image check, oldest first, with what the rules read and their wall's rules and mode. */
-export async function waitingPosts(db: Kysely<Database>, limit: number) {
-  return db
-    .selectFrom('posts')
-    .innerJoin('walls', 'walls.id', 'posts.wall_id')
-    .innerJoin('feeds', 'feeds.id', 'posts.feed_id')
-    .select([
-      'posts.id',
-      'posts.wall_id',
-      'posts.created_at',
-      'posts.media_state',
-      'posts.content',
-      'posts.author_name',
-      'posts.username',
-      'posts.network_name',
-      'posts.media',
-      'posts.lang',
-      'posts.author_created_at',
-      'posts.text_hash',
-      ...RULE_FLAG_COLUMNS.map((c) => `posts.${c}` as const),
-      'walls.rules',
-      'walls.moderation as wall_moderation',
-      'feeds.moderation as feed_moderation',
-    ])
-    .where('posts.decided_by', '=', IMAGE_CHECK_BY)
-    .where('posts.state', '=', 'pending')
-    .where('walls.deleted_at', 'is', null)
-    .orderBy('posts.id')
-    .limit(limit)
-    .execute();
-}
-
-/** How many posts wait for the image check. */
-export async function waitingCount(db: Kysely<Database>): Promise<number> {
-  const row = await db
-    .selectFrom('posts')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('decided_by', '=', IMAGE_CHECK_BY)
-    .where('state', '=', 'pending')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/**
- * Decides a post that waited for the image check — unless someone decided
- * it meanwhile. Like every update of a post, it bumps its revision and
- * writes a change-log row (webhooks deliver it). Whether it was decided.
- */
-export async function decideWaitingPost(
-  db: Kysely<Database>,
-  postId: number,
-  arrival: Arrival,
-  now: number,
-): Promise<boolean> {
-  const res = await db
-    .updateTable('posts')
-    .set({
-      state: arrival.state,
-      decided_by: arrival.by,
-      decided_at: arrival.by === null ? null : now,
-      decision_reason: arrival.reason,
-      decision_detail: arrival.detail ? JSON.stringify(arrival.detail) : null,
-    })
-    .where('id', '=', postId)
-    .where('decided_by', '=', IMAGE_CHECK_BY)
-    .where('state', '=', 'pending')
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
 }
