@@ -19,6 +19,7 @@ import { IMAGE_CHECK_BY, IMAGE_MODEL } from '../domain/image-rules.js';
 import { hasProviderRules } from '../domain/provider-rules.js';
 import { providerAnswersOf } from '../store/provider-checks.js';
 import type { WorkerLogger } from '../jobs/log.js';
+import { OnePassAtATime } from '../jobs/one-pass-at-a-time.js';
 import { pictureFactsOf, picturesToCheck, saveCheck, type PictureToCheck } from '../store/image-checks.js';
 import { decideWaitingPost, postsWaitingFor } from '../store/waiting-posts.js';
 import type { Database } from '../store/schema.js';
@@ -51,35 +52,22 @@ export interface ImageCheckStats {
 
 export class ImageCheckRunner {
   readonly stats: ImageCheckStats = { checked: 0, failed: 0, decided: 0 };
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly passes = new OnePassAtATime(
+    () => this.pass(),
+    (err) => this.options.log.error({ err }, 'image check failed'),
+    () => this.options.signal?.aborted === true,
+  );
 
   constructor(private readonly options: ImageCheckOptions) {}
 
   /** Starts a pass unless one runs (then it runs once more after it); errors are logged. */
   kick(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.pass();
-        } while (this.again && !this.options.signal?.aborted);
-      } catch (err) {
-        this.options.log.error({ err }, 'image check failed');
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    return this.passes.kick();
   }
 
   /** Checks and decides until nothing is left to do now. */
   async runOnce(): Promise<void> {
-    await this.running;
+    await this.passes.current;
     await this.pass();
   }
 

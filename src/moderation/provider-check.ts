@@ -26,6 +26,7 @@ import {
 } from '../domain/rules.js';
 import { HistoryJudge, isHistoryRule } from '../domain/spam.js';
 import { loadTextDetectors } from '../domain/text-detectors.js';
+import { OnePassAtATime } from '../jobs/one-pass-at-a-time.js';
 import { Ticker } from '../jobs/ticker.js';
 import type { WorkerLogger } from '../jobs/log.js';
 import { pictureFactsOf } from '../store/image-checks.js';
@@ -96,10 +97,13 @@ type WaitingRow = Awaited<ReturnType<typeof postsWaitingFor>>[number];
 
 export class ProviderCheckRunner {
   readonly stats: ProviderCheckStats = { calls: {}, decided: 0 };
-  private running: Promise<void> | null = null;
-  private again = false;
   private ticker: Ticker | null = null;
   private readonly abort = new AbortController();
+  private readonly passes = new OnePassAtATime(
+    () => this.pass(),
+    (err) => this.options.log.error({ err }, 'provider check failed'),
+    () => this.abort.signal.aborted,
+  );
 
   constructor(private readonly options: ProviderCheckOptions) {
     for (const name of options.providers.keys()) this.stats.calls[name] = zeroCalls();
@@ -125,33 +129,17 @@ export class ProviderCheckRunner {
     this.abort.abort();
     this.ticker?.stop();
     this.ticker = null;
-    await this.running;
+    await this.passes.current;
   }
 
   /** Starts a pass unless one runs (then it runs once more after it); errors are logged. */
   kick(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.pass();
-        } while (this.again && !this.abort.signal.aborted);
-      } catch (err) {
-        this.options.log.error({ err }, 'provider check failed');
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    return this.passes.kick();
   }
 
   /** Decides every waiting post (asking their providers) until none is left. */
   async runOnce(): Promise<void> {
-    await this.running;
+    await this.passes.current;
     await this.pass();
   }
 
