@@ -29,6 +29,7 @@ import { requireWall } from './walls.js';
 import { postsInCreatedOrder, postsToJudge } from '../store/rules.js';
 
 type JudgedRow = Awaited<ReturnType<typeof postsToJudge>>[number];
+import { decisionColumns } from '../store/post-columns.js';
 import { updatePostsOfWall } from '../store/posts.js';
 import { updateWallRow } from '../store/walls.js';
 
@@ -226,24 +227,12 @@ export async function applyRules(op: Op, wallId: number, input: ApplyInput): Pro
     }
     for (const { decision, ids } of byDecision.values()) {
       for (let i = 0; i < ids.length; i += 500) {
-        await updatePostsOfWall(tx.trx, wallId, ids.slice(i, i + 500), {
-          state: decision.state,
-          decided_by: decision.by,
-          decided_at: op.now,
-          decision_reason: decision.reason,
-          decision_detail: decision.detail ? JSON.stringify(decision.detail) : null,
-        });
+        await updatePostsOfWall(tx.trx, wallId, ids.slice(i, i + 500), decisionColumns(decision, op.now));
       }
     }
     // pending posts their provider has not answered for wait for it (the provider check asks in the background)
     for (let i = 0; i < toAsk.length; i += 500) {
-      await updatePostsOfWall(tx.trx, wallId, toAsk.slice(i, i + 500), {
-        state: PROVIDER_CHECK_WAIT.state,
-        decided_by: PROVIDER_CHECK_WAIT.by,
-        decided_at: op.now,
-        decision_reason: PROVIDER_CHECK_WAIT.reason,
-        decision_detail: null,
-      });
+      await updatePostsOfWall(tx.trx, wallId, toAsk.slice(i, i + 500), decisionColumns(PROVIDER_CHECK_WAIT, op.now));
     }
     tx.audit({
       action: 'wall.rules.apply',

@@ -3,7 +3,7 @@
 // nothing here runs while an upstream request is in flight.
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, FeedIngestStateTable, PostsTable } from './schema.js';
-import { postDefaults, UPSTREAM_COLUMNS } from './post-columns.js';
+import { decisionColumns, postDefaults, UPSTREAM_COLUMNS } from './post-columns.js';
 import { initialMediaStates, syncPostMedia } from './media-queue.js';
 import type { Arrival } from '../domain/arrival.js';
 import type { ModerationMode } from '../domain/lists.js';
@@ -492,11 +492,7 @@ export async function upsertPostsIn(
     row.upstream_hash = fingerprint(p);
     row.text_hash = p.text_hash ?? null;
     row.hidden = p.hidden;
-    row.state = a.state;
-    row.decided_by = a.by;
-    row.decided_at = a.by === null ? null : now;
-    row.decision_reason = a.reason;
-    row.decision_detail = a.detail ? JSON.stringify(a.detail) : null;
+    Object.assign(row, decisionColumns(a, now));
     row.media_state = mediaStateOf.get(p.external_id) ?? null;
     row.lang = p.lang ?? null;
     return row;

@@ -17,6 +17,7 @@ import {
   type RegisteredDefaults,
 } from '../domain/post-fields.js';
 import { PostContent } from '../schemas/posts.js';
+import type { Arrival } from '../domain/arrival.js';
 import type { PostsTable } from './schema.js';
 
 type PostColumns = Selectable<PostsTable>;
@@ -218,4 +219,15 @@ export function ctaOf(row: CtaColumns): Cta | null {
         text: row.cta_text,
       }
     : null;
+}
+
+/** The columns of a moderation decision (a rule's, a check's wait, or the mode's: `by` null, undated). */
+export function decisionColumns(a: Arrival, now: number) {
+  return {
+    state: a.state,
+    decided_by: a.by,
+    decided_at: a.by === null ? null : now,
+    decision_reason: a.reason,
+    decision_detail: a.detail ? JSON.stringify(a.detail) : null,
+  };
 }

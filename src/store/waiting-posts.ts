@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Arrival } from '../domain/arrival.js';
 import { RULE_FLAG_COLUMNS } from '../domain/post-fields.js';
+import { decisionColumns } from './post-columns.js';
 import type { Database } from './schema.js';
 
 /** Posts waiting for the check `by`, oldest first, with what the rules read and their wall's rules and mode. */
@@ -61,13 +62,7 @@ export async function decideWaitingPost(
 ): Promise<boolean> {
   const res = await db
     .updateTable('posts')
-    .set({
-      state: arrival.state,
-      decided_by: arrival.by,
-      decided_at: arrival.by === null ? null : now,
-      decision_reason: arrival.reason,
-      decision_detail: arrival.detail ? JSON.stringify(arrival.detail) : null,
-    })
+    .set(decisionColumns(arrival, now))
     .where('id', '=', postId)
     .where('decided_by', '=', by)
     .where('state', '=', 'pending')

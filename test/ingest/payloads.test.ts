@@ -676,6 +676,7 @@ describe.skipIf(!present)('the repost and reply rules on the real payloads', () 
     // the rules as the data file gave them; then a reply rule, run over the stored posts, approved ones included
     expect((await manage('GET', '/rules')).json().responseData).toEqual({
       rules: [{ id: 'boosts', kind: 'repost', action: 'hold' }],
+      providers: [],
     });
     const put = await manage('PUT', '/rules', {
       rules: [
