@@ -110,7 +110,7 @@ const lines = [
   ...PACKAGES.map((p) => `- ${p.name} ${p.version}: ${p.licence}`),
   '',
   'The tuxpaint stamps are photographs cut out on a transparent background (checked, like the wall shows them, on white):',
-  'closer to product shots than to what people post, and most of the set. Few show people (12).',
+  `closer to product shots than to what people post, and most of the set. Few show people (${byKind.get('people')?.photos ?? 0}).`,
   '',
   '| photos of | photos | held |',
   '| --- | ---: | ---: |',

@@ -14,7 +14,8 @@
 // everyday photographs of scikit-image's sample data. gnome-backgrounds and
 // ukui-wallpapers were looked at too and hold no photographs.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ROOT } from './process.js';
 
@@ -168,8 +169,14 @@ const BIG_ENOUGH = 20 * 1024;
 export function photoSet(log?: (s: string) => void): Photo[] {
   ensurePackages(log);
   const out: Photo[] = [];
-  const add = (pkg: string, file: string, kind: PhotoKind) =>
+  const seen = new Set<string>();
+  const add = (pkg: string, file: string, kind: PhotoKind) => {
+    // the same picture twice (a stamp in two folders) counts once
+    const digest = createHash('sha256').update(readFileSync(file)).digest('hex');
+    if (seen.has(digest)) return;
+    seen.add(digest);
     out.push({ name: relative(CACHE, file), file, kind, pkg });
+  };
 
   const tux = join(CACHE, 'tuxpaint-stamps-default');
   for (const file of files(join(tux, 'usr/share/tuxpaint/stamps'))) {
