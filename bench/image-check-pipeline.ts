@@ -135,7 +135,7 @@ function threadCpu(pid: number): Map<string, number> {
     const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // fields after the name: utime 12th, stime 13th, nice 17th (0-based 11, 12, 16)
-    const key = `${name} (nice ${f[16]})`;
+    const key = `${tid === String(pid) ? 'main thread' : name} (nice ${f[16]})`;
     out.set(key, (out.get(key) ?? 0) + (Number(f[11]) + Number(f[12])) / tick);
   }
   return out;
