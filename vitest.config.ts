@@ -49,7 +49,7 @@ export default defineConfig({
                 include: [
                   'test/http/**/*.test.ts',
                   'test/store/**/*.test.ts',
-                  'test/ingest/{runtime,cli,moderation,manage-status,text-signals,spam,moderation-automatic,moderation-provider}.test.ts',
+                  'test/ingest/{runtime,cli,moderation,manage-status,text-signals,spam,moderation-automatic,moderation-provider,image-moderation}.test.ts',
                   'test/scale/**/*.test.ts',
                   'test/webhooks/**/*.test.ts',
                   'test/cli/backup.test.ts',
