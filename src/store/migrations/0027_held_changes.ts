@@ -8,7 +8,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../dialect.js';
 
-export const description = "the change log logs a post a rule holds as `held` (webhook `post.held`)";
+export const description = 'the change log logs a post a rule holds as `held` (webhook `post.held`)';
 
 const VISIBLE = (row: string) => `case when ${row}.state = 'approved' and ${row}.hidden = 0 then 1 else 0 end`;
 
