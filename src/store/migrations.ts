@@ -46,6 +46,7 @@ import * as m0024 from './migrations/0024_post_lang.js';
 import * as m0025 from './migrations/0025_picture_checks.js';
 import * as m0026 from './migrations/0026_spam_signals.js';
 import * as m0027 from './migrations/0027_held_changes.js';
+import * as m0030 from './migrations/0030_screen_control.js';
 
 /** A migration: what it does, and its step up (given the store's dialect; there are no steps down). */
 export interface SchemaMigration {
@@ -88,6 +89,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaMigration>> = {
   '0025_picture_checks': m0025,
   '0026_spam_signals': m0026,
   '0027_held_changes': m0027,
+  '0030_screen_control': m0030,
 };
 
 /**
