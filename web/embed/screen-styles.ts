@@ -69,8 +69,9 @@ export const screenStyles = css`
     overflow-wrap: anywhere;
   }
   .slide-img {
+    height: min(40vh, 30em);
+    width: auto;
     max-width: 80%;
-    max-height: 45vh;
     object-fit: contain;
     border-radius: var(--_radius);
   }
@@ -91,8 +92,11 @@ export const screenStyles = css`
     object-fit: contain;
   }
   .closed-text {
-    color: var(--wallery-page-accent, var(--_accent));
     font-weight: 700;
+  }
+  .closed h2 {
+    padding-bottom: 0.3em;
+    border-bottom: 0.12em solid var(--_accent);
   }
 
   /* the overlay for live streams: nothing but the card or the line, on a transparent page */

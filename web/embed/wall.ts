@@ -923,7 +923,8 @@ export class WalleryWall extends LitElement {
     const allowed = (src: string) => originalAllowed(src, this.pictureRules);
     const posts = spot ? [spot] : this.list.posts;
     return html`<div
-      class="wall overlay-mode ${style} ${this.dark ? 'dark' : 'light'}"
+      class="wall overlay-mode ${this.dark ? 'dark' : 'light'}"
+      data-overlay=${style}
       part="wall"
       data-live=${this.liveState}
     >

@@ -209,7 +209,7 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
       );
     }
     // relative to the page, so a Wallery behind a path prefix works too
-    const up = request.url.split('?')[0]!.endsWith('/') ? '../../' : '../';
+    const up = (request.url.split('?')[0]!.endsWith('/') ? '../../' : '../') + (overlay ? '../' : '');
     const layout = one('layout');
     // with the media pipeline, the page shows Wallery's copies only: a visitor's browser asks no other host
     const localMedia = app.ctx.media != null;
