@@ -1,12 +1,9 @@
 // The styles of the host's screen control (screen.ts): the full-screen
 // spotlight, slide and closing screens over the wall, and the live-stream
 // overlay (a transparent page: a lower-third card or a one-line ticker).
-import { css } from 'lit';
-
-export const screenStyles = css`
-  .wall {
-    position: relative;
-  }
+// A plain string (screen-view.ts imports nothing at run time: a chunk that imported
+// Lit would load the entry module a second time); the wall adopts it with unsafeCSS.
+export const SCREEN_CSS = `
   .takeover {
     position: absolute;
     inset: 0;
@@ -101,10 +98,6 @@ export const screenStyles = css`
 
   /* the overlay for live streams: nothing but the card or the line, on a transparent page */
   .wall.overlay-mode {
-    background: transparent;
-    height: 100vh;
-    padding: 0;
-    overflow: hidden;
     font-size: clamp(16px, 1.6vw, 48px);
   }
   .overlay {

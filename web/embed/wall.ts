@@ -5,7 +5,7 @@
 // window after it) is in the document, however many posts the wall has.
 // Pictures are Wallery's copies where it has them; with `local-media` (the
 // hosted page) only those: a picture without a copy is left out.
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { LitElement, adoptStyles, html, nothing, unsafeCSS, type PropertyValues } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { analyticsAllowed, Reporter } from './analytics.js';
 import { eventBranding, eventDate, renderBanner, renderWaiting, type BannerOptions } from './event.js';
@@ -19,22 +19,15 @@ import { renderPost, type PostContext } from './post.js';
 import type { PictureRules } from './pictures.js';
 import { renderShop, trapTab } from './shop-dialog.js';
 import { styles } from './styles.js';
-import { screenStyles } from './screen-styles.js';
 import type { EmbedPost, EmbedWall, Layout } from './types.js';
 import { postDate, reducedMotion, throttle, visitorMessage } from './util.js';
 import { takeInitial } from './initial.js';
 import {
-  dueSlide,
+  needsView,
   OVERLAY_STYLES,
   readScreen,
-  renderClosed,
-  renderOverlay,
-  renderSlide,
-  renderSpotlight,
-  scheduledMode,
+  screenBase,
   serverTime,
-  slideAt,
-  spotlightAt,
   type EmbedSlide,
   type OverlayStyle,
   type ScreenControl,
@@ -77,7 +70,7 @@ function wideRatio(img: HTMLImageElement | null): string {
 }
 
 export class WalleryWall extends LitElement {
-  static override styles = [styles, screenStyles];
+  static override styles = [styles, screenBase];
   static override properties = {
     wall: { type: String },
     key: { type: String },
@@ -182,6 +175,9 @@ export class WalleryWall extends LitElement {
   /** what the screen control put on screen at the last tick (a change re-renders) */
   private screenShown = '';
   private overlayIndex = 0;
+  /** what draws the screen control's takeovers and the overlay: a chunk loaded when first needed (screen-view.ts) */
+  private view: (typeof import('./screen-view.js') & ReturnType<typeof import('./screen-view.js').view>) | null = null;
+  private viewLoading = false;
   private now = Date.now();
   private timers: ReturnType<typeof setInterval>[] = [];
   private observer: IntersectionObserver | null = null;
@@ -573,9 +569,21 @@ export class WalleryWall extends LitElement {
     if (this.screen && next.version < this.screen.version) return;
     const resumed = this.screen?.paused === true && !next.paused;
     this.screen = next;
+    if (needsView(next)) this.loadView();
     for (const id of next.hiddenPostIds) this.onRemove(id);
     if (resumed) void this.resync(generation).catch(() => undefined);
     this.emit('wallery:screen', { version: next.version });
+  }
+
+  /** Loads the screen control's view (once); its styles join the wall's. */
+  private loadView(): void {
+    if (this.view || this.viewLoading) return;
+    this.viewLoading = true;
+    void import('./screen-view.js').then((module) => {
+      this.view = { ...module, ...module.view({ html, nothing }) };
+      adoptStyles(this.renderRoot as ShadowRoot, [...WalleryWall.elementStyles, unsafeCSS(module.SCREEN_CSS)]);
+      this.requestUpdate();
+    });
   }
 
   private get hostPaused(): boolean {
@@ -589,11 +597,13 @@ export class WalleryWall extends LitElement {
   /** Re-renders when what the screen control shows changes by the clock (a spotlight's time is up, a break starts). */
   private screenTick(): void {
     const s = this.screen;
+    const v = this.view;
     if (this.rotationSlide && this.rotationSlide.until <= Date.now()) this.rotationSlide = null;
     const t = s ? serverTime(s) : 0;
-    const shown = s
-      ? `${scheduledMode(s, t).kind}|${spotlightAt(s, t)?.id}|${slideAt(s, t)?.id}|${this.rotationSlide?.slide.id}`
-      : '';
+    const shown =
+      s && v
+        ? `${v.scheduledMode(s, t).kind}|${v.spotlightAt(s, t)?.id}|${v.slideAt(s, t)?.id}|${this.rotationSlide?.slide.id}`
+        : '';
     if (shown !== this.screenShown) {
       this.screenShown = shown;
       this.requestUpdate();
@@ -733,7 +743,7 @@ export class WalleryWall extends LitElement {
     // the posts of the page that ends count towards the rotation's next slide
     this.rotationShown += Math.max(1, this.eventNext - this.eventStart);
     const s = this.screen;
-    const due = s ? dueSlide(s, this.rotationShown, this.rotationFrom, serverTime(s)) : null;
+    const due = s && this.view ? this.view.dueSlide(s, this.rotationShown, this.rotationFrom, serverTime(s)) : null;
     if (due) {
       this.rotationShown = 0;
       this.rotationFrom = due.index + 1;
@@ -899,27 +909,31 @@ export class WalleryWall extends LitElement {
    */
   private renderTakeover(layout: Layout, columns: number) {
     const s = this.screen;
-    if (!s || !this.info) return null;
+    const v = this.view;
+    if (!s || !this.info || !v) return null;
     const t = serverTime(s);
-    const mode = scheduledMode(s, t);
+    const mode = v.scheduledMode(s, t);
     const allowed = (src: string) => originalAllowed(src, this.pictureRules);
     if (mode.kind !== 'on') {
       const logo = eventBranding(this.info).logoUrl;
-      return renderClosed(this.info.name, logo && !this.logoFailed ? logo : undefined, mode);
+      return v.renderClosed(this.info.name, logo && !this.logoFailed ? logo : undefined, mode);
     }
-    const slide = slideAt(s, t) ?? this.rotationSlide?.slide;
-    if (slide) return renderSlide(slide, allowed);
-    const spot = spotlightAt(s, t);
-    if (spot) return renderSpotlight(renderPost(spot, { ...this.postContext(layout, columns), layout: 'event' }, true));
+    const slide = v.slideAt(s, t) ?? this.rotationSlide?.slide;
+    if (slide) return v.renderSlide(slide, allowed);
+    const spot = v.spotlightAt(s, t);
+    if (spot)
+      return v.renderSpotlight(renderPost(spot, { ...this.postContext(layout, columns), layout: 'event' }, true));
     return null;
   }
 
   /** The live-stream overlay (a transparent page for OBS): nothing while the schedule has the screen off. */
   private renderOverlayMode(style: OverlayStyle) {
     const s = this.screen;
+    const v = this.view;
+    if (!v) this.loadView();
     const t = s ? serverTime(s) : 0;
-    const off = s && scheduledMode(s, t).kind !== 'on';
-    const spot = s ? spotlightAt(s, t) : null;
+    const off = s && v && v.scheduledMode(s, t).kind !== 'on';
+    const spot = s && v ? v.spotlightAt(s, t) : null;
     const allowed = (src: string) => originalAllowed(src, this.pictureRules);
     const posts = spot ? [spot] : this.list.posts;
     return html`<div
@@ -928,7 +942,7 @@ export class WalleryWall extends LitElement {
       part="wall"
       data-live=${this.liveState}
     >
-      ${off ? nothing : renderOverlay(style, posts, spot ? 0 : this.overlayIndex, allowed)}
+      ${!v || off ? nothing : v.renderOverlay(style, posts, spot ? 0 : this.overlayIndex, allowed)}
     </div>`;
   }
 
