@@ -320,6 +320,42 @@ export interface Database {
   wall_submissions: WallSubmissionsTable;
   post_uploads: PostUploadsTable;
   upload_challenges: UploadChallengesTable;
+  screen_states: ScreenStatesTable;
+  screen_slides: ScreenSlidesTable;
+}
+
+/** A wall's live screen state (migration 0030, src/domain/screen-control.ts). */
+export interface ScreenStatesTable {
+  wall_id: number;
+  paused: Generated<number>;
+  spotlight_post_id: number | null;
+  spotlight_until: number | null;
+  slide_id: number | null;
+  slide_until: number | null;
+  /** JSON list of post ids */
+  hidden_post_ids: Generated<string>;
+  layout: string | null;
+  theme: string | null;
+  qr: Generated<number>;
+  /** JSON list of schedule entries */
+  schedule: Generated<string>;
+  version: Generated<number>;
+  updated_at: number;
+}
+
+/** A wall's announcement or sponsor slide (migration 0030). */
+export interface ScreenSlidesTable {
+  id: Generated<number>;
+  wall_id: number;
+  title: string;
+  body: string;
+  image_url: string | null;
+  sponsor: number;
+  every_posts: number | null;
+  starts_at: number | null;
+  ends_at: number | null;
+  created_at: number;
+  updated_at: number;
 }
 
 /**

@@ -2,7 +2,7 @@
 // the demo data set): caching, CORS, the CSP, HTML escaping, 404 pages — and
 // the script's weight: at most 25 KB as sent (brotli), Lit included.
 import AxeBuilder from '@axe-core/playwright';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +27,7 @@ function expectNoOperatorText(page: string): void {
 }
 
 describe('the embed script', () => {
-  it(`weighs at most ${BUDGET_BROTLI / 1024} KB as sent (brotli), in one file (the QR code's chunk aside)`, () => {
+  it(`weighs at most ${BUDGET_BROTLI / 1024} KB as sent (brotli), in one file (the QR code's and the screen control's chunks aside)`, () => {
     const dir = testBuild();
     const file = entryFile(dir);
     const code = readFileSync(join(dir, file));
@@ -35,11 +35,22 @@ describe('the embed script', () => {
     console.info(`[wallery] embed script ${file}: ${code.length} B, ${br} B brotli`);
     expect(file).toMatch(/^assets\/wallery-[\w-]{8}\.js$/);
     expect(br).toBeLessThanOrEqual(BUDGET_BROTLI);
-    // one self-contained module: no imports of other chunks but the QR code's, which only the event screen loads
-    const qr =
-      /import\(new URL\([`"']\.\/qr-[\w-]{8}\.js[`"'],\s*import\.meta\.url\.replace\([`"']\/embed\/v1\/[`"'],\s*[`"']\/assets\/[`"']\)\)\.href\)/g;
+    // one self-contained module: no imports of other chunks but the QR code's, which only the event screen loads,
+    // and the screen control's view, which only a screen its host controls (or the overlay page) loads
+    const chunk = (name: string) =>
+      new RegExp(
+        `import\\(new URL\\([\`"']\\./${name}-[\\w-]{8}\\.js[\`"'],\\s*import\\.meta\\.url\\.replace\\([\`"']/embed/v1/[\`"'],\\s*[\`"']/assets/[\`"']\\)\\)\\.href\\)`,
+        'g',
+      );
+    const [qr, view] = [chunk('qr'), chunk('screen-view')];
     expect(code.toString().match(qr)).toHaveLength(1);
-    expect(code.toString().replace(qr, '')).not.toMatch(/\bimport\s*[{(*"'`]|\bfrom\s*["'`]\.\//);
+    expect(code.toString().match(view)).toHaveLength(1);
+    expect(code.toString().replace(qr, '').replace(view, '')).not.toMatch(/\bimport\s*[{(*"'`]|\bfrom\s*["'`]\.\//);
+    // the chunks import nothing themselves (one that imported Lit would load the entry a second time)
+    for (const name of ['qr', 'screen-view']) {
+      const file = readdirSync(join(dir, 'assets')).find((f) => new RegExp(`^${name}-[\\w-]{8}\\.js$`).test(f))!;
+      expect(readFileSync(join(dir, 'assets', file), 'utf8')).not.toMatch(/\bimport\s*[{(*"'`]|\bfrom\s*["'`]/);
+    }
   });
 });
 

@@ -14,6 +14,8 @@ export interface LiveHandlers {
   /** read the first page again (after `reset`, after a gap, and each poll) */
   resync(): Promise<void>;
   state(state: LiveState): void;
+  /** the host's control of the screen: the whole state (screen.ts) */
+  screen?(data: unknown): void;
 }
 
 export interface LiveOptions {
@@ -73,6 +75,10 @@ export class LiveFeed {
     source.addEventListener('remove', (event) => {
       const gone = parse<{ id?: string }>(event);
       if (gone?.id) this.on.remove(String(gone.id));
+    });
+    source.addEventListener('screen', (event) => {
+      const data = parse<unknown>(event);
+      if (data) this.on.screen?.(data);
     });
     source.addEventListener('reset', () => void this.on.resync().catch(() => undefined));
     source.addEventListener('error', () => {

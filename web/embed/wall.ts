@@ -5,7 +5,7 @@
 // window after it) is in the document, however many posts the wall has.
 // Pictures are Wallery's copies where it has them; with `local-media` (the
 // hosted page) only those: a picture without a copy is left out.
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { LitElement, adoptStyles, html, nothing, unsafeCSS, type PropertyValues } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { analyticsAllowed, Reporter } from './analytics.js';
 import { eventBranding, eventDate, renderBanner, renderWaiting, type BannerOptions } from './event.js';
@@ -22,6 +22,17 @@ import { styles } from './styles.js';
 import type { EmbedPost, EmbedWall, Layout } from './types.js';
 import { postDate, reducedMotion, throttle, visitorMessage } from './util.js';
 import { takeInitial } from './initial.js';
+import {
+  needsView,
+  OVERLAY_STYLES,
+  readScreen,
+  screenBase,
+  serverTime,
+  type EmbedSlide,
+  type OverlayStyle,
+  type ScreenControl,
+} from './screen.js';
+import { originalAllowed } from './pictures.js';
 
 const LAYOUTS: readonly Layout[] = ['masonry', 'grid', 'carousel', 'event'];
 const ANNOUNCE_EVERY_MS = 5_000;
@@ -32,6 +43,10 @@ const EVENT_PAGE_MS = 12_000;
 const EVENT_WINDOW = 40;
 /** an event screen turns back to the newest after this many posts loaded (it shows what is recent) */
 const EVENT_MAX_LOADED = 1_000;
+/** a slide of the rotation stays this long */
+const ROTATION_SLIDE_MS = 10_000;
+/** the overlay's lower third shows each post this long */
+const OVERLAY_EVERY_MS = 8_000;
 /** burn-in care: the event screen moves by a few px, one step every so often */
 const DRIFT_EVERY_MS = 90_000;
 const DRIFT: readonly [number, number][] = [
@@ -55,7 +70,7 @@ function wideRatio(img: HTMLImageElement | null): string {
 }
 
 export class WalleryWall extends LitElement {
-  static override styles = styles;
+  static override styles = [styles, screenBase];
   static override properties = {
     wall: { type: String },
     key: { type: String },
@@ -67,7 +82,9 @@ export class WalleryWall extends LitElement {
     poll: { type: Number },
     analytics: { type: String },
     localMedia: { type: Boolean, attribute: 'local-media' },
+    overlay: { type: String },
     info: { state: true },
+    screen: { state: true },
     error: { state: true },
     liveState: { state: true },
     shopPost: { state: true },
@@ -89,7 +106,11 @@ export class WalleryWall extends LitElement {
   declare poll: number | undefined;
   declare analytics: string | undefined;
   declare localMedia: boolean;
+  /** a live-stream overlay instead of the wall: lower-third or ticker (screen.ts) */
+  declare overlay: string | undefined;
   declare info: EmbedWall | null;
+  /** the host's live control of the screen, as last received (screen.ts) */
+  declare screen: ScreenControl | null;
   declare error: string;
   declare liveState: LiveState;
   declare shopPost: EmbedPost | null;
@@ -147,6 +168,16 @@ export class WalleryWall extends LitElement {
   /** the branding's properties set on the host (branding.ts) */
   private branded: Record<string, string> = {};
   private newCount = 0;
+  /** posts shown since the rotation's last slide, where the rotation looks next, and the slide it shows */
+  private rotationShown = 0;
+  private rotationFrom = 0;
+  private rotationSlide: { slide: EmbedSlide; until: number } | null = null;
+  /** what the screen control put on screen at the last tick (a change re-renders) */
+  private screenShown = '';
+  private overlayIndex = 0;
+  /** what draws the screen control's takeovers and the overlay: a chunk loaded when first needed (screen-view.ts) */
+  private view: (typeof import('./screen-view.js') & ReturnType<typeof import('./screen-view.js').view>) | null = null;
+  private viewLoading = false;
   private now = Date.now();
   private timers: ReturnType<typeof setInterval>[] = [];
   private observer: IntersectionObserver | null = null;
@@ -186,6 +217,7 @@ export class WalleryWall extends LitElement {
     this.held = false;
     this.eventStart = 0;
     this.qr = null;
+    this.screen = null;
   }
 
   override connectedCallback(): void {
@@ -201,6 +233,9 @@ export class WalleryWall extends LitElement {
       setInterval(() => this.autoCarousel(), CAROUSEL_EVERY_MS),
       setInterval(() => this.autoPage(), EVENT_PAGE_MS),
       setInterval(() => this.driftStep(), DRIFT_EVERY_MS),
+      // a spotlight, slide or schedule entry ends or starts by the clock
+      setInterval(() => this.screenTick(), 1_000),
+      setInterval(() => this.overlayStep(), OVERLAY_EVERY_MS),
     );
   }
 
@@ -397,12 +432,12 @@ export class WalleryWall extends LitElement {
   }
 
   private get effectiveLayout(): Layout {
-    const wanted = (this.layout ?? this.info?.layout ?? 'masonry') as Layout;
+    const wanted = (this.screen?.layout ?? this.layout ?? this.info?.layout ?? 'masonry') as Layout;
     return LAYOUTS.includes(wanted) ? wanted : 'masonry';
   }
 
   private get dark(): boolean {
-    const theme = this.theme ?? this.info?.theme ?? 'auto';
+    const theme = this.screen?.theme ?? this.theme ?? this.info?.theme ?? 'auto';
     return theme === 'dark' || (theme !== 'light' && this.darkQuery.matches);
   }
 
@@ -446,6 +481,8 @@ export class WalleryWall extends LitElement {
     this.eventSkip = new Set();
     this.error = '';
     this.info = null;
+    this.screen = null;
+    this.rotationSlide = null;
     if (!this.wall || !this.key) {
       this.error = 'This wall needs its wall and key attributes.';
       return;
@@ -471,6 +508,7 @@ export class WalleryWall extends LitElement {
           remove: (id) => this.onRemove(id),
           resync: () => this.resync(generation),
           state: (state) => (this.liveState = state),
+          screen: (data) => this.onScreen(data, generation),
         },
         { pollMs: Math.max(1, Number(this.poll) || 10) * 1000 },
       );
@@ -524,7 +562,68 @@ export class WalleryWall extends LitElement {
     };
   }
 
+  /** The host's new screen state: the newest version wins; hidden posts leave at once, a resume catches up. */
+  private onScreen(data: unknown, generation: number): void {
+    const next = readScreen(data);
+    if (!next || generation !== this.generation) return;
+    if (this.screen && next.version < this.screen.version) return;
+    const resumed = this.screen?.paused === true && !next.paused;
+    this.screen = next;
+    if (needsView(next)) this.loadView();
+    for (const id of next.hiddenPostIds) this.onRemove(id);
+    if (resumed) void this.resync(generation).catch(() => undefined);
+    this.emit('wallery:screen', { version: next.version });
+  }
+
+  /** Loads the screen control's view (once); its styles join the wall's. */
+  private loadView(): void {
+    if (this.view || this.viewLoading) return;
+    this.viewLoading = true;
+    void import('./screen-view.js').then((module) => {
+      this.view = { ...module, ...module.view({ html, nothing }) };
+      adoptStyles(this.renderRoot as ShadowRoot, [...WalleryWall.elementStyles, unsafeCSS(module.SCREEN_CSS)]);
+      this.requestUpdate();
+    });
+  }
+
+  private get hostPaused(): boolean {
+    return this.screen?.paused === true;
+  }
+
+  private hiddenOnScreen(id: string): boolean {
+    return this.screen?.hiddenPostIds.includes(id) === true;
+  }
+
+  /** Re-renders when what the screen control shows changes by the clock (a spotlight's time is up, a break starts). */
+  private screenTick(): void {
+    const s = this.screen;
+    const v = this.view;
+    if (this.rotationSlide && this.rotationSlide.until <= Date.now()) this.rotationSlide = null;
+    const t = s ? serverTime(s) : 0;
+    const shown =
+      s && v
+        ? `${v.scheduledMode(s, t).kind}|${v.spotlightAt(s, t)?.id}|${v.slideAt(s, t)?.id}|${this.rotationSlide?.slide.id}`
+        : '';
+    if (shown !== this.screenShown) {
+      this.screenShown = shown;
+      this.requestUpdate();
+    }
+  }
+
+  private overlayStep(): void {
+    if (!this.overlayStyle || this.hostPaused || document.hidden) return;
+    this.overlayIndex++;
+    this.requestUpdate();
+  }
+
+  private get overlayStyle(): OverlayStyle | null {
+    return OVERLAY_STYLES.includes(this.overlay as OverlayStyle) ? (this.overlay as OverlayStyle) : null;
+  }
+
   private onUpsert(post: EmbedPost): void {
+    if (this.hiddenOnScreen(post.id)) return;
+    // a paused screen takes no new post (an edit of one it shows is applied)
+    if (this.hostPaused && !this.list.has(post.id)) return;
     const result = this.list.upsert(post);
     if (result === 'added') this.added([post]);
     else this.requestUpdate();
@@ -542,11 +641,13 @@ export class WalleryWall extends LitElement {
   private resync(generation: number): Promise<void> {
     this.resyncing ??= (async () => {
       try {
-        if (!this.client || !this.info) return;
+        if (!this.client || !this.info || this.hostPaused) return;
         const since = this.list.mark();
         const page = await this.client.page(this.info.postsUrl, this.pageSize);
         if (generation !== this.generation) return;
-        this.added(this.list.mergeFirstPage(page.posts, page.nextCursor, since));
+        const fresh = this.list.mergeFirstPage(page.posts, page.nextCursor, since);
+        for (const post of page.posts) if (this.hiddenOnScreen(post.id)) this.list.remove(post.id);
+        this.added(fresh.filter((p) => !this.hiddenOnScreen(p.id)));
         if (this.shopPost && !this.list.has(this.shopPost.id)) this.closeShop();
         this.requestUpdate();
       } finally {
@@ -637,7 +738,19 @@ export class WalleryWall extends LitElement {
   }
 
   private autoPage(): void {
-    if (this.effectiveLayout !== 'event' || this.held || this.focusInside || document.hidden) return;
+    if (this.effectiveLayout !== 'event' || this.held || this.hostPaused || this.focusInside || document.hidden) return;
+    if (this.rotationSlide) return; // a slide of the rotation is on
+    // the posts of the page that ends count towards the rotation's next slide
+    this.rotationShown += Math.max(1, this.eventNext - this.eventStart);
+    const s = this.screen;
+    const due = s && this.view ? this.view.dueSlide(s, this.rotationShown, this.rotationFrom, serverTime(s)) : null;
+    if (due) {
+      this.rotationShown = 0;
+      this.rotationFrom = due.index + 1;
+      this.rotationSlide = { slide: due.slide, until: Date.now() + ROTATION_SLIDE_MS };
+      this.requestUpdate();
+      return;
+    }
     if (this.eventAll) return; // all on one page
     this.turnPage();
   }
@@ -681,8 +794,8 @@ export class WalleryWall extends LitElement {
     return { local: this.localMedia, origin: new URL(apiBase(this.api ?? null, import.meta.url)).origin };
   }
 
-  private renderPosts(layout: Layout, columns: number) {
-    const ctx: PostContext = {
+  private postContext(layout: Layout, columns: number): PostContext {
+    return {
       layout,
       columns,
       now: this.now,
@@ -697,6 +810,10 @@ export class WalleryWall extends LitElement {
       toggle: this.toggle,
       date: layout === 'event' ? (iso) => eventDate(iso, this.now) : (iso) => postDate(iso, this.now),
     };
+  }
+
+  private renderPosts(layout: Layout, columns: number) {
+    const ctx = this.postContext(layout, columns);
     if (layout === 'event') return this.renderEventPosts(ctx);
     const more = this.list.nextCursor
       ? html`<button class="ctl more" part="load-more" ?disabled=${this.loadingMore} @click=${() => this.loadMore()}>
@@ -770,9 +887,9 @@ export class WalleryWall extends LitElement {
     return {
       name: this.info?.name ?? '',
       branding,
-      qr: this.qr && this.qr.url === branding.infoUrl ? this.qr.code : null,
+      qr: this.qr && this.qr.url === branding.infoUrl && this.screen?.qr !== false ? this.qr.code : null,
       live: this.liveState,
-      held: this.held,
+      held: this.held || this.hostPaused,
       hold: () => (this.held = !this.held),
       next: this.turnPage,
       pages: !this.eventAll,
@@ -785,9 +902,56 @@ export class WalleryWall extends LitElement {
     };
   }
 
+  /**
+   * What the host's control puts over the wall now: the schedule's closing or
+   * message screen, else a slide (on demand, or the rotation's), else the post
+   * in the spotlight; nothing when none.
+   */
+  private renderTakeover(layout: Layout, columns: number) {
+    const s = this.screen;
+    const v = this.view;
+    if (!s || !this.info || !v) return null;
+    const t = serverTime(s);
+    const mode = v.scheduledMode(s, t);
+    const allowed = (src: string) => originalAllowed(src, this.pictureRules);
+    if (mode.kind !== 'on') {
+      const logo = eventBranding(this.info).logoUrl;
+      return v.renderClosed(this.info.name, logo && !this.logoFailed ? logo : undefined, mode);
+    }
+    const slide = v.slideAt(s, t) ?? this.rotationSlide?.slide;
+    if (slide) return v.renderSlide(slide, allowed);
+    const spot = v.spotlightAt(s, t);
+    if (spot)
+      return v.renderSpotlight(renderPost(spot, { ...this.postContext(layout, columns), layout: 'event' }, true));
+    return null;
+  }
+
+  /** The live-stream overlay (a transparent page for OBS): nothing while the schedule has the screen off. */
+  private renderOverlayMode(style: OverlayStyle) {
+    const s = this.screen;
+    const v = this.view;
+    if (!v) this.loadView();
+    const t = s ? serverTime(s) : 0;
+    const off = s && v && v.scheduledMode(s, t).kind !== 'on';
+    const spot = s && v ? v.spotlightAt(s, t) : null;
+    const allowed = (src: string) => originalAllowed(src, this.pictureRules);
+    const posts = spot ? [spot] : this.list.posts;
+    return html`<div
+      class="wall overlay-mode ${this.dark ? 'dark' : 'light'}"
+      data-overlay=${style}
+      part="wall"
+      data-live=${this.liveState}
+    >
+      ${!v || off ? nothing : v.renderOverlay(style, posts, spot ? 0 : this.overlayIndex, allowed)}
+    </div>`;
+  }
+
   protected override render() {
+    const style = this.overlayStyle;
+    if (style) return this.renderOverlayMode(style);
     const layout = this.effectiveLayout;
     const cols = Math.min(8, Math.max(1, Math.trunc(Number(this.columns) || this.info?.columns || 3)));
+    const takeover = this.renderTakeover(layout, cols);
     let body;
     if (this.error) body = html`<p class="status" role="alert">${this.error}</p>`;
     else if (!this.info) body = html`<p class="status">Loading…</p>`;
@@ -796,7 +960,12 @@ export class WalleryWall extends LitElement {
     else body = this.renderPosts(layout, cols);
     if (layout === 'event') {
       const [dx, dy] = DRIFT[this.drift]!;
-      body = html`<div class="stage" style=${cssProps({ transform: `translate(${dx}px, ${dy}px)` })}>
+      body = html`<div
+        class="stage"
+        style=${cssProps({ transform: `translate(${dx}px, ${dy}px)` })}
+        ?inert=${takeover !== null}
+        aria-hidden=${takeover !== null ? 'true' : 'false'}
+      >
         ${this.info ? renderBanner(this.bannerOptions()) : nothing}${body}
       </div>`;
     }
@@ -813,7 +982,7 @@ export class WalleryWall extends LitElement {
       @auxclick=${this.onClick}
     >
       <div class="sr" role="status" aria-live="polite">${this.announcement}</div>
-      ${body}
+      ${body}${takeover ?? nothing}
       <dialog
         part="dialog"
         aria-labelledby="wallery-shop-title"

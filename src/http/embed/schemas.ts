@@ -206,7 +206,9 @@ export const streamResponses = () =>
     200: response(
       'Server-Sent Events: `retry: 2000`, then `upsert` (data: an EmbedPost), `remove` (data: {"id"}) and `reset` ' +
         '(data: {}; reload the first page) events with increasing ids, and `: ping` comments. Send Last-Event-ID ' +
-        '(or lastEventId=) to resume.',
+        '(or lastEventId=) to resume. `screen` events (no id; data: the wall’s whole live screen state — version, ' +
+        'serverNow, paused, spotlight {post, until}, slide {slide, until}, hiddenPostIds, layout, theme, qr, schedule, ' +
+        'slides) come first on every (re)connection and after every change: apply the highest version.',
       {
         ...CORS,
         ...RATE,

@@ -9,6 +9,11 @@
 // The posts name Wallery's copies of their pictures by absolute URLs whose
 // base may be the origin a stream was opened at (no PUBLIC_URL): streams
 // are grouped by wall and base, each group with its own snapshot.
+// The wall's live screen state (src/http/embed/screen.ts) is read with the
+// page and sent as a `screen` event whenever it differs from the last one
+// sent: to every stream of the wall, and first of all to a stream that
+// (re)connects. It carries the whole state, so it is not numbered or
+// replayed: the newest is all a screen needs.
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
@@ -17,6 +22,8 @@ import { findWall } from '../../store/walls.js';
 import { listVisiblePostsAfter, stillVisible } from '../../store/posts.js';
 import type { PublishableKeyCache } from './key-cache.js';
 import { embedFilterOf, presentPosts } from './present.js';
+import { presentScreen, type ScreenBody } from './screen.js';
+import { iso } from '../../domain/dates.js';
 
 export interface StreamHubOptions {
   maxStreams: number;
@@ -64,6 +71,10 @@ class WallFeed {
   private lastId = Date.now() * 1000;
   private running: Promise<void> | null = null;
   private dirty = false;
+  /** the wall's screen state as last read, and its text (what tells a change) */
+  private screen: { body: ScreenBody; text: string } | null = null;
+  /** the screen state's text each stream was sent last */
+  private readonly screenSent = new WeakMap<Stream, string>();
   graceTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -118,7 +129,17 @@ class WallFeed {
       // oldest first, so a client appending in arrival order still ends newest-last
       for (const post of [...posts].reverse()) if (before.get(post.id) !== next.get(post.id)) this.emit('upsert', post);
     }
+    const screen = await presentScreen(db, this.wallId, this.base);
+    this.screen = { body: screen, text: JSON.stringify(screen) };
+    for (const s of this.streams) this.sendScreen(s);
     await this.recheckKeys();
+  }
+
+  /** The current screen state to a stream that has not been sent it yet. */
+  sendScreen(s: Stream): void {
+    if (!this.screen || this.screenSent.get(s) === this.screen.text) return;
+    this.screenSent.set(s, this.screen.text);
+    this.hub.write(s, frame('screen', null, { ...this.screen.body, serverNow: iso(this.hub.ctx.now()) }));
   }
 
   /** A key revoked (or moved to another wall) ends the streams opened with it. */
@@ -230,6 +251,8 @@ export class StreamHub {
     this.all.add(stream);
     this.perClient.set(stream.client, (this.perClient.get(stream.client) ?? 0) + 1);
     stream.res.once('close', () => this.detach(stream));
+    // the screen's current state first: a reconnecting screen shows it at once
+    feed.sendScreen(stream);
     feed.resume(stream, lastEventId);
     feed.start();
   }

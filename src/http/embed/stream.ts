@@ -24,7 +24,9 @@ export async function embedStreamRoute(fastify: FastifyInstance) {
         summary: 'Live changes of a wall (Server-Sent Events)',
         description:
           'A post that becomes visible or changes is an `upsert`, one hidden or deleted a `remove`; `reset` asks the ' +
-          'client to reload the first page. Over the per-instance cap of open streams: 503; over the cap of one ' +
+          'client to reload the first page; `screen` carries the wall’s whole live screen state (sent first, and on every ' +
+          'change: pause, spotlight, slides, posts hidden from the screen, layout, theme, QR, schedule). ' +
+          'Over the per-instance cap of open streams: 503; over the cap of one ' +
           'client (an IPv4 address or an IPv6 /64): 429 — poll the posts instead.',
         params: EmbedWallParams,
         querystring: EmbedStreamQuery,

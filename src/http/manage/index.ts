@@ -12,6 +12,7 @@ import { authenticateOperator } from './auth.js';
 import { manageErrorHandler } from './errors.js';
 import { postRoutes } from './posts.js';
 import { ruleRoutes } from './rules.js';
+import { screenRoutes } from './screen.js';
 import { NoQuery } from '../../schemas/fields.js';
 import { productRoutes } from './products.js';
 import { publishableKeyRoutes } from './publishable-keys.js';
@@ -74,6 +75,7 @@ export async function registerManage(app: FastifyInstance, options: ManageOption
       await manage.register(analyticsRoutes);
       await manage.register(webhookRoutes);
       await manage.register(attentionRoutes);
+      await manage.register(screenRoutes);
     },
     { prefix: MANAGE_PREFIX },
   );

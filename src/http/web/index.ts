@@ -15,7 +15,15 @@ import type { PublishableKeyGrant } from '../../store/publishable-keys.js';
 import { FAVICON_PATH, registerFavicon } from './favicon.js';
 import { loadFirstPage } from './first-page.js';
 import { frameAncestors, framingHeaders } from './framing.js';
-import { PAGE_CSS, pageBackgroundCss, pageCsp, sendHtml, wallPage, type PagePictures } from './page.js';
+import {
+  PAGE_CSS,
+  pageBackgroundCss,
+  pageCsp,
+  sendHtml,
+  wallPage,
+  type OverlayStyle,
+  type PagePictures,
+} from './page.js';
 import { VISITOR_CSP, visitorPage, type VisitorCase } from './visitor-page.js';
 import { parseAcceptEncoding } from '../v2/response-cache.js';
 import { serverSelfUrl } from '../self-url.js';
@@ -145,84 +153,100 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
     return sendHtml(reply, page.status, page.html, VISITOR_CSP);
   };
 
+  type HostedRequest = FastifyRequest<{
+    Params: { idOrSlug: string };
+    Querystring: Record<string, string | string[] | undefined>;
+  }>;
+  /** The hosted page; `overlay`: the live-stream overlay of it (a transparent page for OBS), or null. */
+  const hostedPage = async (request: HostedRequest, reply: FastifyReply, overlay: OverlayStyle | null) => {
+    const one = (name: string) => {
+      const v = request.query[name];
+      return typeof v === 'string' ? v : undefined;
+    };
+    const wall = await findWall(request.params.idOrSlug);
+    if (!wall) {
+      return sendVisitor(
+        request,
+        reply,
+        'wall-not-found',
+        null,
+        'hosted page of a wall that does not exist (or was deleted)',
+      );
+    }
+    const row = await wallRow(wall.id);
+    const theme = one('theme');
+    const look = theme && THEMES.has(theme) ? theme : (row?.theme ?? null);
+    const key = one('key');
+    if (!key || !PUBLISHABLE_KEY.test(key)) {
+      return sendVisitor(
+        request,
+        reply,
+        'key-missing',
+        look,
+        `hosted page of wall ${wall.id} without a publishable key: its link needs ?key=pk_… (wallery walls keys create ${wall.id})`,
+      );
+    }
+    // the key's origins say which sites may frame the page: a wrong key shows nothing of the wall
+    const grant = await findGrant(key);
+    if (!grant || grant.wallId !== wall.id) {
+      return sendVisitor(
+        request,
+        reply,
+        'key-invalid',
+        look,
+        `hosted page of wall ${wall.id} with a key that is unknown, revoked or of another wall: ` +
+          `make a new one with \`wallery walls keys create ${wall.id}\` (or in the console's Embed tab)`,
+      );
+    }
+    const entry = assets.entryFile();
+    if (!entry || !row) {
+      return sendVisitor(
+        request,
+        reply,
+        'unavailable',
+        look,
+        entry ? `wall ${wall.id} could not be read` : 'the embed script was not built: run npm run build',
+      );
+    }
+    // relative to the page, so a Wallery behind a path prefix works too
+    const up = (request.url.split('?')[0]!.endsWith('/') ? '../../' : '../') + (overlay ? '../' : '');
+    const layout = one('layout');
+    // with the media pipeline, the page shows Wallery's copies only: a visitor's browser asks no other host
+    const localMedia = app.ctx.media != null;
+    const first = await loadFirstPage(request, row, key);
+    return sendPage(
+      reply,
+      200,
+      wallPage({
+        wallId: wall.id,
+        key,
+        // the page's choice, else the wall's, else the event layout (the page is made for screens)
+        layout: layout && LAYOUTS.has(layout) ? layout : (wall.layout ?? 'event'),
+        theme: theme && THEMES.has(theme) ? theme : null,
+        script: `${up}${entry}`,
+        stylesheet: `${up}embed/v1/page.css`,
+        localMedia,
+        first,
+        overlay,
+      }),
+      frameAncestors(grant),
+      localMedia
+        ? { local: true, publicUrl: serverSelfUrl(app).publicUrl, logoUrl: first.wall.wall.branding?.logoUrl }
+        : { local: false },
+    );
+  };
   app.get<{ Params: { idOrSlug: string }; Querystring: Record<string, string | string[] | undefined> }>(
     '/walls/:idOrSlug',
     { schema: hide },
+    async (request, reply) => hostedPage(request, reply, null),
+  );
+  // the overlay for live streams (OBS browser source): ?style=lower-third (default) or ticker
+  app.get<{ Params: { idOrSlug: string }; Querystring: Record<string, string | string[] | undefined> }>(
+    '/walls/:idOrSlug/overlay',
+    { schema: hide },
     async (request, reply) => {
-      const one = (name: string) => {
-        const v = request.query[name];
-        return typeof v === 'string' ? v : undefined;
-      };
-      const wall = await findWall(request.params.idOrSlug);
-      if (!wall) {
-        return sendVisitor(
-          request,
-          reply,
-          'wall-not-found',
-          null,
-          'hosted page of a wall that does not exist (or was deleted)',
-        );
-      }
-      const row = await wallRow(wall.id);
-      const theme = one('theme');
-      const look = theme && THEMES.has(theme) ? theme : (row?.theme ?? null);
-      const key = one('key');
-      if (!key || !PUBLISHABLE_KEY.test(key)) {
-        return sendVisitor(
-          request,
-          reply,
-          'key-missing',
-          look,
-          `hosted page of wall ${wall.id} without a publishable key: its link needs ?key=pk_… (wallery walls keys create ${wall.id})`,
-        );
-      }
-      // the key's origins say which sites may frame the page: a wrong key shows nothing of the wall
-      const grant = await findGrant(key);
-      if (!grant || grant.wallId !== wall.id) {
-        return sendVisitor(
-          request,
-          reply,
-          'key-invalid',
-          look,
-          `hosted page of wall ${wall.id} with a key that is unknown, revoked or of another wall: ` +
-            `make a new one with \`wallery walls keys create ${wall.id}\` (or in the console's Embed tab)`,
-        );
-      }
-      const entry = assets.entryFile();
-      if (!entry || !row) {
-        return sendVisitor(
-          request,
-          reply,
-          'unavailable',
-          look,
-          entry ? `wall ${wall.id} could not be read` : 'the embed script was not built: run npm run build',
-        );
-      }
-      // relative to the page, so a Wallery behind a path prefix works too
-      const up = request.url.split('?')[0]!.endsWith('/') ? '../../' : '../';
-      const layout = one('layout');
-      // with the media pipeline, the page shows Wallery's copies only: a visitor's browser asks no other host
-      const localMedia = app.ctx.media != null;
-      const first = await loadFirstPage(request, row, key);
-      return sendPage(
-        reply,
-        200,
-        wallPage({
-          wallId: wall.id,
-          key,
-          // the page's choice, else the wall's, else the event layout (the page is made for screens)
-          layout: layout && LAYOUTS.has(layout) ? layout : (wall.layout ?? 'event'),
-          theme: theme && THEMES.has(theme) ? theme : null,
-          script: `${up}${entry}`,
-          stylesheet: `${up}embed/v1/page.css`,
-          localMedia,
-          first,
-        }),
-        frameAncestors(grant),
-        localMedia
-          ? { local: true, publicUrl: serverSelfUrl(app).publicUrl, logoUrl: first.wall.wall.branding?.logoUrl }
-          : { local: false },
-      );
+      const style = request.query.style;
+      return hostedPage(request, reply, style === 'ticker' ? 'ticker' : 'lower-third');
     },
   );
 

@@ -74,7 +74,12 @@ export interface WallPage {
   stylesheet: string;
   /** the embed API's first answers, rendered into the page and handed to the component (first-page.ts) */
   first: FirstPage;
+  /** the live-stream overlay instead of the wall (a transparent page); null or absent: the wall */
+  overlay?: OverlayStyle | null;
 }
+
+/** The overlay styles of the hosted page's `/overlay` (web/embed/screen.ts). */
+export type OverlayStyle = 'lower-third' | 'ticker';
 
 /**
  * The hosted page. Readable without JavaScript: the first page of posts is
@@ -92,7 +97,9 @@ export function wallPage(page: WallPage): string {
   const theme = page.theme ? ` theme="${escapeHtml(page.theme)}"` : '';
   const local = page.localMedia ? ' local-media' : '';
   const look = page.theme ?? wall.theme;
-  const htmlTheme = look === 'light' || look === 'dark' ? ` data-theme="${look}"` : '';
+  const htmlTheme =
+    (look === 'light' || look === 'dark' ? ` data-theme="${look}"` : '') + (page.overlay ? ' data-overlay' : '');
+  const overlay = page.overlay ? ` overlay="${escapeHtml(page.overlay)}"` : '';
   // the wall's branded background from the first paint: the stylesheet says it (no inline style under the CSP; pageBackgroundCss)
   const background = wall.branding.background;
   const bg = background && /^#[0-9a-f]{6}$/.test(background) ? `?background=${background.slice(1)}` : '';
@@ -110,7 +117,7 @@ ${FAVICON_LINK}
 </head>
 <body>
 <main>
-<wallery-wall wall="${page.wallId}" key="${escapeHtml(page.key)}" layout="${escapeHtml(page.layout)}"${theme}${local}>
+<wallery-wall wall="${page.wallId}" key="${escapeHtml(page.key)}" layout="${escapeHtml(page.layout)}"${theme}${local}${overlay}>
 ${postCards(wall.name, posts, page.localMedia)}
 </wallery-wall>
 </main>
@@ -192,6 +199,8 @@ ${cards.join('\n')}
  * list of columns, in the wall's theme (`data-theme` on <html>) or the visitor's.
  */
 export const PAGE_CSS = `html,body{margin:0;padding:0;background:#0f1115;color:#eef0f4}
+html[data-overlay],html[data-overlay] body{background:transparent!important}
+html[data-overlay] .wallery-title,html[data-overlay] .wallery-cards{display:none}
 main{display:block;min-height:100vh}
 @media (prefers-color-scheme: light){html:not([data-theme=dark]),html:not([data-theme=dark]) body{background:#f3f4f6;color:#14171f}}
 html[data-theme=light],html[data-theme=light] body{background:#f3f4f6;color:#14171f}

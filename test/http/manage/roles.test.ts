@@ -12,6 +12,7 @@ import { createAccount, createUserKey } from '../../../src/manage/accounts.js';
 import { CLI_ACTOR, type Op } from '../../../src/manage/op.js';
 import { listModerationPosts, setTags } from '../../../src/manage/posts.js';
 import { createProduct } from '../../../src/manage/products.js';
+import { createSlide } from '../../../src/manage/screen.js';
 import { createPublishableKey } from '../../../src/manage/publishable-keys.js';
 import { createOperatorToken } from '../../../src/manage/tokens.js';
 import { createFeed, createWall, deleteWall } from '../../../src/manage/walls.js';
@@ -109,6 +110,9 @@ async function taggedPost(t: Tenant): Promise<number> {
   const post = await freshPost(t);
   await setTags(op, t.wall, post, [{ productId: t.product, left: 10, top: 20 }]);
   return post;
+}
+async function freshSlide(t: Tenant): Promise<number> {
+  return (await createSlide(op, t.wall, { title: `slide ${t.secret}` })).id;
 }
 async function deletedWall(t: Tenant): Promise<number> {
   const wall = await freshWall(t);
@@ -270,6 +274,40 @@ const RECIPES: Record<string, Recipe> = {
     make: async (t) => ({ params: { wallId: t.wall, feedId: await polledFeed(t) } }),
   },
   'GET /walls/{wallId}/posts': { role: 'viewer', scope: 'wall', make: async (t) => ({ params: { wallId: t.wall } }) },
+  'GET /walls/{wallId}/screen': { role: 'viewer', scope: 'wall', make: async (t) => ({ params: { wallId: t.wall } }) },
+  'PATCH /walls/{wallId}/screen': {
+    role: 'moderator',
+    scope: 'wall',
+    make: async (t) => ({ params: { wallId: t.wall }, body: { paused: true } }),
+  },
+  'PUT /walls/{wallId}/screen/schedule': {
+    role: 'editor',
+    scope: 'wall',
+    make: async (t) => ({
+      params: { wallId: t.wall },
+      body: { schedule: [{ at: '2026-07-04T18:00:00Z', action: 'on' }] },
+    }),
+  },
+  'GET /walls/{wallId}/screen/slides': {
+    role: 'viewer',
+    scope: 'wall',
+    make: async (t) => ({ params: { wallId: t.wall } }),
+  },
+  'POST /walls/{wallId}/screen/slides': {
+    role: 'editor',
+    scope: 'wall',
+    make: async (t) => ({ params: { wallId: t.wall }, body: { title: `slide ${t.secret}` } }),
+  },
+  'PATCH /walls/{wallId}/screen/slides/{slideId}': {
+    role: 'editor',
+    scope: 'wall',
+    make: async (t) => ({ params: { wallId: t.wall, slideId: await freshSlide(t) }, body: { sponsor: true } }),
+  },
+  'DELETE /walls/{wallId}/screen/slides/{slideId}': {
+    role: 'editor',
+    scope: 'wall',
+    make: async (t) => ({ params: { wallId: t.wall, slideId: await freshSlide(t) } }),
+  },
   'GET /walls/{wallId}/changes': {
     role: 'viewer',
     scope: 'wall',

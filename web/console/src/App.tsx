@@ -5,6 +5,7 @@ import { href, useRoute } from './router';
 import { Feeds } from './screens/Feeds';
 import { Queue } from './screens/Queue/Queue';
 import { Rules } from './screens/Rules';
+import { Control } from './screens/Control';
 import { SignIn } from './screens/SignIn';
 import { Tokens } from './screens/Tokens';
 import { Walls } from './screens/Walls';
@@ -93,6 +94,7 @@ function SignedIn() {
         {route.screen === 'queue' && <Queue key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'feeds' && <Feeds key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'rules' && <Rules key={route.wallId} wallId={route.wallId} />}
+        {route.screen === 'control' && <Control key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'products' && <Products key={route.accountId} accountId={route.accountId} />}
         {route.screen === 'shop' && <Shop key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'hotspots' && (

@@ -11,6 +11,7 @@ export type Route =
   | { screen: 'queue'; wallId: number }
   | { screen: 'feeds'; wallId: number }
   | { screen: 'rules'; wallId: number }
+  | { screen: 'control'; wallId: number }
   | { screen: 'products'; accountId: number | null }
   | { screen: 'shop'; wallId: number }
   | { screen: 'hotspots'; wallId: number; postId: number }
@@ -30,8 +31,8 @@ export function parseRoute(hash: string): Route {
   if (path === '/accounts') return { screen: 'accounts' };
   if (path === '/walls') return { screen: 'walls' };
   if (path === '/tokens') return { screen: 'tokens' };
-  const m = /^\/walls\/(\d{1,15})\/(queue|feeds|rules)$/.exec(path);
-  if (m) return { screen: m[2] as 'queue' | 'feeds' | 'rules', wallId: Number(m[1]) };
+  const m = /^\/walls\/(\d{1,15})\/(queue|feeds|rules|control)$/.exec(path);
+  if (m) return { screen: m[2] as 'queue' | 'feeds' | 'rules' | 'control', wallId: Number(m[1]) };
   return parseCatalogueAndAccountRoute(path);
 }
 
@@ -64,6 +65,8 @@ export const href = {
   queue: (wallId: number) => `#/walls/${wallId}/queue`,
   feeds: (wallId: number) => `#/walls/${wallId}/feeds`,
   rules: (wallId: number) => `#/walls/${wallId}/rules`,
+  /** the wall's live screen control */
+  control: (wallId: number) => `#/walls/${wallId}/control`,
   products: (accountId?: number | null) => (accountId ? `#/products/${accountId}` : '#/products'),
   shop: (wallId: number) => `#/walls/${wallId}/shop`,
   hotspots: (wallId: number, postId: number) => `#/walls/${wallId}/posts/${postId}/products`,

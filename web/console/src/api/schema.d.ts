@@ -15705,6 +15705,1974 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/walls/{wallId}/screen': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A wall’s live screen state
+     * @description What the host has set for every screen of the wall: paused, the post in the spotlight and the slide shown on demand (until when), posts kept off the screen, a layout, theme and QR override, the schedule.
+     *
+     *     **Role:** any role. A token limited to accounts gets 404 for a wall of any other account.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description wallId (digits)
+           * @example 7011
+           */
+          wallId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the state */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                /** @description posts kept off the screen (they stay on the wall elsewhere) */
+                hiddenPostIds: number[];
+                layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
+                /** @description the screen takes no new post and does not turn its pages */
+                paused: boolean;
+                /** @description the event screen’s QR code is shown */
+                qr: boolean;
+                schedule: {
+                  /** @enum {unknown} */
+                  action: 'on' | 'off' | 'message';
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  at: string;
+                  message: string | null;
+                }[];
+                slide: {
+                  slideId: number;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  until: string;
+                } | null;
+                spotlight: {
+                  postId: number;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  until: string;
+                } | null;
+                theme: ('light' | 'dark' | 'auto') | null;
+                updatedAt: string | null;
+                /** @description moves on with every change */
+                version: number;
+                wallId: number;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Control a wall’s screens live
+     * @description Pause or resume, spotlight an approved post or show a slide full-screen for a number of seconds (null ends it), hide posts from the screen or show them again, change the layout, theme or QR code. Every screen of the wall, on every instance, gets the new state on its stream (`screen` event) within 2 s. Audited.
+     *
+     *     **Role:** moderator, editor or admin (403 for viewer). A token limited to accounts gets 404 for a wall of any other account.
+     */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description wallId (digits)
+           * @example 7011
+           */
+          wallId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description posts to take off the screen at once */
+            hide?: number[];
+            layout?: ('masonry' | 'grid' | 'carousel' | 'event') | null;
+            /** @description pause (true) or resume (false) the screen */
+            paused?: boolean;
+            /** @description show (true) or hide (false) the QR code */
+            qr?: boolean;
+            showSlide?: {
+              /** @description how long, in seconds (3–3600, default 15) */
+              seconds?: number;
+              slideId: number;
+            } | null;
+            spotlight?: {
+              postId: number;
+              /** @description how long, in seconds (3–3600, default 15) */
+              seconds?: number;
+            } | null;
+            theme?: ('light' | 'dark' | 'auto') | null;
+            /** @description posts the screen may show again */
+            unhide?: number[];
+          };
+        };
+      };
+      responses: {
+        /** @description the state after the change */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                /** @description posts kept off the screen (they stay on the wall elsewhere) */
+                hiddenPostIds: number[];
+                layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
+                /** @description the screen takes no new post and does not turn its pages */
+                paused: boolean;
+                /** @description the event screen’s QR code is shown */
+                qr: boolean;
+                schedule: {
+                  /** @enum {unknown} */
+                  action: 'on' | 'off' | 'message';
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  at: string;
+                  message: string | null;
+                }[];
+                slide: {
+                  slideId: number;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  until: string;
+                } | null;
+                spotlight: {
+                  postId: number;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  until: string;
+                } | null;
+                theme: ('light' | 'dark' | 'auto') | null;
+                updatedAt: string | null;
+                /** @description moves on with every change */
+                version: number;
+                wallId: number;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/walls/{wallId}/screen/schedule': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Replace a wall’s screen schedule
+     * @description On/off times (doors open, breaks, the end): from each entry’s `at` on, the screen shows the wall (`on`), a closing screen (`off`, with an optional message) or a full-screen `message`. Kept in time order. Audited.
+     *
+     *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a wall of any other account.
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description wallId (digits)
+           * @example 7011
+           */
+          wallId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            schedule: {
+              /**
+               * @description on: the wall; off: the closing screen ("back soon"); message: a full-screen message
+               * @enum {unknown}
+               */
+              action: 'on' | 'off' | 'message';
+              /** @description from when */
+              at: string;
+              message?: string | null;
+            }[];
+          };
+        };
+      };
+      responses: {
+        /** @description the state with the new schedule */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                /** @description posts kept off the screen (they stay on the wall elsewhere) */
+                hiddenPostIds: number[];
+                layout: ('masonry' | 'grid' | 'carousel' | 'event') | null;
+                /** @description the screen takes no new post and does not turn its pages */
+                paused: boolean;
+                /** @description the event screen’s QR code is shown */
+                qr: boolean;
+                schedule: {
+                  /** @enum {unknown} */
+                  action: 'on' | 'off' | 'message';
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  at: string;
+                  message: string | null;
+                }[];
+                slide: {
+                  slideId: number;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  until: string;
+                } | null;
+                spotlight: {
+                  postId: number;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  until: string;
+                } | null;
+                theme: ('light' | 'dark' | 'auto') | null;
+                updatedAt: string | null;
+                /** @description moves on with every change */
+                version: number;
+                wallId: number;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/walls/{wallId}/screen/slides': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A wall’s announcement and sponsor slides
+     * @description **Role:** any role. A token limited to accounts gets 404 for a wall of any other account.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description wallId (digits)
+           * @example 7011
+           */
+          wallId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the slides, oldest first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                data: {
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  createdAt: string;
+                  endsAt: string | null;
+                  everyPosts: number | null;
+                  id: number;
+                  imageUrl: string | null;
+                  sponsor: boolean;
+                  startsAt: string | null;
+                  text: string;
+                  title: string;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  updatedAt: string;
+                  wallId: number;
+                }[];
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Add a slide
+     * @description A full-screen slide (title, text, an http(s) picture, a sponsor label), shown on demand (`showSlide`) and, with `everyPosts`, in the rotation after every that many posts, between `startsAt` and `endsAt`. Audited.
+     *
+     *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a wall of any other account.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description wallId (digits)
+           * @example 7011
+           */
+          wallId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            endsAt?: string | null;
+            everyPosts?: number | null;
+            imageUrl?: string | null;
+            /** @description labelled “Sponsor” on the screen */
+            sponsor?: boolean;
+            startsAt?: string | null;
+            text?: string;
+            /** @description the slide’s heading */
+            title: string;
+          };
+        };
+      };
+      responses: {
+        /** @description the slide */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 201;
+              responseData: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+                endsAt: string | null;
+                everyPosts: number | null;
+                id: number;
+                imageUrl: string | null;
+                sponsor: boolean;
+                startsAt: string | null;
+                text: string;
+                title: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                updatedAt: string;
+                wallId: number;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/walls/{wallId}/screen/slides/{slideId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a slide
+     * @description **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a wall of any other account.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description slideId (digits)
+           * @example 7011
+           */
+          slideId: string;
+          /**
+           * @description wallId (digits)
+           * @example 7011
+           */
+          wallId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the slide as it was */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+                endsAt: string | null;
+                everyPosts: number | null;
+                id: number;
+                imageUrl: string | null;
+                sponsor: boolean;
+                startsAt: string | null;
+                text: string;
+                title: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                updatedAt: string;
+                wallId: number;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    /**
+     * Change a slide
+     * @description **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a wall of any other account.
+     */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description slideId (digits)
+           * @example 7011
+           */
+          slideId: string;
+          /**
+           * @description wallId (digits)
+           * @example 7011
+           */
+          wallId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            endsAt?: string | null;
+            everyPosts?: number | null;
+            imageUrl?: string | null;
+            /** @description labelled “Sponsor” on the screen */
+            sponsor?: boolean;
+            startsAt?: string | null;
+            text?: string;
+            /** @description the slide’s heading */
+            title?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description the slide after the change */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+                endsAt: string | null;
+                everyPosts: number | null;
+                id: number;
+                imageUrl: string | null;
+                sponsor: boolean;
+                startsAt: string | null;
+                text: string;
+                title: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                updatedAt: string;
+                wallId: number;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
   '/webhooks': {
     parameters: {
       query?: never;

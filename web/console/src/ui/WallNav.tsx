@@ -8,7 +8,7 @@ import { Announce, ErrorNote, ScreenTitle } from './kit';
 import { OpenWallButton } from './OpenWall';
 
 /** A wall's own screens, in the order of its tabs. */
-const WALL_SCREENS = ['queue', 'posts', 'feeds', 'rules', 'shop'] as const;
+const WALL_SCREENS = ['queue', 'posts', 'feeds', 'rules', 'shop', 'control'] as const;
 type WallScreen = (typeof WALL_SCREENS)[number];
 const TITLES: Record<WallScreen, string> = {
   queue: 'Moderation',
@@ -16,6 +16,7 @@ const TITLES: Record<WallScreen, string> = {
   feeds: 'Feeds',
   rules: 'Rules',
   shop: 'Products on posts',
+  control: 'Control',
 };
 
 export function WallHead({
