@@ -6,6 +6,7 @@ import { embedWall } from '../../presenters/embed.js';
 import { originAllowed } from '../../domain/origins.js';
 import { findWall } from '../../store/walls.js';
 import { wallHasTaggedPosts } from '../../store/tags.js';
+import { findSubmission } from '../../store/uploads.js';
 import type { WallRow } from '../../store/walls.js';
 import { ApiError, MESSAGES } from '../errors.js';
 import { bodyEtag, etagMatches } from '../etag.js';
@@ -146,8 +147,15 @@ export async function embedReadRoutes(fastify: FastifyInstance, options: EmbedRe
         reply,
         async () => {
           const wall = await requireEmbedWall(request, wallId);
-          const shoppable = await wallHasTaggedPosts(request.server.ctx.store.db, wallId);
-          return { wall: embedWall(wall, shoppable, `${EMBED_PREFIX}/walls/${wallId}`, request.query.key) };
+          const db = request.server.ctx.store.db;
+          const [shoppable, submission] = await Promise.all([
+            wallHasTaggedPosts(db, wallId),
+            findSubmission(db, wallId),
+          ]);
+          const answer = embedWall(wall, shoppable, `${EMBED_PREFIX}/walls/${wallId}`, request.query.key);
+          // while the wall takes uploads, the event screen's QR code points at its submission page
+          if (submission?.enabled) answer.branding.infoUrl = `${requestBase(request)}/walls/${wallId}/submit`;
+          return { wall: answer };
         },
         // the answer names the key (its stream URL): one entry per key
         { key: `embed|wall|${wallId}|${grant.keyId}`, wallId, accountId: grant.accountId, hot: true },

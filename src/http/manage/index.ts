@@ -12,6 +12,7 @@ import { authenticateOperator } from './auth.js';
 import { manageErrorHandler } from './errors.js';
 import { postRoutes } from './posts.js';
 import { ruleRoutes } from './rules.js';
+import { submissionRoutes } from './submissions.js';
 import { NoQuery } from '../../schemas/fields.js';
 import { productRoutes } from './products.js';
 import { publishableKeyRoutes } from './publishable-keys.js';
@@ -67,6 +68,7 @@ export async function registerManage(app: FastifyInstance, options: ManageOption
       await manage.register(changeRoutes);
       await manage.register(postRoutes);
       await manage.register(ruleRoutes);
+      await manage.register(submissionRoutes);
       await manage.register(productRoutes);
       await manage.register(publishableKeyRoutes);
       await manage.register(auditRoutes);

@@ -36,6 +36,7 @@ export const OPERATION_ROLES = {
   'GET /walls/{wallId}/posts/{postId}/products': 'viewer',
   'GET /walls/{wallId}/publishable-keys': 'viewer',
   'GET /walls/{wallId}/rules': 'viewer',
+  'GET /walls/{wallId}/submission': 'viewer',
   'GET /webhooks': 'viewer',
   'GET /webhooks/{webhookId}': 'viewer',
   'GET /webhooks/{webhookId}/deliveries': 'viewer',
@@ -65,6 +66,7 @@ export const OPERATION_ROLES = {
   'POST /webhooks/{webhookId}/test': 'editor',
   'PUT /walls/{wallId}/posts/{postId}/products': 'editor',
   'PUT /walls/{wallId}/rules': 'moderator',
+  'PUT /walls/{wallId}/submission': 'editor',
 } as const satisfies Record<string, Role>;
 
 export type Operation = keyof typeof OPERATION_ROLES;
