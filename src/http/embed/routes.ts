@@ -6,7 +6,6 @@ import { embedWall } from '../../presenters/embed.js';
 import { originAllowed } from '../../domain/origins.js';
 import { findWall } from '../../store/walls.js';
 import { wallHasTaggedPosts } from '../../store/tags.js';
-import { findSubmission } from '../../store/uploads.js';
 import type { WallRow } from '../../store/walls.js';
 import { ApiError, MESSAGES } from '../errors.js';
 import { bodyEtag, etagMatches } from '../etag.js';
@@ -15,6 +14,7 @@ import type { CachedResponse, ResponseCache } from '../v2/response-cache.js';
 import { EXPOSED_HEADERS, limited, type Limiter } from './access.js';
 import { decodeEmbedCursor } from './cursor.js';
 import { embedPostsPage } from './present.js';
+import { withSubmissionLink } from './submission-link.js';
 import { requestBase, serverSelfUrl } from '../self-url.js';
 import type { PublishableKeyCache } from './key-cache.js';
 import {
@@ -147,15 +147,9 @@ export async function embedReadRoutes(fastify: FastifyInstance, options: EmbedRe
         reply,
         async () => {
           const wall = await requireEmbedWall(request, wallId);
-          const db = request.server.ctx.store.db;
-          const [shoppable, submission] = await Promise.all([
-            wallHasTaggedPosts(db, wallId),
-            findSubmission(db, wallId),
-          ]);
+          const shoppable = await wallHasTaggedPosts(request.server.ctx.store.db, wallId);
           const answer = embedWall(wall, shoppable, `${EMBED_PREFIX}/walls/${wallId}`, request.query.key);
-          // while the wall takes uploads, the event screen's QR code points at its submission page
-          if (submission?.enabled) answer.branding.infoUrl = `${requestBase(request)}/walls/${wallId}/submit`;
-          return { wall: answer };
+          return { wall: await withSubmissionLink(request, answer) };
         },
         // the answer names the key (its stream URL): one entry per key
         { key: `embed|wall|${wallId}|${grant.keyId}`, wallId, accountId: grant.accountId, hot: true },

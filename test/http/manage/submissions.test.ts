@@ -4,7 +4,7 @@
 // the audit log without the challenges' key; while it is on, the embed API
 // points the event screen's QR code at the page and the printable poster's
 // QR code (rendered, then decoded) reads the page's URL; off again, both go.
-import jsQR from 'jsqr';
+import jsqr from 'jsqr';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call } from '../../helpers/http.js';
@@ -36,6 +36,9 @@ async function decodeSvgQr(svg: string): Promise<string | null> {
     .toBuffer({ resolveWithObject: true });
   return jsQR(new Uint8ClampedArray(pixels), info.width, info.height)?.data ?? null;
 }
+
+// jsqr is CommonJS: its default import is the function at run time, typed as its module here
+const jsQR = jsqr as unknown as typeof jsqr.default;
 
 describeSample('submission page settings', () => {
   let m: ManageServer;
