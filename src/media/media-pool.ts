@@ -16,8 +16,8 @@
 // start the process with UV_THREADPOOL_SIZE of at least threads + 4.
 import { ownBytes, workerScript } from '../jobs/worker-threads.js';
 import { Piscina } from 'piscina';
-import type { MediaTask, ProcessTask, RenderTask } from './media-worker.js';
-import type { MediaFile, ProcessOptions, ProcessResult, RenditionFormat } from './types.js';
+import type { HeicTask, MediaTask, ProcessTask, RenderTask } from './media-worker.js';
+import type { HeicResult, MediaFile, ProcessOptions, ProcessResult, RenditionFormat } from './types.js';
 
 export interface MediaPoolOptions {
   /** pictures processed at once: one worker thread each */
@@ -35,7 +35,7 @@ const WORKER = workerScript(import.meta.url, 'media-worker');
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.trim();
 
 export class MediaPool {
-  private readonly pool: Piscina<MediaTask, ProcessResult | MediaFile>;
+  private readonly pool: Piscina<MediaTask, ProcessResult | MediaFile | HeicResult>;
   private closed = false;
 
   constructor(options: MediaPoolOptions) {
@@ -95,6 +95,22 @@ export class MediaPool {
       transferList: [own.buffer as ArrayBuffer],
       signal,
     })) as MediaFile;
+  }
+
+  /**
+   * Turns an uploaded HEIC photo into a JPEG in a worker (heic.ts). `bytes`
+   * is moved there. Bad input is answered, never thrown, as `process` does.
+   */
+  async convertHeic(bytes: Uint8Array, maxPixels: number): Promise<HeicResult> {
+    const own = ownBytes(bytes);
+    try {
+      return (await this.pool.run({ kind: 'heic', bytes: own, maxPixels } satisfies HeicTask, {
+        transferList: [own.buffer as ArrayBuffer],
+      })) as HeicResult;
+    } catch (err) {
+      if (this.closed) throw err;
+      return { ok: false, code: 'unreadable', reason: `converting the HEIC picture failed: ${messageOf(err)}` };
+    }
   }
 
   /** Ends the workers; tasks still queued or running are rejected. */

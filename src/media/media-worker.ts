@@ -5,8 +5,9 @@
 // the hashing, type detection and ThumbHash off the serving thread, and the
 // pool's size bounds how many pictures are decoded at once.
 import sharp from 'sharp';
+import { heicToJpeg } from './heic.js';
 import { processPicture, renderRendition } from './process.js';
-import type { MediaFile, ProcessOptions, ProcessResult, RenditionFormat } from './types.js';
+import type { HeicResult, MediaFile, ProcessOptions, ProcessResult, RenditionFormat } from './types.js';
 
 // These settings are libvips's, so the whole process's (every worker's):
 // one libvips thread per picture — the pool's threads are the parallelism —
@@ -47,11 +48,19 @@ export interface RenderTask {
   animated: boolean;
 }
 
-export type MediaTask = ProcessTask | RenderTask;
+export interface HeicTask {
+  kind: 'heic';
+  /** an uploaded HEIC photo (transferred to the worker, not copied) */
+  bytes: Uint8Array;
+  maxPixels: number;
+}
 
-// One default export for both tasks: Piscina loads a worker module by its
+export type MediaTask = ProcessTask | RenderTask | HeicTask;
+
+// One default export for every task: Piscina loads a worker module by its
 // default export (from src/, through tsx's require hook).
-export default function runMediaTask(task: MediaTask): Promise<ProcessResult | MediaFile> {
+export default function runMediaTask(task: MediaTask): Promise<ProcessResult | MediaFile | HeicResult> {
+  if (task.kind === 'heic') return heicToJpeg(task.bytes, task.maxPixels);
   return task.kind === 'process'
     ? processPicture(task.bytes, task.options)
     : renderRendition(task.master, task.width, task.format, task.animated);

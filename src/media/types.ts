@@ -3,6 +3,10 @@
 // are kept (a MediaStorage: a folder or an S3 bucket). Pure types and the
 // processing defaults; nothing here does I/O.
 
+/** An uploaded HEIC photo turned into a JPEG (heic.ts), or why not. */
+export type HeicResult =
+  { ok: true; jpeg: Uint8Array } | { ok: false; code: 'too_many_pixels' | 'unreadable'; reason: string };
+
 /** The kinds of source picture accepted, detected from the bytes (detect.ts). */
 export type PictureType = 'jpeg' | 'png' | 'gif' | 'webp' | 'avif';
 
@@ -100,6 +104,8 @@ export interface MediaStorage {
 export interface MediaProcessor {
   process(bytes: Uint8Array, options: ProcessOptions): Promise<ProcessResult>;
   render(master: Uint8Array, width: number, format: RenditionFormat, animated: boolean): Promise<MediaFile>;
+  /** an uploaded HEIC photo as a JPEG, off the serving thread (absent: converted in-process) */
+  convertHeic?(bytes: Uint8Array, maxPixels: number): Promise<HeicResult>;
   close(): Promise<void>;
 }
 

@@ -69,37 +69,46 @@ export async function saveSubmission(
   challengeKey: string,
   now: number,
 ): Promise<StoredSubmission> {
-  return db.transaction().execute(async (trx) => {
-    const before = (await findSubmission(trx, wallId)) ?? defaultSubmission(wallId, challengeKey);
-    const next = { ...before, ...patch };
-    const consentVersion = next.consentText !== before.consentText ? before.consentVersion + 1 : before.consentVersion;
-    const values = {
-      enabled: next.enabled ? 1 : 0,
-      title: next.title,
-      terms: next.terms,
-      consent_text: next.consentText,
-      consent_version: consentVersion,
-      moderation: next.moderation,
-      language: next.language,
-      max_bytes: next.maxBytes,
-      per_ip_per_hour: next.perIpPerHour,
-      per_wall_per_minute: next.perWallPerMinute,
-      updated_at: now,
-    };
-    await trx
-      .insertInto('wall_submissions')
-      .values({ wall_id: wallId, challenge_key: before.challengeKey, ...values })
-      .onConflict((oc) => oc.column('wall_id').doUpdateSet(values))
-      .execute();
-    await trx
-      .updateTable('feeds')
-      .set({ moderation: feedModeration(next.moderation) })
-      .where('wall_id', '=', wallId)
-      .where('source', '=', UPLOAD_FEED.source)
-      .where('source_type', '=', UPLOAD_FEED.sourceType)
-      .execute();
-    return { ...next, consentVersion };
-  });
+  return db.transaction().execute((trx) => saveSubmissionIn(trx, wallId, patch, challengeKey, now));
+}
+
+/** saveSubmission inside the caller's transaction (the management API's, with its audit entry). */
+export async function saveSubmissionIn(
+  trx: Kysely<Database>,
+  wallId: number,
+  patch: Partial<Omit<SubmissionSettings, 'consentVersion'>>,
+  challengeKey: string,
+  now: number,
+): Promise<StoredSubmission> {
+  const before = (await findSubmission(trx, wallId)) ?? defaultSubmission(wallId, challengeKey);
+  const next = { ...before, ...patch };
+  const consentVersion = next.consentText !== before.consentText ? before.consentVersion + 1 : before.consentVersion;
+  const values = {
+    enabled: next.enabled ? 1 : 0,
+    title: next.title,
+    terms: next.terms,
+    consent_text: next.consentText,
+    consent_version: consentVersion,
+    moderation: next.moderation,
+    language: next.language,
+    max_bytes: next.maxBytes,
+    per_ip_per_hour: next.perIpPerHour,
+    per_wall_per_minute: next.perWallPerMinute,
+    updated_at: now,
+  };
+  await trx
+    .insertInto('wall_submissions')
+    .values({ wall_id: wallId, challenge_key: before.challengeKey, ...values })
+    .onConflict((oc) => oc.column('wall_id').doUpdateSet(values))
+    .execute();
+  await trx
+    .updateTable('feeds')
+    .set({ moderation: feedModeration(next.moderation) })
+    .where('wall_id', '=', wallId)
+    .where('source', '=', UPLOAD_FEED.source)
+    .where('source_type', '=', UPLOAD_FEED.sourceType)
+    .execute();
+  return { ...next, consentVersion };
 }
 
 /** The upload feed's own mode: `queue` holds everything (manual), so the image check's release holds it too. */

@@ -43,6 +43,22 @@ describe('MediaPool', () => {
     expect(await sharp(master.bytes).metadata()).toMatchObject({ format: 'jpeg', width: 1300, height: 700 });
   });
 
+  it('converts an uploaded HEIC in a worker: moved there, a picture it cannot decode answered as unreadable', async () => {
+    const pool = poolOf(1);
+    // an AV1 picture under a HEIC brand: a HEIC by its header, but libheif's build here decodes HEVC only
+    const avif = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c03' } })
+      .avif()
+      .toBuffer();
+    const heic = new Uint8Array(avif);
+    const brand = Buffer.from(heic.buffer).indexOf('avif');
+    expect(brand).toBeGreaterThan(0);
+    heic.set(Buffer.from('heic'), brand);
+    const result = await pool.convertHeic(heic, DEFAULT_PROCESS_OPTIONS.maxPixels);
+    expect(heic.byteLength).toBe(0);
+    expect(result).toMatchObject({ ok: false, code: 'unreadable' });
+    if (!result.ok) expect(result.reason).toMatch(/^the HEIC picture could not be read: /);
+  });
+
   it('a Buffer from Node’s shared pool is copied, not moved: the caller’s pool stays whole', async () => {
     const pool = poolOf(1);
     const small = Buffer.from('<!DOCTYPE html><html></html>'); // a slice of the shared pool

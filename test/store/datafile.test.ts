@@ -356,6 +356,54 @@ describe('alt text (Wallery’s extension of the data file)', () => {
   });
 });
 
+describe('attendee uploads (Wallery’s extension of the data file)', () => {
+  const upload = {
+    consentVersion: 3,
+    consentText: 'I agree that my photo and name are shown on the wall.',
+    consentedAt: '2025-05-01T10:05:00.000Z',
+    deleteTokenHash: 'a'.repeat(64),
+    uploaderHash: 'b'.repeat(64),
+  };
+  const exported = async () => {
+    const path = join(dir, `export-${n++}.json`);
+    await exportDataFile(store.db, path);
+    const text = readFileSync(path, 'utf8');
+    const data = JSON.parse(text) as { walls: { feeds: { posts: Record<string, unknown>[] }[] }[] };
+    return { text, posts: data.walls[0]!.feeds[0]!.posts };
+  };
+
+  it('an upload’s consent and token digest: imported, exported, imported again the same; other posts have none', async () => {
+    await freshStore();
+    const uploads = { ...feed(1, [post(1, { upload }), post(2)]), source: 'upload', sourceType: 'submission page' };
+    await importDataFile(store, file([wall(1, [uploads])]), Date.now());
+    expect(await store.db.selectFrom('post_uploads').selectAll().execute()).toEqual([
+      {
+        post_id: 1,
+        wall_id: 1,
+        consent_version: 3,
+        consent_text: upload.consentText,
+        consented_at: Date.parse(upload.consentedAt),
+        delete_token_hash: upload.deleteTokenHash,
+        uploader_hash: upload.uploaderHash,
+      },
+    ]);
+    const first = await exported();
+    expect(first.posts[0]!.upload).toEqual(upload);
+    expect('upload' in first.posts[1]!).toBe(false);
+    await freshStore();
+    await importDataFile(store, JSON.parse(first.text), Date.now());
+    expect((await exported()).text).toBe(first.text);
+  });
+
+  it('a bad upload record is named by its path', async () => {
+    await freshStore();
+    const bad = { ...upload, deleteTokenHash: 'the token itself' };
+    await expect(
+      importDataFile(store, file([wall(1, [feed(1, [post(1, { upload: bad })])])]), Date.now()),
+    ).rejects.toThrow(/\$\.walls\[0\]\.feeds\[0\]\.posts\[0\]\.upload\.deleteTokenHash/);
+  });
+});
+
 describe('moderation (Wallery’s extension of the data file)', () => {
   const exported = async () => {
     const path = join(dir, `export-${n++}.json`);

@@ -14,6 +14,7 @@ import type { CachedResponse, ResponseCache } from '../v2/response-cache.js';
 import { EXPOSED_HEADERS, limited, type Limiter } from './access.js';
 import { decodeEmbedCursor } from './cursor.js';
 import { embedPostsPage } from './present.js';
+import { withSubmissionLink } from './submission-link.js';
 import { requestBase, serverSelfUrl } from '../self-url.js';
 import type { PublishableKeyCache } from './key-cache.js';
 import {
@@ -147,7 +148,8 @@ export async function embedReadRoutes(fastify: FastifyInstance, options: EmbedRe
         async () => {
           const wall = await requireEmbedWall(request, wallId);
           const shoppable = await wallHasTaggedPosts(request.server.ctx.store.db, wallId);
-          return { wall: embedWall(wall, shoppable, `${EMBED_PREFIX}/walls/${wallId}`, request.query.key) };
+          const answer = embedWall(wall, shoppable, `${EMBED_PREFIX}/walls/${wallId}`, request.query.key);
+          return { wall: await withSubmissionLink(request, answer) };
         },
         // the answer names the key (its stream URL): one entry per key
         { key: `embed|wall|${wallId}|${grant.keyId}`, wallId, accountId: grant.accountId, hot: true },

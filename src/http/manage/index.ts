@@ -13,6 +13,7 @@ import { manageErrorHandler } from './errors.js';
 import { postRoutes } from './posts.js';
 import { ruleRoutes } from './rules.js';
 import { screenRoutes } from './screen.js';
+import { submissionRoutes } from './submissions.js';
 import { NoQuery } from '../../schemas/fields.js';
 import { productRoutes } from './products.js';
 import { publishableKeyRoutes } from './publishable-keys.js';
@@ -68,6 +69,7 @@ export async function registerManage(app: FastifyInstance, options: ManageOption
       await manage.register(changeRoutes);
       await manage.register(postRoutes);
       await manage.register(ruleRoutes);
+      await manage.register(submissionRoutes);
       await manage.register(productRoutes);
       await manage.register(publishableKeyRoutes);
       await manage.register(auditRoutes);

@@ -6,6 +6,7 @@
 //
 //   GET  /walls/{id}/submit                 the page (404 page when the wall has it off)
 //   GET  /walls/{id}/submit/page.js         its script
+//   GET  /walls/{id}/submit/poster.svg      a printable poster: the page's QR code, the wall's name, a call to post
 //   GET  /walls/{id}/submit/challenge       a fresh proof-of-work challenge (ALTCHA v1, signed by the wall's key)
 //   POST /walls/{id}/submit                 the upload (multipart: altcha, name, text, consent, photo)
 //   GET  /walls/{id}/submit/delete/{token}  the author's erasure: a confirmation page
@@ -48,6 +49,7 @@ import { registerRateLimits } from '../rate-limit.js';
 import { requestBase } from '../self-url.js';
 import { sendHtml } from '../web/page.js';
 import { formPage, messagePage, type RenderedPage, type SubmitLook } from './page.js';
+import { posterSvg } from './poster.js';
 import { SUBMIT_SCRIPT } from './script.js';
 
 /** How hard the challenge is: the browser tries up to this many hashes (half on average; well under a second on a phone). */
@@ -130,6 +132,19 @@ export async function registerSubmit(app: FastifyInstance): Promise<void> {
   app.get<{ Params: Params }>('/walls/:wallId/submit/page.js', { schema: hide }, async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(SUBMIT_SCRIPT),
   );
+
+  app.get<{ Params: Params }>('/walls/:wallId/submit/poster.svg', { schema: hide }, async (request, reply) => {
+    const opened = await open(request.params.wallId);
+    if (!opened) return closed(reply);
+    const url = `${requestBase(request)}/walls/${opened.wallId}/submit`;
+    return reply
+      .type('image/svg+xml; charset=utf-8')
+      .header('Cache-Control', 'no-store')
+      .header('Content-Security-Policy', "default-src 'none'")
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Disposition', `inline; filename="wall-${opened.wallId}-poster.svg"`)
+      .send(posterSvg(opened.look.wallName, url, opened.look.words, opened.look.language));
+  });
 
   await app.register(async (scope) => {
     await registerRateLimits(scope, 'submit-rate');

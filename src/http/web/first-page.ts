@@ -12,6 +12,7 @@ import { wallHasTaggedPosts } from '../../store/tags.js';
 import type { WallRow } from '../../store/walls.js';
 import { embedPostsPage } from '../embed/present.js';
 import { EMBED_LIMIT_DEFAULT, EMBED_PREFIX } from '../embed/schemas.js';
+import { withSubmissionLink } from '../embed/submission-link.js';
 import { requestBase } from '../self-url.js';
 
 /** The embed API's two first answers, as its JSON bodies are. */
@@ -31,7 +32,9 @@ export async function loadFirstPage(
   const { db } = request.server.ctx.store;
   const shoppable = await wallHasTaggedPosts(db, wall.id);
   return {
-    wall: { wall: embedWall(wall, shoppable, `${EMBED_PREFIX}/walls/${wall.id}`, key) },
+    wall: {
+      wall: await withSubmissionLink(request, embedWall(wall, shoppable, `${EMBED_PREFIX}/walls/${wall.id}`, key)),
+    },
     posts: await embedPostsPage(db, wall, {
       limit,
       after: null,

@@ -8,7 +8,7 @@ import { formatIso } from '../../domain/dates.js';
 import { storedChildren } from '../../domain/media.js';
 import { parseDecisionDetail } from '../../domain/decision.js';
 import { commitPartial, createPrivateFile, partialPathFor, removePartial } from '../backup/files.js';
-import type { Database, PostProductsTable, PostsTable } from '../schema.js';
+import type { Database, PostProductsTable, PostsTable, PostUploadsTable } from '../schema.js';
 import type { ImportCounts } from './loader.js';
 import { ctaOf, postContentOf, setPostFlagsOf } from '../post-columns.js';
 
@@ -193,8 +193,21 @@ async function writePosts(db: Kysely<Database>, write: Write, counts: ImportCoun
       .orderBy('post_id')
       .orderBy('position')
       .execute();
+    const uploads = new Map(
+      (
+        await db
+          .selectFrom('post_uploads')
+          .selectAll()
+          .where(
+            'post_id',
+            'in',
+            posts.map((p) => p.id),
+          )
+          .execute()
+      ).map((u) => [u.post_id, u]),
+    );
     for (const p of posts) {
-      await write(`${first ? '' : ','}\n${JSON.stringify(postRecord(p, tags))}`);
+      await write(`${first ? '' : ','}\n${JSON.stringify(postRecord(p, tags, uploads.get(p.id)))}`);
       first = false;
     }
     counts.posts += posts.length;
@@ -203,7 +216,11 @@ async function writePosts(db: Kysely<Database>, write: Write, counts: ImportCoun
 }
 
 /** A post as the data file holds it. */
-function postRecord(p: Selectable<PostsTable>, tags: Selectable<PostProductsTable>[]) {
+function postRecord(
+  p: Selectable<PostsTable>,
+  tags: Selectable<PostProductsTable>[],
+  upload: Selectable<PostUploadsTable> | undefined,
+) {
   // alt text is Wallery's own extension: written only where there is some
   const { alt, ...content } = postContentOf(p);
   const rec = {
@@ -232,6 +249,17 @@ function postRecord(p: Selectable<PostsTable>, tags: Selectable<PostProductsTabl
     products: tags
       .filter((t) => t.post_id === p.id)
       .map((t) => ({ productId: t.product_id, left: t.left_pct, top: t.top_pct })),
+    ...(upload
+      ? {
+          upload: {
+            consentVersion: upload.consent_version,
+            consentText: upload.consent_text,
+            consentedAt: formatIso(upload.consented_at),
+            deleteTokenHash: upload.delete_token_hash,
+            uploaderHash: upload.uploader_hash,
+          },
+        }
+      : {}),
   };
   return rec;
 }

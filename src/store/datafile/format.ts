@@ -90,6 +90,21 @@ export const PostSchema = Type.Object({
   /** Wallery's own extension (with `alt` of PostContent): alt text of each child */
   children: Type.Optional(Type.Array(Type.Object({ image: Str, video: Str, alt: OptStr }))),
   products: Type.Optional(Type.Array(Type.Object({ productId: Id, left: Type.Number(), top: Type.Number() }))),
+  /**
+   * Wallery's own extension: an attendee's upload (absent: none) — the
+   * consent on record (the text agreed to, its version, when) and the
+   * digests of the author's private deletion token and of their address
+   * (never the token), so that the author's link still works after an import
+   */
+  upload: Type.Optional(
+    Type.Object({
+      consentVersion: Type.Integer({ minimum: 1 }),
+      consentText: Str,
+      consentedAt: Str,
+      deleteTokenHash: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+      uploaderHash: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+    }),
+  ),
 });
 
 /** A feed without its posts (they are records of their own). */

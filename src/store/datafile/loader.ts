@@ -149,7 +149,17 @@ export class Loader {
     feeds: Row<'feeds'>[];
     posts: Row<'posts'>[];
     post_products: Database['post_products'][];
-  } = { accounts: [], user_keys: [], products: [], walls: [], feeds: [], posts: [], post_products: [] };
+    post_uploads: Database['post_uploads'][];
+  } = {
+    accounts: [],
+    user_keys: [],
+    products: [],
+    walls: [],
+    feeds: [],
+    posts: [],
+    post_products: [],
+    post_uploads: [],
+  };
   /** accounts and products known to be in the store (written by this import or there before) */
   private readonly known = { accounts: new Set<number>(), products: new Set<number>() };
   /** sections read to their end (a reference to them that does not resolve is a problem) */
@@ -338,6 +348,18 @@ export class Loader {
         top_pct: t.top,
       });
     });
+    if (p.upload) {
+      const at = instant(p.upload.consentedAt, `${path}.upload.consentedAt`);
+      this.rows.post_uploads.push({
+        post_id: p.id,
+        wall_id: this.wall!.id,
+        consent_version: p.upload.consentVersion,
+        consent_text: p.upload.consentText,
+        consented_at: at,
+        delete_token_hash: p.upload.deleteTokenHash,
+        uploader_hash: p.upload.uploaderHash,
+      });
+    }
     return this.flushIfFull();
   }
 
@@ -417,7 +439,16 @@ export class Loader {
     this.refs.accounts = [];
     this.refs.products = [];
     const rows = this.rows;
-    this.rows = { accounts: [], user_keys: [], products: [], walls: [], feeds: [], posts: [], post_products: [] };
+    this.rows = {
+      accounts: [],
+      user_keys: [],
+      products: [],
+      walls: [],
+      feeds: [],
+      posts: [],
+      post_products: [],
+      post_uploads: [],
+    };
     if (problems.length > 0) throw problems.reduce((a, b) => (b.seq < a.seq ? b : a)).error;
 
     await this.insert('accounts', rows.accounts, 500);
@@ -438,6 +469,7 @@ export class Loader {
       stored,
     );
     await this.insert('post_products', rows.post_products, 500);
+    await this.insert('post_uploads', rows.post_uploads, 500);
     for (const id of written.accounts) this.known.accounts.add(id);
     for (const id of written.products) this.known.products.add(id);
     this.counts.accounts += rows.accounts.length;

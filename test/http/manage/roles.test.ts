@@ -224,6 +224,16 @@ const RECIPES: Record<string, Recipe> = {
     scope: 'wall',
     make: async (t) => ({ params: { wallId: await deletedWall(t) } }),
   },
+  'GET /walls/{wallId}/submission': {
+    role: 'viewer',
+    scope: 'wall',
+    make: async (t) => ({ params: { wallId: t.wall } }),
+  },
+  'PUT /walls/{wallId}/submission': {
+    role: 'editor',
+    scope: 'wall',
+    make: async (t) => ({ params: { wallId: t.wall }, body: { terms: `Be kind ${t.secret}` } }),
+  },
   'GET /walls/{wallId}/rules': { role: 'viewer', scope: 'wall', make: async (t) => ({ params: { wallId: t.wall } }) },
   'PUT /walls/{wallId}/rules': {
     role: 'moderator',

@@ -39,6 +39,7 @@ export const OPERATION_ROLES = {
   'GET /walls/{wallId}/rules': 'viewer',
   'GET /walls/{wallId}/screen': 'viewer',
   'GET /walls/{wallId}/screen/slides': 'viewer',
+  'GET /walls/{wallId}/submission': 'viewer',
   'GET /webhooks': 'viewer',
   'GET /webhooks/{webhookId}': 'viewer',
   'GET /webhooks/{webhookId}/deliveries': 'viewer',
@@ -72,6 +73,7 @@ export const OPERATION_ROLES = {
   'PUT /walls/{wallId}/posts/{postId}/products': 'editor',
   'PUT /walls/{wallId}/rules': 'moderator',
   'PUT /walls/{wallId}/screen/schedule': 'editor',
+  'PUT /walls/{wallId}/submission': 'editor',
 } as const satisfies Record<string, Role>;
 
 export type Operation = keyof typeof OPERATION_ROLES;

@@ -17673,6 +17673,528 @@ export interface paths {
     };
     trace?: never;
   };
+  '/walls/{wallId}/submission': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A wall’s submission page
+     * @description Where attendees post a photo and/or a line of text with no app and no account (off until enabled). `url` is the public page, `posterUrl` a printable SVG poster with its QR code.
+     *
+     *     **Role:** any role. A token limited to accounts gets 404 for a wall of any other account.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description wallId (digits)
+           * @example 7011
+           */
+          wallId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the settings */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                consentText: string;
+                /** @description taken by each upload with its consent; bumped by a change of the text */
+                consentVersion: number;
+                /** @description the page takes posts (false: the kill switch, 404) */
+                enabled: boolean;
+                /** @enum {unknown} */
+                language: 'en' | 'de' | 'fr';
+                /** @description the largest photo in bytes (default 15 MB) */
+                maxBytes: number;
+                /** @enum {unknown} */
+                moderation: 'queue' | 'wall';
+                perIpPerHour: number;
+                perWallPerMinute: number;
+                /** @description a printable SVG poster: QR code, the wall’s name and a call to post */
+                posterUrl: string;
+                /** @description the wall’s terms, shown above the consent box */
+                terms: string;
+                title: string | null;
+                /** @description the public submission page (for the QR code and the short link) */
+                url: string;
+                wallId: number;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    /**
+     * Change a wall’s submission page
+     * @description The fields given change, the others stay. `enabled: false` is the kill switch: the page, its challenge and its upload answer 404 at once (posts already taken stay). A new `consentText` takes the next `consentVersion`; each upload keeps the version and text it agreed to.
+     *
+     *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a wall of any other account.
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description wallId (digits)
+           * @example 7011
+           */
+          wallId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description the consent checkbox’s text; a change takes the next consentVersion */
+            consentText?: string;
+            /** @description the page takes posts; false is the kill switch (404 at once) */
+            enabled?: boolean;
+            /**
+             * @description the page’s language
+             * @enum {unknown}
+             */
+            language?: 'en' | 'de' | 'fr';
+            /** @description the largest photo in bytes */
+            maxBytes?: number;
+            /**
+             * @description `queue`: every upload waits for a moderator; `wall`: the wall’s own mode and rules decide
+             * @enum {unknown}
+             */
+            moderation?: 'queue' | 'wall';
+            /** @description uploads one address may send in an hour */
+            perIpPerHour?: number;
+            /** @description uploads the wall takes in a minute */
+            perWallPerMinute?: number;
+            terms?: string;
+            /** @description the page’s heading; null: the page’s own */
+            title?: null | string;
+          };
+        };
+      };
+      responses: {
+        /** @description the settings as stored */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                consentText: string;
+                /** @description taken by each upload with its consent; bumped by a change of the text */
+                consentVersion: number;
+                /** @description the page takes posts (false: the kill switch, 404) */
+                enabled: boolean;
+                /** @enum {unknown} */
+                language: 'en' | 'de' | 'fr';
+                /** @description the largest photo in bytes (default 15 MB) */
+                maxBytes: number;
+                /** @enum {unknown} */
+                moderation: 'queue' | 'wall';
+                perIpPerHour: number;
+                perWallPerMinute: number;
+                /** @description a printable SVG poster: QR code, the wall’s name and a call to post */
+                posterUrl: string;
+                /** @description the wall’s terms, shown above the consent box */
+                terms: string;
+                title: string | null;
+                /** @description the public submission page (for the QR code and the short link) */
+                url: string;
+                wallId: number;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/webhooks': {
     parameters: {
       query?: never;

@@ -1,6 +1,7 @@
 // Walls: the list with their counts (approved / pending / hidden), open a
 // wall's page (ui/OpenWall.tsx), create (the slug suggested from the name),
-// edit (name, slug, moderation mode, profanity filter, the look: WallLook.tsx), delete and restore.
+// edit (name, slug, moderation mode, profanity filter, the look: WallLook.tsx; the
+// submission page: WallSubmissions.tsx), delete and restore.
 import { useState } from 'react';
 import { type Wall, type WallPatch } from '../api/client';
 import { useAccounts } from '../api/queries/accounts';
@@ -13,6 +14,7 @@ import { onSubmit, useForm } from '../ui/form';
 import { OpenWall } from '../ui/OpenWall';
 import { slugOf } from '../ui/slug';
 import { brandingOut, lookOf, WallLook, type LookForm } from './WallLook';
+import { WallSubmissions } from './WallSubmissions';
 import {
   Announce,
   Button,
@@ -135,7 +137,10 @@ export function Walls() {
         ) : editing?.mode === 'delete' ? (
           <DeleteWall wall={editing.wall} onDone={done} />
         ) : editing ? (
-          <WallForm wall={editing.mode === 'edit' ? editing.wall : null} onDone={done} />
+          <>
+            <WallForm wall={editing.mode === 'edit' ? editing.wall : null} onDone={done} />
+            {editing.mode === 'edit' && <WallSubmissions wallId={editing.wall.id} />}
+          </>
         ) : null}
       </Dialog>
     </section>
