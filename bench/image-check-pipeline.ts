@@ -195,6 +195,12 @@ async function main() {
 
   // the server's store, read beside it (WAL: readers never block its writer)
   const db = new Database(env.DATABASE_URL, { readonly: true });
+  // a new feed is polled by the scheduler soon after it is made: that first (empty) poll is let
+  // happen before anything is published, since a poll asked for while one is in flight joins it
+  const firstPoll = db.prepare<[number], { at: number | null }>(
+    'select last_polled_at as at from feed_ingest_state where feed_id = ?',
+  );
+  await until(() => (firstPoll.get(feedId)?.at ?? null) !== null, 'the new feed’s first poll', 1);
   /** The photo posts' arrival and decision times (ms), by item number; held ones too. */
   const timings = db.prepare<[number], { guid: string; arrived: number; decided: number | null; state: string }>(
     `select p.external_id as guid, p.state as state,

@@ -466,7 +466,9 @@ export const styles = css`
     background-position: 50% 50%;
     background-repeat: no-repeat;
   }
-  .media img[data-loaded] {
+  /* loaded: the preview goes — except in the spotlight, where it fills the bars beside a picture
+     of another shape (object-fit: contain) with the picture's own colours, blurred */
+  .media img[data-loaded]:not(.spotlight .media img) {
     background-image: none !important;
   }
   .media .unsized {

@@ -127,6 +127,38 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   'rules[].minutes': 'Minutes',
   'rules[].bot': 'Bot accounts',
   'rules[].minAgeDays': 'Youngest account (days)',
+  // the provider rule
+  'rules[].provider': 'Moderation provider',
+  'rules[].labels': 'Labels that count',
+  // the submission page (attendee uploads)
+  title: 'Title',
+  terms: 'Terms',
+  consentText: 'Consent text',
+  language: 'Language',
+  maxBytes: 'Largest photo (bytes)',
+  perIpPerHour: 'Uploads per address an hour',
+  perWallPerMinute: 'Uploads to the wall a minute',
+  // the event screen's live control
+  paused: 'Paused',
+  spotlight: 'Spotlight',
+  'spotlight.postId': 'Post in the spotlight',
+  'spotlight.seconds': 'Spotlight (seconds)',
+  showSlide: 'Show a slide',
+  'showSlide.slideId': 'Slide',
+  'showSlide.seconds': 'Slide shown (seconds)',
+  hide: 'Hide from the screen',
+  unhide: 'Show on the screen again',
+  qr: 'QR code',
+  schedule: 'Schedule',
+  'schedule[].action': 'Action',
+  'schedule[].at': 'Time',
+  'schedule[].message': 'Message',
+  text: 'Text',
+  imageUrl: 'Picture URL',
+  sponsor: 'Sponsor',
+  everyPosts: 'Every N posts',
+  startsAt: 'Shown from',
+  endsAt: 'Shown until',
   // accounts, keys, tokens, webhooks
   plan: 'Plan',
   dailyCallLimit: 'Daily call limit',
@@ -157,6 +189,9 @@ const ITEMS: Readonly<Record<string, string>> = {
   origins: 'Allowed origin',
   accounts: 'Account',
   events: 'Event',
+  hide: 'Post',
+  unhide: 'Post',
+  schedule: 'Scheduled change',
 };
 
 /** A field path as the API writes it: `name`, `connector.url`, `rules[2].words`, `branding.vars.--wallery-gap`. */
