@@ -5,6 +5,7 @@ import type { Database } from './schema.js';
 import type { MediaKind } from '../domain/lists.js';
 import { isUniqueViolation } from './dialect.js';
 import { initialMediaStates, syncPostMedia } from './media-queue.js';
+import { builtInFeedId } from './feeds.js';
 import { postDefaults } from './post-columns.js';
 
 export interface CustomPostInput {
@@ -117,27 +118,5 @@ export async function createCustomPost(
   }
 }
 
-async function customFeedId(trx: Kysely<Database>, wallId: number, now: number): Promise<number> {
-  const existing = await trx
-    .selectFrom('feeds')
-    .select('id')
-    .where('wall_id', '=', wallId)
-    .where('source', '=', CUSTOM_FEED.source)
-    .where('source_type', '=', CUSTOM_FEED.sourceType)
-    .orderBy('id')
-    .executeTakeFirst();
-  if (existing) return existing.id;
-  const created = await trx
-    .insertInto('feeds')
-    .values({
-      wall_id: wallId,
-      name: CUSTOM_FEED.name,
-      source: CUSTOM_FEED.source,
-      source_type: CUSTOM_FEED.sourceType,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return created.id;
-}
+const customFeedId = (trx: Kysely<Database>, wallId: number, now: number) =>
+  builtInFeedId(trx, wallId, CUSTOM_FEED, now);

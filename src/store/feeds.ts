@@ -1,6 +1,7 @@
 // Feeds of a wall, with their post count and ingestion state (store/ingest.ts)
 // once a poller has seen them.
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { ModerationMode } from '../domain/lists.js';
 import type { Database, FeedsTable } from './schema.js';
 import { pageAfterId } from './paging.js';
 import { insertRow } from './rows.js';
@@ -99,4 +100,47 @@ export async function deleteFeedRows(db: Kysely<Database>, feedId: number): Prom
   await db.deleteFrom('post_products').where('post_id', 'in', posts).execute();
   await db.deleteFrom('posts').where('feed_id', '=', feedId).execute();
   await db.deleteFrom('feeds').where('id', '=', feedId).execute();
+}
+
+/** A feed Wallery fills itself (operators' custom posts, attendee uploads): what names it on its wall. */
+export interface BuiltInFeed {
+  name: string;
+  source: string;
+  sourceType: string;
+}
+
+/**
+ * The wall's built-in feed of this kind, made on first need (the oldest one
+ * when several exist); `moderation`, when given, is the mode a new one gets.
+ */
+export async function builtInFeedId(
+  trx: Kysely<Database>,
+  wallId: number,
+  feed: BuiltInFeed,
+  now: number,
+  moderation?: ModerationMode | null,
+): Promise<number> {
+  const existing = await trx
+    .selectFrom('feeds')
+    .select('id')
+    .where('wall_id', '=', wallId)
+    .where('source', '=', feed.source)
+    .where('source_type', '=', feed.sourceType)
+    .orderBy('id')
+    .executeTakeFirst();
+  if (existing) return existing.id;
+  const created = await trx
+    .insertInto('feeds')
+    .values({
+      wall_id: wallId,
+      name: feed.name,
+      source: feed.source,
+      source_type: feed.sourceType,
+      ...(moderation !== undefined ? { moderation } : {}),
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return created.id;
 }

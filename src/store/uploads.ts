@@ -15,6 +15,7 @@ import type { ModerationMode } from '../domain/lists.js';
 import { isUniqueViolation } from './dialect.js';
 import { upsertPostsIn, type IngestedPost, type PostWriteDecisions } from './ingest.js';
 import { deleteUnreferencedBlobs, recordBlob, refreshPostMediaStates, type BlobRecord } from './media-queue.js';
+import { builtInFeedId } from './feeds.js';
 import type { Database, WallSubmissionsTable } from './schema.js';
 
 type SubmissionRow = Selectable<WallSubmissionsTable>;
@@ -213,36 +214,8 @@ export async function insertUpload(
   });
 }
 
-async function uploadFeedId(
-  trx: Kysely<Database>,
-  wallId: number,
-  moderation: UploadModeration,
-  now: number,
-): Promise<number> {
-  const existing = await trx
-    .selectFrom('feeds')
-    .select('id')
-    .where('wall_id', '=', wallId)
-    .where('source', '=', UPLOAD_FEED.source)
-    .where('source_type', '=', UPLOAD_FEED.sourceType)
-    .orderBy('id')
-    .executeTakeFirst();
-  if (existing) return existing.id;
-  const created = await trx
-    .insertInto('feeds')
-    .values({
-      wall_id: wallId,
-      name: UPLOAD_FEED.name,
-      source: UPLOAD_FEED.source,
-      source_type: UPLOAD_FEED.sourceType,
-      moderation: feedModeration(moderation),
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return created.id;
-}
+const uploadFeedId = (trx: Kysely<Database>, wallId: number, moderation: UploadModeration, now: number) =>
+  builtInFeedId(trx, wallId, UPLOAD_FEED, now, feedModeration(moderation));
 
 /** An upload found by the digest of its deletion token. */
 export interface UploadRecord {
