@@ -84,7 +84,11 @@ export default defineConfig({
     sourcemap: 'hidden',
     modulePreload: false,
     rollupOptions: {
-      input: { wallery: fileURLToPath(new URL('./web/embed/wallery.ts', import.meta.url)) },
+      input: {
+        wallery: fileURLToPath(new URL('./web/embed/wallery.ts', import.meta.url)),
+        // the submission page's script (src/http/submit/page.ts links its hashed name)
+        submit: fileURLToPath(new URL('./web/submit/submit.ts', import.meta.url)),
+      },
       // one file, the stable URL /embed/v1/wallery.js serves it as is — but for the event screen's QR code
       // encoder (web/embed/qr.ts), a chunk of its own loaded only there (see chunksUnderAssets)
       output: { entryFileNames: 'assets/[name]-[hash].js', chunkFileNames: 'assets/[name]-[hash].js' },

@@ -5,7 +5,6 @@
 // envelope plus the problem's code) and a page to a plain form.
 //
 //   GET  /walls/{id}/submit                 the page (404 page when the wall has it off)
-//   GET  /walls/{id}/submit/page.js         its script
 //   GET  /walls/{id}/submit/poster.svg      a printable poster: the page's QR code, the wall's name, a call to post
 //   GET  /walls/{id}/submit/challenge       a fresh proof-of-work challenge (ALTCHA v1, signed by the wall's key)
 //   POST /walls/{id}/submit                 the upload (multipart: altcha, name, text, consent, photo)
@@ -47,10 +46,10 @@ import {
 import { errorEnvelope } from '../envelope.js';
 import { registerRateLimits } from '../rate-limit.js';
 import { requestBase } from '../self-url.js';
+import { DEFAULT_WEB_DIST, WebAssets } from '../web/assets.js';
 import { sendHtml } from '../web/page.js';
 import { formPage, messagePage, type RenderedPage, type SubmitLook } from './page.js';
 import { posterSvg } from './poster.js';
-import { SUBMIT_SCRIPT } from './script.js';
 
 /** How hard the challenge is: the browser tries up to this many hashes (half on average; well under a second on a phone). */
 export const CHALLENGE_MAX_NUMBER = 250_000;
@@ -72,6 +71,13 @@ interface Opened {
 
 export async function registerSubmit(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
+  // the page's script: web/submit/ built with the embed (hashed, immutable, served under /assets/)
+  const assets = new WebAssets(DEFAULT_WEB_DIST);
+  const scriptSrc = (): string | null => {
+    const file = assets.entryFile('submit');
+    if (!file) app.log.warn('the submission page script was not built: run npm run build');
+    return file ? `/${file}` : null;
+  };
 
   /** The wall and its submission page, when the page is on (the kill switch off). */
   async function open(wallIdParam: string): Promise<Opened | null> {
@@ -124,14 +130,10 @@ export async function registerSubmit(app: FastifyInstance): Promise<void> {
           consentText: opened.settings.consentText,
           maxBytes: opened.settings.maxBytes,
         },
-        `${path}/page.js`,
+        scriptSrc(),
       ),
     );
   });
-
-  app.get<{ Params: Params }>('/walls/:wallId/submit/page.js', { schema: hide }, async (_request, reply) =>
-    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(SUBMIT_SCRIPT),
-  );
 
   app.get<{ Params: Params }>('/walls/:wallId/submit/poster.svg', { schema: hide }, async (request, reply) => {
     const opened = await open(request.params.wallId);

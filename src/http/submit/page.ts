@@ -116,7 +116,7 @@ function shell(look: SubmitLook, heading: string, body: string, scriptSrc: strin
 <title>${escapeHtml(heading)} · ${name}</title>
 ${FAVICON_LINK}
 <style>${css}</style>
-${scriptSrc ? `<script src="${escapeHtml(scriptSrc)}" defer></script>` : ''}
+${scriptSrc ? `<script type="module" src="${escapeHtml(scriptSrc)}"></script>` : ''}
 </head>
 <body>
 <div class="wrap">
@@ -145,7 +145,7 @@ const CAMERA =
 const CHECK = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M5 12.5l4.5 4.5L19 7.5"/></svg>';
 
 /** The form. Words the script needs are handed over as JSON in a data block (not run, not inline script). */
-export function formPage(look: SubmitLook, page: FormPage, scriptSrc: string): RenderedPage {
+export function formPage(look: SubmitLook, page: FormPage, scriptSrc: string | null): RenderedPage {
   const w = look.words;
   const mb = Math.floor(page.maxBytes / 1024 / 1024);
   const scriptWords = {

@@ -16,9 +16,9 @@ interface ManifestEntry {
   isEntry?: boolean;
 }
 
-/** The embed script's hashed file name (`assets/wallery-HASH.js`), re-read when the manifest changes. */
+/** The built scripts' hashed file names (`assets/wallery-HASH.js`), re-read when the manifest changes. */
 export class WebAssets {
-  private cached: { mtimeMs: number; file: string | null } | null = null;
+  private cached: { mtimeMs: number; files: Map<string, string> } | null = null;
   private script: EntryScript | null = null;
 
   constructor(readonly distDir: string) {}
@@ -27,8 +27,12 @@ export class WebAssets {
     return join(this.distDir, 'assets');
   }
 
-  /** e.g. `assets/wallery-Dk3j2.js`, or null when the front end was not built */
-  entryFile(): string | null {
+  /**
+   * The entry `name`'s file — `wallery` (the embed, the default) or `submit`
+   * (the submission page's script), e.g. `assets/wallery-Dk3j2.js` — or null
+   * when the front end was not built.
+   */
+  entryFile(name = 'wallery'): string | null {
     const path = join(this.distDir, '.vite', 'manifest.json');
     let mtimeMs: number;
     try {
@@ -38,10 +42,14 @@ export class WebAssets {
     }
     if (this.cached?.mtimeMs !== mtimeMs) {
       const manifest = JSON.parse(readFileSync(path, 'utf8')) as Record<string, ManifestEntry>;
-      const entry = Object.values(manifest).find((e) => e.isEntry && /wallery-[\w-]+\.js$/.test(e.file));
-      this.cached = { mtimeMs, file: entry?.file ?? null };
+      const files = new Map<string, string>();
+      for (const entry of Object.values(manifest)) {
+        const named = entry.isEntry ? /^assets\/([a-z]+)-[\w-]+\.js$/.exec(entry.file) : null;
+        if (named) files.set(named[1]!, entry.file);
+      }
+      this.cached = { mtimeMs, files };
     }
-    return this.cached.file;
+    return this.cached.files.get(name) ?? null;
   }
 
   /**
