@@ -27,7 +27,7 @@ import {
 import { VISITOR_CSP, visitorPage, type VisitorCase } from './visitor-page.js';
 import { parseAcceptEncoding } from '../v2/response-cache.js';
 import { serverSelfUrl } from '../self-url.js';
-import { sharedCacheControl, tagHeaders } from '../../cdn/tags.js';
+import { DEFAULT_CDN_CACHING, sharedCacheControl, tagHeaders } from '../../cdn/tags.js';
 
 /** Where the routes of this module live; everything under them is a page or a file, not the API. */
 export const WEB_ROUTE_PREFIXES = ['/embed/', '/assets/', '/walls/', '/demo-media/', '/console/', GUIDE_PATH] as const;
@@ -83,6 +83,8 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
   const wallRow = (id: number): Promise<WallRow | null> =>
     app.hasDecorator('ctx') ? findWallRow(app.ctx.store.db, id, { live: true }) : Promise.resolve(null);
   const sourceMaps = options.sourceMaps ?? false;
+  /** s-maxage and tag prefix (buildServer's registerCdn; the defaults for a bare test server) */
+  const cdn = () => (app.hasDecorator('cdn') ? app.cdn : DEFAULT_CDN_CACHING);
 
   registerFavicon(app);
 
@@ -236,7 +238,7 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
         ? { local: true, publicUrl: serverSelfUrl(app).publicUrl, logoUrl: first.wall.wall.branding?.logoUrl }
         : { local: false },
       // browsers ask each time; CDNs keep it until the wall (or its account) changes and is purged
-      { 'Cache-Control': sharedCacheControl(0, app.cdn), ...tagHeaders(app.cdn, wall.id, grant.accountId) },
+      { 'Cache-Control': sharedCacheControl(0, cdn()), ...tagHeaders(cdn(), wall.id, grant.accountId) },
     );
   };
   app.get<{ Params: { idOrSlug: string }; Querystring: Record<string, string | string[] | undefined> }>(
