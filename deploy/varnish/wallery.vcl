@@ -39,9 +39,12 @@ sub vcl_recv {
         if (!req.http.Surrogate-Key || req.http.Surrogate-Key !~ "^[a-z0-9 -]+$") {
             return (synth(400, "Surrogate-Key: tag tag…"));
         }
-        # obj.* only: the ban lurker clears matching objects in the background too
-        ban("obj.http.Surrogate-Key ~ (^| )(" + regsuball(req.http.Surrogate-Key, " +", "|") + ")( |$)");
-        return (synth(200, "Banned"));
+        # obj.* only: the ban lurker clears matching objects in the background too.
+        # A ban expression is split at spaces: the regex uses \s (VCL strings have no escapes)
+        if (std.ban("obj.http.Surrogate-Key ~ (^|\s)(" + regsuball(req.http.Surrogate-Key, " +", "|") + ")(\s|$)")) {
+            return (synth(200, "Banned"));
+        }
+        return (synth(400, std.ban_error()));
     }
     if (req.method != "GET" && req.method != "HEAD") {
         return (pass);
