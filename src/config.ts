@@ -156,7 +156,13 @@ export function parseCdnTargets(value: string | undefined, env: NodeJS.ProcessEn
 }
 
 export function loadCdnConfig(env: NodeJS.ProcessEnv = process.env): CdnConfig {
-  const targets = parseCdnTargets(env.CDN_PURGE, env);
+  // each secret is read whether or not a target of its kind is listed (what loadConfig reads is what SETTINGS lists)
+  const secrets = {
+    CDN_CLOUDFLARE_TOKEN: env.CDN_CLOUDFLARE_TOKEN,
+    CDN_FASTLY_KEY: env.CDN_FASTLY_KEY,
+    CDN_BUNNY_KEY: env.CDN_BUNNY_KEY,
+  };
+  const targets = parseCdnTargets(env.CDN_PURGE, secrets);
   const tagPrefix = (env.CDN_TAG_PREFIX ?? '').trim() || DEFAULT_TAG_PREFIX;
   if (!TAG_PATTERN.test(tagPrefix) || tagPrefix.length > 24)
     throw new ConfigError('CDN_TAG_PREFIX must be 1 to 24 lowercase letters, digits or -');
@@ -1269,9 +1275,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   {
     name: 'CDN_MAX_AGE',
     section: 'CDN',
-    default: `${DEFAULT_SHARED_MAX_AGE} (${DEFAULT_PURGED_SHARED_MAX_AGE} with CDN_PURGE)`,
-    meaning:
-      'Seconds a CDN keeps an embed answer or a hosted page (`s-maxage`); browsers keep them 5 s at most. With purge targets every change purges what it touched, so the answers can live long.',
+    default: String(DEFAULT_SHARED_MAX_AGE),
+    meaning: `Seconds a CDN keeps an embed answer or a hosted page (\`s-maxage\`); browsers keep them 5 s at most. Unset with CDN_PURGE set: ${DEFAULT_PURGED_SHARED_MAX_AGE}, since every change then purges what it touched.`,
   },
   {
     name: 'CDN_TAG_PREFIX',
