@@ -56,6 +56,8 @@ export default defineConfig({
                   // the media worker's queue, fetching and commands (test/media's processing suites need no store)
                   'test/media/{runtime,pipeline,demo-seed,image-check}.test.ts',
                   'test/cli/media.test.ts',
+                  // a real Varnish in front of a server, purged on every kind of change
+                  'test/cdn/**/*.test.ts',
                 ],
                 exclude: ['test/http/{xss,params,conformance,cors,logging,malformed,xml-form}.test.ts'],
                 env: { WALLERY_TEST_STORE: 'postgres' },

@@ -6,6 +6,14 @@ import { dirname, isAbsolute, join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { DEFAULT_PORT } from './domain/self-url.js';
 import { PROVIDER_NAME, PROVIDER_PROTOCOLS, type ProviderProtocol } from './domain/provider-rules.js';
+import {
+  DEFAULT_PURGED_SHARED_MAX_AGE,
+  DEFAULT_SHARED_MAX_AGE,
+  DEFAULT_TAG_PREFIX,
+  TAG_PATTERN,
+  type CdnCaching,
+} from './cdn/tags.js';
+import type { PurgeTargetSpec } from './cdn/targets.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -99,6 +107,71 @@ export interface Config {
   tracing: { endpoint: string | null };
   /** the pages and files for browsers (src/http/web/) */
   web: WebConfig;
+  /** what CDNs are told (s-maxage, tags) and where purges go (src/cdn/) */
+  cdn: CdnConfig;
+}
+
+export interface CdnConfig extends CdnCaching {
+  /** CDN_PURGE: where every change is purged by tag; empty: nowhere */
+  targets: PurgeTargetSpec[];
+}
+
+const CDN_KINDS = ['varnish', 'cloudflare', 'fastly', 'bunny'] as const;
+const CDN_SECRETS = { cloudflare: 'CDN_CLOUDFLARE_TOKEN', fastly: 'CDN_FASTLY_KEY', bunny: 'CDN_BUNNY_KEY' } as const;
+
+/** A CDN's token: printable ASCII without spaces; required once a target of its kind is listed. */
+function cdnSecret(env: NodeJS.ProcessEnv, kind: keyof typeof CDN_SECRETS): string {
+  const name = CDN_SECRETS[kind];
+  const raw = (env[name] ?? '').trim();
+  if (!/^[\x21-\x7e]+$/.test(raw))
+    throw new ConfigError(`${name} must be set (printable, no spaces) for a ${kind} target in CDN_PURGE`);
+  return raw;
+}
+
+/** CDN_PURGE: comma-separated `varnish:URL`, `cloudflare:ZONE_ID`, `fastly:SERVICE_ID`, `bunny:PULL_ZONE_ID`. */
+export function parseCdnTargets(value: string | undefined, env: NodeJS.ProcessEnv = process.env): PurgeTargetSpec[] {
+  const name = 'CDN_PURGE';
+  const items = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  return items.map((item): PurgeTargetSpec => {
+    const colon = item.indexOf(':');
+    const kind = item.slice(0, colon).toLowerCase();
+    const rest = item.slice(colon + 1).trim();
+    if (colon < 0 || !(CDN_KINDS as readonly string[]).includes(kind) || rest === '')
+      throw new ConfigError(
+        `${name} must list targets like varnish:http://host:6081, cloudflare:ZONE_ID, fastly:SERVICE_ID or bunny:PULL_ZONE_ID`,
+      );
+    if (kind === 'varnish') {
+      const url = httpUrl(rest, `${name}'s varnish target`);
+      return { kind, url: url.href };
+    }
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(rest))
+      throw new ConfigError(`${name}'s ${kind} target must name an id of letters, digits, - or _`);
+    if (kind === 'cloudflare') return { kind, zoneId: rest, token: cdnSecret(env, kind) };
+    if (kind === 'fastly') return { kind, serviceId: rest, key: cdnSecret(env, kind) };
+    return { kind: 'bunny', pullZoneId: rest, key: cdnSecret(env, 'bunny') };
+  });
+}
+
+export function loadCdnConfig(env: NodeJS.ProcessEnv = process.env): CdnConfig {
+  // each secret is read whether or not a target of its kind is listed (what loadConfig reads is what SETTINGS lists)
+  const secrets = {
+    CDN_CLOUDFLARE_TOKEN: env.CDN_CLOUDFLARE_TOKEN,
+    CDN_FASTLY_KEY: env.CDN_FASTLY_KEY,
+    CDN_BUNNY_KEY: env.CDN_BUNNY_KEY,
+  };
+  const targets = parseCdnTargets(env.CDN_PURGE, secrets);
+  const tagPrefix = (env.CDN_TAG_PREFIX ?? '').trim() || DEFAULT_TAG_PREFIX;
+  if (!TAG_PATTERN.test(tagPrefix) || tagPrefix.length > 24)
+    throw new ConfigError('CDN_TAG_PREFIX must be 1 to 24 lowercase letters, digits or -');
+  const fallback = targets.length > 0 ? DEFAULT_PURGED_SHARED_MAX_AGE : DEFAULT_SHARED_MAX_AGE;
+  return {
+    targets,
+    tagPrefix,
+    sharedMaxAge: intSetting(env.CDN_MAX_AGE, 'CDN_MAX_AGE', fallback, 0, 31_536_000),
+  };
 }
 
 export interface WebConfig {
@@ -632,6 +705,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: loadMetricsConfig(env),
     tracing: { endpoint: parseOtlpEndpoint(env.OTEL_EXPORTER_OTLP_ENDPOINT) },
     web: loadWebConfig(env),
+    cdn: loadCdnConfig(env),
   };
 }
 
@@ -1037,6 +1111,7 @@ export const SETTING_SECTIONS = [
   'Server',
   'Store',
   'Redis and caches',
+  'CDN',
   'Management API',
   'Embed API and analytics',
   'Feed ingestion',
@@ -1170,6 +1245,45 @@ export const SETTINGS: readonly SettingDoc[] = [
     default: String(DEFAULT_CACHE_TTL_MS),
     meaning:
       'Longest life of a cached key lookup or rendered v2 read. Writes are announced to every instance at once; this bounds how stale an answer can be if an announcement is lost.',
+  },
+  // CDN
+  {
+    name: 'CDN_PURGE',
+    section: 'CDN',
+    default: null,
+    meaning:
+      'Where every change is purged by tag, comma-separated: `varnish:URL` (an HTTP `BAN` with `Surrogate-Key`, as [deploy/varnish/wallery.vcl](../operations/cdn.md) takes), `cloudflare:ZONE_ID`, `fastly:SERVICE_ID`, `bunny:PULL_ZONE_ID`. See [CDN](../operations/cdn.md).',
+  },
+  {
+    name: 'CDN_CLOUDFLARE_TOKEN',
+    section: 'CDN',
+    default: null,
+    meaning: 'API token with the Cache Purge permission, for a `cloudflare:` target. A secret: never logged.',
+  },
+  {
+    name: 'CDN_FASTLY_KEY',
+    section: 'CDN',
+    default: null,
+    meaning: 'API token allowed to purge (`purge_select`), for a `fastly:` target. A secret: never logged.',
+  },
+  {
+    name: 'CDN_BUNNY_KEY',
+    section: 'CDN',
+    default: null,
+    meaning: 'Account API key, for a `bunny:` target. A secret: never logged.',
+  },
+  {
+    name: 'CDN_MAX_AGE',
+    section: 'CDN',
+    default: String(DEFAULT_SHARED_MAX_AGE),
+    meaning: `Seconds a CDN keeps an embed answer or a hosted page (\`s-maxage\`); browsers keep them 5 s at most. Unset with CDN_PURGE set: ${DEFAULT_PURGED_SHARED_MAX_AGE}, since every change then purges what it touched.`,
+  },
+  {
+    name: 'CDN_TAG_PREFIX',
+    section: 'CDN',
+    default: DEFAULT_TAG_PREFIX,
+    meaning:
+      'Prefix of the cache tags (`wallery`, `wallery-a<account>`, `wallery-w<wall>`), so several deployments can share one CDN zone.',
   },
   // Management API
   {

@@ -138,6 +138,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
         trustProxy: config.trustProxy,
         metrics: config.metrics,
         web: config.web,
+        cdn: config.cdn,
         ...options.server,
       })
     : null;

@@ -16,6 +16,7 @@ import { registerEmbed, type EmbedOptions } from './embed/index.js';
 import { registerOpenApi } from './openapi.js';
 import { externalWriteDetector } from '../store/dialect.js';
 import type { TrustProxy, WebConfig } from '../config.js';
+import { registerCdn, type CdnOptions } from './cdn.js';
 import { registerWeb } from './web/index.js';
 import { registerSubmit } from './submit/index.js';
 import { registerMedia } from './media/index.js';
@@ -40,6 +41,8 @@ export interface ServerOptions {
   metrics?: MetricsRouteOptions & { enabled: boolean };
   /** the pages and files for browsers (WEB_SOURCE_MAPS, LANDING_REDIRECT); defaults otherwise */
   web?: WebConfig;
+  /** CDN caching (s-maxage, tag prefix) and purge targets (CDN_*); none: short s-maxage, no purges */
+  cdn?: CdnOptions;
 }
 
 /** Fastify's trustProxy; a number of hops as the function proxy-addr makes of it (Fastify's types take no number). */
@@ -149,6 +152,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   await registerHealth(app);
   const metrics = options.metrics ?? { enabled: true, token: null };
   if (ctx.metrics && metrics.enabled) registerMetricsRoute(app, ctx.metrics, metrics);
+  registerCdn(app, options.cdn);
   await registerV2(app);
   await registerManage(app, options.manage);
   await registerEmbed(app, options.embed);

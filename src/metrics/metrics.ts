@@ -100,6 +100,8 @@ export interface MetricSources {
   pool?: PoolProbe | null;
   /** the provider check, where feeds are polled */
   moderationProviders?: ModerationProviderProbe | null;
+  /** the CDN purge hook (CDN_PURGE): purge requests per target kind and outcome */
+  cdnPurges?: { readonly stats: { purges: Record<string, Record<string, number>> } } | null;
   /** the store, read on scrape for feeds per state (when ingesting) and webhook backlog (when delivering) */
   db?: Kysely<Database>;
 }
@@ -174,6 +176,7 @@ export class Metrics {
     this.defineQuota();
     this.defineIngest();
     this.defineWebhooks();
+    this.defineCdn();
     this.defineMedia();
     this.defineModeration();
     this.defineEmbed();
@@ -292,6 +295,18 @@ export class Metrics {
       'wallery_ingest_poll_lag_seconds',
       'How far past its next poll time the most overdue feed is, per state',
       (s) => s.lagMs / 1000,
+    );
+  }
+
+  private defineCdn() {
+    this.totals(
+      'wallery_cdn_purges_total',
+      'CDN purge requests, by target kind and outcome: purged, retried (a failed attempt tried again), failed (given up)',
+      ['target', 'outcome'],
+      () =>
+        Object.entries(this.sources.cdnPurges?.stats.purges ?? {}).flatMap(([target, byOutcome]) =>
+          Object.entries(byOutcome).map(([outcome, n]): [Record<string, string>, number] => [{ target, outcome }, n]),
+        ),
     );
   }
 

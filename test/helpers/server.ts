@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/http/server.js';
 import type { EmbedOptions } from '../../src/http/embed/index.js';
 import type { ManageOptions } from '../../src/http/manage/index.js';
+import type { CdnOptions } from '../../src/http/cdn.js';
 import { registerDocument, unregisterDocument, type OpenApiDocument } from './conformance.js';
 import { importDataFile } from '../../src/store/datafile.js';
 import { ChangeBus } from '../../src/store/changes.js';
@@ -59,6 +60,8 @@ export interface TestServerOptions {
   self?: AppContext['self'];
   /** the media pipeline (storage and processing); default none */
   media?: AppContext['media'];
+  /** CDN caching and purge targets (CDN_*); default none */
+  cdn?: CdnOptions;
 }
 
 /** A fresh temporary directory for `startTestServer({ dir })`; remove it with `removeDir`. */
@@ -93,6 +96,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.manage ? { manage: options.manage } : {}),
       ...(options.web ? { web: options.web } : {}),
       ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+      ...(options.cdn ? { cdn: options.cdn } : {}),
     },
   );
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -15,6 +15,7 @@ import { EXPOSED_HEADERS, limited, type Limiter } from './access.js';
 import { decodeEmbedCursor } from './cursor.js';
 import { embedPostsPage } from './present.js';
 import { withSubmissionLink } from './submission-link.js';
+import { sharedCacheControl, tagHeaders } from '../../cdn/tags.js';
 import { requestBase, serverSelfUrl } from '../self-url.js';
 import type { PublishableKeyCache } from './key-cache.js';
 import {
@@ -29,8 +30,12 @@ import {
   readResponses,
 } from './schemas.js';
 
-/** Browsers and CDNs may reuse an answer for 5 s, and serve it stale while revalidating for 30 s more. */
-export const EMBED_CACHE_CONTROL = 'public, max-age=5, stale-while-revalidate=30';
+/**
+ * Browsers may reuse an answer for 5 s; CDNs for CDN_MAX_AGE (s-maxage: 5 s,
+ * or an hour when every change is purged by tag, CDN_PURGE), and both may
+ * serve it stale while revalidating (src/cdn/tags.ts).
+ */
+export const EMBED_BROWSER_MAX_AGE = 5;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 const doc = (summary: string, description: string) => ({ tags: ['embed'], summary, description });
@@ -90,7 +95,12 @@ async function sendJson(
       }
     }
   }
-  reply.header('ETag', entry.etag).header('Cache-Control', EMBED_CACHE_CONTROL);
+  const cdn = request.server.cdn;
+  reply
+    .header('ETag', entry.etag)
+    .header('Cache-Control', sharedCacheControl(EMBED_BROWSER_MAX_AGE, cdn))
+    // filed under the wall and its account, so a change purges it from CDNs (src/cdn/purger.ts)
+    .headers(tagHeaders(cdn, slot.wallId, slot.accountId));
   if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
   if (store) {
     const { body, encoding } = store.encoded(entry, request.headers['accept-encoding']);

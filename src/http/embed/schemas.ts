@@ -144,7 +144,14 @@ const CACHING = {
     type: 'string',
     pattern: '^"[^"]*"$',
   }),
-  'Cache-Control': header('CDN- and browser-cacheable briefly', { type: 'string' }),
+  'Cache-Control': header('browsers keep it 5 s, CDNs s-maxage (CDN_MAX_AGE), both serve it stale briefly', {
+    type: 'string',
+  }),
+  'Surrogate-Key': header('cache tags for Fastly and Varnish: everything, the account, the wall (space-separated)', {
+    type: 'string',
+  }),
+  'Cache-Tag': header('the same tags for Cloudflare (comma-separated)', { type: 'string' }),
+  'CDN-Tag': header('the same tags for Bunny (comma-separated)', { type: 'string' }),
   'Content-Encoding': header('br or gzip when accepted and the body is 1 KiB or more', { enum: ['br', 'gzip'] }),
 };
 

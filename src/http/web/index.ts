@@ -27,6 +27,7 @@ import {
 import { VISITOR_CSP, visitorPage, type VisitorCase } from './visitor-page.js';
 import { parseAcceptEncoding } from '../v2/response-cache.js';
 import { serverSelfUrl } from '../self-url.js';
+import { DEFAULT_CDN_CACHING, sharedCacheControl, tagHeaders } from '../../cdn/tags.js';
 
 /** Where the routes of this module live; everything under them is a page or a file, not the API. */
 export const WEB_ROUTE_PREFIXES = ['/embed/', '/assets/', '/walls/', '/demo-media/', '/console/', GUIDE_PATH] as const;
@@ -71,7 +72,8 @@ const sendPage = (
   body: string,
   ancestors = "'none'",
   pictures: PagePictures = { local: false },
-) => sendHtml(reply, status, body, pageCsp(ancestors, pictures), framingHeaders(ancestors));
+  extra: Record<string, string> = {},
+) => sendHtml(reply, status, body, pageCsp(ancestors, pictures), { ...framingHeaders(ancestors), ...extra });
 
 export async function registerWeb(app: FastifyInstance, options: WebOptions = {}): Promise<void> {
   const assets = new WebAssets(options.distDir ?? DEFAULT_WEB_DIST);
@@ -81,6 +83,8 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
   const wallRow = (id: number): Promise<WallRow | null> =>
     app.hasDecorator('ctx') ? findWallRow(app.ctx.store.db, id, { live: true }) : Promise.resolve(null);
   const sourceMaps = options.sourceMaps ?? false;
+  /** s-maxage and tag prefix (buildServer's registerCdn; the defaults for a bare test server) */
+  const cdn = () => (app.hasDecorator('cdn') ? app.cdn : DEFAULT_CDN_CACHING);
 
   registerFavicon(app);
 
@@ -233,6 +237,8 @@ export async function registerWeb(app: FastifyInstance, options: WebOptions = {}
       localMedia
         ? { local: true, publicUrl: serverSelfUrl(app).publicUrl, logoUrl: first.wall.wall.branding?.logoUrl }
         : { local: false },
+      // browsers ask each time; CDNs keep it until the wall (or its account) changes and is purged
+      { 'Cache-Control': sharedCacheControl(0, cdn()), ...tagHeaders(cdn(), wall.id, grant.accountId) },
     );
   };
   app.get<{ Params: { idOrSlug: string }; Querystring: Record<string, string | string[] | undefined> }>(

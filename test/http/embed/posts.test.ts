@@ -199,7 +199,10 @@ describeSample('embed reads', () => {
     const first = await s.embed('/walls/7011/posts', { key, limit: '100' });
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^"[^"]+"$/);
-    expect(first.headers.get('cache-control')).toBe('public, max-age=5, stale-while-revalidate=30');
+    expect(first.headers.get('cache-control')).toBe(
+      'public, max-age=5, s-maxage=5, stale-while-revalidate=30, stale-if-error=86400',
+    );
+    expect(first.headers.get('surrogate-key')).toMatch(/^wallery wallery-a\d+ wallery-w7011$/);
     const again = await s.embed('/walls/7011/posts', { key, limit: '100' }, { 'if-none-match': etag });
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
