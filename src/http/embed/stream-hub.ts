@@ -14,6 +14,9 @@
 // sent: to every stream of the wall, and first of all to a stream that
 // (re)connects. It carries the whole state, so it is not numbered or
 // replayed: the newest is all a screen needs.
+// At scale (10,000 streams, bench/sse.ts) every event is serialised and
+// encoded once per wall and base, not once per stream: the same bytes are
+// written to each of its sockets.
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
@@ -54,7 +57,8 @@ export interface Stream {
 
 interface BufferedEvent {
   id: number;
-  text: string;
+  /** the frame, encoded once for all of the wall's streams */
+  bytes: Buffer;
 }
 
 /** A slow reader whose unsent output passes this is cut off (it reconnects and resumes). */
@@ -62,6 +66,8 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 export const frame = (event: string, id: number | null, data: unknown) =>
   `event: ${event}\n${id === null ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`;
+
+const PING = Buffer.from(': ping\n\n');
 
 class WallFeed {
   readonly streams = new Set<Stream>();
@@ -71,8 +77,11 @@ class WallFeed {
   private lastId = Date.now() * 1000;
   private running: Promise<void> | null = null;
   private dirty = false;
-  /** the wall's screen state as last read, and its text (what tells a change) */
-  private screen: { body: ScreenBody; text: string } | null = null;
+  /**
+   * the wall's screen state as last read, its text (what tells a change) and
+   * its frame as sent to the streams there were at that read (`serverNow` then)
+   */
+  private screen: { body: ScreenBody; text: string; bytes: Buffer } | null = null;
   /** the screen state's text each stream was sent last */
   private readonly screenSent = new WeakMap<Stream, string>();
   graceTimer: NodeJS.Timeout | null = null;
@@ -130,22 +139,34 @@ class WallFeed {
       for (const post of [...posts].reverse()) if (before.get(post.id) !== next.get(post.id)) this.emit('upsert', post);
     }
     const screen = await presentScreen(db, this.wallId, this.base);
-    this.screen = { body: screen, text: JSON.stringify(screen) };
-    for (const s of this.streams) this.sendScreen(s);
+    this.screen = { body: screen, text: JSON.stringify(screen), bytes: this.screenFrame(screen) };
+    for (const s of this.streams) this.sendScreen(s, this.screen.bytes);
     await this.recheckKeys();
   }
 
-  /** The current screen state to a stream that has not been sent it yet. */
-  sendScreen(s: Stream): void {
+  private screenFrame(body: ScreenBody): Buffer {
+    return Buffer.from(frame('screen', null, { ...body, serverNow: iso(this.hub.ctx.now()) }));
+  }
+
+  /**
+   * The current screen state to a stream that has not been sent it yet: the
+   * frame of the last read (all streams at once), or one made now for a
+   * stream that opens later (its `serverNow` is the time it is sent).
+   */
+  sendScreen(s: Stream, bytes?: Buffer): void {
     if (!this.screen || this.screenSent.get(s) === this.screen.text) return;
     this.screenSent.set(s, this.screen.text);
-    this.hub.write(s, frame('screen', null, { ...this.screen.body, serverNow: iso(this.hub.ctx.now()) }));
+    this.hub.write(s, bytes ?? this.screenFrame(this.screen.body));
   }
 
   /** A key revoked (or moved to another wall) ends the streams opened with it. */
   private async recheckKeys(): Promise<void> {
     const byKey = new Map<string, Stream[]>();
-    for (const s of this.streams) byKey.set(s.key, [...(byKey.get(s.key) ?? []), s]);
+    for (const s of this.streams) {
+      const same = byKey.get(s.key);
+      if (same) same.push(s);
+      else byKey.set(s.key, [s]);
+    }
     for (const [key, streams] of byKey) {
       const grant = await this.hub.keys.lookup(this.hub.ctx.store.db, key);
       if (!grant || grant.wallId !== this.wallId) for (const s of streams) this.hub.end(s);
@@ -154,10 +175,10 @@ class WallFeed {
 
   private emit(event: 'upsert' | 'remove', data: EmbedPost | { id: string }): void {
     const id = ++this.lastId;
-    const text = frame(event, id, data);
-    this.events.push({ id, text });
+    const bytes = Buffer.from(frame(event, id, data));
+    this.events.push({ id, bytes });
     if (this.events.length > this.hub.options.replayEvents) this.events.shift();
-    for (const s of this.streams) this.hub.write(s, text);
+    for (const s of this.streams) this.hub.write(s, bytes);
   }
 
   /** What a stream reconnecting with `lastEventId` needs: the events after it, or a reset. */
@@ -167,7 +188,7 @@ class WallFeed {
     const oldest = this.events[0]?.id ?? this.lastId + 1;
     if (last === this.lastId) return;
     if (Number.isSafeInteger(last) && last >= oldest - 1 && last < this.lastId) {
-      for (const e of this.events) if (e.id > last) this.hub.write(s, e.text);
+      for (const e of this.events) if (e.id > last) this.hub.write(s, e.bytes);
       return;
     }
     this.hub.write(s, frame('reset', this.lastId, {}));
@@ -202,7 +223,7 @@ export class StreamHub {
       else for (const feed of this.feeds()) feed.changed();
     });
     this.heartbeat = setInterval(() => {
-      for (const s of this.all) this.write(s, ': ping\n\n');
+      for (const s of this.all) this.write(s, PING);
     }, options.heartbeatMs);
     this.heartbeat.unref();
     // another process's commit to the SQLite file shows only when looked for
@@ -273,7 +294,7 @@ export class StreamHub {
     feed.graceTimer.unref();
   }
 
-  write(stream: Stream, text: string): void {
+  write(stream: Stream, text: string | Buffer): void {
     const { res } = stream;
     if (res.destroyed || res.writableEnded) return;
     if (res.writableLength > MAX_BUFFERED_BYTES) {
