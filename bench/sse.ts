@@ -8,6 +8,7 @@
 // fan-out latency (p50/p99/max over every stream and round), and the load
 // process's CPU (it must not be what limits). The same again through nginx
 // (deploy/nginx/wallery.conf, buffering off). Writes bench/sse-results.md.
+// BENCH_SSE_PROFILE=<dir> has the server write a CPU profile of each case.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,7 +45,9 @@ function raiseFdLimit(): string {
 }
 
 async function startWallery(db: string) {
-  const child = node(['dist/cli/main.js', 'serve'], {
+  // BENCH_SSE_PROFILE=<dir>: the server writes a CPU profile there (open it in Chrome's DevTools)
+  const profile = process.env.BENCH_SSE_PROFILE;
+  const child = node([...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), 'dist/cli/main.js', 'serve'], {
     DATABASE_URL: db,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -218,7 +221,9 @@ async function main() {
   await runToEnd(node(['dist/cli/main.js', 'import', file], { DATABASE_URL: db }));
   const keys: { id: number; key: string }[] = [];
   for (const w of walls) {
-    const made = await runToEnd(node(['dist/cli/main.js', 'walls', 'keys', 'create', String(w.id)], { DATABASE_URL: db }));
+    const made = await runToEnd(
+      node(['dist/cli/main.js', 'walls', 'keys', 'create', String(w.id)], { DATABASE_URL: db }),
+    );
     keys.push({ id: w.id, key: made.trim() });
   }
 

@@ -16,7 +16,10 @@
 // replayed: the newest is all a screen needs.
 // At scale (10,000 streams, bench/sse.ts) every event is serialised and
 // encoded once per wall and base, not once per stream: the same bytes are
-// written to each of its sockets.
+// written to each of its sockets. The heartbeat is one timer for all
+// streams, and each of its ticks pings a slice of them: writing to every
+// socket at once would hold the event loop (about 150 ms for 10,000) every
+// interval.
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
@@ -53,6 +56,8 @@ export interface Stream {
   client: string;
   /** the base of Wallery's URLs in its posts (src/http/self-url.ts) */
   base: string;
+  /** which of the heartbeat's ticks pings it (set by the hub) */
+  slice?: number;
 }
 
 interface BufferedEvent {
@@ -68,6 +73,10 @@ export const frame = (event: string, id: number | null, data: unknown) =>
   `event: ${event}\n${id === null ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`;
 
 const PING = Buffer.from(': ping\n\n');
+
+/** The heartbeat ticks at most this often, each tick pinging 1 / n of the streams. */
+const HEARTBEAT_TICK_MS = 1000;
+const MAX_HEARTBEAT_SLICES = 16;
 
 class WallFeed {
   readonly streams = new Set<Stream>();
@@ -208,6 +217,10 @@ export class StreamHub {
   private readonly perClient = new Map<string, number>();
   private readonly unsubscribe: () => void;
   private readonly heartbeat: NodeJS.Timeout;
+  /** each stream is pinged every `heartbeatMs`, by one of this many ticks (all of them when 1) */
+  private readonly slices: number;
+  private tick = 0;
+  private attached = 0;
   private readonly externalPoll: NodeJS.Timeout | null;
   private closed = false;
   readonly windowSize: number;
@@ -222,9 +235,11 @@ export class StreamHub {
       if (change.kind === 'wall') for (const feed of this.walls.get(change.wallId)?.values() ?? []) feed.changed();
       else for (const feed of this.feeds()) feed.changed();
     });
+    this.slices = Math.max(1, Math.min(MAX_HEARTBEAT_SLICES, Math.floor(options.heartbeatMs / HEARTBEAT_TICK_MS)));
     this.heartbeat = setInterval(() => {
-      for (const s of this.all) this.write(s, PING);
-    }, options.heartbeatMs);
+      const slice = this.tick++ % this.slices;
+      for (const s of this.all) if (s.slice === slice) this.write(s, PING);
+    }, options.heartbeatMs / this.slices);
     this.heartbeat.unref();
     // another process's commit to the SQLite file shows only when looked for
     this.externalPoll = ctx.externalWrites
@@ -268,6 +283,7 @@ export class StreamHub {
     }
     if (feed.graceTimer) clearTimeout(feed.graceTimer);
     feed.graceTimer = null;
+    stream.slice = this.attached++ % this.slices;
     feed.streams.add(stream);
     this.all.add(stream);
     this.perClient.set(stream.client, (this.perClient.get(stream.client) ?? 0) + 1);
