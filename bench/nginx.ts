@@ -21,6 +21,8 @@ export interface Nginx {
   child: ChildProcess;
   /** the workers' resident memory, bytes (Linux /proc) */
   workerRss(): number;
+  /** CPU seconds the workers have used (Linux /proc) */
+  workerCpuSeconds(): number;
   /** what nginx logged (errors and warnings) */
   log(): string;
   stop(): Promise<void>;
@@ -51,6 +53,15 @@ export function siteConfig(upstreamPort: number, port: number, reuseport = false
   return site
     .replace(upstream, `server 127.0.0.1:${upstreamPort};`)
     .replace(listen, `listen 127.0.0.1:${port}${reuseport ? ' reuseport' : ''};`);
+}
+
+export function cpuSecondsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 export function rssOf(pid: number): number {
@@ -117,6 +128,14 @@ export async function startNginx(upstreamPort: number, options: NginxOptions = {
       return out;
     }
   };
+  // the workers are the master's children
+  const workerPids = () => {
+    try {
+      return readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
+    } catch {
+      return [NaN];
+    }
+  };
   const started = performance.now();
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}):\n${log()}`);
@@ -137,15 +156,8 @@ export async function startNginx(upstreamPort: number, options: NginxOptions = {
   return {
     port,
     child,
-    workerRss() {
-      // the workers are the master's children
-      try {
-        const kids = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/);
-        return kids.reduce((sum, pid) => sum + rssOf(Number(pid)), 0);
-      } catch {
-        return NaN;
-      }
-    },
+    workerRss: () => workerPids().reduce((sum, pid) => sum + rssOf(pid), 0),
+    workerCpuSeconds: () => workerPids().reduce((sum, pid) => sum + cpuSecondsOf(pid), 0),
     log,
     async stop() {
       if (child.exitCode === null) {

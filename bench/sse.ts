@@ -11,11 +11,11 @@
 // BENCH_SSE_PROFILE=<dir> has the server write a CPU profile of each case.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_KEY, writeDataFile, type WallSpec } from './generate.js';
-import { fileLimit, hasNginx, rssOf, startNginx } from './nginx.js';
+import { cpuSecondsOf, fileLimit, hasNginx, rssOf, startNginx, type Nginx } from './nginx.js';
 import { log, node, pin, ROOT, runToEnd, waitFor } from './process.js';
 import type { Command, LoadSpec, Reply } from './sse-load.js';
 
@@ -92,15 +92,6 @@ async function startWallery(db: string) {
   };
 }
 
-function cpuSecondsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
 function startLoad(spec: LoadSpec) {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/sse-load.ts', JSON.stringify(spec)], {
     cwd: ROOT,
@@ -149,14 +140,16 @@ interface Phase {
   rounds: number;
   loadCpuShare: number;
   serverCpuShare: number;
+  nginxCpuShare?: number;
 }
 
 async function phase(
   name: string,
   wallery: Awaited<ReturnType<typeof startWallery>>,
   spec: LoadSpec,
-  nginxRss?: () => number,
+  nginx?: Nginx,
 ): Promise<Phase> {
+  const nginxRss = nginx ? () => nginx.workerRss() : undefined;
   log(`${name}: opening ${WALLS * PER_WALL} streams…`);
   const before = await wallery.memory();
   const nginxBefore = nginxRss?.();
@@ -175,6 +168,7 @@ async function phase(
     let loadCpuMs = 0;
     let roundsMs = 0;
     const serverCpu0 = wallery.cpuSeconds();
+    const nginxCpu0 = nginx?.workerCpuSeconds() ?? 0;
     for (let round = 0; round < ROUNDS; round++) {
       log(`${name}: round ${round + 1}/${ROUNDS}…`);
       const r = await load.send({ cmd: 'round', round });
@@ -184,6 +178,7 @@ async function phase(
       roundsMs += r.wallMs;
     }
     const serverCpuMs = (wallery.cpuSeconds() - serverCpu0) * 1000;
+    const nginxCpuMs = ((nginx?.workerCpuSeconds() ?? 0) - nginxCpu0) * 1000;
     await load.send({ cmd: 'close' });
     await until('every stream closed', async () => (await wallery.openStreams()) === 0);
     return {
@@ -198,6 +193,7 @@ async function phase(
       rounds: ROUNDS,
       loadCpuShare: loadCpuMs / roundsMs,
       serverCpuShare: serverCpuMs / roundsMs,
+      ...(nginx ? { nginxCpuShare: nginxCpuMs / roundsMs } : {}),
     };
   } finally {
     await load.stop();
@@ -250,7 +246,7 @@ async function main() {
     // nginx shares the load process's CPU: the server keeps its own
     if (pinned) pin(nginx.child, LOAD_CPU);
     try {
-      phases.push(await phase('through nginx', wallery, spec(wallery, nginx.port), () => nginx.workerRss()));
+      phases.push(await phase('through nginx', wallery, spec(wallery, nginx.port), nginx));
     } finally {
       await nginx.stop();
       await wallery.stop();
@@ -272,11 +268,11 @@ async function main() {
     '',
     'A round: one post created with W3 on every wall at once; the time from its wall’s write request to the `upsert` on each stream (every stream, every round).',
     '',
-    '| path | streams | opened in s | deliveries | missing | p50 ms | p99 ms | max ms | server CPU in rounds | load process CPU in rounds |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| path | streams | opened in s | deliveries | missing | p50 ms | p99 ms | max ms | server CPU in rounds | load process CPU | nginx CPU |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...phases.map(
       (p) =>
-        `| ${p.name} | ${p.opened.toLocaleString('en')} | ${(p.openMs / 1000).toFixed(1)} | ${p.times.length.toLocaleString('en')} | ${p.missing} | ${ms(pct(p.times, 50))} | ${ms(pct(p.times, 99))} | ${ms(p.times[p.times.length - 1] ?? NaN)} | ${(p.serverCpuShare * 100).toFixed(0)} % | ${(p.loadCpuShare * 100).toFixed(0)} % |`,
+        `| ${p.name} | ${p.opened.toLocaleString('en')} | ${(p.openMs / 1000).toFixed(1)} | ${p.times.length.toLocaleString('en')} | ${p.missing} | ${ms(pct(p.times, 50))} | ${ms(pct(p.times, 99))} | ${ms(p.times[p.times.length - 1] ?? NaN)} | ${(p.serverCpuShare * 100).toFixed(0)} % | ${(p.loadCpuShare * 100).toFixed(0)} % | ${p.nginxCpuShare === undefined ? '–' : `${(p.nginxCpuShare * 100).toFixed(0)} %`} |`,
     ),
     '',
     `| path | server RSS before → with streams MB | RSS per stream KB | heap before → with streams MB | heap per stream KB | nginx workers' RSS per stream KB |`,
@@ -291,7 +287,7 @@ async function main() {
         `- ${p.name}: fan-out p99 ${ms(pct(p.times, 99))} ms (target < ${TARGET_P99_MS} ms): ${met(pct(p.times, 99) < TARGET_P99_MS && p.missing === 0)}${p.missing ? ` — ${p.missing} deliveries missing` : ''}.`,
     ),
     '- Memory per stream is the difference divided by the streams; the heap is read without forcing a collection, so it includes garbage not yet collected (noisy).',
-    '- The load process is not the bottleneck when its CPU share stays well below one core while the server’s is the larger.',
+    '- CPU shares are of one core over the rounds’ wall time. The load process is not the bottleneck when its share stays well below one core; nginx and the load process share one core.',
     ...(nginxNote ? [nginxNote] : []),
     '',
   ].join('\n');
