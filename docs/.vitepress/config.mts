@@ -41,6 +41,7 @@ const operations = [
   { text: 'Running', link: '/operations/running' },
   { text: 'Metrics and tracing', link: '/operations/metrics' },
   { text: 'Media', link: '/operations/media' },
+  { text: 'Live streams (SSE)', link: '/operations/sse' },
   { text: 'Backups', link: '/operations/backups' },
   { text: 'Upgrades', link: '/operations/upgrades' },
 ];
