@@ -3,7 +3,9 @@
 // every stream gets every post's `upsert` exactly once, in the order they
 // were created, with the same event ids as its neighbours; then again
 // through Debian's nginx running the shipped deploy/nginx/wallery.conf
-// (buffering off). Modest numbers: bench/sse.ts measures 10,000 streams.
+// (buffering off). The heartbeat, sent to a slice of the streams at a
+// time, still reaches every one. Modest numbers: bench/sse.ts measures
+// 10,000 streams.
 // No timing is asserted; every wait is a condition with a deadline.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -24,6 +26,7 @@ const USER_KEY = 'Demo-ent-key-0001';
 const DIRECT_STREAMS = 500;
 const NGINX_STREAMS = 300;
 const POSTS = 5;
+const HEARTBEAT_MS = 2000;
 /** streams being opened at once */
 const OPEN_BATCH = 50;
 /** a loaded two-core machine opens hundreds of streams and delivers thousands of events slowly: generous */
@@ -33,6 +36,8 @@ interface Received {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   events: { event: string; id: string | null; data: string }[];
+  /** heartbeat comments received */
+  pings: number;
   close(): void;
 }
 
@@ -45,6 +50,7 @@ function openStream(url: string): Promise<Received> {
         status: res.statusCode ?? 0,
         headers: res.headers,
         events: [],
+        pings: 0,
         close: () => req.destroy(),
       };
       res.setEncoding('utf8');
@@ -52,7 +58,9 @@ function openStream(url: string): Promise<Received> {
         pending += chunk;
         const end = pending.lastIndexOf('\n\n');
         if (end === -1) return;
-        received.events.push(...parseFrames(pending.slice(0, end + 2)));
+        const complete = pending.slice(0, end + 2);
+        received.events.push(...parseFrames(complete));
+        received.pings += complete.match(/^: ping$/gm)?.length ?? 0;
         pending = pending.slice(end + 2);
       });
       res.on('error', () => undefined);
@@ -96,6 +104,8 @@ describe.skipIf(!hasSampleData)(
         EMBED_MAX_STREAMS_PER_CLIENT: '0',
         EMBED_RATE_LIMIT_PER_IP: '0',
         EMBED_RATE_LIMIT_PER_KEY: '0',
+        // two heartbeat slices, a tick a second: each stream pinged every 2 s, half of them at a time
+        EMBED_HEARTBEAT_MS: String(HEARTBEAT_MS),
       });
     });
     afterAll(async () => {
@@ -157,6 +167,17 @@ describe.skipIf(!hasSampleData)(
 
     it(`every one of ${DIRECT_STREAMS} streams gets every post exactly once, in order`, async () => {
       await fanOut(server.url, DIRECT_STREAMS);
+    });
+
+    it('the heartbeat, a slice of the streams at a time, reaches every stream', async () => {
+      const streams = open.slice(0, DIRECT_STREAMS);
+      const before = streams.map((s) => s.pings);
+      await eventually(
+        `all ${DIRECT_STREAMS} streams pinged again`,
+        async () => streams.filter((s, i) => s.pings > before[i]!).length,
+        (got) => got === DIRECT_STREAMS,
+        DEADLINE_MS,
+      );
     });
 
     // nginx: Debian's package (CI installs it, .ci/run)
