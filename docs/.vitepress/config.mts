@@ -42,6 +42,7 @@ const operations = [
   { text: 'Metrics and tracing', link: '/operations/metrics' },
   { text: 'Media', link: '/operations/media' },
   { text: 'CDN and Varnish', link: '/operations/cdn' },
+  { text: 'Live streams (SSE)', link: '/operations/sse' },
   { text: 'Backups', link: '/operations/backups' },
   { text: 'Upgrades', link: '/operations/upgrades' },
 ];

@@ -14,6 +14,12 @@
 // sent: to every stream of the wall, and first of all to a stream that
 // (re)connects. It carries the whole state, so it is not numbered or
 // replayed: the newest is all a screen needs.
+// At scale (10,000 streams, bench/sse.ts) every event is serialised and
+// encoded once per wall and base, not once per stream: the same bytes are
+// written to each of its sockets. The heartbeat is one timer for all
+// streams, and each of its ticks pings a slice of them: writing to every
+// socket at once would hold the event loop (about 150 ms for 10,000) every
+// interval.
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
@@ -50,11 +56,14 @@ export interface Stream {
   client: string;
   /** the base of Wallery's URLs in its posts (src/http/self-url.ts) */
   base: string;
+  /** which of the heartbeat's ticks pings it (set by the hub) */
+  slice?: number;
 }
 
 interface BufferedEvent {
   id: number;
-  text: string;
+  /** the frame, encoded once for all of the wall's streams */
+  bytes: Buffer;
 }
 
 /** A slow reader whose unsent output passes this is cut off (it reconnects and resumes). */
@@ -62,6 +71,12 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 export const frame = (event: string, id: number | null, data: unknown) =>
   `event: ${event}\n${id === null ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`;
+
+const PING = Buffer.from(': ping\n\n');
+
+/** The heartbeat ticks at most this often, each tick pinging 1 / n of the streams. */
+const HEARTBEAT_TICK_MS = 1000;
+const MAX_HEARTBEAT_SLICES = 16;
 
 class WallFeed {
   readonly streams = new Set<Stream>();
@@ -71,8 +86,11 @@ class WallFeed {
   private lastId = Date.now() * 1000;
   private running: Promise<void> | null = null;
   private dirty = false;
-  /** the wall's screen state as last read, and its text (what tells a change) */
-  private screen: { body: ScreenBody; text: string } | null = null;
+  /**
+   * the wall's screen state as last read, its text (what tells a change) and
+   * its frame as sent to the streams there were at that read (`serverNow` then)
+   */
+  private screen: { body: ScreenBody; text: string; bytes: Buffer } | null = null;
   /** the screen state's text each stream was sent last */
   private readonly screenSent = new WeakMap<Stream, string>();
   graceTimer: NodeJS.Timeout | null = null;
@@ -130,22 +148,34 @@ class WallFeed {
       for (const post of [...posts].reverse()) if (before.get(post.id) !== next.get(post.id)) this.emit('upsert', post);
     }
     const screen = await presentScreen(db, this.wallId, this.base);
-    this.screen = { body: screen, text: JSON.stringify(screen) };
-    for (const s of this.streams) this.sendScreen(s);
+    this.screen = { body: screen, text: JSON.stringify(screen), bytes: this.screenFrame(screen) };
+    for (const s of this.streams) this.sendScreen(s, this.screen.bytes);
     await this.recheckKeys();
   }
 
-  /** The current screen state to a stream that has not been sent it yet. */
-  sendScreen(s: Stream): void {
+  private screenFrame(body: ScreenBody): Buffer {
+    return Buffer.from(frame('screen', null, { ...body, serverNow: iso(this.hub.ctx.now()) }));
+  }
+
+  /**
+   * The current screen state to a stream that has not been sent it yet: the
+   * frame of the last read (all streams at once), or one made now for a
+   * stream that opens later (its `serverNow` is the time it is sent).
+   */
+  sendScreen(s: Stream, bytes?: Buffer): void {
     if (!this.screen || this.screenSent.get(s) === this.screen.text) return;
     this.screenSent.set(s, this.screen.text);
-    this.hub.write(s, frame('screen', null, { ...this.screen.body, serverNow: iso(this.hub.ctx.now()) }));
+    this.hub.write(s, bytes ?? this.screenFrame(this.screen.body));
   }
 
   /** A key revoked (or moved to another wall) ends the streams opened with it. */
   private async recheckKeys(): Promise<void> {
     const byKey = new Map<string, Stream[]>();
-    for (const s of this.streams) byKey.set(s.key, [...(byKey.get(s.key) ?? []), s]);
+    for (const s of this.streams) {
+      const same = byKey.get(s.key);
+      if (same) same.push(s);
+      else byKey.set(s.key, [s]);
+    }
     for (const [key, streams] of byKey) {
       const grant = await this.hub.keys.lookup(this.hub.ctx.store.db, key);
       if (!grant || grant.wallId !== this.wallId) for (const s of streams) this.hub.end(s);
@@ -154,10 +184,10 @@ class WallFeed {
 
   private emit(event: 'upsert' | 'remove', data: EmbedPost | { id: string }): void {
     const id = ++this.lastId;
-    const text = frame(event, id, data);
-    this.events.push({ id, text });
+    const bytes = Buffer.from(frame(event, id, data));
+    this.events.push({ id, bytes });
     if (this.events.length > this.hub.options.replayEvents) this.events.shift();
-    for (const s of this.streams) this.hub.write(s, text);
+    for (const s of this.streams) this.hub.write(s, bytes);
   }
 
   /** What a stream reconnecting with `lastEventId` needs: the events after it, or a reset. */
@@ -167,7 +197,7 @@ class WallFeed {
     const oldest = this.events[0]?.id ?? this.lastId + 1;
     if (last === this.lastId) return;
     if (Number.isSafeInteger(last) && last >= oldest - 1 && last < this.lastId) {
-      for (const e of this.events) if (e.id > last) this.hub.write(s, e.text);
+      for (const e of this.events) if (e.id > last) this.hub.write(s, e.bytes);
       return;
     }
     this.hub.write(s, frame('reset', this.lastId, {}));
@@ -187,6 +217,10 @@ export class StreamHub {
   private readonly perClient = new Map<string, number>();
   private readonly unsubscribe: () => void;
   private readonly heartbeat: NodeJS.Timeout;
+  /** each stream is pinged every `heartbeatMs`, by one of this many ticks (all of them when 1) */
+  private readonly slices: number;
+  private tick = 0;
+  private attached = 0;
   private readonly externalPoll: NodeJS.Timeout | null;
   private closed = false;
   readonly windowSize: number;
@@ -201,9 +235,11 @@ export class StreamHub {
       if (change.kind === 'wall') for (const feed of this.walls.get(change.wallId)?.values() ?? []) feed.changed();
       else for (const feed of this.feeds()) feed.changed();
     });
+    this.slices = Math.max(1, Math.min(MAX_HEARTBEAT_SLICES, Math.floor(options.heartbeatMs / HEARTBEAT_TICK_MS)));
     this.heartbeat = setInterval(() => {
-      for (const s of this.all) this.write(s, ': ping\n\n');
-    }, options.heartbeatMs);
+      const slice = this.tick++ % this.slices;
+      for (const s of this.all) if (s.slice === slice) this.write(s, PING);
+    }, options.heartbeatMs / this.slices);
     this.heartbeat.unref();
     // another process's commit to the SQLite file shows only when looked for
     this.externalPoll = ctx.externalWrites
@@ -247,6 +283,7 @@ export class StreamHub {
     }
     if (feed.graceTimer) clearTimeout(feed.graceTimer);
     feed.graceTimer = null;
+    stream.slice = this.attached++ % this.slices;
     feed.streams.add(stream);
     this.all.add(stream);
     this.perClient.set(stream.client, (this.perClient.get(stream.client) ?? 0) + 1);
@@ -273,7 +310,7 @@ export class StreamHub {
     feed.graceTimer.unref();
   }
 
-  write(stream: Stream, text: string): void {
+  write(stream: Stream, text: string | Buffer): void {
     const { res } = stream;
     if (res.destroyed || res.writableEnded) return;
     if (res.writableLength > MAX_BUFFERED_BYTES) {
