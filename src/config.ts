@@ -1079,11 +1079,17 @@ export const SETTINGS: readonly SettingDoc[] = [
   },
   { name: 'HOST', section: 'Server', default: '0.0.0.0', meaning: 'Address to bind.' },
   {
+    name: 'NODE_ENV',
+    section: 'Server',
+    default: null,
+    meaning: '`production` makes `serve` run a worker per core unless `WORKERS` or `--workers` says otherwise.',
+  },
+  {
     name: 'WORKERS',
     section: 'Server',
-    default: 'cores with NODE_ENV=production, else 1',
+    default: null,
     meaning:
-      '`serve` processes sharing the one listening socket (1 to 64; `--workers` overrides it). Caches, quotas and rate limits stay exact across them; background jobs run in the first. See [Scaling out](../guides/scale-out.md#workers-every-core-of-one-machine).',
+      '`serve` processes sharing the one listening socket (`--workers` overrides it). Unset: the number of cores with `NODE_ENV=production`, else 1; `start` (the demo) runs one unless `--workers` asks. Caches, quotas and rate limits stay exact across them; background jobs run in the first. See [Scaling out](../guides/scale-out.md#workers-every-core-of-one-machine).',
   },
   {
     name: 'PUBLIC_URL',

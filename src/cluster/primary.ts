@@ -201,7 +201,10 @@ export class Primary {
     // died on its own: another in its place
     slot.failures = Date.now() - slot.startedAt > HEALTHY_AFTER_MS ? 1 : slot.failures + 1;
     const delayMs = slot.failures <= 1 ? 0 : backoffDelayS(RESTART_BACKOFF, slot.failures - 1, Math.random) * 1000;
-    this.options.log.error({ worker: i + 1, code, signal, restartInMs: delayMs }, 'cluster: a worker died; restarting it');
+    this.options.log.error(
+      { worker: i + 1, code, signal, restartInMs: delayMs },
+      'cluster: a worker died; restarting it',
+    );
     setTimeout(() => {
       if (this.stopping || slot.worker) return;
       this.fork(i).catch((err: unknown) => this.options.log.error({ err, worker: i + 1 }, 'cluster: restart failed'));

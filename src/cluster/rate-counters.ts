@@ -25,7 +25,12 @@ export class RateCounters {
     }
     const counted = store;
     return new Promise((resolve, reject) => {
-      counted[question.op](question.key, (err, res) => (err ? reject(err) : resolve(res)), question.timeWindow, question.max);
+      counted[question.op](
+        question.key,
+        (err, res) => (err ? reject(err) : resolve(res)),
+        question.timeWindow,
+        question.max,
+      );
     });
   }
 }

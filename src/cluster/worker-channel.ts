@@ -30,7 +30,10 @@ export class WorkerChannel {
   }
 
   /** Handles the primary's messages of this kind (one handler a kind). */
-  on<K extends PrimaryMessage['wallery']>(kind: K, handler: (message: Extract<PrimaryMessage, { wallery: K }>) => void) {
+  on<K extends PrimaryMessage['wallery']>(
+    kind: K,
+    handler: (message: Extract<PrimaryMessage, { wallery: K }>) => void,
+  ) {
     this.handlers.set(kind, handler as (message: PrimaryMessage) => void);
   }
 

@@ -65,7 +65,10 @@ export class ClusterQuota implements QuotaCounter {
         continue;
       }
       const asking = this.link.take(accountId, day, limit);
-      this.inFlight.set(key, asking.catch(() => undefined));
+      this.inFlight.set(
+        key,
+        asking.catch(() => undefined),
+      );
       let answer: { granted: number; used: number };
       try {
         answer = await asking;

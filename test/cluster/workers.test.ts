@@ -197,7 +197,10 @@ describe('serve --workers 2', () => {
     const pin = await request(`${server.url}/api/manage/v1/walls/101/posts/${target}`, {
       method: 'PATCH',
       reset: true,
-      headers: { authorization: `Bearer ${created.stdout.trim().split(/\s+/).pop()!}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${created.stdout.trim().split(/\s+/).pop()!}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ pinned: true }),
     });
     expect(pin.statusCode, await pin.body.text()).toBe(200);
@@ -264,7 +267,12 @@ describe('serve --workers 2', () => {
       }
     };
     const loops = Array.from({ length: 4 }, loop);
-    await eventually('load running', async () => answered, (n) => n > 20, 30_000);
+    await eventually(
+      'load running',
+      async () => answered,
+      (n) => n > 20,
+      30_000,
+    );
     const logged = (server.output().match(/rolling restart done/g) ?? []).length;
     server.child.kill('SIGHUP');
     await eventually(
@@ -274,7 +282,12 @@ describe('serve --workers 2', () => {
       90_000,
     );
     const during = answered;
-    await eventually('load still answered', async () => answered, (n) => n > during + 20, 30_000);
+    await eventually(
+      'load still answered',
+      async () => answered,
+      (n) => n > during + 20,
+      30_000,
+    );
     running = false;
     await Promise.all(loops);
     await agent.close();
