@@ -51,6 +51,7 @@ export default defineConfig({
                   'test/store/**/*.test.ts',
                   'test/ingest/{runtime,cli,moderation,manage-status,text-signals,spam,moderation-automatic,moderation-provider,image-moderation}.test.ts',
                   'test/scale/**/*.test.ts',
+                  'test/cluster/**/*.test.ts',
                   'test/webhooks/**/*.test.ts',
                   'test/cli/backup.test.ts',
                   // the media worker's queue, fetching and commands (test/media's processing suites need no store)

@@ -2,6 +2,7 @@
 // (`loadConfig`) holding every setting, the ingestion section included, read
 // with one set of setting parsers. A bad value throws a ConfigError whose
 // message names the variable; the CLI prints that one line and exits non-zero.
+import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { DEFAULT_PORT } from './domain/self-url.js';
@@ -79,6 +80,11 @@ export interface Config {
   manageWriteRateLimit: number;
   port: number;
   host: string;
+  /**
+   * WORKERS: how many processes `serve` runs on the one listening socket
+   * (src/cluster/); 1 is a single process, no cluster.
+   */
+  workers: number;
   /**
    * The address people reach this instance at (printed URLs, the demo data's
    * pictures); null: http://localhost:PORT, the port it listens on.
@@ -460,6 +466,19 @@ export const INGEST_DEFAULTS = {
 // ---- setting parsers: the only ones; every variable is read through them ----
 
 /** An integer setting within [min, max]; absent or empty → fallback. */
+/** the most processes `--workers`/WORKERS may ask for */
+export const MAX_WORKERS = 64;
+
+/** Production (NODE_ENV=production) uses every core; anything else (the demo, development, tests) one process. */
+export function defaultWorkers(env: NodeJS.ProcessEnv = process.env): number {
+  return env.NODE_ENV === 'production' ? Math.min(MAX_WORKERS, availableParallelism()) : 1;
+}
+
+/** A worker count (`--workers`, WORKERS): 1 to MAX_WORKERS, `fallback` when blank. */
+export function parseWorkers(value: string | undefined, name: string, fallback: number): number {
+  return intSetting(value, name, fallback, 1, MAX_WORKERS);
+}
+
 export function intSetting(
   value: string | undefined,
   name: string,
@@ -683,6 +702,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     port: parsePort(env.PORT),
     host: parseHost(env.HOST),
+    workers: parseWorkers(env.WORKERS, 'WORKERS', defaultWorkers(env)),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: level as Config['logLevel'],
@@ -1133,6 +1153,19 @@ export const SETTINGS: readonly SettingDoc[] = [
     meaning: 'Port to listen on (0 picks a free one).',
   },
   { name: 'HOST', section: 'Server', default: '0.0.0.0', meaning: 'Address to bind.' },
+  {
+    name: 'NODE_ENV',
+    section: 'Server',
+    default: null,
+    meaning: '`production` makes `serve` run a worker per core unless `WORKERS` or `--workers` says otherwise.',
+  },
+  {
+    name: 'WORKERS',
+    section: 'Server',
+    default: null,
+    meaning:
+      '`serve` processes sharing the one listening socket (`--workers` overrides it). Unset: the number of cores with `NODE_ENV=production`, else 1; `start` (the demo) runs one unless `--workers` asks. Caches, quotas and rate limits stay exact across them; background jobs run in the first. See [Scaling out](../guides/scale-out.md#workers-every-core-of-one-machine).',
+  },
   {
     name: 'PUBLIC_URL',
     section: 'Server',

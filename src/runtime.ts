@@ -14,6 +14,7 @@ import { buildServer, type ServerOptions } from './http/server.js';
 export { guideBuilt, setDemoWalls } from './http/server.js';
 import { IngestRuntime } from './ingest/runtime.js';
 import { jsonLogger, type WorkerLogger } from './jobs/log.js';
+import type { QuotaCounter } from './quota/quota.js';
 import { RedisQuota } from './quota/redis-quota.js';
 import { connectRedis, waitReady, watchRedis } from './redis/client.js';
 import { ChangeListener } from './store/change-listener.js';
@@ -84,6 +85,11 @@ export interface RuntimeOptions {
    * set (`wallery worker`, which has no API to serve it on).
    */
   metricsServer?: boolean;
+  /**
+   * The quota counter when there is no Redis (default: counted in the store
+   * by this process); a worker of `serve --workers N` gives the primary's.
+   */
+  quota?: QuotaCounter;
 }
 
 export function openRuntime(
@@ -107,7 +113,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       return listenUrl(address && typeof address === 'object' ? address.port : config.port);
     },
   };
-  const { redis, quota } = await connectShared(config, store);
+  const shared = await connectShared(config, store);
+  const { redis } = shared;
+  const quota = shared.quota ?? options.quota;
   const ctx: AppContext = {
     store,
     now: Date.now,

@@ -1,6 +1,8 @@
-// serve and start (serve with the demo data set on first start).
+// serve and start (serve with the demo data set on first start), as one
+// process or as N workers on one listening socket (`--workers`, src/cluster/).
+import cluster from 'node:cluster';
 import type { Command } from 'commander';
-import { parseHost, parsePort } from '../config.js';
+import { parseHost, parsePort, parseWorkers, type Config } from '../config.js';
 import { demoDataFile, demoMediaBase, DEMO_KEYS, DEMO_WALLS } from '../demo/demo-data.js';
 import type { MediaServices } from '../media/types.js';
 import type { ChangeBus } from '../store/changes.js';
@@ -17,6 +19,7 @@ import { handleShutdownSignals } from './shutdown.js';
 interface ServeOptions extends StoreOptions {
   port?: string;
   host?: string;
+  workers?: string;
 }
 
 export function registerServeCommands(program: Command) {
@@ -31,6 +34,12 @@ export function registerServeCommands(program: Command) {
       .description(description)
       .option('--port <n>', 'port to listen on (default: $PORT or 3000)')
       .option('--host <h>', 'address to bind (default: $HOST or 0.0.0.0)')
+      .option(
+        '--workers <n>',
+        demo
+          ? 'processes sharing the listening socket (default: 1)'
+          : 'processes sharing the listening socket (default: $WORKERS, else the cores with NODE_ENV=production, else 1)',
+      )
       .option(...databaseOption)
       .action((options: ServeOptions) => serve(options, demo));
   }
@@ -40,35 +49,88 @@ async function serve(options: ServeOptions, demo: boolean) {
   const config = configFrom(options);
   if (options.port !== undefined) config.port = parsePort(options.port, '--port');
   if (options.host !== undefined) config.host = parseHost(options.host, '--host');
+  // the demo (`npm start`) is one process unless asked
+  const workers =
+    options.workers !== undefined ? parseWorkers(options.workers, '--workers', 1) : demo ? 1 : config.workers;
+  if (workers > 1 && cluster.isPrimary) return servePrimary(config, workers);
+  // in a worker: its slot, and whether the background jobs run here (the first worker only)
+  const { joinCluster, stopAccepting } = await import('../cluster/worker.js');
+  const member = await joinCluster();
+  const jobs = member?.jobs ?? true;
   // feed ingestion in-process unless INGEST=off (`wallery worker` runs it alone)
   const { openRuntime, guideBuilt, setDemoWalls } = await loadRuntime();
   const runtime = await openRuntime(config, {
     server: { logger: loggerOptions(config.logLevel) },
-    ingest: config.ingest.enabled,
-    webhooks: config.webhooks.enabled,
+    ingest: config.ingest.enabled && jobs,
+    webhooks: config.webhooks.enabled && jobs,
     // the pictures of posts are fetched where the feeds are polled
-    media: config.ingest.enabled,
+    media: config.ingest.enabled && jobs,
+    ...(member ? { quota: member.quota } : {}),
   });
   const { app, ingest, webhooks, media } = runtime;
   const { store } = runtime.ctx;
 
-  handleShutdownSignals({ config: config.shutdown, log: app.log, drain: app.drain, close: runtime.close });
+  const shutdown = handleShutdownSignals({
+    config: config.shutdown,
+    log: app.log,
+    drain: app.drain,
+    close: runtime.close,
+    stopAccepting: () => stopAccepting(app.server),
+  });
+  if (member) {
+    member.relayChanges(runtime.ctx.changes);
+    member.onLeave((how) => shutdown.begin('SIGTERM', { retire: how === 'retire' }));
+    // which worker answered: for operators reading a response, and the tests that must reach each
+    const slot = String(member.slot);
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      reply.header('X-Wallery-Worker', slot);
+      done(null, payload);
+    });
+  }
 
   await app.listen({ port: config.port, host: config.host });
   const port = (app.server.address() as { port: number }).port;
   // the demo's pictures are addressed by the URL people reach this instance
   // at, known for sure only now that it listens (PORT=0 picks a free port)
   const base = selfBase(fixedSelfUrl(config.publicUrl, port));
-  if (demo) await seedDemo(runtime.ctx, base);
+  if (demo && jobs) await seedDemo(runtime.ctx, base);
   ingest?.start();
   webhooks?.start();
   media?.start();
   runtime.providerCheck?.start();
-  process.stdout.write(`wallery listening on http://${config.host}:${port}\n`);
-  if (demo) {
+  // the primary says it once for all its workers
+  if (!member) process.stdout.write(`wallery listening on http://${config.host}:${port}\n`);
+  if (demo && jobs) {
     // the documentation site is linked when this install has it built (npm run docs:build)
     await printDemo(store, base, config.metrics.enabled, guideBuilt(), setDemoWalls);
   }
+}
+
+/**
+ * The primary of `--workers N`: migrates the store once (the workers find it
+ * done), counts the quota without Redis, forks and supervises the workers.
+ */
+async function servePrimary(config: Config, workers: number) {
+  const [{ Primary }, { openStore }, { StoreQuota }, { jsonLogger }] = await Promise.all([
+    import('../cluster/primary.js'),
+    import('../store/store.js'),
+    import('../quota/store-quota.js'),
+    import('../jobs/log.js'),
+  ]);
+  const store = openStore(config.store, config.database);
+  await store.waitUntilReachable(config.database.connectRetries);
+  await store.migrate();
+  const log = jsonLogger(config.logLevel);
+  const primary = new Primary({
+    workers,
+    shutdown: config.shutdown,
+    log,
+    quota: config.redisUrl ? null : new StoreQuota(store.db),
+    onListening: (port) =>
+      process.stdout.write(`wallery listening on http://${config.host}:${port} (${workers} workers)\n`),
+    close: () => store.close(),
+  });
+  await primary.start();
 }
 
 /**

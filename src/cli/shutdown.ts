@@ -12,6 +12,12 @@
 //
 // A second signal while this runs exits at once (128 + its number, as a
 // shell reports a process killed by it): an operator's second Ctrl-C means now.
+//
+// A worker of `serve --workers N` is also told to leave by its primary
+// (src/cluster/): the same sequence, started once however many ways it is
+// asked (a terminal's Ctrl-C reaches the primary and the workers alike). In a
+// rolling restart it first stops accepting connections — the siblings on the
+// shared socket take them — and serves what it has.
 import { constants } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ShutdownConfig } from '../config.js';
@@ -30,29 +36,49 @@ export interface ShutdownOptions {
   drain?: { unready(): void; close(): void };
   /** closes everything (Runtime.close) */
   close(onStep: CloseStepListener): Promise<void>;
+  /** takes no new connection, leaving the open ones be (a cluster worker: src/cluster/worker.ts) */
+  stopAccepting?: () => void;
+}
+
+export interface Shutdown {
+  /**
+   * Starts the sequence unless it runs already; `retire` first stops
+   * accepting connections (a rolling restart of a cluster worker).
+   */
+  begin(reason: NodeJS.Signals, how?: { retire?: boolean }): void;
 }
 
 /** Runs the graceful shutdown on the first SIGTERM/SIGINT; a second one exits at once. */
-export function handleShutdownSignals(options: ShutdownOptions): void {
+export function handleShutdownSignals(options: ShutdownOptions): Shutdown {
   let shuttingDown = false;
+  const begin: Shutdown['begin'] = (reason, how = {}) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    void shutdown(reason, options, how.retire === true);
+  };
   const onSignal = (signal: NodeJS.Signals) => {
     if (shuttingDown) {
       options.log.error({ signal }, 'shutdown: second signal, exiting now');
       process.exit(128 + constants.signals[signal]);
     }
-    shuttingDown = true;
-    void shutdown(signal, options);
+    begin(signal);
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  return { begin };
 }
 
-async function shutdown(signal: NodeJS.Signals, { config, log, drain, close }: ShutdownOptions): Promise<void> {
+async function shutdown(
+  signal: NodeJS.Signals,
+  { config, log, drain, close, stopAccepting }: ShutdownOptions,
+  retire: boolean,
+): Promise<void> {
   const started = performance.now();
   const since = () => Math.round(performance.now() - started);
   drain?.unready();
+  if (retire && stopAccepting) stopAccepting();
   log.info(
-    { signal, delayMs: config.delayMs, timeoutMs: config.timeoutMs },
+    { signal, retire, delayMs: config.delayMs, timeoutMs: config.timeoutMs },
     drain ? 'shutdown: started, /readyz answers 503' : 'shutdown: started',
   );
   if (drain && config.delayMs > 0) {

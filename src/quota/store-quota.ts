@@ -97,6 +97,21 @@ export class StoreQuota implements QuotaCounter {
     }
   }
 
+  /**
+   * Calls this counter granted that were not answered after all (a worker of
+   * `serve --workers` handed them back): usable again, or given back to the
+   * store when their day is over.
+   */
+  async giveBack(accountId: number, day: number, calls: number): Promise<void> {
+    if (calls <= 0) return;
+    const r = this.reservations.get(`${accountId}:${day}`);
+    if (r && day === this.currentDay) {
+      r.unused += calls;
+      return;
+    }
+    await releaseUsage(this.db, accountId, day, calls);
+  }
+
   /** A new UTC day: hand back what was reserved for the old one. */
   private async startDay(day: number): Promise<void> {
     this.currentDay = day;

@@ -112,7 +112,7 @@ export class ChangeListener {
     }
     client.on('notification', (message) => {
       if (message.channel !== CHANGE_CHANNEL) return;
-      for (const change of parseChangeNotification(message.payload)) this.bus.publish(change);
+      for (const change of parseChangeNotification(message.payload)) this.bus.publish(change, 'store');
     });
     client.once('end', () => {
       if (this.client === client) this.client = null;
@@ -125,7 +125,7 @@ export class ChangeListener {
     this.client = client;
     this.lost = false;
     // whatever was committed while nobody listened is unknown: start over
-    this.bus.publish({ kind: 'all' });
+    this.bus.publish({ kind: 'all' }, 'store');
     if (reconnected) this.options.log?.info({}, 'change notifications: listening again');
   }
 }
