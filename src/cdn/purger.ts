@@ -56,10 +56,16 @@ export class CdnPurger {
     });
   }
 
-  /** Purges on every change the bus announces from now on. */
+  /**
+   * Purges on every change the bus announces from now on — but a sibling
+   * worker's write (`peer`, relayed by the cluster's primary): that worker
+   * purged it already.
+   */
   attach(bus: ChangeBus): this {
     this.unsubscribe?.();
-    this.unsubscribe = bus.subscribe((change) => this.purge(this.tagsOf(change)));
+    this.unsubscribe = bus.subscribe((change, origin) => {
+      if (origin !== 'peer') this.purge(this.tagsOf(change));
+    });
     return this;
   }
 
