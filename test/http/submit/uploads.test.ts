@@ -6,7 +6,9 @@
 // post, its picture rows and its files). The abuse cases are each refused
 // with a clear message: no challenge, a replayed one, a photo over the cap,
 // a renamed executable, a decompression bomb, a 100-upload burst from one
-// address (loopback only).
+// address (loopback only). A real HEIC (test/fixtures/media/) as an iPhone
+// sends it, and the same bytes sent as application/octet-stream: accepted,
+// stored upright as JPEG/WebP without GPS.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +20,7 @@ import { MediaPool } from '../../../src/media/media-pool.js';
 import { consentsOfPosts, saveSubmission } from '../../../src/store/uploads.js';
 import { postsByIds, updatePostRow } from '../../../src/store/posts.js';
 import { GPS_MARK, orientedJpegWithGps, pngBomb } from '../../media/pictures.js';
+import { HEIC_GPS_MARK, HEIC_UPRIGHT, heicSample, heicSampleLayout, UPRIGHT_LAYOUT } from '../../media/heic-sample.js';
 import { hasSampleData, loadSampleData, startTestServer, type TestServer } from '../../helpers/server.js';
 
 const WALL = 7011;
@@ -74,7 +77,15 @@ interface Sent {
 }
 
 async function upload(
-  fields: { altcha?: string; photo?: Buffer; type?: string; text?: string; name?: string; consent?: string },
+  fields: {
+    altcha?: string;
+    photo?: Buffer;
+    type?: string;
+    filename?: string;
+    text?: string;
+    name?: string;
+    consent?: string;
+  },
   headers: Record<string, string> = {},
 ): Promise<Sent> {
   const form = new FormData();
@@ -82,7 +93,7 @@ async function upload(
   form.append('name', fields.name ?? 'Ana');
   form.append('text', fields.text ?? '');
   form.append('consent', fields.consent ?? 'yes');
-  if (fields.photo) form.append('photo', new Blob([fields.photo], { type: fields.type ?? 'image/jpeg' }), 'photo.jpg');
+  if (fields.photo) form.append('photo', new Blob([fields.photo], { type: fields.type ?? 'image/jpeg' }), fields.filename ?? 'photo.jpg');
   const res = await fetch(`${srv.baseUrl}/walls/${WALL}/submit`, {
     method: 'POST',
     body: form,
@@ -204,6 +215,39 @@ describe.skipIf(!hasSampleData)('attendee uploads', () => {
     expect((await upload({ altcha: await solved(), text: 'x', consent: '' })).body.problem).toBe('consent');
   });
 
+  it('takes an iPhone HEIC (image/heic, IMG_0001.HEIC) and the same bytes as application/octet-stream: upright, no GPS', async () => {
+    await enable({ maxBytes: 15 * 1024 * 1024 });
+    const gps = Buffer.from(HEIC_GPS_MARK);
+    const before = new Set<string>();
+    for await (const f of storage.list('')) before.add(f.key);
+    expect(heicSample().includes(gps)).toBe(true);
+    for (const sentAs of [
+      { type: 'image/heic', filename: 'IMG_0001.HEIC', text: 'from an iPhone' },
+      { type: 'application/octet-stream', filename: 'IMG_0002', text: 'from a phone that says nothing of its type' },
+    ]) {
+      const sent = await upload({ altcha: await solved(), photo: heicSample(), ...sentAs });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+      const [post] = await postsByIds(srv.store.db, [sent.body.postId!]);
+      expect(post!.media_state).toBe('ready');
+      // the picture's files, kept under the source's hash: the same photo both times, the same files
+      const files: string[] = [];
+      for await (const f of storage.list('')) if (!before.has(f.key)) files.push(f.key);
+      expect(files.length).toBeGreaterThan(1);
+      for (const key of files) {
+        const bytes = (await storage.get(key))!.bytes;
+        expect(bytes.includes(gps)).toBe(false);
+        const meta = await sharp(bytes).metadata();
+        expect(['jpeg', 'webp']).toContain(meta.format);
+        expect(meta.exif).toBeUndefined();
+        expect(meta.width! / meta.height!).toBeCloseTo(HEIC_UPRIGHT.width / HEIC_UPRIGHT.height, 2);
+        expect(await heicSampleLayout(bytes)).toEqual(UPRIGHT_LAYOUT);
+      }
+      const master = files.find((k) => k.includes('master.'));
+      expect(master).toBeDefined();
+      expect(await sharp((await storage.get(master!))!.bytes).metadata()).toMatchObject(HEIC_UPRIGHT);
+    }
+  });
+
   it('refuses a burst of 100 uploads from one address once its hourly limit is used up', async () => {
     await enable({ perIpPerHour: 5, perWallPerMinute: 1000 });
     const statuses: number[] = [];
@@ -218,4 +262,5 @@ describe.skipIf(!hasSampleData)('attendee uploads', () => {
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(95);
     expect(message).toMatch(/posted a lot/);
   });
+
 });
