@@ -93,7 +93,12 @@ async function upload(
   form.append('name', fields.name ?? 'Ana');
   form.append('text', fields.text ?? '');
   form.append('consent', fields.consent ?? 'yes');
-  if (fields.photo) form.append('photo', new Blob([fields.photo], { type: fields.type ?? 'image/jpeg' }), fields.filename ?? 'photo.jpg');
+  if (fields.photo)
+    form.append(
+      'photo',
+      new Blob([fields.photo], { type: fields.type ?? 'image/jpeg' }),
+      fields.filename ?? 'photo.jpg',
+    );
   const res = await fetch(`${srv.baseUrl}/walls/${WALL}/submit`, {
     method: 'POST',
     body: form,
@@ -262,5 +267,4 @@ describe.skipIf(!hasSampleData)('attendee uploads', () => {
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(95);
     expect(message).toMatch(/posted a lot/);
   });
-
 });
