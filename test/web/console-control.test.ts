@@ -157,7 +157,8 @@ describe.skipIf(!hasChromium)('the console’s Control screen in Chromium', () =
     const { key } = ((await made.json()) as { responseData: { key: string } }).responseData;
     const page = await signedIn(tokens.moderator, WIDE, (context) =>
       context.addInitScript(
-        ([wallId, key]) => sessionStorage.setItem('wallery.console.publishable-keys', JSON.stringify({ [wallId]: key })),
+        ([wallId, key]) =>
+          sessionStorage.setItem('wallery.console.publishable-keys', JSON.stringify({ [wallId]: key })),
         [WALL, key] as const,
       ),
     );

@@ -26,7 +26,11 @@ export function readScreen(data: unknown, now = Date.now(), offset = 0): ScreenC
   const s = data as EmbedScreen | EmbedPolledScreen;
   if (typeof s.version !== 'number' || !Array.isArray(s.hiddenPostIds) || !Array.isArray(s.schedule)) return null;
   const server = 'serverNow' in s ? Date.parse(s.serverNow) : NaN;
-  return { ...s, slides: Array.isArray(s.slides) ? s.slides : [], offset: Number.isFinite(server) ? server - now : offset };
+  return {
+    ...s,
+    slides: Array.isArray(s.slides) ? s.slides : [],
+    offset: Number.isFinite(server) ? server - now : offset,
+  };
 }
 
 export const serverTime = (s: ScreenControl, now = Date.now()) => now + s.offset;

@@ -127,7 +127,8 @@ describeSample('the screen state for polling screens (embed API posts)', () => {
     await eventually(
       'a purge of the wall’s tag',
       async () => purges.slice(),
-      (seen) => seen.some((b) => b.url === 'POST /service/svc1/purge' && b.tags.split(' ').includes(`wallery-w${WALL}`)),
+      (seen) =>
+        seen.some((b) => b.url === 'POST /service/svc1/purge' && b.tags.split(' ').includes(`wallery-w${WALL}`)),
       10_000,
     );
     // schedules and slides are changes of the wall too
