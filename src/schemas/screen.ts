@@ -208,14 +208,8 @@ export const EmbedSlideSchema = Record({
 });
 export type EmbedSlide = Static<typeof EmbedSlideSchema>;
 
-/**
- * The `screen` event of the embed stream (and the embed API's wall): the
- * whole current state. A screen applies the highest `version` it has seen;
- * times are the server's, `serverNow` tells a screen its clock's offset.
- */
-export const EmbedScreenSchema = Record({
+const embedScreenFields = {
   version: Type.Integer(),
-  serverNow: Instant,
   paused: Type.Boolean(),
   spotlight: Nullable(Record({ post: EmbedPostSchema, until: Instant })),
   slide: Nullable(Record({ slide: EmbedSlideSchema, until: Instant })),
@@ -225,5 +219,25 @@ export const EmbedScreenSchema = Record({
   qr: Type.Boolean(),
   schedule: Type.Array(ScheduleEntryRecord),
   slides: Type.Array(EmbedSlideSchema, { description: 'the slides in the rotation (with everyPosts)' }),
-});
+};
+
+/**
+ * The `screen` event of the embed stream: the whole current state. A screen
+ * applies the highest `version` it has seen; times are the server's,
+ * `serverNow` tells a screen its clock's offset.
+ */
+export const EmbedScreenSchema = Record({ ...embedScreenFields, serverNow: Instant });
 export type EmbedScreen = Static<typeof EmbedScreenSchema>;
+
+/**
+ * The same state in the first page of the embed API's posts, for screens
+ * that poll: cached and purged with the wall like the rest of the answer, so
+ * it has no `serverNow` (a cached answer's would be as old as the answer).
+ */
+export const EmbedPolledScreenSchema = Record(embedScreenFields, {
+  description:
+    'the wall’s live screen state, as the stream’s `screen` event sends it but without `serverNow`: on the first ' +
+    'page only, and only once the wall’s screen has been controlled (paused, a spotlight, slides, a schedule…). ' +
+    'A screen that polls applies it as it applies that event: the highest version wins.',
+});
+export type EmbedPolledScreen = Static<typeof EmbedPolledScreenSchema>;

@@ -2,12 +2,13 @@
 // a post in the spotlight, a slide added and shown now, each reflected in
 // what the screen shows now and given back by the management API; usable on
 // a 390 px phone (nothing wider than the screen, big buttons); a moderator
-// controls but does not edit slides; axe-clean. Screenshots:
-// docs/screenshots/console-control-*.png.
+// controls but does not edit slides; a change made by another host shows at
+// once through the wall's stream (the state is never read again meanwhile);
+// axe-clean. Screenshots: docs/screenshots/console-control-*.png.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoDataFile, demoMediaBase } from '../../src/demo/demo-data.js';
 import { runCli } from '../helpers/cli.js';
@@ -57,8 +58,22 @@ describe.skipIf(!hasChromium)('the console’s Control screen in Chromium', () =
     return ((await res.json()) as { responseData: Record<string, unknown> }).responseData;
   }
 
-  async function signedIn(token: string, viewport = WIDE): Promise<Page> {
+  async function control(body: unknown): Promise<void> {
+    const res = await fetch(`${instance.url}/api/manage/v1/walls/${WALL}/screen`, {
+      method: 'PATCH',
+      headers: { Authorization: `Bearer ${tokens.admin}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status, await res.text()).toBe(200);
+  }
+
+  async function signedIn(
+    token: string,
+    viewport = WIDE,
+    prepare: (context: BrowserContext) => Promise<void> = async () => undefined,
+  ): Promise<Page> {
     const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
+    await prepare(context);
     const page = await context.newPage();
     await page.goto(`${instance.url}/console/#/walls/${WALL}/control`);
     await page.getByLabel('Operator token').fill(token);
@@ -125,6 +140,49 @@ describe.skipIf(!hasChromium)('the console’s Control screen in Chromium', () =
       await page.getByRole('button', { name: 'Resume' }).click();
       await page.getByRole('button', { name: 'Pause' }).waitFor({ timeout: WAIT });
       expect(errors).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('a change made by another host shows at once: the tab listens to the wall’s stream', async () => {
+    await control({ paused: false, spotlight: null, showSlide: null });
+    // a publishable key of the wall this tab knows (as when it opened the wall before)
+    const made = await fetch(`${instance.url}/api/manage/v1/walls/${WALL}/publishable-keys`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${tokens.admin}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(made.status).toBe(201);
+    const { key } = ((await made.json()) as { responseData: { key: string } }).responseData;
+    const page = await signedIn(tokens.moderator, WIDE, (context) =>
+      context.addInitScript(
+        ([wallId, key]) =>
+          sessionStorage.setItem('wallery.console.publishable-keys', JSON.stringify({ [wallId]: key })),
+        [WALL, key] as const,
+      ),
+    );
+    try {
+      await expect.poll(() => nowShowing(page).getAttribute('data-listening'), { timeout: WAIT }).toBe('true');
+      await expect.poll(() => nowShowing(page).textContent(), { timeout: WAIT }).toContain('The wall, live');
+      // from now on the state is not read again: only the stream can bring a change
+      await page.route(
+        (url) => url.pathname === `/api/manage/v1/walls/${WALL}/screen`,
+        (route) => (route.request().method() === 'GET' ? route.abort() : route.continue()),
+      );
+      // another host, well within the 30 s safety read
+      const post = await fetch(`${instance.url}/api/manage/v1/walls/${WALL}/posts?state=approved&limit=1`, {
+        headers: { Authorization: `Bearer ${tokens.admin}` },
+      });
+      const postId = ((await post.json()) as { responseData: { data: { id: number }[] } }).responseData.data[0]!.id;
+      await control({ paused: true });
+      await expect.poll(() => nowShowing(page).textContent(), { timeout: 10_000 }).toContain('Paused');
+      await control({ spotlight: { postId, seconds: 600 } });
+      await expect
+        .poll(() => nowShowing(page).textContent(), { timeout: 10_000 })
+        .toContain(`Post ${postId} in the spotlight until`);
+      await control({ spotlight: null, paused: false });
+      await expect.poll(() => nowShowing(page).textContent(), { timeout: 10_000 }).toContain('The wall, live');
     } finally {
       await page.context().close();
     }

@@ -3,13 +3,15 @@
 // a pause that takes no new post until the resume, a post hidden from the
 // screen leaving at once, the QR code off, the schedule's closing screen; and
 // the overlay for live streams (a lower third and a ticker on a transparent
-// page). Each through the management API, each waited for on the screen;
-// screenshots of each for the docs, axe-clean.
+// page); and a screen whose stream is refused, polling the first page, that
+// pauses and spotlights all the same. Each through the management API, each
+// waited for on the screen; screenshots of each for the docs, axe-clean.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_ACTOR } from '../../src/manage/op.js';
 import { createOperatorToken } from '../../src/manage/tokens.js';
 import { hasChromium, launchChromium, screenshot, seriousAxeFindings } from './browser.js';
+import { startHostServer } from './host-page.js';
 import { branding, LOOK_WALLS, settled, startLookServer, WAIT, withBranding, type LookServer } from './look.js';
 import { USER_KEY } from './serve-data.js';
 
@@ -184,6 +186,42 @@ describe.skipIf(!hasChromium)('the event screen under live control', () => {
     expect(await seriousAxeFindings(page, 'closed')).toEqual([]);
     await control('PUT', '/schedule', { schedule: [] });
     await inWall(page, '.closed', true);
+  });
+
+  it('a screen that cannot hold the stream open obeys through its polls: a pause, a spotlight, the resume', async () => {
+    // the embed on another site's page, polling every second once its stream is refused
+    const host = await startHostServer(look.srv.baseUrl);
+    try {
+      const context = await browser.newContext({ viewport: FULL_HD, reducedMotion: 'reduce' });
+      contexts.push(context);
+      let refused = 0;
+      // a proxy that will not pass a stream: every attempt gets a 503
+      await context.route(/\/api\/embed\/v1\/walls\/\d+\/stream/, (route) => {
+        refused++;
+        return route.fulfill({ status: 503, contentType: 'text/plain', body: 'no streams here' });
+      });
+      const page = await context.newPage();
+      await page.goto(host.url({ wall: WALL, key: look.keys.get(WALL), layout: 'event', theme: 'dark', poll: 1 }));
+      await inWall(page, '[data-live="polling"]');
+      await inWall(page, '.banner .ctl[aria-pressed="false"]');
+
+      await control('PATCH', '', { paused: true });
+      await inWall(page, '.banner .ctl[aria-pressed="true"]');
+      await control('PATCH', '', { spotlight: { postId: Number(postIds[3]), seconds: 600 } });
+      await inWall(page, `.spotlight [data-post-id="${postIds[3]}"]`);
+      await control('PATCH', '', { spotlight: null, paused: false });
+      await inWall(page, '.takeover', true);
+      await inWall(page, '.banner .ctl[aria-pressed="false"]');
+      // it was polling all along: no stream ever opened
+      expect(refused).toBeGreaterThan(0);
+      expect(
+        await page.evaluate(() =>
+          document.querySelector('wallery-wall')!.shadowRoot!.querySelector('.wall')!.getAttribute('data-live'),
+        ),
+      ).toBe('polling');
+    } finally {
+      await host.close();
+    }
   });
 
   it('the overlay for live streams: a lower third and a ticker on a transparent page', async () => {

@@ -10,8 +10,11 @@ export type {
   Theme,
 } from '../../src/schemas/embed.js';
 import type { EmbedPost } from '../../src/schemas/embed.js';
+import type { EmbedPolledScreen } from '../../src/schemas/screen.js';
 
 export interface PostsPage {
   posts: EmbedPost[];
   nextCursor: string | null;
+  /** the wall's live screen state (first page only, once the screen was ever controlled) */
+  screen?: EmbedPolledScreen;
 }

@@ -499,6 +499,8 @@ export class WalleryWall extends LitElement {
       if (generation !== this.generation) return;
       this.list.reset(page.posts, page.nextCursor);
       this.info = info;
+      // the host's control of the screen as the first page had it (the stream sends it again, or polls bring it)
+      if (page.screen) this.onScreen(page.screen, generation);
       await this.updateComplete;
       this.emit('wallery:ready', { wall: info, posts: this.list.posts.length });
       this.feed = new LiveFeed(
@@ -564,7 +566,7 @@ export class WalleryWall extends LitElement {
 
   /** The host's new screen state: the newest version wins; hidden posts leave at once, a resume catches up. */
   private onScreen(data: unknown, generation: number): void {
-    const next = readScreen(data);
+    const next = readScreen(data, Date.now(), this.screen?.offset);
     if (!next || generation !== this.generation) return;
     if (this.screen && next.version < this.screen.version) return;
     const resumed = this.screen?.paused === true && !next.paused;
@@ -641,10 +643,14 @@ export class WalleryWall extends LitElement {
   private resync(generation: number): Promise<void> {
     this.resyncing ??= (async () => {
       try {
-        if (!this.client || !this.info || this.hostPaused) return;
+        if (!this.client || !this.info) return;
         const since = this.list.mark();
         const page = await this.client.page(this.info.postsUrl, this.pageSize);
         if (generation !== this.generation) return;
+        // the screen state first: a polling screen has no stream to send it (the same path as the
+        // stream's event), and a paused screen reads the page only for it (a resume is seen so)
+        if (page.screen) this.onScreen(page.screen, generation);
+        if (this.hostPaused) return;
         const fresh = this.list.mergeFirstPage(page.posts, page.nextCursor, since);
         for (const post of page.posts) if (this.hiddenOnScreen(post.id)) this.list.remove(post.id);
         this.added(fresh.filter((p) => !this.hiddenOnScreen(p.id)));

@@ -13,7 +13,7 @@ import { sendError } from '../envelope.js';
 import type { CachedResponse, ResponseCache } from '../v2/response-cache.js';
 import { EXPOSED_HEADERS, limited, type Limiter } from './access.js';
 import { decodeEmbedCursor } from './cursor.js';
-import { embedPostsPage } from './present.js';
+import { embedPostsAnswer } from './screen.js';
 import { withSubmissionLink } from './submission-link.js';
 import { sharedCacheControl, tagHeaders } from '../../cdn/tags.js';
 import { requestBase, serverSelfUrl } from '../self-url.js';
@@ -174,7 +174,10 @@ export async function embedReadRoutes(fastify: FastifyInstance, options: EmbedRe
         ...doc(
           'The visible posts of a wall, by cursor',
           'W2 order: pinned first, then newest first, then larger id first. `nextCursor` continues after the last ' +
-            'post of the page, so posts arriving while a visitor scrolls never repeat or skip one.',
+            'post of the page, so posts arriving while a visitor scrolls never repeat or skip one. The first page ' +
+            'also carries `screen`, the wall’s live screen state, once its screen has been controlled: what a ' +
+            'screen that polls (no stream) reads instead of the stream’s `screen` event. A change of the screen ' +
+            'is a change of the wall: the cached answer is dropped and purged from CDNs like any other.',
         ),
         params: EmbedWallParams,
         querystring: EmbedPostsQuery,
@@ -196,7 +199,7 @@ export async function embedReadRoutes(fastify: FastifyInstance, options: EmbedRe
         reply,
         async () => {
           const wall = await requireEmbedWall(request, wallId);
-          return embedPostsPage(db, wall, { limit, after, mediaOn: Boolean(request.server.ctx.media), base });
+          return embedPostsAnswer(db, wall, { limit, after, mediaOn: Boolean(request.server.ctx.media), base });
         },
         { key: `embed|posts|${wallId}|${limit}|${cursor}${origin}`, wallId, accountId, hot: cursor === '' },
       );

@@ -3,6 +3,7 @@
 // source — every status each route answers, with its headers.
 import { Type, type TSchema } from 'typebox';
 import { EmbedPostSchema, EmbedWallSchema } from '../../schemas/embed.js';
+import { EmbedPolledScreenSchema } from '../../schemas/screen.js';
 import { EVENTS_MAX, EVENT_TYPES } from '../../domain/analytics.js';
 
 export const EMBED_PREFIX = '/api/embed/v1';
@@ -113,6 +114,7 @@ export const EmbedPostsBody = Type.Object(
   {
     posts: Type.Array(EmbedPostSchema),
     nextCursor: Nullable(Type.String({ description: 'pass as cursor for the next page; null on the last page' })),
+    screen: Type.Optional(EmbedPolledScreenSchema),
   },
   strict,
 );

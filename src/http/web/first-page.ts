@@ -7,18 +7,18 @@
 // write and every ingested post passes src/domain/sanitize.ts).
 import type { FastifyRequest } from 'fastify';
 import { embedWall } from '../../presenters/embed.js';
-import type { EmbedPost, EmbedWall } from '../../schemas/embed.js';
+import type { EmbedWall } from '../../schemas/embed.js';
 import { wallHasTaggedPosts } from '../../store/tags.js';
 import type { WallRow } from '../../store/walls.js';
-import { embedPostsPage } from '../embed/present.js';
 import { EMBED_LIMIT_DEFAULT, EMBED_PREFIX } from '../embed/schemas.js';
+import { embedPostsAnswer } from '../embed/screen.js';
 import { withSubmissionLink } from '../embed/submission-link.js';
 import { requestBase } from '../self-url.js';
 
 /** The embed API's two first answers, as its JSON bodies are. */
 export interface FirstPage {
   wall: { wall: EmbedWall };
-  posts: { posts: EmbedPost[]; nextCursor: string | null };
+  posts: Awaited<ReturnType<typeof embedPostsAnswer>>;
   /** the page size the posts were read with (the component's default) */
   limit: number;
 }
@@ -35,7 +35,7 @@ export async function loadFirstPage(
     wall: {
       wall: await withSubmissionLink(request, embedWall(wall, shoppable, `${EMBED_PREFIX}/walls/${wall.id}`, key)),
     },
-    posts: await embedPostsPage(db, wall, {
+    posts: await embedPostsAnswer(db, wall, {
       limit,
       after: null,
       mediaOn: Boolean(request.server.ctx.media),

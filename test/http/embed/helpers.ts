@@ -32,7 +32,10 @@ export interface EmbedServer {
 }
 
 export async function startEmbedServer(
-  options: Pick<TestServerOptions, 'embed' | 'now' | 'dir' | 'shared' | 'trustProxy' | 'self' | 'media' | 'data'> = {},
+  options: Pick<
+    TestServerOptions,
+    'embed' | 'now' | 'dir' | 'shared' | 'trustProxy' | 'self' | 'media' | 'data' | 'cdn'
+  > = {},
 ): Promise<EmbedServer> {
   const srv = await startTestServer({ data: sample(), ...options, now: options.now ?? NOW });
   const made = await createOperatorToken({ db: srv.store.db, actor: CLI_ACTOR, now: srv.clock.now }, 'embed-tests');

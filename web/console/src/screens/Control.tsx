@@ -2,8 +2,10 @@
 // the stage will do): pause and resume, the QR code, the layout and theme of
 // every screen of the wall, a recent post in the spotlight for some seconds
 // or off the screen, a slide shown now; editors keep the slides and the
-// schedule. What it shows is read again every few seconds, so a change made
-// by another host shows here too. Every screen of the wall obeys within 2 s.
+// schedule. It listens to the wall's live stream (with a publishable key of
+// the wall this tab knows), so a change made by another host shows here at
+// once; without one it reads the state every few seconds. Every screen of the
+// wall obeys within 2 s.
 import { useState } from 'react';
 import { apiErrorOf } from '../api/client';
 import {
@@ -13,6 +15,7 @@ import {
   useRecentApproved,
   useSaveSchedule,
   useScreen,
+  useScreenStream,
   useSlides,
   type ScheduleEntries,
   type ScreenChange,
@@ -22,6 +25,7 @@ import { useMe } from '../auth';
 import { CheckboxField, Options, SelectField, TextAreaField, TextField } from '../ui/fields';
 import { onSubmit } from '../ui/form';
 import { Button, ErrorNote, NoneYet, QueryStatus } from '../ui/kit';
+import { useWallKey } from '../ui/OpenWall';
 import { authorOf, PostByline } from '../ui/PostByline';
 import { PostTextBlocks } from '../ui/PostText';
 import { WallHead } from '../ui/WallNav';
@@ -58,9 +62,11 @@ export function Control({ wallId }: { wallId: number }) {
   const me = useMe();
   const mayControl = me.can('PATCH /walls/{wallId}/screen');
   const mayEdit = me.can('POST /walls/{wallId}/screen/slides');
-  const screen = useScreen(wallId);
+  const wallKey = useWallKey(wallId);
+  const listening = useScreenStream(wallId, wallKey.key);
+  const screen = useScreen(wallId, listening);
   const slides = useSlides(wallId);
-  const recent = useRecentApproved(wallId);
+  const recent = useRecentApproved(wallId, listening);
   const [said, setSaid] = useState('');
   const [seconds, setSeconds] = useState('15');
   const control = useControlScreen(wallId, { onSuccess: () => undefined });
@@ -75,9 +81,15 @@ export function Control({ wallId }: { wallId: number }) {
       <QueryStatus query={screen} what="the screen’s state" />
       {state && (
         <>
-          <div className="panel control-now" role="status">
+          <div className="panel control-now" role="status" data-listening={listening}>
             <strong>Now showing:</strong> {nowShowing(state, slideTitle)}
           </div>
+          {!wallKey.key && wallKey.query.isSuccess && (
+            <p className="hint">
+              Changes made elsewhere show here within a few seconds. Open the wall from this tab (“Open the wall”) and
+              they show at once.
+            </p>
+          )}
           <ErrorNote error={control.error} title="The screen did not change" />
           {mayControl && (
             <div className="control-buttons">
