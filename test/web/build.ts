@@ -62,10 +62,11 @@ export function packageBuild(): string {
   return dir;
 }
 
+/** The embed script's file in a build (the build has a second entry: the submission page's script). */
 export function entryFile(dir: string): string {
   const manifest = JSON.parse(readFileSync(join(dir, '.vite', 'manifest.json'), 'utf8')) as Record<
     string,
-    { file: string; isEntry?: boolean }
+    { file: string; name?: string; isEntry?: boolean }
   >;
-  return Object.values(manifest).find((e) => e.isEntry)!.file;
+  return Object.values(manifest).find((e) => e.isEntry && e.name === 'wallery')!.file;
 }
