@@ -43,6 +43,7 @@ const operations = [
   { text: 'Media', link: '/operations/media' },
   { text: 'CDN and Varnish', link: '/operations/cdn' },
   { text: 'Live streams (SSE)', link: '/operations/sse' },
+  { text: 'Capacity model', link: '/operations/capacity' },
   { text: 'Backups', link: '/operations/backups' },
   { text: 'Upgrades', link: '/operations/upgrades' },
 ];
