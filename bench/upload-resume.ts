@@ -31,11 +31,10 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { ThrottleGroup } from 'stream-throttle';
-import { saveSubmission } from '../src/store/uploads.js';
-import { openStore } from '../src/store/store.js';
-import { writeDataFile, type WallSpec } from './generate.js';
+import { type WallSpec } from './generate.js';
 import { ensurePackages, CACHE } from './photo-set.js';
-import { log, node, ROOT, runToEnd, waitFor } from './process.js';
+import { log, ROOT } from './process.js';
+import { serveSubmissionWall } from './submission-wall.js';
 
 const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 1 : 2;
@@ -231,31 +230,15 @@ window.sendTus = () => new Promise((resolve, reject) => {
 `;
 
 async function main() {
-  if (!existsSync('/usr/bin/chromium')) throw new Error('bench/upload-resume.ts needs Debian’s Chromium (/usr/bin/chromium)');
+  if (!existsSync('/usr/bin/chromium'))
+    throw new Error('bench/upload-resume.ts needs Debian’s Chromium (/usr/bin/chromium)');
   ensurePackages(log);
   const photo = await sharp(PHOTO).jpeg({ quality: 97 }).toBuffer();
   const meta = await sharp(photo).metadata();
   const dir = mkdtempSync(join(tmpdir(), 'wallery-bench-resume-'));
   const origin = await benchOrigin(dir, photo);
   const proxy = await uplinkProxy(origin.port);
-  const db = join(dir, 'bench.db');
-  const data = join(dir, 'data.json');
-  await writeDataFile(data, [WALL], true);
-  await runToEnd(node(['dist/cli/main.js', 'import', data], { DATABASE_URL: db }));
-  const store = openStore({ kind: 'sqlite', path: db });
-  await store.migrate();
-  await saveSubmission(store.db, WALL.id, { enabled: true }, 'b'.repeat(64), Date.now());
-  await store.close();
-  const wallery = node(['dist/cli/main.js', 'serve'], {
-    DATABASE_URL: db,
-    REDIS_URL: '',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    INGEST: 'off',
-    MEDIA_DIR: join(dir, 'media'),
-  });
-  const walleryPort = Number((await waitFor(wallery, /wallery listening on http:\/\/[^:]+:(\d+)/))[1]);
+  const { child: wallery, port: walleryPort } = await serveSubmissionWall(dir, WALL);
   const walleryUplink = await uplinkProxy(walleryPort);
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',

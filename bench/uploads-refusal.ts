@@ -12,11 +12,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { saveSubmission } from '../src/store/uploads.js';
-import { openStore } from '../src/store/store.js';
-import { BENCH_KEY, writeDataFile, type WallSpec } from './generate.js';
+import { BENCH_KEY, type WallSpec } from './generate.js';
 import { type Case, type LoadResult } from './load.js';
-import { log, node, ROOT, runToEnd, waitFor } from './process.js';
+import { log, node, ROOT, runToEnd } from './process.js';
+import { serveSubmissionWall } from './submission-wall.js';
 
 const quick = process.argv.includes('--quick');
 const secondsArg = process.argv.indexOf('--seconds');
@@ -92,27 +91,8 @@ function refuser(base: string) {
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'wallery-bench-uploads-'));
-  const db = join(dir, 'bench.db');
   try {
-    const file = join(dir, 'data.json');
-    await writeDataFile(file, [WALL], true);
-    await runToEnd(node(['dist/cli/main.js', 'import', file], { DATABASE_URL: db }));
-    const store = openStore({ kind: 'sqlite', path: db });
-    await store.migrate();
-    await saveSubmission(store.db, WALL.id, { enabled: true }, 'b'.repeat(64), Date.now());
-    await store.close();
-
-    const child = node(['dist/cli/main.js', 'serve'], {
-      DATABASE_URL: db,
-      REDIS_URL: '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      INGEST: 'off',
-      MEDIA_DIR: join(dir, 'media'),
-    });
-    const port = (await waitFor(child, /wallery listening on http:\/\/[^:]+:(\d+)/))[1];
-    const base = `http://127.0.0.1:${port}`;
+    const { child, base } = await serveSubmissionWall(dir, WALL);
     const alone: LoadResult[] = [];
     const refusing: LoadResult[] = [];
     const sends: { statuses: Map<number, number>; sent: number; perMinute: number }[] = [];

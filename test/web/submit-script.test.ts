@@ -50,7 +50,10 @@ describe.skipIf(!hasChromium)('a large photo made smaller on the phone', () => {
   });
 
   /** shrinkPhoto in the page on these bytes: what it returns, as bytes, and whether it is the same File */
-  async function shrunk(bytes: Buffer, type: string): Promise<{ bytes: Buffer; type: string; name: string; same: boolean }> {
+  async function shrunk(
+    bytes: Buffer,
+    type: string,
+  ): Promise<{ bytes: Buffer; type: string; name: string; same: boolean }> {
     const out = await page.evaluate(
       async ({ b64, type }) => {
         const raw = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));

@@ -22,7 +22,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** The number that solves `c`, or null when none up to its maxnumber does. */
 export async function solveChallenge(c: Challenge): Promise<number | null> {
-  for (let n = 0; n <= c.maxnumber; ) {
+  for (let n = 0; n <= c.maxnumber;) {
     const end = Math.min(n + SLICE, c.maxnumber + 1);
     for (; n < end; n++) {
       if (bytesToHex(sha256(utf8ToBytes(c.salt + n))) === c.challenge) return n;
