@@ -95,11 +95,16 @@ export async function findStoredPicture(db: Kysely<Database>, hash: string) {
   );
 }
 
-/** A rendition made on first request (src/http/media/) was stored: its size counts in what the picture takes. */
-export async function addStoredBytes(db: Kysely<Database>, hash: string, bytes: number): Promise<void> {
-  await db
+/**
+ * A rendition made on first request (src/http/media/) was stored: its size
+ * counts in what the picture takes. False when the picture is no longer
+ * recorded (deleted while the rendition was made).
+ */
+export async function addStoredBytes(db: Kysely<Database>, hash: string, bytes: number): Promise<boolean> {
+  const result = await db
     .updateTable('media_blobs')
     .set((eb) => ({ bytes: eb('bytes', '+', bytes) }))
     .where('hash', '=', hash)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

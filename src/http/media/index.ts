@@ -132,7 +132,11 @@ export async function registerMedia(app: FastifyInstance): Promise<void> {
     if (!master) return null;
     const file = await media.processor.render(master.bytes, width, format, blob.animated);
     await media.storage.put(key, file.bytes, file.contentType);
-    await addStoredBytes(app.ctx.store.db, blob.hash, file.bytes.byteLength);
+    if (!(await addStoredBytes(app.ctx.store.db, blob.hash, file.bytes.byteLength))) {
+      // the picture was deleted while this was made (its post erased, its files removed): none left behind
+      await media.storage.delete([key]);
+      return null;
+    }
     present.set(key, media.storage.localPath?.(key) ?? true);
     return {
       bytes: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),

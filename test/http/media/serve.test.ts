@@ -213,6 +213,37 @@ describe.each([
     expect((await get(srv, `/media/${gone.hash}/320`, { accept: '*/*' })).status).toBe(404);
   });
 
+  it('leaves no file behind when the picture is deleted while a rendition of it is made', async () => {
+    const doomed = await storePicture(srv.store.db, storage, await photoJpeg(640, 480));
+    // the next rendition waits at the gate until the picture is gone
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let started!: () => void;
+    const rendering = new Promise<void>((resolve) => (started = resolve));
+    const render = processor.render;
+    processor.render = async (...args) => {
+      started();
+      await gate;
+      return render(...args);
+    };
+    try {
+      const asked = get(srv, `/media/${doomed.hash}/320`, { accept: AVIF_FIRST });
+      await rendering;
+      // the post's erasure: its record, then its files (src/http/submit's delete link does the same)
+      await srv.store.db.deleteFrom('media_blobs').where('hash', '=', doomed.hash).execute();
+      const keys: string[] = [];
+      for await (const f of storage.list(mediaKey(doomed.hash, ''))) keys.push(f.key);
+      await storage.delete(keys);
+      open();
+      expect((await asked).status).toBe(404);
+      const left: string[] = [];
+      for await (const f of storage.list(mediaKey(doomed.hash, ''))) left.push(f.key);
+      expect(left).toEqual([]);
+    } finally {
+      processor.render = render;
+    }
+  });
+
   it('counts the copies served from the store and those rendered on request', async () => {
     const text = await (await fetch(`${srv.baseUrl}/metrics`)).text();
     const count = (source: string) =>
