@@ -21,6 +21,7 @@ import pg from 'pg';
 import pRetry, { type Options as PRetryOptions } from 'p-retry';
 import { DEFAULT_DATABASE_OPTIONS, type DatabaseOptions, type StoreUrl } from '../config.js';
 import type { Database } from './schema.js';
+import { WalSync } from './wal-sync.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -46,14 +47,24 @@ export function openDialect(
     if (url.path !== ':memory:') mkdirSync(dirname(url.path), { recursive: true });
     const sqlite = new SqliteDatabase(url.path);
     sqlite.pragma('journal_mode = WAL');
-    // FULL: a commit is on disk before it is acknowledged, so an accepted post
-    // survives even a power loss (NORMAL would only survive a process crash).
-    sqlite.pragma('synchronous = FULL');
+    // A commit is on disk before it is acknowledged, so an accepted post
+    // survives even a power loss: SQLite's FULL would fsync the log inside
+    // the commit, on the event loop; NORMAL only writes it, and the driver
+    // has it synced off the loop (wal-sync.ts) before the write returns.
+    // An in-memory database has nothing to sync.
+    const memory = url.path === ':memory:';
+    sqlite.pragma(memory ? 'synchronous = FULL' : 'synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     // SQLite's busy handler sleeps inside the call, freezing the event loop:
     // keep each wait short and do the rest of the waiting between attempts.
     sqlite.pragma(`busy_timeout = ${Math.min(BUSY_SLICE_MS, options.busyTimeoutMs)}`);
-    const dialect = new SqliteWritersDialect({ database: withStatementCache(sqlite) }, sqlite, options.busyTimeoutMs);
+    const walSync = memory ? null : new WalSync(url.path);
+    const dialect = new SqliteWritersDialect(
+      { database: withStatementCache(sqlite) },
+      sqlite,
+      options.busyTimeoutMs,
+      walSync,
+    );
     const db = new Kysely<Database>({ dialect, ...(log ? { log } : {}) });
     return { name: 'sqlite', db, sqlite };
   }
@@ -141,30 +152,50 @@ class SqliteWritersDialect extends SqliteDialect {
     private readonly config: SqliteDialectConfig,
     private readonly sqlite: SqliteDatabase.Database,
     private readonly busyTimeoutMs: number,
+    private readonly walSync: WalSync | null,
   ) {
     super(config);
   }
 
   override createDriver() {
-    return new SqliteWritersDriver(this.config, this.sqlite, this.busyTimeoutMs);
+    return new SqliteWritersDriver(this.config, this.sqlite, this.busyTimeoutMs, this.walSync);
   }
 }
 
 class SqliteWritersDriver extends SqliteDriver {
   #connection: DatabaseConnection | undefined;
+  /** Whether a statement that writes ran since the connection was acquired. */
+  readonly #wrote = { value: false };
 
   constructor(
-    config: SqliteDialectConfig,
+    private readonly config: SqliteDialectConfig,
     private readonly sqlite: SqliteDatabase.Database,
     private readonly busyTimeoutMs: number,
+    private readonly walSync: WalSync | null,
   ) {
     super(config);
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await super.acquireConnection();
-    this.#connection ??= waitingForWriters(connection, this.sqlite, this.busyTimeoutMs);
+    this.#connection ??= waitingForWriters(
+      noticingWrites(connection, this.config.database as SqliteDatabase.Database, this.#wrote),
+      this.sqlite,
+      this.busyTimeoutMs,
+    );
     return this.#connection;
+  }
+
+  /**
+   * The connection is handed on first (the next query, a read, runs at once),
+   * then the caller waits for the log to be on disk when what it ran wrote and
+   * committed: its write is acknowledged durable, and no read waited for that.
+   */
+  override async releaseConnection(): Promise<void> {
+    const mustSync = this.#wrote.value && !this.sqlite.inTransaction && this.walSync !== null;
+    if (!this.sqlite.inTransaction) this.#wrote.value = false;
+    await super.releaseConnection();
+    if (mustSync) await this.walSync!.flush();
   }
 
   override async beginTransaction(connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
@@ -206,6 +237,30 @@ function waitingForWriters(
       }
       await delay(BUSY_PAUSE_MS.min);
       return pRetry(() => connection.executeQuery(query), untilFree);
+    },
+    streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+  };
+}
+
+const BEGIN = /^\s*begin\b/i;
+
+/**
+ * Marks `wrote` when a statement that may change the database runs (SQLite
+ * says so of each statement; its prepared form comes from the cache).
+ * Transaction control (`commit`) counts as read-only: the writes before it
+ * marked the flag. SQLite counts `begin immediate` as a write (it takes the
+ * lock); it writes nothing itself, so a transaction that only read needs no sync.
+ */
+function noticingWrites(
+  connection: DatabaseConnection,
+  database: SqliteDatabase.Database,
+  wrote: { value: boolean },
+): DatabaseConnection {
+  return {
+    executeQuery(query) {
+      if (query.query.kind !== 'SelectQueryNode' && !BEGIN.test(query.sql) && !database.prepare(query.sql).readonly)
+        wrote.value = true;
+      return connection.executeQuery(query);
     },
     streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
   };
