@@ -15,8 +15,9 @@ import { once } from 'node:events';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BENCH_KEY, writeDataFile, type WallSpec } from './generate.js';
-import { hasWrk, type Case, type LoadResult, type Mix } from './load.js';
+import { writeDataFile, type WallSpec } from './generate.js';
+import { hasWrk, type Case, type LoadResult } from './load.js';
+import { randomPages } from './mixes.js';
 import { benchServices, unreachable } from './postgres.js';
 import { log, node, ROOT, runToEnd, waitFor } from './process.js';
 
@@ -39,27 +40,6 @@ const WALLS: WallSpec[] = Array.from({ length: 100 }, (_, i) => ({
   firstPostId: 50_000_000 + i * 1000,
   feeds: 2,
 }));
-const q = `user_key=${BENCH_KEY}`;
-
-/** bench/run.ts's random-page mix: offset and limit drawn per request; with `writes`, 1 % W3 posts to the same walls. */
-function randomPages(writes: boolean): Mix {
-  const wall = { oneOf: WALLS.map((w) => w.id) };
-  const pages = {
-    weight: writes ? 99 : 100,
-    path: `/api/v2/widget/posts/{wall}?${q}&offset={offset}&limit={limit}`,
-    vars: { wall, offset: { int: [0, WALLS[0]!.posts - 100] }, limit: { int: [10, 100] } },
-  } satisfies Mix['requests'][number];
-  if (!writes) return { seed: 42, requests: [pages] };
-  const post = {
-    weight: 1,
-    method: 'POST' as const,
-    path: `/api/v2/widget/create-post?${q}`,
-    headers: { 'content-type': 'application/json' },
-    body: '{"wallId":{wall},"content":"bench mix post","postFile":"https://cdn.example.com/x.jpg"}',
-    vars: { wall },
-  };
-  return { seed: 42, requests: [pages, post] };
-}
 
 async function load(url: string, extra: Partial<Case> = {}): Promise<LoadResult> {
   const spec: Case = { url, seconds: SECONDS, warmupSeconds: WARMUP, connections: CONNECTIONS, ...extra };
@@ -104,8 +84,8 @@ async function rounds(store: string, env: Record<string, string>): Promise<Store
   try {
     for (let i = 0; i < ROUNDS; i++) {
       log(`  ${store} round ${i + 1}/${ROUNDS}`);
-      result.without.push(await load(`${wallery.base}/`, { mix: randomPages(false) }));
-      result.withWrites.push(await load(`${wallery.base}/`, { mix: randomPages(true) }));
+      result.without.push(await load(`${wallery.base}/`, { mix: randomPages(WALLS, false) }));
+      result.withWrites.push(await load(`${wallery.base}/`, { mix: randomPages(WALLS, true) }));
     }
   } finally {
     await wallery.stop();
