@@ -6,11 +6,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { closedPort } from '../test/helpers/ports.js';
 
 export const NGINX = '/usr/sbin/nginx';
 export const hasNginx = existsSync(NGINX);
@@ -26,16 +27,6 @@ export interface Nginx {
   /** what nginx logged (errors and warnings) */
   log(): string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /**
@@ -90,7 +81,7 @@ export async function startNginx(upstreamPort: number, options: NginxOptions = {
   const { workers = 1, withinMs = 30_000 } = options;
   const files = Math.min(fileLimit(), 65_536);
   const dir = mkdtempSync(join(tmpdir(), 'wallery-nginx-'));
-  const port = await freePort();
+  const port = await closedPort();
   writeFileSync(join(dir, 'wallery.conf'), siteConfig(upstreamPort, port, workers > 1));
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
     .map((t) => `  ${t}_temp_path ${join(dir, t)};`)

@@ -11,6 +11,7 @@ import type { Database } from '../../src/store/schema.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { makeTempDir, removeDir } from '../helpers/server.js';
 import { testStoreKind } from '../helpers/services.js';
+import { watched } from '../helpers/watched.js';
 
 const ACCOUNT = 1;
 
@@ -35,16 +36,6 @@ async function counter(store: Store): Promise<number> {
     .where('id', '=', ACCOUNT)
     .executeTakeFirstOrThrow();
   return row.daily_call_limit;
-}
-
-/** A promise that can be looked at without awaiting it. */
-function watched<T>(promise: Promise<T>): { promise: Promise<T>; settled: () => boolean } {
-  let settled = false;
-  promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  return { promise, settled: () => settled };
 }
 
 describe.skipIf(testStoreKind() === 'postgres')('SQLite writers in two processes', () => {

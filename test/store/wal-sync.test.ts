@@ -11,6 +11,7 @@ import { openStore, type Store } from '../../src/store/store.js';
 import { ROOT } from '../helpers/cli.js';
 import { makeTempDir, removeDir } from '../helpers/server.js';
 import { testStoreKind } from '../helpers/services.js';
+import { watched } from '../helpers/watched.js';
 
 const account = (id: number) => ({
   id,
@@ -19,16 +20,6 @@ const account = (id: number) => ({
   daily_call_limit: 0,
   created_at: 0,
 });
-
-/** A promise that can be looked at without awaiting it. */
-function watched<T>(promise: Promise<T>): { promise: Promise<T>; settled: () => boolean } {
-  let settled = false;
-  promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  return { promise, settled: () => settled };
-}
 
 describe.skipIf(testStoreKind() === 'postgres')('SQLite writes synced off the event loop', () => {
   let dir: string;
