@@ -155,7 +155,13 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     app ? app.log.child({ component }) : (options.ingestLog ?? jsonLogger(config.logLevel));
   // Built after the server; the routes read `ctx.ingest` when called, so they find it.
   const ingest = options.ingest
-    ? new IngestRuntime({ db: store.db, changes: ctx.changes, config: config.ingest, log: workerLog('ingest') })
+    ? new IngestRuntime({
+        db: store.db,
+        changes: ctx.changes,
+        config: config.ingest,
+        secretKey: config.webhooks.secretKey,
+        log: workerLog('ingest'),
+      })
     : null;
   ctx.ingest = ingest;
   const webhookLog = workerLog('webhooks');

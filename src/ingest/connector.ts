@@ -18,6 +18,7 @@ import type { ConnectorSettings } from '../schemas/connectors.js';
 import { FetchError } from '../net/errors.js';
 import type { Fetcher, FetchResponse } from '../net/fetcher.js';
 import { decodeBody } from './charset.js';
+import type { CredentialProblem } from '../domain/connections.js';
 import { parseMaxAge, parseRateLimitReset, parseRetryAfter } from './scheduler.js';
 import { whereFrom } from './url-parts.js';
 
@@ -75,6 +76,47 @@ export interface ConnectorEnv {
   memory: Map<string, unknown>;
 }
 
+/**
+ * The operator's credentials for a network, from the connection the feed
+ * names (`connector.connectionId`), opened from the secret box for this poll
+ * only. A connector sends them to its network and nowhere else, and never
+ * puts them in a post, a warning, an error message or a log line.
+ */
+export interface ConnectorCredential {
+  connectionId: number;
+  /** the connection's network (`instagram`, `x`, …) */
+  network: string;
+  /** OAuth access token, bearer token or personal access token */
+  accessToken?: string;
+  /** API key (Flickr, YouTube Data API key, Tumblr consumer key) */
+  apiKey?: string;
+  apiSecret?: string;
+  /** the network account the connection signed in as (e.g. the Instagram business account id) */
+  accountId?: string;
+  /** its user name, for display */
+  accountName?: string;
+  /** a federated network's server (Pixelfed, Misskey, PeerTube, Mastodon-API servers) */
+  instance?: string;
+}
+
+/**
+ * Thrown by a connector when its network says the credentials no longer work:
+ * expired (`expired`), the user took the app's access back (`revoked`), a
+ * permission the feed needs is missing (`permission`), or the token/key is
+ * not valid (`invalid`). The runtime records the feed as failing with this
+ * message and sets the connection's status, which fires `connection.failed`.
+ * The message says what happened and what to do; it never contains a secret.
+ */
+export class CredentialError extends Error {
+  override name = 'CredentialError';
+  constructor(
+    readonly problem: CredentialProblem,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export interface PollInput<S extends ConnectorSettings = ConnectorSettings> {
   settings: S;
   /** what this connector returned as `cursor` last time (null at first, or after a reset) */
@@ -83,6 +125,14 @@ export interface PollInput<S extends ConnectorSettings = ConnectorSettings> {
   /** runs `documents[document]` on a response in a parse worker */
   parse: ParseFn;
   env: ConnectorEnv;
+  /** the feed's connection's credentials; null when the feed names no connection */
+  credential: ConnectorCredential | null;
+  /**
+   * The upstream ids of this feed's stored posts, newest first (at most
+   * `limit`), with when they were posted: to re-check them and report the
+   * ones the network deleted in `deleted`.
+   */
+  storedIds: (limit: number) => Promise<{ externalId: string; createdAt: number }[]>;
   now: number;
   /** most pages one poll may read (catching up after a long pause) */
   maxPages: number;
@@ -102,6 +152,8 @@ export interface PollOutput {
   warnings?: string[];
   /** upstream ids of posts left out because their authors asked not to be shown publicly (stored copies go too) */
   withheld?: string[];
+  /** upstream ids the network says no longer exist (deleted by their author, or removed): stored copies go */
+  deleted?: string[];
 }
 
 // ---------- documents: what the parse workers run ----------
@@ -367,3 +419,9 @@ export function errorMessage(err: unknown): string {
 }
 
 export { FetchError };
+
+/** The feed's credential, or a setup error naming what the feed needs. */
+export function requireCredential(credential: ConnectorCredential | null, network: string): ConnectorCredential {
+  if (!credential) throw new ConnectorSetupError(`this feed needs a ${network} connection (connector.connectionId)`);
+  return credential;
+}

@@ -22,6 +22,7 @@ import {
   recordSuccess,
   releaseFeed,
   removeWithheldPosts,
+  storedExternalIds,
   touchFeed,
   upsertPosts,
   type FeedToPoll,
@@ -50,6 +51,10 @@ import { workerDefaults, type WorkerOptions } from '../jobs/worker-options.js';
 import { ParsePool } from './parse-pool.js';
 import { pruneChangeLog } from '../store/change-log.js';
 import { connectorFor } from './registry.js';
+import { CredentialError, ConnectorSetupError, type ConnectorCredential } from './connector.js';
+import { findConnection, markConnectionFailed } from '../store/connections.js';
+import { credentialOf } from '../connections/secrets.js';
+import { connectionStatusOf, isUsable, type ConnectionFailedStatus } from '../domain/connections.js';
 import { adaptiveIntervalS, nextPollAfterFailure, nextPollAfterSuccess, type SchedulePolicy } from './scheduler.js';
 
 export interface IngestRuntimeOptions extends WorkerOptions {
@@ -66,6 +71,18 @@ export interface IngestRuntimeOptions extends WorkerOptions {
   maxPages?: number;
   /** how long a poller holds a feed (ms, default timeout × (maxPages + 5), at least 1 min); a poll is cut at 80 % of it */
   leaseMs?: number;
+  /** the secret box key connections' secrets are sealed with (null: stored plain) */
+  secretKey?: Buffer | null;
+  /** a connection's status just changed because its network refused it (announce it: `connection.failed`) */
+  onConnectionFailed?: (event: ConnectionFailure) => void;
+}
+
+export interface ConnectionFailure {
+  connectionId: number;
+  accountId: number;
+  feedId: number;
+  status: ConnectionFailedStatus;
+  detail: string;
 }
 
 export type PollStatus = 'ok' | 'not_modified' | 'failed' | 'deferred' | 'skipped';
@@ -296,17 +313,41 @@ export class IngestRuntime {
     const http = new PollHttp(this.fetcher, previous, signal, this.now);
     progress.http = http;
     const connector = connectorFor(settings);
+    const credential = await this.credentialFor(settings, feed.accountId);
+    progress.credential = credential;
     const out = await connector.poll({
       settings,
       cursor: settingChanged ? null : readCursor(state.cursor_json),
       http,
       parse: this.parser(settings, feed.wallProfanity, feed.rules, signal),
       env: this.env,
+      credential,
+      storedIds: (limit) => storedExternalIds(this.db, claimed.feedId, limit),
       now: claimed.now,
       maxPages: this.maxPages,
       maxItems: this.options.config.maxItems,
     });
     return { settings, connector, http, previous, out };
+  }
+
+  /**
+   * The credential of the connection the feed names (null when it names none).
+   * A connection of another account, or one its network already refused for
+   * good (expired, revoked), is not used: the feed fails saying what to do.
+   */
+  private async credentialFor(settings: ConnectorSettings, accountId: number): Promise<ConnectorCredential | null> {
+    const connectionId = (settings as { connectionId?: number }).connectionId;
+    if (connectionId === undefined) return null;
+    const row = await findConnection(this.db, connectionId);
+    if (!row || row.account_id !== accountId) {
+      throw new ConnectorSetupError(`the feed's connection ${connectionId} does not exist in its account`);
+    }
+    if (!isUsable(row.status)) {
+      throw new ConnectorSetupError(
+        `the ${row.network} connection “${row.name}” is ${row.status}${row.status_detail ? ` (${row.status_detail})` : ''}: reconnect it`,
+      );
+    }
+    return credentialOf(row, this.options.secretKey ?? null);
   }
 
   /**
@@ -339,7 +380,7 @@ export class IngestRuntime {
       };
     }
     const withheld = [...new Set(out.withheld ?? [])];
-    const removed = await removeWithheldPosts(this.db, feedId, withheld);
+    const removed = await removeWithheldPosts(this.db, feedId, [...new Set([...withheld, ...(out.deleted ?? [])])]);
     const after = this.now();
     const changed = progress.written.inserted + progress.written.updated + removed > 0;
     const feedTouched = await touchFeed(this.db, feedId, {
@@ -430,6 +471,9 @@ export class IngestRuntime {
     const message = deadline.aborted
       ? `the poll took longer than ${Math.floor(this.leaseMs * 0.8)} ms (${errorMessage(err)})`
       : errorMessage(err);
+    // the network refused the connection: the feed fails at once, the connection is marked
+    const refused = err instanceof CredentialError && progress.credential ? err : null;
+    if (refused && progress.credential) await this.connectionRefused(claimed, progress.credential, refused, at);
     const failuresSoFar = settingChanged ? 0 : state.consecutive_failures;
     const nextPollAt = nextPollAfterFailure(
       this.policy,
@@ -442,11 +486,30 @@ export class IngestRuntime {
       error: message,
       nextPollAt,
       now: at,
-      failingAfter: this.policy.failingAfter,
+      failingAfter: refused ? 1 : this.policy.failingAfter,
       cursorFor: claimed.connector,
     });
     this.log.warn({ feedId, kind: progress.settings?.kind, failures, error: message, nextPollAt }, 'feed poll failed');
     return done({ status: 'failed', message, nextPollAt, ...written });
+  }
+
+  private async connectionRefused(
+    claimed: ClaimedPoll,
+    credential: ConnectorCredential,
+    err: CredentialError,
+    at: number,
+  ): Promise<void> {
+    const status = connectionStatusOf(err.problem);
+    if (await markConnectionFailed(this.db, credential.connectionId, status, err.message, at)) {
+      this.log.warn({ connectionId: credential.connectionId, status, feedId: claimed.feedId }, 'connection refused');
+      this.options.onConnectionFailed?.({
+        connectionId: credential.connectionId,
+        accountId: claimed.feed.accountId,
+        feedId: claimed.feedId,
+        status,
+        detail: err.message,
+      });
+    }
   }
 
   /** The poll's `parse`: a response → rows, in a parse worker (the response's bytes move there). */
@@ -544,6 +607,8 @@ interface Stored {
 interface PollProgress {
   settings: ConnectorSettings | null;
   http: PollHttp | null;
+  /** the connection's credential the poll used (for a refusal's bookkeeping) */
+  credential?: ConnectorCredential | null;
   written: { inserted: number; updated: number };
 }
 

@@ -8,6 +8,12 @@ import { CONNECTOR_KINDS } from '../domain/lists.js';
 import { HTTP_URL } from './fields.js';
 
 const HttpUrl = Type.String({ pattern: HTTP_URL, maxLength: 2048 });
+/** The connection (the operator's credentials, src/connections/) a feed of a network that needs one reads with. */
+export const ConnectionId = Type.Integer({
+  minimum: 1,
+  description: 'the account’s connection (its credentials for the network) this feed reads with',
+});
+
 const Reposts = Type.Optional(
   Type.Union([Type.Literal('skip'), Type.Literal('unwrap')], {
     description: 'boosts/reposts: skip (default) or unwrap',

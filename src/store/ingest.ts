@@ -64,6 +64,7 @@ export async function dueFeedIds(db: Kysely<Database>, now: number, limit: numbe
 export interface FeedToPoll {
   feedId: number;
   wallId: number;
+  accountId: number;
   connector: string | null;
   enabled: boolean;
   source: string;
@@ -84,6 +85,7 @@ export async function loadFeedToPoll(db: Kysely<Database>, feedId: number): Prom
     .select([
       'f.id',
       'f.wall_id',
+      'w.account_id',
       'f.connector',
       'f.enabled',
       'f.source',
@@ -101,6 +103,7 @@ export async function loadFeedToPoll(db: Kysely<Database>, feedId: number): Prom
   return {
     feedId: feed.id,
     wallId: feed.wall_id,
+    accountId: feed.account_id,
     connector: feed.connector,
     enabled: feed.enabled === 1,
     source: feed.source,
@@ -587,6 +590,24 @@ export async function removeWithheldPosts(
     removed += Number(res.numDeletedRows);
   }
   return removed;
+}
+
+/** The upstream ids of a feed's stored posts, newest first, with when they were posted (epoch ms). */
+export async function storedExternalIds(
+  db: Kysely<Database>,
+  feedId: number,
+  limit: number,
+): Promise<{ externalId: string; createdAt: number }[]> {
+  const rows = await db
+    .selectFrom('posts')
+    .select(['external_id', 'created_at'])
+    .where('feed_id', '=', feedId)
+    .where('external_id', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ externalId: r.external_id!, createdAt: Number(r.created_at) }));
 }
 
 /** Keeps the feed's `source`/`sourceType` naming its network, and `updatedAt` at the last poll that changed posts. */

@@ -49,6 +49,7 @@ import * as m0027 from './migrations/0027_held_changes.js';
 import * as m0028 from './migrations/0028_provider_checks.js';
 import * as m0029 from './migrations/0029_uploads.js';
 import * as m0030 from './migrations/0030_screen_control.js';
+import * as m0031 from './migrations/0031_connections.js';
 
 /** A migration: what it does, and its step up (given the store's dialect; there are no steps down). */
 export interface SchemaMigration {
@@ -94,6 +95,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaMigration>> = {
   '0028_provider_checks': m0028,
   '0029_uploads': m0029,
   '0030_screen_control': m0030,
+  '0031_connections': m0031,
 };
 
 /**

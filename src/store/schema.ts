@@ -322,6 +322,7 @@ export interface Database {
   upload_challenges: UploadChallengesTable;
   screen_states: ScreenStatesTable;
   screen_slides: ScreenSlidesTable;
+  connections: ConnectionsTable;
 }
 
 /** A wall's live screen state (migration 0030, src/domain/screen-control.ts). */
@@ -532,4 +533,28 @@ export interface PostUploadsTable {
 export interface UploadChallengesTable {
   challenge: string;
   expires_at: number;
+}
+
+/** An account's credentials for a network (0031_connections): `secret` is sealed JSON. */
+export interface ConnectionsTable {
+  id: Generated<number>;
+  account_id: number;
+  network: string;
+  name: string;
+  auth_kind: string;
+  secret: string;
+  external_account_id: string | null;
+  external_account_name: string | null;
+  instance: string | null;
+  scopes: Generated<string>;
+  status: Generated<string>;
+  status_detail: string | null;
+  status_at: number | null;
+  expires_at: number | null;
+  refresh_expires_at: number | null;
+  refreshed_at: number | null;
+  expiry_warned_at: number | null;
+  last_used_at: number | null;
+  created_at: number;
+  updated_at: number;
 }
