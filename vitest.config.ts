@@ -50,6 +50,9 @@ export default defineConfig({
                   'test/http/**/*.test.ts',
                   'test/store/**/*.test.ts',
                   'test/ingest/{runtime,cli,moderation,manage-status,text-signals,spam,moderation-automatic,moderation-provider,image-moderation}.test.ts',
+                  // the connectors that read with an account's connection, each against its fixture upstream
+                  'test/ingest/networks/**/*.test.ts',
+                  'test/connections/**/*.test.ts',
                   'test/scale/**/*.test.ts',
                   'test/cluster/**/*.test.ts',
                   'test/webhooks/**/*.test.ts',

@@ -278,7 +278,12 @@ export class PollHttp {
     this.validators = previous;
   }
 
-  private hint(until: number) {
+  /**
+   * The next poll waits until `until` at least: for a network's own rate-limit
+   * signals that the generic headers below do not cover (Meta's
+   * `X-App-Usage` near 100 %, a quota header), read by its connector.
+   */
+  waitUntil(until: number): void {
     if (this.notBefore === null || until > this.notBefore) this.notBefore = until;
   }
 
@@ -299,20 +304,20 @@ export class PollHttp {
 
     const rateLimitReset = parseRateLimitReset(res.headers, now);
     if (rateLimitReset !== null && rateLimitReset > now) {
-      this.hint(rateLimitReset);
+      this.waitUntil(rateLimitReset);
       this.fetcher.limiter.pause(host, rateLimitReset);
     }
     let retryAfterMs: number | null = null;
     if (res.status === 429 || res.status === 503) {
       retryAfterMs = parseRetryAfter(res.headers['retry-after'], now) ?? (res.status === 429 ? 60_000 : null);
       if (retryAfterMs !== null) {
-        this.hint(now + retryAfterMs);
+        this.waitUntil(now + retryAfterMs);
         if (res.status === 429) this.fetcher.limiter.pause(host, now + retryAfterMs);
       }
     }
     if (options.conditional && (res.status === 200 || res.status === 304)) {
       const maxAge = parseMaxAge(res.headers['cache-control']);
-      if (maxAge !== null) this.hint(now + maxAge);
+      if (maxAge !== null) this.waitUntil(now + maxAge);
     }
     if (res.status === 304 && previous) return { ...res, notModified: true };
     if (res.status < 200 || res.status > 299) {
