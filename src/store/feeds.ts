@@ -5,13 +5,14 @@ import type { ModerationMode } from '../domain/lists.js';
 import type { Database, FeedsTable } from './schema.js';
 import { pageAfterId } from './paging.js';
 import { insertRow } from './rows.js';
+import { reusableQuery } from './reusable.js';
 
 export type FeedRow = Selectable<FeedsTable>;
 
-/** A wall's feeds in id order. */
-export async function listFeeds(db: Kysely<Database>, wallId: number): Promise<FeedRow[]> {
-  return db.selectFrom('feeds').selectAll().where('wall_id', '=', wallId).orderBy('id').execute();
-}
+/** A wall's feeds in id order (W1/C1 ask it on every call: compiled once). */
+export const listFeeds: (db: Kysely<Database>, wallId: number) => Promise<FeedRow[]> = reusableQuery(
+  (db, wallId: number) => db.selectFrom('feeds').selectAll().where('wall_id', '=', wallId).orderBy('id'),
+);
 
 /** A feed with its post count and its ingestion state (the st_ columns: null before a poller saw it). */
 export type FeedWithState = FeedRow & {

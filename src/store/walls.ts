@@ -6,6 +6,7 @@ import type { Database, WallsTable } from './schema.js';
 import { hiddenPost, visiblePost } from './posts.js';
 import { ofAccounts, pageAfterId, type AccountFilter } from './paging.js';
 import { insertRow } from './rows.js';
+import { reusableQuery } from './reusable.js';
 
 export type WallRow = Selectable<WallsTable>;
 
@@ -29,9 +30,22 @@ export async function findWall(
   return (await q.executeTakeFirst()) ?? null;
 }
 
-/** The live wall with this id owned by this account, or null (unknown, deleted, or another account's). */
-export const findLiveWall = (db: Kysely<Database>, wallId: number, accountId: number) =>
-  findWall(db, wallId, { live: true, accountId });
+const liveWallOf = reusableQuery((db, wallId: number, accountId: number) =>
+  db
+    .selectFrom('walls')
+    .selectAll()
+    .where('walls.id', '=', wallId)
+    .where(liveWall)
+    .where('walls.account_id', '=', accountId),
+);
+
+/**
+ * The live wall with this id owned by this account, or null (unknown,
+ * deleted, or another account's). Every public read asks it first: compiled once.
+ */
+export async function findLiveWall(db: Kysely<Database>, wallId: number, accountId: number): Promise<WallRow | null> {
+  return (await liveWallOf(db, wallId, accountId))[0] ?? null;
+}
 
 /** What a public page needs of a wall. */
 export interface PublicWall {
