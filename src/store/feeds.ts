@@ -9,9 +9,21 @@ import { reusableQuery } from './reusable.js';
 
 export type FeedRow = Selectable<FeedsTable>;
 
-/** A wall's feeds in id order (W1/C1 ask it on every call: compiled once). */
-export const listFeeds: (db: Kysely<Database>, wallId: number) => Promise<FeedRow[]> = reusableQuery(
-  (db, wallId: number) => db.selectFrom('feeds').selectAll().where('wall_id', '=', wallId).orderBy('id'),
+/** What the public API shows of a feed (W1/C1). */
+export type PublicFeedRow = Pick<FeedRow, 'id' | 'name' | 'source' | 'source_type' | 'created_at' | 'updated_at'>;
+
+/**
+ * A wall's feeds in id order, as the public API shows them. W1/C1 ask it on
+ * every call: compiled once, and only the shown columns (a feed's connector
+ * JSON is the largest of its values and never shown).
+ */
+export const publicFeedsOf: (db: Kysely<Database>, wallId: number) => Promise<PublicFeedRow[]> = reusableQuery(
+  (db, wallId: number) =>
+    db
+      .selectFrom('feeds')
+      .select(['id', 'name', 'source', 'source_type', 'created_at', 'updated_at'])
+      .where('wall_id', '=', wallId)
+      .orderBy('id'),
 );
 
 /** A feed with its post count and its ingestion state (the st_ columns: null before a poller saw it). */

@@ -20,7 +20,17 @@ beforeAll(async () => {
   await t.store.db
     .insertInto('walls')
     .values(
-      [11, 12, 21].map((id) => ({ id, account_id: Math.floor(id / 10), name: `w${id}`, url: '', created_at: now })),
+      [11, 12, 21].map((id) => ({
+        id,
+        account_id: Math.floor(id / 10),
+        name: `w${id}`,
+        url: '',
+        profanity: 0,
+        moderation: 'auto' as const,
+        rules: '[]',
+        allow_framing: 0,
+        created_at: now,
+      })),
     )
     .execute();
 });

@@ -5,7 +5,7 @@
 import type { TSchema } from 'typebox';
 import type { PostRow } from '../../store/posts.js';
 import type { WallRow } from '../../store/walls.js';
-import type { FeedRow } from '../../store/feeds.js';
+import type { PublicFeedRow } from '../../store/feeds.js';
 import {
   commerceListWall,
   commercePost,
@@ -41,7 +41,7 @@ export interface Family {
   /** the path of each operation it offers, under `prefix` */
   paths: Partial<Record<OperationName, string>>;
   /** W1/C1: one wall record with its feeds */
-  wallInfo: { schema: TSchema; present: (wall: WallRow, feeds: FeedRow[], form: DateForm) => object };
+  wallInfo: { schema: TSchema; present: (wall: WallRow, feeds: PublicFeedRow[], form: DateForm) => object };
   /** W2/C2: the list query, the answer, and how its wall and each post are rendered */
   postList: {
     query: typeof WidgetListQuery | typeof CommerceListQuery;

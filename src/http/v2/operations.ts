@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { postDetail, type DateForm } from './presenters.js';
 import { findVisiblePost } from '../../store/posts.js';
 import { productsOfPost } from '../../store/products.js';
-import { listFeeds } from '../../store/feeds.js';
+import { publicFeedsOf } from '../../store/feeds.js';
 import { sendEnvelope, successMessage } from '../envelope.js';
 import { ApiError, MESSAGES } from '../errors.js';
 import { FAMILIES, OPERATION_NAMES, type Family, type OperationName } from './families.js';
@@ -75,7 +75,7 @@ const info: Operation = (app, family, path, { config, summary, tags }) => {
       const wallId = idFromDigits(request.params.wall_id);
       return sendRead(request, reply, family.name, wallId, 'info', async () => {
         const wall = await requireWall(request, wallId);
-        const feeds = await listFeeds(request.server.ctx.store.db, wall.id);
+        const feeds = await publicFeedsOf(request.server.ctx.store.db, wall.id);
         return renderData(request.format, [family.wallInfo.present(wall, feeds, dateForm(request))]);
       });
     },

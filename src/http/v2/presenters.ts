@@ -3,7 +3,7 @@
 // exactly the type of its schema (src/http/v2/schemas.ts); a test holds
 // their output for every fixture post against those schemas.
 import type { WallRow } from '../../store/walls.js';
-import type { FeedRow } from '../../store/feeds.js';
+import type { PublicFeedRow } from '../../store/feeds.js';
 import type { PostRow } from '../../store/posts.js';
 import type { TaggedProduct } from '../../store/products.js';
 import { parseChildren } from '../../domain/media.js';
@@ -16,7 +16,7 @@ export type DateForm = 'iso' | 'long';
 const dmyOrNull = (ms: number | null) => (ms === null ? null : formatDayMonthYear(ms));
 const widgetInstant = (ms: number, form: DateForm) => (form === 'iso' ? formatIso(ms) : formatLongText(ms));
 
-export function feedInfo(f: FeedRow): Static<typeof S.FeedInfo> {
+export function feedInfo(f: PublicFeedRow): Static<typeof S.FeedInfo> {
   return {
     feedId: f.id,
     feedName: f.name,
@@ -28,7 +28,7 @@ export function feedInfo(f: FeedRow): Static<typeof S.FeedInfo> {
 }
 
 /** W1 (`wallCreatedAt` ISO in JSON, long text in XML) */
-export function widgetWallInfo(w: WallRow, feeds: FeedRow[], form: DateForm): Static<typeof S.WidgetWallInfo> {
+export function widgetWallInfo(w: WallRow, feeds: PublicFeedRow[], form: DateForm): Static<typeof S.WidgetWallInfo> {
   return {
     wallId: w.id,
     wallName: w.name,
@@ -40,7 +40,7 @@ export function widgetWallInfo(w: WallRow, feeds: FeedRow[], form: DateForm): St
 }
 
 /** C1 (`wallCreatedAt` as DD/MM/YYYY) */
-export function commerceWallInfo(w: WallRow, feeds: FeedRow[]): Static<typeof S.CommerceWallInfo> {
+export function commerceWallInfo(w: WallRow, feeds: PublicFeedRow[]): Static<typeof S.CommerceWallInfo> {
   return {
     wallId: w.id,
     wallName: w.name,

@@ -24,7 +24,7 @@ import {
 import { PostRecord } from '../../../src/schemas/posts.js';
 import { listModerationPosts } from '../../../src/manage/posts.js';
 import { DataFileSchema, exportDataFile, importDataFile } from '../../../src/store/datafile.js';
-import { listFeeds } from '../../../src/store/feeds.js';
+import { publicFeedsOf } from '../../../src/store/feeds.js';
 import { selectPostsWithFeed } from '../../../src/store/posts.js';
 import { productsOfPost } from '../../../src/store/products.js';
 import { demoDataFile } from '../../../src/demo/demo-data.js';
@@ -51,7 +51,7 @@ async function everyPresentedRecord(store: Store) {
   const out: { what: string; schema: TSchema; value: unknown }[] = [];
   const walls = await store.db.selectFrom('walls').selectAll().orderBy('id').execute();
   for (const wall of walls) {
-    const feeds = await listFeeds(store.db, wall.id);
+    const feeds = await publicFeedsOf(store.db, wall.id);
     out.push({ what: `W1 ${wall.id}`, schema: V2.WidgetWallInfo, value: widgetWallInfo(wall, feeds, 'iso') });
     out.push({ what: `W1 xml ${wall.id}`, schema: V2.WidgetWallInfo, value: widgetWallInfo(wall, feeds, 'long') });
     out.push({ what: `C1 ${wall.id}`, schema: V2.CommerceWallInfo, value: commerceWallInfo(wall, feeds) });
