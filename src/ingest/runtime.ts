@@ -109,6 +109,8 @@ export interface PollReport {
 const WRITE_BATCH = 50;
 /** the change log is pruned by each worker at most this often (a prune another worker did finds nothing) */
 const PRUNE_EVERY_MS = 3_600_000;
+/** Due feeds one tick starts at most; with more due, the next batch follows as the polls run short. */
+const TICK_BATCH = 100;
 
 export class IngestRuntime {
   readonly policy: SchedulePolicy;
@@ -125,6 +127,11 @@ export class IngestRuntime {
   private readonly maxPages: number;
   private readonly parsePool: ParsePool;
   private nextPruneAt = 0;
+  private readonly feedConcurrency: number;
+  /** the tick in progress (ticks never overlap) */
+  private ticking: Promise<void> | null = null;
+  /** the last tick found more due feeds than it starts at once */
+  private backlog = false;
   /** polls by result and items written, read by the metrics on scrape */
   readonly stats = {
     polls: { ok: 0, not_modified: 0, failed: 0, deferred: 0, skipped: 0 } satisfies Record<PollStatus, number>,
@@ -153,7 +160,8 @@ export class IngestRuntime {
         now: this.now,
       });
     this.env = { bluesky: config.bluesky, memory: new Map() };
-    this.jobs = new LeasedJobs(options.feedConcurrency ?? 4);
+    this.feedConcurrency = options.feedConcurrency ?? 4;
+    this.jobs = new LeasedJobs(this.feedConcurrency);
     this.parsePool = new ParsePool({ threads: config.parseThreads, maxBytes: config.maxBytes });
     this.maxPages = options.maxPages ?? 5;
     this.leaseMs = options.leaseMs ?? Math.max(60_000, config.timeoutMs * (this.maxPages + 5));
@@ -177,15 +185,29 @@ export class IngestRuntime {
     if (this.jobs.ticking) this.log.info({}, 'ingestion stopped');
   }
 
-  /** One tick: prune the change log when due, start polls of due feeds (not waiting for them). */
-  async tick(): Promise<void> {
+  /**
+   * One tick: prune the change log when due, start polls of due feeds (not
+   * waiting for them). Ticks never overlap: a tick asked for while one runs
+   * joins it.
+   */
+  tick(): Promise<void> {
+    this.ticking ??= this.startDuePolls().finally(() => {
+      this.ticking = null;
+    });
+    return this.ticking;
+  }
+
+  private async startDuePolls(): Promise<void> {
     if (this.jobs.stopped) return;
     if (this.now() >= this.nextPruneAt) {
       this.nextPruneAt = this.now() + PRUNE_EVERY_MS;
       await pruneChangeLog(this.db, this.now() - this.options.config.changesRetentionDays * 86_400_000);
     }
     await ensureIngestStates(this.db, this.policy.minIntervalS);
-    const due = await dueFeedIds(this.db, this.now(), 100);
+    const due = await dueFeedIds(this.db, this.now(), TICK_BATCH);
+    // a full batch: more feeds are due than one tick starts; the next batch
+    // is fetched as soon as the polls run short (see schedulePoll), not a tick later
+    this.backlog = due.length === TICK_BATCH;
     for (const feedId of due) {
       if (this.jobs.has(feedId)) continue;
       void this.schedulePoll(feedId, false);
@@ -227,6 +249,8 @@ export class IngestRuntime {
       async () => {
         const report = await this.pollFeed(feedId, force);
         this.count(report);
+        // with a backlog of due feeds, fewer polls left than can run at once: fetch the next batch now
+        if (this.backlog && this.jobs.ticking && this.jobs.size <= this.feedConcurrency) void this.tick();
         return report;
       },
       (err): PollReport => {

@@ -42,6 +42,11 @@ export class LeasedJobs<R> {
     return true;
   }
 
+  /** Jobs running or waiting. */
+  get size(): number {
+    return this.inFlight.size;
+  }
+
   /** Whether a job for the item runs or waits. */
   has(id: number): boolean {
     return this.inFlight.has(id);

@@ -265,6 +265,24 @@ describe('the running runtime', () => {
     expect(await ingestState(h, 201)).toMatchObject({ lease_owner: null, consecutive_failures: 0 });
   });
 
+  it('more feeds due than a tick starts: the next batch follows as the polls run short, not a tick later', async () => {
+    fx = await startFeeds();
+    fx.documents.set('/feed.xml', { body: rssXml(items(1)), type: 'application/rss+xml' });
+    // 250 due feeds, a tick starts 100; the next tick is an hour away
+    const feeds = Array.from({ length: 250 }, (_, i) => ({ id: 1000 + i, name: `f${i}`, connector: rss() }));
+    await withFeeds(feeds, { runtime: { tickMs: 3_600_000, feedConcurrency: 8 } });
+    h.runtime.start();
+    const polled = () =>
+      h.server.store.db
+        .selectFrom('feed_ingest_state')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('last_success_at', 'is not', null)
+        .executeTakeFirstOrThrow();
+    await eventually('every due feed polled within the first tick', polled, (r) => Number(r.n) === 250, 90_000, 50);
+    await h.runtime.stop();
+    expect(h.runtime.stats.polls.ok).toBe(250);
+  });
+
   it('stop() during a slow request cancels it without counting a failure', async () => {
     fx = await startFeeds();
     // the upstream holds the request until the test ends: only stop() can end the poll
