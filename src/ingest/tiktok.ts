@@ -87,7 +87,9 @@ function errorOf(data: unknown) {
   return {
     code: str(error.code).slice(0, 80),
     message: plainText(str(error.message)).replace(/\s+/g, ' ').trim().slice(0, 200),
-    logId: str(error.log_id).replace(/[^\w-]/g, '').slice(0, 80),
+    logId: str(error.log_id)
+      .replace(/[^\w-]/g, '')
+      .slice(0, 80),
   };
 }
 
@@ -200,7 +202,10 @@ function apiError(input: PollInput<Settings>, status: number, e: TiktokError): E
     }
     default:
       if (status === 401) return new CredentialError('invalid', `TikTok refused the connection (${why}); reconnect it`);
-      return new UpstreamError(status, `HTTP ${status} from ${hostOf(input.settings.apiBaseUrl ?? TIKTOK_API_URL)} (${why})`);
+      return new UpstreamError(
+        status,
+        `HTTP ${status} from ${hostOf(input.settings.apiBaseUrl ?? TIKTOK_API_URL)} (${why})`,
+      );
   }
 }
 

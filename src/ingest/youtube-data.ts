@@ -190,7 +190,9 @@ const channelsDocument = ((doc) => {
   const channels: Channel[] = items.map((c) => {
     const snippet = isObject(c.snippet) ? c.snippet : {};
     const related =
-      isObject(c.contentDetails) && isObject(c.contentDetails.relatedPlaylists) ? c.contentDetails.relatedPlaylists : {};
+      isObject(c.contentDetails) && isObject(c.contentDetails.relatedPlaylists)
+        ? c.contentDetails.relatedPlaylists
+        : {};
     const custom = str(snippet.customUrl);
     const thumbs = isObject(snippet.thumbnails) ? snippet.thumbnails : {};
     const picture = ['medium', 'default', 'high']
@@ -383,7 +385,7 @@ const has = (reasons: string[], ...wanted: string[]) => wanted.some((w) => reaso
 /** Google's error answer → what the runtime should do with it (the secret is never in the message). */
 function apiError(input: PollInput<Settings>, res: HttpResult, e: ApiErrorMeta): Error {
   const { http, now } = input;
-  const why = `${e.reasons[0] ?? `HTTP ${res.status}`}${e.message ? `: ${e.message}` : ''}`;
+  const why = `${e.reasons.length > 0 ? e.reasons.join(', ') : `HTTP ${res.status}`}${e.message ? `: ${e.message}` : ''}`;
   const keyed = !input.credential?.accessToken;
   if (has(e.reasons, 'quotaExceeded', 'dailyLimitExceeded')) {
     const reset = nextMidnightIn('America/Los_Angeles', now);
@@ -534,7 +536,10 @@ async function pollUploads(input: PollInput<Settings>, api: YoutubeApi): Promise
     );
     const first = found[0];
     if (!first || first.uploads === '')
-      throw new UpstreamError(404, `YouTube has no channel ${channelSetting} (channelNotFound); check the feed's channel`);
+      throw new UpstreamError(
+        404,
+        `YouTube has no channel ${channelSetting} (channelNotFound); check the feed's channel`,
+      );
     channel = first;
     channelAt = input.now;
   }

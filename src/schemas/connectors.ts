@@ -151,7 +151,8 @@ export const TiktokConnector = Type.Object(
     connectionId: Type.Integer({
       minimum: 1,
       title: 'Connection',
-      description: 'the TikTok account signed in (Login Kit, scopes user.info.basic and video.list) whose videos to show',
+      description:
+        'the TikTok account signed in (Login Kit, scopes user.info.basic and video.list) whose videos to show',
     }),
     apiBaseUrl: ApiBaseUrl('https://open.tiktokapis.com'),
   },
