@@ -15,6 +15,7 @@ import {
 import { ACCOUNT, NOW, ingestState, startHarness, storedPosts, type Harness } from '../harness.js';
 import { addConnection } from '../../helpers/connections.js';
 import { nextMidnightIn } from '../../../src/ingest/youtube-data.js';
+import { connectorProblem } from '../../../src/schemas/connectors.js';
 
 const UPLOADS = 801;
 const SEARCH = 802;
@@ -374,5 +375,39 @@ describe('an API key Google says is not valid', () => {
     } finally {
       fx.state.apiKey = API_KEY;
     }
+  });
+});
+
+describe('settings and the quota day', () => {
+  it('asks for exactly the field each feed type needs', () => {
+    const base = { kind: 'youtube_data', connectionId: 1 };
+    expect(connectorProblem({ ...base, mode: 'uploads', channel: CHANNEL_ID })).toBeNull();
+    expect(connectorProblem({ ...base, mode: 'uploads', channel: '@trail.crew' })).toBeNull();
+    expect(connectorProblem({ ...base, mode: 'search', query: '#trailrunning', searchEveryMinutes: 60 })).toBeNull();
+    expect(connectorProblem({ ...base, mode: 'live_chat', videoId: LIVE_VIDEO })).toBeNull();
+    expect(connectorProblem({ ...base, mode: 'uploads' })).toBe('channel is required for mode uploads');
+    expect(connectorProblem({ ...base, mode: 'search', query: 'x', videoId: LIVE_VIDEO })).toBe(
+      'videoId is only for mode live_chat',
+    );
+    expect(connectorProblem({ ...base, mode: 'uploads', channel: HANDLE, searchEveryMinutes: 60 })).toBe(
+      'searchEveryMinutes is only for mode search',
+    );
+    expect(connectorProblem({ ...base, mode: 'search', query: 'x', searchEveryMinutes: 5 })).toMatch(
+      /searchEveryMinutes/,
+    );
+    expect(connectorProblem({ kind: 'youtube_data', mode: 'search', query: 'x' })).toMatch(/connectionId/);
+    expect(connectorProblem({ kind: 'tiktok', connectionId: 2 })).toBeNull();
+    expect(connectorProblem({ kind: 'tiktok' })).toMatch(/connectionId/);
+  });
+
+  it('finds the next midnight Pacific across daylight-saving changes', () => {
+    // PST is UTC−8, PDT UTC−7; 2026 switches on 8 March and 1 November
+    expect(nextMidnightIn('America/Los_Angeles', Date.UTC(2026, 2, 7, 12))).toBe(Date.UTC(2026, 2, 8, 8));
+    expect(nextMidnightIn('America/Los_Angeles', Date.UTC(2026, 2, 8, 12))).toBe(Date.UTC(2026, 2, 9, 7));
+    expect(nextMidnightIn('America/Los_Angeles', Date.UTC(2026, 9, 31, 12))).toBe(Date.UTC(2026, 10, 1, 7));
+    expect(nextMidnightIn('America/Los_Angeles', Date.UTC(2026, 10, 1, 12))).toBe(Date.UTC(2026, 10, 2, 8));
+    // just before and at midnight
+    expect(nextMidnightIn('America/Los_Angeles', Date.UTC(2026, 0, 16, 7, 59, 59))).toBe(Date.UTC(2026, 0, 16, 8));
+    expect(nextMidnightIn('America/Los_Angeles', Date.UTC(2026, 0, 16, 8))).toBe(Date.UTC(2026, 0, 17, 8));
   });
 });
