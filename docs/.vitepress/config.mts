@@ -48,6 +48,11 @@ const operations = [
   { text: 'Upgrades', link: '/operations/upgrades' },
 ];
 
+const networks = [
+  { text: 'YouTube', link: '/networks/youtube' },
+  { text: 'TikTok', link: '/networks/tiktok' },
+];
+
 const about = [
   { text: 'Security', link: '/security' },
   { text: 'Performance', link: '/performance' },
@@ -82,6 +87,7 @@ export default defineConfig({
       { text: 'Guides', items: guides },
       { text: 'Reference', items: reference },
       { text: 'Operations', items: operations },
+      { text: 'Networks', items: networks },
       { text: 'About Wallery', items: about },
     ],
     search: { provider: 'local' },

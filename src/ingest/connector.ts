@@ -252,6 +252,13 @@ export interface HttpOptions {
   method?: 'GET' | 'POST';
   /** JSON body (POST) */
   json?: unknown;
+  /**
+   * Return an error answer (status outside 2xx) instead of throwing, for a
+   * connector that reads what its network says in the error body (the reason
+   * of a 403, an error code); Retry-After and rate-limit headers are read all
+   * the same.
+   */
+  returnErrors?: boolean;
 }
 
 export interface HttpResult extends FetchResponse {
@@ -321,6 +328,7 @@ export class PollHttp {
     }
     if (res.status === 304 && previous) return { ...res, notModified: true };
     if (res.status < 200 || res.status > 299) {
+      if (options.returnErrors) return { ...res, notModified: false };
       throw new UpstreamError(res.status, describeFailure(res), retryAfterMs);
     }
     if (options.conditional) {

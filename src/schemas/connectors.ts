@@ -79,17 +79,108 @@ export const LemmyConnector = Type.Object(
   { description: 'a community on a Lemmy instance' },
 );
 
+// ---------- issue 35, google: YouTube Data API and TikTok Display API ----------
+
+const ApiBaseUrl = (real: string) =>
+  Type.Optional(
+    Type.String({
+      pattern: HTTP_URL,
+      maxLength: 2048,
+      title: 'API base URL',
+      description: `for a self-hosted or test server; default ${real}`,
+    }),
+  );
+
+export const YoutubeDataConnector = Type.Object(
+  {
+    kind: Type.Literal('youtube_data'),
+    connectionId: Type.Integer({
+      minimum: 1,
+      title: 'Connection',
+      description: 'the YouTube connection (a Google API key, or a Google account signed in) this feed reads with',
+    }),
+    mode: Type.Union([Type.Literal('uploads'), Type.Literal('search'), Type.Literal('live_chat')], {
+      title: 'Feed type',
+      description:
+        'uploads: a channel’s videos; search: videos matching a keyword or #hashtag (100 quota units a page); live_chat: the chat messages of a live broadcast',
+    }),
+    channel: Type.Optional(
+      Type.String({
+        pattern: '^(UC[A-Za-z0-9_-]{22}|@[A-Za-z0-9._-]{3,100})$',
+        title: 'Channel',
+        description: 'uploads: the channel id (UC…) or handle (@name)',
+      }),
+    ),
+    query: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 500,
+        title: 'Search',
+        description: 'search: keywords or a #hashtag, as in YouTube’s search box (| for OR, - to exclude)',
+      }),
+    ),
+    videoId: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_-]{11}$',
+        title: 'Live video',
+        description: 'live_chat: the id of the live broadcast’s video (the v= of its watch URL)',
+      }),
+    ),
+    searchEveryMinutes: Type.Optional(
+      Type.Integer({
+        minimum: 15,
+        maximum: 1440,
+        title: 'Search every (minutes)',
+        description:
+          'search: the least time between two searches (each costs 100 of the project’s 10,000 daily units); default 30',
+      }),
+    ),
+    apiBaseUrl: ApiBaseUrl('https://www.googleapis.com/youtube/v3'),
+  },
+  {
+    title: 'YouTube',
+    description: 'a channel’s uploads, a keyword or hashtag search, or a live broadcast’s chat (YouTube Data API v3)',
+    'x-network': 'youtube',
+    'x-docs': '/networks/youtube',
+  },
+);
+
+export const TiktokConnector = Type.Object(
+  {
+    kind: Type.Literal('tiktok'),
+    connectionId: Type.Integer({
+      minimum: 1,
+      title: 'Connection',
+      description:
+        'the TikTok account signed in (Login Kit, scopes user.info.basic and video.list) whose videos to show',
+    }),
+    apiBaseUrl: ApiBaseUrl('https://open.tiktokapis.com'),
+  },
+  {
+    title: 'TikTok',
+    description: 'the public videos of the TikTok account the connection signed in as (Display API)',
+    'x-network': 'tiktok',
+    'x-docs': '/networks/tiktok',
+  },
+);
+
+// ---------- end of issue 35, google ----------
+
 export const ConnectorSettings = Type.Union([
   RssConnector,
   MastodonConnector,
   BlueskyConnector,
   YoutubeConnector,
   LemmyConnector,
+  YoutubeDataConnector,
+  TiktokConnector,
 ]);
 export type ConnectorSettings = Static<typeof ConnectorSettings>;
 export type ConnectorKind = ConnectorSettings['kind'];
 
 const check = Compile(ConnectorSettings);
+/** Each kind's own schema: its errors name the field at fault, not the other kinds' `kind` constants. */
+const checkKind = new Map(ConnectorSettings.anyOf.map((schema) => [schema.properties.kind.const, Compile(schema)]));
 
 /** Null when valid, else a message naming what is wrong (schema first, then the one-of rules). */
 export function connectorProblem(value: unknown): string | null {
@@ -98,7 +189,8 @@ export function connectorProblem(value: unknown): string | null {
     if (!(CONNECTOR_KINDS as readonly string[]).includes(String(kind))) {
       return `kind must be one of ${CONNECTOR_KINDS.join(', ')}`;
     }
-    const first = [...check.Errors(value)].find((e) => e.instancePath !== '') ?? [...check.Errors(value)][0];
+    const own = checkKind.get(kind as ConnectorKind) ?? check;
+    const first = [...own.Errors(value)].find((e) => e.instancePath !== '') ?? [...own.Errors(value)][0];
     return `${first?.instancePath.replace(/^\//, '') || 'connector'} ${first?.message ?? 'is invalid'}`;
   }
   const v = value as ConnectorSettings;
@@ -111,7 +203,21 @@ export function connectorProblem(value: unknown): string | null {
       return exactlyOne(v.actor, v.hashtag, 'actor, hashtag');
     case 'youtube':
       return exactlyOne(v.channelId, v.playlistId, 'channelId, playlistId');
+    case 'youtube_data':
+      return youtubeDataProblem(v);
     default:
       return null;
   }
+}
+
+/** The one field each YouTube feed type needs, and none of the others'. */
+function youtubeDataProblem(v: Static<typeof YoutubeDataConnector>): string | null {
+  const needs = { uploads: 'channel', search: 'query', live_chat: 'videoId' } as const;
+  const needed = needs[v.mode];
+  if (v[needed] === undefined) return `${needed} is required for mode ${v.mode}`;
+  for (const [mode, field] of Object.entries(needs)) {
+    if (field !== needed && v[field] !== undefined) return `${field} is only for mode ${mode}`;
+  }
+  if (v.searchEveryMinutes !== undefined && v.mode !== 'search') return 'searchEveryMinutes is only for mode search';
+  return null;
 }

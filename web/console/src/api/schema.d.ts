@@ -8027,6 +8027,59 @@ export interface paths {
                       /** @enum {string} */
                       kind: 'lemmy';
                     }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://www.googleapis.com/youtube/v3
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Channel
+                       * @description uploads: the channel id (UC…) or handle (@name)
+                       */
+                      channel?: string;
+                      /**
+                       * Connection
+                       * @description the YouTube connection (a Google API key, or a Google account signed in) this feed reads with
+                       */
+                      connectionId: number;
+                      /** @enum {string} */
+                      kind: 'youtube_data';
+                      /**
+                       * Feed type
+                       * @description uploads: a channel’s videos; search: videos matching a keyword or #hashtag (100 quota units a page); live_chat: the chat messages of a live broadcast
+                       */
+                      mode: 'uploads' | 'search' | 'live_chat';
+                      /**
+                       * Search
+                       * @description search: keywords or a #hashtag, as in YouTube’s search box (| for OR, - to exclude)
+                       */
+                      query?: string;
+                      /**
+                       * Search every (minutes)
+                       * @description search: the least time between two searches (each costs 100 of the project’s 10,000 daily units); default 30
+                       */
+                      searchEveryMinutes?: number;
+                      /**
+                       * Live video
+                       * @description live_chat: the id of the live broadcast’s video (the v= of its watch URL)
+                       */
+                      videoId?: string;
+                    }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://open.tiktokapis.com
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description the TikTok account signed in (Login Kit, scopes user.info.basic and video.list) whose videos to show
+                       */
+                      connectionId: number;
+                      /** @enum {string} */
+                      kind: 'tiktok';
+                    }
                 );
             /** @description false stops ingestion for this feed; its posts stay (default true) */
             enabled?: boolean;
@@ -9039,6 +9092,59 @@ export interface paths {
                       instance: string;
                       /** @enum {string} */
                       kind: 'lemmy';
+                    }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://www.googleapis.com/youtube/v3
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Channel
+                       * @description uploads: the channel id (UC…) or handle (@name)
+                       */
+                      channel?: string;
+                      /**
+                       * Connection
+                       * @description the YouTube connection (a Google API key, or a Google account signed in) this feed reads with
+                       */
+                      connectionId: number;
+                      /** @enum {string} */
+                      kind: 'youtube_data';
+                      /**
+                       * Feed type
+                       * @description uploads: a channel’s videos; search: videos matching a keyword or #hashtag (100 quota units a page); live_chat: the chat messages of a live broadcast
+                       */
+                      mode: 'uploads' | 'search' | 'live_chat';
+                      /**
+                       * Search
+                       * @description search: keywords or a #hashtag, as in YouTube’s search box (| for OR, - to exclude)
+                       */
+                      query?: string;
+                      /**
+                       * Search every (minutes)
+                       * @description search: the least time between two searches (each costs 100 of the project’s 10,000 daily units); default 30
+                       */
+                      searchEveryMinutes?: number;
+                      /**
+                       * Live video
+                       * @description live_chat: the id of the live broadcast’s video (the v= of its watch URL)
+                       */
+                      videoId?: string;
+                    }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://open.tiktokapis.com
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description the TikTok account signed in (Login Kit, scopes user.info.basic and video.list) whose videos to show
+                       */
+                      connectionId: number;
+                      /** @enum {string} */
+                      kind: 'tiktok';
                     }
                 );
             enabled?: boolean;
