@@ -79,6 +79,8 @@ async function serve(options: ServeOptions, demo: boolean) {
   });
   if (member) {
     member.relayChanges(runtime.ctx.changes);
+    // one scrape answers for every worker
+    if (runtime.ctx.metrics) member.shareMetrics(runtime.ctx.metrics);
     member.onLeave((how) => shutdown.begin('SIGTERM', { retire: how === 'retire' }));
     // which worker answered: for operators reading a response, and the tests that must reach each
     const slot = String(member.slot);

@@ -2,6 +2,7 @@
 // over the cluster's IPC channel. Every message carries `wallery` (its kind),
 // so that other messages on the channel (Node's own) are left alone.
 import type { Change } from '../store/changes.js';
+import type { WorkerMetrics } from '../metrics/metrics.js';
 
 /** The answer of the rate-limit counters (what @fastify/rate-limit's stores answer). */
 export interface RateAnswer {
@@ -12,6 +13,10 @@ export interface RateAnswer {
 export type WorkerMessage =
   /** the first question: which slot this worker fills */
   | { wallery: 'hello'; id: number }
+  /** a scrape reached this worker: every worker's metrics, please */
+  | { wallery: 'metrics-gather'; id: number }
+  /** the answer to metrics-collect: this worker's metrics */
+  | { wallery: 'metrics-part'; id: number; metrics: WorkerMetrics }
   /** this worker's own write: the primary relays it to the siblings */
   | { wallery: 'change'; change: Change }
   /** one call of the account's day, and a block more when far from the limit */
@@ -46,6 +51,10 @@ export type PrimaryMessage =
   | { wallery: 'quota-recall'; id: number; accountId: number; day: number }
   | { wallery: 'quota-today'; id: number; calls: number }
   | { wallery: 'rate'; id: number; answer: RateAnswer }
+  /** a sibling's scrape: this worker's metrics, please (answered with metrics-part) */
+  | { wallery: 'metrics-collect'; id: number }
+  /** the answer to metrics-gather: the metrics of every worker that answered in time */
+  | { wallery: 'metrics-gathered'; id: number; parts: WorkerMetrics[] }
   /** leave gracefully, taking no new connection (a rolling restart; a replacement already listens) */
   | { wallery: 'retire' }
   /** drain and exit (the whole server stops) */

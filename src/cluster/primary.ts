@@ -20,6 +20,7 @@ import { backoffDelayS } from '../jobs/backoff.js';
 import type { WorkerLogger } from '../jobs/log.js';
 import { QuotaBroker } from '../quota/quota-broker.js';
 import type { StoreQuota } from '../quota/store-quota.js';
+import type { WorkerMetrics } from '../metrics/metrics.js';
 import { isWorkerMessage, type PrimaryMessage, type WorkerMessage } from './messages.js';
 import { RateCounters } from './rate-counters.js';
 
@@ -40,6 +41,8 @@ const HEALTHY_AFTER_MS = 30_000;
 const RESTART_BACKOFF = { minIntervalS: 1, maxIntervalS: 30 };
 /** how long a worker has to hand back quota calls before it is counted as having none */
 const RECALL_TIMEOUT_MS = 2_000;
+/** how long a scrape waits for a worker's metrics before answering without them */
+const METRICS_TIMEOUT_MS = 3_000;
 
 interface Slot {
   worker: Worker | null;
@@ -56,6 +59,7 @@ export class Primary {
   private readonly broker: QuotaBroker | null;
   private readonly recalls = new Map<number, (calls: number) => void>();
   private nextRecall = 1;
+  private readonly metricParts = new Map<number, (metrics: WorkerMetrics) => void>();
   private stopping = false;
   private rolling: Promise<void> | null = null;
   private rollAgain = false;
@@ -160,11 +164,37 @@ export class Primary {
         const calls = this.broker ? await this.broker.today(accountId, day, stored).catch(() => stored) : stored;
         return this.send(from, { wallery: 'quota-today', id, calls });
       }
+      case 'metrics-gather':
+        return this.send(from, { wallery: 'metrics-gathered', id: message.id, parts: await this.collectMetrics() });
+      case 'metrics-part':
+        this.metricParts.get(message.id)?.(message.metrics);
+        return;
       case 'rate': {
         const answer = await this.rates.count(message).catch(() => ({ current: 0, ttl: message.timeWindow }));
         return this.send(from, { wallery: 'rate', id: message.id, answer });
       }
     }
+  }
+
+  /** Every live worker's metrics (a worker that does not answer in time, or leaves, is left out). */
+  private async collectMetrics(): Promise<WorkerMetrics[]> {
+    const parts = await Promise.all(
+      this.live().map(async (worker) => {
+        const id = this.nextRecall++;
+        const part = await new Promise<WorkerMetrics | null>((resolve) => {
+          const timer = setTimeout(() => resolve(null), METRICS_TIMEOUT_MS);
+          this.metricParts.set(id, (metrics) => {
+            clearTimeout(timer);
+            resolve(metrics);
+          });
+          worker.once('exit', () => resolve(null));
+          this.send(worker, { wallery: 'metrics-collect', id });
+        });
+        this.metricParts.delete(id);
+        return part;
+      }),
+    );
+    return parts.filter((p): p is WorkerMetrics => p !== null);
   }
 
   /** Asks every worker but `except` for its unanswered calls of the day; they go back to the quota. */

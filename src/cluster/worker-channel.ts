@@ -19,7 +19,11 @@ export class WorkerChannel {
   constructor(private readonly proc: NodeJS.Process = process) {
     proc.on('message', (message: unknown) => {
       if (!isPrimaryMessage(message)) return;
-      const asked = 'id' in message && message.wallery !== 'quota-recall' ? this.waiting.get(message.id) : undefined;
+      // the primary's own questions carry ids of its own: never an answer to one of ours
+      const asked =
+        'id' in message && message.wallery !== 'quota-recall' && message.wallery !== 'metrics-collect'
+          ? this.waiting.get(message.id)
+          : undefined;
       if (asked) {
         this.waiting.delete((message as Answer).id);
         asked.resolve(message as Answer);

@@ -6,6 +6,7 @@ import type { Server } from 'node:net';
 import { Server as NetServer } from 'node:net';
 import { ClusterQuota } from '../quota/cluster-quota.js';
 import type { ChangeBus } from '../store/changes.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { primaryRateLimitStore } from './rate-limit-store.js';
 import { WorkerChannel } from './worker-channel.js';
 
@@ -18,6 +19,8 @@ export interface ClusterMember {
   quota: ClusterQuota;
   /** Tells the siblings of this worker's own writes, and this worker of theirs. */
   relayChanges(changes: ChangeBus): void;
+  /** Scrapes answer for every worker: this worker's metrics go to the siblings' scrapes, and its scrape gathers theirs. */
+  shareMetrics(metrics: Metrics): void;
   /** What the primary asks: `retire` (a rolling restart) or `shutdown`; also `shutdown` when the primary is gone. */
   onLeave(handler: (how: 'retire' | 'shutdown') => void): void;
 }
@@ -58,6 +61,15 @@ export async function joinCluster(): Promise<ClusterMember | null> {
         if (origin === 'self' && change.kind !== 'all') void channel.send({ wallery: 'change', change });
       });
       channel.on('change', ({ change }) => changes.publish(change, 'peer'));
+    },
+    shareMetrics(metrics) {
+      channel.on('metrics-collect', ({ id }) => {
+        void metrics.snapshot().then((snapshot) => channel.send({ wallery: 'metrics-part', id, metrics: snapshot }));
+      });
+      metrics.gatherFromCluster(async () => {
+        const answer = await channel.ask({ wallery: 'metrics-gather' });
+        return answer.wallery === 'metrics-gathered' ? answer.parts : [await metrics.snapshot()];
+      });
     },
     onLeave(handler) {
       channel.on('retire', () => handler('retire'));

@@ -11,7 +11,16 @@
 // key, a wall id or a URL.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  AggregatorRegistry,
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type MetricObjectWithValues,
+  type MetricValue,
+} from 'prom-client';
 import { mediaSummary } from '../store/media-queue.js';
 import { feedStateSummary, moderationQueueSummary, webhookSummary, type FeedStateSummary } from '../store/metrics.js';
 import type { Database } from '../store/schema.js';
@@ -128,6 +137,9 @@ const QUERY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02
 
 type Observer = { observe(value: number): void };
 
+/** One process's metrics as prom-client gives them (structured-cloneable, for the cluster's IPC). */
+export type WorkerMetrics = MetricObjectWithValues<MetricValue<string>>[];
+
 export class Metrics {
   readonly registry = new Registry();
   readonly sources: MetricSources = {};
@@ -200,8 +212,28 @@ export class Metrics {
     this.queryChildren[kind].observe(seconds);
   }
 
+  /**
+   * In a worker of `serve --workers N`: a scrape (which reaches one worker)
+   * answers for all of them — `gather` asks the primary for every worker's
+   * snapshot, and the series are summed (prom-client's cluster aggregation).
+   */
+  private gather: (() => Promise<WorkerMetrics[]>) | null = null;
+
+  gatherFromCluster(gather: () => Promise<WorkerMetrics[]>): void {
+    this.gather = gather;
+  }
+
+  /** This process's series, as a sibling's scrape collects them. */
+  snapshot(): Promise<WorkerMetrics> {
+    return this.registry.getMetricsAsJSON();
+  }
+
   /** The text a scrape receives, and its content type. */
   async scrape(): Promise<{ body: string; contentType: string }> {
+    if (this.gather) {
+      const aggregated = AggregatorRegistry.aggregate(await this.gather());
+      return { body: await aggregated.metrics(), contentType: aggregated.contentType };
+    }
     return { body: await this.registry.metrics(), contentType: this.registry.contentType };
   }
 

@@ -222,6 +222,25 @@ describe('serve --workers 2', () => {
     expect(seen.has(writer === '1' ? '2' : '1')).toBe(true);
   });
 
+  it('a scrape of /metrics counts the requests of both workers, whichever worker answers it', async () => {
+    const w1Count = (text: string) =>
+      Number(
+        /^wallery_http_request_duration_seconds_count\{route="v2_widget",method="GET",status_class="2xx"\} (\d+)$/m.exec(
+          text,
+        )?.[1] ?? 0,
+      );
+    const scrape = () => call('/metrics');
+    const before = await scrape();
+    expect(before.status).toBe(200);
+    const calls = await hammer(20, 2, () => call(`/api/v2/widget/wallInfo/101?user_key=${KEY}`));
+    expect(calls.every((c) => c.status === 200)).toBe(true);
+    expect(new Set(calls.map((c) => c.worker))).toEqual(new Set(['1', '2']));
+    // scrapes answered by each worker (fresh connections alternate) all see the 20 calls
+    const after = await hammer(4, 1, scrape);
+    expect(new Set(after.map((r) => r.worker))).toEqual(new Set(['1', '2']));
+    for (const r of after) expect(w1Count(r.text) - w1Count(before.text)).toBe(20);
+  });
+
   it('replaces a worker killed with SIGKILL and keeps answering', async () => {
     const pids = workerPids(server.child);
     expect(pids).toHaveLength(2);
