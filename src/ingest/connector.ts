@@ -252,6 +252,12 @@ export interface HttpOptions {
   method?: 'GET' | 'POST';
   /** JSON body (POST) */
   json?: unknown;
+  /**
+   * Return error answers (4xx/5xx) instead of throwing, for a connector that
+   * reads its network's own error body (Meta's Graph API error codes); the
+   * rate-limit and Retry-After hints are taken from them all the same.
+   */
+  allowErrors?: boolean;
 }
 
 export interface HttpResult extends FetchResponse {
@@ -320,7 +326,7 @@ export class PollHttp {
       if (maxAge !== null) this.waitUntil(now + maxAge);
     }
     if (res.status === 304 && previous) return { ...res, notModified: true };
-    if (res.status < 200 || res.status > 299) {
+    if ((res.status < 200 || res.status > 299) && !options.allowErrors) {
       throw new UpstreamError(res.status, describeFailure(res), retryAfterMs);
     }
     if (options.conditional) {

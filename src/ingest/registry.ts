@@ -6,6 +6,9 @@ import { lemmyConnector } from './lemmy.js';
 import { mastodonConnector } from './mastodon.js';
 import { rssConnector } from './rss.js';
 import { youtubeConnector } from './youtube.js';
+import { facebookConnector } from './meta/facebook.js';
+import { instagramConnector } from './meta/instagram.js';
+import { threadsConnector } from './meta/threads.js';
 
 export const CONNECTORS: { [K in ConnectorKind]: Connector<Extract<ConnectorSettings, { kind: K }>> } = {
   rss: rssConnector,
@@ -13,6 +16,9 @@ export const CONNECTORS: { [K in ConnectorKind]: Connector<Extract<ConnectorSett
   bluesky: blueskyConnector,
   youtube: youtubeConnector,
   lemmy: lemmyConnector,
+  instagram: instagramConnector,
+  facebook: facebookConnector,
+  threads: threadsConnector,
 };
 
 export function connectorFor(settings: ConnectorSettings): Connector {
