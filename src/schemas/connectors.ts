@@ -204,6 +204,10 @@ export type ConnectorSettings = Static<typeof ConnectorSettings>;
 export type ConnectorKind = ConnectorSettings['kind'];
 
 const check = Compile(ConnectorSettings);
+/** each kind's own schema, for a message about the kind the setting names (not another member of the union) */
+const checkKind = new Map(
+  ConnectorSettings.anyOf.map((schema) => [schema.properties.kind.const as string, Compile(schema)]),
+);
 
 /** Null when valid, else a message naming what is wrong (schema first, then the one-of rules). */
 export function connectorProblem(value: unknown): string | null {
@@ -212,7 +216,8 @@ export function connectorProblem(value: unknown): string | null {
     if (!(CONNECTOR_KINDS as readonly string[]).includes(String(kind))) {
       return `kind must be one of ${CONNECTOR_KINDS.join(', ')}`;
     }
-    const first = [...check.Errors(value)].find((e) => e.instancePath !== '') ?? [...check.Errors(value)][0];
+    const own = checkKind.get(String(kind)) ?? check;
+    const first = [...own.Errors(value)].find((e) => e.instancePath !== '') ?? [...own.Errors(value)][0];
     return `${first?.instancePath.replace(/^\//, '') || 'connector'} ${first?.message ?? 'is invalid'}`;
   }
   const v = value as ConnectorSettings;

@@ -1,8 +1,8 @@
 // The Instagram connector against a local Graph API (test/ingest/fixtures/meta.ts):
 // hashtag recent/top media, the account's own media and its tags, on the
 // store of the project (SQLite, or PostgreSQL in the postgres project).
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { IG_TOKEN, IG_USER, graphError, igMedia, startMeta, expiredToken, type MetaFixture } from '../fixtures/meta.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { IG_TOKEN, IG_USER, graphError, igMedia, startMeta, type MetaFixture } from '../fixtures/meta.js';
 import { NOW, ingestState, storedPosts, type Harness } from '../harness.js';
 import { connectionRow, expectTokenNowhere, metaWalls, pollFeed, type MetaWalls } from './meta-wall.js';
 import { PAGE_LIMIT } from '../../../src/ingest/meta/instagram.js';
