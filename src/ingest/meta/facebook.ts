@@ -35,7 +35,7 @@ type Json = Record<string, unknown>;
 export const PAGE_LIMIT = 25;
 const RECHECK_LIMIT = 10;
 export const POST_FIELDS =
-  'id,message,created_time,updated_time,permalink_url,full_picture,attachments{media_type,type,media,url,title,subattachments},from';
+  'id,message,created_time,permalink_url,full_picture,attachments{media_type,type,media,url,title,subattachments},from';
 
 interface FacebookCursor {
   pageId?: string;
@@ -86,8 +86,6 @@ export function facebookPost(post: Json): UpstreamPost | null {
   const picture = httpUrl(post.full_picture);
   if (media.length === 0 && picture) media.push({ kind: 'image', url: picture, thumb: '' });
   const from = isObject(post.from) ? post.from : {};
-  const created = parseInstant(post.created_time);
-  const updated = parseInstant(post.updated_time);
   return {
     externalId: id,
     content,
@@ -95,8 +93,9 @@ export function facebookPost(post: Json): UpstreamPost | null {
     username: str(from.id),
     userPicture: '',
     linkUrl: httpUrl(post.permalink_url),
-    createdAt: created,
-    updatedAt: updated !== null && updated !== created ? updated : null,
+    createdAt: parseInstant(post.created_time),
+    // `updated_time` moves with comments too: it is no edit time
+    updatedAt: null,
     media,
     tags: hashtagsIn(message),
     sensitive: false,
@@ -122,7 +121,8 @@ export const facebookConnector: Connector<FacebookSettings> = {
     const url = graphUrl(base, `${pageId}/posts`, { fields: POST_FIELDS, limit: PAGE_LIMIT });
     const listing = await readListing(client, input, url, 'postList', stopAt);
     const deleted: string[] = [];
-    for (const id of (await deletedFromWindow(input, listing)).slice(0, RECHECK_LIMIT))
+    const gone = (await deletedFromWindow(input, listing)).filter((id) => /^\d+_\d+$/.test(id));
+    for (const id of gone.slice(0, RECHECK_LIMIT))
       if (!(await client.exists(graphUrl(base, id, { fields: 'id' })))) deleted.push(id);
     const newest = newestOf(stopAt, listing);
     return {

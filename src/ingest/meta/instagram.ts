@@ -184,7 +184,7 @@ export const instagramConnector: Connector<InstagramSettings> = {
       );
       if (settings.follow === 'media') {
         // the account's own media: one that still answers was only left out of the listing
-        for (const id of gone.slice(0, RECHECK_LIMIT))
+        for (const id of gone.filter((g) => /^\d+$/.test(g)).slice(0, RECHECK_LIMIT))
           if (!(await client.exists(graphUrl(base, id, { fields: 'id' })))) deleted.push(id);
       } else deleted = gone;
     }

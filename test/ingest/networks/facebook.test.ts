@@ -3,7 +3,7 @@
 // PostgreSQL in the postgres project).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FB_TOKEN, PAGE_ID, fbPost, graphError, startMeta, type MetaFixture } from '../fixtures/meta.js';
-import { NOW, type Harness } from '../harness.js';
+import { ACCOUNT, NOW, type Harness } from '../harness.js';
 import {
   connectionRow,
   expectTokenNowhere,
@@ -126,6 +126,16 @@ describe('Facebook Page posts', () => {
     expect(report.message).toBe('Facebook says the access token has expired: reconnect the Facebook connection');
     expect((await ingestState(h, F.expired)).failing).toBe(1);
     expect((await connectionRow(h, walls.connection.get(F.expired)!)).status).toBe('expired');
+    // announced once, for the connection.failed webhook
+    expect(walls.failures.filter((f) => f.feedId === F.expired)).toEqual([
+      {
+        connectionId: walls.connection.get(F.expired)!,
+        accountId: ACCOUNT,
+        feedId: F.expired,
+        status: 'expired',
+        detail: 'Facebook says the access token has expired: reconnect the Facebook connection',
+      },
+    ]);
     await expectTokenNowhere(h, FB_TOKEN);
   });
 

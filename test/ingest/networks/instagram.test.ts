@@ -3,7 +3,7 @@
 // store of the project (SQLite, or PostgreSQL in the postgres project).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { IG_TOKEN, IG_USER, graphError, igMedia, startMeta, type MetaFixture } from '../fixtures/meta.js';
-import { NOW, ingestState, storedPosts, type Harness } from '../harness.js';
+import { ACCOUNT, NOW, ingestState, storedPosts, type Harness } from '../harness.js';
 import { connectionRow, expectTokenNowhere, metaWalls, pollFeed, type MetaWalls } from './meta-wall.js';
 import { PAGE_LIMIT } from '../../../src/ingest/meta/instagram.js';
 
@@ -216,6 +216,16 @@ describe('Instagram account media and tags', () => {
     expect(state.last_error).toMatch(/expired/);
     const connection = await connectionRow(h, connectionOf(F.expired));
     expect(connection.status).toBe('expired');
+    // announced once, for the connection.failed webhook
+    expect(walls.failures.filter((f) => f.feedId === F.expired)).toEqual([
+      {
+        connectionId: walls.connection.get(F.expired)!,
+        accountId: ACCOUNT,
+        feedId: F.expired,
+        status: 'expired',
+        detail: 'Instagram says the access token has expired: reconnect the Instagram connection',
+      },
+    ]);
     expect(connection.status_detail).toMatch(/reconnect the Instagram connection/);
     // the next poll does not call Instagram with the refused token
     fx.paths.length = 0;

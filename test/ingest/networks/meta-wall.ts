@@ -4,6 +4,7 @@
 import { expect } from 'vitest';
 import { addConnection } from '../../helpers/connections.js';
 import { ACCOUNT, NOW, ingestState, startHarness, storedPosts, type Harness } from '../harness.js';
+import type { ConnectionFailure } from '../../../src/ingest/runtime.js';
 
 export interface MetaFeed {
   id: number;
@@ -18,13 +19,17 @@ export interface MetaWalls {
   h: Harness;
   /** feed id → its connection's id */
   connection: Map<number, number>;
+  /** what the runtime announced (the `connection.failed` webhook's source), in order */
+  failures: ConnectionFailure[];
 }
 
 /** A harness whose feeds read with new connections (their ids filled in the connector settings). */
 export async function metaWalls(feeds: MetaFeed[]): Promise<MetaWalls> {
   // feeds are stored with a placeholder connection id; the real one is set once the connection exists
+  const failures: ConnectionFailure[] = [];
   const h = await startHarness(
     feeds.map((f) => ({ id: f.id, name: `${f.network} feed ${f.id}`, connector: { ...f.connector, connectionId: 1 } })),
+    { runtime: { onConnectionFailed: (event) => failures.push(event) } },
   );
   const connection = new Map<number, number>();
   for (const f of feeds) {
@@ -44,7 +49,7 @@ export async function metaWalls(feeds: MetaFeed[]): Promise<MetaWalls> {
       .where('id', '=', f.id)
       .execute();
   }
-  return { h, connection };
+  return { h, connection, failures };
 }
 
 export async function connectionRow(h: Harness, id: number) {

@@ -12,7 +12,7 @@ import {
   thread,
   type MetaFixture,
 } from '../fixtures/meta.js';
-import { NOW, type Harness } from '../harness.js';
+import { ACCOUNT, NOW, type Harness } from '../harness.js';
 import {
   connectionRow,
   expectTokenNowhere,
@@ -201,6 +201,16 @@ describe('Threads profiles', () => {
     expect(report.message).toBe('Threads says the access token has expired: reconnect the Threads connection');
     expect((await ingestState(h, F.expired)).failing).toBe(1);
     expect((await connectionRow(h, walls.connection.get(F.expired)!)).status).toBe('expired');
+    // announced once, for the connection.failed webhook
+    expect(walls.failures.filter((f) => f.feedId === F.expired)).toEqual([
+      {
+        connectionId: walls.connection.get(F.expired)!,
+        accountId: ACCOUNT,
+        feedId: F.expired,
+        status: 'expired',
+        detail: 'Threads says the access token has expired: reconnect the Threads connection',
+      },
+    ]);
     await expectTokenNowhere(h, THREADS_TOKEN);
   });
 
