@@ -29,6 +29,13 @@ const guides = [
   { text: 'Operators: roles, tokens, audit', link: '/guides/operators' },
 ];
 
+// one page a network: what it needs, its feeds, its limits, its terms
+const networks = [
+  { text: 'Instagram', link: '/networks/instagram' },
+  { text: 'Facebook', link: '/networks/facebook' },
+  { text: 'Threads', link: '/networks/threads' },
+];
+
 const reference = [
   { text: 'Public API v2', link: '/reference/api-v2' },
   { text: 'Management API', link: '/reference/management-api' },
@@ -85,6 +92,7 @@ export default defineConfig({
     sidebar: [
       { text: 'Get started', items: getStarted },
       { text: 'Guides', items: guides },
+      { text: 'Networks', items: networks },
       { text: 'Reference', items: reference },
       { text: 'Operations', items: operations },
       { text: 'Networks', items: networks },

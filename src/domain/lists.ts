@@ -19,6 +19,9 @@ export const CONNECTOR_KINDS = [
   // issue 35, google
   'youtube_data',
   'tiktok',
+  'instagram',
+  'facebook',
+  'threads',
 ] as const;
 
 /** `a, b or c` — a list as a message names it. */

@@ -8,6 +8,9 @@ import { rssConnector } from './rss.js';
 import { tiktokConnector } from './tiktok.js';
 import { youtubeConnector } from './youtube.js';
 import { youtubeDataConnector } from './youtube-data.js';
+import { facebookConnector } from './meta/facebook.js';
+import { instagramConnector } from './meta/instagram.js';
+import { threadsConnector } from './meta/threads.js';
 
 export const CONNECTORS: { [K in ConnectorKind]: Connector<Extract<ConnectorSettings, { kind: K }>> } = {
   rss: rssConnector,
@@ -18,6 +21,9 @@ export const CONNECTORS: { [K in ConnectorKind]: Connector<Extract<ConnectorSett
   // issue 35, google
   youtube_data: youtubeDataConnector,
   tiktok: tiktokConnector,
+  instagram: instagramConnector,
+  facebook: facebookConnector,
+  threads: threadsConnector,
 };
 
 export function connectorFor(settings: ConnectorSettings): Connector {

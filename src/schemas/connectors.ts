@@ -79,15 +79,26 @@ export const LemmyConnector = Type.Object(
   { description: 'a community on a Lemmy instance' },
 );
 
-// ---------- issue 35, google: YouTube Data API and TikTok Display API ----------
+// ---------- shared by the connectors of issue 35 ----------
 
-const ApiBaseUrl = (real: string) =>
+const Order = Type.Optional(
+  Type.Union([Type.Literal('recent'), Type.Literal('top')], {
+    title: 'Order',
+    description: 'recent (default): the newest first; top: the most popular',
+  }),
+);
+const MetaConnection = Type.Integer({
+  minimum: 1,
+  title: 'Connection',
+  description: 'the account’s connection (its credentials for the network) this feed reads with',
+});
+const ApiBaseUrl = (defaultUrl: string) =>
   Type.Optional(
     Type.String({
       pattern: HTTP_URL,
       maxLength: 2048,
       title: 'API base URL',
-      description: `for a self-hosted or test server; default ${real}`,
+      description: `for a self-hosted or test server; default ${defaultUrl}`,
     }),
   );
 
@@ -166,6 +177,96 @@ export const TiktokConnector = Type.Object(
 
 // ---------- end of issue 35, google ----------
 
+// ---------- Meta's Graph APIs: Instagram, Facebook Page posts, Threads (src/ingest/meta/) ----------
+
+export const InstagramConnector = Type.Object(
+  {
+    kind: Type.Literal('instagram'),
+    connectionId: MetaConnection,
+    follow: Type.Union([Type.Literal('hashtag'), Type.Literal('media'), Type.Literal('tags')], {
+      title: 'Follow',
+      description:
+        'hashtag: public media with a hashtag; media: the connected account’s own posts; tags: media the account is tagged in',
+    }),
+    hashtag: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        pattern: '^#?[^\\s#]+$',
+        title: 'Hashtag',
+        description: 'without or with its #; one account may search 30 different hashtags in 7 days',
+      }),
+    ),
+    order: Order,
+    apiBaseUrl: ApiBaseUrl('https://graph.facebook.com/v26.0'),
+  },
+  {
+    title: 'Instagram',
+    description: 'a hashtag, an Instagram business or creator account’s own media, or the media it is tagged in',
+    'x-network': 'instagram',
+    'x-docs': '/networks/instagram',
+  },
+);
+
+export const FacebookConnector = Type.Object(
+  {
+    kind: Type.Literal('facebook'),
+    connectionId: MetaConnection,
+    pageId: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,32}$',
+        title: 'Page ID',
+        description: 'the Facebook Page whose posts to show; default the Page the connection was made for',
+      }),
+    ),
+    apiBaseUrl: ApiBaseUrl('https://graph.facebook.com/v26.0'),
+  },
+  {
+    title: 'Facebook',
+    description: 'the posts of a Facebook Page the connection manages',
+    'x-network': 'facebook',
+    'x-docs': '/networks/facebook',
+  },
+);
+
+export const ThreadsConnector = Type.Object(
+  {
+    kind: Type.Literal('threads'),
+    connectionId: MetaConnection,
+    keyword: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        title: 'Keyword',
+        description: 'public posts with these words; a #tag searches the topic tag',
+      }),
+    ),
+    username: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        pattern: '^@?[A-Za-z0-9._]+$',
+        title: 'Profile',
+        description: 'a profile’s posts: the connected account’s (its username, or me) or another public profile’s',
+      }),
+    ),
+    order: Order,
+    reposts: Type.Optional(
+      Type.Union([Type.Literal('skip'), Type.Literal('unwrap')], {
+        title: 'Reposts',
+        description: 'a profile’s reposts: skip (default) or unwrap (show the reposted post)',
+      }),
+    ),
+    apiBaseUrl: ApiBaseUrl('https://graph.threads.net/v1.0'),
+  },
+  {
+    title: 'Threads',
+    description: 'a keyword search or a profile’s posts on Threads (exactly one of keyword, username)',
+    'x-network': 'threads',
+    'x-docs': '/networks/threads',
+  },
+);
+
 export const ConnectorSettings = Type.Union([
   RssConnector,
   MastodonConnector,
@@ -174,13 +275,18 @@ export const ConnectorSettings = Type.Union([
   LemmyConnector,
   YoutubeDataConnector,
   TiktokConnector,
+  InstagramConnector,
+  FacebookConnector,
+  ThreadsConnector,
 ]);
 export type ConnectorSettings = Static<typeof ConnectorSettings>;
 export type ConnectorKind = ConnectorSettings['kind'];
 
 const check = Compile(ConnectorSettings);
-/** Each kind's own schema: its errors name the field at fault, not the other kinds' `kind` constants. */
-const checkKind = new Map(ConnectorSettings.anyOf.map((schema) => [schema.properties.kind.const, Compile(schema)]));
+/** each kind's own schema, for a message about the kind the setting names (not another member of the union) */
+const checkKind = new Map(
+  ConnectorSettings.anyOf.map((schema) => [schema.properties.kind.const as string, Compile(schema)]),
+);
 
 /** Null when valid, else a message naming what is wrong (schema first, then the one-of rules). */
 export function connectorProblem(value: unknown): string | null {
@@ -189,7 +295,7 @@ export function connectorProblem(value: unknown): string | null {
     if (!(CONNECTOR_KINDS as readonly string[]).includes(String(kind))) {
       return `kind must be one of ${CONNECTOR_KINDS.join(', ')}`;
     }
-    const own = checkKind.get(kind as ConnectorKind) ?? check;
+    const own = checkKind.get(String(kind)) ?? check;
     const first = [...own.Errors(value)].find((e) => e.instancePath !== '') ?? [...own.Errors(value)][0];
     return `${first?.instancePath.replace(/^\//, '') || 'connector'} ${first?.message ?? 'is invalid'}`;
   }
@@ -205,6 +311,13 @@ export function connectorProblem(value: unknown): string | null {
       return exactlyOne(v.channelId, v.playlistId, 'channelId, playlistId');
     case 'youtube_data':
       return youtubeDataProblem(v);
+    case 'instagram':
+      if (v.follow === 'hashtag') return v.hashtag === undefined ? 'hashtag is required to follow a hashtag' : null;
+      if (v.hashtag !== undefined || v.order !== undefined) return `hashtag and order are for follow: hashtag only`;
+      return null;
+    case 'threads':
+      if (v.order !== undefined && v.keyword === undefined) return 'order is for a keyword search only';
+      return exactlyOne(v.keyword, v.username, 'keyword, username');
     default:
       return null;
   }

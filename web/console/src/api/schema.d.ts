@@ -8080,6 +8080,88 @@ export interface paths {
                       /** @enum {string} */
                       kind: 'tiktok';
                     }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description the account’s connection (its credentials for the network) this feed reads with
+                       */
+                      connectionId: number;
+                      /**
+                       * Follow
+                       * @description hashtag: public media with a hashtag; media: the connected account’s own posts; tags: media the account is tagged in
+                       */
+                      follow: 'hashtag' | 'media' | 'tags';
+                      /**
+                       * Hashtag
+                       * @description without or with its #; one account may search 30 different hashtags in 7 days
+                       */
+                      hashtag?: string;
+                      /** @enum {string} */
+                      kind: 'instagram';
+                      /**
+                       * Order
+                       * @description recent (default): the newest first; top: the most popular
+                       */
+                      order?: 'recent' | 'top';
+                    }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description the account’s connection (its credentials for the network) this feed reads with
+                       */
+                      connectionId: number;
+                      /** @enum {string} */
+                      kind: 'facebook';
+                      /**
+                       * Page ID
+                       * @description the Facebook Page whose posts to show; default the Page the connection was made for
+                       */
+                      pageId?: string;
+                    }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://graph.threads.net/v1.0
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description the account’s connection (its credentials for the network) this feed reads with
+                       */
+                      connectionId: number;
+                      /**
+                       * Keyword
+                       * @description public posts with these words; a #tag searches the topic tag
+                       */
+                      keyword?: string;
+                      /** @enum {string} */
+                      kind: 'threads';
+                      /**
+                       * Order
+                       * @description recent (default): the newest first; top: the most popular
+                       */
+                      order?: 'recent' | 'top';
+                      /**
+                       * Reposts
+                       * @description a profile’s reposts: skip (default) or unwrap (show the reposted post)
+                       */
+                      reposts?: 'skip' | 'unwrap';
+                      /**
+                       * Profile
+                       * @description a profile’s posts: the connected account’s (its username, or me) or another public profile’s
+                       */
+                      username?: string;
+                    }
                 );
             /** @description false stops ingestion for this feed; its posts stay (default true) */
             enabled?: boolean;
@@ -9145,6 +9227,88 @@ export interface paths {
                       connectionId: number;
                       /** @enum {string} */
                       kind: 'tiktok';
+                    }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description the account’s connection (its credentials for the network) this feed reads with
+                       */
+                      connectionId: number;
+                      /**
+                       * Follow
+                       * @description hashtag: public media with a hashtag; media: the connected account’s own posts; tags: media the account is tagged in
+                       */
+                      follow: 'hashtag' | 'media' | 'tags';
+                      /**
+                       * Hashtag
+                       * @description without or with its #; one account may search 30 different hashtags in 7 days
+                       */
+                      hashtag?: string;
+                      /** @enum {string} */
+                      kind: 'instagram';
+                      /**
+                       * Order
+                       * @description recent (default): the newest first; top: the most popular
+                       */
+                      order?: 'recent' | 'top';
+                    }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description the account’s connection (its credentials for the network) this feed reads with
+                       */
+                      connectionId: number;
+                      /** @enum {string} */
+                      kind: 'facebook';
+                      /**
+                       * Page ID
+                       * @description the Facebook Page whose posts to show; default the Page the connection was made for
+                       */
+                      pageId?: string;
+                    }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://graph.threads.net/v1.0
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description the account’s connection (its credentials for the network) this feed reads with
+                       */
+                      connectionId: number;
+                      /**
+                       * Keyword
+                       * @description public posts with these words; a #tag searches the topic tag
+                       */
+                      keyword?: string;
+                      /** @enum {string} */
+                      kind: 'threads';
+                      /**
+                       * Order
+                       * @description recent (default): the newest first; top: the most popular
+                       */
+                      order?: 'recent' | 'top';
+                      /**
+                       * Reposts
+                       * @description a profile’s reposts: skip (default) or unwrap (show the reposted post)
+                       */
+                      reposts?: 'skip' | 'unwrap';
+                      /**
+                       * Profile
+                       * @description a profile’s posts: the connected account’s (its username, or me) or another public profile’s
+                       */
+                      username?: string;
                     }
                 );
             enabled?: boolean;
