@@ -6,6 +6,9 @@ import { lemmyConnector } from './lemmy.js';
 import { mastodonConnector } from './mastodon.js';
 import { rssConnector } from './rss.js';
 import { youtubeConnector } from './youtube.js';
+import { pixelfedConnector } from './pixelfed.js';
+import { misskeyConnector } from './misskey.js';
+import { peertubeConnector } from './peertube.js';
 
 export const CONNECTORS: { [K in ConnectorKind]: Connector<Extract<ConnectorSettings, { kind: K }>> } = {
   rss: rssConnector,
@@ -13,6 +16,9 @@ export const CONNECTORS: { [K in ConnectorKind]: Connector<Extract<ConnectorSett
   bluesky: blueskyConnector,
   youtube: youtubeConnector,
   lemmy: lemmyConnector,
+  pixelfed: pixelfedConnector,
+  misskey: misskeyConnector,
+  peertube: peertubeConnector,
 };
 
 export function connectorFor(settings: ConnectorSettings): Connector {
