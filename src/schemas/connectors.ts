@@ -207,6 +207,12 @@ export type ConnectorSettings = Static<typeof ConnectorSettings>;
 export type ConnectorKind = ConnectorSettings['kind'];
 
 const check = Compile(ConnectorSettings);
+/** Each kind's own schema: what is wrong is told against the kind the value names, not another union member. */
+const kindChecks = new Map(
+  (ConnectorSettings.anyOf as readonly { properties: { kind: { const: string } } }[]).map(
+    (schema) => [schema.properties.kind.const, Compile(schema as unknown as typeof ConnectorSettings)] as const,
+  ),
+);
 
 /** Null when valid, else a message naming what is wrong (schema first, then the one-of rules). */
 export function connectorProblem(value: unknown): string | null {
@@ -215,7 +221,8 @@ export function connectorProblem(value: unknown): string | null {
     if (!(CONNECTOR_KINDS as readonly string[]).includes(String(kind))) {
       return `kind must be one of ${CONNECTOR_KINDS.join(', ')}`;
     }
-    const first = [...check.Errors(value)].find((e) => e.instancePath !== '') ?? [...check.Errors(value)][0];
+    const errors = [...(kindChecks.get(String(kind)) ?? check).Errors(value)];
+    const first = errors.find((e) => e.instancePath !== '') ?? errors[0];
     return `${first?.instancePath.replace(/^\//, '') || 'connector'} ${first?.message ?? 'is invalid'}`;
   }
   const v = value as ConnectorSettings;
