@@ -347,7 +347,7 @@ export const misskeyConnector: Connector<MisskeySettings> = {
             userId,
             limit,
             withReplies: false,
-            withRenotes: true,
+            withRenotes: settings.reposts === 'unwrap',
             ...(sinceId ? { sinceId } : {}),
           });
       }

@@ -2,7 +2,8 @@
 // Mastodon-compatible API, with a connection's personal access token.
 import { afterEach, describe, expect, it } from 'vitest';
 import { pixelfedAccount, pixelfedStatus, startPixelfed, type PixelfedFixture } from '../fixtures/pixelfed.js';
-import { connectedWall, storedText } from './connected-feed.js';
+import { KEY, connectedWall, storedText } from './connected-feed.js';
+import { addConnection } from '../../helpers/connections.js';
 import { findConnection } from '../../../src/store/connections.js';
 import type { ConnectionFailure } from '../../../src/ingest/runtime.js';
 import { ACCOUNT, NOW, ingestState, storedPosts, wallPosts, type Harness } from '../harness.js';
@@ -239,10 +240,43 @@ describe('pixelfed refusals and limits', () => {
     expect(fx.requests).toHaveLength(0);
   });
 
-  it('says an instance requires sign-in, and waits out a 429 until the rate limit resets', async () => {
+  it('says an instance requires sign-in, never sends a token elsewhere, and waits out a 429 until the rate limit resets', async () => {
     await wall({ hashtag: 'wallery' }, false);
     const [anonymous] = await h.poll();
     expect(anonymous!.message).toMatch(/requires sign-in for its API: give the feed a Pixelfed connection/);
+
+    // a token of another instance, or of another network, is never sent here
+    const useConnection = async (network: string, instance: string) => {
+      const connectionId = await addConnection(h.server.store.db, {
+        accountId: ACCOUNT,
+        network,
+        secret: { accessToken: 'elsewhere-token' },
+        key: KEY,
+        instance,
+        now: NOW,
+      });
+      await h.server.store.db
+        .updateTable('feeds')
+        .set({ connector: JSON.stringify({ kind: 'pixelfed', instance: fx.origin, hashtag: 'wallery', connectionId }) })
+        .where('id', '=', FEED)
+        .execute();
+      h.clock.now = (await ingestState(h, FEED)).next_poll_at;
+      fx.requests.length = 0;
+      const [report] = await h.poll();
+      expect(fx.requests).toHaveLength(0);
+      return report!.message;
+    };
+    expect(await useConnection('pixelfed', 'https://other.example')).toBe(
+      `the feed's Pixelfed connection belongs to other.example, not 127.0.0.1:${fx.port}: its token is only sent to its own instance`,
+    );
+    expect(await useConnection('misskey', fx.origin)).toBe(
+      "the feed's connection is a misskey connection; a Pixelfed feed needs a pixelfed connection",
+    );
+    await h.server.store.db
+      .updateTable('feeds')
+      .set({ connector: JSON.stringify({ kind: 'pixelfed', instance: fx.origin, hashtag: 'wallery' }) })
+      .where('id', '=', FEED)
+      .execute();
 
     fx.token = null;
     h.clock.now = (await ingestState(h, FEED)).next_poll_at;
