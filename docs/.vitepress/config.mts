@@ -34,6 +34,12 @@ const networks = [
   { text: 'Instagram', link: '/networks/instagram' },
   { text: 'Facebook', link: '/networks/facebook' },
   { text: 'Threads', link: '/networks/threads' },
+  { text: 'YouTube', link: '/networks/youtube' },
+  { text: 'TikTok', link: '/networks/tiktok' },
+  { text: 'Mastodon', link: '/networks/mastodon' },
+  { text: 'Pixelfed', link: '/networks/pixelfed' },
+  { text: 'Misskey and Sharkey', link: '/networks/misskey' },
+  { text: 'PeerTube', link: '/networks/peertube' },
 ];
 
 const reference = [
@@ -53,11 +59,6 @@ const operations = [
   { text: 'Capacity model', link: '/operations/capacity' },
   { text: 'Backups', link: '/operations/backups' },
   { text: 'Upgrades', link: '/operations/upgrades' },
-];
-
-const networks = [
-  { text: 'YouTube', link: '/networks/youtube' },
-  { text: 'TikTok', link: '/networks/tiktok' },
 ];
 
 const about = [

@@ -22,6 +22,10 @@ export const CONNECTOR_KINDS = [
   'instagram',
   'facebook',
   'threads',
+  // open networks (issue 35)
+  'pixelfed',
+  'misskey',
+  'peertube',
 ] as const;
 
 /** `a, b or c` — a list as a message names it. */

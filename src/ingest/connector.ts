@@ -352,7 +352,9 @@ export function describeFailure(res: FetchResponse): string {
   if (/json/i.test(type) || /^\s*[{[]/.test(body)) {
     try {
       const data = JSON.parse(body) as Record<string, unknown>;
-      const parts = [data.error, data.message, data.error_description].filter(
+      // `{"error": {"code", "message"}}` (Misskey, Graph-style APIs): its code and message; RFC 7807's `detail` (PeerTube)
+      const nested = isObject(data.error) ? data.error : {};
+      const parts = [data.error, nested.code, nested.message, data.message, data.error_description, data.detail].filter(
         (v) => typeof v === 'string' && v !== '',
       ) as string[];
       detail = [...new Set(parts)].join(': ');

@@ -206,7 +206,7 @@ export function statusPost(status: Json, instance: string): UpstreamPost | null 
 
 // ---------- documents (parse worker) ----------
 
-const accountDocument = ((doc) => {
+export const accountDocument = ((doc) => {
   const data = parseJson(doc);
   if (!isObject(data) || typeof data.id !== 'string')
     throw new UpstreamFormatError(`account lookup on ${hostOf(doc.url)} did not return an account`);

@@ -11,6 +11,9 @@ import { youtubeDataConnector } from './youtube-data.js';
 import { facebookConnector } from './meta/facebook.js';
 import { instagramConnector } from './meta/instagram.js';
 import { threadsConnector } from './meta/threads.js';
+import { pixelfedConnector } from './pixelfed.js';
+import { misskeyConnector } from './misskey.js';
+import { peertubeConnector } from './peertube.js';
 
 export const CONNECTORS: { [K in ConnectorKind]: Connector<Extract<ConnectorSettings, { kind: K }>> } = {
   rss: rssConnector,
@@ -24,6 +27,9 @@ export const CONNECTORS: { [K in ConnectorKind]: Connector<Extract<ConnectorSett
   instagram: instagramConnector,
   facebook: facebookConnector,
   threads: threadsConnector,
+  pixelfed: pixelfedConnector,
+  misskey: misskeyConnector,
+  peertube: peertubeConnector,
 };
 
 export function connectorFor(settings: ConnectorSettings): Connector {

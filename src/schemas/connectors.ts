@@ -267,6 +267,120 @@ export const ThreadsConnector = Type.Object(
   },
 );
 
+// ---- open networks (issue 35): Pixelfed, Misskey/Sharkey, PeerTube ----
+
+const Instance = (network: string, example: string) =>
+  Type.String({
+    pattern: HTTP_URL,
+    maxLength: 2048,
+    title: 'Instance',
+    description: `the ${network} server, e.g. ${example}`,
+  });
+
+export const PixelfedConnector = Type.Object(
+  {
+    kind: Type.Literal('pixelfed', { title: 'Network', description: 'pixelfed' }),
+    instance: Instance('Pixelfed', 'https://pixelfed.social'),
+    hashtag: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        title: 'Hashtag',
+        description: 'its posts under this hashtag (without #)',
+      }),
+    ),
+    account: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 300, title: 'Account', description: 'its posts by user or user@domain' }),
+    ),
+    reposts: Type.Optional(
+      Type.Union([Type.Literal('skip'), Type.Literal('unwrap')], {
+        title: 'Shares',
+        description: 'shared posts: skip (default) or unwrap (show the shared post)',
+      }),
+    ),
+    connectionId: Type.Optional({
+      ...ConnectionId,
+      title: 'Connection',
+      description: 'a personal access token of the instance (most instances require sign-in for their API)',
+    }),
+  },
+  {
+    title: 'Pixelfed',
+    description: 'a hashtag or an account’s photos on one Pixelfed instance (exactly one of hashtag, account)',
+    'x-network': 'pixelfed',
+    'x-docs': '/networks/pixelfed',
+  },
+);
+
+export const MisskeyConnector = Type.Object(
+  {
+    kind: Type.Literal('misskey', { title: 'Network', description: 'misskey' }),
+    instance: Instance('Misskey or Sharkey', 'https://misskey.io'),
+    hashtag: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        title: 'Hashtag',
+        description: 'its notes under this hashtag (without #)',
+      }),
+    ),
+    user: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 300, title: 'User', description: 'its notes by user or user@host' }),
+    ),
+    reposts: Type.Optional(
+      Type.Union([Type.Literal('skip'), Type.Literal('unwrap')], {
+        title: 'Renotes',
+        description: 'renotes: skip (default) or unwrap (show the renoted note)',
+      }),
+    ),
+    connectionId: Type.Optional({
+      ...ConnectionId,
+      title: 'Connection',
+      description: 'an access token of the instance, for instances that require sign-in',
+    }),
+  },
+  {
+    title: 'Misskey',
+    description: 'a hashtag or a user’s notes on one Misskey or Sharkey instance (exactly one of hashtag, user)',
+    'x-network': 'misskey',
+    'x-docs': '/networks/misskey',
+  },
+);
+
+export const PeertubeConnector = Type.Object(
+  {
+    kind: Type.Literal('peertube', { title: 'Network', description: 'peertube' }),
+    instance: Instance('PeerTube', 'https://framatube.org'),
+    channel: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 300,
+        title: 'Channel',
+        description: 'its videos by channel handle: name or name@host',
+      }),
+    ),
+    account: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 300,
+        title: 'Account',
+        description: 'its videos by account handle: name or name@host',
+      }),
+    ),
+    tag: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, title: 'Tag', description: 'videos with this tag (without #)' }),
+    ),
+    search: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, title: 'Search', description: 'videos matching these words' }),
+    ),
+  },
+  {
+    title: 'PeerTube',
+    description: 'a channel’s or an account’s videos, or videos by tag or search, on one PeerTube instance',
+    'x-docs': '/networks/peertube',
+  },
+);
+
 export const ConnectorSettings = Type.Union([
   RssConnector,
   MastodonConnector,
@@ -278,6 +392,9 @@ export const ConnectorSettings = Type.Union([
   InstagramConnector,
   FacebookConnector,
   ThreadsConnector,
+  PixelfedConnector,
+  MisskeyConnector,
+  PeertubeConnector,
 ]);
 export type ConnectorSettings = Static<typeof ConnectorSettings>;
 export type ConnectorKind = ConnectorSettings['kind'];
@@ -318,6 +435,14 @@ export function connectorProblem(value: unknown): string | null {
     case 'threads':
       if (v.order !== undefined && v.keyword === undefined) return 'order is for a keyword search only';
       return exactlyOne(v.keyword, v.username, 'keyword, username');
+    case 'pixelfed':
+      return exactlyOne(v.hashtag, v.account, 'hashtag, account');
+    case 'misskey':
+      return exactlyOne(v.hashtag, v.user, 'hashtag, user');
+    case 'peertube':
+      return [v.channel, v.account, v.tag ?? v.search].filter((x) => x !== undefined).length === 1
+        ? null
+        : 'exactly one of channel, account, tag/search is required';
     default:
       return null;
   }

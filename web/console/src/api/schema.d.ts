@@ -8162,6 +8162,105 @@ export interface paths {
                        */
                       username?: string;
                     }
+                  | {
+                      /**
+                       * Account
+                       * @description its posts by user or user@domain
+                       */
+                      account?: string;
+                      /**
+                       * Connection
+                       * @description a personal access token of the instance (most instances require sign-in for their API)
+                       */
+                      connectionId?: number;
+                      /**
+                       * Hashtag
+                       * @description its posts under this hashtag (without #)
+                       */
+                      hashtag?: string;
+                      /**
+                       * Instance
+                       * @description the Pixelfed server, e.g. https://pixelfed.social
+                       */
+                      instance: string;
+                      /**
+                       * Network
+                       * @description pixelfed
+                       * @enum {string}
+                       */
+                      kind: 'pixelfed';
+                      /**
+                       * Shares
+                       * @description shared posts: skip (default) or unwrap (show the shared post)
+                       */
+                      reposts?: 'skip' | 'unwrap';
+                    }
+                  | {
+                      /**
+                       * Connection
+                       * @description an access token of the instance, for instances that require sign-in
+                       */
+                      connectionId?: number;
+                      /**
+                       * Hashtag
+                       * @description its notes under this hashtag (without #)
+                       */
+                      hashtag?: string;
+                      /**
+                       * Instance
+                       * @description the Misskey or Sharkey server, e.g. https://misskey.io
+                       */
+                      instance: string;
+                      /**
+                       * Network
+                       * @description misskey
+                       * @enum {string}
+                       */
+                      kind: 'misskey';
+                      /**
+                       * Renotes
+                       * @description renotes: skip (default) or unwrap (show the renoted note)
+                       */
+                      reposts?: 'skip' | 'unwrap';
+                      /**
+                       * User
+                       * @description its notes by user or user@host
+                       */
+                      user?: string;
+                    }
+                  | {
+                      /**
+                       * Account
+                       * @description its videos by account handle: name or name@host
+                       */
+                      account?: string;
+                      /**
+                       * Channel
+                       * @description its videos by channel handle: name or name@host
+                       */
+                      channel?: string;
+                      /**
+                       * Instance
+                       * @description the PeerTube server, e.g. https://framatube.org
+                       */
+                      instance: string;
+                      /**
+                       * Network
+                       * @description peertube
+                       * @enum {string}
+                       */
+                      kind: 'peertube';
+                      /**
+                       * Search
+                       * @description videos matching these words
+                       */
+                      search?: string;
+                      /**
+                       * Tag
+                       * @description videos with this tag (without #)
+                       */
+                      tag?: string;
+                    }
                 );
             /** @description false stops ingestion for this feed; its posts stay (default true) */
             enabled?: boolean;
@@ -9309,6 +9408,105 @@ export interface paths {
                        * @description a profile’s posts: the connected account’s (its username, or me) or another public profile’s
                        */
                       username?: string;
+                    }
+                  | {
+                      /**
+                       * Account
+                       * @description its posts by user or user@domain
+                       */
+                      account?: string;
+                      /**
+                       * Connection
+                       * @description a personal access token of the instance (most instances require sign-in for their API)
+                       */
+                      connectionId?: number;
+                      /**
+                       * Hashtag
+                       * @description its posts under this hashtag (without #)
+                       */
+                      hashtag?: string;
+                      /**
+                       * Instance
+                       * @description the Pixelfed server, e.g. https://pixelfed.social
+                       */
+                      instance: string;
+                      /**
+                       * Network
+                       * @description pixelfed
+                       * @enum {string}
+                       */
+                      kind: 'pixelfed';
+                      /**
+                       * Shares
+                       * @description shared posts: skip (default) or unwrap (show the shared post)
+                       */
+                      reposts?: 'skip' | 'unwrap';
+                    }
+                  | {
+                      /**
+                       * Connection
+                       * @description an access token of the instance, for instances that require sign-in
+                       */
+                      connectionId?: number;
+                      /**
+                       * Hashtag
+                       * @description its notes under this hashtag (without #)
+                       */
+                      hashtag?: string;
+                      /**
+                       * Instance
+                       * @description the Misskey or Sharkey server, e.g. https://misskey.io
+                       */
+                      instance: string;
+                      /**
+                       * Network
+                       * @description misskey
+                       * @enum {string}
+                       */
+                      kind: 'misskey';
+                      /**
+                       * Renotes
+                       * @description renotes: skip (default) or unwrap (show the renoted note)
+                       */
+                      reposts?: 'skip' | 'unwrap';
+                      /**
+                       * User
+                       * @description its notes by user or user@host
+                       */
+                      user?: string;
+                    }
+                  | {
+                      /**
+                       * Account
+                       * @description its videos by account handle: name or name@host
+                       */
+                      account?: string;
+                      /**
+                       * Channel
+                       * @description its videos by channel handle: name or name@host
+                       */
+                      channel?: string;
+                      /**
+                       * Instance
+                       * @description the PeerTube server, e.g. https://framatube.org
+                       */
+                      instance: string;
+                      /**
+                       * Network
+                       * @description peertube
+                       * @enum {string}
+                       */
+                      kind: 'peertube';
+                      /**
+                       * Search
+                       * @description videos matching these words
+                       */
+                      search?: string;
+                      /**
+                       * Tag
+                       * @description videos with this tag (without #)
+                       */
+                      tag?: string;
                     }
                 );
             enabled?: boolean;

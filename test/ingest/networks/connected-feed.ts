@@ -1,0 +1,64 @@
+// A harness wall with one feed that reads through a connection: the
+// connection is stored first (sealed under KEY), then the feed naming it.
+import { addConnection } from '../../helpers/connections.js';
+import type { ConnectionFailure } from '../../../src/ingest/runtime.js';
+import { ACCOUNT, NOW, WALL, startHarness, type Harness } from '../harness.js';
+
+/** The secret box key the test connections are sealed with. */
+export const KEY = Buffer.alloc(32, 11);
+
+export interface ConnectedWall {
+  h: Harness;
+  /** the feed's connection (null: the feed names none) */
+  connectionId: number | null;
+  /** `connection.failed` announcements of the runtime */
+  failures: ConnectionFailure[];
+}
+
+export async function connectedWall(
+  feedId: number,
+  connector: Record<string, unknown>,
+  connection: { network: string; token: string; instance: string } | null,
+): Promise<ConnectedWall> {
+  const failures: ConnectionFailure[] = [];
+  const h = await startHarness([], { runtime: { secretKey: KEY, onConnectionFailed: (f) => failures.push(f) } });
+  const connectionId = connection
+    ? await addConnection(h.server.store.db, {
+        accountId: ACCOUNT,
+        network: connection.network,
+        secret: { accessToken: connection.token },
+        key: KEY,
+        instance: connection.instance,
+        now: NOW,
+      })
+    : null;
+  await h.server.store.db
+    .insertInto('feeds')
+    .values({
+      id: feedId,
+      wall_id: WALL,
+      name: `${String(connector.kind)} feed`,
+      source: 'Pending',
+      source_type: 'pending',
+      connector: JSON.stringify({ ...connector, ...(connectionId !== null ? { connectionId } : {}) }),
+      enabled: 1,
+      moderation: null,
+      created_at: NOW,
+      updated_at: NOW,
+    })
+    .execute();
+  return { h, connectionId, failures };
+}
+
+/** Everything ingestion stored and shows (posts, ingestion states and their errors, connections, feeds), as text to search. */
+export async function storedText(h: Harness): Promise<string> {
+  const db = h.server.store.db;
+  const posts = await db.selectFrom('posts').selectAll().execute();
+  const states = await db.selectFrom('feed_ingest_state').selectAll().execute();
+  const connections = await db
+    .selectFrom('connections')
+    .select(['name', 'status', 'status_detail', 'secret'])
+    .execute();
+  const feeds = await db.selectFrom('feeds').selectAll().execute();
+  return JSON.stringify({ posts, states, connections, feeds });
+}
