@@ -1778,8 +1778,7 @@ export const SETTINGS: readonly SettingDoc[] = [
     name: 'CONNECTION_EXPIRY_WARN_DAYS',
     section: 'Connections',
     default: String(CONNECTION_DEFAULTS.expiryWarnDays),
-    meaning:
-      'Days before a token expires that the `connection.expiring` webhook is sent, once per expiry (1–90).',
+    meaning: 'Days before a token expires that the `connection.expiring` webhook is sent, once per expiry (1–90).',
   },
   {
     name: 'CONNECTION_EXPIRY_CHECK_MS',

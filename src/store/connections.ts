@@ -108,9 +108,7 @@ export async function markExpiryWarned(
     .where('id', '=', id)
     .where('status', '=', 'active')
     .where('expires_at', '=', expiresAt)
-    .where((eb) =>
-      eb.or([eb('expiry_warned_at', 'is', null), eb('expiry_warned_at', '<', expiresAt - windowMs)]),
-    )
+    .where((eb) => eb.or([eb('expiry_warned_at', 'is', null), eb('expiry_warned_at', '<', expiresAt - windowMs)]))
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
