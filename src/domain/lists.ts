@@ -10,7 +10,18 @@ export const MEDIA_KINDS = ['image', 'video', 'text'] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 /** The networks ingestion can collect from (`connector.kind` of a feed). */
-export const CONNECTOR_KINDS = ['rss', 'mastodon', 'bluesky', 'youtube', 'lemmy'] as const;
+export const CONNECTOR_KINDS = [
+  'rss',
+  'mastodon',
+  'bluesky',
+  'youtube',
+  'lemmy',
+  // xsocial (issue 35)
+  'x',
+  'reddit',
+  'tumblr',
+  'flickr',
+] as const;
 
 /** `a, b or c` — a list as a message names it. */
 export function spoken(items: readonly string[], last = 'or'): string {

@@ -252,6 +252,12 @@ export interface HttpOptions {
   method?: 'GET' | 'POST';
   /** JSON body (POST) */
   json?: unknown;
+  /**
+   * Error statuses answered back instead of thrown, for a connector that reads
+   * its network's own error body (an expired token, a missing permission);
+   * their rate-limit hints (Retry-After, X-RateLimit-*) count all the same.
+   */
+  errorStatuses?: readonly number[];
 }
 
 export interface HttpResult extends FetchResponse {
@@ -320,7 +326,7 @@ export class PollHttp {
       if (maxAge !== null) this.waitUntil(now + maxAge);
     }
     if (res.status === 304 && previous) return { ...res, notModified: true };
-    if (res.status < 200 || res.status > 299) {
+    if ((res.status < 200 || res.status > 299) && !options.errorStatuses?.includes(res.status)) {
       throw new UpstreamError(res.status, describeFailure(res), retryAfterMs);
     }
     if (options.conditional) {

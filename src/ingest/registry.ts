@@ -6,6 +6,10 @@ import { lemmyConnector } from './lemmy.js';
 import { mastodonConnector } from './mastodon.js';
 import { rssConnector } from './rss.js';
 import { youtubeConnector } from './youtube.js';
+import { xConnector } from './x.js';
+import { redditConnector } from './reddit.js';
+import { tumblrConnector } from './tumblr.js';
+import { flickrConnector } from './flickr.js';
 
 export const CONNECTORS: { [K in ConnectorKind]: Connector<Extract<ConnectorSettings, { kind: K }>> } = {
   rss: rssConnector,
@@ -13,6 +17,10 @@ export const CONNECTORS: { [K in ConnectorKind]: Connector<Extract<ConnectorSett
   bluesky: blueskyConnector,
   youtube: youtubeConnector,
   lemmy: lemmyConnector,
+  x: xConnector,
+  reddit: redditConnector,
+  tumblr: tumblrConnector,
+  flickr: flickrConnector,
 };
 
 export function connectorFor(settings: ConnectorSettings): Connector {
