@@ -29,6 +29,13 @@ const guides = [
   { text: 'Operators: roles, tokens, audit', link: '/guides/operators' },
 ];
 
+const networks = [
+  { text: 'X', link: '/networks/x' },
+  { text: 'Reddit', link: '/networks/reddit' },
+  { text: 'Tumblr', link: '/networks/tumblr' },
+  { text: 'Flickr', link: '/networks/flickr' },
+];
+
 const reference = [
   { text: 'Public API v2', link: '/reference/api-v2' },
   { text: 'Management API', link: '/reference/management-api' },
@@ -80,6 +87,7 @@ export default defineConfig({
     sidebar: [
       { text: 'Get started', items: getStarted },
       { text: 'Guides', items: guides },
+      { text: 'Networks', items: networks },
       { text: 'Reference', items: reference },
       { text: 'Operations', items: operations },
       { text: 'About Wallery', items: about },
