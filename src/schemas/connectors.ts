@@ -233,6 +233,10 @@ export type ConnectorSettings = Static<typeof ConnectorSettings>;
 export type ConnectorKind = ConnectorSettings['kind'];
 
 const check = Compile(ConnectorSettings);
+/** each kind's own schema: a bad setting is named against its kind's fields, not another kind's */
+const checkOfKind = new Map(
+  ConnectorSettings.anyOf.map((variant) => [String(variant.properties.kind.const), Compile(variant)] as const),
+);
 
 /** Null when valid, else a message naming what is wrong (schema first, then the one-of rules). */
 export function connectorProblem(value: unknown): string | null {
@@ -241,7 +245,8 @@ export function connectorProblem(value: unknown): string | null {
     if (!(CONNECTOR_KINDS as readonly string[]).includes(String(kind))) {
       return `kind must be one of ${CONNECTOR_KINDS.join(', ')}`;
     }
-    const first = [...check.Errors(value)].find((e) => e.instancePath !== '') ?? [...check.Errors(value)][0];
+    const errors = [...(checkOfKind.get(String(kind)) ?? check).Errors(value)];
+    const first = errors.find((e) => e.instancePath !== '') ?? errors[0];
     return `${first?.instancePath.replace(/^\//, '') || 'connector'} ${first?.message ?? 'is invalid'}`;
   }
   const v = value as ConnectorSettings;

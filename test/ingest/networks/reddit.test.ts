@@ -15,11 +15,16 @@ afterEach(async () => {
   await fx?.close();
 });
 
+/** what the runtime told of refused connections (the connection.failed webhook's source) */
+let refusals: { connectionId: number; feedId: number; status: string }[] = [];
+
 async function redditWall(connector: Record<string, unknown>) {
   fx = await startReddit();
-  h = await startHarness([
-    { id: FEED, name: 'r/trailrunning', connector: { kind: 'reddit', apiBaseUrl: fx.origin, ...connector } },
-  ]);
+  refusals = [];
+  h = await startHarness(
+    [{ id: FEED, name: 'r/trailrunning', connector: { kind: 'reddit', apiBaseUrl: fx.origin, ...connector } }],
+    { runtime: { onConnectionFailed: (e) => refusals.push(e) } },
+  );
 }
 
 function seed() {
@@ -259,6 +264,7 @@ describe('reddit', () => {
     expect(failed!.message).toContain('Reddit refused the connection’s token (401 Unauthorized)');
     expect(await ingestState(h, FEED)).toMatchObject({ failing: 1 });
     expect(await connectionOf(h, connectionId)).toMatchObject({ status: 'expired' });
+    expect(refusals).toEqual([expect.objectContaining({ connectionId, feedId: FEED, status: 'expired' })]);
     // an expired connection is not used again: the feed says to reconnect
     h.clock.now = (await ingestState(h, FEED)).next_poll_at;
     const before = fx.requests.length;
