@@ -329,7 +329,7 @@ export class PollHttp {
     if ((res.status < 200 || res.status > 299) && !options.errorStatuses?.includes(res.status)) {
       throw new UpstreamError(res.status, describeFailure(res), retryAfterMs);
     }
-    if (options.conditional) {
+    if (options.conditional && res.status >= 200 && res.status <= 299) {
       const etag = res.headers.etag ?? null;
       const lastModified = res.headers['last-modified'] ?? null;
       this.validators = etag || lastModified ? { url, etag, lastModified } : null;
