@@ -41,6 +41,10 @@ const networks = [
   { text: 'Pixelfed', link: '/networks/pixelfed' },
   { text: 'Misskey and Sharkey', link: '/networks/misskey' },
   { text: 'PeerTube', link: '/networks/peertube' },
+  { text: 'X', link: '/networks/x' },
+  { text: 'Reddit', link: '/networks/reddit' },
+  { text: 'Tumblr', link: '/networks/tumblr' },
+  { text: 'Flickr', link: '/networks/flickr' },
 ];
 
 const reference = [

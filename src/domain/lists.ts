@@ -26,6 +26,11 @@ export const CONNECTOR_KINDS = [
   'pixelfed',
   'misskey',
   'peertube',
+  // xsocial (issue 35)
+  'x',
+  'reddit',
+  'tumblr',
+  'flickr',
 ] as const;
 
 /** `a, b or c` — a list as a message names it. */

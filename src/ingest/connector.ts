@@ -253,12 +253,14 @@ export interface HttpOptions {
   /** JSON body (POST) */
   json?: unknown;
   /**
-   * Return an error answer (status outside 2xx) instead of throwing, for a
-   * connector that reads what its network says in the error body (the reason
-   * of a 403, an error code); Retry-After and rate-limit headers are read all
-   * the same.
+   * Error answers given back instead of thrown, for a connector that reads its
+   * network's own error body (an expired token, a missing permission, the
+   * reason of a 403): every error with `returnErrors`, the listed statuses with
+   * `errorStatuses`. Their rate-limit hints (Retry-After, X-RateLimit-*) count
+   * all the same.
    */
   returnErrors?: boolean;
+  errorStatuses?: readonly number[];
 }
 
 export interface HttpResult extends FetchResponse {
@@ -328,10 +330,10 @@ export class PollHttp {
     }
     if (res.status === 304 && previous) return { ...res, notModified: true };
     if (res.status < 200 || res.status > 299) {
-      if (options.returnErrors) return { ...res, notModified: false };
+      if (options.returnErrors || options.errorStatuses?.includes(res.status)) return { ...res, notModified: false };
       throw new UpstreamError(res.status, describeFailure(res), retryAfterMs);
     }
-    if (options.conditional) {
+    if (options.conditional && res.status >= 200 && res.status <= 299) {
       const etag = res.headers.etag ?? null;
       const lastModified = res.headers['last-modified'] ?? null;
       this.validators = etag || lastModified ? { url, etag, lastModified } : null;

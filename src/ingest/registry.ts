@@ -14,6 +14,10 @@ import { threadsConnector } from './meta/threads.js';
 import { pixelfedConnector } from './pixelfed.js';
 import { misskeyConnector } from './misskey.js';
 import { peertubeConnector } from './peertube.js';
+import { xConnector } from './x.js';
+import { redditConnector } from './reddit.js';
+import { tumblrConnector } from './tumblr.js';
+import { flickrConnector } from './flickr.js';
 
 export const CONNECTORS: { [K in ConnectorKind]: Connector<Extract<ConnectorSettings, { kind: K }>> } = {
   rss: rssConnector,
@@ -30,6 +34,10 @@ export const CONNECTORS: { [K in ConnectorKind]: Connector<Extract<ConnectorSett
   pixelfed: pixelfedConnector,
   misskey: misskeyConnector,
   peertube: peertubeConnector,
+  x: xConnector,
+  reddit: redditConnector,
+  tumblr: tumblrConnector,
+  flickr: flickrConnector,
 };
 
 export function connectorFor(settings: ConnectorSettings): Connector {

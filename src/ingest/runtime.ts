@@ -56,6 +56,7 @@ import { findConnection, markConnectionFailed } from '../store/connections.js';
 import { credentialOf } from '../connections/secrets.js';
 import { connectionStatusOf, isUsable, type ConnectionFailedStatus } from '../domain/connections.js';
 import { adaptiveIntervalS, nextPollAfterFailure, nextPollAfterSuccess, type SchedulePolicy } from './scheduler.js';
+import { whereFrom } from './url-parts.js';
 
 export interface IngestRuntimeOptions extends WorkerOptions {
   db: Kysely<Database>;
@@ -552,7 +553,8 @@ export class IngestRuntime {
         },
         signal,
       );
-      if (result.leftOut > 0) this.log.debug({ url, leftOut: result.leftOut }, 'upstream posts left out');
+      if (result.leftOut > 0)
+        this.log.debug({ host: whereFrom(url), leftOut: result.leftOut }, 'upstream posts left out');
       return {
         rows: result.rows,
         skipped: result.skipped,

@@ -388,6 +388,134 @@ export const PeertubeConnector = Type.Object(
   },
 );
 
+// ---------- xsocial (issue 35): X, Reddit, Tumblr, Flickr ----------
+
+export const XConnector = Type.Object(
+  {
+    kind: Type.Literal('x'),
+    connectionId: { ...ConnectionId, title: 'Connection' },
+    query: Type.String({
+      minLength: 1,
+      maxLength: 512,
+      title: 'Search query',
+      description:
+        'an X recent-search query, e.g. "#harbourfest has:media -is:retweet" (reposts are never shown; leaving them out of the query saves their cost)',
+    }),
+    maxPostsPerPoll: Type.Optional(
+      Type.Integer({
+        minimum: 10,
+        maximum: 1000,
+        title: 'Posts per poll (at most)',
+        description:
+          'X bills every post it returns: one poll reads at most this many, the newest (default 100; a burst beyond it is not read)',
+      }),
+    ),
+    deletionChecks: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 100,
+        title: 'Deletion checks',
+        description:
+          'the newest stored posts looked up again on every poll, so posts deleted on X leave the wall (default 100; X bills each post found, once a day; 0: none)',
+      }),
+    ),
+    apiBaseUrl: ApiBaseUrl('https://api.x.com'),
+  },
+  {
+    title: 'X',
+    description: 'posts of the last 7 days matching a search query (X API v2 recent search, bearer token)',
+    'x-network': 'x',
+    'x-docs': '/networks/x',
+  },
+);
+
+export const RedditConnector = Type.Object(
+  {
+    kind: Type.Literal('reddit'),
+    subreddit: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9][A-Za-z0-9_]{1,20}$',
+        title: 'Subreddit',
+        description: 'its name without r/, e.g. "trailrunning": its new posts, or the search within it',
+      }),
+    ),
+    search: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 512,
+        title: 'Search',
+        description: 'a Reddit search (newest first), across Reddit or within the subreddit',
+      }),
+    ),
+    connectionId: Type.Optional({
+      ...ConnectionId,
+      title: 'Connection',
+      description: 'a Reddit app’s token (oauth.reddit.com, higher limits); without one, the public JSON is read',
+    }),
+    apiBaseUrl: ApiBaseUrl('https://www.reddit.com (https://oauth.reddit.com with a connection)'),
+  },
+  {
+    title: 'Reddit',
+    description: 'a subreddit’s new posts or a search (at least one of subreddit, search)',
+    'x-docs': '/networks/reddit',
+  },
+);
+
+export const TumblrConnector = Type.Object(
+  {
+    kind: Type.Literal('tumblr'),
+    connectionId: { ...ConnectionId, title: 'Connection' },
+    tag: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      title: 'Tag',
+      description: 'the tag, without #, e.g. "harbourfest"',
+    }),
+    apiBaseUrl: ApiBaseUrl('https://api.tumblr.com'),
+  },
+  {
+    title: 'Tumblr',
+    description: 'public posts with a tag (needs an app’s consumer key)',
+    'x-network': 'tumblr',
+    'x-docs': '/networks/tumblr',
+  },
+);
+
+export const FlickrConnector = Type.Object(
+  {
+    kind: Type.Literal('flickr'),
+    connectionId: { ...ConnectionId, title: 'Connection' },
+    tags: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 500,
+        title: 'Tags',
+        description: 'comma-separated tags, e.g. "harbourfest,harbourfest2026"',
+      }),
+    ),
+    tagMode: Type.Optional(
+      Type.Union([Type.Literal('any'), Type.Literal('all')], {
+        title: 'Tag mode',
+        description: 'any: photos with any of the tags (default); all: only photos with every tag',
+      }),
+    ),
+    userId: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,20}@N[0-9]{2}$',
+        title: 'User id',
+        description: 'a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)',
+      }),
+    ),
+    apiBaseUrl: ApiBaseUrl('https://www.flickr.com/services/rest'),
+  },
+  {
+    title: 'Flickr',
+    description: 'public photos and videos with tags, or a member’s (at least one of tags, userId; needs an API key)',
+    'x-network': 'flickr',
+    'x-docs': '/networks/flickr',
+  },
+);
+
 export const ConnectorSettings = Type.Union([
   RssConnector,
   MastodonConnector,
@@ -402,6 +530,10 @@ export const ConnectorSettings = Type.Union([
   PixelfedConnector,
   MisskeyConnector,
   PeertubeConnector,
+  XConnector,
+  RedditConnector,
+  TumblrConnector,
+  FlickrConnector,
 ]);
 export type ConnectorSettings = Static<typeof ConnectorSettings>;
 export type ConnectorKind = ConnectorSettings['kind'];
@@ -450,6 +582,12 @@ export function connectorProblem(value: unknown): string | null {
       return [v.channel, v.account, v.tag ?? v.search].filter((x) => x !== undefined).length === 1
         ? null
         : 'exactly one of channel, account, tag/search is required';
+    case 'reddit':
+      return v.subreddit === undefined && v.search === undefined
+        ? 'at least one of subreddit, search is required'
+        : null;
+    case 'flickr':
+      return v.tags === undefined && v.userId === undefined ? 'at least one of tags, userId is required' : null;
     default:
       return null;
   }

@@ -4,6 +4,10 @@ import { CONNECTOR_KINDS, spoken } from '../domain/lists.js';
 import {
   BlueskyConnector,
   ConnectorSettings,
+  FlickrConnector,
+  RedditConnector,
+  TumblrConnector,
+  XConnector,
   LemmyConnector,
   MastodonConnector,
   RssConnector,
@@ -87,6 +91,10 @@ export const ConnectorRecord = Type.Union([
   exactly(BlueskyConnector),
   exactly(YoutubeConnector),
   exactly(LemmyConnector),
+  exactly(XConnector),
+  exactly(RedditConnector),
+  exactly(TumblrConnector),
+  exactly(FlickrConnector),
 ]);
 
 export const FeedRecord = Record({

@@ -1,8 +1,13 @@
-// A harness wall with one feed that reads through a connection: the
-// connection is stored first (sealed under KEY), then the feed naming it.
+// What the network connector tests share: a harness wall with one feed that
+// reads through a connection (the connection stored first, sealed under KEY,
+// then the feed naming it), or a connection given to a feed of a running
+// harness; and the checks that a secret shows up nowhere a poll wrote to.
+import { expect } from 'vitest';
+import type { ConnectionSecret } from '../../../src/connections/secrets.js';
+import { findConnection } from '../../../src/store/connections.js';
 import { addConnection } from '../../helpers/connections.js';
 import type { ConnectionFailure } from '../../../src/ingest/runtime.js';
-import { ACCOUNT, NOW, WALL, startHarness, type Harness } from '../harness.js';
+import { ACCOUNT, NOW, WALL, ingestState, startHarness, storedPosts, type Harness } from '../harness.js';
 
 /** The secret box key the test connections are sealed with. */
 export const KEY = Buffer.alloc(32, 11);
@@ -61,4 +66,43 @@ export async function storedText(h: Harness): Promise<string> {
     .execute();
   const feeds = await db.selectFrom('feeds').selectAll().execute();
   return JSON.stringify({ posts, states, connections, feeds });
+}
+
+/** Stores a connection for `network` and points the feed's connector at it; the connection's id. */
+export async function connectFeed(
+  h: Harness,
+  feedId: number,
+  network: string,
+  secret: ConnectionSecret,
+  connector: Record<string, unknown>,
+): Promise<number> {
+  const id = await addConnection(h.server.store.db, {
+    accountId: ACCOUNT,
+    network,
+    secret,
+    authKind: secret.apiKey ? 'api_key' : 'token',
+    now: h.clock.now,
+  });
+  await h.server.store.db
+    .updateTable('feeds')
+    .set({ connector: JSON.stringify({ ...connector, connectionId: id }) })
+    .where('id', '=', feedId)
+    .execute();
+  return id;
+}
+
+export async function connectionOf(h: Harness, id: number) {
+  const row = await findConnection(h.server.store.db, id);
+  if (!row) throw new Error(`no connection ${id}`);
+  return row;
+}
+
+/** The secret is in no stored post, no ingestion state (error, warning, cursor) and no connection detail. */
+export async function expectSecretNowhere(h: Harness, feedId: number, connectionId: number, secret: string) {
+  const texts = [
+    JSON.stringify(await storedPosts(h, feedId)),
+    JSON.stringify(await ingestState(h, feedId)),
+    String((await connectionOf(h, connectionId)).status_detail ?? ''),
+  ];
+  for (const text of texts) expect(text).not.toContain(secret);
 }

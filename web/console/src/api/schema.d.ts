@@ -9212,6 +9212,107 @@ export interface paths {
                             /** @enum {string} */
                             kind: 'lemmy';
                           }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://api.x.com
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description the account’s connection (its credentials for the network) this feed reads with
+                             */
+                            connectionId: number;
+                            /**
+                             * Deletion checks
+                             * @description the newest stored posts looked up again on every poll, so posts deleted on X leave the wall (default 100; X bills each post found, once a day; 0: none)
+                             */
+                            deletionChecks?: number;
+                            /** @enum {string} */
+                            kind: 'x';
+                            /**
+                             * Posts per poll (at most)
+                             * @description X bills every post it returns: one poll reads at most this many, the newest (default 100; a burst beyond it is not read)
+                             */
+                            maxPostsPerPoll?: number;
+                            /**
+                             * Search query
+                             * @description an X recent-search query, e.g. "#harbourfest has:media -is:retweet" (reposts are never shown; leaving them out of the query saves their cost)
+                             */
+                            query: string;
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://www.reddit.com (https://oauth.reddit.com with a connection)
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description a Reddit app’s token (oauth.reddit.com, higher limits); without one, the public JSON is read
+                             */
+                            connectionId?: number;
+                            /** @enum {string} */
+                            kind: 'reddit';
+                            /**
+                             * Search
+                             * @description a Reddit search (newest first), across Reddit or within the subreddit
+                             */
+                            search?: string;
+                            /**
+                             * Subreddit
+                             * @description its name without r/, e.g. "trailrunning": its new posts, or the search within it
+                             */
+                            subreddit?: string;
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://api.tumblr.com
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description the account’s connection (its credentials for the network) this feed reads with
+                             */
+                            connectionId: number;
+                            /** @enum {string} */
+                            kind: 'tumblr';
+                            /**
+                             * Tag
+                             * @description the tag, without #, e.g. "harbourfest"
+                             */
+                            tag: string;
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://www.flickr.com/services/rest
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description the account’s connection (its credentials for the network) this feed reads with
+                             */
+                            connectionId: number;
+                            /** @enum {string} */
+                            kind: 'flickr';
+                            /**
+                             * Tag mode
+                             * @description any: photos with any of the tags (default); all: only photos with every tag
+                             */
+                            tagMode?: 'any' | 'all';
+                            /**
+                             * Tags
+                             * @description comma-separated tags, e.g. "harbourfest,harbourfest2026"
+                             */
+                            tags?: string;
+                            /**
+                             * User id
+                             * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                             */
+                            userId?: string;
+                          }
                       )
                     | null;
                   createdAt: string | null;
@@ -9717,6 +9818,107 @@ export interface paths {
                        */
                       tag?: string;
                     }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://api.x.com
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description the account’s connection (its credentials for the network) this feed reads with
+                       */
+                      connectionId: number;
+                      /**
+                       * Deletion checks
+                       * @description the newest stored posts looked up again on every poll, so posts deleted on X leave the wall (default 100; X bills each post found, once a day; 0: none)
+                       */
+                      deletionChecks?: number;
+                      /** @enum {string} */
+                      kind: 'x';
+                      /**
+                       * Posts per poll (at most)
+                       * @description X bills every post it returns: one poll reads at most this many, the newest (default 100; a burst beyond it is not read)
+                       */
+                      maxPostsPerPoll?: number;
+                      /**
+                       * Search query
+                       * @description an X recent-search query, e.g. "#harbourfest has:media -is:retweet" (reposts are never shown; leaving them out of the query saves their cost)
+                       */
+                      query: string;
+                    }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://www.reddit.com (https://oauth.reddit.com with a connection)
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description a Reddit app’s token (oauth.reddit.com, higher limits); without one, the public JSON is read
+                       */
+                      connectionId?: number;
+                      /** @enum {string} */
+                      kind: 'reddit';
+                      /**
+                       * Search
+                       * @description a Reddit search (newest first), across Reddit or within the subreddit
+                       */
+                      search?: string;
+                      /**
+                       * Subreddit
+                       * @description its name without r/, e.g. "trailrunning": its new posts, or the search within it
+                       */
+                      subreddit?: string;
+                    }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://api.tumblr.com
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description the account’s connection (its credentials for the network) this feed reads with
+                       */
+                      connectionId: number;
+                      /** @enum {string} */
+                      kind: 'tumblr';
+                      /**
+                       * Tag
+                       * @description the tag, without #, e.g. "harbourfest"
+                       */
+                      tag: string;
+                    }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://www.flickr.com/services/rest
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description the account’s connection (its credentials for the network) this feed reads with
+                       */
+                      connectionId: number;
+                      /** @enum {string} */
+                      kind: 'flickr';
+                      /**
+                       * Tag mode
+                       * @description any: photos with any of the tags (default); all: only photos with every tag
+                       */
+                      tagMode?: 'any' | 'all';
+                      /**
+                       * Tags
+                       * @description comma-separated tags, e.g. "harbourfest,harbourfest2026"
+                       */
+                      tags?: string;
+                      /**
+                       * User id
+                       * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                       */
+                      userId?: string;
+                    }
                 );
             /** @description false stops ingestion for this feed; its posts stay (default true) */
             enabled?: boolean;
@@ -9788,6 +9990,107 @@ export interface paths {
                           instance: string;
                           /** @enum {string} */
                           kind: 'lemmy';
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://api.x.com
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /**
+                           * Deletion checks
+                           * @description the newest stored posts looked up again on every poll, so posts deleted on X leave the wall (default 100; X bills each post found, once a day; 0: none)
+                           */
+                          deletionChecks?: number;
+                          /** @enum {string} */
+                          kind: 'x';
+                          /**
+                           * Posts per poll (at most)
+                           * @description X bills every post it returns: one poll reads at most this many, the newest (default 100; a burst beyond it is not read)
+                           */
+                          maxPostsPerPoll?: number;
+                          /**
+                           * Search query
+                           * @description an X recent-search query, e.g. "#harbourfest has:media -is:retweet" (reposts are never shown; leaving them out of the query saves their cost)
+                           */
+                          query: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://www.reddit.com (https://oauth.reddit.com with a connection)
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description a Reddit app’s token (oauth.reddit.com, higher limits); without one, the public JSON is read
+                           */
+                          connectionId?: number;
+                          /** @enum {string} */
+                          kind: 'reddit';
+                          /**
+                           * Search
+                           * @description a Reddit search (newest first), across Reddit or within the subreddit
+                           */
+                          search?: string;
+                          /**
+                           * Subreddit
+                           * @description its name without r/, e.g. "trailrunning": its new posts, or the search within it
+                           */
+                          subreddit?: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://api.tumblr.com
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'tumblr';
+                          /**
+                           * Tag
+                           * @description the tag, without #, e.g. "harbourfest"
+                           */
+                          tag: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://www.flickr.com/services/rest
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'flickr';
+                          /**
+                           * Tag mode
+                           * @description any: photos with any of the tags (default); all: only photos with every tag
+                           */
+                          tagMode?: 'any' | 'all';
+                          /**
+                           * Tags
+                           * @description comma-separated tags, e.g. "harbourfest,harbourfest2026"
+                           */
+                          tags?: string;
+                          /**
+                           * User id
+                           * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                           */
+                          userId?: string;
                         }
                     )
                   | null;
@@ -10145,6 +10448,107 @@ export interface paths {
                           /** @enum {string} */
                           kind: 'lemmy';
                         }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://api.x.com
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /**
+                           * Deletion checks
+                           * @description the newest stored posts looked up again on every poll, so posts deleted on X leave the wall (default 100; X bills each post found, once a day; 0: none)
+                           */
+                          deletionChecks?: number;
+                          /** @enum {string} */
+                          kind: 'x';
+                          /**
+                           * Posts per poll (at most)
+                           * @description X bills every post it returns: one poll reads at most this many, the newest (default 100; a burst beyond it is not read)
+                           */
+                          maxPostsPerPoll?: number;
+                          /**
+                           * Search query
+                           * @description an X recent-search query, e.g. "#harbourfest has:media -is:retweet" (reposts are never shown; leaving them out of the query saves their cost)
+                           */
+                          query: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://www.reddit.com (https://oauth.reddit.com with a connection)
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description a Reddit app’s token (oauth.reddit.com, higher limits); without one, the public JSON is read
+                           */
+                          connectionId?: number;
+                          /** @enum {string} */
+                          kind: 'reddit';
+                          /**
+                           * Search
+                           * @description a Reddit search (newest first), across Reddit or within the subreddit
+                           */
+                          search?: string;
+                          /**
+                           * Subreddit
+                           * @description its name without r/, e.g. "trailrunning": its new posts, or the search within it
+                           */
+                          subreddit?: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://api.tumblr.com
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'tumblr';
+                          /**
+                           * Tag
+                           * @description the tag, without #, e.g. "harbourfest"
+                           */
+                          tag: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://www.flickr.com/services/rest
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'flickr';
+                          /**
+                           * Tag mode
+                           * @description any: photos with any of the tags (default); all: only photos with every tag
+                           */
+                          tagMode?: 'any' | 'all';
+                          /**
+                           * Tags
+                           * @description comma-separated tags, e.g. "harbourfest,harbourfest2026"
+                           */
+                          tags?: string;
+                          /**
+                           * User id
+                           * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                           */
+                          userId?: string;
+                        }
                     )
                   | null;
                 createdAt: string | null;
@@ -10411,6 +10815,107 @@ export interface paths {
                           instance: string;
                           /** @enum {string} */
                           kind: 'lemmy';
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://api.x.com
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /**
+                           * Deletion checks
+                           * @description the newest stored posts looked up again on every poll, so posts deleted on X leave the wall (default 100; X bills each post found, once a day; 0: none)
+                           */
+                          deletionChecks?: number;
+                          /** @enum {string} */
+                          kind: 'x';
+                          /**
+                           * Posts per poll (at most)
+                           * @description X bills every post it returns: one poll reads at most this many, the newest (default 100; a burst beyond it is not read)
+                           */
+                          maxPostsPerPoll?: number;
+                          /**
+                           * Search query
+                           * @description an X recent-search query, e.g. "#harbourfest has:media -is:retweet" (reposts are never shown; leaving them out of the query saves their cost)
+                           */
+                          query: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://www.reddit.com (https://oauth.reddit.com with a connection)
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description a Reddit app’s token (oauth.reddit.com, higher limits); without one, the public JSON is read
+                           */
+                          connectionId?: number;
+                          /** @enum {string} */
+                          kind: 'reddit';
+                          /**
+                           * Search
+                           * @description a Reddit search (newest first), across Reddit or within the subreddit
+                           */
+                          search?: string;
+                          /**
+                           * Subreddit
+                           * @description its name without r/, e.g. "trailrunning": its new posts, or the search within it
+                           */
+                          subreddit?: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://api.tumblr.com
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'tumblr';
+                          /**
+                           * Tag
+                           * @description the tag, without #, e.g. "harbourfest"
+                           */
+                          tag: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://www.flickr.com/services/rest
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'flickr';
+                          /**
+                           * Tag mode
+                           * @description any: photos with any of the tags (default); all: only photos with every tag
+                           */
+                          tagMode?: 'any' | 'all';
+                          /**
+                           * Tags
+                           * @description comma-separated tags, e.g. "harbourfest,harbourfest2026"
+                           */
+                          tags?: string;
+                          /**
+                           * User id
+                           * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                           */
+                          userId?: string;
                         }
                     )
                   | null;
@@ -10984,6 +11489,107 @@ export interface paths {
                        */
                       tag?: string;
                     }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://api.x.com
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description the account’s connection (its credentials for the network) this feed reads with
+                       */
+                      connectionId: number;
+                      /**
+                       * Deletion checks
+                       * @description the newest stored posts looked up again on every poll, so posts deleted on X leave the wall (default 100; X bills each post found, once a day; 0: none)
+                       */
+                      deletionChecks?: number;
+                      /** @enum {string} */
+                      kind: 'x';
+                      /**
+                       * Posts per poll (at most)
+                       * @description X bills every post it returns: one poll reads at most this many, the newest (default 100; a burst beyond it is not read)
+                       */
+                      maxPostsPerPoll?: number;
+                      /**
+                       * Search query
+                       * @description an X recent-search query, e.g. "#harbourfest has:media -is:retweet" (reposts are never shown; leaving them out of the query saves their cost)
+                       */
+                      query: string;
+                    }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://www.reddit.com (https://oauth.reddit.com with a connection)
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description a Reddit app’s token (oauth.reddit.com, higher limits); without one, the public JSON is read
+                       */
+                      connectionId?: number;
+                      /** @enum {string} */
+                      kind: 'reddit';
+                      /**
+                       * Search
+                       * @description a Reddit search (newest first), across Reddit or within the subreddit
+                       */
+                      search?: string;
+                      /**
+                       * Subreddit
+                       * @description its name without r/, e.g. "trailrunning": its new posts, or the search within it
+                       */
+                      subreddit?: string;
+                    }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://api.tumblr.com
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description the account’s connection (its credentials for the network) this feed reads with
+                       */
+                      connectionId: number;
+                      /** @enum {string} */
+                      kind: 'tumblr';
+                      /**
+                       * Tag
+                       * @description the tag, without #, e.g. "harbourfest"
+                       */
+                      tag: string;
+                    }
+                  | {
+                      /**
+                       * API base URL
+                       * @description for a self-hosted or test server; default https://www.flickr.com/services/rest
+                       */
+                      apiBaseUrl?: string;
+                      /**
+                       * Connection
+                       * @description the account’s connection (its credentials for the network) this feed reads with
+                       */
+                      connectionId: number;
+                      /** @enum {string} */
+                      kind: 'flickr';
+                      /**
+                       * Tag mode
+                       * @description any: photos with any of the tags (default); all: only photos with every tag
+                       */
+                      tagMode?: 'any' | 'all';
+                      /**
+                       * Tags
+                       * @description comma-separated tags, e.g. "harbourfest,harbourfest2026"
+                       */
+                      tags?: string;
+                      /**
+                       * User id
+                       * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                       */
+                      userId?: string;
+                    }
                 );
             enabled?: boolean;
             /** @description overrides the wall's moderation mode for this feed's posts; null: the wall's (default) */
@@ -11052,6 +11658,107 @@ export interface paths {
                           instance: string;
                           /** @enum {string} */
                           kind: 'lemmy';
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://api.x.com
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /**
+                           * Deletion checks
+                           * @description the newest stored posts looked up again on every poll, so posts deleted on X leave the wall (default 100; X bills each post found, once a day; 0: none)
+                           */
+                          deletionChecks?: number;
+                          /** @enum {string} */
+                          kind: 'x';
+                          /**
+                           * Posts per poll (at most)
+                           * @description X bills every post it returns: one poll reads at most this many, the newest (default 100; a burst beyond it is not read)
+                           */
+                          maxPostsPerPoll?: number;
+                          /**
+                           * Search query
+                           * @description an X recent-search query, e.g. "#harbourfest has:media -is:retweet" (reposts are never shown; leaving them out of the query saves their cost)
+                           */
+                          query: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://www.reddit.com (https://oauth.reddit.com with a connection)
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description a Reddit app’s token (oauth.reddit.com, higher limits); without one, the public JSON is read
+                           */
+                          connectionId?: number;
+                          /** @enum {string} */
+                          kind: 'reddit';
+                          /**
+                           * Search
+                           * @description a Reddit search (newest first), across Reddit or within the subreddit
+                           */
+                          search?: string;
+                          /**
+                           * Subreddit
+                           * @description its name without r/, e.g. "trailrunning": its new posts, or the search within it
+                           */
+                          subreddit?: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://api.tumblr.com
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'tumblr';
+                          /**
+                           * Tag
+                           * @description the tag, without #, e.g. "harbourfest"
+                           */
+                          tag: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://www.flickr.com/services/rest
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'flickr';
+                          /**
+                           * Tag mode
+                           * @description any: photos with any of the tags (default); all: only photos with every tag
+                           */
+                          tagMode?: 'any' | 'all';
+                          /**
+                           * Tags
+                           * @description comma-separated tags, e.g. "harbourfest,harbourfest2026"
+                           */
+                          tags?: string;
+                          /**
+                           * User id
+                           * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                           */
+                          userId?: string;
                         }
                     )
                   | null;
@@ -11407,6 +12114,107 @@ export interface paths {
                             instance: string;
                             /** @enum {string} */
                             kind: 'lemmy';
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://api.x.com
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description the account’s connection (its credentials for the network) this feed reads with
+                             */
+                            connectionId: number;
+                            /**
+                             * Deletion checks
+                             * @description the newest stored posts looked up again on every poll, so posts deleted on X leave the wall (default 100; X bills each post found, once a day; 0: none)
+                             */
+                            deletionChecks?: number;
+                            /** @enum {string} */
+                            kind: 'x';
+                            /**
+                             * Posts per poll (at most)
+                             * @description X bills every post it returns: one poll reads at most this many, the newest (default 100; a burst beyond it is not read)
+                             */
+                            maxPostsPerPoll?: number;
+                            /**
+                             * Search query
+                             * @description an X recent-search query, e.g. "#harbourfest has:media -is:retweet" (reposts are never shown; leaving them out of the query saves their cost)
+                             */
+                            query: string;
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://www.reddit.com (https://oauth.reddit.com with a connection)
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description a Reddit app’s token (oauth.reddit.com, higher limits); without one, the public JSON is read
+                             */
+                            connectionId?: number;
+                            /** @enum {string} */
+                            kind: 'reddit';
+                            /**
+                             * Search
+                             * @description a Reddit search (newest first), across Reddit or within the subreddit
+                             */
+                            search?: string;
+                            /**
+                             * Subreddit
+                             * @description its name without r/, e.g. "trailrunning": its new posts, or the search within it
+                             */
+                            subreddit?: string;
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://api.tumblr.com
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description the account’s connection (its credentials for the network) this feed reads with
+                             */
+                            connectionId: number;
+                            /** @enum {string} */
+                            kind: 'tumblr';
+                            /**
+                             * Tag
+                             * @description the tag, without #, e.g. "harbourfest"
+                             */
+                            tag: string;
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://www.flickr.com/services/rest
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description the account’s connection (its credentials for the network) this feed reads with
+                             */
+                            connectionId: number;
+                            /** @enum {string} */
+                            kind: 'flickr';
+                            /**
+                             * Tag mode
+                             * @description any: photos with any of the tags (default); all: only photos with every tag
+                             */
+                            tagMode?: 'any' | 'all';
+                            /**
+                             * Tags
+                             * @description comma-separated tags, e.g. "harbourfest,harbourfest2026"
+                             */
+                            tags?: string;
+                            /**
+                             * User id
+                             * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                             */
+                            userId?: string;
                           }
                       )
                     | null;

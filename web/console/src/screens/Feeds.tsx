@@ -20,7 +20,11 @@ const KINDS = {
   lemmy: 'Lemmy',
   none: 'None (posts come from import or the API)',
 } as const;
-type Kind = keyof typeof KINDS;
+/** `other`: a connector of a network this form does not edit (yet): kept as it is */
+type Kind = keyof typeof KINDS | 'other';
+const isFormKind = (kind: string): kind is keyof typeof KINDS => Object.hasOwn(KINDS, kind);
+/** the networks of the connectors this form keeps without editing them */
+const OTHER_NETWORKS: Record<string, string> = { x: 'X', reddit: 'Reddit', tumblr: 'Tumblr', flickr: 'Flickr' };
 /** how often the list is read again: the ingestion status moves on its own (ms) */
 const STATUS_REFRESH = 15_000;
 
@@ -38,6 +42,14 @@ function describeConnector(c: Feed['connector']): string {
       return `YouTube ${c.channelId ? `channel ${c.channelId}` : `playlist ${c.playlistId ?? ''}`}`;
     case 'lemmy':
       return `Lemmy ${c.instance}: ${c.community}`;
+    case 'x':
+      return `X search: ${c.query}`;
+    case 'reddit':
+      return `Reddit ${c.subreddit ? `r/${c.subreddit}` : ''}${c.subreddit && c.search ? ': ' : ''}${c.search ? `“${c.search}”` : ''}`;
+    case 'tumblr':
+      return `Tumblr: #${c.tag}`;
+    case 'flickr':
+      return `Flickr ${c.userId ? `member ${c.userId}` : ''}${c.userId && c.tags ? ', ' : ''}${c.tags ? `tags ${c.tags}` : ''}`;
   }
 }
 
@@ -204,11 +216,13 @@ interface Settings {
   youtube: 'channel' | 'playlist';
   youtubeId: string;
   community: string;
+  /** the connector of a kind the form does not edit, kept as it is */
+  other: Connector | null;
 }
 
 function settingsOf(c: Feed['connector'] | undefined): Settings {
   const s: Settings = {
-    kind: c ? c.kind : 'rss',
+    kind: c ? (isFormKind(c.kind) ? c.kind : 'other') : 'rss',
     url: '',
     channelImage: false,
     instance: '',
@@ -219,6 +233,7 @@ function settingsOf(c: Feed['connector'] | undefined): Settings {
     youtube: 'channel',
     youtubeId: '',
     community: '',
+    other: c && !isFormKind(c.kind) ? (c as Connector) : null,
   };
   if (!c) return s;
   if (c.kind === 'rss') Object.assign(s, { url: c.url, channelImage: c.channelImage ?? false });
@@ -286,6 +301,9 @@ function connectorOf(s: Settings): { connector: Connector | null; source: string
       };
     case 'none':
       return { connector: null, source: 'Manual', sourceType: 'posts' };
+    case 'other':
+      // the poller records the network and kind of feed at its next poll
+      return { connector: s.other, source: OTHER_NETWORKS[s.other?.kind ?? ''] ?? 'Pending', sourceType: 'pending' };
   }
 }
 
@@ -303,6 +321,7 @@ function shownSettings(s: Settings): string[] {
     case 'lemmy':
       return ['instance', 'community'];
     case 'none':
+    case 'other':
       return [];
   }
 }
@@ -342,10 +361,21 @@ function FeedForm({ wallId, feed, onDone }: { wallId: number; feed: Feed | null;
         required
       />
       <SelectField label="Network" value={s.kind} onChange={(e) => set({ kind: e.target.value as Kind })}>
-        <Options of={Object.entries(KINDS)} />
+        <Options
+          of={[
+            ...Object.entries(KINDS),
+            ...(s.other ? [['other', OTHER_NETWORKS[s.other.kind] ?? s.other.kind] as const] : []),
+          ]}
+        />
       </SelectField>
       <fieldset className="connector">
         <legend>What to collect</legend>
+        {s.kind === 'other' && s.other && (
+          <p className="muted">
+            {describeConnector(s.other as Feed['connector'])}: change it through the management API or the CLI (its
+            connector JSON); saving here keeps it as it is.
+          </p>
+        )}
         {s.kind === 'rss' && (
           <>
             <TextField
