@@ -8,6 +8,7 @@ import { analyticsRoutes } from './analytics.js';
 import { attentionRoutes } from './attention.js';
 import { auditRoutes } from './audit.js';
 import { changeRoutes } from './changes.js';
+import { connectRoutes } from './connect.js';
 import { authenticateOperator } from './auth.js';
 import { manageErrorHandler } from './errors.js';
 import { postRoutes } from './posts.js';
@@ -78,6 +79,7 @@ export async function registerManage(app: FastifyInstance, options: ManageOption
       await manage.register(webhookRoutes);
       await manage.register(attentionRoutes);
       await manage.register(screenRoutes);
+      await manage.register(connectRoutes);
     },
     { prefix: MANAGE_PREFIX },
   );
