@@ -29,6 +29,7 @@ import { MediaRuntime } from './media/runtime.js';
 import { ProviderCheckRunner, providersFromConfig } from './moderation/provider-check.js';
 import { openMediaServices } from './media/services.js';
 import { listenUrl, type SelfUrl } from './domain/self-url.js';
+import { connectionSecretKey } from './connections/secret-key.js';
 
 export interface Runtime<
   App extends FastifyInstance | null = FastifyInstance | null,
@@ -106,6 +107,8 @@ export function openRuntime(
 export function openRuntime(config: Config, options?: RuntimeOptions): Promise<Runtime>;
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const serving = options.server !== undefined;
+  // connections are never stored plain: SECRET_KEY, else the key file (made once), else none (PostgreSQL)
+  const connectionKey = connectionSecretKey(config.connections);
   const { store, metrics } = await openMeteredStore(config);
   // the listen address: the server's port once it listens (PORT=0 picks one), else the configured one
   let app: FastifyInstance | null = null;
@@ -131,16 +134,16 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     keys: serving ? undefined : null,
     ingest: null,
     webhooks: config.webhooks,
+    connectionKey,
     metrics,
     // the storage and processing every server serves pictures with, and the worker fetches them with
     media: null,
     self,
     // the names only: what a provider rule may name (the URLs and keys stay with the worker)
     moderationProviders: config.moderation.providers.map((p) => p.name),
-    // the OAuth connect flow: the apps, the key connections are sealed with, where networks may be reached
+    // the OAuth connect flow: the apps, where their networks may be reached
     oauth: {
       config: config.oauth,
-      secretKey: config.webhooks.secretKey,
       allowPrivateNetworks: config.ingest.allowPrivateNetworks,
     },
   };
@@ -168,14 +171,20 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
         db: store.db,
         changes: ctx.changes,
         config: config.ingest,
-        secretKey: config.webhooks.secretKey,
+        secretKey: connectionKey,
         log: workerLog('ingest'),
       })
     : null;
   ctx.ingest = ingest;
   const webhookLog = workerLog('webhooks');
   const webhooks = options.webhooks
-    ? new WebhookRuntime({ db: store.db, config: config.webhooks, log: webhookLog, self })
+    ? new WebhookRuntime({
+        db: store.db,
+        config: config.webhooks,
+        log: webhookLog,
+        self,
+        connections: config.connections,
+      })
     : null;
   const media =
     options.media && mediaServices
@@ -205,7 +214,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     ? new ConnectionRefresher({
         db: store.db,
         oauth: config.oauth,
-        secretKey: config.webhooks.secretKey,
+        secretKey: connectionKey,
         allowPrivateNetworks: config.ingest.allowPrivateNetworks,
         log: workerLog('connections'),
       })

@@ -17,7 +17,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { OAuthConfig, PrivateNetworks } from '../config.js';
-import { invalid, invalidField, ManageError, type FieldError } from '../domain/errors.js';
+import { conflict, invalid, invalidField, ManageError, type FieldError } from '../domain/errors.js';
+import { NO_SECRET_KEY } from './secret-key.js';
 import type { Fetcher } from '../net/fetcher.js';
 import { findConnection, insertConnection, updateConnection } from '../store/connections.js';
 import { insertOAuthState, pruneOAuthStates, takeOAuthState } from '../store/oauth.js';
@@ -52,7 +53,6 @@ export const CALLBACK_PATH = '/connect/callback';
 /** What a server's connect routes are given (AppContext.oauth; openRuntime fills it from the configuration). */
 export interface ConnectSettings {
   config: OAuthConfig;
-  secretKey: Buffer | null;
   /** INGEST_ALLOW_PRIVATE_NETWORKS: the addresses token endpoints and federated servers may be at */
   allowPrivateNetworks: PrivateNetworks;
 }
@@ -60,7 +60,7 @@ export interface ConnectSettings {
 export interface ConnectContext {
   db: Kysely<Database>;
   oauth: OAuthConfig;
-  /** the secret box key connections are sealed with */
+  /** the key connections are sealed with (AppContext.connectionKey); null: none, nothing can be stored */
   secretKey: Buffer | null;
   /** guarded outbound requests (src/net/fetcher.ts) */
   fetcher: Fetcher;
@@ -140,6 +140,7 @@ export async function startConnect(
   input: StartInput,
 ): Promise<{ authorizationUrl: string; expiresAt: number }> {
   const n = networkAuth(input.network);
+  if (!ctx.secretKey) throw conflict(NO_SECRET_KEY);
   if (!n || (!n.oauth && !n.instanceOAuth))
     throw invalidField('network', `${input.network} does not sign in with OAuth: paste its token or key instead`);
   let connectionId: number | null = null;
@@ -232,6 +233,7 @@ const UNKNOWN_STATE =
 export async function finishConnect(ctx: ConnectContext, params: URLSearchParams): Promise<Connected> {
   // MiAuth comes back with `session` (the state it was started with)
   const state = params.get('state') ?? params.get('session');
+  if (!ctx.secretKey) throw new ConnectRefusal(NO_SECRET_KEY);
   if (!state || state.length > 512) throw new ConnectRefusal(UNKNOWN_STATE);
   const hash = hashOf(state);
   const row = await takeOAuthState(ctx.db, hash);

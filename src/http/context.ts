@@ -45,6 +45,12 @@ export interface AppContext {
   analytics?: EventRecorder | null;
   /** what a webhook test or replay sent from a request needs (WEBHOOK_* settings); undefined → the defaults */
   webhooks?: WebhookSettings;
+  /**
+   * The key connections' secrets are sealed with (SECRET_KEY, else the key
+   * file: src/connections/secret-key.ts); undefined or null → none: storing a
+   * connection is refused
+   */
+  connectionKey?: Buffer | null;
   /** this process's Prometheus metrics; undefined → a registry of its own, null → none (METRICS=off) */
   metrics?: Metrics | null;
   /** the media storage and processing (src/media/); undefined or null → no media pipeline: posts show their original URLs */
@@ -59,8 +65,8 @@ export interface AppContext {
   moderationProviders?: readonly string[];
   /**
    * The OAuth connect flow (src/connections/oauth-flow.ts): the operator's
-   * apps (OAUTH_*), the key connections are sealed with, the addresses token
-   * endpoints may be at. Undefined → no apps configured, no key, public addresses only.
+   * apps (OAUTH_*) and the addresses token endpoints may be at (connections
+   * are sealed with `connectionKey`). Undefined → no apps configured, public addresses only.
    */
   oauth?: ConnectSettings;
 }

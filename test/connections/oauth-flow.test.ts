@@ -26,9 +26,9 @@ async function setUp(profile: Profile, app: OAuthAppName | null) {
   fx.redirectUris.push(`${m.srv.baseUrl}/connect/callback`);
   m.srv.app.ctx.oauth = {
     config: { apps: app ? { [app]: { clientId: fx.clientId, clientSecret: fx.clientSecret, baseUrl: fx.origin } } : {} },
-    secretKey: KEY,
     allowPrivateNetworks: ['127.0.0.0/8'],
   };
+  m.srv.app.ctx.connectionKey = KEY;
   return { m, fx };
 }
 

@@ -6,7 +6,7 @@ import type { ConnectContext, ConnectSettings } from '../../connections/oauth-fl
 import { createFetcher, type Fetcher } from '../../net/fetcher.js';
 import { requestBase } from '../self-url.js';
 
-const NO_APPS: ConnectSettings = { config: { apps: {} }, secretKey: null, allowPrivateNetworks: false };
+const NO_APPS: ConnectSettings = { config: { apps: {} }, allowPrivateNetworks: false };
 const fetchers = new WeakMap<FastifyInstance, Fetcher>();
 
 export const settingsOf = (app: FastifyInstance): ConnectSettings => app.ctx.oauth ?? NO_APPS;
@@ -40,7 +40,7 @@ export function connectContext(request: FastifyRequest): ConnectContext {
   return {
     db: app.ctx.store.db,
     oauth: settings.config,
-    secretKey: settings.secretKey,
+    secretKey: app.ctx.connectionKey ?? null,
     fetcher: fetcherOf(app),
     now: app.ctx.now,
     base: requestBase(request),

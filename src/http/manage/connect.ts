@@ -44,11 +44,11 @@ export async function connectRoutes(app: FastifyInstance) {
       description:
         `Answers the network's sign-in page (\`authorizationUrl\`): open it in the browser. The sign-in comes back to \`<PUBLIC_URL>/connect/callback\` within ${STATE_TTL_MS / 60_000} minutes, which stores the connection (sealed) and sends the browser to the console's Connections screen. ` +
         '`state` is random and kept hashed on the server with the PKCE verifier (S256, where the network takes PKCE); it is good once. ' +
-        '`instance`: the server of a federated network (Pixelfed, Misskey). `connectionId`: reconnect that connection (its tokens are replaced).',
+        '`instance`: the server of a federated network (Pixelfed, Misskey). `connectionId`: reconnect that connection (its tokens are replaced). 409 when this instance has no secret key to seal connections with.',
       params: AccountParams,
       body: ConnectStartBody,
       ok: [200, ConnectStartRecord, 'where to sign in'],
-      errors: [404],
+      errors: [404, 409],
     },
     async (request) => {
       const accountId = num(request.params.accountId);

@@ -9,6 +9,7 @@ import { attentionRoutes } from './attention.js';
 import { auditRoutes } from './audit.js';
 import { changeRoutes } from './changes.js';
 import { connectRoutes } from './connect.js';
+import { connectionRoutes } from './connections.js';
 import { authenticateOperator } from './auth.js';
 import { manageErrorHandler } from './errors.js';
 import { postRoutes } from './posts.js';
@@ -77,6 +78,7 @@ export async function registerManage(app: FastifyInstance, options: ManageOption
       await manage.register(tokenRoutes);
       await manage.register(analyticsRoutes);
       await manage.register(webhookRoutes);
+      await manage.register(connectionRoutes);
       await manage.register(attentionRoutes);
       await manage.register(screenRoutes);
       await manage.register(connectRoutes);

@@ -461,6 +461,16 @@ const RECIPES: Record<string, Recipe> = {
     scope: 'webhook',
     make: async (t) => ({ params: (await loggedDelivery(t)) as unknown as Record<string, number> }),
   },
+  'GET /accounts/{accountId}/connect/networks': {
+    role: 'viewer',
+    scope: 'account',
+    make: async (t) => ({ params: { accountId: t.account } }),
+  },
+  'POST /accounts/{accountId}/connect': {
+    role: 'editor',
+    scope: 'account',
+    make: async (t) => ({ params: { accountId: t.account }, body: { network: 'x' } }),
+  },
 };
 
 // ---------- the routes, from the document ----------
@@ -548,6 +558,12 @@ describe('operator roles and account scopes, route by route', () => {
   beforeAll(async () => {
     srv = await startTestServer({ now: NOW });
     app = srv.app;
+    // the connect flow's start: an OAuth app to sign in with, a key to seal connections with
+    app.ctx.oauth = {
+      config: { apps: { x: { clientId: 'roles-client', clientSecret: 'roles-secret', baseUrl: null } } },
+      allowPrivateNetworks: false,
+    };
+    app.ctx.connectionKey = Buffer.alloc(32, 5);
     op = { db: srv.store.db, actor: CLI_ACTOR, now: NOW };
     A = await makeTenant('SECRET-OF-A');
     B = await makeTenant('SECRET-OF-B');
