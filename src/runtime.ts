@@ -293,8 +293,19 @@ async function closeRuntime(
   },
   onStep: (name: string, ms: number) => void,
 ): Promise<void> {
-  const { ctx, app, ingest, webhooks, media, providerCheck, tokenRefresh, metricsServer, listener, redis, mediaServices } =
-    parts;
+  const {
+    ctx,
+    app,
+    ingest,
+    webhooks,
+    media,
+    providerCheck,
+    tokenRefresh,
+    metricsServer,
+    listener,
+    redis,
+    mediaServices,
+  } = parts;
   const step = async (name: string, work: () => Promise<unknown>) => {
     const started = performance.now();
     await work();

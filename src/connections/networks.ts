@@ -44,7 +44,11 @@ export type OAuthAppName = (typeof OAUTH_APPS)[number];
 
 /** What the settings call each app, and where its developer console is. */
 export const OAUTH_APP_INFO: Readonly<Record<OAuthAppName, { title: string; console: string; networks: string }>> = {
-  meta: { title: 'Meta (Facebook Login)', console: 'https://developers.facebook.com/apps', networks: 'Instagram and Facebook' },
+  meta: {
+    title: 'Meta (Facebook Login)',
+    console: 'https://developers.facebook.com/apps',
+    networks: 'Instagram and Facebook',
+  },
   threads: { title: 'Threads', console: 'https://developers.facebook.com/apps', networks: 'Threads' },
   tiktok: { title: 'TikTok (Login Kit)', console: 'https://developers.tiktok.com/apps', networks: 'TikTok' },
   google: { title: 'Google', console: 'https://console.cloud.google.com/apis/credentials', networks: 'YouTube' },

@@ -147,7 +147,8 @@ export async function startConnect(
   let instance: string | null = null;
   if (input.connectionId !== undefined) {
     const row = await findConnection(ctx.db, input.connectionId);
-    if (!row || row.account_id !== input.accountId) throw new ManageError(404, `connection ${input.connectionId} not found`);
+    if (!row || row.account_id !== input.accountId)
+      throw new ManageError(404, `connection ${input.connectionId} not found`);
     if (row.network !== input.network)
       throw invalidField('network', `connection ${row.id} is a ${row.network} connection, not ${input.network}`);
     connectionId = row.id;
@@ -252,7 +253,10 @@ export async function finishConnect(ctx: ConnectContext, params: URLSearchParams
   try {
     sealed = JSON.parse(openSecret(row.secret, ctx.secretKey, 'sign-in state')) as Record<string, string>;
   } catch {
-    throw new ConnectRefusal('This sign-in cannot be read with the secret key of this instance: start again.', row.account_id);
+    throw new ConnectRefusal(
+      'This sign-in cannot be read with the secret key of this instance: start again.',
+      row.account_id,
+    );
   }
   try {
     let tokens: TokenSet;
@@ -266,7 +270,8 @@ export async function finishConnect(ctx: ConnectContext, params: URLSearchParams
       target = n.oauth
         ? appTarget(n.network, ctx.oauth)
         : instanceTarget(n.network, row.instance!, { clientId: sealed.clientId!, clientSecret: sealed.clientSecret! });
-      if (!target) throw new OAuthFlowError('not_configured', `${n.title} has no app configured on this instance any more`);
+      if (!target)
+        throw new OAuthFlowError('not_configured', `${n.title} has no app configured on this instance any more`);
       const code = codeOf(target, params);
       tokens = await exchangeCode(ctx.fetcher, target, {
         params: code,

@@ -397,7 +397,11 @@ export async function refreshTokens(
 }
 
 /** Who signed in, read with the new access token. */
-export async function fetchAccount(fetcher: Fetcher, target: SignInTarget, accessToken: string): Promise<NetworkAccount> {
+export async function fetchAccount(
+  fetcher: Fetcher,
+  target: SignInTarget,
+  accessToken: string,
+): Promise<NetworkAccount> {
   const res = await send(fetcher, target, {
     url: target.accountUrl,
     headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },

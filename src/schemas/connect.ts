@@ -7,7 +7,8 @@ import { Bool, Instant, Nullable, OptText, PositiveId, Record, strict } from './
 const NetworkName = Type.String({
   pattern: '^[a-z]{1,30}$',
   'x-error': 'network must be a network name in lower case, such as instagram or pixelfed',
-  description: 'the connection network: instagram, facebook, threads, tiktok, youtube, x, reddit, tumblr, pixelfed, misskey',
+  description:
+    'the connection network: instagram, facebook, threads, tiktok, youtube, x, reddit, tumblr, pixelfed, misskey',
 });
 
 export const ConnectStartBody = Type.Object(
@@ -25,13 +26,20 @@ export const ConnectStartBody = Type.Object(
 export type ConnectStartBody = Static<typeof ConnectStartBody>;
 
 export const ConnectStartRecord = Record({
-  authorizationUrl: Type.String({ description: "the network's sign-in page: open it in the browser (a full-page navigation)" }),
+  authorizationUrl: Type.String({
+    description: "the network's sign-in page: open it in the browser (a full-page navigation)",
+  }),
   expiresAt: Instant,
 });
 export type ConnectStartRecord = Static<typeof ConnectStartRecord>;
 
 const CredentialFieldRecord = Record({
-  key: Type.Union([Type.Literal('accessToken'), Type.Literal('apiKey'), Type.Literal('apiSecret'), Type.Literal('instance')]),
+  key: Type.Union([
+    Type.Literal('accessToken'),
+    Type.Literal('apiKey'),
+    Type.Literal('apiSecret'),
+    Type.Literal('instance'),
+  ]),
   label: Type.String(),
   hint: Type.String(),
   secret: Bool('secret', 'a secret: a password field, never shown again'),
@@ -50,10 +58,13 @@ export const NetworkOfferRecord = Record({
   docs: Type.String({ description: 'the docs page of the network (what you need)' }),
   oauth: Nullable(
     Type.Union([Type.Literal('app'), Type.Literal('instance')], {
-      description: "`app`: a Connect button with this instance's app; `instance`: the network's servers register Wallery at sign-in",
+      description:
+        "`app`: a Connect button with this instance's app; `instance`: the network's servers register Wallery at sign-in",
     }),
   ),
-  oauthSettings: Nullable(Type.String({ description: 'an OAuth network without an app: the settings that would give it one' })),
+  oauthSettings: Nullable(
+    Type.String({ description: 'an OAuth network without an app: the settings that would give it one' }),
+  ),
   needsInstance: Bool('needsInstance', 'the sign-in asks for a server address first'),
   pasted: Type.Array(PastedRecord),
 });

@@ -25,7 +25,9 @@ async function setUp(profile: Profile, app: OAuthAppName | null) {
   const fx = await startOAuthServer({ profile });
   fx.redirectUris.push(`${m.srv.baseUrl}/connect/callback`);
   m.srv.app.ctx.oauth = {
-    config: { apps: app ? { [app]: { clientId: fx.clientId, clientSecret: fx.clientSecret, baseUrl: fx.origin } } : {} },
+    config: {
+      apps: app ? { [app]: { clientId: fx.clientId, clientSecret: fx.clientSecret, baseUrl: fx.origin } } : {},
+    },
     allowPrivateNetworks: ['127.0.0.0/8'],
   };
   m.srv.app.ctx.connectionKey = KEY;
@@ -187,9 +189,7 @@ describe('connecting X: authorization code with PKCE (S256), Basic client authen
     );
     const by = Object.fromEntries(offers.map((o) => [o.network, o]));
     expect(by.x).toMatchObject({ oauth: 'app', oauthSettings: null });
-    expect(by.x!.pasted).toEqual([
-      expect.objectContaining({ kind: 'token', title: 'Bearer token' }),
-    ]);
+    expect(by.x!.pasted).toEqual([expect.objectContaining({ kind: 'token', title: 'Bearer token' })]);
     expect(by.instagram).toMatchObject({ oauth: null });
     expect(by.instagram!.oauthSettings).toContain('OAUTH_META_CLIENT_ID');
     expect(by.pixelfed).toMatchObject({ oauth: 'instance', needsInstance: true });

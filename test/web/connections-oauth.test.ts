@@ -101,9 +101,7 @@ describe.skipIf(!hasChromium)('connecting X with OAuth from the console, in Chro
 
   it('shows every network: a Connect button where the app is configured, the settings it needs where not', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Connections' }).click();
-    await page
-      .getByRole('heading', { level: 1, name: 'Connections · Tonewood Music Co.' })
-      .waitFor({ timeout: WAIT });
+    await page.getByRole('heading', { level: 1, name: 'Connections · Tonewood Music Co.' }).waitFor({ timeout: WAIT });
     await page.getByText('This account has no connections yet.').waitFor({ timeout: WAIT });
     await xOffer().getByRole('button', { name: 'Connect X' }).waitFor({ timeout: WAIT });
     // Instagram has no app on this instance: no Connect button, the settings named
@@ -111,7 +109,10 @@ describe.skipIf(!hasChromium)('connecting X with OAuth from the console, in Chro
     expect(await instagram.getByRole('button', { name: 'Connect Instagram' }).count()).toBe(0);
     expect(await instagram.textContent()).toContain('OAUTH_META_CLIENT_ID and OAUTH_META_CLIENT_SECRET');
     // a pasted token or key where the network takes one
-    await page.locator('li.network-offer[data-network="flickr"]').getByRole('button', { name: /^Add API key/ }).waitFor();
+    await page
+      .locator('li.network-offer[data-network="flickr"]')
+      .getByRole('button', { name: /^Add API key/ })
+      .waitFor();
     expect(await seriousAxeFindings(page, 'connections, none yet')).toEqual([]);
   });
 
@@ -125,9 +126,7 @@ describe.skipIf(!hasChromium)('connecting X with OAuth from the console, in Chro
     expect(asked.get('redirect_uri')).toBe(`${instance.url}/connect/callback`);
     await page.getByRole('link', { name: 'Allow' }).click();
 
-    await page
-      .getByRole('heading', { level: 1, name: 'Connections · Tonewood Music Co.' })
-      .waitFor({ timeout: WAIT });
+    await page.getByRole('heading', { level: 1, name: 'Connections · Tonewood Music Co.' }).waitFor({ timeout: WAIT });
     expect(page.url()).toMatch(new RegExp(`^${instance.url}/console/#/connections/${ACCOUNT}\\?connected=\\d+$`));
     await page.getByText('X as @tonewood: feeds of this account can read with it now.').waitFor({ timeout: WAIT });
     const row = page.locator('table.connections tbody tr');
@@ -140,7 +139,11 @@ describe.skipIf(!hasChromium)('connecting X with OAuth from the console, in Chro
 
     // the token request carried the verifier of the challenge the browser was sent with
     expect(fx.tokenRequests).toHaveLength(1);
-    expect(fx.tokenRequests[0]).toMatchObject({ grantType: 'authorization_code', pkceVerified: true, clientAuth: 'basic' });
+    expect(fx.tokenRequests[0]).toMatchObject({
+      grantType: 'authorization_code',
+      pkceVerified: true,
+      clientAuth: 'basic',
+    });
     const stored = await listed();
     expect(stored).toEqual([
       expect.objectContaining({ network: 'x', authKind: 'oauth', externalAccountName: '@tonewood', status: 'active' }),
@@ -173,9 +176,7 @@ describe.skipIf(!hasChromium)('connecting X with OAuth from the console, in Chro
       'signing in to X was cancelled or not allowed: the person signing in said no',
     );
     await page.getByRole('link', { name: 'Back to Connections' }).click();
-    await page
-      .getByRole('heading', { level: 1, name: 'Connections · Tonewood Music Co.' })
-      .waitFor({ timeout: WAIT });
+    await page.getByRole('heading', { level: 1, name: 'Connections · Tonewood Music Co.' }).waitFor({ timeout: WAIT });
     expect(await listed()).toHaveLength(1);
     expect(fx.tokenRequests).toHaveLength(1);
     expect(errors).toEqual([]);

@@ -10,7 +10,8 @@ import { requestBase } from '../self-url.js';
 import { escapeHtml } from '../web/page.js';
 import { closeConnectFetcher, connectContext } from './settings.js';
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The console's Connections screen of an account (a hash route of the console). */
 export const connectionsScreen = (base: string, accountId: number | null, connected?: number): string =>

@@ -29,7 +29,8 @@ import './Connections.css';
 type Pasted = NetworkOffer['pasted'][number];
 
 /** A field's title inside a sentence: "Bearer token" → "bearer token", "API key" stays. */
-const inSentence = (title: string) => (/^[A-Z][A-Z]/.test(title) ? title : title.charAt(0).toLowerCase() + title.slice(1));
+const inSentence = (title: string) =>
+  /^[A-Z][A-Z]/.test(title) ? title : title.charAt(0).toLowerCase() + title.slice(1);
 
 type Dialogs =
   | { kind: 'paste'; offer: NetworkOffer; pasted: Pasted }
@@ -67,16 +68,14 @@ export function Connections({ accountId, connected }: { accountId: number | null
         <section className="panel" aria-labelledby="connections-title">
           <h2 id="connections-title">Connected</h2>
           <p className="hint">
-            The tokens and keys feeds read the big networks with. They are encrypted in the store and never shown
-            again; a token about to expire is refreshed where the network allows it.
+            The tokens and keys feeds read the big networks with. They are encrypted in the store and never shown again;
+            a token about to expire is refreshed where the network allows it.
           </p>
           <QueryRows
             query={connections}
             what="connections"
             rows={list}
-            empty={
-              <NoneYet howToAdd="Connect a network below.">This account has no connections yet.</NoneYet>
-            }
+            empty={<NoneYet howToAdd="Connect a network below.">This account has no connections yet.</NoneYet>}
           >
             <DataTable
               className="grid-table connections"
@@ -117,7 +116,12 @@ export function Connections({ accountId, connected }: { accountId: number | null
         </section>
       )}
 
-      <DialogFor state={dialog} kind="paste" title={({ offer, pasted }) => `${offer.title}: ${pasted.title}`} onClose={close}>
+      <DialogFor
+        state={dialog}
+        kind="paste"
+        title={({ offer, pasted }) => `${offer.title}: ${pasted.title}`}
+        onClose={close}
+      >
         {({ offer, pasted }) =>
           account && (
             <PastedForm
@@ -197,7 +201,11 @@ function ConnectionRow({
             <Button
               onClick={() =>
                 !start.isPending &&
-                start.mutate({ network: c.network, connectionId: c.id, ...(c.instance ? { instance: c.instance } : {}) })
+                start.mutate({
+                  network: c.network,
+                  connectionId: c.id,
+                  ...(c.instance ? { instance: c.instance } : {}),
+                })
               }
             >
               Reconnect<span className="sr-only"> {c.name}</span>
@@ -348,8 +356,8 @@ function RemoveConnection({
   return (
     <ConfirmDelete thing="connection" mutation={remove} onCancel={() => onDone()}>
       Remove “{connection.name}” ({title})? Its token is deleted from this instance
-      {feeds > 0 ? `, and the ${feeds === 1 ? 'feed' : `${feeds} feeds`} reading with it stop until given another` : ''}.
-      Access stays granted on {title} until you take it back there.
+      {feeds > 0 ? `, and the ${feeds === 1 ? 'feed' : `${feeds} feeds`} reading with it stop until given another` : ''}
+      . Access stays granted on {title} until you take it back there.
     </ConfirmDelete>
   );
 }

@@ -51,7 +51,9 @@ export const connectionQueries = {
       staleTime: 60_000,
       queryFn: () =>
         unwrap(
-          api.GET('/accounts/{accountId}/connect/networks', { params: { path: { accountId: accountParam(accountId) } } }),
+          api.GET('/accounts/{accountId}/connect/networks', {
+            params: { path: { accountId: accountParam(accountId) } },
+          }),
         ),
     }),
 };
@@ -70,7 +72,8 @@ function useRefreshConnections(accountId: number) {
  */
 export function useStartConnect(accountId: number) {
   return useMutation({
-    mutationFn: (body: ConnectStart) => unwrap(api.POST('/accounts/{accountId}/connect', { params: accountPath(accountId), body })),
+    mutationFn: (body: ConnectStart) =>
+      unwrap(api.POST('/accounts/{accountId}/connect', { params: accountPath(accountId), body })),
     onSuccess: (started) => {
       location.assign(started.authorizationUrl);
     },
