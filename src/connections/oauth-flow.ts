@@ -25,7 +25,7 @@ import { insertOAuthState, pruneOAuthStates, takeOAuthState } from '../store/oau
 import type { Database } from '../store/schema.js';
 import { openSecret, sealSecret } from '../domain/secret-box.js';
 import { sealConnectionSecret, type ConnectionSecret } from './secrets.js';
-import { networkAuth, NETWORKS, OAUTH_APP_INFO, type CredentialField, type PastedCredential } from './networks.js';
+import { networkAuth, NETWORKS, OAUTH_APP_INFO, type PastedCredential } from './networks.js';
 import {
   appTarget,
   authorizationUrl,
@@ -331,9 +331,4 @@ export async function finishConnect(ctx: ConnectContext, params: URLSearchParams
     if (err instanceof OAuthFlowError) throw new ConnectRefusal(`${err.message}. Nothing was stored.`, row.account_id);
     throw err;
   }
-}
-
-/** The fields of a pasted credential the network asks for (for the console and the create route). */
-export function pastedFields(network: string, kind: string): readonly CredentialField[] | null {
-  return networkAuth(network)?.pasted.find((p) => p.kind === kind)?.fields ?? null;
 }

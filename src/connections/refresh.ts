@@ -69,8 +69,6 @@ export class ConnectionRefresher {
   readonly owner: string;
   private readonly jobs = new LeasedJobs<RefreshReport>(4);
   private readonly tickMs: number;
-  /** refreshes by outcome, read by the metrics on scrape */
-  readonly stats = { refreshed: 0, expired: 0, retry: 0 };
 
   constructor(options: RefreshOptions) {
     this.db = options.db;
@@ -153,7 +151,6 @@ export class ConnectionRefresher {
       if (!row) return skipped('no such connection');
       if (!isDue(row, now)) return skipped('not due');
       const report = await this.refreshRow(row, now);
-      this.stats[report.status === 'skipped' ? 'retry' : report.status]++;
       this.log.info({ connectionId: id, network: row.network, status: report.status }, 'token refresh');
       return report;
     } finally {
