@@ -41,6 +41,13 @@ export const MastodonConnector = Type.Object(
     hashtag: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     account: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'user or user@domain' })),
     reposts: Reposts,
+    connectionId: Type.Optional({
+      ...ConnectionId,
+      title: 'Connection',
+      description:
+        'a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor',
+      'x-network': 'mastodon',
+    }),
   },
   { description: 'a hashtag timeline or an account’s statuses on one instance (exactly one of hashtag, account)' },
 );

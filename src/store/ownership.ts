@@ -23,7 +23,8 @@ export const isOwnedKind = (kind: string): kind is OwnedKind => (OWNED_KINDS as 
 /** Where the account of each kind (but an account) is found: in its own row, or in its wall's. */
 const ACCOUNT_FOUND_IN: Record<
   Exclude<OwnedKind, 'account'>,
-  { row: 'user_keys' | 'products' | 'walls' | 'webhooks' | 'connections' } | { wallOf: 'feeds' | 'posts' | 'publishable_keys' }
+  | { row: 'user_keys' | 'products' | 'walls' | 'webhooks' | 'connections' }
+  | { wallOf: 'feeds' | 'posts' | 'publishable_keys' }
 > = {
   user_key: { row: 'user_keys' },
   product: { row: 'products' },

@@ -90,6 +90,8 @@ describe('webhook events', () => {
     expect(kindsOfEvents([...WEBHOOK_EVENTS]).sort()).toEqual(
       [
         'approved',
+        'connection_expiring',
+        'connection_failed',
         'created',
         'deleted',
         'feed_failing',
@@ -101,6 +103,8 @@ describe('webhook events', () => {
       ].sort(),
     );
     expect(kindsOfEvents(['post.approved'])).toEqual(['approved']);
+    expect(eventOfChange('connection_failed', false)).toBe('connection.failed');
+    expect(eventOfChange('connection_expiring', false)).toBe('connection.expiring');
     expect(eventId(42)).toBe('evt_42');
   });
 });

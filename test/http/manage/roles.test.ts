@@ -17,13 +17,14 @@ import { createPublishableKey } from '../../../src/manage/publishable-keys.js';
 import { createOperatorToken } from '../../../src/manage/tokens.js';
 import { createFeed, createWall, deleteWall } from '../../../src/manage/walls.js';
 import { createWebhook, testWebhook } from '../../../src/manage/webhooks.js';
+import { createConnection } from '../../../src/manage/connections.js';
 import { call } from '../../helpers/http.js';
 import { NOW } from '../../helpers/sample.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { BASE, data, failure } from './helpers.js';
 
 type Json = Record<string, unknown>;
-type ScopeBy = 'account' | 'wall' | 'product' | 'webhook' | 'body-account' | 'filtered' | 'unscoped';
+type ScopeBy = 'account' | 'wall' | 'product' | 'webhook' | 'connection' | 'body-account' | 'filtered' | 'unscoped';
 
 /** One tenant's records; every name and text of it carries its `secret`. */
 interface Tenant {
@@ -100,6 +101,17 @@ async function freshWebhook(t: Tenant): Promise<number> {
   const url = `http://127.0.0.1:9/hook-${t.secret}`;
   const settings = { secretKey: null, allowPrivateNetworks: ['127.0.0.0/8'] };
   return (await createWebhook(op, { accountId: t.account, url, events: ['post.approved'] }, settings)).id;
+}
+/** The key connections are sealed with on this server (set on its context in beforeAll). */
+const CONNECTION_KEY = Buffer.alloc(32, 5);
+async function freshConnection(t: Tenant): Promise<number> {
+  const body = {
+    network: 'x' as const,
+    name: `conn ${t.secret}`,
+    authKind: 'token' as const,
+    accessToken: `tok-${unique()}`,
+  };
+  return (await createConnection(op, t.account, body, { secretKey: CONNECTION_KEY })).id;
 }
 async function loggedDelivery(t: Tenant): Promise<{ webhookId: number; deliveryId: number }> {
   const webhookId = await freshWebhook(t);
@@ -461,6 +473,34 @@ const RECIPES: Record<string, Recipe> = {
     scope: 'webhook',
     make: async (t) => ({ params: (await loggedDelivery(t)) as unknown as Record<string, number> }),
   },
+  'GET /accounts/{accountId}/connections': {
+    role: 'viewer',
+    scope: 'account',
+    make: async (t) => ({ params: { accountId: t.account } }),
+  },
+  'POST /accounts/{accountId}/connections': {
+    role: 'editor',
+    scope: 'account',
+    make: async (t) => ({
+      params: { accountId: t.account },
+      body: { network: 'x', name: `conn ${t.secret}`, authKind: 'token', accessToken: `tok-${unique()}` },
+    }),
+  },
+  'GET /connections/{connectionId}': {
+    role: 'viewer',
+    scope: 'connection',
+    make: async (t) => ({ params: { connectionId: await freshConnection(t) } }),
+  },
+  'PATCH /connections/{connectionId}': {
+    role: 'editor',
+    scope: 'connection',
+    make: async (t) => ({ params: { connectionId: await freshConnection(t) }, body: { name: `renamed ${t.secret}` } }),
+  },
+  'DELETE /connections/{connectionId}': {
+    role: 'editor',
+    scope: 'connection',
+    make: async (t) => ({ params: { connectionId: await freshConnection(t) } }),
+  },
   'GET /accounts/{accountId}/connect/networks': {
     role: 'viewer',
     scope: 'account',
@@ -529,9 +569,13 @@ function expectedStatus(recipe: Recipe, success: number, caller: Caller): number
 /** The parameter (or body field) that finds a route's account, to make a request about a record that does not exist. */
 function missingVariant(recipe: Recipe, c: Call): { call: Call; id: number } | null {
   const MISSING = 987_654_321;
-  const name = { account: 'accountId', wall: 'wallId', product: 'productId', webhook: 'webhookId' }[
-    recipe.scope as string
-  ];
+  const name = {
+    account: 'accountId',
+    wall: 'wallId',
+    product: 'productId',
+    webhook: 'webhookId',
+    connection: 'connectionId',
+  }[recipe.scope as string];
   if (name) return { call: { ...c, params: { ...c.params, [name]: MISSING } }, id: c.params[name]! };
   if (recipe.scope === 'body-account') {
     const body = c.body as { accountId: number };
@@ -558,12 +602,12 @@ describe('operator roles and account scopes, route by route', () => {
   beforeAll(async () => {
     srv = await startTestServer({ now: NOW });
     app = srv.app;
-    // the connect flow's start: an OAuth app to sign in with, a key to seal connections with
+    // the connect flow's start: an OAuth app to sign in with
     app.ctx.oauth = {
       config: { apps: { x: { clientId: 'roles-client', clientSecret: 'roles-secret', baseUrl: null } } },
       allowPrivateNetworks: false,
     };
-    app.ctx.connectionKey = Buffer.alloc(32, 5);
+    app.ctx.connectionKey = CONNECTION_KEY;
     op = { db: srv.store.db, actor: CLI_ACTOR, now: NOW };
     A = await makeTenant('SECRET-OF-A');
     B = await makeTenant('SECRET-OF-B');

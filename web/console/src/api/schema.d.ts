@@ -9681,6 +9681,11 @@ export interface paths {
                         | {
                             /** @description user or user@domain */
                             account?: string;
+                            /**
+                             * Connection
+                             * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                             */
+                            connectionId?: number;
                             hashtag?: string;
                             instance: string;
                             /** @enum {string} */
@@ -9947,6 +9952,11 @@ export interface paths {
                   | {
                       /** @description user or user@domain */
                       account?: string;
+                      /**
+                       * Connection
+                       * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                       */
+                      connectionId?: number;
                       hashtag?: string;
                       instance: string;
                       /** @enum {string} */
@@ -10014,6 +10024,11 @@ export interface paths {
                       | {
                           /** @description user or user@domain */
                           account?: string;
+                          /**
+                           * Connection
+                           * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                           */
+                          connectionId?: number;
                           hashtag?: string;
                           instance: string;
                           /** @enum {string} */
@@ -10365,6 +10380,11 @@ export interface paths {
                       | {
                           /** @description user or user@domain */
                           account?: string;
+                          /**
+                           * Connection
+                           * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                           */
+                          connectionId?: number;
                           hashtag?: string;
                           instance: string;
                           /** @enum {string} */
@@ -10627,6 +10647,11 @@ export interface paths {
                       | {
                           /** @description user or user@domain */
                           account?: string;
+                          /**
+                           * Connection
+                           * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                           */
+                          connectionId?: number;
                           hashtag?: string;
                           instance: string;
                           /** @enum {string} */
@@ -10960,6 +10985,11 @@ export interface paths {
                   | {
                       /** @description user or user@domain */
                       account?: string;
+                      /**
+                       * Connection
+                       * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                       */
+                      connectionId?: number;
                       hashtag?: string;
                       instance: string;
                       /** @enum {string} */
@@ -11024,6 +11054,11 @@ export interface paths {
                       | {
                           /** @description user or user@domain */
                           account?: string;
+                          /**
+                           * Connection
+                           * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                           */
+                          connectionId?: number;
                           hashtag?: string;
                           instance: string;
                           /** @enum {string} */
@@ -11374,6 +11409,11 @@ export interface paths {
                         | {
                             /** @description user or user@domain */
                             account?: string;
+                            /**
+                             * Connection
+                             * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                             */
+                            connectionId?: number;
                             hashtag?: string;
                             instance: string;
                             /** @enum {string} */
