@@ -15,6 +15,7 @@ import {
   type CdnCaching,
 } from './cdn/tags.js';
 import type { PurgeTargetSpec } from './cdn/targets.js';
+import { OAUTH_APP_INFO, OAUTH_APPS, type OAuthAppName } from './connections/networks.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -117,6 +118,39 @@ export interface Config {
   web: WebConfig;
   /** what CDNs are told (s-maxage, tags) and where purges go (src/cdn/) */
   cdn: CdnConfig;
+  /** the operator's OAuth apps the console's Connect buttons sign in with (src/connections/) */
+  oauth: OAuthConfig;
+}
+
+/** One OAuth app of the operator's (OAUTH_<APP>_CLIENT_ID, _CLIENT_SECRET, _BASE_URL). */
+export interface OAuthAppConfig {
+  clientId: string;
+  clientSecret: string;
+  /**
+   * OAUTH_<APP>_BASE_URL: every endpoint of the app's networks (sign-in page,
+   * token, API) on this origin, same paths — a test or self-hosted server; null: the real ones
+   */
+  baseUrl: string | null;
+}
+
+export interface OAuthConfig {
+  /** the apps with a client id and secret set; an app left out has no Connect button */
+  apps: Partial<Record<OAuthAppName, OAuthAppConfig>>;
+}
+
+/** The OAuth apps configured: both halves of a client set, or neither (one alone is a mistake, refused). */
+export function loadOAuthConfig(env: NodeJS.ProcessEnv = process.env): OAuthConfig {
+  const apps: OAuthConfig['apps'] = {};
+  for (const app of OAUTH_APPS) {
+    const prefix = `OAUTH_${app.toUpperCase()}`;
+    const clientId = (env[`${prefix}_CLIENT_ID`] ?? '').trim();
+    const clientSecret = (env[`${prefix}_CLIENT_SECRET`] ?? '').trim();
+    const baseUrl = parsePublicUrl(env[`${prefix}_BASE_URL`], `${prefix}_BASE_URL`);
+    if ((clientId === '') !== (clientSecret === ''))
+      throw new ConfigError(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must be set together`);
+    if (clientId !== '') apps[app] = { clientId, clientSecret, baseUrl };
+  }
+  return { apps };
 }
 
 export interface CdnConfig extends CdnCaching {
@@ -790,6 +824,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tracing: { endpoint: parseOtlpEndpoint(env.OTEL_EXPORTER_OTLP_ENDPOINT) },
     web: loadWebConfig(env),
     cdn: loadCdnConfig(env),
+    oauth: loadOAuthConfig(env),
   };
 }
 
@@ -1796,6 +1831,31 @@ export const SETTINGS: readonly SettingDoc[] = [
       `${PROVIDER_DEFAULTS.timeoutMs}), \`failuresToOpen\` (default ${PROVIDER_DEFAULTS.failuresToOpen}), \`openForMs\` (default ${PROVIDER_DEFAULTS.openForMs}) and \`dailyBudget\` (calls a day per instance; default 0: no limit). ` +
       'Protocols: `openai` (POST `{url}/v1/moderations`) and `http` (POST the post to `url`, read labels and scores). The key is never logged or printed. Asked by the process that polls feeds. See [Moderation and rules](../guides/moderation-and-rules.md#moderation-providers-a-bigger-model-over-http).',
   },
+  // Connections, OAuth: three settings per app of the operator's
+  ...OAUTH_APPS.flatMap((app): SettingDoc[] => {
+    const prefix = `OAUTH_${app.toUpperCase()}`;
+    const { title, console: where, networks } = OAUTH_APP_INFO[app];
+    return [
+      {
+        name: `${prefix}_CLIENT_ID`,
+        section: 'Connections',
+        default: null,
+        meaning: `The client id of your ${title} app (${where}): the console's Connect button for ${networks} signs in with it. Register \`<PUBLIC_URL>/connect/callback\` as its redirect URI. See [Connecting networks with OAuth](../guides/connections-oauth.md).`,
+      },
+      {
+        name: `${prefix}_CLIENT_SECRET`,
+        section: 'Connections',
+        default: null,
+        meaning: `The client secret of that app; set with \`${prefix}_CLIENT_ID\` (one alone is refused). Never logged or shown.`,
+      },
+      {
+        name: `${prefix}_BASE_URL`,
+        section: 'Connections',
+        default: null,
+        meaning: `An http(s) origin that serves every endpoint of ${networks} (sign-in page, token, API) under the same paths: for a test or self-hosted server. Unset: the network's own.`,
+      },
+    ];
+  }),
   // Shutdown
   {
     name: 'SHUTDOWN_DELAY_MS',

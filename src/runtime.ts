@@ -21,6 +21,7 @@ import { ChangeListener } from './store/change-listener.js';
 import { ChangeBus } from './store/changes.js';
 import { openStore, type Store } from './store/store.js';
 import { WebhookRuntime } from './webhooks/runtime.js';
+import { ConnectionRefresher } from './connections/refresh.js';
 import { secureStoredSecrets } from './webhooks/secrets-at-rest.js';
 import { buildMetricsServer } from './http/metrics.js';
 import { Metrics, queryKindOf } from './metrics/metrics.js';
@@ -45,6 +46,8 @@ export interface Runtime<
   media: MediaRuntime | null;
   /** the provider check (not started) beside feed ingestion: posts waiting for a moderation provider decided */
   providerCheck: ProviderCheckRunner | null;
+  /** the OAuth token refresh (not started) beside feed ingestion: tokens refreshed before they expire */
+  tokenRefresh: ConnectionRefresher | null;
   /** `/metrics` alone (not listening yet), for a process without the API: see RuntimeOptions.metricsServer */
   metricsServer: FastifyInstance | null;
   /**
@@ -138,6 +141,11 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     self,
     // the names only: what a provider rule may name (the URLs and keys stay with the worker)
     moderationProviders: config.moderation.providers.map((p) => p.name),
+    // the OAuth connect flow: the apps, where their networks may be reached
+    oauth: {
+      config: config.oauth,
+      allowPrivateNetworks: config.ingest.allowPrivateNetworks,
+    },
   };
   const mediaServices = config.media.enabled && (serving || options.media) ? openMediaServices(config) : null;
   ctx.media = mediaServices;
@@ -201,6 +209,16 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
         announce: (wallId) => ctx.changes.wallChanged(wallId),
       })
     : null;
+  // wherever feeds are polled: the tokens they poll with are refreshed before they expire
+  const tokenRefresh = options.ingest
+    ? new ConnectionRefresher({
+        db: store.db,
+        oauth: config.oauth,
+        secretKey: connectionKey,
+        allowPrivateNetworks: config.ingest.allowPrivateNetworks,
+        log: workerLog('connections'),
+      })
+    : null;
   // serve, start and the worker: plain-text signing secrets are encrypted once a key is set, or warned of
   if (serving || options.webhooks) await secureStoredSecrets(store.db, config.webhooks.secretKey, webhookLog);
   if (metrics) Object.assign(metrics.sources, { ingest, webhooks, media, moderationProviders: providerCheck });
@@ -210,7 +228,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     options.metricsServer && metrics && config.metrics.port !== null
       ? await buildMetricsServer(metrics, config.metrics)
       : null;
-  const parts = { ctx, app, ingest, webhooks, media, providerCheck, metricsServer };
+  const parts = { ctx, app, ingest, webhooks, media, providerCheck, tokenRefresh, metricsServer };
   return {
     ...parts,
     close: (onStep = () => undefined) => closeRuntime({ ...parts, listener, redis, mediaServices }, onStep),
@@ -275,7 +293,19 @@ async function closeRuntime(
   },
   onStep: (name: string, ms: number) => void,
 ): Promise<void> {
-  const { ctx, app, ingest, webhooks, media, providerCheck, metricsServer, listener, redis, mediaServices } = parts;
+  const {
+    ctx,
+    app,
+    ingest,
+    webhooks,
+    media,
+    providerCheck,
+    tokenRefresh,
+    metricsServer,
+    listener,
+    redis,
+    mediaServices,
+  } = parts;
   const step = async (name: string, work: () => Promise<unknown>) => {
     const started = performance.now();
     await work();
@@ -291,6 +321,7 @@ async function closeRuntime(
       ),
     media && step('media fetching stopped, its leases released', () => media.stop()),
     providerCheck && step('provider check stopped', () => providerCheck.stop()),
+    tokenRefresh && step('token refresh stopped, its leases released', () => tokenRefresh.stop()),
     metricsServer && step('metrics server closed', () => metricsServer.close()),
     app &&
       step('HTTP server closed: in-flight requests answered, SSE streams ended, analytics counts written', () =>

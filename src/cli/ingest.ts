@@ -47,6 +47,7 @@ async function worker(options: StoreOptions) {
   webhooks?.start();
   media?.start();
   runtime.providerCheck?.start();
+  runtime.tokenRefresh?.start();
   process.stdout.write(
     `wallery worker: polling feeds on their schedule${media ? ", fetching their posts' pictures" : ''} and delivering webhooks (SIGINT or SIGTERM stops)\n`,
   );

@@ -11,6 +11,9 @@ export interface ConnectionSecret {
   refreshToken?: string;
   apiKey?: string;
   apiSecret?: string;
+  /** the app registered on a federated server at sign-in (Pixelfed): what a refresh authenticates with */
+  clientId?: string;
+  clientSecret?: string;
 }
 
 export function sealConnectionSecret(secret: ConnectionSecret, key: Buffer | null): string {
@@ -22,7 +25,7 @@ export function openConnectionSecret(stored: string, key: Buffer | null): Connec
   const parsed = JSON.parse(openSecret(stored, key, 'connection secret', 'SECRET_KEY (or its key file)')) as unknown;
   if (typeof parsed !== 'object' || parsed === null) return {};
   const out: ConnectionSecret = {};
-  for (const k of ['accessToken', 'refreshToken', 'apiKey', 'apiSecret'] as const) {
+  for (const k of ['accessToken', 'refreshToken', 'apiKey', 'apiSecret', 'clientId', 'clientSecret'] as const) {
     const v = (parsed as Record<string, unknown>)[k];
     if (typeof v === 'string' && v !== '') out[k] = v;
   }

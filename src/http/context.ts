@@ -5,6 +5,7 @@
 import { DEFAULT_CACHE_TTL_MS, DEFAULT_FRAGMENT_CACHE_MB, DEFAULT_RESPONSE_CACHE_MB } from '../config.js';
 import type { MediaServices } from '../media/types.js';
 import type { SelfUrl } from '../domain/self-url.js';
+import type { ConnectSettings } from '../connections/oauth-flow.js';
 import type { Redis } from 'ioredis';
 import type { IngestRuntime } from '../ingest/runtime.js';
 import type { EventRecorder } from '../analytics/events.js';
@@ -62,6 +63,12 @@ export interface AppContext {
   self?: SelfUrl;
   /** the names of the moderation providers configured (MODERATION_PROVIDERS): what a `provider` rule may name; undefined → none */
   moderationProviders?: readonly string[];
+  /**
+   * The OAuth connect flow (src/connections/oauth-flow.ts): the operator's
+   * apps (OAUTH_*) and the addresses token endpoints may be at (connections
+   * are sealed with `connectionKey`). Undefined → no apps configured, public addresses only.
+   */
+  oauth?: ConnectSettings;
 }
 
 export interface CacheSettings {

@@ -19,6 +19,7 @@ import type { TrustProxy, WebConfig } from '../config.js';
 import { registerCdn, type CdnOptions } from './cdn.js';
 import { registerWeb } from './web/index.js';
 import { registerSubmit } from './submit/index.js';
+import { registerConnect } from './connect/index.js';
 import { registerMedia } from './media/index.js';
 import { sendLanding, setDemoWalls, wantsLanding } from './web/landing.js';
 import { guideBuilt } from './web/guide.js';
@@ -158,6 +159,7 @@ export async function buildServer(ctx: AppContext, options: ServerOptions = {}):
   await registerEmbed(app, options.embed);
   await registerMedia(app);
   await registerSubmit(app);
+  await registerConnect(app);
   await registerWeb(app, { sourceMaps: options.web?.sourceMaps ?? false });
   return app;
 }

@@ -51,6 +51,7 @@ import * as m0029 from './migrations/0029_uploads.js';
 import * as m0030 from './migrations/0030_screen_control.js';
 import * as m0031 from './migrations/0031_connections.js';
 import * as m0032 from './migrations/0032_connection_events.js';
+import * as m0033 from './migrations/0033_oauth.js';
 
 /** A migration: what it does, and its step up (given the store's dialect; there are no steps down). */
 export interface SchemaMigration {
@@ -98,6 +99,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaMigration>> = {
   '0030_screen_control': m0030,
   '0031_connections': m0031,
   '0032_connection_events': m0032,
+  '0033_oauth': m0033,
 };
 
 /**

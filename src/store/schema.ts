@@ -323,6 +323,7 @@ export interface Database {
   screen_states: ScreenStatesTable;
   screen_slides: ScreenSlidesTable;
   connections: ConnectionsTable;
+  oauth_states: OAuthStatesTable;
 }
 
 /** A wall's live screen state (migration 0030, src/domain/screen-control.ts). */
@@ -559,4 +560,26 @@ export interface ConnectionsTable {
   last_used_at: number | null;
   created_at: number;
   updated_at: number;
+  /** 0033: the worker refreshing the token holds it */
+  refresh_lease_owner: string | null;
+  refresh_lease_until: number | null;
+  /** 0033: the last refresh tried */
+  refresh_attempt_at: number | null;
+}
+
+/** 0033: an OAuth sign-in under way (src/connections/oauth-flow.ts). */
+export interface OAuthStatesTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the `state` sent to the network */
+  state_hash: string;
+  account_id: number;
+  network: string;
+  connection_id: number | null;
+  name: string;
+  instance: string | null;
+  /** sealed JSON: { codeVerifier?, clientId?, clientSecret? } */
+  secret: string;
+  redirect_uri: string;
+  created_at: number;
+  expires_at: number;
 }

@@ -8,6 +8,7 @@ import { analyticsRoutes } from './analytics.js';
 import { attentionRoutes } from './attention.js';
 import { auditRoutes } from './audit.js';
 import { changeRoutes } from './changes.js';
+import { connectRoutes } from './connect.js';
 import { connectionRoutes } from './connections.js';
 import { authenticateOperator } from './auth.js';
 import { manageErrorHandler } from './errors.js';
@@ -80,6 +81,7 @@ export async function registerManage(app: FastifyInstance, options: ManageOption
       await manage.register(connectionRoutes);
       await manage.register(attentionRoutes);
       await manage.register(screenRoutes);
+      await manage.register(connectRoutes);
     },
     { prefix: MANAGE_PREFIX },
   );

@@ -30,7 +30,16 @@ import { serverSelfUrl } from '../self-url.js';
 import { DEFAULT_CDN_CACHING, sharedCacheControl, tagHeaders } from '../../cdn/tags.js';
 
 /** Where the routes of this module live; everything under them is a page or a file, not the API. */
-export const WEB_ROUTE_PREFIXES = ['/embed/', '/assets/', '/walls/', '/demo-media/', '/console/', GUIDE_PATH] as const;
+export const WEB_ROUTE_PREFIXES = [
+  '/embed/',
+  '/assets/',
+  '/walls/',
+  '/demo-media/',
+  '/console/',
+  GUIDE_PATH,
+  // the OAuth connect flow's callback (src/http/connect/): a page the network's sign-in sends the browser to
+  '/connect/',
+] as const;
 export const isWebRoute = (url: string): boolean =>
   url === CONSOLE_PATH ||
   url === '/guide' ||

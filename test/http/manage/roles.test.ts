@@ -501,6 +501,16 @@ const RECIPES: Record<string, Recipe> = {
     scope: 'connection',
     make: async (t) => ({ params: { connectionId: await freshConnection(t) } }),
   },
+  'GET /accounts/{accountId}/connect/networks': {
+    role: 'viewer',
+    scope: 'account',
+    make: async (t) => ({ params: { accountId: t.account } }),
+  },
+  'POST /accounts/{accountId}/connect': {
+    role: 'editor',
+    scope: 'account',
+    make: async (t) => ({ params: { accountId: t.account }, body: { network: 'x' } }),
+  },
 };
 
 // ---------- the routes, from the document ----------
@@ -592,6 +602,11 @@ describe('operator roles and account scopes, route by route', () => {
   beforeAll(async () => {
     srv = await startTestServer({ now: NOW });
     app = srv.app;
+    // the connect flow's start: an OAuth app to sign in with
+    app.ctx.oauth = {
+      config: { apps: { x: { clientId: 'roles-client', clientSecret: 'roles-secret', baseUrl: null } } },
+      allowPrivateNetworks: false,
+    };
     app.ctx.connectionKey = CONNECTION_KEY;
     op = { db: srv.store.db, actor: CLI_ACTOR, now: NOW };
     A = await makeTenant('SECRET-OF-A');

@@ -17,6 +17,7 @@ import { Keys } from './screens/Keys';
 import { Products } from './screens/Products';
 import { Shop } from './screens/Shop';
 import { Webhooks } from './screens/Webhooks/Webhooks';
+import { Connections } from './screens/Connections';
 import { Home } from './screens/Home';
 import { Accounts } from './screens/Accounts';
 import { PostEditor } from './screens/Posts/PostEditor';
@@ -32,6 +33,7 @@ const MAIN_SCREENS = [
   ['embed', 'Embed'],
   ['analytics', 'Analytics'],
   ['webhooks', 'Webhooks'],
+  ['connections', 'Connections'],
   ['audit', 'Audit log'],
   ['accounts', 'Accounts'],
   ['tokens', 'Tokens'],
@@ -105,6 +107,9 @@ function SignedIn() {
         {route.screen === 'analytics' && <Analytics key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'webhooks' && (
           <Webhooks key={route.accountId} accountId={route.accountId} webhookId={route.webhookId} />
+        )}
+        {route.screen === 'connections' && (
+          <Connections key={route.accountId} accountId={route.accountId} connected={route.connected} />
         )}
         {route.screen === 'audit' && <Audit />}
         {route.screen === 'posts' && <Posts key={route.wallId} wallId={route.wallId} />}

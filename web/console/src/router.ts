@@ -22,6 +22,7 @@ export type Route =
   | { screen: 'analytics'; wallId: number | null }
   | { screen: 'audit' }
   | { screen: 'webhooks'; accountId: number | null; webhookId: number | null }
+  | { screen: 'connections'; accountId: number | null; connected: number | null }
   | { screen: 'notFound' };
 
 export function parseRoute(hash: string): Route {
@@ -43,6 +44,9 @@ function parseCatalogueAndAccountRoute(path: string): Route {
   m = /^\/(embed|analytics)(?:\/(\d{1,15}))?$/.exec(path);
   if (m) return { screen: m[1] as 'embed' | 'analytics', wallId: m[2] ? Number(m[2]) : null };
   if (path === '/audit') return { screen: 'audit' };
+  // ?connected=ID: where the connect flow's callback sends the browser back
+  m = /^\/connections(?:\/(\d{1,15}))?(?:\?connected=(\d{1,15}))?$/.exec(path);
+  if (m) return { screen: 'connections', accountId: m[1] ? Number(m[1]) : null, connected: m[2] ? Number(m[2]) : null };
   m = /^\/webhooks(?:\/(\d{1,15})(?:\/(\d{1,15}))?)?$/.exec(path);
   if (m) return { screen: 'webhooks', accountId: m[1] ? Number(m[1]) : null, webhookId: m[2] ? Number(m[2]) : null };
   m = /^\/walls\/(\d{1,15})\/shop$/.exec(path);
@@ -77,6 +81,8 @@ export const href = {
   embed: (wallId?: number | null) => (wallId ? `#/embed/${wallId}` : '#/embed'),
   analytics: (wallId?: number | null) => (wallId ? `#/analytics/${wallId}` : '#/analytics'),
   audit: () => '#/audit',
+  /** an account's connections to networks (tokens and API keys, the Connect buttons) */
+  connections: (accountId?: number | null) => (accountId ? `#/connections/${accountId}` : '#/connections'),
   /** an account's webhooks; with a webhook, its delivery log too */
   webhooks: (accountId?: number | null, webhookId?: number | null) =>
     accountId ? (webhookId ? `#/webhooks/${accountId}/${webhookId}` : `#/webhooks/${accountId}`) : '#/webhooks',
