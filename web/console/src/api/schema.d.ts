@@ -7721,42 +7721,111 @@ export interface paths {
                   connector:
                     | (
                         | {
-                            /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                            /**
+                             * Use the feed’s artwork for posts without a picture
+                             * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                             */
                             channelImage?: boolean;
                             /** @enum {string} */
                             kind: 'rss';
+                            /**
+                             * Feed URL
+                             * @description the address of the RSS or Atom feed
+                             * @example https://example.com/feed.xml
+                             */
                             url: string;
                           }
                         | {
-                            /** @description user or user@domain */
+                            /**
+                             * Account
+                             * @description user or user@domain
+                             * @example user@mastodon.social
+                             */
                             account?: string;
+                            /**
+                             * Hashtag
+                             * @description without the #
+                             * @example harbourfest
+                             */
                             hashtag?: string;
+                            /**
+                             * Instance URL
+                             * @description the server’s address
+                             * @example https://mastodon.social
+                             */
                             instance: string;
                             /** @enum {string} */
                             kind: 'mastodon';
-                            /** @description boosts/reposts: skip (default) or unwrap */
+                            /**
+                             * Reposts
+                             * @description boosts/reposts: skip (default) or unwrap
+                             */
                             reposts?: 'skip' | 'unwrap';
                           }
                         | {
-                            /** @description handle or DID */
+                            /**
+                             * Handle or DID
+                             * @description handle or DID
+                             * @example name.bsky.social
+                             */
                             actor?: string;
+                            /**
+                             * App view URL
+                             * @description default https://public.api.bsky.app
+                             */
                             appViewUrl?: string;
+                            /**
+                             * Hashtag
+                             * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                             * @example harbourfest
+                             */
                             hashtag?: string;
                             /** @enum {string} */
                             kind: 'bluesky';
-                            /** @description boosts/reposts: skip (default) or unwrap */
+                            /**
+                             * Reposts
+                             * @description boosts/reposts: skip (default) or unwrap
+                             */
                             reposts?: 'skip' | 'unwrap';
+                            /**
+                             * Service URL
+                             * @description default https://bsky.social
+                             */
                             serviceUrl?: string;
                           }
                         | {
+                            /**
+                             * Base URL
+                             * @description for a test server; default https://www.youtube.com
+                             */
                             baseUrl?: string;
+                            /**
+                             * Channel id
+                             * @description the id in the channel’s address (youtube.com/channel/UC…)
+                             * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                             */
                             channelId?: string;
                             /** @enum {string} */
                             kind: 'youtube';
+                            /**
+                             * Playlist id
+                             * @description the list= part of the playlist’s address
+                             * @example PLxxxxxxxxxxxxxxxx
+                             */
                             playlistId?: string;
                           }
                         | {
+                            /**
+                             * Community
+                             * @description its name, or name@instance for a community of another instance
+                             * @example technology
+                             */
                             community: string;
+                            /**
+                             * Instance URL
+                             * @description the server’s address
+                             * @example https://lemmy.world
+                             */
                             instance: string;
                             /** @enum {string} */
                             kind: 'lemmy';
@@ -7987,42 +8056,111 @@ export interface paths {
               | null
               | (
                   | {
-                      /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                      /**
+                       * Use the feed’s artwork for posts without a picture
+                       * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                       */
                       channelImage?: boolean;
                       /** @enum {string} */
                       kind: 'rss';
+                      /**
+                       * Feed URL
+                       * @description the address of the RSS or Atom feed
+                       * @example https://example.com/feed.xml
+                       */
                       url: string;
                     }
                   | {
-                      /** @description user or user@domain */
+                      /**
+                       * Account
+                       * @description user or user@domain
+                       * @example user@mastodon.social
+                       */
                       account?: string;
+                      /**
+                       * Hashtag
+                       * @description without the #
+                       * @example harbourfest
+                       */
                       hashtag?: string;
+                      /**
+                       * Instance URL
+                       * @description the server’s address
+                       * @example https://mastodon.social
+                       */
                       instance: string;
                       /** @enum {string} */
                       kind: 'mastodon';
-                      /** @description boosts/reposts: skip (default) or unwrap */
+                      /**
+                       * Reposts
+                       * @description boosts/reposts: skip (default) or unwrap
+                       */
                       reposts?: 'skip' | 'unwrap';
                     }
                   | {
-                      /** @description handle or DID */
+                      /**
+                       * Handle or DID
+                       * @description handle or DID
+                       * @example name.bsky.social
+                       */
                       actor?: string;
+                      /**
+                       * App view URL
+                       * @description default https://public.api.bsky.app
+                       */
                       appViewUrl?: string;
+                      /**
+                       * Hashtag
+                       * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                       * @example harbourfest
+                       */
                       hashtag?: string;
                       /** @enum {string} */
                       kind: 'bluesky';
-                      /** @description boosts/reposts: skip (default) or unwrap */
+                      /**
+                       * Reposts
+                       * @description boosts/reposts: skip (default) or unwrap
+                       */
                       reposts?: 'skip' | 'unwrap';
+                      /**
+                       * Service URL
+                       * @description default https://bsky.social
+                       */
                       serviceUrl?: string;
                     }
                   | {
+                      /**
+                       * Base URL
+                       * @description for a test server; default https://www.youtube.com
+                       */
                       baseUrl?: string;
+                      /**
+                       * Channel id
+                       * @description the id in the channel’s address (youtube.com/channel/UC…)
+                       * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                       */
                       channelId?: string;
                       /** @enum {string} */
                       kind: 'youtube';
+                      /**
+                       * Playlist id
+                       * @description the list= part of the playlist’s address
+                       * @example PLxxxxxxxxxxxxxxxx
+                       */
                       playlistId?: string;
                     }
                   | {
+                      /**
+                       * Community
+                       * @description its name, or name@instance for a community of another instance
+                       * @example technology
+                       */
                       community: string;
+                      /**
+                       * Instance URL
+                       * @description the server’s address
+                       * @example https://lemmy.world
+                       */
                       instance: string;
                       /** @enum {string} */
                       kind: 'lemmy';
@@ -8054,42 +8192,111 @@ export interface paths {
                 connector:
                   | (
                       | {
-                          /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                          /**
+                           * Use the feed’s artwork for posts without a picture
+                           * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                           */
                           channelImage?: boolean;
                           /** @enum {string} */
                           kind: 'rss';
+                          /**
+                           * Feed URL
+                           * @description the address of the RSS or Atom feed
+                           * @example https://example.com/feed.xml
+                           */
                           url: string;
                         }
                       | {
-                          /** @description user or user@domain */
+                          /**
+                           * Account
+                           * @description user or user@domain
+                           * @example user@mastodon.social
+                           */
                           account?: string;
+                          /**
+                           * Hashtag
+                           * @description without the #
+                           * @example harbourfest
+                           */
                           hashtag?: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://mastodon.social
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'mastodon';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
                         }
                       | {
-                          /** @description handle or DID */
+                          /**
+                           * Handle or DID
+                           * @description handle or DID
+                           * @example name.bsky.social
+                           */
                           actor?: string;
+                          /**
+                           * App view URL
+                           * @description default https://public.api.bsky.app
+                           */
                           appViewUrl?: string;
+                          /**
+                           * Hashtag
+                           * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                           * @example harbourfest
+                           */
                           hashtag?: string;
                           /** @enum {string} */
                           kind: 'bluesky';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
+                          /**
+                           * Service URL
+                           * @description default https://bsky.social
+                           */
                           serviceUrl?: string;
                         }
                       | {
+                          /**
+                           * Base URL
+                           * @description for a test server; default https://www.youtube.com
+                           */
                           baseUrl?: string;
+                          /**
+                           * Channel id
+                           * @description the id in the channel’s address (youtube.com/channel/UC…)
+                           * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                           */
                           channelId?: string;
                           /** @enum {string} */
                           kind: 'youtube';
+                          /**
+                           * Playlist id
+                           * @description the list= part of the playlist’s address
+                           * @example PLxxxxxxxxxxxxxxxx
+                           */
                           playlistId?: string;
                         }
                       | {
+                          /**
+                           * Community
+                           * @description its name, or name@instance for a community of another instance
+                           * @example technology
+                           */
                           community: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://lemmy.world
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'lemmy';
@@ -8405,42 +8612,111 @@ export interface paths {
                 connector:
                   | (
                       | {
-                          /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                          /**
+                           * Use the feed’s artwork for posts without a picture
+                           * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                           */
                           channelImage?: boolean;
                           /** @enum {string} */
                           kind: 'rss';
+                          /**
+                           * Feed URL
+                           * @description the address of the RSS or Atom feed
+                           * @example https://example.com/feed.xml
+                           */
                           url: string;
                         }
                       | {
-                          /** @description user or user@domain */
+                          /**
+                           * Account
+                           * @description user or user@domain
+                           * @example user@mastodon.social
+                           */
                           account?: string;
+                          /**
+                           * Hashtag
+                           * @description without the #
+                           * @example harbourfest
+                           */
                           hashtag?: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://mastodon.social
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'mastodon';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
                         }
                       | {
-                          /** @description handle or DID */
+                          /**
+                           * Handle or DID
+                           * @description handle or DID
+                           * @example name.bsky.social
+                           */
                           actor?: string;
+                          /**
+                           * App view URL
+                           * @description default https://public.api.bsky.app
+                           */
                           appViewUrl?: string;
+                          /**
+                           * Hashtag
+                           * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                           * @example harbourfest
+                           */
                           hashtag?: string;
                           /** @enum {string} */
                           kind: 'bluesky';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
+                          /**
+                           * Service URL
+                           * @description default https://bsky.social
+                           */
                           serviceUrl?: string;
                         }
                       | {
+                          /**
+                           * Base URL
+                           * @description for a test server; default https://www.youtube.com
+                           */
                           baseUrl?: string;
+                          /**
+                           * Channel id
+                           * @description the id in the channel’s address (youtube.com/channel/UC…)
+                           * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                           */
                           channelId?: string;
                           /** @enum {string} */
                           kind: 'youtube';
+                          /**
+                           * Playlist id
+                           * @description the list= part of the playlist’s address
+                           * @example PLxxxxxxxxxxxxxxxx
+                           */
                           playlistId?: string;
                         }
                       | {
+                          /**
+                           * Community
+                           * @description its name, or name@instance for a community of another instance
+                           * @example technology
+                           */
                           community: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://lemmy.world
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'lemmy';
@@ -8667,42 +8943,111 @@ export interface paths {
                 connector:
                   | (
                       | {
-                          /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                          /**
+                           * Use the feed’s artwork for posts without a picture
+                           * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                           */
                           channelImage?: boolean;
                           /** @enum {string} */
                           kind: 'rss';
+                          /**
+                           * Feed URL
+                           * @description the address of the RSS or Atom feed
+                           * @example https://example.com/feed.xml
+                           */
                           url: string;
                         }
                       | {
-                          /** @description user or user@domain */
+                          /**
+                           * Account
+                           * @description user or user@domain
+                           * @example user@mastodon.social
+                           */
                           account?: string;
+                          /**
+                           * Hashtag
+                           * @description without the #
+                           * @example harbourfest
+                           */
                           hashtag?: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://mastodon.social
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'mastodon';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
                         }
                       | {
-                          /** @description handle or DID */
+                          /**
+                           * Handle or DID
+                           * @description handle or DID
+                           * @example name.bsky.social
+                           */
                           actor?: string;
+                          /**
+                           * App view URL
+                           * @description default https://public.api.bsky.app
+                           */
                           appViewUrl?: string;
+                          /**
+                           * Hashtag
+                           * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                           * @example harbourfest
+                           */
                           hashtag?: string;
                           /** @enum {string} */
                           kind: 'bluesky';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
+                          /**
+                           * Service URL
+                           * @description default https://bsky.social
+                           */
                           serviceUrl?: string;
                         }
                       | {
+                          /**
+                           * Base URL
+                           * @description for a test server; default https://www.youtube.com
+                           */
                           baseUrl?: string;
+                          /**
+                           * Channel id
+                           * @description the id in the channel’s address (youtube.com/channel/UC…)
+                           * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                           */
                           channelId?: string;
                           /** @enum {string} */
                           kind: 'youtube';
+                          /**
+                           * Playlist id
+                           * @description the list= part of the playlist’s address
+                           * @example PLxxxxxxxxxxxxxxxx
+                           */
                           playlistId?: string;
                         }
                       | {
+                          /**
+                           * Community
+                           * @description its name, or name@instance for a community of another instance
+                           * @example technology
+                           */
                           community: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://lemmy.world
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'lemmy';
@@ -9000,42 +9345,111 @@ export interface paths {
               | null
               | (
                   | {
-                      /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                      /**
+                       * Use the feed’s artwork for posts without a picture
+                       * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                       */
                       channelImage?: boolean;
                       /** @enum {string} */
                       kind: 'rss';
+                      /**
+                       * Feed URL
+                       * @description the address of the RSS or Atom feed
+                       * @example https://example.com/feed.xml
+                       */
                       url: string;
                     }
                   | {
-                      /** @description user or user@domain */
+                      /**
+                       * Account
+                       * @description user or user@domain
+                       * @example user@mastodon.social
+                       */
                       account?: string;
+                      /**
+                       * Hashtag
+                       * @description without the #
+                       * @example harbourfest
+                       */
                       hashtag?: string;
+                      /**
+                       * Instance URL
+                       * @description the server’s address
+                       * @example https://mastodon.social
+                       */
                       instance: string;
                       /** @enum {string} */
                       kind: 'mastodon';
-                      /** @description boosts/reposts: skip (default) or unwrap */
+                      /**
+                       * Reposts
+                       * @description boosts/reposts: skip (default) or unwrap
+                       */
                       reposts?: 'skip' | 'unwrap';
                     }
                   | {
-                      /** @description handle or DID */
+                      /**
+                       * Handle or DID
+                       * @description handle or DID
+                       * @example name.bsky.social
+                       */
                       actor?: string;
+                      /**
+                       * App view URL
+                       * @description default https://public.api.bsky.app
+                       */
                       appViewUrl?: string;
+                      /**
+                       * Hashtag
+                       * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                       * @example harbourfest
+                       */
                       hashtag?: string;
                       /** @enum {string} */
                       kind: 'bluesky';
-                      /** @description boosts/reposts: skip (default) or unwrap */
+                      /**
+                       * Reposts
+                       * @description boosts/reposts: skip (default) or unwrap
+                       */
                       reposts?: 'skip' | 'unwrap';
+                      /**
+                       * Service URL
+                       * @description default https://bsky.social
+                       */
                       serviceUrl?: string;
                     }
                   | {
+                      /**
+                       * Base URL
+                       * @description for a test server; default https://www.youtube.com
+                       */
                       baseUrl?: string;
+                      /**
+                       * Channel id
+                       * @description the id in the channel’s address (youtube.com/channel/UC…)
+                       * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                       */
                       channelId?: string;
                       /** @enum {string} */
                       kind: 'youtube';
+                      /**
+                       * Playlist id
+                       * @description the list= part of the playlist’s address
+                       * @example PLxxxxxxxxxxxxxxxx
+                       */
                       playlistId?: string;
                     }
                   | {
+                      /**
+                       * Community
+                       * @description its name, or name@instance for a community of another instance
+                       * @example technology
+                       */
                       community: string;
+                      /**
+                       * Instance URL
+                       * @description the server’s address
+                       * @example https://lemmy.world
+                       */
                       instance: string;
                       /** @enum {string} */
                       kind: 'lemmy';
@@ -9064,42 +9478,111 @@ export interface paths {
                 connector:
                   | (
                       | {
-                          /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                          /**
+                           * Use the feed’s artwork for posts without a picture
+                           * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                           */
                           channelImage?: boolean;
                           /** @enum {string} */
                           kind: 'rss';
+                          /**
+                           * Feed URL
+                           * @description the address of the RSS or Atom feed
+                           * @example https://example.com/feed.xml
+                           */
                           url: string;
                         }
                       | {
-                          /** @description user or user@domain */
+                          /**
+                           * Account
+                           * @description user or user@domain
+                           * @example user@mastodon.social
+                           */
                           account?: string;
+                          /**
+                           * Hashtag
+                           * @description without the #
+                           * @example harbourfest
+                           */
                           hashtag?: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://mastodon.social
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'mastodon';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
                         }
                       | {
-                          /** @description handle or DID */
+                          /**
+                           * Handle or DID
+                           * @description handle or DID
+                           * @example name.bsky.social
+                           */
                           actor?: string;
+                          /**
+                           * App view URL
+                           * @description default https://public.api.bsky.app
+                           */
                           appViewUrl?: string;
+                          /**
+                           * Hashtag
+                           * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                           * @example harbourfest
+                           */
                           hashtag?: string;
                           /** @enum {string} */
                           kind: 'bluesky';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
+                          /**
+                           * Service URL
+                           * @description default https://bsky.social
+                           */
                           serviceUrl?: string;
                         }
                       | {
+                          /**
+                           * Base URL
+                           * @description for a test server; default https://www.youtube.com
+                           */
                           baseUrl?: string;
+                          /**
+                           * Channel id
+                           * @description the id in the channel’s address (youtube.com/channel/UC…)
+                           * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                           */
                           channelId?: string;
                           /** @enum {string} */
                           kind: 'youtube';
+                          /**
+                           * Playlist id
+                           * @description the list= part of the playlist’s address
+                           * @example PLxxxxxxxxxxxxxxxx
+                           */
                           playlistId?: string;
                         }
                       | {
+                          /**
+                           * Community
+                           * @description its name, or name@instance for a community of another instance
+                           * @example technology
+                           */
                           community: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://lemmy.world
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'lemmy';
@@ -9414,42 +9897,111 @@ export interface paths {
                   connector:
                     | (
                         | {
-                            /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                            /**
+                             * Use the feed’s artwork for posts without a picture
+                             * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                             */
                             channelImage?: boolean;
                             /** @enum {string} */
                             kind: 'rss';
+                            /**
+                             * Feed URL
+                             * @description the address of the RSS or Atom feed
+                             * @example https://example.com/feed.xml
+                             */
                             url: string;
                           }
                         | {
-                            /** @description user or user@domain */
+                            /**
+                             * Account
+                             * @description user or user@domain
+                             * @example user@mastodon.social
+                             */
                             account?: string;
+                            /**
+                             * Hashtag
+                             * @description without the #
+                             * @example harbourfest
+                             */
                             hashtag?: string;
+                            /**
+                             * Instance URL
+                             * @description the server’s address
+                             * @example https://mastodon.social
+                             */
                             instance: string;
                             /** @enum {string} */
                             kind: 'mastodon';
-                            /** @description boosts/reposts: skip (default) or unwrap */
+                            /**
+                             * Reposts
+                             * @description boosts/reposts: skip (default) or unwrap
+                             */
                             reposts?: 'skip' | 'unwrap';
                           }
                         | {
-                            /** @description handle or DID */
+                            /**
+                             * Handle or DID
+                             * @description handle or DID
+                             * @example name.bsky.social
+                             */
                             actor?: string;
+                            /**
+                             * App view URL
+                             * @description default https://public.api.bsky.app
+                             */
                             appViewUrl?: string;
+                            /**
+                             * Hashtag
+                             * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                             * @example harbourfest
+                             */
                             hashtag?: string;
                             /** @enum {string} */
                             kind: 'bluesky';
-                            /** @description boosts/reposts: skip (default) or unwrap */
+                            /**
+                             * Reposts
+                             * @description boosts/reposts: skip (default) or unwrap
+                             */
                             reposts?: 'skip' | 'unwrap';
+                            /**
+                             * Service URL
+                             * @description default https://bsky.social
+                             */
                             serviceUrl?: string;
                           }
                         | {
+                            /**
+                             * Base URL
+                             * @description for a test server; default https://www.youtube.com
+                             */
                             baseUrl?: string;
+                            /**
+                             * Channel id
+                             * @description the id in the channel’s address (youtube.com/channel/UC…)
+                             * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                             */
                             channelId?: string;
                             /** @enum {string} */
                             kind: 'youtube';
+                            /**
+                             * Playlist id
+                             * @description the list= part of the playlist’s address
+                             * @example PLxxxxxxxxxxxxxxxx
+                             */
                             playlistId?: string;
                           }
                         | {
+                            /**
+                             * Community
+                             * @description its name, or name@instance for a community of another instance
+                             * @example technology
+                             */
                             community: string;
+                            /**
+                             * Instance URL
+                             * @description the server’s address
+                             * @example https://lemmy.world
+                             */
                             instance: string;
                             /** @enum {string} */
                             kind: 'lemmy';
