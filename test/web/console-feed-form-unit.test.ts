@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { CONNECTOR_KINDS } from '../../src/domain/lists.js';
 import { connectorProblem } from '../../src/schemas/connectors.js';
 import { CONNECTOR_CATALOGUE } from '../../web/console/src/api/connectors.gen.js';
+import { FIELD_LABELS, fieldLabel, hasLabel } from '../../web/console/src/api/messages.js';
 import {
   connectorOf,
   describeSettings,
@@ -65,6 +66,18 @@ describe('the feed form’s connector catalogue', () => {
       k.fields.filter((f) => f.title === f.name || f.description === '').map((f) => `${k.kind}.${f.name}`),
     );
     expect(unlabelled, 'give these fields a title and a description').toEqual([]);
+  });
+
+  it('names every connector setting in a refusal by a label of the form (the table’s, else the schema’s title)', () => {
+    for (const k of CONNECTOR_CATALOGUE)
+      for (const f of k.fields) {
+        const path = `connector.${f.name}`;
+        expect(hasLabel(path), path).toBe(true);
+        const titles = CONNECTOR_CATALOGUE.flatMap((o) =>
+          o.fields.filter((g) => g.name === f.name).map((g) => g.title),
+        );
+        expect([FIELD_LABELS[path], ...titles], path).toContain(fieldLabel(path));
+      }
   });
 
   it.each(CONNECTOR_CATALOGUE.map((k) => [k.kind, k] as const))(
