@@ -33,10 +33,13 @@ export const ConnectionId = Type.Integer({
 });
 
 const Reposts = Type.Optional(
-  Type.Union([Type.Literal('skip'), Type.Literal('unwrap')], {
-    title: 'Reposts',
-    description: 'boosts/reposts: skip (default) or unwrap',
-  }),
+  Type.Union(
+    [Type.Literal('skip', { title: 'Leave them out' }), Type.Literal('unwrap', { title: 'Show the post reposted' })],
+    {
+      title: 'Reposts',
+      description: 'boosts/reposts: skip (default) or unwrap',
+    },
+  ),
 );
 
 export const RssConnector = Type.Object(
@@ -94,7 +97,7 @@ export const BlueskyConnector = Type.Object(
         minLength: 1,
         maxLength: 300,
         title: 'Handle or DID',
-        description: 'handle or DID',
+        description: 'the account’s handle (name.bsky.social) or its DID (did:plc:…)',
         examples: ['name.bsky.social'],
       }),
     ),

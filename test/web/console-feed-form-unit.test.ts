@@ -11,6 +11,7 @@ import { connectorProblem } from '../../src/schemas/connectors.js';
 import { CONNECTOR_CATALOGUE } from '../../web/console/src/api/connectors.gen.js';
 import { FIELD_LABELS, fieldLabel, hasLabel } from '../../web/console/src/api/messages.js';
 import {
+  aboutText,
   connectorOf,
   describeSettings,
   formOf,
@@ -54,8 +55,8 @@ describe('the feed form’s connector catalogue', () => {
     expect(bluesky.fields.find((f) => f.name === 'reposts')).toMatchObject({
       input: 'select',
       options: [
-        { value: 'skip', label: 'skip' },
-        { value: 'unwrap', label: 'unwrap' },
+        { value: 'skip', label: 'Leave them out' },
+        { value: 'unwrap', label: 'Show the post reposted' },
       ],
     });
     expect(bluesky.fields.filter((f) => f.advanced).map((f) => f.name)).toEqual(['appViewUrl', 'serviceUrl']);
@@ -151,5 +152,11 @@ describe('the feed form’s connector catalogue', () => {
     expect(lemmy.values.instance).toBe(' https://mastodon.social ');
     expect(connectorOf(formOf('none'))).toBeNull();
     expect(sourceOf(formOf('none'))).toEqual({ source: 'Manual', sourceType: 'posts' });
+    // a kind's description as a sentence, without the one-of note the radio buttons say
+    expect(
+      aboutText('a hashtag timeline or an account’s statuses on one instance (exactly one of hashtag, account)'),
+    ).toBe('A hashtag timeline or an account’s statuses on one instance.');
+    expect(aboutText('an author feed; exactly one of actor, hashtag')).toBe('An author feed.');
+    expect(aboutText('a community on a Lemmy instance')).toBe('A community on a Lemmy instance.');
   });
 });

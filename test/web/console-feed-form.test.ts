@@ -20,6 +20,7 @@ import { addConnection } from '../helpers/connections.js';
 import { runCli } from '../helpers/cli.js';
 import { startInstance, type Instance } from '../helpers/instances.js';
 import { hasChromium, launchChromium, screenshot, seriousAxeFindings } from './browser.js';
+import { aboutText } from '../../web/console/src/screens/feeds/settings.js';
 import { fieldsToFill, sampleOf } from './feed-samples.js';
 
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
@@ -149,7 +150,7 @@ describe.skipIf(!hasChromium)('the feed form made from the connector schemas, in
       const dialog = await addDialog(page, kind);
       const settings = dialog.locator('fieldset.connector');
       // the kind's description and its page in the guide
-      await settings.getByText(kind.description, { exact: false }).first().waitFor({ timeout: WAIT });
+      await settings.getByText(aboutText(kind.description)).waitFor({ timeout: WAIT });
       if (kind.docs) {
         const link = settings.getByRole('link', { name: `What you need for ${kind.title}` });
         expect(await link.getAttribute('href')).toBe(`../guide${kind.docs}`);

@@ -113,11 +113,11 @@ export const CONNECTOR_CATALOGUE: readonly CatalogueKind[] = [
         options: [
           {
             value: 'skip',
-            label: 'skip',
+            label: 'Leave them out',
           },
           {
             value: 'unwrap',
-            label: 'unwrap',
+            label: 'Show the post reposted',
           },
         ],
       },
@@ -136,7 +136,7 @@ export const CONNECTOR_CATALOGUE: readonly CatalogueKind[] = [
       {
         name: 'actor',
         title: 'Handle or DID',
-        description: 'handle or DID',
+        description: 'the account’s handle (name.bsky.social) or its DID (did:plc:…)',
         required: false,
         input: 'text',
         placeholder: 'name.bsky.social',
@@ -178,11 +178,11 @@ export const CONNECTOR_CATALOGUE: readonly CatalogueKind[] = [
         options: [
           {
             value: 'skip',
-            label: 'skip',
+            label: 'Leave them out',
           },
           {
             value: 'unwrap',
-            label: 'unwrap',
+            label: 'Show the post reposted',
           },
         ],
       },

@@ -7765,7 +7765,7 @@ export interface paths {
                         | {
                             /**
                              * Handle or DID
-                             * @description handle or DID
+                             * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
                              * @example name.bsky.social
                              */
                             actor?: string;
@@ -8100,7 +8100,7 @@ export interface paths {
                   | {
                       /**
                        * Handle or DID
-                       * @description handle or DID
+                       * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
                        * @example name.bsky.social
                        */
                       actor?: string;
@@ -8236,7 +8236,7 @@ export interface paths {
                       | {
                           /**
                            * Handle or DID
-                           * @description handle or DID
+                           * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
                            * @example name.bsky.social
                            */
                           actor?: string;
@@ -8656,7 +8656,7 @@ export interface paths {
                       | {
                           /**
                            * Handle or DID
-                           * @description handle or DID
+                           * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
                            * @example name.bsky.social
                            */
                           actor?: string;
@@ -8987,7 +8987,7 @@ export interface paths {
                       | {
                           /**
                            * Handle or DID
-                           * @description handle or DID
+                           * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
                            * @example name.bsky.social
                            */
                           actor?: string;
@@ -9389,7 +9389,7 @@ export interface paths {
                   | {
                       /**
                        * Handle or DID
-                       * @description handle or DID
+                       * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
                        * @example name.bsky.social
                        */
                       actor?: string;
@@ -9522,7 +9522,7 @@ export interface paths {
                       | {
                           /**
                            * Handle or DID
-                           * @description handle or DID
+                           * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
                            * @example name.bsky.social
                            */
                           actor?: string;
@@ -9941,7 +9941,7 @@ export interface paths {
                         | {
                             /**
                              * Handle or DID
-                             * @description handle or DID
+                             * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
                              * @example name.bsky.social
                              */
                             actor?: string;

@@ -10,7 +10,7 @@ import type { CatalogueField, CatalogueKind } from '../../api/connectors.gen';
 import { fieldMessage } from '../../api/messages';
 import { CheckboxField, SelectField, TextField } from '../../ui/fields';
 import { useConnections } from './connections';
-import { groupOf, shownFields, type ConnectorForm, type FieldValue } from './settings';
+import { aboutText, groupOf, shownFields, type ConnectorForm, type FieldValue } from './settings';
 
 /** The guide's page (served by the instance at /guide/, beside /console/). */
 const guideHref = (docs: string) => `../guide${docs}`;
@@ -49,7 +49,7 @@ export function ConnectorFields({ info, form, onChange, errorOf, accountId }: Pr
   return (
     <>
       <p className="hint connector-about">
-        {info.description}
+        {aboutText(info.description)}
         {info.docs && (
           <>
             {' '}

@@ -21,6 +21,14 @@ export const NO_CONNECTOR = 'none';
 
 export const kindInfo = (kind: string): CatalogueKind | undefined => CONNECTOR_CATALOGUE.find((k) => k.kind === kind);
 
+/**
+ * A kind's description as a sentence, without the API's note of its one-of
+ * rule ("(exactly one of hashtag, account)"): the form asks that with radio buttons.
+ */
+export const aboutText = (description: string): string => {
+  const text = description.replace(/\s*(?:\(exactly one of [^)]*\)|[;,]\s*exactly one of .*)$/, '').trim();
+  return text ? `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}` : '';
+};
 /** The one-of group a field belongs to (its index), or -1. */
 export const groupOf = (info: CatalogueKind, name: string): number => info.oneOf.findIndex((g) => g.includes(name));
 
