@@ -105,6 +105,8 @@ export interface Config {
   embed: EmbedConfig;
   /** webhook delivery (src/webhooks/) */
   webhooks: WebhookConfig;
+  /** an account's connections to networks: the key their secrets are sealed with, the expiry warnings (src/connections/) */
+  connections: ConnectionConfig;
   /** what SIGTERM/SIGINT do (src/cli/shutdown.ts) */
   shutdown: ShutdownConfig;
   /** `GET /metrics` (src/metrics/) */
@@ -237,7 +239,10 @@ export const SHUTDOWN_DEFAULTS: ShutdownConfig = { delayMs: 0, timeoutMs: 10_000
 export interface WebhookConfig {
   /** WEBHOOKS: deliver inside `serve` (the worker always does) */
   enabled: boolean;
-  /** WEBHOOK_SECRET_KEY: 32 bytes (base64) that encrypt signing secrets at rest; null: stored as they are */
+  /**
+   * SECRET_KEY (or its older name WEBHOOK_SECRET_KEY): 32 bytes (base64) that
+   * encrypt signing secrets at rest; null: stored as they are
+   */
   secretKey: Buffer | null;
   /** WEBHOOK_TICK_MS: how often a worker looks for endpoints with events to send */
   tickMs: number;
@@ -270,7 +275,7 @@ export const WEBHOOK_DEFAULTS = {
   logRetentionDays: 30,
 } as const;
 
-/** WEBHOOK_SECRET_KEY: base64 of exactly 32 bytes. */
+/** SECRET_KEY / WEBHOOK_SECRET_KEY: base64 of exactly 32 bytes. */
 export function parseSecretKey(value: string | undefined, name = 'WEBHOOK_SECRET_KEY'): Buffer | null {
   const raw = (value ?? '').trim();
   if (raw === '') return null;
@@ -278,6 +283,19 @@ export function parseSecretKey(value: string | undefined, name = 'WEBHOOK_SECRET
   if (key.length !== 32)
     throw new ConfigError(`${name} must be 32 bytes in base64 (make one with: openssl rand -base64 32)`);
   return key;
+}
+
+/**
+ * SECRET_KEY, or WEBHOOK_SECRET_KEY (its name before connections used it too):
+ * the operator's key of the secret box; null when neither is set. Both set
+ * must be the same key.
+ */
+export function operatorSecretKey(env: NodeJS.ProcessEnv): Buffer | null {
+  const key = parseSecretKey(env.SECRET_KEY, 'SECRET_KEY');
+  const old = parseSecretKey(env.WEBHOOK_SECRET_KEY, 'WEBHOOK_SECRET_KEY');
+  if (key && old && !key.equals(old))
+    throw new ConfigError('SECRET_KEY and WEBHOOK_SECRET_KEY are both set and differ: keep SECRET_KEY only');
+  return key ?? old;
 }
 
 export function loadWebhookConfig(env: NodeJS.ProcessEnv = process.env): WebhookConfig {
@@ -292,7 +310,7 @@ export function loadWebhookConfig(env: NodeJS.ProcessEnv = process.env): Webhook
     throw new ConfigError(`WEBHOOK_LEASE_MS must be more than WEBHOOK_TIMEOUT_MS (${timeoutMs})`);
   return {
     enabled: boolSetting(env.WEBHOOKS, 'WEBHOOKS', true),
-    secretKey: parseSecretKey(env.WEBHOOK_SECRET_KEY),
+    secretKey: operatorSecretKey(env),
     tickMs: intSetting(env.WEBHOOK_TICK_MS, 'WEBHOOK_TICK_MS', d.tickMs, 50, 600_000),
     retryMinS,
     retryMaxS,
@@ -306,6 +324,51 @@ export function loadWebhookConfig(env: NodeJS.ProcessEnv = process.env): Webhook
       d.logRetentionDays,
       1,
       3650,
+    ),
+  };
+}
+
+export interface ConnectionConfig {
+  /** SECRET_KEY (or WEBHOOK_SECRET_KEY): the operator's key; null: the key file's (src/connections/secret-key.ts) */
+  secretKey: Buffer | null;
+  /**
+   * SECRET_KEY_FILE: where the key made when no SECRET_KEY is set is kept
+   * (made once, mode 0600); default `secret.key` beside the SQLite file; null
+   * (PostgreSQL, an in-memory SQLite): none — connections cannot be stored
+   */
+  secretKeyFile: string | null;
+  /** CONNECTION_EXPIRY_WARN_DAYS: `connection.expiring` this many days before a token expires */
+  expiryWarnDays: number;
+  /** CONNECTION_EXPIRY_CHECK_MS: how often a worker looks for tokens expiring soon */
+  expiryCheckMs: number;
+}
+
+export const CONNECTION_DEFAULTS = { expiryWarnDays: 7, expiryCheckMs: 3_600_000 } as const;
+
+/** The key file's default: `secret.key` beside the SQLite file; none for PostgreSQL or an in-memory SQLite. */
+export function defaultSecretKeyFile(store: StoreUrl): string | null {
+  if (store.kind !== 'sqlite' || store.path === ':memory:' || store.path === '') return null;
+  return join(dirname(store.path), 'secret.key');
+}
+
+export function loadConnectionConfig(env: NodeJS.ProcessEnv = process.env): ConnectionConfig {
+  const file = optionalText(env.SECRET_KEY_FILE);
+  return {
+    secretKey: operatorSecretKey(env),
+    secretKeyFile: file ?? defaultSecretKeyFile(parseDatabaseUrl(env.DATABASE_URL)),
+    expiryWarnDays: intSetting(
+      env.CONNECTION_EXPIRY_WARN_DAYS,
+      'CONNECTION_EXPIRY_WARN_DAYS',
+      CONNECTION_DEFAULTS.expiryWarnDays,
+      1,
+      90,
+    ),
+    expiryCheckMs: intSetting(
+      env.CONNECTION_EXPIRY_CHECK_MS,
+      'CONNECTION_EXPIRY_CHECK_MS',
+      CONNECTION_DEFAULTS.expiryCheckMs,
+      1_000,
+      86_400_000,
     ),
   };
 }
@@ -712,6 +775,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     moderation: loadModerationConfig(env),
     embed: loadEmbedConfig(env),
     webhooks: loadWebhookConfig(env),
+    connections: loadConnectionConfig(env),
     shutdown: {
       delayMs: intSetting(env.SHUTDOWN_DELAY_MS, 'SHUTDOWN_DELAY_MS', SHUTDOWN_DEFAULTS.delayMs, 0, 600_000),
       timeoutMs: intSetting(
@@ -1138,6 +1202,7 @@ export const SETTING_SECTIONS = [
   'Media',
   'Moderation',
   'Webhooks',
+  'Connections',
   'Shutdown',
   'Metrics and tracing',
   'Command line',
@@ -1648,7 +1713,7 @@ export const SETTINGS: readonly SettingDoc[] = [
     section: 'Webhooks',
     default: null,
     meaning:
-      '32 bytes in base64 (`openssl rand -base64 32`): signing secrets are encrypted with it (AES-256-GCM) in the store; secrets stored plain before it was set are encrypted when `serve`, `start` or the worker starts. Unset while webhooks exist: a warning at start. Changing it makes the stored secrets unreadable (rotate them).',
+      'The older name of `SECRET_KEY`, still read: either may be set (both: the same key). 32 bytes in base64 (`openssl rand -base64 32`): signing secrets are encrypted with it (AES-256-GCM) in the store; secrets stored plain before it was set are encrypted when `serve`, `start` or the worker starts. Unset while webhooks exist: a warning at start. Changing it makes the stored secrets unreadable (rotate them).',
   },
   {
     name: 'WEBHOOK_TICK_MS',
@@ -1693,6 +1758,33 @@ export const SETTINGS: readonly SettingDoc[] = [
     section: 'Webhooks',
     default: String(WEBHOOK_DEFAULTS.logRetentionDays),
     meaning: 'How long the delivery log keeps an attempt, in days; workers prune older ones hourly.',
+  },
+  // Connections
+  {
+    name: 'SECRET_KEY',
+    section: 'Connections',
+    default: null,
+    meaning:
+      "32 bytes in base64 (`openssl rand -base64 32`): the key of the secret box that encrypts connections' tokens and API keys and webhook signing secrets (AES-256-GCM) in the store. Unset: connections use a key made once into `SECRET_KEY_FILE` (webhook secrets stay as `WEBHOOK_SECRET_KEY` says). Changing it makes the stored secrets unreadable (reconnect, rotate). See [Security](../security.md).",
+  },
+  {
+    name: 'SECRET_KEY_FILE',
+    section: 'Connections',
+    default: null,
+    meaning:
+      'Default: `secret.key` beside the SQLite file (`./data/secret.key`). Without `SECRET_KEY`: where the key of connections is kept — made at the first need (32 random bytes, mode 0600) and read from then on by every process of the instance. With PostgreSQL there is no default: set `SECRET_KEY` (or this, on a disk every instance shares), else storing a connection is refused. Back it up apart from the database: a backup without it cannot open the connections.',
+  },
+  {
+    name: 'CONNECTION_EXPIRY_WARN_DAYS',
+    section: 'Connections',
+    default: String(CONNECTION_DEFAULTS.expiryWarnDays),
+    meaning: 'Days before a token expires that the `connection.expiring` webhook is sent, once per expiry (1–90).',
+  },
+  {
+    name: 'CONNECTION_EXPIRY_CHECK_MS',
+    section: 'Connections',
+    default: String(CONNECTION_DEFAULTS.expiryCheckMs),
+    meaning: 'How often a worker looks for tokens expiring within `CONNECTION_EXPIRY_WARN_DAYS`, in milliseconds.',
   },
   // Moderation
   {

@@ -28,6 +28,7 @@ import { MediaRuntime } from './media/runtime.js';
 import { ProviderCheckRunner, providersFromConfig } from './moderation/provider-check.js';
 import { openMediaServices } from './media/services.js';
 import { listenUrl, type SelfUrl } from './domain/self-url.js';
+import { connectionSecretKey } from './connections/secret-key.js';
 
 export interface Runtime<
   App extends FastifyInstance | null = FastifyInstance | null,
@@ -103,6 +104,8 @@ export function openRuntime(
 export function openRuntime(config: Config, options?: RuntimeOptions): Promise<Runtime>;
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const serving = options.server !== undefined;
+  // connections are never stored plain: SECRET_KEY, else the key file (made once), else none (PostgreSQL)
+  const connectionKey = connectionSecretKey(config.connections);
   const { store, metrics } = await openMeteredStore(config);
   // the listen address: the server's port once it listens (PORT=0 picks one), else the configured one
   let app: FastifyInstance | null = null;
@@ -128,6 +131,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     keys: serving ? undefined : null,
     ingest: null,
     webhooks: config.webhooks,
+    connectionKey,
     metrics,
     // the storage and processing every server serves pictures with, and the worker fetches them with
     media: null,
@@ -159,14 +163,20 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
         db: store.db,
         changes: ctx.changes,
         config: config.ingest,
-        secretKey: config.webhooks.secretKey,
+        secretKey: connectionKey,
         log: workerLog('ingest'),
       })
     : null;
   ctx.ingest = ingest;
   const webhookLog = workerLog('webhooks');
   const webhooks = options.webhooks
-    ? new WebhookRuntime({ db: store.db, config: config.webhooks, log: webhookLog, self })
+    ? new WebhookRuntime({
+        db: store.db,
+        config: config.webhooks,
+        log: webhookLog,
+        self,
+        connections: config.connections,
+      })
     : null;
   const media =
     options.media && mediaServices

@@ -19,7 +19,7 @@ export function sealConnectionSecret(secret: ConnectionSecret, key: Buffer | nul
 
 /** Throws SecretBoxError (never the secret) when the key is missing or wrong. */
 export function openConnectionSecret(stored: string, key: Buffer | null): ConnectionSecret {
-  const parsed = JSON.parse(openSecret(stored, key, 'connection secret')) as unknown;
+  const parsed = JSON.parse(openSecret(stored, key, 'connection secret', 'SECRET_KEY (or its key file)')) as unknown;
   if (typeof parsed !== 'object' || parsed === null) return {};
   const out: ConnectionSecret = {};
   for (const k of ['accessToken', 'refreshToken', 'apiKey', 'apiSecret'] as const) {

@@ -6,7 +6,14 @@
 export const POST_CHANGE_KINDS = ['created', 'updated', 'approved', 'rejected', 'hidden', 'deleted', 'held'] as const;
 export const WALL_CHANGE_KINDS = ['wall_deleted', 'wall_restored'] as const;
 export const FEED_CHANGE_KINDS = ['feed_failing', 'feed_recovered'] as const;
-export const CHANGE_KINDS = [...POST_CHANGE_KINDS, ...WALL_CHANGE_KINDS, ...FEED_CHANGE_KINDS] as const;
+/** An account's connection the network refused, or whose token expires soon (src/store/migrations/0032_connection_events.ts). */
+export const CONNECTION_CHANGE_KINDS = ['connection_failed', 'connection_expiring'] as const;
+export const CHANGE_KINDS = [
+  ...POST_CHANGE_KINDS,
+  ...WALL_CHANGE_KINDS,
+  ...FEED_CHANGE_KINDS,
+  ...CONNECTION_CHANGE_KINDS,
+] as const;
 
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 

@@ -36,16 +36,21 @@ export class SecretBoxError extends Error {
 }
 
 /** The secret from its stored form; throws SecretBoxError when the key is missing or wrong (never the secret). */
-export function openSecret(stored: string, key: Buffer | null, what = 'webhook secret'): string {
+export function openSecret(
+  stored: string,
+  key: Buffer | null,
+  what = 'webhook secret',
+  keyName = 'WEBHOOK_SECRET_KEY',
+): string {
   if (stored.startsWith(PLAIN)) return stored.slice(PLAIN.length);
   if (!stored.startsWith(GCM)) throw new SecretBoxError(`the stored ${what} has an unknown form`);
-  if (!key) throw new SecretBoxError(`the ${what} is encrypted and WEBHOOK_SECRET_KEY is not set`);
+  if (!key) throw new SecretBoxError(`the ${what} is encrypted and ${keyName} is not set`);
   const [iv, tag, ct] = stored.slice(GCM.length).split('.');
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv ?? '', 'base64url'));
     decipher.setAuthTag(Buffer.from(tag ?? '', 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ct ?? '', 'base64url')), decipher.final()]).toString('utf8');
   } catch {
-    throw new SecretBoxError(`the ${what} cannot be decrypted with WEBHOOK_SECRET_KEY (a different key?)`);
+    throw new SecretBoxError(`the ${what} cannot be decrypted with ${keyName} (a different key?)`);
   }
 }

@@ -11,6 +11,8 @@ export const WEBHOOK_EVENTS = [
   'wall.deleted',
   'feed.failing',
   'feed.recovered',
+  'connection.failed',
+  'connection.expiring',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -27,6 +29,8 @@ const BY_KIND: Partial<Record<ChangeKind, WebhookEvent>> = {
   wall_deleted: 'wall.deleted',
   feed_failing: 'feed.failing',
   feed_recovered: 'feed.recovered',
+  connection_failed: 'connection.failed',
+  connection_expiring: 'connection.expiring',
 };
 
 /** The event a change is, or null (an edit, or a post created not visible: it is announced when approved). */

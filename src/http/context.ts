@@ -44,6 +44,12 @@ export interface AppContext {
   analytics?: EventRecorder | null;
   /** what a webhook test or replay sent from a request needs (WEBHOOK_* settings); undefined → the defaults */
   webhooks?: WebhookSettings;
+  /**
+   * The key connections' secrets are sealed with (SECRET_KEY, else the key
+   * file: src/connections/secret-key.ts); undefined or null → none: storing a
+   * connection is refused
+   */
+  connectionKey?: Buffer | null;
   /** this process's Prometheus metrics; undefined → a registry of its own, null → none (METRICS=off) */
   metrics?: Metrics | null;
   /** the media storage and processing (src/media/); undefined or null → no media pipeline: posts show their original URLs */

@@ -43,6 +43,7 @@ import {
 } from '../domain/branding.js';
 import type { EmbedTheme } from '../domain/lists.js';
 import type { FeedInput, FeedPatch, FeedRecord } from '../schemas/feeds.js';
+import { checkFeedConnection } from './connections.js';
 
 // ---------- walls ----------
 
@@ -283,6 +284,7 @@ export async function createFeed(op: Op, wallId: number, given: FeedInput): Prom
   const input = stored(cleanWrite(given, FEED_RULES));
   return audited(op, async (tx) => {
     await requireWall(tx.trx, wallId);
+    await checkFeedConnection(tx.trx, wallId, input.connector);
     const id = await insertFeed(tx.trx, {
       wall_id: wallId,
       name: input.name,
@@ -305,6 +307,7 @@ export async function updateFeed(op: Op, feedId: number, change: FeedPatch, wall
   const patch = stored(cleanWrite(change, FEED_RULES));
   return audited(op, async (tx) => {
     const before = feedRecord(await feedRow(tx.trx, feedId, wallId));
+    if (patch.connector !== undefined) await checkFeedConnection(tx.trx, before.wallId, patch.connector);
     await updateFeedRow(tx.trx, feedId, {
       ...(patch.name !== undefined ? { name: patch.name } : {}),
       ...(patch.source !== undefined ? { source: patch.source } : {}),

@@ -10,10 +10,21 @@ export const AuditListQuery = Type.Object(
     ),
     targetType: Type.Optional(
       Type.Enum(
-        ['account', 'user_key', 'wall', 'feed', 'post', 'product', 'operator_token', 'publishable_key', 'webhook'],
+        [
+          'account',
+          'user_key',
+          'wall',
+          'feed',
+          'post',
+          'product',
+          'operator_token',
+          'publishable_key',
+          'webhook',
+          'connection',
+        ],
         {
           'x-error':
-            'targetType must be account, user_key, wall, feed, post, product, operator_token, publishable_key or webhook',
+            'targetType must be account, user_key, wall, feed, post, product, operator_token, publishable_key, webhook or connection',
         },
       ),
     ),

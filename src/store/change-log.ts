@@ -13,6 +13,8 @@ export interface ChangeRow {
   wall_id: number;
   post_id: number | null;
   feed_id: number | null;
+  /** the connection of a connection change (its wall_id is 0); null or absent otherwise */
+  connection_id?: number | null;
   kind: ChangeKind;
   /** the post is publicly visible (approved, not hidden) after the change */
   visible: boolean;
@@ -33,7 +35,7 @@ export interface ChangesQuery {
 export async function changesAfter(db: Kysely<Database>, q: ChangesQuery): Promise<ChangeRow[]> {
   let query = db
     .selectFrom('changes')
-    .select(['seq', 'account_id', 'wall_id', 'post_id', 'feed_id', 'kind', 'visible', 'at'])
+    .select(['seq', 'account_id', 'wall_id', 'post_id', 'feed_id', 'connection_id', 'kind', 'visible', 'at'])
     .where('seq', '>', q.after);
   if (q.wallId !== undefined) query = query.where('wall_id', '=', q.wallId);
   if (q.accountId !== undefined) query = query.where('account_id', '=', q.accountId);

@@ -50,6 +50,7 @@ import * as m0028 from './migrations/0028_provider_checks.js';
 import * as m0029 from './migrations/0029_uploads.js';
 import * as m0030 from './migrations/0030_screen_control.js';
 import * as m0031 from './migrations/0031_connections.js';
+import * as m0032 from './migrations/0032_connection_events.js';
 
 /** A migration: what it does, and its step up (given the store's dialect; there are no steps down). */
 export interface SchemaMigration {
@@ -96,6 +97,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaMigration>> = {
   '0029_uploads': m0029,
   '0030_screen_control': m0030,
   '0031_connections': m0031,
+  '0032_connection_events': m0032,
 };
 
 /**

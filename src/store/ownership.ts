@@ -14,6 +14,7 @@ export const OWNED_KINDS = [
   'post',
   'publishable_key',
   'webhook',
+  'connection',
 ] as const;
 export type OwnedKind = (typeof OWNED_KINDS)[number];
 
@@ -22,12 +23,13 @@ export const isOwnedKind = (kind: string): kind is OwnedKind => (OWNED_KINDS as 
 /** Where the account of each kind (but an account) is found: in its own row, or in its wall's. */
 const ACCOUNT_FOUND_IN: Record<
   Exclude<OwnedKind, 'account'>,
-  { row: 'user_keys' | 'products' | 'walls' | 'webhooks' } | { wallOf: 'feeds' | 'posts' | 'publishable_keys' }
+  { row: 'user_keys' | 'products' | 'walls' | 'webhooks' | 'connections' } | { wallOf: 'feeds' | 'posts' | 'publishable_keys' }
 > = {
   user_key: { row: 'user_keys' },
   product: { row: 'products' },
   wall: { row: 'walls' },
   webhook: { row: 'webhooks' },
+  connection: { row: 'connections' },
   feed: { wallOf: 'feeds' },
   post: { wallOf: 'posts' },
   publishable_key: { wallOf: 'publishable_keys' },

@@ -373,6 +373,8 @@ export interface ChangesTable {
   post_id: number | null;
   /** the feed of a feed change, or the post's feed */
   feed_id: number | null;
+  /** the connection of a connection change (migration 0032; its wall_id is 0) */
+  connection_id: number | null;
   kind: ChangeKind;
   /** 1 when the post is approved and not hidden after the change */
   visible: number;

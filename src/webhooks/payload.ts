@@ -11,6 +11,8 @@ import { eventId, eventOfChange, TEST_EVENT } from '../domain/webhook-events.js'
 import type { ChangeRow } from '../store/change-log.js';
 import { picturesOfPosts } from '../store/media.js';
 import { postsByIds } from '../store/posts.js';
+import { findConnection } from '../store/connections.js';
+import { connectionStatusText } from '../domain/connections.js';
 import { productsOfPost } from '../store/products.js';
 import type { Database } from '../store/schema.js';
 
@@ -26,7 +28,21 @@ export interface WebhookPayload {
     feedId?: number;
     /** `post.held` only: the rule's decision, explained (the embed form shows no moderation) */
     decision?: HeldDecision;
+    /** `connection.failed`, `connection.expiring`: the connection as it is when sent (never its secrets) */
+    connection?: ConnectionEvent;
   };
+}
+
+/** What a connection event says of the connection: who, which network, its status in words — no secret. */
+export interface ConnectionEvent {
+  id: number;
+  accountId: number;
+  network: string;
+  name: string;
+  status: string;
+  statusDetail: string | null;
+  statusText: string;
+  expiresAt: string | null;
 }
 
 export interface HeldDecision {
@@ -43,6 +59,7 @@ export async function payloadOfChange(
 ): Promise<WebhookPayload | null> {
   const type = eventOfChange(change.kind, change.visible);
   if (type === null) return null;
+  if (change.connection_id != null) return connectionPayload(db, change, change.connection_id, type);
   let post: EmbedPost | null = null;
   let decision: HeldDecision | undefined;
   if (change.post_id !== null) {
@@ -70,6 +87,45 @@ export async function payloadOfChange(
       post,
       ...(change.feed_id !== null ? { feedId: change.feed_id } : {}),
       ...(decision ? { decision } : {}),
+    },
+  };
+}
+
+/** A connection's event; null when the connection is gone (deleted since: nothing to tell). */
+async function connectionPayload(
+  db: Kysely<Database>,
+  change: ChangeRow,
+  connectionId: number,
+  type: string,
+): Promise<WebhookPayload | null> {
+  const row = await findConnection(db, connectionId);
+  if (!row) return null;
+  const facts = {
+    status: row.status,
+    statusDetail: row.status_detail,
+    statusAt: row.status_at,
+    expiresAt: row.expires_at,
+  };
+  return {
+    id: eventId(change.seq),
+    type,
+    createdAt: new Date(change.at).toISOString(),
+    data: {
+      accountId: change.account_id,
+      wallId: null,
+      postId: null,
+      post: null,
+      connection: {
+        id: row.id,
+        accountId: row.account_id,
+        network: row.network,
+        name: row.name,
+        status: row.status,
+        statusDetail: row.status_detail,
+        // in words as of the change (a replay says what was true then)
+        statusText: connectionStatusText(facts, change.at),
+        expiresAt: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
+      },
     },
   };
 }

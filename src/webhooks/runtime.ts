@@ -12,7 +12,8 @@
 // WEBHOOK_GIVE_UP_S (3 days) disables the endpoint, cursor kept, so
 // re-enabling resumes there.
 import type { Kysely } from 'kysely';
-import type { WebhookConfig } from '../config.js';
+import type { ConnectionConfig, WebhookConfig } from '../config.js';
+import { warnExpiringConnections } from '../connections/expiry.js';
 import { openSecret } from '../domain/secret-box.js';
 import { kindsOfEvents, type WebhookEvent } from '../domain/webhook-events.js';
 import { backoffDelayS } from '../jobs/backoff.js';
@@ -51,6 +52,11 @@ export interface WebhookRuntimeOptions extends WorkerOptions {
   concurrency?: number;
   /** where this instance is reached: the base of the copies' URLs in payloads (default: no PUBLIC_URL, the default port) */
   self?: SelfUrl;
+  /**
+   * The connections' expiry check, run by the tick every `expiryCheckMs`
+   * (src/connections/expiry.ts: `connection.expiring`); absent: not run here
+   */
+  connections?: Pick<ConnectionConfig, 'expiryWarnDays' | 'expiryCheckMs'>;
 }
 
 export type EndpointStatus = 'idle' | 'delivered' | 'failed' | 'disabled' | 'skipped';
@@ -84,6 +90,8 @@ export class WebhookRuntime {
   private readonly failingAfter: number;
   private readonly self: SelfUrl;
   private nextPruneAt = 0;
+  private nextExpiryCheckAt = 0;
+  private readonly connections: WebhookRuntimeOptions['connections'];
   /** delivery attempts by outcome, read by the metrics on scrape */
   readonly stats = { deliveries: { delivered: 0, failed: 0, gave_up: 0 } };
 
@@ -91,6 +99,7 @@ export class WebhookRuntime {
     this.db = options.db;
     this.config = options.config;
     this.self = options.self ?? fixedSelfUrl(null);
+    this.connections = options.connections;
     ({
       log: this.log,
       now: this.now,
@@ -120,14 +129,29 @@ export class WebhookRuntime {
     if (await this.jobs.stop()) await this.sender.close();
   }
 
-  /** One tick: prune the delivery log when due, start the due endpoints (not waiting for them). */
+  /**
+   * One tick: prune the delivery log and check the connections' expiry when
+   * due, start the due endpoints (not waiting for them).
+   */
   async tick(): Promise<void> {
     if (this.jobs.stopped) return;
     if (this.now() >= this.nextPruneAt) {
       this.nextPruneAt = this.now() + PRUNE_EVERY_MS;
       await pruneDeliveries(this.db, this.now() - this.config.logRetentionDays * 86_400_000);
     }
+    if (this.connections && this.now() >= this.nextExpiryCheckAt) {
+      this.nextExpiryCheckAt = this.now() + this.connections.expiryCheckMs;
+      await this.checkConnectionExpiry();
+    }
     for (const id of await this.dueIds()) if (!this.jobs.has(id)) void this.schedule(id);
+  }
+
+  /** The expiry check now (the tick runs it every expiryCheckMs): the connections warned of. */
+  async checkConnectionExpiry(): Promise<number[]> {
+    if (!this.connections) return [];
+    const warned = await warnExpiringConnections(this.db, this.now(), this.connections.expiryWarnDays);
+    if (warned.length > 0) this.log.info({ connections: warned }, 'connections expiring soon: warned');
+    return warned;
   }
 
   /** Serves every due endpoint once and waits (tests, one-shot runs). */

@@ -21,6 +21,7 @@ import { ErrorEnvelope } from './schemas.js';
  * - `wall`: the account of the wall in `wallId` (live or deleted);
  * - `product`: the account of the product in `productId`;
  * - `webhook`: the account of the webhook endpoint in `webhookId`;
+ * - `connection`: the account of the connection in `connectionId`;
  * - `body-account`: the `accountId` of the body (a record made for an account);
  * - `filtered`: none — a list or a log; the handler passes `scopeOf(request)`
  *   to the service, which leaves out everything of other accounts;
@@ -28,7 +29,8 @@ import { ErrorEnvelope } from './schemas.js';
  *   themselves, operator tokens): only a token without a scope may call it.
  * Anything outside the token's accounts is a 404, as if it did not exist.
  */
-export type ScopeBy = 'account' | 'wall' | 'product' | 'webhook' | 'body-account' | 'filtered' | 'unscoped';
+export type ScopeBy =
+  'account' | 'wall' | 'product' | 'webhook' | 'connection' | 'body-account' | 'filtered' | 'unscoped';
 
 export interface Access {
   /** the least role that may call the route (roles are ordered: viewer < moderator < editor < admin) */
@@ -58,6 +60,7 @@ const SCOPE_NOTES: Record<ScopeBy, string> = {
   wall: 'A token limited to accounts gets 404 for a wall of any other account.',
   product: 'A token limited to accounts gets 404 for a product of any other account.',
   webhook: 'A token limited to accounts gets 404 for a webhook of any other account.',
+  connection: 'A token limited to accounts gets 404 for a connection of any other account.',
   'body-account': 'A token limited to accounts gets 404 for any other account (`accountId`).',
   filtered: 'A token limited to accounts sees only theirs.',
   unscoped: 'Needs a token without an account scope (403 otherwise).',
@@ -162,8 +165,9 @@ export async function enforceScope(request: FastifyRequest): Promise<void> {
     }
     case 'wall':
     case 'product':
-    case 'webhook': {
-      // the record in the path parameter named after its kind (wallId, productId, webhookId)
+    case 'webhook':
+    case 'connection': {
+      // the record in the path parameter named after its kind (wallId, productId, webhookId, connectionId)
       const kind = declared.scope;
       const id = Number(params[`${kind}Id`]);
       const owner = await accountOf(db, kind, id);

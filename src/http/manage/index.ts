@@ -8,6 +8,7 @@ import { analyticsRoutes } from './analytics.js';
 import { attentionRoutes } from './attention.js';
 import { auditRoutes } from './audit.js';
 import { changeRoutes } from './changes.js';
+import { connectionRoutes } from './connections.js';
 import { authenticateOperator } from './auth.js';
 import { manageErrorHandler } from './errors.js';
 import { postRoutes } from './posts.js';
@@ -76,6 +77,7 @@ export async function registerManage(app: FastifyInstance, options: ManageOption
       await manage.register(tokenRoutes);
       await manage.register(analyticsRoutes);
       await manage.register(webhookRoutes);
+      await manage.register(connectionRoutes);
       await manage.register(attentionRoutes);
       await manage.register(screenRoutes);
     },

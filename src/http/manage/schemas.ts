@@ -17,6 +17,7 @@ export const TagParams = Type.Object({
 });
 export const ProductParams = Type.Object({ productId: IdString('productId') });
 export const WebhookParams = Type.Object({ webhookId: IdString('webhookId') });
+export const ConnectionParams = Type.Object({ connectionId: IdString('connectionId') });
 export const DeliveryParams = Type.Object({ webhookId: IdString('webhookId'), deliveryId: IdString('deliveryId') });
 
 // ---------- envelopes ----------

@@ -62,7 +62,8 @@ const URL_NOTE =
 const EVENTS_NOTE =
   'Events: `post.created` (a post visible when created), `post.approved`, `post.rejected`, ' +
   '`post.held` (a rule put the post in the approval queue, with its explained decision), `post.hidden`, ' +
-  '`post.deleted`, `wall.deleted`, `feed.failing`, `feed.recovered`. Each delivery is a POST of JSON signed in ' +
+  '`post.deleted`, `wall.deleted`, `feed.failing`, `feed.recovered`, `connection.failed` (a network refused a connection: ' +
+  'failing, expired or revoked), `connection.expiring` (its token expires within CONNECTION_EXPIRY_WARN_DAYS; once per expiry). Each delivery is a POST of JSON signed in ' +
   '`Wallery-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (see the guide, Webhooks and the change feed, at /guide/).';
 
 export async function webhookRoutes(app: FastifyInstance) {
