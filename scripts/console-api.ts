@@ -75,7 +75,7 @@ export interface CatalogueKind {
   source: string;
   /** its page in the documentation, below /guide (`x-docs`) */
   docs: string | null;
-  /** the connection network it reads with (`x-network`), null if it needs none */
+  /** the connection network it reads with (`x-network` of the object or of its connectionId), null if none */
   network: string | null;
   /** groups of fields of which exactly one is set (`x-one-of`) */
   oneOf: string[][];
@@ -136,7 +136,9 @@ export function connectorCatalogue(doc: Doc): CatalogueKind[] {
     const properties = o.properties as Record<string, Json>;
     const kind = String(choicesOf(properties.kind ?? {})?.[0]?.value);
     const required = new Set((o.required as string[] | undefined) ?? []);
-    const network = typeof o['x-network'] === 'string' ? o['x-network'] : null;
+    // a kind that needs a connection names its network on the object; one that may read with one, on connectionId
+    const named = o['x-network'] ?? properties.connectionId?.['x-network'];
+    const network = typeof named === 'string' ? named : null;
     return {
       kind,
       title: typeof o.title === 'string' ? o.title : kind,

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markConnectionFailed } from '../../src/store/connections.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { CONNECTOR_CATALOGUE, type CatalogueKind } from '../../web/console/src/api/connectors.gen.js';
 import { addConnection } from '../helpers/connections.js';
@@ -46,7 +47,7 @@ describe.skipIf(!hasChromium)('the feed form made from the connector schemas, in
   let wallId = 0;
   let bareWallId = 0;
   let bareAccountId = 0;
-  /** per connection network, the account's active connection (and one expired beside it) */
+  /** per connection network, the account's active connection (and one expired before it) */
   const connections = new Map<string, { active: number; expired: number }>();
 
   /** A management API call as the admin; its responseData. */
@@ -88,10 +89,9 @@ describe.skipIf(!hasChromium)('the feed form made from the connector schemas, in
           secret: { accessToken: `token-${network}-${name}` },
           expiresAt,
         });
-      connections.set(network, {
-        active: await add(`Harbour ${network}`, null),
-        expired: await add(`Old ${network}`, Date.now() - 86_400_000),
-      });
+      const expired = await add(`Old ${network}`, Date.now() - 2 * 86_400_000);
+      await markConnectionFailed(store.db, expired, 'expired', 'the token expired', Date.now());
+      connections.set(network, { active: await add(`Harbour ${network}`, null), expired });
     }
     browser = await launching;
     context = await browser.newContext({ viewport: WIDE, reducedMotion: 'reduce' });
@@ -261,7 +261,7 @@ describe.skipIf(!hasChromium)('the feed form made from the connector schemas, in
       expect(options).toEqual(
         expect.arrayContaining([
           [String(active), `Harbour ${kind.network} (harbour.${kind.network})`],
-          [String(expired), `Old ${kind.network} (harbour.${kind.network}) — expired: reconnect it`],
+          [String(expired), `Old ${kind.network} (harbour.${kind.network}) — expired 2 days ago`],
         ]),
       );
       expect(options.every(([value]) => value === '' || [String(active), String(expired)].includes(value!))).toBe(true);

@@ -31,7 +31,7 @@ export interface CatalogueKind {
   source: string;
   /** its page in the documentation, below /guide (`x-docs`) */
   docs: string | null;
-  /** the connection network it reads with (`x-network`), null if it needs none */
+  /** the connection network it reads with (`x-network` of the object or of its connectionId), null if none */
   network: string | null;
   /** groups of fields of which exactly one is set (`x-one-of`) */
   oneOf: string[][];

@@ -1212,6 +1212,601 @@ export interface paths {
     };
     trace?: never;
   };
+  '/accounts/{accountId}/connections': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the connections of an account
+     * @description Oldest first, with the feeds that read with each (`usedBy`). `status`: active; failing (the network refused a call: a permission missing, a key not valid — tried again on the next poll); expired or revoked (feeds stop until it is reconnected). `statusText` says it in words ("expires in 5 days").
+     *
+     *     **Role:** any role. A token limited to accounts gets 404 for any other account.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description the `nextCursor` of the previous page */
+          cursor?: string;
+          /** @description items per page, 1–200, default 50 */
+          limit?: string;
+        };
+        header?: never;
+        path: {
+          /**
+           * @description accountId (digits)
+           * @example 7011
+           */
+          accountId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description a page of connections */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                data: {
+                  accountId: number;
+                  /**
+                   * @description oauth (the connect flow), token (a pasted token), api_key
+                   * @enum {unknown}
+                   */
+                  authKind: 'oauth' | 'token' | 'api_key';
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  createdAt: string;
+                  expiresAt: string | null;
+                  externalAccountId: string | null;
+                  externalAccountName: string | null;
+                  id: number;
+                  instance: string | null;
+                  lastUsedAt: string | null;
+                  name: string;
+                  /** @description instagram, facebook, threads, tiktok, youtube, x, mastodon, … */
+                  network: string;
+                  refreshedAt: string | null;
+                  refreshExpiresAt: string | null;
+                  /** @description the permissions granted */
+                  scopes: string[];
+                  /**
+                   * @description active; failing: the network refused a call (a permission missing, a key not valid) — tried again on the next poll; expired, revoked: waits for a reconnect
+                   * @enum {unknown}
+                   */
+                  status: 'active' | 'failing' | 'expired' | 'revoked';
+                  statusAt: string | null;
+                  statusDetail: string | null;
+                  /** @description the status in words: "active, no expiry", "expires in 5 days", "revoked by the user on 14 Jan 2026" */
+                  statusText: string;
+                  tokenHint: string | null;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  updatedAt: string;
+                  /** @description the ids of the feeds that read with it */
+                  usedBy: number[];
+                }[];
+                /** @description pass as cursor for the next page; null on the last page */
+                nextCursor: string | null;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Store a connection
+     * @description A token (`authKind: token`: an access token, bearer token or personal access token) or an API key (`authKind: api_key`) for a network, for the account's feeds to read with (their connector's `connectionId`). The secret fields (`accessToken`, `refreshToken`, `apiKey`, `apiSecret`) are encrypted at once (SECRET_KEY, else the instance’s key file) and never answered, logged or written to the audit log: a record shows only `tokenHint`, their last 4 characters. 409 when the instance has no key to encrypt it with (PostgreSQL without SECRET_KEY).
+     *
+     *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for any other account.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description accountId (digits)
+           * @example 7011
+           */
+          accountId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "network": "mastodon",
+           *       "name": "Our GoToSocial account",
+           *       "authKind": "token",
+           *       "accessToken": "ZA-Yj3aBD8U8Cm7lKUp-lm9O9BmDgdhHzDeqsY8tlL0",
+           *       "instance": "https://social.example"
+           *     }
+           */
+          'application/json': {
+            /** @description the OAuth access token, bearer token or personal access token (authKind token) */
+            accessToken?: string;
+            /** @description the API key (authKind api_key): Flickr, YouTube Data API, Tumblr */
+            apiKey?: string;
+            /** @description the API secret that goes with the key, when the network has one */
+            apiSecret?: string;
+            /**
+             * @description token: accessToken is required; api_key: apiKey is required
+             * @enum {unknown}
+             */
+            authKind: 'token' | 'api_key';
+            expiresAt?: string | null;
+            externalAccountId?: string;
+            externalAccountName?: string;
+            instance?: string;
+            /** @description what the operator calls it ("Brand Instagram") */
+            name: string;
+            /**
+             * @description the network the credentials are for
+             * @enum {unknown}
+             */
+            network:
+              | 'instagram'
+              | 'facebook'
+              | 'threads'
+              | 'tiktok'
+              | 'youtube'
+              | 'x'
+              | 'mastodon'
+              | 'pixelfed'
+              | 'misskey'
+              | 'flickr'
+              | 'reddit'
+              | 'tumblr';
+            /** @description the OAuth refresh token, when the network gives one */
+            refreshToken?: string;
+            /** @description the permissions the token was granted, as the network names them */
+            scopes?: string[];
+          };
+        };
+      };
+      responses: {
+        /** @description the new connection */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 201;
+              responseData: {
+                accountId: number;
+                /**
+                 * @description oauth (the connect flow), token (a pasted token), api_key
+                 * @enum {unknown}
+                 */
+                authKind: 'oauth' | 'token' | 'api_key';
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+                expiresAt: string | null;
+                externalAccountId: string | null;
+                externalAccountName: string | null;
+                id: number;
+                instance: string | null;
+                lastUsedAt: string | null;
+                name: string;
+                /** @description instagram, facebook, threads, tiktok, youtube, x, mastodon, … */
+                network: string;
+                refreshedAt: string | null;
+                refreshExpiresAt: string | null;
+                /** @description the permissions granted */
+                scopes: string[];
+                /**
+                 * @description active; failing: the network refused a call (a permission missing, a key not valid) — tried again on the next poll; expired, revoked: waits for a reconnect
+                 * @enum {unknown}
+                 */
+                status: 'active' | 'failing' | 'expired' | 'revoked';
+                statusAt: string | null;
+                statusDetail: string | null;
+                /** @description the status in words: "active, no expiry", "expires in 5 days", "revoked by the user on 14 Jan 2026" */
+                statusText: string;
+                tokenHint: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                updatedAt: string;
+                /** @description the ids of the feeds that read with it */
+                usedBy: number[];
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/accounts/{accountId}/keys': {
     parameters: {
       query?: never;
@@ -2702,7 +3297,8 @@ export interface paths {
             | 'product'
             | 'operator_token'
             | 'publishable_key'
-            | 'webhook';
+            | 'webhook'
+            | 'connection';
           tokenName?: string;
         };
         header?: never;
@@ -2885,6 +3481,856 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/connections/{connectionId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a connection
+     * @description `status`: active; failing (the network refused a call: a permission missing, a key not valid — tried again on the next poll); expired or revoked (feeds stop until it is reconnected). `statusText` says it in words ("expires in 5 days").
+     *
+     *     **Role:** any role. A token limited to accounts gets 404 for a connection of any other account.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description connectionId (digits)
+           * @example 7011
+           */
+          connectionId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the connection */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                accountId: number;
+                /**
+                 * @description oauth (the connect flow), token (a pasted token), api_key
+                 * @enum {unknown}
+                 */
+                authKind: 'oauth' | 'token' | 'api_key';
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+                expiresAt: string | null;
+                externalAccountId: string | null;
+                externalAccountName: string | null;
+                id: number;
+                instance: string | null;
+                lastUsedAt: string | null;
+                name: string;
+                /** @description instagram, facebook, threads, tiktok, youtube, x, mastodon, … */
+                network: string;
+                refreshedAt: string | null;
+                refreshExpiresAt: string | null;
+                /** @description the permissions granted */
+                scopes: string[];
+                /**
+                 * @description active; failing: the network refused a call (a permission missing, a key not valid) — tried again on the next poll; expired, revoked: waits for a reconnect
+                 * @enum {unknown}
+                 */
+                status: 'active' | 'failing' | 'expired' | 'revoked';
+                statusAt: string | null;
+                statusDetail: string | null;
+                /** @description the status in words: "active, no expiry", "expires in 5 days", "revoked by the user on 14 Jan 2026" */
+                statusText: string;
+                tokenHint: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                updatedAt: string;
+                /** @description the ids of the feeds that read with it */
+                usedBy: number[];
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    /**
+     * Delete a connection
+     * @description Its secrets go with it. Refused (409, naming the feeds) while feeds read with it: give them another connection first.
+     *
+     *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a connection of any other account.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description connectionId (digits)
+           * @example 7011
+           */
+          connectionId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the connection as it was */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                accountId: number;
+                /**
+                 * @description oauth (the connect flow), token (a pasted token), api_key
+                 * @enum {unknown}
+                 */
+                authKind: 'oauth' | 'token' | 'api_key';
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+                expiresAt: string | null;
+                externalAccountId: string | null;
+                externalAccountName: string | null;
+                id: number;
+                instance: string | null;
+                lastUsedAt: string | null;
+                name: string;
+                /** @description instagram, facebook, threads, tiktok, youtube, x, mastodon, … */
+                network: string;
+                refreshedAt: string | null;
+                refreshExpiresAt: string | null;
+                /** @description the permissions granted */
+                scopes: string[];
+                /**
+                 * @description active; failing: the network refused a call (a permission missing, a key not valid) — tried again on the next poll; expired, revoked: waits for a reconnect
+                 * @enum {unknown}
+                 */
+                status: 'active' | 'failing' | 'expired' | 'revoked';
+                statusAt: string | null;
+                statusDetail: string | null;
+                /** @description the status in words: "active, no expiry", "expires in 5 days", "revoked by the user on 14 Jan 2026" */
+                statusText: string;
+                tokenHint: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                updatedAt: string;
+                /** @description the ids of the feeds that read with it */
+                usedBy: number[];
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    /**
+     * Rename or reconnect a connection
+     * @description A new `name`, `expiresAt`, `instance` or account fields; any secret field reconnects: the secret is replaced by the fields given and the status is active again (the feeds read with it from their next poll). The secret fields (`accessToken`, `refreshToken`, `apiKey`, `apiSecret`) are encrypted at once (SECRET_KEY, else the instance’s key file) and never answered, logged or written to the audit log: a record shows only `tokenHint`, their last 4 characters.
+     *
+     *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for a connection of any other account.
+     */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description connectionId (digits)
+           * @example 7011
+           */
+          connectionId: string;
+        };
+        cookie?: never;
+      };
+      /** @description Giving any secret field reconnects: the stored secret is replaced by the fields given (absent ones are dropped), and the status is active again. */
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description the OAuth access token, bearer token or personal access token (authKind token) */
+            accessToken?: string;
+            /** @description the API key (authKind api_key): Flickr, YouTube Data API, Tumblr */
+            apiKey?: string;
+            /** @description the API secret that goes with the key, when the network has one */
+            apiSecret?: string;
+            expiresAt?: string | null;
+            externalAccountId?: string;
+            externalAccountName?: string;
+            instance?: string;
+            name?: string;
+            /** @description the OAuth refresh token, when the network gives one */
+            refreshToken?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description the connection after the change */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                accountId: number;
+                /**
+                 * @description oauth (the connect flow), token (a pasted token), api_key
+                 * @enum {unknown}
+                 */
+                authKind: 'oauth' | 'token' | 'api_key';
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+                expiresAt: string | null;
+                externalAccountId: string | null;
+                externalAccountName: string | null;
+                id: number;
+                instance: string | null;
+                lastUsedAt: string | null;
+                name: string;
+                /** @description instagram, facebook, threads, tiktok, youtube, x, mastodon, … */
+                network: string;
+                refreshedAt: string | null;
+                refreshExpiresAt: string | null;
+                /** @description the permissions granted */
+                scopes: string[];
+                /**
+                 * @description active; failing: the network refused a call (a permission missing, a key not valid) — tried again on the next poll; expired, revoked: waits for a reconnect
+                 * @enum {unknown}
+                 */
+                status: 'active' | 'failing' | 'expired' | 'revoked';
+                statusAt: string | null;
+                statusDetail: string | null;
+                /** @description the status in words: "active, no expiry", "expires in 5 days", "revoked by the user on 14 Jan 2026" */
+                statusText: string;
+                tokenHint: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                updatedAt: string;
+                /** @description the ids of the feeds that read with it */
+                usedBy: number[];
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
     trace?: never;
   };
   '/products': {
@@ -18961,7 +20407,7 @@ export interface paths {
     put?: never;
     /**
      * Create a webhook
-     * @description It receives the events after its creation (no backlog). The answer holds the signing secret (`whsec_…`), shown this once. Events: `post.created` (a post visible when created), `post.approved`, `post.rejected`, `post.held` (a rule put the post in the approval queue, with its explained decision), `post.hidden`, `post.deleted`, `wall.deleted`, `feed.failing`, `feed.recovered`. Each delivery is a POST of JSON signed in `Wallery-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (see the guide, Webhooks and the change feed, at /guide/).
+     * @description It receives the events after its creation (no backlog). The answer holds the signing secret (`whsec_…`), shown this once. Events: `post.created` (a post visible when created), `post.approved`, `post.rejected`, `post.held` (a rule put the post in the approval queue, with its explained decision), `post.hidden`, `post.deleted`, `wall.deleted`, `feed.failing`, `feed.recovered`, `connection.failed` (a network refused a connection: failing, expired or revoked), `connection.expiring` (its token expires within CONNECTION_EXPIRY_WARN_DAYS; once per expiry). Each delivery is a POST of JSON signed in `Wallery-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (see the guide, Webhooks and the change feed, at /guide/).
      *
      *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for any other account (`accountId`).
      */
@@ -18996,6 +20442,8 @@ export interface paths {
               | 'wall.deleted'
               | 'feed.failing'
               | 'feed.recovered'
+              | 'connection.failed'
+              | 'connection.expiring'
             )[];
             url: string;
           };
@@ -19825,6 +21273,8 @@ export interface paths {
               | 'wall.deleted'
               | 'feed.failing'
               | 'feed.recovered'
+              | 'connection.failed'
+              | 'connection.expiring'
             )[];
             url?: string;
           };

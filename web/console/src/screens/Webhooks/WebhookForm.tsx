@@ -19,6 +19,8 @@ const EVENT_NAMES: Record<WebhookEvent, string> = {
   'wall.deleted': 'a wall is deleted',
   'feed.failing': 'a feed keeps failing',
   'feed.recovered': 'a failing feed works again',
+  'connection.failed': 'a connection stops working (expired, revoked, refused)',
+  'connection.expiring': 'a connection’s token expires soon',
 };
 const EVENTS = Object.keys(EVENT_NAMES) as WebhookEvent[];
 

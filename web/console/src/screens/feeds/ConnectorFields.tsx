@@ -9,7 +9,7 @@ import { useId } from 'react';
 import type { CatalogueField, CatalogueKind } from '../../api/connectors.gen';
 import { fieldMessage } from '../../api/messages';
 import { CheckboxField, SelectField, TextField } from '../../ui/fields';
-import { useConnections } from './connections';
+import { useConnections, type Connection } from './connections';
 import { aboutText, groupOf, shownFields, type ConnectorForm, type FieldValue } from './settings';
 
 /** The guide's page (served by the instance at /guide/, beside /console/). */
@@ -168,11 +168,11 @@ function SettingField({ field: f, value, onValue, error, info, accountId }: Fiel
   }
 }
 
-const STATUS_WORDS: Record<string, string> = {
-  failing: ' — failing',
-  expired: ' — expired: reconnect it',
-  revoked: ' — revoked: reconnect it',
-};
+/** A connection as the picker lists it: its name, the network account, its status in words unless it is simply fine. */
+const connectionText = (c: Connection) =>
+  `${c.name}${c.externalAccountName ? ` (${c.externalAccountName})` : ''}${
+    c.status !== 'active' || c.expiresAt !== null ? ` — ${c.statusText}` : ''
+  }`;
 
 /**
  * The account's connections of the kind's network to choose from; none yet:
@@ -240,9 +240,7 @@ function ConnectionPicker({
       <option value="">{f.required ? 'Choose a connection…' : 'None: read without one'}</option>
       {mine.map((c) => (
         <option key={c.id} value={String(c.id)}>
-          {c.name}
-          {c.accountName ? ` (${c.accountName})` : ''}
-          {STATUS_WORDS[c.status] ?? ''}
+          {connectionText(c)}
         </option>
       ))}
     </SelectField>

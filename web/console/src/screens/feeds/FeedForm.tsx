@@ -4,7 +4,7 @@
 // the field it names; a refusal no field of the kind shows (a one-of rule, a
 // setting of another kind) under the settings.
 import { useState } from 'react';
-import { apiErrorOf, type Feed, type FeedCreate } from '../../api/client';
+import { apiErrorOf, type Feed, type FeedCreate, type FieldError } from '../../api/client';
 import { CONNECTOR_CATALOGUE } from '../../api/connectors.gen';
 import { fieldErrorText } from '../../api/messages';
 import { useSaveFeed } from '../../api/queries/feeds';
@@ -53,11 +53,18 @@ export function FeedForm({
   });
   const err = apiErrorOf(save.error);
   const info = kindInfo(form.kind);
-  // the connector's refusals that no field of this kind shows (the one-of rules, a setting of another kind)
-  const shown = shownFields(form).map((f) => `connector.${f.name}`);
-  const otherConnectorErrors = (err?.fieldErrors ?? []).filter(
-    (e) => (e.field === 'connector' || e.field.startsWith('connector.')) && !shown.includes(e.field),
+  const connectorErrors = (err?.fieldErrors ?? []).filter(
+    (e) => e.field === 'connector' || e.field.startsWith('connector.'),
   );
+  /** the setting a refusal is about: its field, or the one a refusal of the whole connector names first */
+  const settingOfError = (e: FieldError) =>
+    e.field === 'connector'
+      ? (/^connector\.(\w+):/.exec(e.message)?.[1] ?? null)
+      : e.field.slice('connector.'.length).split(/[.[]/)[0]!;
+  const errorOf = (name: string) => connectorErrors.find((e) => settingOfError(e) === name)?.message;
+  // the connector's refusals that no field of this kind shows (the one-of rules, a setting of another kind)
+  const shown = shownFields(form).map((f) => f.name);
+  const otherConnectorErrors = connectorErrors.filter((e) => !shown.includes(settingOfError(e) ?? ''));
   const submit = onSubmit(() => {
     const body = {
       name,
@@ -84,13 +91,7 @@ export function FeedForm({
       <fieldset className="connector" data-kind={form.kind}>
         <legend>What to collect</legend>
         {info ? (
-          <ConnectorFields
-            info={info}
-            form={form}
-            onChange={setForm}
-            errorOf={(field) => err?.forField(`connector.${field}`)}
-            accountId={accountId}
-          />
+          <ConnectorFields info={info} form={form} onChange={setForm} errorOf={errorOf} accountId={accountId} />
         ) : (
           <p className="hint">Nothing is polled; posts come from a data file import or the API.</p>
         )}
