@@ -16,6 +16,7 @@ const getStarted = [
 
 const guides = [
   { text: 'Feeds and connectors', link: '/guides/feeds-and-connectors' },
+  { text: 'Connections', link: '/guides/connections' },
   { text: 'Moderation and rules', link: '/guides/moderation-and-rules' },
   { text: 'Embed and hosted page', link: '/guides/embed-and-hosted-page' },
   { text: 'Event screen', link: '/guides/event-screen' },

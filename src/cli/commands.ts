@@ -18,6 +18,7 @@ import { registerPostCommands } from './posts.js';
 import { registerProductCommands } from './products.js';
 import { registerTokenCommands } from './tokens.js';
 import { registerWebhookCommands } from './webhooks.js';
+import { registerConnectionCommands } from './connections.js';
 
 export function createProgram(): Command {
   const program = new Command('wallery')
@@ -41,6 +42,7 @@ export function createProgram(): Command {
   registerAuditCommands(program);
   registerAnalyticsCommands(program);
   registerWebhookCommands(program);
+  registerConnectionCommands(program);
   registerIngestCommands(program);
   registerMediaCommands(program);
   return program;

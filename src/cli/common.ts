@@ -1,6 +1,6 @@
 // Shared CLI plumbing: configuration, an open store, id arguments, errors.
 import { InvalidArgumentError } from 'commander';
-import { loadConfig, parseDatabaseUrl, type Config } from '../config.js';
+import { defaultSecretKeyFile, loadConfig, parseDatabaseUrl, type Config } from '../config.js';
 import { openStore, type Store } from '../store/store.js';
 import { fixedSelfUrl, selfBase } from '../domain/self-url.js';
 
@@ -14,7 +14,11 @@ export interface StoreOptions {
 
 export function configFrom(options: StoreOptions): Config {
   const config = loadConfig();
-  if (options.database !== undefined) config.store = parseDatabaseUrl(options.database, '--database');
+  if (options.database !== undefined) {
+    config.store = parseDatabaseUrl(options.database, '--database');
+    // the key file of connections goes with the database (unless SECRET_KEY_FILE names one)
+    if (!process.env.SECRET_KEY_FILE?.trim()) config.connections.secretKeyFile = defaultSecretKeyFile(config.store);
+  }
   return config;
 }
 

@@ -8,16 +8,28 @@
 // with `min_id`, following the `Link: rel="prev"` pages, at most `maxPages`
 // pages; the cursor then only moves as far as the gap was filled, so the next
 // poll continues where this one stopped.
+//
+// With a connection (`connectionId`: an access token of an account on the
+// instance) every request carries `Authorization: Bearer` — for servers that
+// require sign-in (GoToSocial, instances with public timelines closed) —
+// and a 401 is the token refused: the feed fails at once and the connection
+// is marked (CredentialError). The token goes to the connection's instance only.
 import parseLinkHeader from 'parse-link-header';
 import type { Static } from 'typebox';
 import type { IngestedPost } from '../store/ingest.js';
 import {
+  ConnectorSetupError,
+  CredentialError,
+  UpstreamError,
   UpstreamFormatError,
   collectPosts,
   isObject,
   parseJson,
   type Connector,
+  type ConnectorCredential,
   type DocumentParser,
+  type HttpOptions,
+  type HttpResult,
   type MetaOf,
   type PollInput,
   type PollOutput,
@@ -235,8 +247,85 @@ const statusesDocument = ((doc, settings, limits) => {
 
 // ---------- the poll (serving thread) ----------
 
-async function lookupAccount(input: PollInput<MastodonSettings>, base: string, acct: string): Promise<string> {
-  const res = await input.http.request(`${base}/api/v1/accounts/lookup?acct=${encodeURIComponent(acct)}`);
+type Request = (url: string, options?: HttpOptions) => Promise<HttpResult>;
+
+/**
+ * What the instance's refusal of a token means (Mastodon answers 401 with
+ * Doorkeeper's `{"error": "The access token is invalid"}` for a token it no
+ * longer knows — revoked by the user, or the app removed — and "…expired" /
+ * "…was revoked" in the other cases; 403 when a scope is missing).
+ */
+export function mastodonCredentialError(err: UpstreamError, instance: string): CredentialError | null {
+  const said = err.message.toLowerCase();
+  const where = hostOf(instance);
+  if (err.status === 401) {
+    const problem = said.includes('expired')
+      ? 'expired'
+      : said.includes('invalid') || said.includes('revoked')
+        ? 'revoked'
+        : 'invalid';
+    const what =
+      problem === 'expired'
+        ? 'has expired'
+        : problem === 'revoked'
+          ? 'is no longer valid (revoked, or the app was removed)'
+          : 'was refused';
+    return new CredentialError(
+      problem,
+      `${where} says the access token ${what} (${err.message}): reconnect the Mastodon connection with a new token`,
+    );
+  }
+  if (err.status === 403 && said.includes('scope'))
+    return new CredentialError(
+      'permission',
+      `${where} refused the access token a permission this feed needs (${err.message}): reconnect with a token that has the read scope`,
+    );
+  return null;
+}
+
+/** The poll's requests: with the connection's token when there is one, its refusal a CredentialError. */
+function requester(input: PollInput<MastodonSettings>, base: string): Request {
+  const credential = tokenFor(input.credential, base);
+  if (!credential)
+    return async (url, options) => {
+      try {
+        return await input.http.request(url, options);
+      } catch (err) {
+        if (err instanceof UpstreamError && err.status === 401)
+          throw new ConnectorSetupError(
+            `${hostOf(base)} requires sign-in to read this (${err.message}): give the feed a Mastodon connection (connector.connectionId)`,
+          );
+        throw err;
+      }
+    };
+  return async (url, options = {}) => {
+    try {
+      return await input.http.request(url, {
+        ...options,
+        headers: { ...(options.headers ?? {}), authorization: `Bearer ${credential}` },
+      });
+    } catch (err) {
+      throw (err instanceof UpstreamError && mastodonCredentialError(err, base)) || err;
+    }
+  };
+}
+
+/** The access token, checked to be for this instance (a token never goes to another server). */
+function tokenFor(credential: ConnectorCredential | null, base: string): string | null {
+  if (!credential) return null;
+  if (!credential.accessToken)
+    throw new ConnectorSetupError(
+      `the Mastodon connection ${credential.connectionId} holds no access token: reconnect it`,
+    );
+  if (credential.instance && new URL(credential.instance).origin !== new URL(base).origin)
+    throw new ConnectorSetupError(
+      `the Mastodon connection ${credential.connectionId} is for ${hostOf(credential.instance)}, not ${hostOf(base)}: give the feed a connection of its instance`,
+    );
+  return credential.accessToken;
+}
+
+async function lookupAccount(input: PollInput<MastodonSettings>, request: Request, base: string, acct: string) {
+  const res = await request(`${base}/api/v1/accounts/lookup?acct=${encodeURIComponent(acct)}`);
   return (await input.parse<MetaOf<typeof accountDocument>>(res, 'account')).meta.id;
 }
 
@@ -245,8 +334,9 @@ export const mastodonConnector: Connector<MastodonSettings> = {
   network: 'Mastodon',
   sourceType: (s) => (s.hashtag !== undefined ? 'hashtag' : 'account'),
   async poll(input): Promise<PollOutput> {
-    const { settings, http } = input;
+    const { settings } = input;
     const base = instanceBase(settings);
+    const request = requester(input, base);
     const cursor = readCursor(input.cursor);
     const unwrap = settings.reposts === 'unwrap';
     // pages never ask for more than the poll may keep
@@ -260,7 +350,7 @@ export const mastodonConnector: Connector<MastodonSettings> = {
     } else {
       const acct = (settings.account ?? '').replace(/^@/, '');
       const accountId =
-        cursor.acct === acct && cursor.accountId ? cursor.accountId : await lookupAccount(input, base, acct);
+        cursor.acct === acct && cursor.accountId ? cursor.accountId : await lookupAccount(input, request, base, acct);
       next.accountId = accountId;
       next.acct = acct;
       timeline = (limit) =>
@@ -271,7 +361,7 @@ export const mastodonConnector: Connector<MastodonSettings> = {
 
     // with a gap still open a 304 on the newest page must not end the poll
     const newestLimit = pageLimit(0);
-    const newest = await http.request(timeline(newestLimit), { conditional: !cursor.gapOpen });
+    const newest = await request(timeline(newestLimit), { conditional: !cursor.gapOpen });
     if (newest.notModified) return { rows: [], cursor: { ...next, sinceId }, notModified: true, skipped: 0 };
     const first = await input.parse<MetaOf<typeof statusesDocument>>(newest, 'statuses');
     const rows: IngestedPost[] = [...first.rows];
@@ -295,7 +385,7 @@ export const mastodonConnector: Connector<MastodonSettings> = {
       let filledTo = sinceId;
       let closed = false;
       for (let page = 1; page < input.maxPages && url && read < input.maxItems; page++) {
-        const res = await http.request(url);
+        const res = await request(url);
         const got = await input.parse<MetaOf<typeof statusesDocument>>(res, 'statuses');
         const ids = got.meta.ids;
         if (ids.length === 0) {

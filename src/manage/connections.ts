@@ -249,6 +249,8 @@ export async function deleteConnection(op: Op, id: number, keyring: ConnectionKe
 
 // ---------- feeds ↔ connections ----------
 
+const article = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
+
 /**
  * The rule of a feed's `connector.connectionId`, checked whenever a feed is
  * made or its connector changed: a kind whose schema names a network
@@ -263,7 +265,7 @@ export async function checkFeedConnection(db: Kysely<Database>, wallId: number, 
   if (network === undefined)
     throw invalidField(
       'connector',
-      `connector.connectionId: a ${String(kind)} feed reads without a connection; remove it`,
+      `connector.connectionId: ${article(String(kind))} ${String(kind)} feed reads without a connection; remove it`,
     );
   const id = Number(connectionId);
   const row = Number.isSafeInteger(id) ? await findConnection(db, id) : undefined;
@@ -276,6 +278,7 @@ export async function checkFeedConnection(db: Kysely<Database>, wallId: number, 
   if (row.network !== network)
     throw invalidField(
       'connector',
-      `connector.connectionId: connection ${id} (“${row.name}”) is a ${row.network} connection; a ${String(kind)} feed needs a ${network} one`,
+      `connector.connectionId: connection ${id} (“${row.name}”) is ${article(row.network)} ${row.network} connection; ` +
+        `${article(String(kind))} ${String(kind)} feed needs ${article(network)} ${network} one`,
     );
 }

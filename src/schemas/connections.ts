@@ -134,14 +134,21 @@ export type ConnectionRecord = Static<typeof ConnectionRecord>;
 
 // ---------- which connector kinds read with which network ----------
 
+type KindSchema = {
+  'x-network'?: unknown;
+  properties?: { kind?: { const?: unknown }; connectionId?: { 'x-network'?: unknown } };
+};
+
 /**
- * The network each connector kind's connection must be for (its schema's
- * `'x-network'`); kinds without one take no `connectionId`.
+ * The network each connector kind's connection must be for: its schema's
+ * `'x-network'` (a kind that needs a connection), or its `connectionId`
+ * field's (one that may read with one); kinds without take no `connectionId`.
  */
 export const NETWORK_OF_KIND: ReadonlyMap<string, string> = new Map(
   (ConnectorSettings.anyOf as TSchema[]).flatMap((schema) => {
-    const kind = (schema as { properties?: { kind?: { const?: unknown } } }).properties?.kind?.const;
-    const network = (schema as { 'x-network'?: unknown })['x-network'];
+    const { properties } = schema as KindSchema;
+    const kind = properties?.kind?.const;
+    const network = (schema as KindSchema)['x-network'] ?? properties?.connectionId?.['x-network'];
     return typeof kind === 'string' && typeof network === 'string' ? [[kind, network] as const] : [];
   }),
 );

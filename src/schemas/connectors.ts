@@ -80,6 +80,13 @@ export const MastodonConnector = Type.Object(
       }),
     ),
     reposts: Reposts,
+    connectionId: Type.Optional({
+      ...ConnectionId,
+      title: 'Connection',
+      description:
+        'a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor',
+      'x-network': 'mastodon',
+    }),
   },
   {
     title: 'Mastodon',

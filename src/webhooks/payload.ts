@@ -122,8 +122,11 @@ async function connectionPayload(
         name: row.name,
         status: row.status,
         statusDetail: row.status_detail,
-        // in words as of the change (a replay says what was true then)
-        statusText: connectionStatusText(facts, change.at),
+        // in words as of the event (a replay says what was true then): when it failed, or was warned of
+        statusText: connectionStatusText(
+          facts,
+          (change.kind === 'connection_expiring' ? row.expiry_warned_at : row.status_at) ?? change.at,
+        ),
         expiresAt: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
       },
     },

@@ -74,7 +74,7 @@ export const CONNECTOR_CATALOGUE: readonly CatalogueKind[] = [
     description: 'a hashtag timeline or an account’s statuses on one instance (exactly one of hashtag, account)',
     source: 'Mastodon',
     docs: '/guides/feeds-and-connectors#connectors',
-    network: null,
+    network: 'mastodon',
     oneOf: [['hashtag', 'account']],
     fields: [
       {
@@ -120,6 +120,14 @@ export const CONNECTOR_CATALOGUE: readonly CatalogueKind[] = [
             label: 'Show the post reposted',
           },
         ],
+      },
+      {
+        name: 'connectionId',
+        title: 'Connection',
+        description:
+          'a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor',
+        required: false,
+        input: 'connection',
       },
     ],
   },

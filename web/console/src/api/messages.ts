@@ -168,6 +168,18 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   accounts: 'Limit to accounts',
   events: 'Events',
   expireOldNow: 'Stop signing with the old secret now',
+  // connections (an account's tokens and API keys for networks; `network` is above)
+  instance: 'Server',
+  authKind: 'How it signs in',
+  accessToken: 'Access token',
+  refreshToken: 'Refresh token',
+  apiKey: 'API key',
+  apiSecret: 'API secret',
+  externalAccountId: 'Network account id',
+  externalAccountName: 'Network account name',
+  scopes: 'Permissions',
+  expiresAt: 'Expires',
+  connectionId: 'Connection',
   // lists, analytics, audit
   limit: 'Per page',
   cursor: 'Page',

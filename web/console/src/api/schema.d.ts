@@ -9189,6 +9189,11 @@ export interface paths {
                              */
                             account?: string;
                             /**
+                             * Connection
+                             * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                             */
+                            connectionId?: number;
+                            /**
                              * Hashtag
                              * @description without the #
                              * @example harbourfest
@@ -9524,6 +9529,11 @@ export interface paths {
                        */
                       account?: string;
                       /**
+                       * Connection
+                       * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                       */
+                      connectionId?: number;
+                      /**
                        * Hashtag
                        * @description without the #
                        * @example harbourfest
@@ -9659,6 +9669,11 @@ export interface paths {
                            * @example user@mastodon.social
                            */
                           account?: string;
+                          /**
+                           * Connection
+                           * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                           */
+                          connectionId?: number;
                           /**
                            * Hashtag
                            * @description without the #
@@ -10080,6 +10095,11 @@ export interface paths {
                            */
                           account?: string;
                           /**
+                           * Connection
+                           * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                           */
+                          connectionId?: number;
+                          /**
                            * Hashtag
                            * @description without the #
                            * @example harbourfest
@@ -10410,6 +10430,11 @@ export interface paths {
                            * @example user@mastodon.social
                            */
                           account?: string;
+                          /**
+                           * Connection
+                           * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                           */
+                          connectionId?: number;
                           /**
                            * Hashtag
                            * @description without the #
@@ -10813,6 +10838,11 @@ export interface paths {
                        */
                       account?: string;
                       /**
+                       * Connection
+                       * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                       */
+                      connectionId?: number;
+                      /**
                        * Hashtag
                        * @description without the #
                        * @example harbourfest
@@ -10945,6 +10975,11 @@ export interface paths {
                            * @example user@mastodon.social
                            */
                           account?: string;
+                          /**
+                           * Connection
+                           * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                           */
+                          connectionId?: number;
                           /**
                            * Hashtag
                            * @description without the #
@@ -11364,6 +11399,11 @@ export interface paths {
                              * @example user@mastodon.social
                              */
                             account?: string;
+                            /**
+                             * Connection
+                             * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
+                             */
+                            connectionId?: number;
                             /**
                              * Hashtag
                              * @description without the #

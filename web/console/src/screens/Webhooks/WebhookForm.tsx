@@ -19,7 +19,7 @@ const EVENT_NAMES: Record<WebhookEvent, string> = {
   'wall.deleted': 'a wall is deleted',
   'feed.failing': 'a feed keeps failing',
   'feed.recovered': 'a failing feed works again',
-  'connection.failed': 'a connection stops working (expired, revoked, refused)',
+  'connection.failed': 'a network refuses a connection (expired, revoked)',
   'connection.expiring': 'a connection’s token expires soon',
 };
 const EVENTS = Object.keys(EVENT_NAMES) as WebhookEvent[];
