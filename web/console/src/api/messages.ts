@@ -205,6 +205,7 @@ const ITEMS: Readonly<Record<string, string>> = {
   hide: 'Post',
   unhide: 'Post',
   schedule: 'Scheduled change',
+  scopes: 'Permission',
 };
 
 /** A field path as the API writes it: `name`, `connector.url`, `rules[2].words`, `branding.vars.--wallery-gap`. */
