@@ -7,39 +7,78 @@ import { Compile } from 'typebox/compile';
 import { CONNECTOR_KINDS } from '../domain/lists.js';
 import { HTTP_URL } from './fields.js';
 
-const HttpUrl = Type.String({ pattern: HTTP_URL, maxLength: 2048 });
+const URL_RULES = { pattern: HTTP_URL, maxLength: 2048 } as const;
+/** An http(s) URL (a base URL override without its own label: prefer HttpUrlField). */
+export const HttpUrl = Type.String(URL_RULES);
+/** An http(s) URL setting with its label and hint (and a placeholder). */
+const HttpUrlField = (meta: { title: string; description: string; examples?: string[] }) =>
+  Type.String({ ...URL_RULES, ...meta });
+// The console's feed form is generated from these schemas (scripts/console-api.ts
+// makes web/console/src/api/connectors.gen.ts): a connector object has `title`
+// (the network as the form's Network list shows it), `description`, `'x-docs'`
+// (its page in the documentation, below /guide), `'x-network'` when it reads with
+// a connection of that network, and `'x-one-of'` naming each group of fields of
+// which exactly one is set (the form asks which, connectorProblem refuses
+// none or two); every field has `title` (its label) and `description` (its
+// hint), `examples` for a placeholder.
+/** The page of the five first connectors in the documentation. */
+const DOCS = '/guides/feeds-and-connectors#connectors';
+const INSTANCE = { title: 'Instance URL', description: 'the server’s address' } as const;
+const HASHTAG = { title: 'Hashtag', description: 'without the #', examples: ['harbourfest'] } as const;
 /** The connection (the operator's credentials, src/connections/) a feed of a network that needs one reads with. */
 export const ConnectionId = Type.Integer({
   minimum: 1,
+  title: 'Connection',
   description: 'the account’s connection (its credentials for the network) this feed reads with',
 });
 
 const Reposts = Type.Optional(
-  Type.Union([Type.Literal('skip'), Type.Literal('unwrap')], {
-    description: 'boosts/reposts: skip (default) or unwrap',
-  }),
+  Type.Union(
+    [Type.Literal('skip', { title: 'Leave them out' }), Type.Literal('unwrap', { title: 'Show the post reposted' })],
+    {
+      title: 'Reposts',
+      description: 'boosts/reposts: skip (default) or unwrap',
+    },
+  ),
 );
 
 export const RssConnector = Type.Object(
   {
     kind: Type.Literal('rss'),
-    url: HttpUrl,
+    url: HttpUrlField({
+      title: 'Feed URL',
+      description: 'the address of the RSS or Atom feed',
+      examples: ['https://example.com/feed.xml'],
+    }),
     channelImage: Type.Optional(
       Type.Boolean({
+        title: 'Use the feed’s artwork for posts without a picture',
         description:
           'posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false',
       }),
     ),
   },
-  { description: 'any RSS 2.0 or Atom feed (Media RSS and enclosures included)' },
+  {
+    title: 'RSS or Atom feed',
+    description: 'any RSS 2.0 or Atom feed (Media RSS and enclosures included)',
+    'x-docs': DOCS,
+  },
 );
 
 export const MastodonConnector = Type.Object(
   {
     kind: Type.Literal('mastodon'),
-    instance: HttpUrl,
-    hashtag: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    account: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'user or user@domain' })),
+    instance: HttpUrlField({ ...INSTANCE, examples: ['https://mastodon.social'] }),
+    hashtag: Type.Optional(Type.String({ ...HASHTAG, minLength: 1, maxLength: 200 })),
+    account: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 300,
+        title: 'Account',
+        description: 'user or user@domain',
+        examples: ['user@mastodon.social'],
+      }),
+    ),
     reposts: Reposts,
     connectionId: Type.Optional({
       ...ConnectionId,
@@ -49,41 +88,93 @@ export const MastodonConnector = Type.Object(
       'x-network': 'mastodon',
     }),
   },
-  { description: 'a hashtag timeline or an account’s statuses on one instance (exactly one of hashtag, account)' },
+  {
+    title: 'Mastodon',
+    description: 'a hashtag timeline or an account’s statuses on one instance (exactly one of hashtag, account)',
+    'x-docs': DOCS,
+    'x-one-of': [['hashtag', 'account']],
+  },
 );
 
 export const BlueskyConnector = Type.Object(
   {
     kind: Type.Literal('bluesky'),
-    actor: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'handle or DID' })),
-    hashtag: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    appViewUrl: Type.Optional(HttpUrl),
-    serviceUrl: Type.Optional(HttpUrl),
+    actor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 300,
+        title: 'Handle or DID',
+        description: 'the account’s handle (name.bsky.social) or its DID (did:plc:…)',
+        examples: ['name.bsky.social'],
+      }),
+    ),
+    hashtag: Type.Optional(
+      Type.String({
+        ...HASHTAG,
+        minLength: 1,
+        maxLength: 200,
+        description: 'without the #; a hashtag search needs the instance’s Bluesky app password',
+      }),
+    ),
+    appViewUrl: Type.Optional(
+      HttpUrlField({ title: 'App view URL', description: 'default https://public.api.bsky.app' }),
+    ),
+    serviceUrl: Type.Optional(HttpUrlField({ title: 'Service URL', description: 'default https://bsky.social' })),
     reposts: Reposts,
   },
   {
+    title: 'Bluesky',
     description:
       'an author feed (public AppView) or a hashtag search (needs an app password); exactly one of actor, hashtag',
+    'x-docs': DOCS,
+    'x-one-of': [['actor', 'hashtag']],
   },
 );
 
 export const YoutubeConnector = Type.Object(
   {
     kind: Type.Literal('youtube'),
-    channelId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' })),
-    playlistId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' })),
-    baseUrl: Type.Optional(HttpUrl),
+    channelId: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_-]{1,64}$',
+        title: 'Channel id',
+        description: 'the id in the channel’s address (youtube.com/channel/UC…)',
+        examples: ['UCxxxxxxxxxxxxxxxxxxxxxx'],
+      }),
+    ),
+    playlistId: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_-]{1,64}$',
+        title: 'Playlist id',
+        description: 'the list= part of the playlist’s address',
+        examples: ['PLxxxxxxxxxxxxxxxx'],
+      }),
+    ),
+    baseUrl: Type.Optional(
+      HttpUrlField({ title: 'Base URL', description: 'for a test server; default https://www.youtube.com' }),
+    ),
   },
-  { description: 'the public Atom feed of a channel or playlist (exactly one of channelId, playlistId)' },
+  {
+    title: 'YouTube',
+    description: 'the public Atom feed of a channel or playlist (exactly one of channelId, playlistId)',
+    'x-docs': DOCS,
+    'x-one-of': [['channelId', 'playlistId']],
+  },
 );
 
 export const LemmyConnector = Type.Object(
   {
     kind: Type.Literal('lemmy'),
-    instance: HttpUrl,
-    community: Type.String({ minLength: 1, maxLength: 300 }),
+    instance: HttpUrlField({ ...INSTANCE, examples: ['https://lemmy.world'] }),
+    community: Type.String({
+      minLength: 1,
+      maxLength: 300,
+      title: 'Community',
+      description: 'its name, or name@instance for a community of another instance',
+      examples: ['technology'],
+    }),
   },
-  { description: 'a community on a Lemmy instance' },
+  { title: 'Lemmy', description: 'a community on a Lemmy instance', 'x-docs': DOCS },
 );
 
 // ---------- shared by the connectors of issue 35 ----------
@@ -127,6 +218,9 @@ export const YoutubeDataConnector = Type.Object(
         pattern: '^(UC[A-Za-z0-9_-]{22}|@[A-Za-z0-9._-]{3,100})$',
         title: 'Channel',
         description: 'uploads: the channel id (UC…) or handle (@name)',
+        examples: ['@GoogleDevelopers'],
+        'x-when': { mode: 'uploads' },
+        'x-when-required': true,
       }),
     ),
     query: Type.Optional(
@@ -135,6 +229,8 @@ export const YoutubeDataConnector = Type.Object(
         maxLength: 500,
         title: 'Search',
         description: 'search: keywords or a #hashtag, as in YouTube’s search box (| for OR, - to exclude)',
+        'x-when': { mode: 'search' },
+        'x-when-required': true,
       }),
     ),
     videoId: Type.Optional(
@@ -142,6 +238,9 @@ export const YoutubeDataConnector = Type.Object(
         pattern: '^[A-Za-z0-9_-]{11}$',
         title: 'Live video',
         description: 'live_chat: the id of the live broadcast’s video (the v= of its watch URL)',
+        examples: ['jfKfPfyJRdk'],
+        'x-when': { mode: 'live_chat' },
+        'x-when-required': true,
       }),
     ),
     searchEveryMinutes: Type.Optional(
@@ -149,6 +248,7 @@ export const YoutubeDataConnector = Type.Object(
         minimum: 15,
         maximum: 1440,
         title: 'Search every (minutes)',
+        'x-when': { mode: 'search' },
         description:
           'search: the least time between two searches (each costs 100 of the project’s 10,000 daily units); default 30',
       }),
@@ -202,9 +302,18 @@ export const InstagramConnector = Type.Object(
         pattern: '^#?[^\\s#]+$',
         title: 'Hashtag',
         description: 'without or with its #; one account may search 30 different hashtags in 7 days',
+        examples: ['harborfest'],
+        'x-when': { follow: 'hashtag' },
+        'x-when-required': true,
       }),
     ),
-    order: Order,
+    order: Type.Optional(
+      Type.Union([Type.Literal('recent'), Type.Literal('top')], {
+        title: 'Order',
+        description: 'recent (default): the newest first; top: the most popular',
+        'x-when': { follow: 'hashtag' },
+      }),
+    ),
     apiBaseUrl: ApiBaseUrl('https://graph.facebook.com/v26.0'),
   },
   {
@@ -271,6 +380,7 @@ export const ThreadsConnector = Type.Object(
     description: 'a keyword search or a profile’s posts on Threads (exactly one of keyword, username)',
     'x-network': 'threads',
     'x-docs': '/networks/threads',
+    'x-one-of': [['keyword', 'username']],
   },
 );
 
@@ -316,6 +426,7 @@ export const PixelfedConnector = Type.Object(
     description: 'a hashtag or an account’s photos on one Pixelfed instance (exactly one of hashtag, account)',
     'x-network': 'pixelfed',
     'x-docs': '/networks/pixelfed',
+    'x-one-of': [['hashtag', 'account']],
   },
 );
 
@@ -351,6 +462,7 @@ export const MisskeyConnector = Type.Object(
     description: 'a hashtag or a user’s notes on one Misskey or Sharkey instance (exactly one of hashtag, user)',
     'x-network': 'misskey',
     'x-docs': '/networks/misskey',
+    'x-one-of': [['hashtag', 'user']],
   },
 );
 
@@ -385,6 +497,7 @@ export const PeertubeConnector = Type.Object(
     title: 'PeerTube',
     description: 'a channel’s or an account’s videos, or videos by tag or search, on one PeerTube instance',
     'x-docs': '/networks/peertube',
+    'x-one-of': [['channel', 'account', 'tag', 'search']],
   },
 );
 
@@ -458,6 +571,7 @@ export const RedditConnector = Type.Object(
     title: 'Reddit',
     description: 'a subreddit’s new posts or a search (at least one of subreddit, search)',
     'x-docs': '/networks/reddit',
+    'x-any-of': [['subreddit', 'search']],
   },
 );
 
@@ -504,6 +618,7 @@ export const FlickrConnector = Type.Object(
         pattern: '^[0-9]{1,20}@N[0-9]{2}$',
         title: 'User id',
         description: 'a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)',
+        examples: ['12345678@N01'],
       }),
     ),
     apiBaseUrl: ApiBaseUrl('https://www.flickr.com/services/rest'),
@@ -513,6 +628,7 @@ export const FlickrConnector = Type.Object(
     description: 'public photos and videos with tags, or a member’s (at least one of tags, userId; needs an API key)',
     'x-network': 'flickr',
     'x-docs': '/networks/flickr',
+    'x-any-of': [['tags', 'userId']],
   },
 );
 

@@ -9,6 +9,7 @@
 // failing feed's last error is explained here too (cause and fix).
 // Types only from client.ts: this module runs in plain Node tests too.
 import type { FieldError } from './client';
+import { CONNECTOR_CATALOGUE } from './connectors.gen';
 
 /**
  * The console's names of the API's fields: the labels of the forms that set
@@ -204,6 +205,7 @@ const ITEMS: Readonly<Record<string, string>> = {
   hide: 'Post',
   unhide: 'Post',
   schedule: 'Scheduled change',
+  scopes: 'Permission',
 };
 
 /** A field path as the API writes it: `name`, `connector.url`, `rules[2].words`, `branding.vars.--wallery-gap`. */
@@ -224,10 +226,21 @@ export function isFieldPath(path: string): boolean {
   return p in FIELD_LABELS || (/[.[]/.test(p) && rootOf(p) in FIELD_LABELS);
 }
 
+/**
+ * The connector settings the table above does not name, by their label in the
+ * feed form (the schema's title, from the generated catalogue; a name two
+ * kinds share, by the first kind's title — under its field, the field's own).
+ */
+const CONNECTOR_LABELS: ReadonlyMap<string, string> = new Map(
+  CONNECTOR_CATALOGUE.flatMap((k) => k.fields.map((f) => [`connector.${f.name}`, f.title] as const))
+    .reverse()
+    .filter(([path]) => !(path in FIELD_LABELS)),
+);
+
 /** Whether the console names a path the API gives by a label of its own (not one made from the path). */
 export function hasLabel(path: string): boolean {
   const p = pattern(path);
-  if (p in FIELD_LABELS || /^branding\.vars\.--[\w-]+$/.test(p)) return true;
+  if (p in FIELD_LABELS || CONNECTOR_LABELS.has(p) || /^branding\.vars\.--[\w-]+$/.test(p)) return true;
   const item = /^([A-Za-z][\w-]*)\[\]$/.exec(p);
   return item !== null && item[1]! in ITEMS;
 }
@@ -254,7 +267,7 @@ export function fieldLabel(path: string): string {
   if (variable) return `Custom variable ${variable[1]}`;
   const index = /^([A-Za-z][\w-]*)\[(\d+)\]/.exec(path);
   const item = index ? `${ITEMS[index[1]!] ?? words(index[1]!)} ${Number(index[2]) + 1}` : null;
-  const own = FIELD_LABELS[p];
+  const own = FIELD_LABELS[p] ?? CONNECTOR_LABELS.get(p);
   if (index && p === `${index[1]}[]`) return item!;
   const label = own ?? words(p.split('.').pop()!.replace(/\[\]$/, ''));
   return item ? `${item}: ${label}` : label;

@@ -9672,47 +9672,116 @@ export interface paths {
                   connector:
                     | (
                         | {
-                            /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                            /**
+                             * Use the feed’s artwork for posts without a picture
+                             * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                             */
                             channelImage?: boolean;
                             /** @enum {string} */
                             kind: 'rss';
+                            /**
+                             * Feed URL
+                             * @description the address of the RSS or Atom feed
+                             * @example https://example.com/feed.xml
+                             */
                             url: string;
                           }
                         | {
-                            /** @description user or user@domain */
+                            /**
+                             * Account
+                             * @description user or user@domain
+                             * @example user@mastodon.social
+                             */
                             account?: string;
                             /**
                              * Connection
                              * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
                              */
                             connectionId?: number;
+                            /**
+                             * Hashtag
+                             * @description without the #
+                             * @example harbourfest
+                             */
                             hashtag?: string;
+                            /**
+                             * Instance URL
+                             * @description the server’s address
+                             * @example https://mastodon.social
+                             */
                             instance: string;
                             /** @enum {string} */
                             kind: 'mastodon';
-                            /** @description boosts/reposts: skip (default) or unwrap */
+                            /**
+                             * Reposts
+                             * @description boosts/reposts: skip (default) or unwrap
+                             */
                             reposts?: 'skip' | 'unwrap';
                           }
                         | {
-                            /** @description handle or DID */
+                            /**
+                             * Handle or DID
+                             * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
+                             * @example name.bsky.social
+                             */
                             actor?: string;
+                            /**
+                             * App view URL
+                             * @description default https://public.api.bsky.app
+                             */
                             appViewUrl?: string;
+                            /**
+                             * Hashtag
+                             * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                             * @example harbourfest
+                             */
                             hashtag?: string;
                             /** @enum {string} */
                             kind: 'bluesky';
-                            /** @description boosts/reposts: skip (default) or unwrap */
+                            /**
+                             * Reposts
+                             * @description boosts/reposts: skip (default) or unwrap
+                             */
                             reposts?: 'skip' | 'unwrap';
+                            /**
+                             * Service URL
+                             * @description default https://bsky.social
+                             */
                             serviceUrl?: string;
                           }
                         | {
+                            /**
+                             * Base URL
+                             * @description for a test server; default https://www.youtube.com
+                             */
                             baseUrl?: string;
+                            /**
+                             * Channel id
+                             * @description the id in the channel’s address (youtube.com/channel/UC…)
+                             * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                             */
                             channelId?: string;
                             /** @enum {string} */
                             kind: 'youtube';
+                            /**
+                             * Playlist id
+                             * @description the list= part of the playlist’s address
+                             * @example PLxxxxxxxxxxxxxxxx
+                             */
                             playlistId?: string;
                           }
                         | {
+                            /**
+                             * Community
+                             * @description its name, or name@instance for a community of another instance
+                             * @example technology
+                             */
                             community: string;
+                            /**
+                             * Instance URL
+                             * @description the server’s address
+                             * @example https://lemmy.world
+                             */
                             instance: string;
                             /** @enum {string} */
                             kind: 'lemmy';
@@ -9815,6 +9884,7 @@ export interface paths {
                             /**
                              * User id
                              * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                             * @example 12345678@N01
                              */
                             userId?: string;
                           }
@@ -10044,47 +10114,116 @@ export interface paths {
               | null
               | (
                   | {
-                      /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                      /**
+                       * Use the feed’s artwork for posts without a picture
+                       * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                       */
                       channelImage?: boolean;
                       /** @enum {string} */
                       kind: 'rss';
+                      /**
+                       * Feed URL
+                       * @description the address of the RSS or Atom feed
+                       * @example https://example.com/feed.xml
+                       */
                       url: string;
                     }
                   | {
-                      /** @description user or user@domain */
+                      /**
+                       * Account
+                       * @description user or user@domain
+                       * @example user@mastodon.social
+                       */
                       account?: string;
                       /**
                        * Connection
                        * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
                        */
                       connectionId?: number;
+                      /**
+                       * Hashtag
+                       * @description without the #
+                       * @example harbourfest
+                       */
                       hashtag?: string;
+                      /**
+                       * Instance URL
+                       * @description the server’s address
+                       * @example https://mastodon.social
+                       */
                       instance: string;
                       /** @enum {string} */
                       kind: 'mastodon';
-                      /** @description boosts/reposts: skip (default) or unwrap */
+                      /**
+                       * Reposts
+                       * @description boosts/reposts: skip (default) or unwrap
+                       */
                       reposts?: 'skip' | 'unwrap';
                     }
                   | {
-                      /** @description handle or DID */
+                      /**
+                       * Handle or DID
+                       * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
+                       * @example name.bsky.social
+                       */
                       actor?: string;
+                      /**
+                       * App view URL
+                       * @description default https://public.api.bsky.app
+                       */
                       appViewUrl?: string;
+                      /**
+                       * Hashtag
+                       * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                       * @example harbourfest
+                       */
                       hashtag?: string;
                       /** @enum {string} */
                       kind: 'bluesky';
-                      /** @description boosts/reposts: skip (default) or unwrap */
+                      /**
+                       * Reposts
+                       * @description boosts/reposts: skip (default) or unwrap
+                       */
                       reposts?: 'skip' | 'unwrap';
+                      /**
+                       * Service URL
+                       * @description default https://bsky.social
+                       */
                       serviceUrl?: string;
                     }
                   | {
+                      /**
+                       * Base URL
+                       * @description for a test server; default https://www.youtube.com
+                       */
                       baseUrl?: string;
+                      /**
+                       * Channel id
+                       * @description the id in the channel’s address (youtube.com/channel/UC…)
+                       * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                       */
                       channelId?: string;
                       /** @enum {string} */
                       kind: 'youtube';
+                      /**
+                       * Playlist id
+                       * @description the list= part of the playlist’s address
+                       * @example PLxxxxxxxxxxxxxxxx
+                       */
                       playlistId?: string;
                     }
                   | {
+                      /**
+                       * Community
+                       * @description its name, or name@instance for a community of another instance
+                       * @example technology
+                       */
                       community: string;
+                      /**
+                       * Instance URL
+                       * @description the server’s address
+                       * @example https://lemmy.world
+                       */
                       instance: string;
                       /** @enum {string} */
                       kind: 'lemmy';
@@ -10098,6 +10237,7 @@ export interface paths {
                       /**
                        * Channel
                        * @description uploads: the channel id (UC…) or handle (@name)
+                       * @example @GoogleDevelopers
                        */
                       channel?: string;
                       /**
@@ -10125,6 +10265,7 @@ export interface paths {
                       /**
                        * Live video
                        * @description live_chat: the id of the live broadcast’s video (the v= of its watch URL)
+                       * @example jfKfPfyJRdk
                        */
                       videoId?: string;
                     }
@@ -10161,6 +10302,7 @@ export interface paths {
                       /**
                        * Hashtag
                        * @description without or with its #; one account may search 30 different hashtags in 7 days
+                       * @example harborfest
                        */
                       hashtag?: string;
                       /** @enum {string} */
@@ -10421,6 +10563,7 @@ export interface paths {
                       /**
                        * User id
                        * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                       * @example 12345678@N01
                        */
                       userId?: string;
                     }
@@ -10451,47 +10594,116 @@ export interface paths {
                 connector:
                   | (
                       | {
-                          /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                          /**
+                           * Use the feed’s artwork for posts without a picture
+                           * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                           */
                           channelImage?: boolean;
                           /** @enum {string} */
                           kind: 'rss';
+                          /**
+                           * Feed URL
+                           * @description the address of the RSS or Atom feed
+                           * @example https://example.com/feed.xml
+                           */
                           url: string;
                         }
                       | {
-                          /** @description user or user@domain */
+                          /**
+                           * Account
+                           * @description user or user@domain
+                           * @example user@mastodon.social
+                           */
                           account?: string;
                           /**
                            * Connection
                            * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
                            */
                           connectionId?: number;
+                          /**
+                           * Hashtag
+                           * @description without the #
+                           * @example harbourfest
+                           */
                           hashtag?: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://mastodon.social
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'mastodon';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
                         }
                       | {
-                          /** @description handle or DID */
+                          /**
+                           * Handle or DID
+                           * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
+                           * @example name.bsky.social
+                           */
                           actor?: string;
+                          /**
+                           * App view URL
+                           * @description default https://public.api.bsky.app
+                           */
                           appViewUrl?: string;
+                          /**
+                           * Hashtag
+                           * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                           * @example harbourfest
+                           */
                           hashtag?: string;
                           /** @enum {string} */
                           kind: 'bluesky';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
+                          /**
+                           * Service URL
+                           * @description default https://bsky.social
+                           */
                           serviceUrl?: string;
                         }
                       | {
+                          /**
+                           * Base URL
+                           * @description for a test server; default https://www.youtube.com
+                           */
                           baseUrl?: string;
+                          /**
+                           * Channel id
+                           * @description the id in the channel’s address (youtube.com/channel/UC…)
+                           * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                           */
                           channelId?: string;
                           /** @enum {string} */
                           kind: 'youtube';
+                          /**
+                           * Playlist id
+                           * @description the list= part of the playlist’s address
+                           * @example PLxxxxxxxxxxxxxxxx
+                           */
                           playlistId?: string;
                         }
                       | {
+                          /**
+                           * Community
+                           * @description its name, or name@instance for a community of another instance
+                           * @example technology
+                           */
                           community: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://lemmy.world
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'lemmy';
@@ -10594,6 +10806,7 @@ export interface paths {
                           /**
                            * User id
                            * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                           * @example 12345678@N01
                            */
                           userId?: string;
                         }
@@ -10908,47 +11121,116 @@ export interface paths {
                 connector:
                   | (
                       | {
-                          /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                          /**
+                           * Use the feed’s artwork for posts without a picture
+                           * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                           */
                           channelImage?: boolean;
                           /** @enum {string} */
                           kind: 'rss';
+                          /**
+                           * Feed URL
+                           * @description the address of the RSS or Atom feed
+                           * @example https://example.com/feed.xml
+                           */
                           url: string;
                         }
                       | {
-                          /** @description user or user@domain */
+                          /**
+                           * Account
+                           * @description user or user@domain
+                           * @example user@mastodon.social
+                           */
                           account?: string;
                           /**
                            * Connection
                            * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
                            */
                           connectionId?: number;
+                          /**
+                           * Hashtag
+                           * @description without the #
+                           * @example harbourfest
+                           */
                           hashtag?: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://mastodon.social
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'mastodon';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
                         }
                       | {
-                          /** @description handle or DID */
+                          /**
+                           * Handle or DID
+                           * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
+                           * @example name.bsky.social
+                           */
                           actor?: string;
+                          /**
+                           * App view URL
+                           * @description default https://public.api.bsky.app
+                           */
                           appViewUrl?: string;
+                          /**
+                           * Hashtag
+                           * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                           * @example harbourfest
+                           */
                           hashtag?: string;
                           /** @enum {string} */
                           kind: 'bluesky';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
+                          /**
+                           * Service URL
+                           * @description default https://bsky.social
+                           */
                           serviceUrl?: string;
                         }
                       | {
+                          /**
+                           * Base URL
+                           * @description for a test server; default https://www.youtube.com
+                           */
                           baseUrl?: string;
+                          /**
+                           * Channel id
+                           * @description the id in the channel’s address (youtube.com/channel/UC…)
+                           * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                           */
                           channelId?: string;
                           /** @enum {string} */
                           kind: 'youtube';
+                          /**
+                           * Playlist id
+                           * @description the list= part of the playlist’s address
+                           * @example PLxxxxxxxxxxxxxxxx
+                           */
                           playlistId?: string;
                         }
                       | {
+                          /**
+                           * Community
+                           * @description its name, or name@instance for a community of another instance
+                           * @example technology
+                           */
                           community: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://lemmy.world
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'lemmy';
@@ -11051,6 +11333,7 @@ export interface paths {
                           /**
                            * User id
                            * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                           * @example 12345678@N01
                            */
                           userId?: string;
                         }
@@ -11276,47 +11559,116 @@ export interface paths {
                 connector:
                   | (
                       | {
-                          /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                          /**
+                           * Use the feed’s artwork for posts without a picture
+                           * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                           */
                           channelImage?: boolean;
                           /** @enum {string} */
                           kind: 'rss';
+                          /**
+                           * Feed URL
+                           * @description the address of the RSS or Atom feed
+                           * @example https://example.com/feed.xml
+                           */
                           url: string;
                         }
                       | {
-                          /** @description user or user@domain */
+                          /**
+                           * Account
+                           * @description user or user@domain
+                           * @example user@mastodon.social
+                           */
                           account?: string;
                           /**
                            * Connection
                            * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
                            */
                           connectionId?: number;
+                          /**
+                           * Hashtag
+                           * @description without the #
+                           * @example harbourfest
+                           */
                           hashtag?: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://mastodon.social
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'mastodon';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
                         }
                       | {
-                          /** @description handle or DID */
+                          /**
+                           * Handle or DID
+                           * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
+                           * @example name.bsky.social
+                           */
                           actor?: string;
+                          /**
+                           * App view URL
+                           * @description default https://public.api.bsky.app
+                           */
                           appViewUrl?: string;
+                          /**
+                           * Hashtag
+                           * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                           * @example harbourfest
+                           */
                           hashtag?: string;
                           /** @enum {string} */
                           kind: 'bluesky';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
+                          /**
+                           * Service URL
+                           * @description default https://bsky.social
+                           */
                           serviceUrl?: string;
                         }
                       | {
+                          /**
+                           * Base URL
+                           * @description for a test server; default https://www.youtube.com
+                           */
                           baseUrl?: string;
+                          /**
+                           * Channel id
+                           * @description the id in the channel’s address (youtube.com/channel/UC…)
+                           * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                           */
                           channelId?: string;
                           /** @enum {string} */
                           kind: 'youtube';
+                          /**
+                           * Playlist id
+                           * @description the list= part of the playlist’s address
+                           * @example PLxxxxxxxxxxxxxxxx
+                           */
                           playlistId?: string;
                         }
                       | {
+                          /**
+                           * Community
+                           * @description its name, or name@instance for a community of another instance
+                           * @example technology
+                           */
                           community: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://lemmy.world
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'lemmy';
@@ -11419,6 +11771,7 @@ export interface paths {
                           /**
                            * User id
                            * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                           * @example 12345678@N01
                            */
                           userId?: string;
                         }
@@ -11715,47 +12068,116 @@ export interface paths {
               | null
               | (
                   | {
-                      /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                      /**
+                       * Use the feed’s artwork for posts without a picture
+                       * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                       */
                       channelImage?: boolean;
                       /** @enum {string} */
                       kind: 'rss';
+                      /**
+                       * Feed URL
+                       * @description the address of the RSS or Atom feed
+                       * @example https://example.com/feed.xml
+                       */
                       url: string;
                     }
                   | {
-                      /** @description user or user@domain */
+                      /**
+                       * Account
+                       * @description user or user@domain
+                       * @example user@mastodon.social
+                       */
                       account?: string;
                       /**
                        * Connection
                        * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
                        */
                       connectionId?: number;
+                      /**
+                       * Hashtag
+                       * @description without the #
+                       * @example harbourfest
+                       */
                       hashtag?: string;
+                      /**
+                       * Instance URL
+                       * @description the server’s address
+                       * @example https://mastodon.social
+                       */
                       instance: string;
                       /** @enum {string} */
                       kind: 'mastodon';
-                      /** @description boosts/reposts: skip (default) or unwrap */
+                      /**
+                       * Reposts
+                       * @description boosts/reposts: skip (default) or unwrap
+                       */
                       reposts?: 'skip' | 'unwrap';
                     }
                   | {
-                      /** @description handle or DID */
+                      /**
+                       * Handle or DID
+                       * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
+                       * @example name.bsky.social
+                       */
                       actor?: string;
+                      /**
+                       * App view URL
+                       * @description default https://public.api.bsky.app
+                       */
                       appViewUrl?: string;
+                      /**
+                       * Hashtag
+                       * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                       * @example harbourfest
+                       */
                       hashtag?: string;
                       /** @enum {string} */
                       kind: 'bluesky';
-                      /** @description boosts/reposts: skip (default) or unwrap */
+                      /**
+                       * Reposts
+                       * @description boosts/reposts: skip (default) or unwrap
+                       */
                       reposts?: 'skip' | 'unwrap';
+                      /**
+                       * Service URL
+                       * @description default https://bsky.social
+                       */
                       serviceUrl?: string;
                     }
                   | {
+                      /**
+                       * Base URL
+                       * @description for a test server; default https://www.youtube.com
+                       */
                       baseUrl?: string;
+                      /**
+                       * Channel id
+                       * @description the id in the channel’s address (youtube.com/channel/UC…)
+                       * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                       */
                       channelId?: string;
                       /** @enum {string} */
                       kind: 'youtube';
+                      /**
+                       * Playlist id
+                       * @description the list= part of the playlist’s address
+                       * @example PLxxxxxxxxxxxxxxxx
+                       */
                       playlistId?: string;
                     }
                   | {
+                      /**
+                       * Community
+                       * @description its name, or name@instance for a community of another instance
+                       * @example technology
+                       */
                       community: string;
+                      /**
+                       * Instance URL
+                       * @description the server’s address
+                       * @example https://lemmy.world
+                       */
                       instance: string;
                       /** @enum {string} */
                       kind: 'lemmy';
@@ -11769,6 +12191,7 @@ export interface paths {
                       /**
                        * Channel
                        * @description uploads: the channel id (UC…) or handle (@name)
+                       * @example @GoogleDevelopers
                        */
                       channel?: string;
                       /**
@@ -11796,6 +12219,7 @@ export interface paths {
                       /**
                        * Live video
                        * @description live_chat: the id of the live broadcast’s video (the v= of its watch URL)
+                       * @example jfKfPfyJRdk
                        */
                       videoId?: string;
                     }
@@ -11832,6 +12256,7 @@ export interface paths {
                       /**
                        * Hashtag
                        * @description without or with its #; one account may search 30 different hashtags in 7 days
+                       * @example harborfest
                        */
                       hashtag?: string;
                       /** @enum {string} */
@@ -12092,6 +12517,7 @@ export interface paths {
                       /**
                        * User id
                        * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                       * @example 12345678@N01
                        */
                       userId?: string;
                     }
@@ -12119,47 +12545,116 @@ export interface paths {
                 connector:
                   | (
                       | {
-                          /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                          /**
+                           * Use the feed’s artwork for posts without a picture
+                           * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                           */
                           channelImage?: boolean;
                           /** @enum {string} */
                           kind: 'rss';
+                          /**
+                           * Feed URL
+                           * @description the address of the RSS or Atom feed
+                           * @example https://example.com/feed.xml
+                           */
                           url: string;
                         }
                       | {
-                          /** @description user or user@domain */
+                          /**
+                           * Account
+                           * @description user or user@domain
+                           * @example user@mastodon.social
+                           */
                           account?: string;
                           /**
                            * Connection
                            * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
                            */
                           connectionId?: number;
+                          /**
+                           * Hashtag
+                           * @description without the #
+                           * @example harbourfest
+                           */
                           hashtag?: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://mastodon.social
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'mastodon';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
                         }
                       | {
-                          /** @description handle or DID */
+                          /**
+                           * Handle or DID
+                           * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
+                           * @example name.bsky.social
+                           */
                           actor?: string;
+                          /**
+                           * App view URL
+                           * @description default https://public.api.bsky.app
+                           */
                           appViewUrl?: string;
+                          /**
+                           * Hashtag
+                           * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                           * @example harbourfest
+                           */
                           hashtag?: string;
                           /** @enum {string} */
                           kind: 'bluesky';
-                          /** @description boosts/reposts: skip (default) or unwrap */
+                          /**
+                           * Reposts
+                           * @description boosts/reposts: skip (default) or unwrap
+                           */
                           reposts?: 'skip' | 'unwrap';
+                          /**
+                           * Service URL
+                           * @description default https://bsky.social
+                           */
                           serviceUrl?: string;
                         }
                       | {
+                          /**
+                           * Base URL
+                           * @description for a test server; default https://www.youtube.com
+                           */
                           baseUrl?: string;
+                          /**
+                           * Channel id
+                           * @description the id in the channel’s address (youtube.com/channel/UC…)
+                           * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                           */
                           channelId?: string;
                           /** @enum {string} */
                           kind: 'youtube';
+                          /**
+                           * Playlist id
+                           * @description the list= part of the playlist’s address
+                           * @example PLxxxxxxxxxxxxxxxx
+                           */
                           playlistId?: string;
                         }
                       | {
+                          /**
+                           * Community
+                           * @description its name, or name@instance for a community of another instance
+                           * @example technology
+                           */
                           community: string;
+                          /**
+                           * Instance URL
+                           * @description the server’s address
+                           * @example https://lemmy.world
+                           */
                           instance: string;
                           /** @enum {string} */
                           kind: 'lemmy';
@@ -12262,6 +12757,7 @@ export interface paths {
                           /**
                            * User id
                            * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                           * @example 12345678@N01
                            */
                           userId?: string;
                         }
@@ -12575,47 +13071,116 @@ export interface paths {
                   connector:
                     | (
                         | {
-                            /** @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false */
+                            /**
+                             * Use the feed’s artwork for posts without a picture
+                             * @description posts without a picture of their own show the feed’s artwork (a podcast’s itunes:image, else its image or logo); default false
+                             */
                             channelImage?: boolean;
                             /** @enum {string} */
                             kind: 'rss';
+                            /**
+                             * Feed URL
+                             * @description the address of the RSS or Atom feed
+                             * @example https://example.com/feed.xml
+                             */
                             url: string;
                           }
                         | {
-                            /** @description user or user@domain */
+                            /**
+                             * Account
+                             * @description user or user@domain
+                             * @example user@mastodon.social
+                             */
                             account?: string;
                             /**
                              * Connection
                              * @description a Mastodon connection (an access token of an account on this instance), for instances that require sign-in (GoToSocial, private timelines); absent: read as a visitor
                              */
                             connectionId?: number;
+                            /**
+                             * Hashtag
+                             * @description without the #
+                             * @example harbourfest
+                             */
                             hashtag?: string;
+                            /**
+                             * Instance URL
+                             * @description the server’s address
+                             * @example https://mastodon.social
+                             */
                             instance: string;
                             /** @enum {string} */
                             kind: 'mastodon';
-                            /** @description boosts/reposts: skip (default) or unwrap */
+                            /**
+                             * Reposts
+                             * @description boosts/reposts: skip (default) or unwrap
+                             */
                             reposts?: 'skip' | 'unwrap';
                           }
                         | {
-                            /** @description handle or DID */
+                            /**
+                             * Handle or DID
+                             * @description the account’s handle (name.bsky.social) or its DID (did:plc:…)
+                             * @example name.bsky.social
+                             */
                             actor?: string;
+                            /**
+                             * App view URL
+                             * @description default https://public.api.bsky.app
+                             */
                             appViewUrl?: string;
+                            /**
+                             * Hashtag
+                             * @description without the #; a hashtag search needs the instance’s Bluesky app password
+                             * @example harbourfest
+                             */
                             hashtag?: string;
                             /** @enum {string} */
                             kind: 'bluesky';
-                            /** @description boosts/reposts: skip (default) or unwrap */
+                            /**
+                             * Reposts
+                             * @description boosts/reposts: skip (default) or unwrap
+                             */
                             reposts?: 'skip' | 'unwrap';
+                            /**
+                             * Service URL
+                             * @description default https://bsky.social
+                             */
                             serviceUrl?: string;
                           }
                         | {
+                            /**
+                             * Base URL
+                             * @description for a test server; default https://www.youtube.com
+                             */
                             baseUrl?: string;
+                            /**
+                             * Channel id
+                             * @description the id in the channel’s address (youtube.com/channel/UC…)
+                             * @example UCxxxxxxxxxxxxxxxxxxxxxx
+                             */
                             channelId?: string;
                             /** @enum {string} */
                             kind: 'youtube';
+                            /**
+                             * Playlist id
+                             * @description the list= part of the playlist’s address
+                             * @example PLxxxxxxxxxxxxxxxx
+                             */
                             playlistId?: string;
                           }
                         | {
+                            /**
+                             * Community
+                             * @description its name, or name@instance for a community of another instance
+                             * @example technology
+                             */
                             community: string;
+                            /**
+                             * Instance URL
+                             * @description the server’s address
+                             * @example https://lemmy.world
+                             */
                             instance: string;
                             /** @enum {string} */
                             kind: 'lemmy';
@@ -12718,6 +13283,7 @@ export interface paths {
                             /**
                              * User id
                              * @description a member’s NSID, e.g. "12345678@N01": their photos (with the tags, when given)
+                             * @example 12345678@N01
                              */
                             userId?: string;
                           }
