@@ -564,6 +564,7 @@ export const RedditConnector = Type.Object(
       ...ConnectionId,
       title: 'Connection',
       description: 'a Reddit app’s token (oauth.reddit.com, higher limits); without one, the public JSON is read',
+      'x-network': 'reddit',
     }),
     apiBaseUrl: ApiBaseUrl('https://www.reddit.com (https://oauth.reddit.com with a connection)'),
   },

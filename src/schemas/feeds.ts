@@ -1,18 +1,7 @@
 // Feeds and their connector settings: what a write takes, what a read answers.
 import { Type, type Static, type TObject } from 'typebox';
 import { CONNECTOR_KINDS, spoken } from '../domain/lists.js';
-import {
-  BlueskyConnector,
-  ConnectorSettings,
-  FlickrConnector,
-  RedditConnector,
-  TumblrConnector,
-  XConnector,
-  LemmyConnector,
-  MastodonConnector,
-  RssConnector,
-  YoutubeConnector,
-} from './connectors.js';
+import { ConnectorSettings } from './connectors.js';
 import { Bool, Instant, Nullable, NullableInstant, Record, Text, patch, strict } from './fields.js';
 import { MODERATION_MODES } from '../domain/lists.js';
 
@@ -85,17 +74,10 @@ export const FeedIngestState = Record(
 /** The connector settings as stored and answered: each kind with exactly its own fields. */
 export const exactly = <T extends TObject>(kind: T) =>
   Type.Object(kind.properties, { ...strict, description: (kind as { description?: string }).description });
-export const ConnectorRecord = Type.Union([
-  exactly(RssConnector),
-  exactly(MastodonConnector),
-  exactly(BlueskyConnector),
-  exactly(YoutubeConnector),
-  exactly(LemmyConnector),
-  exactly(XConnector),
-  exactly(RedditConnector),
-  exactly(TumblrConnector),
-  exactly(FlickrConnector),
-]);
+// every kind of the union, so that a kind added there is answered too
+export const ConnectorRecord = Type.Union(
+  (ConnectorSettings.anyOf as TObject[]).map(exactly),
+) as unknown as typeof ConnectorSettings;
 
 export const FeedRecord = Record({
   id: Type.Integer(),

@@ -831,7 +831,7 @@ export const CONNECTOR_CATALOGUE: readonly CatalogueKind[] = [
     description: 'a subreddit’s new posts or a search (at least one of subreddit, search)',
     source: 'Reddit',
     docs: '/networks/reddit',
-    network: null,
+    network: 'reddit',
     oneOf: [],
     anyOf: [['subreddit', 'search']],
     fields: [
@@ -855,8 +855,7 @@ export const CONNECTOR_CATALOGUE: readonly CatalogueKind[] = [
         title: 'Connection',
         description: 'a Reddit app’s token (oauth.reddit.com, higher limits); without one, the public JSON is read',
         required: false,
-        input: 'number',
-        min: 1,
+        input: 'connection',
       },
       {
         name: 'apiBaseUrl',

@@ -9789,6 +9789,243 @@ export interface paths {
                         | {
                             /**
                              * API base URL
+                             * @description for a self-hosted or test server; default https://www.googleapis.com/youtube/v3
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Channel
+                             * @description uploads: the channel id (UC…) or handle (@name)
+                             * @example @GoogleDevelopers
+                             */
+                            channel?: string;
+                            /**
+                             * Connection
+                             * @description the YouTube connection (a Google API key, or a Google account signed in) this feed reads with
+                             */
+                            connectionId: number;
+                            /** @enum {string} */
+                            kind: 'youtube_data';
+                            /**
+                             * Feed type
+                             * @description uploads: a channel’s videos; search: videos matching a keyword or #hashtag (100 quota units a page); live_chat: the chat messages of a live broadcast
+                             */
+                            mode: 'uploads' | 'search' | 'live_chat';
+                            /**
+                             * Search
+                             * @description search: keywords or a #hashtag, as in YouTube’s search box (| for OR, - to exclude)
+                             */
+                            query?: string;
+                            /**
+                             * Search every (minutes)
+                             * @description search: the least time between two searches (each costs 100 of the project’s 10,000 daily units); default 30
+                             */
+                            searchEveryMinutes?: number;
+                            /**
+                             * Live video
+                             * @description live_chat: the id of the live broadcast’s video (the v= of its watch URL)
+                             * @example jfKfPfyJRdk
+                             */
+                            videoId?: string;
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://open.tiktokapis.com
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description the TikTok account signed in (Login Kit, scopes user.info.basic and video.list) whose videos to show
+                             */
+                            connectionId: number;
+                            /** @enum {string} */
+                            kind: 'tiktok';
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description the account’s connection (its credentials for the network) this feed reads with
+                             */
+                            connectionId: number;
+                            /**
+                             * Follow
+                             * @description hashtag: public media with a hashtag; media: the connected account’s own posts; tags: media the account is tagged in
+                             */
+                            follow: 'hashtag' | 'media' | 'tags';
+                            /**
+                             * Hashtag
+                             * @description without or with its #; one account may search 30 different hashtags in 7 days
+                             * @example harborfest
+                             */
+                            hashtag?: string;
+                            /** @enum {string} */
+                            kind: 'instagram';
+                            /**
+                             * Order
+                             * @description recent (default): the newest first; top: the most popular
+                             */
+                            order?: 'recent' | 'top';
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description the account’s connection (its credentials for the network) this feed reads with
+                             */
+                            connectionId: number;
+                            /** @enum {string} */
+                            kind: 'facebook';
+                            /**
+                             * Page ID
+                             * @description the Facebook Page whose posts to show; default the Page the connection was made for
+                             */
+                            pageId?: string;
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://graph.threads.net/v1.0
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description the account’s connection (its credentials for the network) this feed reads with
+                             */
+                            connectionId: number;
+                            /**
+                             * Keyword
+                             * @description public posts with these words; a #tag searches the topic tag
+                             */
+                            keyword?: string;
+                            /** @enum {string} */
+                            kind: 'threads';
+                            /**
+                             * Order
+                             * @description recent (default): the newest first; top: the most popular
+                             */
+                            order?: 'recent' | 'top';
+                            /**
+                             * Reposts
+                             * @description a profile’s reposts: skip (default) or unwrap (show the reposted post)
+                             */
+                            reposts?: 'skip' | 'unwrap';
+                            /**
+                             * Profile
+                             * @description a profile’s posts: the connected account’s (its username, or me) or another public profile’s
+                             */
+                            username?: string;
+                          }
+                        | {
+                            /**
+                             * Account
+                             * @description its posts by user or user@domain
+                             */
+                            account?: string;
+                            /**
+                             * Connection
+                             * @description a personal access token of the instance (most instances require sign-in for their API)
+                             */
+                            connectionId?: number;
+                            /**
+                             * Hashtag
+                             * @description its posts under this hashtag (without #)
+                             */
+                            hashtag?: string;
+                            /**
+                             * Instance
+                             * @description the Pixelfed server, e.g. https://pixelfed.social
+                             */
+                            instance: string;
+                            /**
+                             * Network
+                             * @description pixelfed
+                             * @enum {string}
+                             */
+                            kind: 'pixelfed';
+                            /**
+                             * Shares
+                             * @description shared posts: skip (default) or unwrap (show the shared post)
+                             */
+                            reposts?: 'skip' | 'unwrap';
+                          }
+                        | {
+                            /**
+                             * Connection
+                             * @description an access token of the instance, for instances that require sign-in
+                             */
+                            connectionId?: number;
+                            /**
+                             * Hashtag
+                             * @description its notes under this hashtag (without #)
+                             */
+                            hashtag?: string;
+                            /**
+                             * Instance
+                             * @description the Misskey or Sharkey server, e.g. https://misskey.io
+                             */
+                            instance: string;
+                            /**
+                             * Network
+                             * @description misskey
+                             * @enum {string}
+                             */
+                            kind: 'misskey';
+                            /**
+                             * Renotes
+                             * @description renotes: skip (default) or unwrap (show the renoted note)
+                             */
+                            reposts?: 'skip' | 'unwrap';
+                            /**
+                             * User
+                             * @description its notes by user or user@host
+                             */
+                            user?: string;
+                          }
+                        | {
+                            /**
+                             * Account
+                             * @description its videos by account handle: name or name@host
+                             */
+                            account?: string;
+                            /**
+                             * Channel
+                             * @description its videos by channel handle: name or name@host
+                             */
+                            channel?: string;
+                            /**
+                             * Instance
+                             * @description the PeerTube server, e.g. https://framatube.org
+                             */
+                            instance: string;
+                            /**
+                             * Network
+                             * @description peertube
+                             * @enum {string}
+                             */
+                            kind: 'peertube';
+                            /**
+                             * Search
+                             * @description videos matching these words
+                             */
+                            search?: string;
+                            /**
+                             * Tag
+                             * @description videos with this tag (without #)
+                             */
+                            tag?: string;
+                          }
+                        | {
+                            /**
+                             * API base URL
                              * @description for a self-hosted or test server; default https://api.x.com
                              */
                             apiBaseUrl?: string;
@@ -10711,6 +10948,243 @@ export interface paths {
                       | {
                           /**
                            * API base URL
+                           * @description for a self-hosted or test server; default https://www.googleapis.com/youtube/v3
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Channel
+                           * @description uploads: the channel id (UC…) or handle (@name)
+                           * @example @GoogleDevelopers
+                           */
+                          channel?: string;
+                          /**
+                           * Connection
+                           * @description the YouTube connection (a Google API key, or a Google account signed in) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'youtube_data';
+                          /**
+                           * Feed type
+                           * @description uploads: a channel’s videos; search: videos matching a keyword or #hashtag (100 quota units a page); live_chat: the chat messages of a live broadcast
+                           */
+                          mode: 'uploads' | 'search' | 'live_chat';
+                          /**
+                           * Search
+                           * @description search: keywords or a #hashtag, as in YouTube’s search box (| for OR, - to exclude)
+                           */
+                          query?: string;
+                          /**
+                           * Search every (minutes)
+                           * @description search: the least time between two searches (each costs 100 of the project’s 10,000 daily units); default 30
+                           */
+                          searchEveryMinutes?: number;
+                          /**
+                           * Live video
+                           * @description live_chat: the id of the live broadcast’s video (the v= of its watch URL)
+                           * @example jfKfPfyJRdk
+                           */
+                          videoId?: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://open.tiktokapis.com
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the TikTok account signed in (Login Kit, scopes user.info.basic and video.list) whose videos to show
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'tiktok';
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /**
+                           * Follow
+                           * @description hashtag: public media with a hashtag; media: the connected account’s own posts; tags: media the account is tagged in
+                           */
+                          follow: 'hashtag' | 'media' | 'tags';
+                          /**
+                           * Hashtag
+                           * @description without or with its #; one account may search 30 different hashtags in 7 days
+                           * @example harborfest
+                           */
+                          hashtag?: string;
+                          /** @enum {string} */
+                          kind: 'instagram';
+                          /**
+                           * Order
+                           * @description recent (default): the newest first; top: the most popular
+                           */
+                          order?: 'recent' | 'top';
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'facebook';
+                          /**
+                           * Page ID
+                           * @description the Facebook Page whose posts to show; default the Page the connection was made for
+                           */
+                          pageId?: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://graph.threads.net/v1.0
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /**
+                           * Keyword
+                           * @description public posts with these words; a #tag searches the topic tag
+                           */
+                          keyword?: string;
+                          /** @enum {string} */
+                          kind: 'threads';
+                          /**
+                           * Order
+                           * @description recent (default): the newest first; top: the most popular
+                           */
+                          order?: 'recent' | 'top';
+                          /**
+                           * Reposts
+                           * @description a profile’s reposts: skip (default) or unwrap (show the reposted post)
+                           */
+                          reposts?: 'skip' | 'unwrap';
+                          /**
+                           * Profile
+                           * @description a profile’s posts: the connected account’s (its username, or me) or another public profile’s
+                           */
+                          username?: string;
+                        }
+                      | {
+                          /**
+                           * Account
+                           * @description its posts by user or user@domain
+                           */
+                          account?: string;
+                          /**
+                           * Connection
+                           * @description a personal access token of the instance (most instances require sign-in for their API)
+                           */
+                          connectionId?: number;
+                          /**
+                           * Hashtag
+                           * @description its posts under this hashtag (without #)
+                           */
+                          hashtag?: string;
+                          /**
+                           * Instance
+                           * @description the Pixelfed server, e.g. https://pixelfed.social
+                           */
+                          instance: string;
+                          /**
+                           * Network
+                           * @description pixelfed
+                           * @enum {string}
+                           */
+                          kind: 'pixelfed';
+                          /**
+                           * Shares
+                           * @description shared posts: skip (default) or unwrap (show the shared post)
+                           */
+                          reposts?: 'skip' | 'unwrap';
+                        }
+                      | {
+                          /**
+                           * Connection
+                           * @description an access token of the instance, for instances that require sign-in
+                           */
+                          connectionId?: number;
+                          /**
+                           * Hashtag
+                           * @description its notes under this hashtag (without #)
+                           */
+                          hashtag?: string;
+                          /**
+                           * Instance
+                           * @description the Misskey or Sharkey server, e.g. https://misskey.io
+                           */
+                          instance: string;
+                          /**
+                           * Network
+                           * @description misskey
+                           * @enum {string}
+                           */
+                          kind: 'misskey';
+                          /**
+                           * Renotes
+                           * @description renotes: skip (default) or unwrap (show the renoted note)
+                           */
+                          reposts?: 'skip' | 'unwrap';
+                          /**
+                           * User
+                           * @description its notes by user or user@host
+                           */
+                          user?: string;
+                        }
+                      | {
+                          /**
+                           * Account
+                           * @description its videos by account handle: name or name@host
+                           */
+                          account?: string;
+                          /**
+                           * Channel
+                           * @description its videos by channel handle: name or name@host
+                           */
+                          channel?: string;
+                          /**
+                           * Instance
+                           * @description the PeerTube server, e.g. https://framatube.org
+                           */
+                          instance: string;
+                          /**
+                           * Network
+                           * @description peertube
+                           * @enum {string}
+                           */
+                          kind: 'peertube';
+                          /**
+                           * Search
+                           * @description videos matching these words
+                           */
+                          search?: string;
+                          /**
+                           * Tag
+                           * @description videos with this tag (without #)
+                           */
+                          tag?: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
                            * @description for a self-hosted or test server; default https://api.x.com
                            */
                           apiBaseUrl?: string;
@@ -11238,6 +11712,243 @@ export interface paths {
                       | {
                           /**
                            * API base URL
+                           * @description for a self-hosted or test server; default https://www.googleapis.com/youtube/v3
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Channel
+                           * @description uploads: the channel id (UC…) or handle (@name)
+                           * @example @GoogleDevelopers
+                           */
+                          channel?: string;
+                          /**
+                           * Connection
+                           * @description the YouTube connection (a Google API key, or a Google account signed in) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'youtube_data';
+                          /**
+                           * Feed type
+                           * @description uploads: a channel’s videos; search: videos matching a keyword or #hashtag (100 quota units a page); live_chat: the chat messages of a live broadcast
+                           */
+                          mode: 'uploads' | 'search' | 'live_chat';
+                          /**
+                           * Search
+                           * @description search: keywords or a #hashtag, as in YouTube’s search box (| for OR, - to exclude)
+                           */
+                          query?: string;
+                          /**
+                           * Search every (minutes)
+                           * @description search: the least time between two searches (each costs 100 of the project’s 10,000 daily units); default 30
+                           */
+                          searchEveryMinutes?: number;
+                          /**
+                           * Live video
+                           * @description live_chat: the id of the live broadcast’s video (the v= of its watch URL)
+                           * @example jfKfPfyJRdk
+                           */
+                          videoId?: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://open.tiktokapis.com
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the TikTok account signed in (Login Kit, scopes user.info.basic and video.list) whose videos to show
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'tiktok';
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /**
+                           * Follow
+                           * @description hashtag: public media with a hashtag; media: the connected account’s own posts; tags: media the account is tagged in
+                           */
+                          follow: 'hashtag' | 'media' | 'tags';
+                          /**
+                           * Hashtag
+                           * @description without or with its #; one account may search 30 different hashtags in 7 days
+                           * @example harborfest
+                           */
+                          hashtag?: string;
+                          /** @enum {string} */
+                          kind: 'instagram';
+                          /**
+                           * Order
+                           * @description recent (default): the newest first; top: the most popular
+                           */
+                          order?: 'recent' | 'top';
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'facebook';
+                          /**
+                           * Page ID
+                           * @description the Facebook Page whose posts to show; default the Page the connection was made for
+                           */
+                          pageId?: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://graph.threads.net/v1.0
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /**
+                           * Keyword
+                           * @description public posts with these words; a #tag searches the topic tag
+                           */
+                          keyword?: string;
+                          /** @enum {string} */
+                          kind: 'threads';
+                          /**
+                           * Order
+                           * @description recent (default): the newest first; top: the most popular
+                           */
+                          order?: 'recent' | 'top';
+                          /**
+                           * Reposts
+                           * @description a profile’s reposts: skip (default) or unwrap (show the reposted post)
+                           */
+                          reposts?: 'skip' | 'unwrap';
+                          /**
+                           * Profile
+                           * @description a profile’s posts: the connected account’s (its username, or me) or another public profile’s
+                           */
+                          username?: string;
+                        }
+                      | {
+                          /**
+                           * Account
+                           * @description its posts by user or user@domain
+                           */
+                          account?: string;
+                          /**
+                           * Connection
+                           * @description a personal access token of the instance (most instances require sign-in for their API)
+                           */
+                          connectionId?: number;
+                          /**
+                           * Hashtag
+                           * @description its posts under this hashtag (without #)
+                           */
+                          hashtag?: string;
+                          /**
+                           * Instance
+                           * @description the Pixelfed server, e.g. https://pixelfed.social
+                           */
+                          instance: string;
+                          /**
+                           * Network
+                           * @description pixelfed
+                           * @enum {string}
+                           */
+                          kind: 'pixelfed';
+                          /**
+                           * Shares
+                           * @description shared posts: skip (default) or unwrap (show the shared post)
+                           */
+                          reposts?: 'skip' | 'unwrap';
+                        }
+                      | {
+                          /**
+                           * Connection
+                           * @description an access token of the instance, for instances that require sign-in
+                           */
+                          connectionId?: number;
+                          /**
+                           * Hashtag
+                           * @description its notes under this hashtag (without #)
+                           */
+                          hashtag?: string;
+                          /**
+                           * Instance
+                           * @description the Misskey or Sharkey server, e.g. https://misskey.io
+                           */
+                          instance: string;
+                          /**
+                           * Network
+                           * @description misskey
+                           * @enum {string}
+                           */
+                          kind: 'misskey';
+                          /**
+                           * Renotes
+                           * @description renotes: skip (default) or unwrap (show the renoted note)
+                           */
+                          reposts?: 'skip' | 'unwrap';
+                          /**
+                           * User
+                           * @description its notes by user or user@host
+                           */
+                          user?: string;
+                        }
+                      | {
+                          /**
+                           * Account
+                           * @description its videos by account handle: name or name@host
+                           */
+                          account?: string;
+                          /**
+                           * Channel
+                           * @description its videos by channel handle: name or name@host
+                           */
+                          channel?: string;
+                          /**
+                           * Instance
+                           * @description the PeerTube server, e.g. https://framatube.org
+                           */
+                          instance: string;
+                          /**
+                           * Network
+                           * @description peertube
+                           * @enum {string}
+                           */
+                          kind: 'peertube';
+                          /**
+                           * Search
+                           * @description videos matching these words
+                           */
+                          search?: string;
+                          /**
+                           * Tag
+                           * @description videos with this tag (without #)
+                           */
+                          tag?: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
                            * @description for a self-hosted or test server; default https://api.x.com
                            */
                           apiBaseUrl?: string;
@@ -11672,6 +12383,243 @@ export interface paths {
                           instance: string;
                           /** @enum {string} */
                           kind: 'lemmy';
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://www.googleapis.com/youtube/v3
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Channel
+                           * @description uploads: the channel id (UC…) or handle (@name)
+                           * @example @GoogleDevelopers
+                           */
+                          channel?: string;
+                          /**
+                           * Connection
+                           * @description the YouTube connection (a Google API key, or a Google account signed in) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'youtube_data';
+                          /**
+                           * Feed type
+                           * @description uploads: a channel’s videos; search: videos matching a keyword or #hashtag (100 quota units a page); live_chat: the chat messages of a live broadcast
+                           */
+                          mode: 'uploads' | 'search' | 'live_chat';
+                          /**
+                           * Search
+                           * @description search: keywords or a #hashtag, as in YouTube’s search box (| for OR, - to exclude)
+                           */
+                          query?: string;
+                          /**
+                           * Search every (minutes)
+                           * @description search: the least time between two searches (each costs 100 of the project’s 10,000 daily units); default 30
+                           */
+                          searchEveryMinutes?: number;
+                          /**
+                           * Live video
+                           * @description live_chat: the id of the live broadcast’s video (the v= of its watch URL)
+                           * @example jfKfPfyJRdk
+                           */
+                          videoId?: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://open.tiktokapis.com
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the TikTok account signed in (Login Kit, scopes user.info.basic and video.list) whose videos to show
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'tiktok';
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /**
+                           * Follow
+                           * @description hashtag: public media with a hashtag; media: the connected account’s own posts; tags: media the account is tagged in
+                           */
+                          follow: 'hashtag' | 'media' | 'tags';
+                          /**
+                           * Hashtag
+                           * @description without or with its #; one account may search 30 different hashtags in 7 days
+                           * @example harborfest
+                           */
+                          hashtag?: string;
+                          /** @enum {string} */
+                          kind: 'instagram';
+                          /**
+                           * Order
+                           * @description recent (default): the newest first; top: the most popular
+                           */
+                          order?: 'recent' | 'top';
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'facebook';
+                          /**
+                           * Page ID
+                           * @description the Facebook Page whose posts to show; default the Page the connection was made for
+                           */
+                          pageId?: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://graph.threads.net/v1.0
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /**
+                           * Keyword
+                           * @description public posts with these words; a #tag searches the topic tag
+                           */
+                          keyword?: string;
+                          /** @enum {string} */
+                          kind: 'threads';
+                          /**
+                           * Order
+                           * @description recent (default): the newest first; top: the most popular
+                           */
+                          order?: 'recent' | 'top';
+                          /**
+                           * Reposts
+                           * @description a profile’s reposts: skip (default) or unwrap (show the reposted post)
+                           */
+                          reposts?: 'skip' | 'unwrap';
+                          /**
+                           * Profile
+                           * @description a profile’s posts: the connected account’s (its username, or me) or another public profile’s
+                           */
+                          username?: string;
+                        }
+                      | {
+                          /**
+                           * Account
+                           * @description its posts by user or user@domain
+                           */
+                          account?: string;
+                          /**
+                           * Connection
+                           * @description a personal access token of the instance (most instances require sign-in for their API)
+                           */
+                          connectionId?: number;
+                          /**
+                           * Hashtag
+                           * @description its posts under this hashtag (without #)
+                           */
+                          hashtag?: string;
+                          /**
+                           * Instance
+                           * @description the Pixelfed server, e.g. https://pixelfed.social
+                           */
+                          instance: string;
+                          /**
+                           * Network
+                           * @description pixelfed
+                           * @enum {string}
+                           */
+                          kind: 'pixelfed';
+                          /**
+                           * Shares
+                           * @description shared posts: skip (default) or unwrap (show the shared post)
+                           */
+                          reposts?: 'skip' | 'unwrap';
+                        }
+                      | {
+                          /**
+                           * Connection
+                           * @description an access token of the instance, for instances that require sign-in
+                           */
+                          connectionId?: number;
+                          /**
+                           * Hashtag
+                           * @description its notes under this hashtag (without #)
+                           */
+                          hashtag?: string;
+                          /**
+                           * Instance
+                           * @description the Misskey or Sharkey server, e.g. https://misskey.io
+                           */
+                          instance: string;
+                          /**
+                           * Network
+                           * @description misskey
+                           * @enum {string}
+                           */
+                          kind: 'misskey';
+                          /**
+                           * Renotes
+                           * @description renotes: skip (default) or unwrap (show the renoted note)
+                           */
+                          reposts?: 'skip' | 'unwrap';
+                          /**
+                           * User
+                           * @description its notes by user or user@host
+                           */
+                          user?: string;
+                        }
+                      | {
+                          /**
+                           * Account
+                           * @description its videos by account handle: name or name@host
+                           */
+                          account?: string;
+                          /**
+                           * Channel
+                           * @description its videos by channel handle: name or name@host
+                           */
+                          channel?: string;
+                          /**
+                           * Instance
+                           * @description the PeerTube server, e.g. https://framatube.org
+                           */
+                          instance: string;
+                          /**
+                           * Network
+                           * @description peertube
+                           * @enum {string}
+                           */
+                          kind: 'peertube';
+                          /**
+                           * Search
+                           * @description videos matching these words
+                           */
+                          search?: string;
+                          /**
+                           * Tag
+                           * @description videos with this tag (without #)
+                           */
+                          tag?: string;
                         }
                       | {
                           /**
@@ -12662,6 +13610,243 @@ export interface paths {
                       | {
                           /**
                            * API base URL
+                           * @description for a self-hosted or test server; default https://www.googleapis.com/youtube/v3
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Channel
+                           * @description uploads: the channel id (UC…) or handle (@name)
+                           * @example @GoogleDevelopers
+                           */
+                          channel?: string;
+                          /**
+                           * Connection
+                           * @description the YouTube connection (a Google API key, or a Google account signed in) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'youtube_data';
+                          /**
+                           * Feed type
+                           * @description uploads: a channel’s videos; search: videos matching a keyword or #hashtag (100 quota units a page); live_chat: the chat messages of a live broadcast
+                           */
+                          mode: 'uploads' | 'search' | 'live_chat';
+                          /**
+                           * Search
+                           * @description search: keywords or a #hashtag, as in YouTube’s search box (| for OR, - to exclude)
+                           */
+                          query?: string;
+                          /**
+                           * Search every (minutes)
+                           * @description search: the least time between two searches (each costs 100 of the project’s 10,000 daily units); default 30
+                           */
+                          searchEveryMinutes?: number;
+                          /**
+                           * Live video
+                           * @description live_chat: the id of the live broadcast’s video (the v= of its watch URL)
+                           * @example jfKfPfyJRdk
+                           */
+                          videoId?: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://open.tiktokapis.com
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the TikTok account signed in (Login Kit, scopes user.info.basic and video.list) whose videos to show
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'tiktok';
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /**
+                           * Follow
+                           * @description hashtag: public media with a hashtag; media: the connected account’s own posts; tags: media the account is tagged in
+                           */
+                          follow: 'hashtag' | 'media' | 'tags';
+                          /**
+                           * Hashtag
+                           * @description without or with its #; one account may search 30 different hashtags in 7 days
+                           * @example harborfest
+                           */
+                          hashtag?: string;
+                          /** @enum {string} */
+                          kind: 'instagram';
+                          /**
+                           * Order
+                           * @description recent (default): the newest first; top: the most popular
+                           */
+                          order?: 'recent' | 'top';
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /** @enum {string} */
+                          kind: 'facebook';
+                          /**
+                           * Page ID
+                           * @description the Facebook Page whose posts to show; default the Page the connection was made for
+                           */
+                          pageId?: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
+                           * @description for a self-hosted or test server; default https://graph.threads.net/v1.0
+                           */
+                          apiBaseUrl?: string;
+                          /**
+                           * Connection
+                           * @description the account’s connection (its credentials for the network) this feed reads with
+                           */
+                          connectionId: number;
+                          /**
+                           * Keyword
+                           * @description public posts with these words; a #tag searches the topic tag
+                           */
+                          keyword?: string;
+                          /** @enum {string} */
+                          kind: 'threads';
+                          /**
+                           * Order
+                           * @description recent (default): the newest first; top: the most popular
+                           */
+                          order?: 'recent' | 'top';
+                          /**
+                           * Reposts
+                           * @description a profile’s reposts: skip (default) or unwrap (show the reposted post)
+                           */
+                          reposts?: 'skip' | 'unwrap';
+                          /**
+                           * Profile
+                           * @description a profile’s posts: the connected account’s (its username, or me) or another public profile’s
+                           */
+                          username?: string;
+                        }
+                      | {
+                          /**
+                           * Account
+                           * @description its posts by user or user@domain
+                           */
+                          account?: string;
+                          /**
+                           * Connection
+                           * @description a personal access token of the instance (most instances require sign-in for their API)
+                           */
+                          connectionId?: number;
+                          /**
+                           * Hashtag
+                           * @description its posts under this hashtag (without #)
+                           */
+                          hashtag?: string;
+                          /**
+                           * Instance
+                           * @description the Pixelfed server, e.g. https://pixelfed.social
+                           */
+                          instance: string;
+                          /**
+                           * Network
+                           * @description pixelfed
+                           * @enum {string}
+                           */
+                          kind: 'pixelfed';
+                          /**
+                           * Shares
+                           * @description shared posts: skip (default) or unwrap (show the shared post)
+                           */
+                          reposts?: 'skip' | 'unwrap';
+                        }
+                      | {
+                          /**
+                           * Connection
+                           * @description an access token of the instance, for instances that require sign-in
+                           */
+                          connectionId?: number;
+                          /**
+                           * Hashtag
+                           * @description its notes under this hashtag (without #)
+                           */
+                          hashtag?: string;
+                          /**
+                           * Instance
+                           * @description the Misskey or Sharkey server, e.g. https://misskey.io
+                           */
+                          instance: string;
+                          /**
+                           * Network
+                           * @description misskey
+                           * @enum {string}
+                           */
+                          kind: 'misskey';
+                          /**
+                           * Renotes
+                           * @description renotes: skip (default) or unwrap (show the renoted note)
+                           */
+                          reposts?: 'skip' | 'unwrap';
+                          /**
+                           * User
+                           * @description its notes by user or user@host
+                           */
+                          user?: string;
+                        }
+                      | {
+                          /**
+                           * Account
+                           * @description its videos by account handle: name or name@host
+                           */
+                          account?: string;
+                          /**
+                           * Channel
+                           * @description its videos by channel handle: name or name@host
+                           */
+                          channel?: string;
+                          /**
+                           * Instance
+                           * @description the PeerTube server, e.g. https://framatube.org
+                           */
+                          instance: string;
+                          /**
+                           * Network
+                           * @description peertube
+                           * @enum {string}
+                           */
+                          kind: 'peertube';
+                          /**
+                           * Search
+                           * @description videos matching these words
+                           */
+                          search?: string;
+                          /**
+                           * Tag
+                           * @description videos with this tag (without #)
+                           */
+                          tag?: string;
+                        }
+                      | {
+                          /**
+                           * API base URL
                            * @description for a self-hosted or test server; default https://api.x.com
                            */
                           apiBaseUrl?: string;
@@ -13184,6 +14369,243 @@ export interface paths {
                             instance: string;
                             /** @enum {string} */
                             kind: 'lemmy';
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://www.googleapis.com/youtube/v3
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Channel
+                             * @description uploads: the channel id (UC…) or handle (@name)
+                             * @example @GoogleDevelopers
+                             */
+                            channel?: string;
+                            /**
+                             * Connection
+                             * @description the YouTube connection (a Google API key, or a Google account signed in) this feed reads with
+                             */
+                            connectionId: number;
+                            /** @enum {string} */
+                            kind: 'youtube_data';
+                            /**
+                             * Feed type
+                             * @description uploads: a channel’s videos; search: videos matching a keyword or #hashtag (100 quota units a page); live_chat: the chat messages of a live broadcast
+                             */
+                            mode: 'uploads' | 'search' | 'live_chat';
+                            /**
+                             * Search
+                             * @description search: keywords or a #hashtag, as in YouTube’s search box (| for OR, - to exclude)
+                             */
+                            query?: string;
+                            /**
+                             * Search every (minutes)
+                             * @description search: the least time between two searches (each costs 100 of the project’s 10,000 daily units); default 30
+                             */
+                            searchEveryMinutes?: number;
+                            /**
+                             * Live video
+                             * @description live_chat: the id of the live broadcast’s video (the v= of its watch URL)
+                             * @example jfKfPfyJRdk
+                             */
+                            videoId?: string;
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://open.tiktokapis.com
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description the TikTok account signed in (Login Kit, scopes user.info.basic and video.list) whose videos to show
+                             */
+                            connectionId: number;
+                            /** @enum {string} */
+                            kind: 'tiktok';
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description the account’s connection (its credentials for the network) this feed reads with
+                             */
+                            connectionId: number;
+                            /**
+                             * Follow
+                             * @description hashtag: public media with a hashtag; media: the connected account’s own posts; tags: media the account is tagged in
+                             */
+                            follow: 'hashtag' | 'media' | 'tags';
+                            /**
+                             * Hashtag
+                             * @description without or with its #; one account may search 30 different hashtags in 7 days
+                             * @example harborfest
+                             */
+                            hashtag?: string;
+                            /** @enum {string} */
+                            kind: 'instagram';
+                            /**
+                             * Order
+                             * @description recent (default): the newest first; top: the most popular
+                             */
+                            order?: 'recent' | 'top';
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://graph.facebook.com/v26.0
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description the account’s connection (its credentials for the network) this feed reads with
+                             */
+                            connectionId: number;
+                            /** @enum {string} */
+                            kind: 'facebook';
+                            /**
+                             * Page ID
+                             * @description the Facebook Page whose posts to show; default the Page the connection was made for
+                             */
+                            pageId?: string;
+                          }
+                        | {
+                            /**
+                             * API base URL
+                             * @description for a self-hosted or test server; default https://graph.threads.net/v1.0
+                             */
+                            apiBaseUrl?: string;
+                            /**
+                             * Connection
+                             * @description the account’s connection (its credentials for the network) this feed reads with
+                             */
+                            connectionId: number;
+                            /**
+                             * Keyword
+                             * @description public posts with these words; a #tag searches the topic tag
+                             */
+                            keyword?: string;
+                            /** @enum {string} */
+                            kind: 'threads';
+                            /**
+                             * Order
+                             * @description recent (default): the newest first; top: the most popular
+                             */
+                            order?: 'recent' | 'top';
+                            /**
+                             * Reposts
+                             * @description a profile’s reposts: skip (default) or unwrap (show the reposted post)
+                             */
+                            reposts?: 'skip' | 'unwrap';
+                            /**
+                             * Profile
+                             * @description a profile’s posts: the connected account’s (its username, or me) or another public profile’s
+                             */
+                            username?: string;
+                          }
+                        | {
+                            /**
+                             * Account
+                             * @description its posts by user or user@domain
+                             */
+                            account?: string;
+                            /**
+                             * Connection
+                             * @description a personal access token of the instance (most instances require sign-in for their API)
+                             */
+                            connectionId?: number;
+                            /**
+                             * Hashtag
+                             * @description its posts under this hashtag (without #)
+                             */
+                            hashtag?: string;
+                            /**
+                             * Instance
+                             * @description the Pixelfed server, e.g. https://pixelfed.social
+                             */
+                            instance: string;
+                            /**
+                             * Network
+                             * @description pixelfed
+                             * @enum {string}
+                             */
+                            kind: 'pixelfed';
+                            /**
+                             * Shares
+                             * @description shared posts: skip (default) or unwrap (show the shared post)
+                             */
+                            reposts?: 'skip' | 'unwrap';
+                          }
+                        | {
+                            /**
+                             * Connection
+                             * @description an access token of the instance, for instances that require sign-in
+                             */
+                            connectionId?: number;
+                            /**
+                             * Hashtag
+                             * @description its notes under this hashtag (without #)
+                             */
+                            hashtag?: string;
+                            /**
+                             * Instance
+                             * @description the Misskey or Sharkey server, e.g. https://misskey.io
+                             */
+                            instance: string;
+                            /**
+                             * Network
+                             * @description misskey
+                             * @enum {string}
+                             */
+                            kind: 'misskey';
+                            /**
+                             * Renotes
+                             * @description renotes: skip (default) or unwrap (show the renoted note)
+                             */
+                            reposts?: 'skip' | 'unwrap';
+                            /**
+                             * User
+                             * @description its notes by user or user@host
+                             */
+                            user?: string;
+                          }
+                        | {
+                            /**
+                             * Account
+                             * @description its videos by account handle: name or name@host
+                             */
+                            account?: string;
+                            /**
+                             * Channel
+                             * @description its videos by channel handle: name or name@host
+                             */
+                            channel?: string;
+                            /**
+                             * Instance
+                             * @description the PeerTube server, e.g. https://framatube.org
+                             */
+                            instance: string;
+                            /**
+                             * Network
+                             * @description peertube
+                             * @enum {string}
+                             */
+                            kind: 'peertube';
+                            /**
+                             * Search
+                             * @description videos matching these words
+                             */
+                            search?: string;
+                            /**
+                             * Tag
+                             * @description videos with this tag (without #)
+                             */
+                            tag?: string;
                           }
                         | {
                             /**
