@@ -5,7 +5,7 @@
 // 304 when a feed has not changed. Per store (SQLite, PostgreSQL):
 //
 // 1. `wallery worker` polls every feed for the first time (20 new posts
-//    each), on its own schedule: the rate its tick allows;
+//    each), on its own schedule: the rate its tick and batches allow;
 // 2. `wallery ingest --once --force` polls every feed as fast as the
 //    process goes, twice: all changed (a new item in every feed, a 200 with
 //    the whole document) and mostly unchanged (one feed in ten changed, the
@@ -351,7 +351,7 @@ function writeResults(rows: Row[], feeds: number) {
       'upstream in a process of its own, on the same machine. The poller: `INGEST_HOST_CONCURRENCY=4` (every feed is on ' +
       "one host here), `MEDIA=off` (pictures are the media workers' load), the rest at its defaults (4 feeds polled at " +
       'once, one parse thread). CPU is utime + stime of `/proc/<pid>/stat` over the measured span (all threads); ' +
-      "the poller's start-up is outside it. **Noisy**: other work ran on the machine; to be re-measured on a quiet one.",
+      "the poller's start-up is outside it. Run on a quiet machine: other work moves these numbers by tens of per cent.",
     '',
     '| Store | Case | polls | 200 / 304 | s | polls/s (wall) | poller CPU-s | polls per CPU-s | posts written/s | upstream CPU share |',
     '| ----- | ---- | ----: | --------: | -: | -------------: | -----------: | --------------: | --------------: | -----------------: |',
@@ -366,15 +366,14 @@ function writeResults(rows: Row[], feeds: number) {
       "poller's.",
     ...scheduled.map(
       (r) =>
-        `- ${r.store}, \`wallery worker\` on its schedule: ${fmt(perWall(r))} polls/s — its tick (every 5 s) starts at ` +
-        `most 100 due feeds, so one worker polls at most 20 feeds a second, whatever its CPU allows ` +
-        `(${fmt(perCpu(r))} polls per CPU-second here).`,
+        `- ${r.store}, \`wallery worker\` on its schedule: ${fmt(perWall(r))} polls/s — a tick starts 100 due feeds ` +
+        `and, while more are due, the next 100 follow as the polls run short (no longer one batch per 5 s tick: ` +
+        `that capped a worker at 20 polls/s before); ${fmt(perCpu(r))} polls per CPU-second here.`,
     ),
     ...mostly.map(
       (r) =>
         `- ${r.store}, mostly unchanged (the hourly case): 278 polls/s ÷ ${fmt(Math.min(perWall(r), perCpu(r)))} ` +
-        `= **${derive(r)} poller process${derive(r) === 1 ? '' : 'es'}** at this run's rate (the lower of polls/s and polls per CPU-s); at the worker's tick cap of 20 polls/s, ` +
-        `**${Math.ceil(TARGET / 20)} \`wallery worker\` processes**.`,
+        `= **${derive(r)} poller process${derive(r) === 1 ? '' : 'es'}** at this run's rate (the lower of polls/s and polls per CPU-s).`,
     ),
     '',
   ];

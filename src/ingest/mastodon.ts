@@ -329,14 +329,26 @@ async function lookupAccount(input: PollInput<MastodonSettings>, request: Reques
   return (await input.parse<MetaOf<typeof accountDocument>>(res, 'account')).meta.id;
 }
 
+/** The parsers of the responses a Mastodon-API poll reads. */
+const MASTODON_DOCUMENTS = { account: accountDocument, statuses: statusesDocument };
+
 export const mastodonConnector: Connector<MastodonSettings> = {
   kind: 'mastodon',
   network: 'Mastodon',
   sourceType: (s) => (s.hashtag !== undefined ? 'hashtag' : 'account'),
-  async poll(input): Promise<PollOutput> {
+  poll: (input) => pollTimeline(input, requester(input, instanceBase(input.settings))),
+  documents: MASTODON_DOCUMENTS,
+};
+
+/**
+ * A poll of the tag timeline or the account's statuses through `request`:
+ * Mastodon's own (the connection's token, its refusals said for Mastodon), or
+ * an API-compatible network's (Pixelfed), which says its refusals itself.
+ */
+export async function pollTimeline(input: PollInput<MastodonSettings>, request: Request): Promise<PollOutput> {
+  {
     const { settings } = input;
     const base = instanceBase(settings);
-    const request = requester(input, base);
     const cursor = readCursor(input.cursor);
     const unwrap = settings.reposts === 'unwrap';
     // pages never ask for more than the poll may keep
@@ -420,6 +432,5 @@ export const mastodonConnector: Connector<MastodonSettings> = {
       ...(gapOpen ? { gapOpen } : {}),
     };
     return { rows, cursor: nextCursor, notModified: false, skipped };
-  },
-  documents: { account: accountDocument, statuses: statusesDocument },
-};
+  }
+}

@@ -32,7 +32,7 @@ import {
   type UpstreamPost,
 } from './connector.js';
 import type { MastodonConnector, PixelfedConnector } from '../schemas/connectors.js';
-import { accountDocument, mastodonConnector, statusPost } from './mastodon.js';
+import { accountDocument, pollTimeline, statusPost } from './mastodon.js';
 import { httpUrl, plainText, str } from './normalize.js';
 import { hostOf, pathOf } from './url-parts.js';
 import { baseOf, instanceToken, isGone, recheckStored, withHeaders } from './fedi.js';
@@ -184,12 +184,13 @@ export const pixelfedConnector: Connector<PixelfedSettings> = {
         }
       }
       // the token goes with `http`; the documents are this connector's (same names as Mastodon's)
-      const out = await mastodonConnector.poll({
-        ...view,
-        settings: mastodon,
-        cursor,
-        credential: null,
-      } as unknown as PollInput<Static<typeof MastodonConnector>>);
+      // its refusals are this connector's to say (refusal below), not Mastodon's
+      const out = await pollTimeline(
+        { ...view, settings: mastodon, cursor, credential: null } as unknown as PollInput<
+          Static<typeof MastodonConnector>
+        >,
+        (url, options) => http.request(url, options),
+      );
       // deletions are looked for whether or not the timeline changed
       const seen = new Set(out.rows.map((r) => r.external_id));
       const { deleted, next } = await recheckStored(input, recheckFrom, seen, async (id) => {

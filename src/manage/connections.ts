@@ -249,7 +249,8 @@ export async function deleteConnection(op: Op, id: number, keyring: ConnectionKe
 
 // ---------- feeds ↔ connections ----------
 
-const article = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
+/** `a` or `an` as the word is said (an RSS feed, an X connection). */
+const article = (word: string) => (/^(?:[aeiou]|rss$|x$)/i.test(word) ? 'an' : 'a');
 
 /**
  * The rule of a feed's `connector.connectionId`, checked whenever a feed is
