@@ -255,12 +255,10 @@ export interface HttpOptions {
   /**
    * Error answers given back instead of thrown, for a connector that reads its
    * network's own error body (an expired token, a missing permission, the
-   * reason of a 403): every error with `returnErrors`, the listed statuses with
-   * `errorStatuses`. Their rate-limit hints (Retry-After, X-RateLimit-*) count
-   * all the same.
+   * reason of a 403): every error with `true`, else the statuses listed.
+   * Their rate-limit hints (Retry-After, X-RateLimit-*) count all the same.
    */
-  returnErrors?: boolean;
-  errorStatuses?: readonly number[];
+  returnErrors?: true | readonly number[];
 }
 
 export interface HttpResult extends FetchResponse {
@@ -330,10 +328,11 @@ export class PollHttp {
     }
     if (res.status === 304 && previous) return { ...res, notModified: true };
     if (res.status < 200 || res.status > 299) {
-      if (options.returnErrors || options.errorStatuses?.includes(res.status)) return { ...res, notModified: false };
+      const { returnErrors } = options;
+      if (returnErrors === true || returnErrors?.includes(res.status)) return { ...res, notModified: false };
       throw new UpstreamError(res.status, describeFailure(res), retryAfterMs);
     }
-    if (options.conditional && res.status >= 200 && res.status <= 299) {
+    if (options.conditional) {
       const etag = res.headers.etag ?? null;
       const lastModified = res.headers['last-modified'] ?? null;
       this.validators = etag || lastModified ? { url, etag, lastModified } : null;

@@ -268,7 +268,7 @@ export const redditConnector: Connector<RedditSettings> = {
       ...(token ? { authorization: `bearer ${token}` } : {}),
     };
     const get = async (url: string) => {
-      const res = await http.request(url, { headers, errorStatuses: REFUSED });
+      const res = await http.request(url, { headers, returnErrors: REFUSED });
       honourLimits(http, res, now);
       if (res.status !== 200) throw refusal(res, settings, token !== undefined);
       return res;

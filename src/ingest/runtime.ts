@@ -498,7 +498,7 @@ export class IngestRuntime {
       : errorMessage(err);
     // the network refused the connection: the feed fails at once, the connection is marked
     const refused = err instanceof CredentialError && progress.credential ? err : null;
-    if (refused && progress.credential) await this.connectionRefused(claimed, progress.credential, refused, at);
+    if (refused) await this.connectionRefused(claimed, progress.credential!, refused, at);
     const failuresSoFar = settingChanged ? 0 : state.consecutive_failures;
     const nextPollAt = nextPollAfterFailure(
       this.policy,

@@ -232,7 +232,7 @@ export const tumblrConnector: Connector<TumblrSettings> = {
       const q = new URLSearchParams({ tag: settings.tag, api_key: key, limit: String(PAGE_LIMIT) });
       if (before !== undefined) q.set('before', String(before));
       const res = await withoutSecret(key, () =>
-        http.request(`${base}/v2/tagged?${q.toString()}`, { errorStatuses: [401, 403, 404, 429] }),
+        http.request(`${base}/v2/tagged?${q.toString()}`, { returnErrors: [401, 403, 404, 429] }),
       );
       const until = honourLimits(http, res, now);
       if (res.status !== 200) throw refusal(res, until);

@@ -206,7 +206,7 @@ function refusal(res: HttpResult): Error {
 const REFUSED = [400, 401, 402, 403, 429] as const;
 
 async function get(http: PollHttp, url: string, token: string): Promise<HttpResult> {
-  return http.request(url, { headers: { authorization: `Bearer ${token}` }, errorStatuses: REFUSED });
+  return http.request(url, { headers: { authorization: `Bearer ${token}` }, returnErrors: REFUSED });
 }
 
 function searchUrl(base: string, settings: XSettings, pageSize: number, sinceId?: string, nextToken?: string) {
