@@ -22,6 +22,7 @@ import { ChangeBus } from './store/changes.js';
 import { openStore, type Store } from './store/store.js';
 import { WebhookRuntime } from './webhooks/runtime.js';
 import { ConnectionRefresher } from './connections/refresh.js';
+import { RightsWatcher } from './rights/watcher.js';
 import { secureStoredSecrets } from './webhooks/secrets-at-rest.js';
 import { buildMetricsServer } from './http/metrics.js';
 import { Metrics, queryKindOf } from './metrics/metrics.js';
@@ -48,6 +49,8 @@ export interface Runtime<
   providerCheck: ProviderCheckRunner | null;
   /** the OAuth token refresh (not started) beside feed ingestion: tokens refreshed before they expire */
   tokenRefresh: ConnectionRefresher | null;
+  /** the rights watcher (not started) beside feed ingestion: answers heard, requests expired, walls' asking rules */
+  rightsWatcher: RightsWatcher | null;
   /** `/metrics` alone (not listening yet), for a process without the API: see RuntimeOptions.metricsServer */
   metricsServer: FastifyInstance | null;
   /**
@@ -219,6 +222,15 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
         log: workerLog('connections'),
       })
     : null;
+  // wherever feeds are polled: the authors' answers to rights requests are heard
+  const rightsWatcher = options.ingest
+    ? new RightsWatcher({
+        db: store.db,
+        secretKey: connectionKey,
+        allowPrivateNetworks: config.ingest.allowPrivateNetworks,
+        log: workerLog('rights'),
+      })
+    : null;
   // serve, start and the worker: plain-text signing secrets are encrypted once a key is set, or warned of
   if (serving || options.webhooks) await secureStoredSecrets(store.db, config.webhooks.secretKey, webhookLog);
   if (metrics) Object.assign(metrics.sources, { ingest, webhooks, media, moderationProviders: providerCheck });
@@ -228,7 +240,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     options.metricsServer && metrics && config.metrics.port !== null
       ? await buildMetricsServer(metrics, config.metrics)
       : null;
-  const parts = { ctx, app, ingest, webhooks, media, providerCheck, tokenRefresh, metricsServer };
+  const parts = { ctx, app, ingest, webhooks, media, providerCheck, tokenRefresh, rightsWatcher, metricsServer };
   return {
     ...parts,
     close: (onStep = () => undefined) => closeRuntime({ ...parts, listener, redis, mediaServices }, onStep),
@@ -301,6 +313,7 @@ async function closeRuntime(
     media,
     providerCheck,
     tokenRefresh,
+    rightsWatcher,
     metricsServer,
     listener,
     redis,
@@ -322,6 +335,7 @@ async function closeRuntime(
     media && step('media fetching stopped, its leases released', () => media.stop()),
     providerCheck && step('provider check stopped', () => providerCheck.stop()),
     tokenRefresh && step('token refresh stopped, its leases released', () => tokenRefresh.stop()),
+    rightsWatcher && step('rights watcher stopped, its leases released', () => rightsWatcher.stop()),
     metricsServer && step('metrics server closed', () => metricsServer.close()),
     app &&
       step('HTTP server closed: in-flight requests answered, SSE streams ended, analytics counts written', () =>

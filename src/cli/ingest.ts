@@ -48,6 +48,7 @@ async function worker(options: StoreOptions) {
   media?.start();
   runtime.providerCheck?.start();
   runtime.tokenRefresh?.start();
+  runtime.rightsWatcher?.start();
   process.stdout.write(
     `wallery worker: polling feeds on their schedule${media ? ", fetching their posts' pictures" : ''} and delivering webhooks (SIGINT or SIGTERM stops)\n`,
   );

@@ -101,6 +101,7 @@ async function serve(options: ServeOptions, demo: boolean) {
   media?.start();
   runtime.providerCheck?.start();
   runtime.tokenRefresh?.start();
+  runtime.rightsWatcher?.start();
   // the primary says it once for all its workers
   if (!member) process.stdout.write(`wallery listening on http://${config.host}:${port}\n`);
   if (demo && jobs) {

@@ -3,7 +3,21 @@
 // position of the last change a reader has seen; it is opaque to readers.
 
 /** `held`: a rule put the post in the approval queue (on arrival, or later: src/store/migrations/0027_held_changes.ts). */
-export const POST_CHANGE_KINDS = ['created', 'updated', 'approved', 'rejected', 'hidden', 'deleted', 'held'] as const;
+/** `rights_<state>`: the post's rights state changed (src/domain/rights.ts; migration 0034). */
+export const POST_CHANGE_KINDS = [
+  'created',
+  'updated',
+  'approved',
+  'rejected',
+  'hidden',
+  'deleted',
+  'held',
+  'rights_requested',
+  'rights_granted',
+  'rights_declined',
+  'rights_expired',
+  'rights_revoked',
+] as const;
 export const WALL_CHANGE_KINDS = ['wall_deleted', 'wall_restored'] as const;
 export const FEED_CHANGE_KINDS = ['feed_failing', 'feed_recovered'] as const;
 /** An account's connection the network refused, or whose token expires soon (src/store/migrations/0032_connection_events.ts). */

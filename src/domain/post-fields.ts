@@ -127,6 +127,10 @@ export const POST_FIELDS = [
   { column: 'author_created_at', default: null, upstream: { since: '0026_spam_signals', as: 'value' } },
   // the SimHash of the text (16 hex digits; '' too short to compare; null: not computed) for the `duplicate` rule
   { column: 'text_hash', default: null },
+  // rights management (migration 0034, src/domain/rights.ts): the post's rights state (null: never asked), and 1 while
+  // its wall requires rights it lacks (set by the store at arrival and by the rights service)
+  { column: 'rights_state', default: null },
+  { column: 'rights_hold', default: 0 },
 ] as const satisfies readonly PostField[];
 
 type Registered = (typeof POST_FIELDS)[number];

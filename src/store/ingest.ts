@@ -1,6 +1,7 @@
 // Store side of ingestion: the per-feed state (schedule, cursor, failures,
 // lease) and the post upsert. Every write is a short transaction of its own;
 // nothing here runs while an upstream request is in flight.
+import { arrivalHold } from './rights.js';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, FeedIngestStateTable, PostsTable } from './schema.js';
 import { decisionColumns, postDefaults, UPSTREAM_COLUMNS } from './post-columns.js';
@@ -460,7 +461,12 @@ export async function upsertPosts(
     .execute((trx) => upsertPostsIn(trx, wallId, feedId, posts, { fingerprint, arrival, history }, now));
 }
 
-/** upsertPosts in the caller's transaction (an upload writes its consent and picture beside its post). */
+/**
+ * upsertPosts in the caller's transaction (an upload writes its consent and
+ * picture beside its post). A new post on a wall that requires rights for
+ * every post arrives held (posts.rights_hold) — except an upload
+ * (`rightsExempt`): its poster agreed to the wall's terms on the upload page.
+ */
 export async function upsertPostsIn(
   trx: Kysely<Database>,
   wallId: number,
@@ -468,6 +474,7 @@ export async function upsertPostsIn(
   posts: readonly IngestedPost[],
   { fingerprint, arrival, history }: PostWriteDecisions,
   now: number,
+  { rightsExempt = false }: { rightsExempt?: boolean } = {},
 ): Promise<{ inserted: number; updated: number }> {
   const ids = posts.map((p) => p.external_id);
   const before = await trx
@@ -481,6 +488,7 @@ export async function upsertPostsIn(
   const fresh = posts.filter((p) => !existed.has(p.external_id));
   const initial = await initialMediaStates(trx, fresh);
   const mediaStateOf = new Map(fresh.map((p, i) => [p.external_id, initial[i]!]));
+  const hold = fresh.length === 0 || rightsExempt ? 0 : await arrivalHold(trx, wallId);
   const rowOf = (p: IngestedPost, a: Arrival): Insertable<PostsTable> => {
     // one literal's shape, filled column by column: no rest/spread copies of a row per post
     const row: Insertable<PostsTable> = {
@@ -498,6 +506,8 @@ export async function upsertPostsIn(
     Object.assign(row, decisionColumns(a, now));
     row.media_state = mediaStateOf.get(p.external_id) ?? null;
     row.lang = p.lang ?? null;
+    // an update leaves the hold as it is (not among the updated columns)
+    row.rights_hold = hold;
     return row;
   };
   const write = (rows: Insertable<PostsTable>[]) =>

@@ -103,6 +103,8 @@ export function postDefaults(): DefaultedColumns {
     author_bot: 0,
     author_created_at: null,
     text_hash: null,
+    rights_state: null,
+    rights_hold: 0,
     rev: newPostRevision(),
   } satisfies RegisteredDefaults & { rev: number };
 }

@@ -8,10 +8,11 @@ export type PostRow = Selectable<PostsTable> & { feed_name: string };
 
 /**
  * The visible-post predicate, defined once: what the public API, the embed and
- * the wall counts show — approved and not hidden. Use as `.where(visiblePost)`.
+ * the wall counts show — approved, not hidden, and not held for want of rights
+ * its wall requires (posts.rights_hold, migration 0034). Use as `.where(visiblePost)`.
  */
 export function visiblePost(eb: ExpressionBuilder<Database, 'posts'>) {
-  return eb.and([eb('posts.state', '=', 'approved'), eb('posts.hidden', '=', 0)]);
+  return eb.and([eb('posts.state', '=', 'approved'), eb('posts.hidden', '=', 0), eb('posts.rights_hold', '=', 0)]);
 }
 
 /** Posts an operator hid (whatever their moderation state). Use as `.where(hiddenPost)`. */

@@ -5,6 +5,14 @@ import type { Generated } from 'kysely';
 
 import type { ChangeKind } from '../domain/changes.js';
 import type { EventType } from '../domain/analytics.js';
+import type {
+  OptOutReason,
+  RightsAutoRequest,
+  RightsEventKind,
+  RightsMethod,
+  RightsRequirement,
+  RightsState,
+} from '../domain/rights.js';
 import type { EmbedLayout, EmbedTheme, MediaKind, ModerationMode, Plan, PostState } from '../domain/lists.js';
 
 export interface AccountsTable {
@@ -49,6 +57,10 @@ export interface WallsTable {
   media_wait: Generated<number>;
   /** JSON of the wall's branding (src/domain/branding.ts); null: none, the embed's own look (migration 0022) */
   branding: string | null;
+  /** what the wall requires before it shows a post publicly: none | shoppable | all (migration 0034) */
+  rights_required: Generated<RightsRequirement>;
+  /** the wall's asking rule: off | approved | shoppable (migration 0034) */
+  rights_auto: Generated<RightsAutoRequest>;
 }
 
 export interface FeedsTable {
@@ -134,6 +146,10 @@ export interface PostsTable {
   author_created_at: number | null;
   /** the text's 64-bit SimHash as 16 hex digits, '' when too short to compare, null when not computed (migration 0026; src/domain/simhash.ts) */
   text_hash: string | null;
+  /** the post's rights state (src/domain/rights.ts; migration 0034); null: never asked */
+  rights_state: RightsState | null;
+  /** 1 while its wall requires rights the post lacks: kept off the public views like a hidden post (migration 0034) */
+  rights_hold: number;
 }
 
 export type PostMediaState = 'none' | 'pending' | 'ready' | 'partial' | 'failed';
@@ -323,6 +339,10 @@ export interface Database {
   screen_states: ScreenStatesTable;
   screen_slides: ScreenSlidesTable;
   connections: ConnectionsTable;
+  post_rights: PostRightsTable;
+  rights_events: RightsEventsTable;
+  rights_optouts: RightsOptOutsTable;
+  rights_settings: RightsSettingsTable;
   oauth_states: OAuthStatesTable;
 }
 
@@ -582,4 +602,71 @@ export interface OAuthStatesTable {
   redirect_uri: string;
   created_at: number;
   expires_at: number;
+}
+
+/** A post ever asked for rights, with the evidence (migration 0034; src/domain/rights.ts). */
+export interface PostRightsTable {
+  post_id: number;
+  account_id: number;
+  wall_id: number;
+  /** the post as it was asked about, kept if the post goes */
+  network: string;
+  /** src/domain/rights.ts authorKey: network:handle */
+  author: string;
+  author_name: string;
+  post_url: string;
+  state: RightsState;
+  method: RightsMethod;
+  connection_id: number | null;
+  request_text: string;
+  /** the request reply upstream; null for a request made by hand */
+  request_id: string | null;
+  request_url: string | null;
+  /** JSON the channel needs to find answers (src/rights/channels/) */
+  request_ref: string | null;
+  /** the author upstream (an account id, a DID): only their answer counts */
+  author_ref: string | null;
+  requested_at: number;
+  requested_by: string;
+  expires_at: number | null;
+  answer_id: string | null;
+  answer_url: string | null;
+  answer_text: string | null;
+  answered_at: number | null;
+  answer_edited_at: number | null;
+  decided_by: string | null;
+  note: string | null;
+  listen_at: number | null;
+  lease_owner: string | null;
+  lease_until: number | null;
+  updated_at: number;
+}
+
+/** One step of a post's rights evidence trail (migration 0034). */
+export interface RightsEventsTable {
+  id: Generated<number>;
+  post_id: number;
+  account_id: number;
+  at: number;
+  kind: RightsEventKind;
+  actor: string;
+  /** JSON: { state?, url?, id?, text?, note? } */
+  detail: Generated<string>;
+}
+
+/** An author never asked again by an account (migration 0034). */
+export interface RightsOptOutsTable {
+  account_id: number;
+  author: string;
+  reason: OptOutReason;
+  post_id: number | null;
+  note: string | null;
+  created_at: number;
+}
+
+/** An account's rights settings, JSON (migration 0034). */
+export interface RightsSettingsTable {
+  account_id: number;
+  settings: string;
+  updated_at: number;
 }

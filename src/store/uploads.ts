@@ -181,7 +181,7 @@ export async function insertUpload(
 ): Promise<{ postId: number; state: string; decidedBy: string | null }> {
   return db.transaction().execute(async (trx) => {
     const feedId = await uploadFeedId(trx, input.wallId, input.moderation, input.now);
-    await upsertPostsIn(trx, input.wallId, feedId, [input.post], input.decisions, input.now);
+    await upsertPostsIn(trx, input.wallId, feedId, [input.post], input.decisions, input.now, { rightsExempt: true });
     const post = await trx
       .selectFrom('posts')
       .select(['id', 'state', 'decided_by'])

@@ -3,6 +3,7 @@
 // written in batches, and each batch is first checked against the store (ids
 // already there, references that resolve). The first problem in file order
 // ends the load; the caller's transaction then leaves the store unchanged.
+import type { RightsAutoRequest, RightsRequirement } from '../../domain/rights.js';
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import { parseIsoInstant } from '../../domain/dates.js';
@@ -118,10 +119,15 @@ export class IdConflict extends Error {
 export class SectionsOutOfOrder extends Error {}
 
 /** A row as the loader writes it: its generated columns optional, as plain values. */
-type Row<T extends keyof Database> = Omit<Database[T], 'id' | 'enabled' | 'media_wait'> & {
+type Row<T extends keyof Database> = Omit<
+  Database[T],
+  'id' | 'enabled' | 'media_wait' | 'rights_required' | 'rights_auto'
+> & {
   id?: number;
   enabled?: number;
   media_wait?: number;
+  rights_required?: RightsRequirement;
+  rights_auto?: RightsAutoRequest;
 };
 
 // Rows are checked and written a batch at a time. Larger batches save few
