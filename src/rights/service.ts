@@ -66,7 +66,6 @@ export interface RightsDeps {
   signal?: AbortSignal;
 }
 
-const channelsOf = (deps: RightsDeps) => deps.channels ?? CHANNELS;
 
 /** The channel that asks about posts of this networkName, or null (asked by hand). */
 export function channelFor(deps: Pick<RightsDeps, 'channels'>, postNetwork: string): RightsChannel | null {
