@@ -97,7 +97,8 @@ export function authorKey(network: string, username: string): string {
 export function requestText(settings: RightsSettings, post: { username: string; authorName: string }): string {
   const handle = post.username.trim().replace(/^@/, '');
   const fields: Record<string, string> = {
-    author: handle === '' ? post.authorName : `@${handle}`,
+    // a handle that can be mentioned (`ana`, `ana@harbor.social`, `ana.bsky.social`) gets its @; `u/ana` or a channel's title stays as it is
+    author: handle === '' ? post.authorName : /^[\p{L}\p{N}_.@-]+$/u.test(handle) ? `@${handle}` : handle,
     hashtag: `#${settings.grantHashtag}`,
     brand: settings.brand,
     terms: settings.termsUrl === '' ? '' : ` Terms: ${settings.termsUrl}`,

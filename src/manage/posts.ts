@@ -43,6 +43,7 @@ import {
 } from '../store/posts.js';
 import { productAccounts } from '../store/products.js';
 import { replaceTags, tagRowsOf } from '../store/tags.js';
+import { refreshHolds } from '../store/rights.js';
 import { syncPostMedia } from '../store/media-queue.js';
 
 export type PostFilter = ModerationFilter;
@@ -113,6 +114,7 @@ function postRecord(r: PostRow, extras: PostExtras): PostRecord {
     cta: ctaOf(r),
     products: tags,
     copies: mediaRecord(r, extras.pictures.get(r.id), extras.mediaBase),
+    rights: { state: r.rights_state, held: r.rights_hold !== 0 },
   };
 }
 
@@ -444,6 +446,8 @@ async function changeTags(
     );
     if (next.length > TAGS_MAX) throw invalidField('tags', `a post carries at most ${TAGS_MAX} product tags`);
     await replaceTags(tx.trx, postId, next);
+    // a wall that requires rights for shoppable posts holds (or frees) the post as its tags change
+    await refreshHolds(tx.trx, wallId, [postId]);
     const after = (await tagsOf(tx.trx, [postId])).get(postId) ?? [];
     const brief = (list: TagRecord[]) => list.map((t) => ({ productId: t.productId, left: t.left, top: t.top }));
     tx.audit({

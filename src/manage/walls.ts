@@ -44,6 +44,7 @@ import {
 import type { EmbedTheme } from '../domain/lists.js';
 import type { FeedInput, FeedPatch, FeedRecord } from '../schemas/feeds.js';
 import { checkFeedConnection } from './connections.js';
+import { refreshHolds } from '../store/rights.js';
 
 // ---------- walls ----------
 
@@ -60,6 +61,8 @@ const wallRecord = (r: WallWithCounts): WallRecord => ({
   allowFraming: r.allow_framing !== 0,
   mediaWait: r.media_wait !== 0,
   branding: storedBranding(r.branding),
+  rightsRequired: r.rights_required,
+  rightsAuto: r.rights_auto,
   createdAt: iso(r.created_at),
   deleted: r.deleted_at !== null,
   deletedAt: isoOrNull(r.deleted_at),
@@ -145,6 +148,8 @@ export async function createWall(op: Op, given: WallInput): Promise<WallRecord> 
       allow_framing: input.allowFraming ? 1 : 0,
       media_wait: input.mediaWait === true ? 1 : 0,
       branding: brandingColumn(branding),
+      rights_required: input.rightsRequired ?? 'none',
+      rights_auto: input.rightsAuto ?? 'off',
       created_at: op.now,
       deleted_at: null,
     });
@@ -177,7 +182,12 @@ export async function updateWall(op: Op, id: number, change: WallPatch): Promise
       ...(patch.allowFraming !== undefined ? { allow_framing: patch.allowFraming ? 1 : 0 } : {}),
       ...(patch.mediaWait !== undefined ? { media_wait: patch.mediaWait ? 1 : 0 } : {}),
       ...(branding !== undefined ? { branding: brandingColumn(branding) } : {}),
+      ...(patch.rightsRequired !== undefined ? { rights_required: patch.rightsRequired } : {}),
+      ...(patch.rightsAuto !== undefined ? { rights_auto: patch.rightsAuto } : {}),
     });
+    // a new requirement holds (or frees) the wall's posts at once
+    if (patch.rightsRequired !== undefined && patch.rightsRequired !== before.rightsRequired)
+      await refreshHolds(tx.trx, id);
     const after = wallRecord(await wallRow(tx.trx, id));
     tx.audit({ action: 'wall.update', targetType: 'wall', targetId: id, ...diff(before, after) });
     tx.wallChanged(id);

@@ -66,7 +66,6 @@ export interface RightsDeps {
   signal?: AbortSignal;
 }
 
-
 /** The channel that asks about posts of this networkName, or null (asked by hand). */
 export function channelFor(deps: Pick<RightsDeps, 'channels'>, postNetwork: string): RightsChannel | null {
   const n = postNetwork.toLowerCase();

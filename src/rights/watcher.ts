@@ -15,7 +15,14 @@ import type { WorkerLogger } from '../jobs/log.js';
 import { workerDefaults, type WorkerOptions } from '../jobs/worker-options.js';
 import { createFetcher, type Fetcher } from '../net/fetcher.js';
 import type { Database } from '../store/schema.js';
-import { autoRequestCandidates, expiredRequests, leaseDueListens, updatePostRights } from '../store/rights.js';
+import {
+  autoRequestCandidates,
+  expiredRequests,
+  leaseDueListens,
+  refreshHolds,
+  updatePostRights,
+  wallsRequiringRights,
+} from '../store/rights.js';
 import { DAY_MS } from '../domain/rights.js';
 import type { RightsChannel } from './channels/channel.js';
 import {
@@ -36,6 +43,14 @@ const LEASE_MS = 60_000;
 const PER_TICK = 50;
 /** The asking rule asks about posts made this recently only. */
 export const AUTO_REQUEST_WITHIN_MS = 30 * DAY_MS;
+/**
+ * How often the holds of the walls that require rights are checked against
+ * their posts: every writer keeps them (the rights service, product tags, a
+ * wall's requirement, arrival); this catches what none of them saw (a
+ * product deleted with its tags, a data file imported, a write racing a
+ * change of requirement).
+ */
+const RECONCILE_MS = 10 * 60_000;
 /** A post the asking rule was refused for (opt-out, limits) is not tried again for this long. */
 const AUTO_RETRY_MS = 6 * 60 * 60_000;
 
@@ -66,6 +81,7 @@ export class RightsWatcher {
   private readonly tickMs: number;
   /** posts the asking rule was refused for: post id → not before */
   private readonly autoSkip = new Map<number, number>();
+  private reconciledAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: WatcherOptions) {
     const { log, now, owner } = workerDefaults(options);
@@ -118,6 +134,10 @@ export class RightsWatcher {
     const report: WatchReport = { expired: 0, asked: [], heard: [] };
     if (this.jobs.stopped) return report;
     const now = this.deps.now();
+    if (now - this.reconciledAt >= RECONCILE_MS) {
+      this.reconciledAt = now;
+      for (const wallId of await wallsRequiringRights(this.deps.db)) await refreshHolds(this.deps.db, wallId);
+    }
     report.expired = await expireRequests(this.deps, await expiredRequests(this.deps.db, now, PER_TICK));
     report.asked = await this.autoRequest(now);
     const due = await leaseDueListens(this.deps.db, this.owner, now, now + LEASE_MS, PER_TICK);

@@ -1,5 +1,7 @@
 // Posts, their call-to-action and product tags: what a write takes, what a
 // read answers, how lists filter. Store records are `Static<>` of these.
+import { RIGHTS_STATES } from '../domain/rights.js';
+import { RightsSummary } from './rights.js';
 import { Type, type Static } from 'typebox';
 import { MEDIA_KINDS, POST_STATES, spoken } from '../domain/lists.js';
 import { FLAG_COLUMNS, FLAG_DESCRIPTIONS, type FlagColumn } from '../domain/post-fields.js';
@@ -44,6 +46,9 @@ export const REASON_MAX = 500;
 /** What the moderation view lists by state: one state, the hidden posts (any state), or all. */
 export const POST_LIST_STATES = ['pending', 'approved', 'rejected', 'hidden', 'all'] as const;
 
+/** What the moderation view filters by rights: a state, never asked, or held off the wall. */
+export const RIGHTS_LIST_STATES = ['none', ...RIGHTS_STATES, 'held'] as const;
+
 export const Reason = (description: string) =>
   Type.String({ maxLength: REASON_MAX, 'x-error': M.optText('reason', REASON_MAX), description });
 
@@ -61,6 +66,13 @@ export const PostListQuery = Type.Object(
         'x-error': `state must be ${spoken(POST_LIST_STATES)}`,
         description:
           'moderation state (hidden: the hidden posts, whatever their state); default all. `pending` is the queue: oldest first',
+      }),
+    ),
+    rights: Type.Optional(
+      Type.Enum([...RIGHTS_LIST_STATES], {
+        'x-error': `rights must be ${spoken(RIGHTS_LIST_STATES)}`,
+        description:
+          'a rights state, none (never asked) or held (kept off its wall for want of the rights it requires)',
       }),
     ),
     feedId: Type.Optional(IdString('feedId')),
@@ -348,6 +360,7 @@ export const PostRecord = Record({
   products: Type.Array(TagRecord),
   // not `media`: that is the post's media kind (image, video, text), a field of its content
   copies: PostMediaRecord,
+  rights: RightsSummary,
 });
 
 export const BulkResult = Record({
@@ -367,4 +380,5 @@ export type PostPatch = Static<typeof PostPatchBody>;
 export type BulkInput = Static<typeof BulkBody>;
 export type PostStatus = NonNullable<Static<typeof PostListQuery>['status']>;
 export type PostListState = NonNullable<Static<typeof PostListQuery>['state']>;
+export type RightsListState = NonNullable<Static<typeof PostListQuery>['rights']>;
 export type DecisionRecord = Static<typeof DecisionRecord>;

@@ -15,6 +15,7 @@ import {
   strict,
 } from './fields.js';
 import { BrandingField, BrandingRecord } from './branding.js';
+import { RightsAutoField, RightsRequiredField } from './rights.js';
 
 export const WallListQuery = Type.Object(
   {
@@ -74,6 +75,8 @@ const Display = {
   allowFraming: Type.Optional(Bool('allowFraming', ALLOW_FRAMING)),
   mediaWait: Type.Optional(Bool('mediaWait', MEDIA_WAIT)),
   branding: Type.Optional(BrandingField),
+  rightsRequired: Type.Optional(RightsRequiredField),
+  rightsAuto: Type.Optional(RightsAutoField),
 };
 
 export const WallCreateBody = Type.Object(
@@ -104,6 +107,7 @@ export const WallPatchBody = Type.Object(
       { name: 'Harbour Festival — main stage' },
       { moderation: 'manual' },
       { layout: 'event', theme: 'dark' },
+      { rightsRequired: 'shoppable', rightsAuto: 'shoppable' },
       {
         branding: {
           accent: '#e4572e',
@@ -131,6 +135,8 @@ export const WallRecord = Record({
   allowFraming: Type.Boolean({ description: ALLOW_FRAMING }),
   mediaWait: Type.Boolean({ description: MEDIA_WAIT }),
   branding: BrandingRecord,
+  rightsRequired: RightsRequiredField,
+  rightsAuto: RightsAutoField,
   createdAt: Instant,
   deleted: Type.Boolean(),
   deletedAt: NullableInstant,

@@ -2,7 +2,7 @@
 import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, PostsTable } from './schema.js';
 import type { MediaKind } from '../domain/lists.js';
-import type { PostListState, PostStatus } from '../schemas/posts.js';
+import type { PostListState, PostStatus, RightsListState } from '../schemas/posts.js';
 
 export type PostRow = Selectable<PostsTable> & { feed_name: string };
 
@@ -241,6 +241,8 @@ export interface ModerationFilter {
   network?: string;
   /** text in the content, author name or username, any case */
   q?: string;
+  /** a rights state, `none` (never asked) or `held` (kept off its wall for want of rights) */
+  rights?: RightsListState;
 }
 
 /** A LIKE pattern that finds `text` anywhere, its own % _ and \ taken literally (escape character \). */
@@ -262,6 +264,9 @@ export async function moderationPostRows(
   if (filter.status === 'hidden') q = q.where(hiddenPost);
   if (filter.state === 'hidden') q = q.where(hiddenPost);
   else if (filter.state !== undefined && filter.state !== 'all') q = q.where('posts.state', '=', filter.state);
+  if (filter.rights === 'held') q = q.where('posts.rights_hold', '<>', 0);
+  else if (filter.rights === 'none') q = q.where('posts.rights_state', 'is', null);
+  else if (filter.rights !== undefined) q = q.where('posts.rights_state', '=', filter.rights);
   if (filter.feedId !== undefined) q = q.where('posts.feed_id', '=', filter.feedId);
   if (filter.media !== undefined) q = q.where('posts.media', '=', filter.media);
   if (filter.network !== undefined)

@@ -399,3 +399,29 @@ export async function autoRequestCandidates(
   const rows = await q.orderBy('posts.id').limit(filter.limit).execute();
   return rows.map((r) => r.id);
 }
+
+/** Which of these posts are on the wall. */
+export async function postIdsOnWall(
+  db: Kysely<Database>,
+  wallId: number,
+  postIds: readonly number[],
+): Promise<Set<number>> {
+  if (postIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('posts')
+    .select('id')
+    .where('wall_id', '=', wallId)
+    .where('id', 'in', [...postIds])
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** A post of a wall as its rights record shows it. */
+export async function rightsPostOfWall(db: Kysely<Database>, wallId: number, postId: number) {
+  return db
+    .selectFrom('posts')
+    .select(['id', 'wall_id', 'network_name', 'username', 'author_name', 'link_url', 'rights_state', 'rights_hold'])
+    .where('id', '=', postId)
+    .where('wall_id', '=', wallId)
+    .executeTakeFirst();
+}

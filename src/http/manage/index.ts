@@ -10,6 +10,7 @@ import { auditRoutes } from './audit.js';
 import { changeRoutes } from './changes.js';
 import { connectRoutes } from './connect.js';
 import { connectionRoutes } from './connections.js';
+import { rightsRoutes } from './rights.js';
 import { authenticateOperator } from './auth.js';
 import { manageErrorHandler } from './errors.js';
 import { postRoutes } from './posts.js';
@@ -79,6 +80,7 @@ export async function registerManage(app: FastifyInstance, options: ManageOption
       await manage.register(analyticsRoutes);
       await manage.register(webhookRoutes);
       await manage.register(connectionRoutes);
+      await manage.register(rightsRoutes);
       await manage.register(attentionRoutes);
       await manage.register(screenRoutes);
       await manage.register(connectRoutes);

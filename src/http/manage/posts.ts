@@ -50,12 +50,12 @@ function postModerationRoutes(app: FastifyInstance) {
       access: ['viewer', 'wall'],
       summary: 'The moderation view of a wall’s posts',
       description:
-        'Newest first, hidden posts included (filter with `status` or `state`, `feedId`, `media`, `network`, and `q` for text); `state=pending` is the approval queue, oldest first.',
+        'Newest first, hidden posts included (filter with `status` or `state`, `rights`, `feedId`, `media`, `network`, and `q` for text); `state=pending` is the approval queue, oldest first.',
       query: PostListQuery,
     },
     async (request) => {
-      const { status, state, feedId, media, network, q } = request.query;
-      const filter = { status, state, feedId: optNum(feedId), media, network, q };
+      const { status, state, feedId, media, network, q, rights } = request.query;
+      const filter = { status, state, feedId: optNum(feedId), media, network, q, rights };
       return listModerationPosts(
         db(request),
         num(request.params.wallId),
