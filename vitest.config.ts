@@ -53,6 +53,8 @@ export default defineConfig({
                   // the connectors that read with an account's connection, each against its fixture upstream
                   'test/ingest/networks/**/*.test.ts',
                   'test/connections/**/*.test.ts',
+                  // rights requests: asked, answers heard, states and holds written
+                  'test/rights/**/*.test.ts',
                   'test/scale/**/*.test.ts',
                   'test/cluster/**/*.test.ts',
                   'test/webhooks/**/*.test.ts',

@@ -46,6 +46,7 @@ const networks = [
   { text: 'Reddit', link: '/networks/reddit' },
   { text: 'Tumblr', link: '/networks/tumblr' },
   { text: 'Flickr', link: '/networks/flickr' },
+  { text: 'Asking for rights', link: '/networks/asking-for-rights' },
 ];
 
 const reference = [

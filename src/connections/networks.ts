@@ -332,7 +332,15 @@ export const NETWORKS: Readonly<Record<string, NetworkAuth>> = {
         exchange: 'https://graph.threads.net/access_token',
         refresh: 'https://graph.threads.net/refresh_access_token',
       },
-      scopes: ['threads_basic', 'threads_keyword_search'],
+      // keyword search (also what lets a reply reach another account's post); publishing, replying
+      // and reading replies: the rights requests (src/rights/channels/threads.ts)
+      scopes: [
+        'threads_basic',
+        'threads_keyword_search',
+        'threads_content_publish',
+        'threads_manage_replies',
+        'threads_read_replies',
+      ],
       scopeSeparator: ',',
       pkce: false,
       clientAuth: 'post',
@@ -377,7 +385,8 @@ export const NETWORKS: Readonly<Record<string, NetworkAuth>> = {
         token: 'https://oauth2.googleapis.com/token',
         account: 'https://www.googleapis.com/youtube/v3/channels?part=snippet&mine=true',
       },
-      scopes: ['https://www.googleapis.com/auth/youtube.readonly'],
+      // readonly for the feeds; force-ssl to comment a rights request and read its answers
+      scopes: ['https://www.googleapis.com/auth/youtube.readonly', 'https://www.googleapis.com/auth/youtube.force-ssl'],
       scopeSeparator: ' ',
       pkce: true,
       clientAuth: 'post',
@@ -399,7 +408,8 @@ export const NETWORKS: Readonly<Record<string, NetworkAuth>> = {
         token: 'https://api.x.com/2/oauth2/token',
         account: 'https://api.x.com/2/users/me',
       },
-      scopes: ['tweet.read', 'users.read', 'offline.access'],
+      // tweet.write: a rights request is a reply (src/rights/channels/x.ts)
+      scopes: ['tweet.read', 'tweet.write', 'users.read', 'offline.access'],
       scopeSeparator: ' ',
       pkce: true,
       clientAuth: 'basic',
@@ -420,7 +430,8 @@ export const NETWORKS: Readonly<Record<string, NetworkAuth>> = {
         token: 'https://www.reddit.com/api/v1/access_token',
         account: 'https://oauth.reddit.com/api/v1/me',
       },
-      scopes: ['identity', 'read'],
+      // submit: a rights request is a comment (src/rights/channels/reddit.ts)
+      scopes: ['identity', 'read', 'submit'],
       scopeSeparator: ' ',
       pkce: false,
       clientAuth: 'basic',
@@ -455,9 +466,14 @@ export const NETWORKS: Readonly<Record<string, NetworkAuth>> = {
     network: 'pixelfed',
     title: 'Pixelfed',
     docs: '/networks/pixelfed',
-    instanceOAuth: { protocol: 'mastodon', scopes: ['read'], refresh: 'refresh_token' },
+    // write: a rights request is a comment (src/rights/channels/pixelfed.ts)
+    instanceOAuth: { protocol: 'mastodon', scopes: ['read', 'write'], refresh: 'refresh_token' },
     pasted: [
-      token('Personal access token', 'Settings → Applications → Personal access tokens on your Pixelfed server', true),
+      token(
+        'Personal access token',
+        'Settings → Applications → Personal access tokens on your Pixelfed server (scope read; add write to ask for rights by reply)',
+        true,
+      ),
     ],
   },
   misskey: {

@@ -44,12 +44,27 @@ import {
   type RightsChannel,
 } from './channels/channel.js';
 import { mastodonChannel } from './channels/mastodon.js';
+import { pixelfedChannel } from './channels/pixelfed.js';
+import { redditChannel } from './channels/reddit.js';
+import { threadsChannel } from './channels/threads.js';
+import { xChannel } from './channels/x.js';
+import { youtubeChannel } from './channels/youtube.js';
 
 /** The networks Wallery asks on by a reply; every other network is asked by hand. */
-export const CHANNELS: readonly RightsChannel[] = [mastodonChannel];
+export const CHANNELS: readonly RightsChannel[] = [
+  mastodonChannel,
+  pixelfedChannel,
+  xChannel,
+  threadsChannel,
+  youtubeChannel,
+  redditChannel,
+];
 
-/** How often a request waiting for its answer is listened to. */
+/** How often a request waiting for its answer is listened to (a channel may ask for longer: listenEveryMs). */
 export const LISTEN_MS = 60_000;
+
+/** How often a channel's requests waiting for their answer are read. */
+const listenEvery = (channel: RightsChannel): number => channel.listenEveryMs ?? LISTEN_MS;
 /** How often a grant is read again (an edit, a deletion), and for how long after the answer. */
 export const FOLLOW_MS = 60 * 60_000;
 export const FOLLOW_FOR_MS = 30 * DAY_MS;
@@ -230,7 +245,7 @@ async function requestOne(
       answer_edited_at: null,
       decided_by: null,
       note: null,
-      listen_at: sent ? now + LISTEN_MS : null,
+      listen_at: sent && channel ? now + listenEvery(channel) : null,
       lease_owner: null,
       lease_until: null,
       updated_at: now,
@@ -445,8 +460,9 @@ export async function listenTo(deps: RightsDeps, row: PostRightsRow): Promise<Li
         .filter((a) => a.answer !== null);
       const last = answers[answers.length - 1];
       if (!last) {
-        await updatePostRights(deps.db, row.post_id, { listen_at: now + LISTEN_MS, updated_at: now });
-        return same(row.state, now + LISTEN_MS);
+        const next = now + listenEvery(channel);
+        await updatePostRights(deps.db, row.post_id, { listen_at: next, updated_at: now });
+        return same(row.state, next);
       }
       const next = last.answer === 'grant' ? 'granted' : 'declined';
       await applyHeard(deps, row, next, next, last.r, next === 'granted' ? now + FOLLOW_MS : null, now);
@@ -478,8 +494,9 @@ export async function listenTo(deps: RightsDeps, row: PostRightsRow): Promise<Li
     return same(row.state, null);
   } catch (err) {
     const message = await channelFailure(deps, connection, err);
-    await updatePostRights(deps.db, row.post_id, { listen_at: now + LISTEN_MS, updated_at: now });
-    return same(row.state, now + LISTEN_MS, message);
+    const next = now + listenEvery(channel);
+    await updatePostRights(deps.db, row.post_id, { listen_at: next, updated_at: now });
+    return same(row.state, next, message);
   }
 }
 

@@ -62,7 +62,7 @@ describe('connecting X: authorization code with PKCE (S256), Basic client authen
     expect(q.get('client_id')).toBe(fx.clientId);
     expect(q.get('redirect_uri')).toBe(`${m.srv.baseUrl}/connect/callback`);
     expect(q.get('response_type')).toBe('code');
-    expect(q.get('scope')).toBe('tweet.read users.read offline.access');
+    expect(q.get('scope')).toBe('tweet.read tweet.write users.read offline.access');
     expect(q.get('code_challenge_method')).toBe('S256');
     expect(q.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(q.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -95,7 +95,7 @@ describe('connecting X: authorization code with PKCE (S256), Basic client authen
       external_account_id: fx.user.id,
       external_account_name: '@lakefest',
       status: 'active',
-      scopes: 'tweet.read users.read offline.access',
+      scopes: 'tweet.read tweet.write users.read offline.access',
       expires_at: m.srv.clock.now + 7200_000,
       instance: null,
     });
@@ -253,7 +253,9 @@ describe('connecting Threads: no token_type in the code exchange, th_exchange_to
 
   it('stores the long-lived token and who signed in', async () => {
     const { authorizationUrl } = await start(m, { network: 'threads' });
-    expect(new URL(authorizationUrl).searchParams.get('scope')).toBe('threads_basic,threads_keyword_search');
+    expect(new URL(authorizationUrl).searchParams.get('scope')).toBe(
+      'threads_basic,threads_keyword_search,threads_content_publish,threads_manage_replies,threads_read_replies',
+    );
     const res = await callback(await fx.decide(authorizationUrl, 'allow'));
     expect(res.status).toBe(303);
     const [row] = await connections(m);

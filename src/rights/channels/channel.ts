@@ -66,6 +66,12 @@ export interface RightsChannel {
   connection: string;
   /** the posts' networkName values it can ask about */
   postNetworks: readonly string[];
+  /**
+   * How often a request waiting for its answer is read (default LISTEN_MS,
+   * a minute): longer where each read costs quota or credits (YouTube's
+   * daily units, X's paid reads, Reddit's per-minute allowance).
+   */
+  listenEveryMs?: number;
   /** whether a Mastodon-style visibility applies (the settings' mastodonVisibility) */
   send(
     ctx: ChannelContext,

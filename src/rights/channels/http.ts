@@ -11,23 +11,50 @@ export interface JsonCall {
   method?: 'GET' | 'POST';
   /** sent as JSON */
   body?: unknown;
+  /** sent as application/x-www-form-urlencoded (Reddit), in place of `body` */
+  form?: Readonly<Record<string, string>>;
   headers?: Record<string, string>;
   /** what the call is, for messages: "posting the request on social.example" */
   what: string;
   /** statuses answered as null instead of thrown (a 404 for a deleted reply) */
   nullOn?: readonly number[];
+  /** an error answer that says the thing is gone (a Graph API "does not exist" comes as a 400): answered as null */
+  gone?: (status: number, json: unknown) => boolean;
+  /**
+   * Whether an error answer refuses the connection's credentials (the
+   * connection is marked) rather than this one call (a post that takes no
+   * replies, a duplicate). Default: a 401 or 403.
+   */
+  refusesCredentials?: (status: number, json: unknown) => boolean;
 }
 
-/** What a network's JSON error body says: Mastodon `error`, atproto `message`/`error`, others' `error.message`. */
+/** What a network's JSON error body says: Mastodon `error`, atproto `message`/`error`, others' `error.message`, X's `detail`/`title`. */
 function errorText(json: unknown): string | null {
   if (typeof json !== 'object' || json === null) return null;
   const o = json as Record<string, unknown>;
   const nested = typeof o.error === 'object' && o.error !== null ? (o.error as Record<string, unknown>).message : null;
-  const text = [o.message, o.error_description, nested, o.error].find((v) => typeof v === 'string' && v !== '');
+  const text = [o.message, o.error_description, nested, o.detail, o.title, o.error].find(
+    (v) => typeof v === 'string' && v !== '',
+  );
   return typeof text === 'string' ? text.slice(0, 300) : null;
 }
 
+/** A network's words with the connection's secrets taken out (a network may echo what it was sent). */
+function scrubbed(text: string | null, ctx: ChannelContext): string | null {
+  if (text === null) return null;
+  let out = text;
+  for (const secret of [ctx.credential.accessToken, ctx.credential.apiKey, ctx.credential.apiSecret])
+    if (secret) out = out.split(secret).join('…');
+  return out;
+}
+
 export async function callJson<T = unknown>(ctx: ChannelContext, call: JsonCall): Promise<T | null> {
+  const body =
+    call.form !== undefined
+      ? { type: 'application/x-www-form-urlencoded', text: new URLSearchParams({ ...call.form }).toString() }
+      : call.body !== undefined
+        ? { type: 'application/json', text: JSON.stringify(call.body) }
+        : null;
   let res;
   try {
     res = await ctx.fetcher.fetch({
@@ -35,10 +62,10 @@ export async function callJson<T = unknown>(ctx: ChannelContext, call: JsonCall)
       method: call.method ?? 'GET',
       headers: {
         accept: 'application/json',
-        ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(body ? { 'content-type': body.type } : {}),
         ...(call.headers ?? {}),
       },
-      ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
+      ...(body ? { body: body.text } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
   } catch (err) {
@@ -52,15 +79,17 @@ export async function callJson<T = unknown>(ctx: ChannelContext, call: JsonCall)
     json = null;
   }
   if (call.nullOn?.includes(res.status)) return null;
-  if (res.status === 401 || res.status === 403) {
-    const said = errorText(json);
+  if (res.status >= 400 && call.gone?.(res.status, json)) return null;
+  const refused = call.refusesCredentials ?? ((status: number) => status === 401 || status === 403);
+  if (res.status >= 400 && refused(res.status, json)) {
+    const said = scrubbed(errorText(json), ctx);
     throw new ChannelError(
       `${call.what}: ${hostOf(call.url)} refused the connection's credentials (${res.status}${said ? `: ${said}` : ''})`,
       true,
     );
   }
   if (res.status >= 400) {
-    const said = errorText(json);
+    const said = scrubbed(errorText(json), ctx);
     throw new ChannelError(`${call.what}: ${hostOf(call.url)} answered ${res.status}${said ? `: ${said}` : ''}`);
   }
   if (json === null) throw new ChannelError(`${call.what}: ${hostOf(call.url)} did not answer JSON`);

@@ -8,6 +8,9 @@
 // the feed's, the post is first found on the connection's server by its
 // link (GET /api/v2/search?resolve=true), as any client replying to a
 // remote post does.
+//
+// Pixelfed speaks the same API: its channel (pixelfed.ts) is this one's
+// calls under the connection network `pixelfed`.
 import { plainText, parseInstant } from '../../ingest/normalize.js';
 import { hostOf } from '../../ingest/url-parts.js';
 import { ChannelError, type AskedPost, type ChannelContext, type HeardReply, type RightsChannel } from './channel.js';
@@ -23,9 +26,10 @@ interface MastodonRef {
 const base = (url: string) => url.replace(/\/+$/, '');
 
 function serverOf(ctx: ChannelContext): string {
-  if (!ctx.credential.instance) throw new ChannelError('the Mastodon connection names no server: set its instance');
+  const title = ctx.credential.network === 'pixelfed' ? 'Pixelfed' : 'Mastodon';
+  if (!ctx.credential.instance) throw new ChannelError(`the ${title} connection names no server: set its instance`);
   if (!ctx.credential.accessToken)
-    throw new ChannelError('the Mastodon connection holds no access token: reconnect it');
+    throw new ChannelError(`the ${title} connection holds no access token: reconnect it`);
   return base(ctx.credential.instance);
 }
 
