@@ -3283,6 +3283,1552 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/accounts/{accountId}/rights-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An account’s rights settings
+     * @description The request template, grant hashtag, decline words, limits and the connection that asks on each network.
+     *
+     *     **Role:** any role. A token limited to accounts gets 404 for any other account.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description accountId (digits)
+           * @example 7011
+           */
+          accountId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the settings (defaults until changed) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              /** @description the account’s rights settings */
+              responseData: {
+                /** @description the brand’s name, as {brand} says it */
+                brand: string;
+                /** @description which connection asks on each network (network → connection id); a network not named asks with the feed’s own connection, else the account’s first working one */
+                connections: {
+                  [key: string]: number;
+                };
+                /** @description words or hashtags an answer declines with (whole words, any case), when it holds no grant hashtag */
+                declineWords: string[];
+                /** @description a request unanswered this many days expires */
+                expireDays: number;
+                /** @description the hashtag an author answers with to grant (e.g. YesHarbor) */
+                grantHashtag: string;
+                /**
+                 * @description who sees a request on Mastodon: public, unlisted, or direct (the author only, a direct mention)
+                 * @enum {unknown}
+                 */
+                mastodonVisibility: 'public' | 'unlisted' | 'direct';
+                /** @description most requests to one author in a day (UTC) */
+                perAuthorPerDay: number;
+                /** @description most requests the account sends in a day (UTC) */
+                perDay: number;
+                /** @description the request text; {author} (the author’s handle), {hashtag} (the grant hashtag), {brand} and {terms} (" Terms: <termsUrl>") are filled in */
+                template: string;
+                /** @description where the terms are read; "" when the template holds them */
+                termsUrl: string;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change an account’s rights settings
+     * @description Only the fields given change. The template must say how to grant ({hashtag} or the hashtag itself); each connection named must be the account’s and of that network.
+     *
+     *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for any other account.
+     */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description accountId (digits)
+           * @example 7011
+           */
+          accountId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "template": "We love this, {author}! Reply {hashtag} to let {brand} show it on our site.{terms}",
+           *       "grantHashtag": "YesHarbor",
+           *       "brand": "Harbor Coffee",
+           *       "termsUrl": "https://harbor.example/ugc-terms"
+           *     }
+           */
+          'application/json': {
+            /** @description the brand’s name, as {brand} says it */
+            brand?: string;
+            /** @description which connection asks on each network (network → connection id); a network not named asks with the feed’s own connection, else the account’s first working one */
+            connections?: {
+              [key: string]: number;
+            };
+            /** @description words or hashtags an answer declines with (whole words, any case), when it holds no grant hashtag */
+            declineWords?: string[];
+            /** @description a request unanswered this many days expires */
+            expireDays?: number;
+            /** @description the hashtag an author answers with to grant (e.g. YesHarbor) */
+            grantHashtag?: string;
+            /**
+             * @description who sees a request on Mastodon: public, unlisted, or direct (the author only, a direct mention)
+             * @enum {unknown}
+             */
+            mastodonVisibility?: 'public' | 'unlisted' | 'direct';
+            /** @description most requests to one author in a day (UTC) */
+            perAuthorPerDay?: number;
+            /** @description most requests the account sends in a day (UTC) */
+            perDay?: number;
+            /** @description the request text; {author} (the author’s handle), {hashtag} (the grant hashtag), {brand} and {terms} (" Terms: <termsUrl>") are filled in */
+            template?: string;
+            /** @description where the terms are read; "" when the template holds them */
+            termsUrl?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description the settings after the change */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              /** @description the account’s rights settings */
+              responseData: {
+                /** @description the brand’s name, as {brand} says it */
+                brand: string;
+                /** @description which connection asks on each network (network → connection id); a network not named asks with the feed’s own connection, else the account’s first working one */
+                connections: {
+                  [key: string]: number;
+                };
+                /** @description words or hashtags an answer declines with (whole words, any case), when it holds no grant hashtag */
+                declineWords: string[];
+                /** @description a request unanswered this many days expires */
+                expireDays: number;
+                /** @description the hashtag an author answers with to grant (e.g. YesHarbor) */
+                grantHashtag: string;
+                /**
+                 * @description who sees a request on Mastodon: public, unlisted, or direct (the author only, a direct mention)
+                 * @enum {unknown}
+                 */
+                mastodonVisibility: 'public' | 'unlisted' | 'direct';
+                /** @description most requests to one author in a day (UTC) */
+                perAuthorPerDay: number;
+                /** @description most requests the account sends in a day (UTC) */
+                perDay: number;
+                /** @description the request text; {author} (the author’s handle), {hashtag} (the grant hashtag), {brand} and {terms} (" Terms: <termsUrl>") are filled in */
+                template: string;
+                /** @description where the terms are read; "" when the template holds them */
+                termsUrl: string;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/accounts/{accountId}/rights/opt-outs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The authors never asked again
+     * @description Authors who declined, and those an operator put on the list; newest first.
+     *
+     *     **Role:** any role. A token limited to accounts gets 404 for any other account.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description accountId (digits)
+           * @example 7011
+           */
+          accountId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the opt-out list */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                /** @description network:handle */
+                author: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+                note: string | null;
+                postId: number | null;
+                /** @enum {unknown} */
+                reason: 'declined' | 'blocked' | 'operator';
+              }[];
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Put an author on the opt-out list
+     * @description They are never asked again (by hand or by a rule). 409 when already on it.
+     *
+     *     **Role:** moderator, editor or admin (403 for viewer). A token limited to accounts gets 404 for any other account.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description accountId (digits)
+           * @example 7011
+           */
+          accountId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "network": "mastodon",
+           *       "username": "ana@harbor.social",
+           *       "note": "asked us by e-mail"
+           *     }
+           */
+          'application/json': {
+            /** @description the network’s name, e.g. mastodon */
+            network: string;
+            note?: string;
+            /** @description the author’s handle, as posts show it */
+            username: string;
+          };
+        };
+      };
+      responses: {
+        /** @description the entry */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 201;
+              responseData: {
+                /** @description network:handle */
+                author: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+                note: string | null;
+                postId: number | null;
+                /** @enum {unknown} */
+                reason: 'declined' | 'blocked' | 'operator';
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/accounts/{accountId}/rights/opt-outs/{author}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Take an author off the opt-out list
+     * @description For an author who asked to be asked again. `author` is network:handle, as the list shows it.
+     *
+     *     **Role:** moderator, editor or admin (403 for viewer). A token limited to accounts gets 404 for any other account.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description accountId (digits)
+           * @example 7011
+           */
+          accountId: string;
+          /** @description network:handle */
+          author: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the entry as it was */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                /** @description network:handle */
+                author: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+                note: string | null;
+                postId: number | null;
+                /** @enum {unknown} */
+                reason: 'declined' | 'blocked' | 'operator';
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/accounts/{accountId}/rights/report': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The rights evidence report
+     * @description Every post the account asked about (filter by `wallId`, `state`), oldest request first: the request’s and the answer’s links, texts and times, who decided. With `Accept: text/csv`: a CSV download for the legal team (header row `postId,wallId,network,author,authorName,postUrl,state,method,requestedAt,requestedBy,requestUrl,requestText,answeredAt,answerUrl,answerText,decidedBy,note`).
+     *
+     *     **Role:** any role. A token limited to accounts gets 404 for any other account.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description default: every state */
+          state?: 'requested' | 'granted' | 'declined' | 'expired' | 'revoked';
+          /**
+           * @description wallId (digits)
+           * @example 7011
+           */
+          wallId?: string;
+        };
+        header?: never;
+        path: {
+          /**
+           * @description accountId (digits)
+           * @example 7011
+           */
+          accountId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the report (JSON), or CSV when Accept asks for text/csv */
+        200: {
+          headers: {
+            /** @description CSV only: a download */
+            'Content-Disposition'?: unknown;
+            /** @description the answer depends on Accept */
+            Vary?: unknown;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                accountId: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                generatedAt: string;
+                rows: {
+                  answeredAt: string | null;
+                  answerText: string;
+                  answerUrl: string;
+                  author: string;
+                  authorName: string;
+                  decidedBy: string;
+                  /** @enum {unknown} */
+                  method: 'reply' | 'manual';
+                  network: string;
+                  note: string;
+                  postId: number;
+                  postUrl: string;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  requestedAt: string;
+                  requestedBy: string;
+                  requestText: string;
+                  requestUrl: string;
+                  /**
+                   * @description requested (asked, waiting for the author), granted (the author agreed), declined (the author said no: never asked again), expired (no answer in time: may be asked again), revoked (a grant taken back: the answer deleted or edited away, or recorded so)
+                   * @enum {unknown}
+                   */
+                  state: 'requested' | 'granted' | 'declined' | 'expired' | 'revoked';
+                  wallId: number;
+                }[];
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+            'text/csv': string;
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/accounts/{accountId}/usage': {
     parameters: {
       query?: never;
@@ -7494,6 +9040,16 @@ export interface paths {
                   postCount: number;
                   profanity: boolean;
                   rejectedCount: number;
+                  /**
+                   * @description the wall’s asking rule: off (default); approved (ask for every approved post of the last 30 days by a reply); shoppable (ask for every approved post tagged with products). Within the account’s limits and opt-out list; only networks Wallery can reply on, through a connection.
+                   * @enum {unknown}
+                   */
+                  rightsAuto: 'off' | 'approved' | 'shoppable';
+                  /**
+                   * @description what the wall requires before it shows a post publicly: none (default); shoppable (a post tagged with products needs granted rights); all (every ingested post needs granted rights). A post without them is left out of every public view like a hidden post: v2 lists and counts leave it out and answer 404 for it; the embed, its live stream and the hosted page do not show it. Uploads (their posters agreed to the terms) and custom posts never wait.
+                   * @enum {unknown}
+                   */
+                  rightsRequired: 'none' | 'shoppable' | 'all';
                   theme: ('light' | 'dark' | 'auto') | null;
                   url: string;
                 }[];
@@ -7699,6 +9255,16 @@ export interface paths {
             name: string;
             /** @description profanity filter flag (wallProfanity), default false */
             profanity?: boolean;
+            /**
+             * @description the wall’s asking rule: off (default); approved (ask for every approved post of the last 30 days by a reply); shoppable (ask for every approved post tagged with products). Within the account’s limits and opt-out list; only networks Wallery can reply on, through a connection.
+             * @enum {unknown}
+             */
+            rightsAuto?: 'off' | 'approved' | 'shoppable';
+            /**
+             * @description what the wall requires before it shows a post publicly: none (default); shoppable (a post tagged with products needs granted rights); all (every ingested post needs granted rights). A post without them is left out of every public view like a hidden post: v2 lists and counts leave it out and answer 404 for it; the embed, its live stream and the hosted page do not show it. Uploads (their posters agreed to the terms) and custom posts never wait.
+             * @enum {unknown}
+             */
+            rightsRequired?: 'none' | 'shoppable' | 'all';
             /** @description the embed’s theme when a page does not choose one; null: auto (the reader’s system setting) */
             theme?: null | ('light' | 'dark' | 'auto');
             /** @description URL slug, unique within the account */
@@ -7788,6 +9354,16 @@ export interface paths {
                 postCount: number;
                 profanity: boolean;
                 rejectedCount: number;
+                /**
+                 * @description the wall’s asking rule: off (default); approved (ask for every approved post of the last 30 days by a reply); shoppable (ask for every approved post tagged with products). Within the account’s limits and opt-out list; only networks Wallery can reply on, through a connection.
+                 * @enum {unknown}
+                 */
+                rightsAuto: 'off' | 'approved' | 'shoppable';
+                /**
+                 * @description what the wall requires before it shows a post publicly: none (default); shoppable (a post tagged with products needs granted rights); all (every ingested post needs granted rights). A post without them is left out of every public view like a hidden post: v2 lists and counts leave it out and answer 404 for it; the embed, its live stream and the hosted page do not show it. Uploads (their posters agreed to the terms) and custom posts never wait.
+                 * @enum {unknown}
+                 */
+                rightsRequired: 'none' | 'shoppable' | 'all';
                 theme: ('light' | 'dark' | 'auto') | null;
                 url: string;
               };
@@ -8129,6 +9705,16 @@ export interface paths {
                 postCount: number;
                 profanity: boolean;
                 rejectedCount: number;
+                /**
+                 * @description the wall’s asking rule: off (default); approved (ask for every approved post of the last 30 days by a reply); shoppable (ask for every approved post tagged with products). Within the account’s limits and opt-out list; only networks Wallery can reply on, through a connection.
+                 * @enum {unknown}
+                 */
+                rightsAuto: 'off' | 'approved' | 'shoppable';
+                /**
+                 * @description what the wall requires before it shows a post publicly: none (default); shoppable (a post tagged with products needs granted rights); all (every ingested post needs granted rights). A post without them is left out of every public view like a hidden post: v2 lists and counts leave it out and answer 404 for it; the embed, its live stream and the hosted page do not show it. Uploads (their posters agreed to the terms) and custom posts never wait.
+                 * @enum {unknown}
+                 */
+                rightsRequired: 'none' | 'shoppable' | 'all';
                 theme: ('light' | 'dark' | 'auto') | null;
                 url: string;
               };
@@ -8385,6 +9971,16 @@ export interface paths {
                 postCount: number;
                 profanity: boolean;
                 rejectedCount: number;
+                /**
+                 * @description the wall’s asking rule: off (default); approved (ask for every approved post of the last 30 days by a reply); shoppable (ask for every approved post tagged with products). Within the account’s limits and opt-out list; only networks Wallery can reply on, through a connection.
+                 * @enum {unknown}
+                 */
+                rightsAuto: 'off' | 'approved' | 'shoppable';
+                /**
+                 * @description what the wall requires before it shows a post publicly: none (default); shoppable (a post tagged with products needs granted rights); all (every ingested post needs granted rights). A post without them is left out of every public view like a hidden post: v2 lists and counts leave it out and answer 404 for it; the embed, its live stream and the hosted page do not show it. Uploads (their posters agreed to the terms) and custom posts never wait.
+                 * @enum {unknown}
+                 */
+                rightsRequired: 'none' | 'shoppable' | 'all';
                 theme: ('light' | 'dark' | 'auto') | null;
                 url: string;
               };
@@ -8673,6 +10269,16 @@ export interface paths {
             moderation?: 'auto' | 'manual';
             name?: string;
             profanity?: boolean;
+            /**
+             * @description the wall’s asking rule: off (default); approved (ask for every approved post of the last 30 days by a reply); shoppable (ask for every approved post tagged with products). Within the account’s limits and opt-out list; only networks Wallery can reply on, through a connection.
+             * @enum {unknown}
+             */
+            rightsAuto?: 'off' | 'approved' | 'shoppable';
+            /**
+             * @description what the wall requires before it shows a post publicly: none (default); shoppable (a post tagged with products needs granted rights); all (every ingested post needs granted rights). A post without them is left out of every public view like a hidden post: v2 lists and counts leave it out and answer 404 for it; the embed, its live stream and the hosted page do not show it. Uploads (their posters agreed to the terms) and custom posts never wait.
+             * @enum {unknown}
+             */
+            rightsRequired?: 'none' | 'shoppable' | 'all';
             /** @description the embed’s theme when a page does not choose one; null: auto (the reader’s system setting) */
             theme?: null | ('light' | 'dark' | 'auto');
             /** @description URL slug, unique within the account */
@@ -8762,6 +10368,16 @@ export interface paths {
                 postCount: number;
                 profanity: boolean;
                 rejectedCount: number;
+                /**
+                 * @description the wall’s asking rule: off (default); approved (ask for every approved post of the last 30 days by a reply); shoppable (ask for every approved post tagged with products). Within the account’s limits and opt-out list; only networks Wallery can reply on, through a connection.
+                 * @enum {unknown}
+                 */
+                rightsAuto: 'off' | 'approved' | 'shoppable';
+                /**
+                 * @description what the wall requires before it shows a post publicly: none (default); shoppable (a post tagged with products needs granted rights); all (every ingested post needs granted rights). A post without them is left out of every public view like a hidden post: v2 lists and counts leave it out and answer 404 for it; the embed, its live stream and the hosted page do not show it. Uploads (their posters agreed to the terms) and custom posts never wait.
+                 * @enum {unknown}
+                 */
+                rightsRequired: 'none' | 'shoppable' | 'all';
                 theme: ('light' | 'dark' | 'auto') | null;
                 url: string;
               };
@@ -9326,6 +10942,11 @@ export interface paths {
                     | 'hidden'
                     | 'deleted'
                     | 'held'
+                    | 'rights_requested'
+                    | 'rights_granted'
+                    | 'rights_declined'
+                    | 'rights_expired'
+                    | 'rights_revoked'
                     | 'wall_deleted'
                     | 'wall_restored';
                   /** @description the post as it is NOW (later changes may follow); null when it no longer exists */
@@ -9428,6 +11049,12 @@ export interface paths {
                     reply: boolean;
                     /** @description it arrived as a boost/repost (the `repost` rule judges it) */
                     repost: boolean;
+                    /** @description the post’s rights (state null: never asked) */
+                    rights: {
+                      /** @description the wall requires rights the post lacks: it is not shown publicly */
+                      held: boolean;
+                      state: ('requested' | 'granted' | 'declined' | 'expired' | 'revoked') | null;
+                    };
                     score: number | null;
                     /** @description flagged sensitive upstream: a content warning, sensitive media or a moderation label (the `sensitive` rule judges it) */
                     sensitive: boolean;
@@ -14996,7 +16623,7 @@ export interface paths {
     };
     /**
      * The moderation view of a wall’s posts
-     * @description Newest first, hidden posts included (filter with `status` or `state`, `feedId`, `media`, `network`, and `q` for text); `state=pending` is the approval queue, oldest first.
+     * @description Newest first, hidden posts included (filter with `status` or `state`, `rights`, `feedId`, `media`, `network`, and `q` for text); `state=pending` is the approval queue, oldest first.
      *
      *     **Role:** any role. A token limited to accounts gets 404 for a wall of any other account.
      */
@@ -15017,6 +16644,8 @@ export interface paths {
           network?: string;
           /** @description text search: posts whose content, author name or username contain it (any case) */
           q?: string;
+          /** @description a rights state, none (never asked) or held (kept off its wall for want of the rights it requires) */
+          rights?: 'none' | 'requested' | 'granted' | 'declined' | 'expired' | 'revoked' | 'held';
           /** @description moderation state (hidden: the hidden posts, whatever their state); default all. `pending` is the queue: oldest first */
           state?: 'pending' | 'approved' | 'rejected' | 'hidden' | 'all';
           /** @description visible: what the public API shows (approved, not hidden); default all */
@@ -15143,6 +16772,12 @@ export interface paths {
                   reply: boolean;
                   /** @description it arrived as a boost/repost (the `repost` rule judges it) */
                   repost: boolean;
+                  /** @description the post’s rights (state null: never asked) */
+                  rights: {
+                    /** @description the wall requires rights the post lacks: it is not shown publicly */
+                    held: boolean;
+                    state: ('requested' | 'granted' | 'declined' | 'expired' | 'revoked') | null;
+                  };
                   score: number | null;
                   /** @description flagged sensitive upstream: a content warning, sensitive media or a moderation label (the `sensitive` rule judges it) */
                   sensitive: boolean;
@@ -15460,6 +17095,12 @@ export interface paths {
                 reply: boolean;
                 /** @description it arrived as a boost/repost (the `repost` rule judges it) */
                 repost: boolean;
+                /** @description the post’s rights (state null: never asked) */
+                rights: {
+                  /** @description the wall requires rights the post lacks: it is not shown publicly */
+                  held: boolean;
+                  state: ('requested' | 'granted' | 'declined' | 'expired' | 'revoked') | null;
+                };
                 score: number | null;
                 /** @description flagged sensitive upstream: a content warning, sensitive media or a moderation label (the `sensitive` rule judges it) */
                 sensitive: boolean;
@@ -15794,6 +17435,12 @@ export interface paths {
                 reply: boolean;
                 /** @description it arrived as a boost/repost (the `repost` rule judges it) */
                 repost: boolean;
+                /** @description the post’s rights (state null: never asked) */
+                rights: {
+                  /** @description the wall requires rights the post lacks: it is not shown publicly */
+                  held: boolean;
+                  state: ('requested' | 'granted' | 'declined' | 'expired' | 'revoked') | null;
+                };
                 score: number | null;
                 /** @description flagged sensitive upstream: a content warning, sensitive media or a moderation label (the `sensitive` rule judges it) */
                 sensitive: boolean;
@@ -17405,6 +19052,584 @@ export interface paths {
     };
     trace?: never;
   };
+  '/walls/{wallId}/posts/{postId}/rights': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A post’s rights and their evidence
+     * @description Its state, the request and the answer (texts, links, times) and every step, oldest first.
+     *
+     *     **Role:** any role. A token limited to accounts gets 404 for a wall of any other account.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description postId (digits)
+           * @example 7011
+           */
+          postId: string;
+          /**
+           * @description wallId (digits)
+           * @example 7011
+           */
+          wallId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the post’s rights */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              /** @description a post’s rights and their evidence */
+              responseData: {
+                answeredAt: string | null;
+                answerEditedAt: string | null;
+                answerText: string | null;
+                answerUrl: string | null;
+                /** @description network:handle — what the limits and the opt-out list know the author by */
+                author: string;
+                authorName: string;
+                decidedBy: string | null;
+                /** @description the evidence trail, oldest first */
+                events: {
+                  /** @description a token name, `cli`, `rule` (the wall’s asking rule), `reply` (the author upstream), `watcher` */
+                  actor: string;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  at: string;
+                  /** @enum {unknown} */
+                  kind: 'requested' | 'granted' | 'declined' | 'expired' | 'revoked' | 'answer_edited' | 'recorded';
+                  note: string | null;
+                  state: ('requested' | 'granted' | 'declined' | 'expired' | 'revoked') | null;
+                  text: string | null;
+                  url: string | null;
+                }[];
+                expiresAt: string | null;
+                held: boolean;
+                method: ('reply' | 'manual') | null;
+                network: string;
+                note: string | null;
+                /** @description the author is on the account’s opt-out list */
+                optedOut: boolean;
+                postId: number;
+                postUrl: string;
+                requestedAt: string | null;
+                requestedBy: string | null;
+                requestText: string | null;
+                requestUrl: string | null;
+                state: ('requested' | 'granted' | 'declined' | 'expired' | 'revoked') | null;
+                wallId: number;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/walls/{wallId}/posts/{postId}/rights/answer': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Record an author’s answer by hand
+     * @description For an answer Wallery cannot read (a network asked by hand, an e-mail): granted, declined (the author goes on the opt-out list) or revoked (only after a grant). Kept in the evidence with who recorded it. 409 for a revoke without a grant.
+     *
+     *     **Role:** moderator, editor or admin (403 for viewer). A token limited to accounts gets 404 for a wall of any other account.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description postId (digits)
+           * @example 7011
+           */
+          postId: string;
+          /**
+           * @description wallId (digits)
+           * @example 7011
+           */
+          wallId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "state": "granted",
+           *       "note": "agreed by e-mail, 2026-11-29",
+           *       "url": "https://www.instagram.com/p/abc/"
+           *     }
+           */
+          'application/json': {
+            note?: string;
+            /**
+             * @description the answer as given by the author outside a reply Wallery reads (by e-mail, on a network asked by hand)
+             * @enum {unknown}
+             */
+            state: 'granted' | 'declined' | 'revoked';
+            /** @description where the answer is (its link) */
+            url?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description the post’s rights after it */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              /** @description a post’s rights and their evidence */
+              responseData: {
+                answeredAt: string | null;
+                answerEditedAt: string | null;
+                answerText: string | null;
+                answerUrl: string | null;
+                /** @description network:handle — what the limits and the opt-out list know the author by */
+                author: string;
+                authorName: string;
+                decidedBy: string | null;
+                /** @description the evidence trail, oldest first */
+                events: {
+                  /** @description a token name, `cli`, `rule` (the wall’s asking rule), `reply` (the author upstream), `watcher` */
+                  actor: string;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC
+                   */
+                  at: string;
+                  /** @enum {unknown} */
+                  kind: 'requested' | 'granted' | 'declined' | 'expired' | 'revoked' | 'answer_edited' | 'recorded';
+                  note: string | null;
+                  state: ('requested' | 'granted' | 'declined' | 'expired' | 'revoked') | null;
+                  text: string | null;
+                  url: string | null;
+                }[];
+                expiresAt: string | null;
+                held: boolean;
+                method: ('reply' | 'manual') | null;
+                network: string;
+                note: string | null;
+                /** @description the author is on the account’s opt-out list */
+                optedOut: boolean;
+                postId: number;
+                postUrl: string;
+                requestedAt: string | null;
+                requestedBy: string | null;
+                requestText: string | null;
+                requestUrl: string | null;
+                state: ('requested' | 'granted' | 'declined' | 'expired' | 'revoked') | null;
+                wallId: number;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/walls/{wallId}/posts/bulk': {
     parameters: {
       query?: never;
@@ -18623,6 +20848,16 @@ export interface paths {
                 postCount: number;
                 profanity: boolean;
                 rejectedCount: number;
+                /**
+                 * @description the wall’s asking rule: off (default); approved (ask for every approved post of the last 30 days by a reply); shoppable (ask for every approved post tagged with products). Within the account’s limits and opt-out list; only networks Wallery can reply on, through a connection.
+                 * @enum {unknown}
+                 */
+                rightsAuto: 'off' | 'approved' | 'shoppable';
+                /**
+                 * @description what the wall requires before it shows a post publicly: none (default); shoppable (a post tagged with products needs granted rights); all (every ingested post needs granted rights). A post without them is left out of every public view like a hidden post: v2 lists and counts leave it out and answer 404 for it; the embed, its live stream and the hosted page do not show it. Uploads (their posters agreed to the terms) and custom posts never wait.
+                 * @enum {unknown}
+                 */
+                rightsRequired: 'none' | 'shoppable' | 'all';
                 theme: ('light' | 'dark' | 'auto') | null;
                 url: string;
               };
@@ -18968,8 +21203,322 @@ export interface paths {
                 postCount: number;
                 profanity: boolean;
                 rejectedCount: number;
+                /**
+                 * @description the wall’s asking rule: off (default); approved (ask for every approved post of the last 30 days by a reply); shoppable (ask for every approved post tagged with products). Within the account’s limits and opt-out list; only networks Wallery can reply on, through a connection.
+                 * @enum {unknown}
+                 */
+                rightsAuto: 'off' | 'approved' | 'shoppable';
+                /**
+                 * @description what the wall requires before it shows a post publicly: none (default); shoppable (a post tagged with products needs granted rights); all (every ingested post needs granted rights). A post without them is left out of every public view like a hidden post: v2 lists and counts leave it out and answer 404 for it; the embed, its live stream and the hosted page do not show it. Uploads (their posters agreed to the terms) and custom posts never wait.
+                 * @enum {unknown}
+                 */
+                rightsRequired: 'none' | 'shoppable' | 'all';
                 theme: ('light' | 'dark' | 'auto') | null;
                 url: string;
+              };
+              /** @enum {string} */
+              responseStatus: 'success';
+            };
+          };
+        };
+        /** @description invalid request; fieldErrors names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description every bad field */
+              fieldErrors: {
+                field: string;
+                message: string;
+              }[];
+              /** @enum {number} */
+              responseCode: 400;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description missing, unknown or revoked operator token */
+        401: {
+          headers: {
+            /** @description the operator token scheme */
+            'WWW-Authenticate': 'Bearer realm="wallery-manage"';
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 401;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the token’s role, or its account scope, does not allow this call */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 403;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description a resource the request names does not exist */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 404;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the request line and headers did not arrive in time */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 408,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request timeout"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 408;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request body over 1 MiB */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 413,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request body too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 413;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description this token has used its writes for the minute (MANAGE_WRITE_RATE_LIMIT): retry after Retry-After */
+        429: {
+          headers: {
+            /** @description seconds until this token may write again */
+            'Retry-After': number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 429,
+             *       "responseStatus": "error",
+             *       "responseMessage": "too many writes with this token: at most 1200 a minute; retry in 42 s"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 429;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description request line or headers over the server’s limit (16 KiB) */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 431,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Request header fields too large"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 431;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description internal fault: a generic message, nothing internal */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 500,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Internal server error"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 500;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description the store is unreachable: a generic message; Redis (the shared cache) is: a message that names it; or the instance is shutting down: `Retry-After` and `Connection: close`, nothing was done, retry (on another instance) */
+        503: {
+          headers: {
+            /** @description the instance is shutting down: seconds to wait, or retry on another instance now */
+            'Retry-After'?: number;
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "responseCode": 503,
+             *       "responseStatus": "error",
+             *       "responseMessage": "Service unavailable"
+             *     }
+             */
+            'application/json': {
+              /** @constant */
+              responseCode: 503;
+              responseMessage: string;
+              /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/walls/{wallId}/rights/requests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask for the rights to posts of a wall
+     * @description Each post is asked on its own: by a reply on its network through the account’s connection where Wallery can (Mastodon, Bluesky, …), else by hand (`method: manual` in the outcome, with the text to send). A post is refused when its author is on the opt-out list, when the daily limits are reached (per author, per account), or when its rights are not to be asked (requested, granted, declined, revoked). The answer is heard by the rights watcher beside ingestion.
+     *
+     *     **Role:** moderator, editor or admin (403 for viewer). A token limited to accounts gets 404 for a wall of any other account.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description wallId (digits)
+           * @example 7011
+           */
+          wallId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "postIds": [
+           *         101,
+           *         102
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description reply (default): a reply on the network where Wallery can, else by hand; manual: by hand (copy the text, record the answer)
+             * @enum {unknown}
+             */
+            method?: 'reply' | 'manual';
+            /** @description the posts of the wall to ask about */
+            postIds: number[];
+          };
+        };
+      };
+      responses: {
+        /** @description what happened to each post, in the order given */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 200;
+              responseData: {
+                /** @description posts asked */
+                asked: number;
+                outcomes: {
+                  method: ('reply' | 'manual') | null;
+                  ok: boolean;
+                  postId: number;
+                  problem: ('not_found' | 'refused' | 'failed') | null;
+                  reason: string | null;
+                  requestUrl: string | null;
+                  state: ('requested' | 'granted' | 'declined' | 'expired' | 'revoked') | null;
+                  text: string | null;
+                }[];
               };
               /** @enum {string} */
               responseStatus: 'success';
@@ -23696,6 +26245,11 @@ export interface paths {
               | 'post.held'
               | 'post.hidden'
               | 'post.deleted'
+              | 'post.rights_requested'
+              | 'post.rights_granted'
+              | 'post.rights_declined'
+              | 'post.rights_expired'
+              | 'post.rights_revoked'
               | 'wall.deleted'
               | 'feed.failing'
               | 'feed.recovered'
@@ -24527,6 +27081,11 @@ export interface paths {
               | 'post.held'
               | 'post.hidden'
               | 'post.deleted'
+              | 'post.rights_requested'
+              | 'post.rights_granted'
+              | 'post.rights_declined'
+              | 'post.rights_expired'
+              | 'post.rights_revoked'
               | 'wall.deleted'
               | 'feed.failing'
               | 'feed.recovered'
