@@ -150,11 +150,7 @@ export async function setRightsState(
   post: { id: number; wallId: number },
   state: RightsState | null,
 ): Promise<void> {
-  const wall = await db
-    .selectFrom('walls')
-    .select('rights_required')
-    .where('id', '=', post.wallId)
-    .executeTakeFirst();
+  const wall = await db.selectFrom('walls').select('rights_required').where('id', '=', post.wallId).executeTakeFirst();
   await db
     .updateTable('posts')
     .set({ rights_state: state, rights_hold: holdWithState(wall?.rights_required ?? 'none', state) })

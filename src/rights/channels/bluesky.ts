@@ -75,8 +75,7 @@ function pdsOf(didDoc: unknown): string | null {
   if (!isObject(didDoc) || !Array.isArray(didDoc.service)) return null;
   for (const s of didDoc.service) {
     if (!isObject(s) || typeof s.id !== 'string' || !s.id.endsWith('#atproto_pds')) continue;
-    if (typeof s.serviceEndpoint === 'string' && /^https?:\/\//.test(s.serviceEndpoint))
-      return base(s.serviceEndpoint);
+    if (typeof s.serviceEndpoint === 'string' && /^https?:\/\//.test(s.serviceEndpoint)) return base(s.serviceEndpoint);
   }
   return null;
 }
