@@ -1549,7 +1549,7 @@ export interface paths {
                 pasted: {
                   fields: {
                     hint: string;
-                    key: 'accessToken' | 'apiKey' | 'apiSecret' | 'instance';
+                    key: 'accessToken' | 'apiKey' | 'apiSecret' | 'instance' | 'externalAccountName';
                     label: string;
                     required: boolean;
                     /** @description a secret: a password field, never shown again */
@@ -2020,7 +2020,8 @@ export interface paths {
               | 'misskey'
               | 'flickr'
               | 'reddit'
-              | 'tumblr';
+              | 'tumblr'
+              | 'bluesky';
             /** @description the OAuth refresh token, when the network gives one */
             refreshToken?: string;
             /** @description the permissions the token was granted, as the network names them */
@@ -9326,6 +9327,11 @@ export interface paths {
                     | 'hidden'
                     | 'deleted'
                     | 'held'
+                    | 'rights_requested'
+                    | 'rights_granted'
+                    | 'rights_declined'
+                    | 'rights_expired'
+                    | 'rights_revoked'
                     | 'wall_deleted'
                     | 'wall_restored';
                   /** @description the post as it is NOW (later changes may follow); null when it no longer exists */
@@ -23696,6 +23702,11 @@ export interface paths {
               | 'post.held'
               | 'post.hidden'
               | 'post.deleted'
+              | 'post.rights_requested'
+              | 'post.rights_granted'
+              | 'post.rights_declined'
+              | 'post.rights_expired'
+              | 'post.rights_revoked'
               | 'wall.deleted'
               | 'feed.failing'
               | 'feed.recovered'
@@ -24527,6 +24538,11 @@ export interface paths {
               | 'post.held'
               | 'post.hidden'
               | 'post.deleted'
+              | 'post.rights_requested'
+              | 'post.rights_granted'
+              | 'post.rights_declined'
+              | 'post.rights_expired'
+              | 'post.rights_revoked'
               | 'wall.deleted'
               | 'feed.failing'
               | 'feed.recovered'
