@@ -58,6 +58,8 @@ export default defineConfig({
                   'test/scale/**/*.test.ts',
                   'test/cluster/**/*.test.ts',
                   'test/webhooks/**/*.test.ts',
+                  // rights requests and answers against local networks, on both stores
+                  'test/rights/**/*.test.ts',
                   'test/cli/backup.test.ts',
                   // the media worker's queue, fetching and commands (test/media's processing suites need no store)
                   'test/media/{runtime,pipeline,demo-seed,image-check}.test.ts',

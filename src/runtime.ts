@@ -228,6 +228,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
         db: store.db,
         secretKey: connectionKey,
         allowPrivateNetworks: config.ingest.allowPrivateNetworks,
+        changes: ctx.changes,
         log: workerLog('rights'),
       })
     : null;

@@ -39,6 +39,7 @@ const networks = [
   { text: 'YouTube', link: '/networks/youtube' },
   { text: 'TikTok', link: '/networks/tiktok' },
   { text: 'Mastodon', link: '/networks/mastodon' },
+  { text: 'Bluesky', link: '/networks/bluesky' },
   { text: 'Pixelfed', link: '/networks/pixelfed' },
   { text: 'Misskey and Sharkey', link: '/networks/misskey' },
   { text: 'PeerTube', link: '/networks/peertube' },

@@ -73,9 +73,12 @@ export function registerConnectionCommands(program: Command) {
         .requiredOption('--network <network>', CONNECTION_NETWORKS.join(', '))
         .requiredOption('--name <name>', 'what you call it ("Brand Instagram")')
         .option('--kind <kind>', 'token (an access token) or api_key', 'token')
-        .option('--instance <url>', 'the server of a federated network (Mastodon, Pixelfed, Misskey)')
+        .option(
+          '--instance <url>',
+          'the server of a federated network (Mastodon, Pixelfed, Misskey), or a Bluesky PDS (default https://bsky.social)',
+        )
         .option('--external-account-id <id>', 'the network account it signs in as')
-        .option('--external-account-name <name>', 'its user name')
+        .option('--external-account-name <name>', 'its user name (Bluesky: the handle the app password signs in with)')
         .option('--expires-at <iso>', 'when the token expires (ISO 8601)'),
     body: (options: AddOptions) => {
       const body = given({

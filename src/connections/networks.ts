@@ -37,6 +37,10 @@
 //   refresh token: Laravel Passport).
 // - Misskey: MiAuth (/miauth/{session}?name&callback&permission, then
 //   POST /api/miauth/{session}/check → {ok, token, user}); tokens do not expire.
+// - Bluesky: an app password (Settings → Privacy and security → App passwords) with
+//   the handle signs in by com.atproto.server.createSession on the account's PDS or
+//   the bsky.social entryway; no app to register. It may post (rights requests) but
+//   not change the account's e-mail, password or app passwords.
 
 /** The operator's OAuth apps: one client id and secret each, shared by the networks that sign in with it. */
 export const OAUTH_APPS = ['meta', 'threads', 'tiktok', 'google', 'x', 'reddit', 'tumblr'] as const;
@@ -82,8 +86,8 @@ export type RefreshMethod =
 
 /** A field of the console's form for a pasted token or an API key. */
 export interface CredentialField {
-  /** where it goes: the sealed secret's accessToken/apiKey/apiSecret, or the connection's instance */
-  key: 'accessToken' | 'apiKey' | 'apiSecret' | 'instance';
+  /** where it goes: the sealed secret's accessToken/apiKey/apiSecret, or the connection's instance or account name */
+  key: 'accessToken' | 'apiKey' | 'apiSecret' | 'instance' | 'externalAccountName';
   label: string;
   hint: string;
   /** a secret: a password field, never shown again */
@@ -241,6 +245,8 @@ export function miauthResult(json: unknown, instanceHost: string): { token: stri
 // ---------- the registry ----------
 
 const GRAPH = 'https://graph.facebook.com/v25.0';
+/** Where a Bluesky account signs in when its connection names no server (the entryway in front of Bluesky's PDSes). */
+export const BLUESKY_ENTRYWAY = 'https://bsky.social';
 const META_AUTHORIZE = 'https://www.facebook.com/v25.0/dialog/oauth';
 
 const INSTANCE: CredentialField = {
@@ -490,9 +496,43 @@ export const NETWORKS: Readonly<Record<string, NetworkAuth>> = {
     pasted: [
       token(
         'Access token',
-        'Preferences → Development → New application (scope read) on a server that requires sign-in (GoToSocial, …)',
+        'Preferences → Development → New application on your server: scope read (a server that requires sign-in), write:statuses to ask authors for rights',
         true,
       ),
+    ],
+  },
+  bluesky: {
+    network: 'bluesky',
+    title: 'Bluesky',
+    docs: '/networks/bluesky',
+    pasted: [
+      {
+        kind: 'token',
+        title: 'App password',
+        fields: [
+          {
+            key: 'externalAccountName',
+            label: 'Handle',
+            hint: 'the account’s handle, e.g. brand.bsky.social',
+            secret: false,
+            required: true,
+          },
+          {
+            key: 'accessToken',
+            label: 'App password',
+            hint: 'Settings → Privacy and security → App passwords → Add App Password (xxxx-xxxx-xxxx-xxxx)',
+            secret: true,
+            required: true,
+          },
+          {
+            key: 'instance',
+            label: 'Server',
+            hint: `the account’s PDS or entryway; empty: ${BLUESKY_ENTRYWAY}`,
+            secret: false,
+            required: false,
+          },
+        ],
+      },
     ],
   },
   flickr: {

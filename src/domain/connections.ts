@@ -26,6 +26,7 @@ export const CONNECTION_NETWORKS = [
   'flickr',
   'reddit',
   'tumblr',
+  'bluesky',
 ] as const;
 export type ConnectionNetwork = (typeof CONNECTION_NETWORKS)[number];
 

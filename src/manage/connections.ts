@@ -136,6 +136,18 @@ function requireKey(keyring: ConnectionKeyring): Buffer {
   return keyring.secretKey;
 }
 
+/** What a network's connection must name besides its secret: a Bluesky app password signs in with the handle. */
+function networkProblems(body: ConnectionCreateBody): FieldError[] {
+  if (body.network === 'bluesky' && (body.externalAccountName ?? '') === '')
+    return [
+      {
+        field: 'externalAccountName',
+        message: 'externalAccountName is required for a bluesky connection: the handle the app password signs in with',
+      },
+    ];
+  return [];
+}
+
 export async function createConnection(
   op: Op,
   accountId: number,
@@ -144,7 +156,7 @@ export async function createConnection(
 ): Promise<ConnectionRecord> {
   const body = stored(cleanWrite(given, TEXT_RULES));
   const secret = secretOf(body) ?? {};
-  const problems = secretProblems(body.authKind, secret);
+  const problems = [...secretProblems(body.authKind, secret), ...networkProblems(body)];
   if (problems.length > 0) throw invalid(problems);
   const key = requireKey(keyring);
   return audited(op, async (tx) => {

@@ -43,6 +43,7 @@ import {
   type HeardReply,
   type RightsChannel,
 } from './channels/channel.js';
+import { blueskyChannel } from './channels/bluesky.js';
 import { mastodonChannel } from './channels/mastodon.js';
 import { pixelfedChannel } from './channels/pixelfed.js';
 import { redditChannel } from './channels/reddit.js';
@@ -53,6 +54,7 @@ import { youtubeChannel } from './channels/youtube.js';
 /** The networks Wallery asks on by a reply; every other network is asked by hand. */
 export const CHANNELS: readonly RightsChannel[] = [
   mastodonChannel,
+  blueskyChannel,
   pixelfedChannel,
   xChannel,
   threadsChannel,
@@ -79,6 +81,12 @@ export interface RightsDeps {
   /** default CHANNELS (tests may give their own) */
   channels?: readonly RightsChannel[];
   signal?: AbortSignal;
+  /**
+   * Told of each wall whose posts' rights changed, after the change
+   * commits: this process's caches (the v2 answers, the embed's stream) hear
+   * of it at once, as of an ingestion write (ChangeBus.wallChanged).
+   */
+  announce?: (wallId: number) => void;
 }
 
 /** The channel that asks about posts of this networkName, or null (asked by hand). */
@@ -260,6 +268,7 @@ async function requestOne(
     });
     await setRightsState(trx, { id: post.id, wallId: post.wall_id }, 'requested');
   });
+  deps.announce?.(post.wall_id);
   return { postId: post.id, ok: true, state: 'requested', method, text, requestUrl: sent?.url ?? null };
 }
 
@@ -279,7 +288,7 @@ export interface RecordedAnswer {
  * Returns the new state, or a reason it cannot be recorded.
  */
 export async function recordAnswer(
-  deps: Pick<RightsDeps, 'db' | 'now'>,
+  deps: Pick<RightsDeps, 'db' | 'now' | 'announce'>,
   postId: number,
   answer: RecordedAnswer,
 ): Promise<{ ok: true; state: RightsState } | { ok: false; status: 'not_found' | 'refused'; reason: string }> {
@@ -360,6 +369,7 @@ export async function recordAnswer(
       });
     await setRightsState(trx, { id: post.id, wallId: post.wall_id }, answer.state);
   });
+  deps.announce?.(post.wall_id);
   return { ok: true, state: answer.state };
 }
 
@@ -424,6 +434,7 @@ async function applyHeard(
       });
     if (next !== row.state) await setRightsState(trx, { id: row.post_id, wallId: row.wall_id }, next);
   });
+  if (next !== row.state) deps.announce?.(row.wall_id);
 }
 
 /**
@@ -502,7 +513,7 @@ export async function listenTo(deps: RightsDeps, row: PostRightsRow): Promise<Li
 
 /** Requests unanswered past their expiry become expired (they may be asked again). */
 export async function expireRequests(
-  deps: Pick<RightsDeps, 'db' | 'now'>,
+  deps: Pick<RightsDeps, 'db' | 'now' | 'announce'>,
   rows: readonly PostRightsRow[],
 ): Promise<number> {
   const now = deps.now();
@@ -519,5 +530,6 @@ export async function expireRequests(
       });
       await setRightsState(trx, { id: row.post_id, wallId: row.wall_id }, 'expired');
     });
+  for (const wallId of new Set(rows.map((r) => r.wall_id))) deps.announce?.(wallId);
   return rows.length;
 }

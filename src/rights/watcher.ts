@@ -14,6 +14,7 @@ import { LeasedJobs } from '../jobs/leased-jobs.js';
 import type { WorkerLogger } from '../jobs/log.js';
 import { workerDefaults, type WorkerOptions } from '../jobs/worker-options.js';
 import { createFetcher, type Fetcher } from '../net/fetcher.js';
+import type { ChangeBus } from '../store/changes.js';
 import type { Database } from '../store/schema.js';
 import {
   autoRequestCandidates,
@@ -63,6 +64,8 @@ export interface WatcherOptions extends WorkerOptions {
   fetcher?: Fetcher;
   channels?: readonly RightsChannel[];
   tickMs?: number;
+  /** this process's change bus: a wall whose posts' rights changed is announced on it (the v2 cache, the embed's stream) */
+  changes?: ChangeBus;
 }
 
 /** What one pass did. */
@@ -106,6 +109,7 @@ export class RightsWatcher {
       now,
       ...(options.channels ? { channels: options.channels } : {}),
       signal: this.jobs.signal,
+      ...(options.changes ? { announce: (wallId: number) => options.changes!.wallChanged(wallId) } : {}),
     };
     this.tickMs = options.tickMs ?? RIGHTS_TICK_MS;
   }

@@ -39,6 +39,7 @@ const CredentialFieldRecord = Record({
     Type.Literal('apiKey'),
     Type.Literal('apiSecret'),
     Type.Literal('instance'),
+    Type.Literal('externalAccountName'),
   ]),
   label: Type.String(),
   hint: Type.String(),

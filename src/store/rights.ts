@@ -2,13 +2,14 @@
 // A post's rights state lives twice on purpose: in post_rights with its
 // evidence, and in posts.rights_state beside posts.rights_hold, which the
 // public reads' one predicate (visiblePost) and the change log read. Every
-// write of a state goes through setRightsState, which writes both and the
-// hold in one statement each, in the caller's transaction.
+// write of a state goes through setRightsState, which writes the state and
+// the hold in one statement, in the caller's transaction.
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, PostRightsTable, RightsEventsTable, RightsOptOutsTable } from './schema.js';
 import {
   dayStart,
   DEFAULT_RIGHTS_SETTINGS,
+  isHeld,
   type OptOutReason,
   type RightsEventKind,
   type RightsRequirement,
@@ -138,16 +139,30 @@ export async function updatePostRights(
 
 /**
  * Sets a post's rights state where the public reads and the change log see
- * it (posts.rights_state, then its hold): one `rights_<state>` change in the
- * log. Call inside the transaction that updates post_rights.
+ * it: posts.rights_state and its hold in one statement, so the log's one
+ * `rights_<state>` change carries the visibility the new state gives (a
+ * grant on a "rights required" wall logs visible 1; a second statement for
+ * the hold would log the grant as not visible, then an `updated` change).
+ * Call inside the transaction that updates post_rights.
  */
 export async function setRightsState(
   db: Kysely<Database>,
   post: { id: number; wallId: number },
   state: RightsState | null,
 ): Promise<void> {
-  await db.updateTable('posts').set({ rights_state: state }).where('id', '=', post.id).execute();
-  await refreshHolds(db, post.wallId, [post.id]);
+  const wall = await db.selectFrom('walls').select('rights_required').where('id', '=', post.wallId).executeTakeFirst();
+  await db
+    .updateTable('posts')
+    .set({ rights_state: state, rights_hold: holdWithState(wall?.rights_required ?? 'none', state) })
+    .where('id', '=', post.id)
+    .execute();
+}
+
+/** The hold a post of `posts` gets on a wall requiring `requirement` once its state is `state` (isHeld, in SQL for the product tags). */
+function holdWithState(requirement: RightsRequirement, state: RightsState | null) {
+  if (!isHeld(requirement, state, true)) return sql<number>`0`;
+  if (isHeld(requirement, state, false)) return sql<number>`1`;
+  return sql<number>`case when exists (select 1 from post_products pp where pp.post_id = posts.id) then 1 else 0 end`;
 }
 
 export async function addRightsEvent(

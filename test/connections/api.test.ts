@@ -122,6 +122,40 @@ describe('connections through the management API', () => {
     );
   });
 
+  it('stores a Bluesky app password with the handle it signs in with, and refuses one without the handle', async () => {
+    const password = 'hrbr-2kq9-x7mw-c4pz';
+    const noHandle = failure(
+      await m.api('POST', `/accounts/${ACCOUNT}/connections`, {
+        network: 'bluesky',
+        name: 'Brand Bluesky',
+        authKind: 'token',
+        accessToken: password,
+      }),
+      400,
+    );
+    expect(noHandle).toEqual([
+      {
+        field: 'externalAccountName',
+        message: 'externalAccountName is required for a bluesky connection: the handle the app password signs in with',
+      },
+    ]);
+    const created = await newConnection({
+      network: 'bluesky',
+      name: 'Brand Bluesky',
+      accessToken: password,
+      externalAccountName: 'harbor.bsky.social',
+      instance: undefined,
+    });
+    expect(created).toMatchObject({
+      network: 'bluesky',
+      externalAccountName: 'harbor.bsky.social',
+      instance: null,
+      tokenHint: '…c4pz',
+    });
+    expect(JSON.stringify(created)).not.toContain(password);
+    await m.api('DELETE', `/connections/${created.id as number}`);
+  });
+
   it('tells which feeds read with a connection, and refuses to delete it while they do', async () => {
     const conn = await newConnection({ name: 'In use' });
     const feed = data<{ id: number }>(

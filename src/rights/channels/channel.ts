@@ -92,6 +92,8 @@ export class ChannelError extends Error {
     message: string,
     /** the connection's credentials were refused (401/403): the connection is marked */
     readonly credentialRefused = false,
+    /** the network's own error code, when it names one (atproto `ExpiredToken`, …): what a channel may retry on */
+    readonly code: string | null = null,
   ) {
     super(message);
   }

@@ -48,6 +48,13 @@ function scrubbed(text: string | null, ctx: ChannelContext): string | null {
   return out;
 }
 
+/** A machine-readable error code (atproto's `error`: `ExpiredToken`, `NotFound`), when the body has one. */
+function errorCode(json: unknown): string | null {
+  if (typeof json !== 'object' || json === null) return null;
+  const code = (json as Record<string, unknown>).error;
+  return typeof code === 'string' && /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(code) ? code : null;
+}
+
 export async function callJson<T = unknown>(ctx: ChannelContext, call: JsonCall): Promise<T | null> {
   const body =
     call.form !== undefined
@@ -86,11 +93,16 @@ export async function callJson<T = unknown>(ctx: ChannelContext, call: JsonCall)
     throw new ChannelError(
       `${call.what}: ${hostOf(call.url)} refused the connection's credentials (${res.status}${said ? `: ${said}` : ''})`,
       true,
+      errorCode(json),
     );
   }
   if (res.status >= 400) {
     const said = scrubbed(errorText(json), ctx);
-    throw new ChannelError(`${call.what}: ${hostOf(call.url)} answered ${res.status}${said ? `: ${said}` : ''}`);
+    throw new ChannelError(
+      `${call.what}: ${hostOf(call.url)} answered ${res.status}${said ? `: ${said}` : ''}`,
+      false,
+      errorCode(json),
+    );
   }
   if (json === null) throw new ChannelError(`${call.what}: ${hostOf(call.url)} did not answer JSON`);
   return json as T;

@@ -59,6 +59,23 @@ async function statusOnServer(ctx: ChannelContext, server: string, post: AskedPo
   return status;
 }
 
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Whether a text mentions the account `acct` (as the connection's server
+ * names it: `user` for its own accounts, `user@domain` for others) as a
+ * whole handle: `@ana`, `@ana@social.example`; not `@anabel`, nor
+ * `@ana@other.example`. A server's own account may be written with any of
+ * `localDomains` (the server's host, the host of the account's page).
+ */
+export function mentions(text: string, acct: string, localDomains: readonly string[]): boolean {
+  const [user, domain] = acct.split('@') as [string, string | undefined];
+  const domains = domain ? [domain] : localDomains.filter((d) => d !== '').map((d) => d.replace(/:\d+$/, ''));
+  const at = domains.length === 0 ? '' : `(?:@(?:${domains.map(escape).join('|')}))${domain ? '' : '?'}`;
+  const handle = `@${escape(user)}${at}`;
+  return new RegExp(`(^|[^\\p{L}\\p{N}_@/])${handle}(?![\\p{L}\\p{N}_@]|[.-][\\p{L}\\p{N}])`, 'iu').test(text);
+}
+
 function heard(status: unknown): HeardReply | null {
   if (!isObject(status) || typeof status.id !== 'string' || !isObject(status.account)) return null;
   const account = status.account;
@@ -85,8 +102,8 @@ export const mastodonChannel: RightsChannel = {
     if (typeof status.id !== 'string' || typeof account.id !== 'string' || acct === '')
       throw new ChannelError(`${hostOf(server)} did not say who wrote the post`);
     // the author is told only when mentioned (a direct request reaches only who it mentions)
-    const mention = `@${acct}`;
-    const body = text.toLowerCase().includes(mention.toLowerCase()) ? text : `${mention} ${text}`;
+    const local = [hostOf(server), typeof account.url === 'string' ? hostOf(account.url) : ''];
+    const body = mentions(text, acct, local) ? text : `@${acct} ${text}`;
     const sent = await callJson<Json>(ctx, {
       url: `${server}/api/v1/statuses`,
       method: 'POST',

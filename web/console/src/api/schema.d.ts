@@ -1549,7 +1549,7 @@ export interface paths {
                 pasted: {
                   fields: {
                     hint: string;
-                    key: 'accessToken' | 'apiKey' | 'apiSecret' | 'instance';
+                    key: 'accessToken' | 'apiKey' | 'apiSecret' | 'instance' | 'externalAccountName';
                     label: string;
                     required: boolean;
                     /** @description a secret: a password field, never shown again */
@@ -2020,7 +2020,8 @@ export interface paths {
               | 'misskey'
               | 'flickr'
               | 'reddit'
-              | 'tumblr';
+              | 'tumblr'
+              | 'bluesky';
             /** @description the OAuth refresh token, when the network gives one */
             refreshToken?: string;
             /** @description the permissions the token was granted, as the network names them */
