@@ -31,6 +31,10 @@ export type RightsMethod = (typeof RIGHTS_METHODS)[number];
 export const MASTODON_VISIBILITIES = ['public', 'unlisted', 'direct'] as const;
 export type MastodonVisibility = (typeof MASTODON_VISIBILITIES)[number];
 
+/** The connection networks Wallery asks on by a reply (src/rights/channels/): what the settings' `connections` may name. */
+export const RIGHTS_NETWORKS = ['mastodon', 'bluesky', 'pixelfed', 'x', 'threads', 'youtube', 'reddit'] as const;
+export type RightsNetwork = (typeof RIGHTS_NETWORKS)[number];
+
 /** What an evidence trail entry records. */
 export const RIGHTS_EVENT_KINDS = [
   'requested',

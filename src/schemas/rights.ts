@@ -8,6 +8,7 @@ import {
   RIGHTS_AUTO_REQUESTS,
   RIGHTS_EVENT_KINDS,
   RIGHTS_METHODS,
+  RIGHTS_NETWORKS,
   RIGHTS_REQUIREMENTS,
   RIGHTS_STATES,
 } from '../domain/rights.js';
@@ -146,11 +147,17 @@ const settingsFields = {
     'x-error': 'expireDays must be a whole number from 1 to 365',
     description: 'a request unanswered this many days expires',
   }),
-  connections: Type.Record(Type.String({ pattern: '^[a-z]{1,30}$' }), PositiveId('connections[]'), {
-    'x-error': 'connections must map a network (mastodon, bluesky, …) to a connection id',
-    description:
-      'which connection asks on each network (network → connection id); a network not named asks with the feed’s own connection, else the account’s first working one',
-  }),
+  connections: Type.Object(
+    Object.fromEntries(RIGHTS_NETWORKS.map((n) => [n, Type.Optional(PositiveId(`connections.${n}`))])) as {
+      [N in (typeof RIGHTS_NETWORKS)[number]]: ReturnType<typeof Type.Optional<ReturnType<typeof PositiveId>>>;
+    },
+    {
+      ...strict,
+      'x-error': `connections must map a network (${RIGHTS_NETWORKS.join(', ')}) to a connection id`,
+      description:
+        'which connection asks on each network (network → connection id); a network not named asks with the feed’s own connection, else the account’s first working one',
+    },
+  ),
 };
 
 export const RightsSettingsRecord = Record(settingsFields, { description: 'the account’s rights settings' });
@@ -250,8 +257,7 @@ export const OptOutBody = Type.Object(
 export const OptOutParams = Type.Object({
   accountId: IdString('accountId'),
   author: Type.String({
-    minLength: 3,
-    maxLength: 400,
+    pattern: '^[^:]{1,50}:.{1,300}$',
     'x-error': 'author must be network:handle',
     description: 'network:handle',
   }),

@@ -3327,7 +3327,13 @@ export interface paths {
                 brand: string;
                 /** @description which connection asks on each network (network → connection id); a network not named asks with the feed’s own connection, else the account’s first working one */
                 connections: {
-                  [key: string]: number;
+                  bluesky?: number;
+                  mastodon?: number;
+                  pixelfed?: number;
+                  reddit?: number;
+                  threads?: number;
+                  x?: number;
+                  youtube?: number;
                 };
                 /** @description words or hashtags an answer declines with (whole words, any case), when it holds no grant hashtag */
                 declineWords: string[];
@@ -3537,7 +3543,13 @@ export interface paths {
             brand?: string;
             /** @description which connection asks on each network (network → connection id); a network not named asks with the feed’s own connection, else the account’s first working one */
             connections?: {
-              [key: string]: number;
+              bluesky?: number;
+              mastodon?: number;
+              pixelfed?: number;
+              reddit?: number;
+              threads?: number;
+              x?: number;
+              youtube?: number;
             };
             /** @description words or hashtags an answer declines with (whole words, any case), when it holds no grant hashtag */
             declineWords?: string[];
@@ -3577,7 +3589,13 @@ export interface paths {
                 brand: string;
                 /** @description which connection asks on each network (network → connection id); a network not named asks with the feed’s own connection, else the account’s first working one */
                 connections: {
-                  [key: string]: number;
+                  bluesky?: number;
+                  mastodon?: number;
+                  pixelfed?: number;
+                  reddit?: number;
+                  threads?: number;
+                  x?: number;
+                  youtube?: number;
                 };
                 /** @description words or hashtags an answer declines with (whole words, any case), when it holds no grant hashtag */
                 declineWords: string[];
@@ -4466,6 +4484,21 @@ export interface paths {
             };
           };
         };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
+              responseStatus: 'error';
+            };
+          };
+        };
         /** @description request body over 1 MiB */
         413: {
           headers: {
@@ -4675,7 +4708,7 @@ export interface paths {
               /** @enum {string} */
               responseStatus: 'success';
             };
-            'text/csv': string;
+            'text/csv': string | unknown;
           };
         };
         /** @description invalid request; fieldErrors names every bad field */
