@@ -18,6 +18,7 @@ import { createOperatorToken } from '../../../src/manage/tokens.js';
 import { createFeed, createWall, deleteWall } from '../../../src/manage/walls.js';
 import { createWebhook, testWebhook } from '../../../src/manage/webhooks.js';
 import { createConnection } from '../../../src/manage/connections.js';
+import { addAccountOptOut } from '../../../src/manage/rights.js';
 import { call } from '../../helpers/http.js';
 import { NOW } from '../../helpers/sample.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
@@ -500,6 +501,55 @@ const RECIPES: Record<string, Recipe> = {
     role: 'editor',
     scope: 'connection',
     make: async (t) => ({ params: { connectionId: await freshConnection(t) } }),
+  },
+  'GET /accounts/{accountId}/rights-settings': {
+    role: 'viewer',
+    scope: 'account',
+    make: async (t) => ({ params: { accountId: t.account } }),
+  },
+  'PATCH /accounts/{accountId}/rights-settings': {
+    role: 'editor',
+    scope: 'account',
+    make: async (t) => ({ params: { accountId: t.account }, body: { brand: `brand ${t.secret}` } }),
+  },
+  'POST /walls/{wallId}/rights/requests': {
+    role: 'moderator',
+    scope: 'wall',
+    make: async (t) => ({ params: { wallId: t.wall }, body: { postIds: [await freshPost(t)], method: 'manual' } }),
+  },
+  'GET /walls/{wallId}/posts/{postId}/rights': {
+    role: 'viewer',
+    scope: 'wall',
+    make: async (t) => ({ params: { wallId: t.wall, postId: t.post } }),
+  },
+  'POST /walls/{wallId}/posts/{postId}/rights/answer': {
+    role: 'moderator',
+    scope: 'wall',
+    make: async (t) => ({ params: { wallId: t.wall, postId: await freshPost(t) }, body: { state: 'granted' } }),
+  },
+  'GET /accounts/{accountId}/rights/opt-outs': {
+    role: 'viewer',
+    scope: 'account',
+    make: async (t) => ({ params: { accountId: t.account } }),
+  },
+  'POST /accounts/{accountId}/rights/opt-outs': {
+    role: 'moderator',
+    scope: 'account',
+    make: async (t) => ({ params: { accountId: t.account }, body: { network: 'mastodon', username: `u-${unique()}` } }),
+  },
+  'DELETE /accounts/{accountId}/rights/opt-outs/{author}': {
+    role: 'moderator',
+    scope: 'account',
+    make: async (t) => {
+      const username = `u-${unique()}`;
+      await addAccountOptOut(op, t.account, { network: 'mastodon', username });
+      return { params: { accountId: t.account, author: `mastodon:${username}` } };
+    },
+  },
+  'GET /accounts/{accountId}/rights/report': {
+    role: 'viewer',
+    scope: 'account',
+    make: async (t) => ({ params: { accountId: t.account } }),
   },
   'GET /accounts/{accountId}/connect/networks': {
     role: 'viewer',
