@@ -354,7 +354,7 @@ export function registerRightsCommands(program: Command) {
         `CSV for the legal team: a header row, one row per post (${manage.REPORT_COLUMNS.length} columns)`,
       ),
   ).action(async (accountId: number, options: PrintOptions & { wall?: string; state?: string; csv?: boolean }) => {
-    if (options.csv && options.json) throw new CliError('--csv and --json cannot go together');
+    if (options.csv && options.json) throw new CliError('--csv and --json cannot be used together');
     checkBody(RightsReportQuery, given({ wallId: options.wall, state: options.state }));
     await withStore(options, async (store) => {
       const report = await attempt(() =>
