@@ -228,7 +228,7 @@ export function registerRightsCommands(program: Command) {
         .option('--expire-days <n>', 'a request unanswered this many days expires, 1–365')
         .option(
           '--connection <network=id>',
-          'the connection that asks on a network, e.g. mastodon=12 (repeatable; network=none: the feed’s own or the first working one)',
+          'the connection that asks on a network, e.g. mastodon=12 (repeatable); network=none: the feed’s own, else the first working one',
           collect,
         ),
     body: (options: SettingsOptions) => {

@@ -112,13 +112,9 @@ function rightsOptions(c: Command): Command {
   return c
     .option(
       '--rights-required <what>',
-      'none; shoppable (a post tagged with products needs granted rights); all (every ingested post does). ' +
-        'A post without them is left out of every public view, like a hidden post',
+      'none, shoppable (posts tagged with products) or all: need granted rights to show',
     )
-    .option(
-      '--rights-auto <rule>',
-      'asking rule: off; approved (ask for every approved post by a reply); shoppable (every approved post tagged with products)',
-    );
+    .option('--rights-auto <rule>', 'ask by a reply for approved posts: off, approved or shoppable (tagged ones)');
 }
 
 /** The branding options of create and update (src/domain/branding.ts checks their values, as the API does). */
