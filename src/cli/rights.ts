@@ -196,7 +196,7 @@ async function watchOnce(options: PrintOptions & { once?: boolean }) {
       ...report.asked.map(askedLine),
       ...report.heard.map(heardLine),
       `rights watcher: ${report.expired} expired, ${report.asked.filter((o) => o.ok).length} asked, ` +
-        `${report.heard.filter((r) => r.changed).length} answers heard, ${plural(report.heard.length, 'request')} listened to`,
+        `${plural(report.heard.filter((r) => r.changed).length, 'answer')} heard, ${plural(report.heard.length, 'request')} listened to`,
     ];
     process.stdout.write(lines.map((l) => `${visibleLine(l)}\n`).join(''));
   }
