@@ -27,6 +27,7 @@ const guides = [
   { text: 'Analytics', link: '/guides/analytics' },
   { text: 'Webhooks and change feed', link: '/guides/webhooks-and-change-feed' },
   { text: 'Products and shopping', link: '/guides/products-and-shopping' },
+  { text: 'Rights management', link: '/guides/rights' },
   { text: 'Scale out', link: '/guides/scale-out' },
   { text: 'Operators: roles, tokens, audit', link: '/guides/operators' },
 ];
@@ -104,7 +105,6 @@ export default defineConfig({
       { text: 'Networks', items: networks },
       { text: 'Reference', items: reference },
       { text: 'Operations', items: operations },
-      { text: 'Networks', items: networks },
       { text: 'About Wallery', items: about },
     ],
     search: { provider: 'local' },

@@ -19,6 +19,7 @@ import { registerProductCommands } from './products.js';
 import { registerTokenCommands } from './tokens.js';
 import { registerWebhookCommands } from './webhooks.js';
 import { registerConnectionCommands } from './connections.js';
+import { registerRightsCommands } from './rights.js';
 
 export function createProgram(): Command {
   const program = new Command('wallery')
@@ -43,6 +44,7 @@ export function createProgram(): Command {
   registerAnalyticsCommands(program);
   registerWebhookCommands(program);
   registerConnectionCommands(program);
+  registerRightsCommands(program);
   registerIngestCommands(program);
   registerMediaCommands(program);
   return program;

@@ -5,7 +5,13 @@ import type { Command } from 'commander';
 import { BulkBody, PostListQuery, PostPatchBody, TagPostBody } from '../schemas/posts.js';
 import type { MediaKind } from '../domain/lists.js';
 import * as manage from '../manage/posts.js';
-import { type BulkInput, type PostListState, type PostPatch, type PostStatus } from '../schemas/posts.js';
+import {
+  type BulkInput,
+  type PostListState,
+  type PostPatch,
+  type PostStatus,
+  type RightsListState,
+} from '../schemas/posts.js';
 import { type BulkAction } from '../schemas/posts.js';
 import { cliMediaBase, databaseOption, idArgument, positiveInt, withStore, type StoreOptions } from './common.js';
 import {
@@ -43,7 +49,7 @@ const ONE_POST = [WALL, idArgument('post')] as const;
 /** A post's product tags as a table (or JSON with --json). */
 const tagTable = (tags: object[]) => table(tags as Record<string, unknown>[], TAG_COLUMNS);
 
-type ListOptions = PagedOptions & { status?: string; state?: string; feed?: string; media?: string };
+type ListOptions = PagedOptions & { status?: string; state?: string; feed?: string; media?: string; rights?: string };
 
 /** A `posts` subcommand about several posts of a wall, all or nothing: `<wall> <posts...>`. */
 function severalPosts(posts: Command, name: string, description: string): Command {
@@ -74,7 +80,11 @@ export function registerPostCommands(program: Command) {
         .option('--status <status>', 'visible (what the public API shows), hidden or all (default all)')
         .option('--state <state>', 'pending (oldest first), approved, rejected, hidden or all (default all)')
         .option('--feed <id>', 'only this feed’s posts')
-        .option('--media <kind>', 'image, video or text'),
+        .option('--media <kind>', 'image, video or text')
+        .option(
+          '--rights <state>',
+          'a rights state (requested, granted, declined, expired, revoked), none (never asked) or held (kept off its wall for want of rights)',
+        ),
     columns: COLUMNS,
     query: PostListQuery,
     filters: (options: ListOptions) => ({
@@ -82,6 +92,7 @@ export function registerPostCommands(program: Command) {
       state: options.state,
       feedId: options.feed,
       media: options.media,
+      rights: options.rights,
     }),
     run: ({ store, config, page, args: [wallId], options }) => {
       const filter = {
@@ -89,6 +100,7 @@ export function registerPostCommands(program: Command) {
         state: options.state as PostListState | undefined,
         feedId: idFilter(options.feed),
         media: options.media as MediaKind | undefined,
+        rights: options.rights as RightsListState | undefined,
       };
       return manage.listModerationPosts(store.db, wallId, filter, page, cliMediaBase(config));
     },

@@ -42,6 +42,8 @@ interface WallFields {
   moderation?: string;
   allowFraming?: boolean;
   mediaWait?: boolean;
+  rightsRequired?: string;
+  rightsAuto?: string;
   accent?: string;
   background?: string;
   cardBackground?: string;
@@ -65,6 +67,8 @@ const wallFields = (options: WallFields) => ({
   moderation: options.moderation,
   allowFraming: options.allowFraming,
   mediaWait: options.mediaWait,
+  rightsRequired: options.rightsRequired,
+  rightsAuto: options.rightsAuto,
   branding: brandingFields(options),
 });
 
@@ -102,6 +106,16 @@ function brandingFields(options: WallFields): Record<string, unknown> | undefine
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** The rights options of create and update (docs/guides/rights.md). */
+function rightsOptions(c: Command): Command {
+  return c
+    .option(
+      '--rights-required <what>',
+      'none, shoppable (posts tagged with products) or all: need granted rights to show',
+    )
+    .option('--rights-auto <rule>', 'ask by a reply for approved posts: off, approved or shoppable (tagged ones)');
+}
 
 /** The branding options of create and update (src/domain/branding.ts checks their values, as the API does). */
 function brandingOptions(c: Command): Command {
@@ -153,14 +167,16 @@ export function registerWallCommands(program: Command) {
     description: 'create a wall (its URL slug must be unique within the account)',
     options: (c) =>
       brandingOptions(
-        c
-          .requiredOption('--account <id>', 'account id')
-          .requiredOption('--name <name>', 'wall name')
-          .requiredOption('--url <slug>', 'URL slug: lowercase letters, digits, - and _')
-          .option('--profanity', 'turn the profanity flag on')
-          .option('--moderation <mode>', 'auto (default) or manual: ingested posts wait for an approval')
-          .option('--allow-framing', 'any site may frame the hosted page of a key that names no origins')
-          .option('--media-wait', 'show a new post only once its pictures are fetched (default: at once)'),
+        rightsOptions(
+          c
+            .requiredOption('--account <id>', 'account id')
+            .requiredOption('--name <name>', 'wall name')
+            .requiredOption('--url <slug>', 'URL slug: lowercase letters, digits, - and _')
+            .option('--profanity', 'turn the profanity flag on')
+            .option('--moderation <mode>', 'auto (default) or manual: ingested posts wait for an approval')
+            .option('--allow-framing', 'any site may frame the hosted page of a key that names no origins')
+            .option('--media-wait', 'show a new post only once its pictures are fetched (default: at once)'),
+        ),
       ),
     body: (options: PrintOptions & WallFields & { account: string }) =>
       checkBody<WallInput>(WallCreateBody, given({ accountId: numberish(options.account), ...wallFields(options) })),
@@ -169,20 +185,22 @@ export function registerWallCommands(program: Command) {
 
   walls.update({
     description:
-      'change a wall’s name, URL slug, profanity flag, moderation mode, framing, waiting for pictures or branding ' +
+      'change a wall’s name, URL slug, profanity flag, moderation mode, framing, waiting for pictures, rights or branding ' +
       '(the branding options given change, the others stay)',
     options: (c) =>
       brandingOptions(
-        c
-          .option('--name <name>', 'wall name')
-          .option('--url <slug>', 'URL slug')
-          .option('--profanity', 'turn the profanity flag on')
-          .option('--no-profanity', 'turn the profanity flag off')
-          .option('--moderation <mode>', 'auto or manual (ingested posts wait for an approval)')
-          .option('--allow-framing', 'any site may frame the hosted page of a key that names no origins')
-          .option('--no-allow-framing', 'only the origins of the page’s key may frame the hosted page (default)')
-          .option('--media-wait', 'show a new post only once its pictures are fetched')
-          .option('--no-media-wait', 'show new posts at once, their pictures following (default)'),
+        rightsOptions(
+          c
+            .option('--name <name>', 'wall name')
+            .option('--url <slug>', 'URL slug')
+            .option('--profanity', 'turn the profanity flag on')
+            .option('--no-profanity', 'turn the profanity flag off')
+            .option('--moderation <mode>', 'auto or manual (ingested posts wait for an approval)')
+            .option('--allow-framing', 'any site may frame the hosted page of a key that names no origins')
+            .option('--no-allow-framing', 'only the origins of the page’s key may frame the hosted page (default)')
+            .option('--media-wait', 'show a new post only once its pictures are fetched')
+            .option('--no-media-wait', 'show new posts at once, their pictures following (default)'),
+        ),
       ),
     body: (options: PrintOptions & WallFields) => checkBody<WallPatch>(WallPatchBody, given(wallFields(options))),
     run: ({ op, body, args: [id] }) => updateWall(op, id, body),
