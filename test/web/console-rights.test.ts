@@ -37,8 +37,10 @@ const HEARD = 90_000;
 
 const ANA = account('ana', 'Ana Lima', '109000000000000001');
 const BOB = account('bob', 'Bob Stone', '109000000000000002');
+const CLEO = account('cleo', 'Cleo Park', '109000000000000003');
 const ANA_STATUS = '113100000000000001';
 const BOB_STATUS = '113100000000000002';
+const CLEO_STATUS = '113100000000000003';
 const ANA_REPLY = '113200000000000001';
 const BOB_REPLY = '113200000000000002';
 const link = (who: string, id: string) => `https://social.example/@${who}/${id}`;
@@ -58,6 +60,10 @@ describe.skipIf(!hasChromium)('rights management in the console, in Chromium on 
   let wallId = 0;
   let userKey = '';
   const ids = { ana: 0, bob: 0 };
+  let feedId = 0;
+  let connectionId = 0;
+  /** a status of the fixture's tag timeline */
+  let post: (id: string, who: typeof ANA, minutes: number, text: string) => Record<string, unknown>;
   const errors: string[] = [];
 
   /** A management API call as the test's admin; its responseData. */
@@ -97,7 +103,7 @@ describe.skipIf(!hasChromium)('rights management in the console, in Chromium on 
     database = join(dir, 'wallery.db');
     const launching = launchChromium();
     fx = await startMastodonRights();
-    const post = (id: string, who: typeof ANA, minutes: number, text: string) =>
+    post = (id, who, minutes, text) =>
       status({
         id,
         createdAt: new Date(Date.now() - minutes * 60_000).toISOString(),
@@ -127,20 +133,23 @@ describe.skipIf(!hasChromium)('rights management in the console, in Chromium on 
     accountId = (await manage('POST', '/accounts', { name: 'Harbor Coffee', plan: 'enterprise' })).id;
     userKey = (await manage('POST', `/accounts/${accountId}/keys`)).key;
     wallId = (await manage('POST', '/walls', { accountId, name: 'Harbor wall', url: 'harbor', moderation: 'auto' })).id;
-    await manage('POST', `/accounts/${accountId}/connections`, {
-      network: 'mastodon',
-      name: 'Harbor Coffee on Mastodon',
-      authKind: 'token',
-      accessToken: fx.rightsToken,
-      instance: fx.origin,
-    });
+    connectionId = (
+      await manage('POST', `/accounts/${accountId}/connections`, {
+        network: 'mastodon',
+        name: 'Harbor Coffee on Mastodon',
+        authKind: 'token',
+        accessToken: fx.rightsToken,
+        instance: fx.origin,
+      })
+    ).id;
     const feed = await manage('POST', `/walls/${wallId}/feeds`, {
       name: '#harborcoffee',
       source: 'Mastodon',
       sourceType: 'hashtag',
       connector: { kind: 'mastodon', instance: fx.origin, hashtag: 'harborcoffee' },
     });
-    await manage('POST', `/walls/${wallId}/feeds/${feed.id}/poll`);
+    feedId = feed.id;
+    await manage('POST', `/walls/${wallId}/feeds/${feedId}/poll`);
     const posts = (await manage('GET', `/walls/${wallId}/posts?state=all`)).data as Data[];
     ids.ana = posts.find((p) => p.authorName === 'Ana Lima')!.id;
     ids.bob = posts.find((p) => p.authorName === 'Bob Stone')!.id;
@@ -191,9 +200,9 @@ describe.skipIf(!hasChromium)('rights management in the console, in Chromium on 
     await page.getByText('template must say how to grant').waitFor({ timeout: WAIT });
     await template.fill(was);
     // the account's Mastodon connection is offered for asking on Mastodon
-    await expect(form.getByLabel('Mastodon', { exact: true }).locator('option').allInnerTexts()).resolves.toContain(
-      'Harbor Coffee on Mastodon',
-    );
+    await expect
+      .poll(() => form.getByLabel('Mastodon', { exact: true }).locator('option').allInnerTexts(), { timeout: WAIT })
+      .toContain('Harbor Coffee on Mastodon');
     // an out-of-range limit is refused under its field
     await form.getByLabel('Requests to one author a day').fill('50');
     await form.getByRole('button', { name: 'Save settings' }).click();
@@ -235,10 +244,9 @@ describe.skipIf(!hasChromium)('rights management in the console, in Chromium on 
     await page.getByLabel('Select post by Ana Lima').check();
     await page.getByLabel('Select post by Bob Stone').check();
     await page.getByRole('group', { name: 'Selected posts' }).getByRole('button', { name: 'Request rights' }).click();
-    await page
-      .getByTestId('rights-summary')
-      .getByText('Rights requested for 2 posts: 2 by a reply.')
-      .waitFor({ timeout: WAIT });
+    await page.getByRole('status').getByText('Rights requested for 2 posts: 2 by a reply.').waitFor({ timeout: WAIT });
+    // all asked by a reply: nothing to act on, no note
+    expect(await page.getByTestId('rights-summary').count()).toBe(0);
     await expect.poll(() => badgeOf(ids.ana), { timeout: WAIT }).toBe('requested');
     await expect.poll(() => badgeOf(ids.bob), { timeout: WAIT }).toBe('requested');
     expect(await card(ids.ana).locator('.post-state').innerText()).toContain('Rights requested');
@@ -252,6 +260,7 @@ describe.skipIf(!hasChromium)('rights management in the console, in Chromium on 
     const refused = page.getByRole('list', { name: 'Posts not asked' });
     await refused.waitFor({ timeout: WAIT });
     expect(await refused.innerText()).toContain('Ana Lima: rights are already requested');
+    await page.getByText('No rights were requested. 1 post not asked.').waitFor({ timeout: WAIT });
     await page.getByTestId('rights-summary').getByRole('button', { name: 'Dismiss' }).click();
 
     // the authors answer their requests on Mastodon
@@ -353,6 +362,46 @@ describe.skipIf(!hasChromium)('rights management in the console, in Chromium on 
     );
     await expect.poll(publicLinks, { timeout: WAIT }).toEqual([]);
     await screenshot(page, { path: join(SHOTS, 'console-rights-post-1280.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('gives the text to send by hand where Wallery cannot reply, with a Copy button and the post’s link', async () => {
+    // without a Mastodon connection the account cannot reply there: a new post is asked by hand
+    await manage('DELETE', `/connections/${connectionId}`);
+    fx.statuses.push(post(CLEO_STATUS, CLEO, 5, 'Latte art'));
+    await manage('POST', `/walls/${wallId}/feeds/${feedId}/poll`);
+    const cleo = ((await manage('GET', `/walls/${wallId}/posts?state=all`)).data as Data[]).find(
+      (p) => p.authorName === 'Cleo Park',
+    )!.id as number;
+    await page.goto(`${instance.url}/console/#/walls/${wallId}/queue`);
+    const filters = page.getByRole('search', { name: 'Filter posts' });
+    await filters.getByLabel('State').selectOption('all');
+    await filters.getByLabel('Rights').selectOption('none');
+    await card(cleo).waitFor({ timeout: WAIT });
+    await page.getByLabel('Select post by Cleo Park').check();
+    await page.getByRole('group', { name: 'Selected posts' }).getByRole('button', { name: 'Request rights' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Send these requests by hand' });
+    await dialog.waitFor({ timeout: WAIT });
+    const item = dialog.locator(`li[data-post-id="${cleo}"]`);
+    const text =
+      'Hi @cleo@social.example! We love this post and would like to show it on our site. Reply #YesHarbor to agree to Harbor Coffee using it. Terms: https://harbor.example/terms';
+    await expect(item.locator('.rights-text').innerText()).resolves.toBe(text);
+    await expect(item.getByRole('link', { name: /^Open the post/ }).getAttribute('href')).resolves.toBe(
+      link('cleo', CLEO_STATUS),
+    );
+    await item.getByRole('button', { name: 'Copy the request to Cleo Park' }).click();
+    await item.getByText('Copied the request to Cleo Park.').waitFor({ timeout: WAIT });
+    await expectAccessible('by-hand requests dialog', 'dialog');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    // the note stays: the request can be shown again
+    await page.getByTestId('rights-summary').getByText('1 request to send by hand').waitFor({ timeout: WAIT });
+    expect(await manage('GET', `/walls/${wallId}/posts/${cleo}/rights`)).toMatchObject({
+      state: 'requested',
+      method: 'manual',
+      requestText: text,
+    });
+    // nothing went out on Mastodon for it
+    expect(fx.posted.map((p) => p.body.in_reply_to_id)).not.toContain(CLEO_STATUS);
     expect(errors).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 // Asking for the rights to posts picked in a list (the queue's selection):
 // one call for all of them, then what happened in words — how many were
-// asked, each post not asked with the reason — and, for the posts Wallery
-// cannot ask on their network (asked by hand), a dialog with each request's
-// text to copy and the link to the post to answer it on.
+// asked (announced), each post not asked with the reason (a note kept until
+// dismissed) — and, for the posts Wallery cannot ask on their network (asked
+// by hand), a dialog with each request's text to copy and the link to the
+// post to answer it on.
 import { useRef, useState } from 'react';
 import type { Post } from '../../api/client';
 import { useRequestRights, type RequestOutcome, type RequestOutcomes } from '../../api/queries/rights';
@@ -39,7 +40,7 @@ export function useAskRights(wallId: number, say: (message: string) => void, onA
   const view = (
     <>
       <ErrorNote error={request.error} title="Rights were not requested" />
-      {asked && (
+      {asked && asked.result.outcomes.some((o) => !o.ok || o.method === 'manual') && (
         <RequestSummary
           asked={asked}
           onShowManual={() => setManualOpen(true)}
@@ -87,15 +88,23 @@ function RequestSummary({
   onClose(): void;
 }) {
   const refused = result.outcomes.filter((o) => !o.ok);
-  const manual = result.outcomes.some((o) => o.ok && o.method === 'manual');
+  const manual = result.outcomes.filter((o) => o.ok && o.method === 'manual').length;
   return (
     <div
       className={`note ${refused.length > 0 ? 'note-warn' : 'note-done'} rights-summary`}
       data-testid="rights-summary"
     >
-      <p>
-        <strong>{summaryOf(result)}</strong>
-      </p>
+      {manual > 0 && (
+        <p>
+          <strong>{plural(manual, 'request')} to send by hand:</strong> Wallery cannot reply on{' '}
+          {manual === 1 ? 'its network' : 'their networks'}.
+        </p>
+      )}
+      {refused.length > 0 && (
+        <p>
+          <strong>{plural(refused.length, 'post')} not asked:</strong>
+        </p>
+      )}
       {refused.length > 0 && (
         <ul className="rights-outcomes" aria-label="Posts not asked">
           {refused.map((o) => (
@@ -106,7 +115,7 @@ function RequestSummary({
         </ul>
       )}
       <div className="form-actions">
-        {manual && <Button onClick={onShowManual}>Show the requests to send by hand</Button>}
+        {manual > 0 && <Button onClick={onShowManual}>Show the requests to send by hand</Button>}
         <Button onClick={onClose}>Dismiss</Button>
       </div>
     </div>

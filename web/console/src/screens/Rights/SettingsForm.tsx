@@ -184,10 +184,10 @@ function SettingsForm({
         <fieldset>
           <legend>Who asks on each network</legend>
           <p className="hint">
-            The account’s <a href={href.connections(accountId)}>connections</a>. Other networks are asked by hand: the
-            console gives you the text to send.
+            One of the account’s <a href={href.connections(accountId)}>connections</a>. Automatic: the feed’s own, else
+            the first that works. A network without one is asked by hand: the console gives you the text to send.
           </p>
-          <div className="rights-limits">
+          <div className="rights-networks">
             {REPLY_NETWORKS.map(([network, title]) => {
               const own = byNetwork(network);
               const chosen = form.connections[network] ?? '';
@@ -198,9 +198,7 @@ function SettingsForm({
                   value={chosen}
                   onChange={(e) => change({ connections: { ...form.connections, [network]: e.target.value } })}
                 >
-                  <option value="">
-                    {own.length === 0 ? 'No connection: by hand' : 'The feed’s own, else the first'}
-                  </option>
+                  <option value="">{own.length === 0 ? 'None: asked by hand' : 'Automatic'}</option>
                   <Options
                     of={own.map(
                       (c) =>
