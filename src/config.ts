@@ -108,6 +108,8 @@ export interface Config {
   webhooks: WebhookConfig;
   /** an account's connections to networks: the key their secrets are sealed with, the expiry warnings (src/connections/) */
   connections: ConnectionConfig;
+  /** the rights watcher's timing (src/rights/watcher.ts), beside feed ingestion */
+  rights: RightsConfig;
   /** what SIGTERM/SIGINT do (src/cli/shutdown.ts) */
   shutdown: ShutdownConfig;
   /** `GET /metrics` (src/metrics/) */
@@ -378,6 +380,27 @@ export interface ConnectionConfig {
 }
 
 export const CONNECTION_DEFAULTS = { expiryWarnDays: 7, expiryCheckMs: 3_600_000 } as const;
+
+export interface RightsConfig {
+  /** RIGHTS_TICK_SECONDS: how often the rights watcher ticks (expires requests, runs the walls' asking rules, listens) */
+  tickS: number;
+  /**
+   * RIGHTS_LISTEN_SECONDS: how often a request waiting for its answer (or a
+   * grant being followed for edits) is read; a network that asks to be read
+   * less often (its channel's listenEveryMs) is read at its own pace
+   */
+  listenS: number;
+}
+
+export const RIGHTS_DEFAULTS = { tickS: 30, listenS: 60 } as const;
+
+/** The `rights` section of the tree. */
+export function loadRightsConfig(env: NodeJS.ProcessEnv = process.env): RightsConfig {
+  return {
+    tickS: intSetting(env.RIGHTS_TICK_SECONDS, 'RIGHTS_TICK_SECONDS', RIGHTS_DEFAULTS.tickS, 1, 3600),
+    listenS: intSetting(env.RIGHTS_LISTEN_SECONDS, 'RIGHTS_LISTEN_SECONDS', RIGHTS_DEFAULTS.listenS, 1, 86_400),
+  };
+}
 
 /** The key file's default: `secret.key` beside the SQLite file; none for PostgreSQL or an in-memory SQLite. */
 export function defaultSecretKeyFile(store: StoreUrl): string | null {
@@ -810,6 +833,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embed: loadEmbedConfig(env),
     webhooks: loadWebhookConfig(env),
     connections: loadConnectionConfig(env),
+    rights: loadRightsConfig(env),
     shutdown: {
       delayMs: intSetting(env.SHUTDOWN_DELAY_MS, 'SHUTDOWN_DELAY_MS', SHUTDOWN_DEFAULTS.delayMs, 0, 600_000),
       timeoutMs: intSetting(
@@ -1238,6 +1262,7 @@ export const SETTING_SECTIONS = [
   'Moderation',
   'Webhooks',
   'Connections',
+  'Rights management',
   'Shutdown',
   'Metrics and tracing',
   'Command line',
@@ -1856,6 +1881,21 @@ export const SETTINGS: readonly SettingDoc[] = [
       },
     ];
   }),
+  // Rights management
+  {
+    name: 'RIGHTS_TICK_SECONDS',
+    section: 'Rights management',
+    default: String(RIGHTS_DEFAULTS.tickS),
+    meaning:
+      'How often the rights watcher (beside feed ingestion: `serve` with `INGEST` on, `wallery worker`) ticks, in seconds: it expires unanswered requests, asks for the posts the walls’ asking rules pick, and reads the requests due. An answer heard shows on a wall that requires rights within one tick.',
+  },
+  {
+    name: 'RIGHTS_LISTEN_SECONDS',
+    section: 'Rights management',
+    default: String(RIGHTS_DEFAULTS.listenS),
+    meaning:
+      'How often a request waiting for its author’s answer is read, in seconds. Networks with tight API limits are read at their own, slower pace (X and YouTube every 15 minutes, Threads and Reddit every 5) when that is longer.',
+  },
   // Shutdown
   {
     name: 'SHUTDOWN_DELAY_MS',

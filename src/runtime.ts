@@ -149,6 +149,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       config: config.oauth,
       allowPrivateNetworks: config.ingest.allowPrivateNetworks,
     },
+    // a request asked through the management API is first read after this long, as the watcher's are
+    rightsListenMs: config.rights.listenS * 1000,
   };
   const mediaServices = config.media.enabled && (serving || options.media) ? openMediaServices(config) : null;
   ctx.media = mediaServices;
@@ -229,6 +231,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
         secretKey: connectionKey,
         allowPrivateNetworks: config.ingest.allowPrivateNetworks,
         changes: ctx.changes,
+        tickMs: config.rights.tickS * 1000,
+        listenMs: config.rights.listenS * 1000,
         log: workerLog('rights'),
       })
     : null;

@@ -147,3 +147,24 @@ describe('OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       );
   });
 });
+
+describe('RIGHTS_TICK_SECONDS and RIGHTS_LISTEN_SECONDS', () => {
+  it('default to a tick every 30 s and a waiting request read every minute', () => {
+    expect(loadConfig({}).rights).toEqual({ tickS: 30, listenS: 60 });
+    expect(loadConfig({ RIGHTS_TICK_SECONDS: '1', RIGHTS_LISTEN_SECONDS: ' 5 ' }).rights).toEqual({
+      tickS: 1,
+      listenS: 5,
+    });
+  });
+
+  it('refuses what is not a whole number of seconds in range, naming the variable', () => {
+    for (const value of ['0', '3601', '1.5', 'soon'])
+      expect(() => loadConfig({ RIGHTS_TICK_SECONDS: value }), value).toThrow(
+        /^RIGHTS_TICK_SECONDS must be an integer from 1 to 3600$/,
+      );
+    for (const value of ['0', '86401', 'hourly'])
+      expect(() => loadConfig({ RIGHTS_LISTEN_SECONDS: value }), value).toThrow(
+        /^RIGHTS_LISTEN_SECONDS must be an integer from 1 to 86400$/,
+      );
+  });
+});

@@ -69,6 +69,8 @@ export interface AppContext {
    * are sealed with `connectionKey`). Undefined → no apps configured, public addresses only.
    */
   oauth?: ConnectSettings;
+  /** how often a rights request waiting for its answer is read (RIGHTS_LISTEN_SECONDS); undefined → the default (src/rights/service.ts LISTEN_MS) */
+  rightsListenMs?: number;
 }
 
 export interface CacheSettings {

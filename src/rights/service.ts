@@ -62,11 +62,12 @@ export const CHANNELS: readonly RightsChannel[] = [
   redditChannel,
 ];
 
-/** How often a request waiting for its answer is listened to (a channel may ask for longer: listenEveryMs). */
+/** How often a request waiting for its answer is listened to by default (RIGHTS_LISTEN_SECONDS; a channel may ask for longer: listenEveryMs). */
 export const LISTEN_MS = 60_000;
 
-/** How often a channel's requests waiting for their answer are read. */
-const listenEvery = (channel: RightsChannel): number => channel.listenEveryMs ?? LISTEN_MS;
+/** How often a channel's requests waiting for their answer are read: the deps' pace, or the channel's own when longer. */
+const listenEvery = (deps: Pick<RightsDeps, 'listenMs'>, channel: RightsChannel): number =>
+  Math.max(deps.listenMs ?? LISTEN_MS, channel.listenEveryMs ?? 0);
 /** How often a grant is read again (an edit, a deletion), and for how long after the answer. */
 export const FOLLOW_MS = 60 * 60_000;
 export const FOLLOW_FOR_MS = 30 * DAY_MS;
@@ -80,6 +81,8 @@ export interface RightsDeps {
   now: () => number;
   /** default CHANNELS (tests may give their own) */
   channels?: readonly RightsChannel[];
+  /** how often a waiting request is read (RIGHTS_LISTEN_SECONDS); default LISTEN_MS; a channel's longer listenEveryMs wins */
+  listenMs?: number;
   signal?: AbortSignal;
   /**
    * Told of each wall whose posts' rights changed, after the change
@@ -253,7 +256,7 @@ async function requestOne(
       answer_edited_at: null,
       decided_by: null,
       note: null,
-      listen_at: sent && channel ? now + listenEvery(channel) : null,
+      listen_at: sent && channel ? now + listenEvery(deps, channel) : null,
       lease_owner: null,
       lease_until: null,
       updated_at: now,
@@ -471,7 +474,7 @@ export async function listenTo(deps: RightsDeps, row: PostRightsRow): Promise<Li
         .filter((a) => a.answer !== null);
       const last = answers[answers.length - 1];
       if (!last) {
-        const next = now + listenEvery(channel);
+        const next = now + listenEvery(deps, channel);
         await updatePostRights(deps.db, row.post_id, { listen_at: next, updated_at: now });
         return same(row.state, next);
       }
@@ -505,7 +508,7 @@ export async function listenTo(deps: RightsDeps, row: PostRightsRow): Promise<Li
     return same(row.state, null);
   } catch (err) {
     const message = await channelFailure(deps, connection, err);
-    const next = now + listenEvery(channel);
+    const next = now + listenEvery(deps, channel);
     await updatePostRights(deps.db, row.post_id, { listen_at: next, updated_at: now });
     return same(row.state, next, message);
   }

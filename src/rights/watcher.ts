@@ -5,9 +5,10 @@
 //    through a reply only, within the account's daily limits,
 // 3. listens to the requests due (src/rights/service.ts listenTo), each
 //    leased to this worker so two workers never apply one answer twice.
-// A request waiting for its answer is listened to every RIGHTS_LISTEN_SECONDS
-// (LISTEN_MS by default): the author's answer shows on a "rights required"
-// wall within one tick of being heard.
+// The watcher ticks every RIGHTS_TICK_SECONDS (RIGHTS_TICK_MS by default); a
+// request waiting for its answer is listened to every RIGHTS_LISTEN_SECONDS
+// (LISTEN_MS by default; a network's slower pace, listenEveryMs, wins): the
+// author's answer shows on a "rights required" wall within one tick of being heard.
 import type { Kysely } from 'kysely';
 import type { PrivateNetworks } from '../config.js';
 import { LeasedJobs } from '../jobs/leased-jobs.js';
@@ -63,7 +64,10 @@ export interface WatcherOptions extends WorkerOptions {
   /** a fetcher of the caller's (tests); default: a guarded one of its own */
   fetcher?: Fetcher;
   channels?: readonly RightsChannel[];
+  /** how often the watcher ticks (RIGHTS_TICK_SECONDS); default RIGHTS_TICK_MS */
   tickMs?: number;
+  /** how often a waiting request is read (RIGHTS_LISTEN_SECONDS); default LISTEN_MS (src/rights/service.ts) */
+  listenMs?: number;
   /** this process's change bus: a wall whose posts' rights changed is announced on it (the v2 cache, the embed's stream) */
   changes?: ChangeBus;
 }
@@ -108,6 +112,7 @@ export class RightsWatcher {
       memory: new Map(),
       now,
       ...(options.channels ? { channels: options.channels } : {}),
+      ...(options.listenMs !== undefined ? { listenMs: options.listenMs } : {}),
       signal: this.jobs.signal,
       ...(options.changes ? { announce: (wallId: number) => options.changes!.wallChanged(wallId) } : {}),
     };

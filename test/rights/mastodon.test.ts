@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { account, mastodonHtml, status } from '../ingest/fixtures/mastodon.js';
 import { NOW } from '../ingest/harness.js';
-import { requestRights, LISTEN_MS, FOLLOW_MS } from '../../src/rights/service.js';
+import { listenTo, requestRights, LISTEN_MS, FOLLOW_MS } from '../../src/rights/service.js';
+import { mastodonChannel } from '../../src/rights/channels/mastodon.js';
 import { DAY_MS } from '../../src/domain/rights.js';
 import { startMastodonRights, type MastodonRightsServer } from './mastodon-server.js';
 import {
@@ -337,5 +338,21 @@ describe('Mastodon rights requests', () => {
     const again = await listen();
     expect(again.asked).toEqual([]);
     expect(fx.posted).toHaveLength(4);
+  });
+
+  it('RIGHTS_LISTEN_SECONDS: a request is read again after the deps’ pace; a network’s slower pace wins', async () => {
+    await wall();
+    const [a, b] = [await idOf(ID.a), await idOf(ID.d)];
+    const start = w.h.clock.now;
+    await requestRights({ ...w.deps(), listenMs: 5_000 }, [a], { actor: 'test-token' });
+    expect((await rightsOf(w.db, a)).listen_at).toBe(start + 5_000);
+    // a channel that asks to be read every 5 minutes is read at its pace, however fast the deps'
+    const slow = { ...mastodonChannel, listenEveryMs: 5 * 60_000 };
+    await requestRights({ ...w.deps(), listenMs: 5_000, channels: [slow] }, [b], { actor: 'test-token' });
+    expect((await rightsOf(w.db, b)).listen_at).toBe(start + 5 * 60_000);
+    // nothing heard yet: the next read is the deps' pace again
+    w.h.clock.now += 5_000;
+    await listenTo({ ...w.deps(), listenMs: 5_000 }, await rightsOf(w.db, a));
+    expect((await rightsOf(w.db, a)).listen_at).toBe(w.h.clock.now + 5_000);
   });
 });

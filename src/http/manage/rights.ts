@@ -68,6 +68,7 @@ function depsOf(request: FastifyRequest): RightsDeps {
     fetcher,
     memory: memories.get(app)!,
     now: app.ctx.now,
+    ...(app.ctx.rightsListenMs !== undefined ? { listenMs: app.ctx.rightsListenMs } : {}),
     // the server's caches and streams hear of a change at once
     announce: (wallId) => app.ctx.changes.wallChanged(wallId),
   };

@@ -20,6 +20,7 @@ import { Webhooks } from './screens/Webhooks/Webhooks';
 import { Connections } from './screens/Connections';
 import { Home } from './screens/Home';
 import { Accounts } from './screens/Accounts';
+import { Rights } from './screens/Rights/Rights';
 import { PostEditor } from './screens/Posts/PostEditor';
 import { Posts } from './screens/Posts/Posts';
 import { Button, Loading, ScreenTitle } from './ui/kit';
@@ -34,6 +35,7 @@ const MAIN_SCREENS = [
   ['analytics', 'Analytics'],
   ['webhooks', 'Webhooks'],
   ['connections', 'Connections'],
+  ['rights', 'Rights'],
   ['audit', 'Audit log'],
   ['accounts', 'Accounts'],
   ['tokens', 'Tokens'],
@@ -111,6 +113,7 @@ function SignedIn() {
         {route.screen === 'connections' && (
           <Connections key={route.accountId} accountId={route.accountId} connected={route.connected} />
         )}
+        {route.screen === 'rights' && <Rights key={route.accountId} accountId={route.accountId} />}
         {route.screen === 'audit' && <Audit />}
         {route.screen === 'posts' && <Posts key={route.wallId} wallId={route.wallId} />}
         {route.screen === 'post' && (

@@ -23,6 +23,7 @@ export type Route =
   | { screen: 'audit' }
   | { screen: 'webhooks'; accountId: number | null; webhookId: number | null }
   | { screen: 'connections'; accountId: number | null; connected: number | null }
+  | { screen: 'rights'; accountId: number | null }
   | { screen: 'notFound' };
 
 export function parseRoute(hash: string): Route {
@@ -37,10 +38,10 @@ export function parseRoute(hash: string): Route {
   return parseCatalogueAndAccountRoute(path);
 }
 
-/** The other screens: products and hotspots, keys and usage, embed, analytics, audit, webhooks. */
+/** The other screens: products and hotspots, keys and usage, rights, embed, analytics, audit, webhooks. */
 function parseCatalogueAndAccountRoute(path: string): Route {
-  let m = /^\/(products|keys)(?:\/(\d{1,15}))?$/.exec(path);
-  if (m) return { screen: m[1] as 'products' | 'keys', accountId: m[2] ? Number(m[2]) : null };
+  let m = /^\/(products|keys|rights)(?:\/(\d{1,15}))?$/.exec(path);
+  if (m) return { screen: m[1] as 'products' | 'keys' | 'rights', accountId: m[2] ? Number(m[2]) : null };
   m = /^\/(embed|analytics)(?:\/(\d{1,15}))?$/.exec(path);
   if (m) return { screen: m[1] as 'embed' | 'analytics', wallId: m[2] ? Number(m[2]) : null };
   if (path === '/audit') return { screen: 'audit' };
@@ -83,6 +84,8 @@ export const href = {
   audit: () => '#/audit',
   /** an account's connections to networks (tokens and API keys, the Connect buttons) */
   connections: (accountId?: number | null) => (accountId ? `#/connections/${accountId}` : '#/connections'),
+  /** an account's rights management: settings, opt-out list, evidence report */
+  rights: (accountId?: number | null) => (accountId ? `#/rights/${accountId}` : '#/rights'),
   /** an account's webhooks; with a webhook, its delivery log too */
   webhooks: (accountId?: number | null, webhookId?: number | null) =>
     accountId ? (webhookId ? `#/webhooks/${accountId}/${webhookId}` : `#/webhooks/${accountId}`) : '#/webhooks',

@@ -1,6 +1,7 @@
 // Walls: the list with their counts (approved / pending / hidden), open a
 // wall's page (ui/OpenWall.tsx), create (the slug suggested from the name),
-// edit (name, slug, moderation mode, profanity filter, the look: WallLook.tsx; the
+// edit (name, slug, moderation mode, profanity filter, rights required and
+// asked automatically, the look: WallLook.tsx; the
 // submission page: WallSubmissions.tsx), delete and restore.
 import { useState } from 'react';
 import { type Wall, type WallPatch } from '../api/client';
@@ -15,6 +16,7 @@ import { OpenWall } from '../ui/OpenWall';
 import { slugOf } from '../ui/slug';
 import { brandingOut, lookOf, WallLook, type LookForm } from './WallLook';
 import { WallSubmissions } from './WallSubmissions';
+import { AUTO_CHOICES, REQUIRED_CHOICES } from './Rights/words';
 import {
   Announce,
   Button,
@@ -172,6 +174,8 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
       columns: wall?.columns == null ? '' : String(wall.columns),
       allowFraming: wall?.allowFraming ?? false,
       mediaWait: wall?.mediaWait ?? false,
+      rightsRequired: wall?.rightsRequired ?? 'none',
+      rightsAuto: wall?.rightsAuto ?? 'off',
     },
     save.error,
   );
@@ -185,6 +189,8 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
     columns: columnsOut(form.columns),
     allowFraming: form.allowFraming,
     mediaWait: form.mediaWait,
+    rightsRequired: form.rightsRequired,
+    rightsAuto: form.rightsAuto,
   });
   const [look, setLook] = useState<LookForm>(() => lookOf(wall));
   // a new wall's slug follows its name until the operator types one (an emptied slug follows again)
@@ -261,6 +267,23 @@ function WallForm({ wall, onDone }: { wall: Wall | null; onDone(message?: string
           label="Show a new post only once Wallery has its pictures (otherwise at once, pictures following)"
           {...check('mediaWait')}
         />
+      </fieldset>
+      <fieldset className="display-defaults">
+        <legend>Rights</legend>
+        <SelectField
+          label="Rights required"
+          {...field('rightsRequired')}
+          hint="A post waiting for rights is kept off every public view (embed, hosted page, API) until its author grants them."
+        >
+          <Options of={REQUIRED_CHOICES} />
+        </SelectField>
+        <SelectField
+          label="Ask automatically"
+          {...field('rightsAuto')}
+          hint="Within the account’s limits and opt-out list; only on networks Wallery can reply on (see Rights)."
+        >
+          <Options of={AUTO_CHOICES} />
+        </SelectField>
       </fieldset>
       <WallLook
         look={look}

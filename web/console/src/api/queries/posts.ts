@@ -24,6 +24,8 @@ export interface PostFilters {
   feedId: string;
   network: string;
   media: '' | 'image' | 'video' | 'text';
+  /** the posts' rights ('' : any) */
+  rights: '' | NonNullable<PostQuery['rights']>;
   q: string;
 }
 /** What a moderation action changes on one post. */
@@ -49,6 +51,7 @@ function listQuery(f: PostFilters, cursor: string): PostQuery {
   if (f.feedId) query.feedId = f.feedId;
   if (f.network) query.network = f.network;
   if (f.media) query.media = f.media;
+  if (f.rights) query.rights = f.rights;
   if (f.q) query.q = f.q;
   return query;
 }

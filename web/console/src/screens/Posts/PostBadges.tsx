@@ -1,6 +1,7 @@
 // What is set on a post, in badges: its state, hidden, pinned, highlighted,
-// a call to action.
+// a call to action, its rights (requested, granted…; held until granted).
 import type { Post } from '../../api/client';
+import { RightsBadge } from '../Rights/RightsBadge';
 
 export const STATE_WORDS: Record<Post['state'], string> = {
   approved: 'approved',
@@ -16,6 +17,7 @@ export function PostBadges({ post }: { post: Post }) {
       {post.pinned && <span className="badge">pinned</span>}
       {post.highlighted && <span className="badge badge-feature">highlighted</span>}
       {post.cta && <span className="badge">call to action: {post.cta.text}</span>}
+      <RightsBadge rights={post.rights} />
     </p>
   );
 }

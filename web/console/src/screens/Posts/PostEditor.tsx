@@ -1,8 +1,9 @@
 // One post, edited: the post as the wall shows it (picture, author, date,
 // its title and text as separate blocks), what is set on it and the buttons
-// that change it (approve or reject, hide, pin, highlight), its call to
-// action, its text corrected with a preview of what Wallery keeps, a link to
-// its products and hotspots, and its history from the audit log. Edits not
+// that change it (approve or reject, hide, pin, highlight), its rights
+// (screens/Rights/PostRights.tsx), its call to action, its text corrected
+// with a preview of what Wallery keeps, a link to its products and hotspots,
+// and its history from the audit log. Edits not
 // saved yet are not dropped without a question (useUnsavedGuard).
 import { useState } from 'react';
 import type { Post } from '../../api/client';
@@ -21,6 +22,7 @@ import { PostActions } from './PostActions';
 import { PostBadges } from './PostBadges';
 import { authorOf, PostByline } from '../../ui/PostByline';
 import { TextForm } from './TextForm';
+import { PostRightsPanel } from '../Rights/PostRights';
 import './Posts.css';
 
 const NO_RULES = new Map<string, string>();
@@ -48,6 +50,7 @@ export function PostEditor({ wallId, postId }: { wallId: number; postId: number 
             <PostView post={post.data} />
             <div className="post-editor-side">
               <PostActions post={post.data} mayEdit={mayEdit} say={setSaid} />
+              <PostRightsPanel post={post.data} say={setSaid} />
               {mayEdit && !wall.isPending && (
                 <>
                   <CtaForm post={post.data} accent={wall.data?.branding.accent ?? null} say={setSaid} />

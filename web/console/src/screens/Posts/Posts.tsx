@@ -19,7 +19,7 @@ import { PostBadges } from './PostBadges';
 import { authorOf, PostByline } from '../../ui/PostByline';
 import './Posts.css';
 
-const ALL: PostFilters = { state: 'all', feedId: '', network: '', media: '', q: '' };
+const ALL: PostFilters = { state: 'all', feedId: '', network: '', media: '', rights: '', q: '' };
 
 export function Posts({ wallId }: { wallId: number }) {
   const [filters, setFilters] = useState<PostFilters>(ALL);

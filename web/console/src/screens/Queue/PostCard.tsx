@@ -1,5 +1,5 @@
 // One post of the queue: its media, author, network, feed and text, its
-// state and what held it, and (for a moderator) selecting it and the actions.
+// state, its rights and what held it, and (for a moderator) selecting it and the actions.
 import { memo, useState } from 'react';
 import type { Post } from '../../api/client';
 import type { Verb } from '../../api/queries/posts';
@@ -9,6 +9,7 @@ import { authorOf, PostByline } from '../../ui/PostByline';
 import { PostTextBlocks } from '../../ui/PostText';
 import { DecisionDetail } from '../../ui/DecisionDetail';
 import { href } from '../../router';
+import { RightsBadge } from '../Rights/RightsBadge';
 
 interface CardProps {
   post: Post;
@@ -79,6 +80,7 @@ export const PostCard = memo(function PostCard({
             {post.hidden && <span className="badge badge-warn">hidden</span>}
             {post.pinned && <span className="badge">pinned</span>}
             {note && <span className={`badge badge-${note.tone}`}>{note.text}</span>}
+            <RightsBadge rights={post.rights} />
             {held && <span className="held">{held}</span>}
             <a href={href.post(post.wallId, post.id)} className="post-edit-link">
               Edit post<span className="sr-only"> by {author}</span>

@@ -12,6 +12,7 @@ import { useRules } from '../../api/queries/rules';
 import { useMe } from '../../auth';
 import { Announce, Button, ErrorNote, Loading, QueryStatus } from '../../ui/kit';
 import { WallHead } from '../../ui/WallNav';
+import { useAskRights } from '../Rights/RequestRights';
 import { heldBy } from './moderation';
 import { PostCard } from './PostCard';
 import { QueueBar } from './QueueBar';
@@ -24,7 +25,15 @@ import { useArrivals, useQueueList } from './useQueueList';
 export function Queue({ wallId }: { wallId: number }) {
   const me = useMe();
   const mayModerate = me.can('PATCH /walls/{wallId}/posts/{postId}');
-  const [filters, setFilters] = useState<PostFilters>({ state: 'pending', feedId: '', network: '', media: '', q: '' });
+  const mayAskRights = me.can('POST /walls/{wallId}/rights/requests');
+  const [filters, setFilters] = useState<PostFilters>({
+    state: 'pending',
+    feedId: '',
+    network: '',
+    media: '',
+    rights: '',
+    q: '',
+  });
   const [current, setCurrent] = useState(0);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [said, setSaid] = useState('');
@@ -100,6 +109,12 @@ export function Queue({ wallId }: { wallId: number }) {
     clearSelection,
   });
 
+  const rights = useAskRights(wallId, setSaid, clearSelection);
+  const requestRights = () => {
+    const chosen = listNow().filter((p) => selectedRef.current.has(p.id));
+    if (chosen.length > 0) rights.ask(chosen);
+  };
+
   const setFilter = (change: Partial<PostFilters>) => {
     setFilters((f) => ({ ...f, ...change }));
     setCurrent(0);
@@ -127,14 +142,16 @@ export function Queue({ wallId }: { wallId: number }) {
         state={filters.state}
         mayModerate={mayModerate}
         selected={selected.size}
-        busy={busy}
+        busy={busy || rights.pending}
         onRun={run}
         onClearSelection={clearSelection}
+        onRequestRights={mayAskRights ? requestRights : undefined}
         undo={undo}
         onUndo={(entry) => revert.mutate(entry)}
       />
       <Announce message={said} />
       <ErrorNote error={act.error} title="The action was not done" />
+      {rights.view}
       <ErrorNote error={revert.error} title="The undo failed" />
       <QueryStatus
         query={posts}

@@ -1,5 +1,6 @@
 // Above the list: how many posts it holds (live), the selection's bulk
-// actions, and the undo of the last action.
+// actions (moderation, and asking for the posts' rights), and the undo of
+// the last action.
 import type { ListState, Verb } from '../../api/queries/posts';
 import { Button } from '../../ui/kit';
 import { STATE_NAMES, type UndoEntry } from './moderation';
@@ -19,6 +20,7 @@ export function QueueBar({
   busy,
   onRun,
   onClearSelection,
+  onRequestRights,
   undo,
   onUndo,
 }: {
@@ -30,6 +32,8 @@ export function QueueBar({
   busy: boolean;
   onRun(verb: Verb): void;
   onClearSelection(): void;
+  /** asks for the selected posts' rights; absent: the token may not ask */
+  onRequestRights?: (() => void) | undefined;
   undo: UndoEntry | null;
   onUndo(undo: UndoEntry): void;
 }) {
@@ -57,6 +61,11 @@ export function QueueBar({
               {label}
             </Button>
           ))}
+          {onRequestRights && (
+            <Button onClick={onRequestRights} disabled={busy}>
+              Request rights
+            </Button>
+          )}
           <Button onClick={onClearSelection}>Clear selection</Button>
         </div>
       )}

@@ -1,9 +1,10 @@
-// Which posts the queue lists: state, feed, network, media and words (the
+// Which posts the queue lists: state, feed, network, media, rights and words (the
 // words are asked for after a pause in typing).
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Feed, Post } from '../../api/client';
 import type { ListState, PostFilters } from '../../api/queries/posts';
 import { Options } from '../../ui/fields';
+import { RIGHTS_FILTERS } from '../Rights/words';
 import { STATE_NAMES } from './moderation';
 
 /** the networks offered before any post of them is listed */
@@ -87,6 +88,12 @@ export function QueueFilters({
           ['video', 'Video'],
           ['text', 'Text only'],
         ]}
+      />
+      <FilterSelect
+        label="Rights"
+        value={filters.rights}
+        onChange={(rights) => onFilter({ rights: rights as PostFilters['rights'] })}
+        options={RIGHTS_FILTERS}
       />
       <label className="grow">
         Search text
