@@ -11,6 +11,7 @@ import {
   RIGHTS_REQUIREMENTS,
   RIGHTS_STATES,
 } from '../domain/rights.js';
+import { CONNECTION_NETWORKS, type ConnectionNetwork } from '../domain/connections.js';
 import { spoken } from '../domain/lists.js';
 import {
   IdString,
@@ -146,11 +147,18 @@ const settingsFields = {
     'x-error': 'expireDays must be a whole number from 1 to 365',
     description: 'a request unanswered this many days expires',
   }),
-  connections: Type.Record(Type.String({ pattern: '^[a-z]{1,30}$' }), PositiveId('connections[]'), {
-    'x-error': 'connections must map a network (mastodon, bluesky, …) to a connection id',
-    description:
-      'which connection asks on each network (network → connection id); a network not named asks with the feed’s own connection, else the account’s first working one',
-  }),
+  // one optional id per network a connection may be for: a closed object (every response object is)
+  connections: Type.Object(
+    Object.fromEntries(CONNECTION_NETWORKS.map((n) => [n, Type.Optional(PositiveId(`connections.${n}`))])) as {
+      [N in ConnectionNetwork]: ReturnType<typeof Type.Optional<ReturnType<typeof PositiveId>>>;
+    },
+    {
+      ...strict,
+      'x-error': `connections must map a network (${CONNECTION_NETWORKS.join(', ')}) to a connection id`,
+      description:
+        'which connection asks on each network (network → connection id); a network not named asks with the feed’s own connection, else the account’s first working one',
+    },
+  ),
 };
 
 export const RightsSettingsRecord = Record(settingsFields, { description: 'the account’s rights settings' });
@@ -252,6 +260,7 @@ export const OptOutParams = Type.Object({
   author: Type.String({
     minLength: 3,
     maxLength: 400,
+    pattern: '^[^:\\s]+:\\S',
     'x-error': 'author must be network:handle',
     description: 'network:handle',
   }),

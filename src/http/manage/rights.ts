@@ -201,7 +201,7 @@ export async function rightsRoutes(fastify: FastifyInstance) {
       description: 'For an author who asked to be asked again. `author` is network:handle, as the list shows it.',
       params: OptOutParams,
       ok: [200, OptOutRecord, 'the entry as it was'],
-      errors: [404],
+      errors: [404, 409],
     },
     async (request) => await removeAccountOptOut(opOf(request), num(request.params.accountId), request.params.author),
   );
@@ -230,7 +230,12 @@ export async function rightsRoutes(fastify: FastifyInstance) {
             },
             content: {
               'application/json': { schema: Ok(RightsReport, 'the report') },
-              'text/csv': { schema: Type.String({ description: 'a header row, then one row per post' }) },
+              'text/csv': {
+                schema: Type.String({
+                  contentMediaType: 'text/csv',
+                  description: `a header row (${REPORT_COLUMNS.join(',')}), then one row per post`,
+                }),
+              },
             },
           },
         },

@@ -13,7 +13,7 @@ import { addConnection } from '../../helpers/connections.js';
 import { call, KEYS } from '../../helpers/http.js';
 import { describeSample, NOW } from '../../helpers/sample.js';
 import { Receiver } from '../../webhooks/helpers.js';
-import { data, failure, fields, startManageServer, type ManageServer } from './helpers.js';
+import { c2Posts, data, failure, fields, startManageServer, type ManageServer } from './helpers.js';
 
 interface Outcome {
   postId: number;
@@ -115,19 +115,12 @@ describeSample('rights management (management API)', () => {
     data<Wall>(await m.api('PATCH', `/walls/${wallId}`, change));
   const postsWhere = async (wallId: number, query: string) =>
     data<{ data: Post[] }>(await m.api('GET', `/walls/${wallId}/posts?limit=200&${query}`)).data;
-  const heldIds = async (wallId: number) => (await postsWhere(wallId, 'rights=held')).map((p) => p.id).sort();
-  const c5 = (wallId: number, postId: number, key: string = KEYS.ent) =>
-    m.v2(`/commerce/getGalleryProductByID/${wallId}/${postId}/`, {}, key);
-  const publicIds = async (wallId: number, key: string = KEYS.ent) =>
-    (
-      await (async () => {
-        const res = await m.v2(`/commerce/getGalleryPosts/${wallId}/`, { limit: '500' }, key);
-        expect(res.status).toBe(200);
-        return (res.json().responseData as { feeds: { postId: number }[] }[])[0]!.feeds;
-      })()
-    )
-      .map((p) => p.postId)
-      .sort();
+  const heldIds = async (wallId: number) =>
+    (await postsWhere(wallId, 'rights=held')).map((p) => p.id).sort((a, b) => a - b);
+  const c5 = (wallId: number, postId: number) => m.v2(`/commerce/getGalleryProductByID/${wallId}/${postId}/`);
+  /** The ids of a wall's posts as the public v2 list (C2, enterprise key) shows them. */
+  const publicIds = async (wallId: number) =>
+    (await c2Posts(m, wallId)).map((p) => Number(p.postId)).sort((a, b) => a - b);
 
   // ---------- settings ----------
 
@@ -219,6 +212,12 @@ describeSample('rights management (management API)', () => {
       400,
     );
     expect(fields(unknown)).toEqual(['connections.bluesky']);
+    // a network no connection can be for
+    const network = failure(
+      await m.api('PATCH', '/accounts/7002/rights-settings', { connections: { myspace: mastodon } }),
+      400,
+    );
+    expect(network).toEqual([{ field: 'connections.myspace', message: 'connections.myspace is not a known field' }]);
     expect(data(await m.api('GET', '/accounts/7002/rights-settings'))).toEqual(before);
     const chosen = data(await m.api('PATCH', '/accounts/7002/rights-settings', { connections: { mastodon, bluesky } }));
     expect(chosen).toEqual({ ...before, connections: { mastodon, bluesky } });
@@ -554,7 +553,7 @@ describeSample('rights management (management API)', () => {
       expect(custom).toHaveLength(2);
       for (const p of custom) expect(p.rights).toEqual({ state: null, held: false });
       expect(await heldIds(7012)).toEqual([]);
-      expect(await publicIds(7012)).toEqual(custom.map((p) => p.id).sort());
+      expect(await publicIds(7012)).toEqual(custom.map((p) => p.id).sort((a, b) => a - b));
       // changing the requirement again (the watcher's reconciliation does the same) keeps them shown
       await setWall(7012, { rightsRequired: 'shoppable' });
       await setWall(7012, { rightsRequired: 'all' });
@@ -614,6 +613,7 @@ describeSample('rights management (management API)', () => {
       'account 424242 not found',
     );
     failure(await m.api('GET', '/accounts/424242/rights/opt-outs'), 404, 'account 424242 not found');
+    expect(fields(failure(await m.api('DELETE', '/accounts/7003/rights/opt-outs/ana'), 400))).toEqual(['author']);
 
     expect(data<OptOut>(await m.api('DELETE', '/accounts/7003/rights/opt-outs/Mastodon:Ana%40Harbor.social'))).toEqual(
       added,

@@ -60,6 +60,8 @@ describeSample('walls and feeds', () => {
       columns: null,
       allowFraming: false,
       mediaWait: false,
+      rightsRequired: 'none',
+      rightsAuto: 'off',
       branding: {
         accent: null,
         background: null,
@@ -112,6 +114,8 @@ describeSample('walls and feeds', () => {
       columns: null,
       allowFraming: false,
       mediaWait: false,
+      rightsRequired: 'none',
+      rightsAuto: 'off',
       branding: {
         accent: null,
         background: null,

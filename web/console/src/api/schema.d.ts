@@ -3327,7 +3327,19 @@ export interface paths {
                 brand: string;
                 /** @description which connection asks on each network (network → connection id); a network not named asks with the feed’s own connection, else the account’s first working one */
                 connections: {
-                  [key: string]: number;
+                  bluesky?: number;
+                  facebook?: number;
+                  flickr?: number;
+                  instagram?: number;
+                  mastodon?: number;
+                  misskey?: number;
+                  pixelfed?: number;
+                  reddit?: number;
+                  threads?: number;
+                  tiktok?: number;
+                  tumblr?: number;
+                  x?: number;
+                  youtube?: number;
                 };
                 /** @description words or hashtags an answer declines with (whole words, any case), when it holds no grant hashtag */
                 declineWords: string[];
@@ -3537,7 +3549,19 @@ export interface paths {
             brand?: string;
             /** @description which connection asks on each network (network → connection id); a network not named asks with the feed’s own connection, else the account’s first working one */
             connections?: {
-              [key: string]: number;
+              bluesky?: number;
+              facebook?: number;
+              flickr?: number;
+              instagram?: number;
+              mastodon?: number;
+              misskey?: number;
+              pixelfed?: number;
+              reddit?: number;
+              threads?: number;
+              tiktok?: number;
+              tumblr?: number;
+              x?: number;
+              youtube?: number;
             };
             /** @description words or hashtags an answer declines with (whole words, any case), when it holds no grant hashtag */
             declineWords?: string[];
@@ -3577,7 +3601,19 @@ export interface paths {
                 brand: string;
                 /** @description which connection asks on each network (network → connection id); a network not named asks with the feed’s own connection, else the account’s first working one */
                 connections: {
-                  [key: string]: number;
+                  bluesky?: number;
+                  facebook?: number;
+                  flickr?: number;
+                  instagram?: number;
+                  mastodon?: number;
+                  misskey?: number;
+                  pixelfed?: number;
+                  reddit?: number;
+                  threads?: number;
+                  tiktok?: number;
+                  tumblr?: number;
+                  x?: number;
+                  youtube?: number;
                 };
                 /** @description words or hashtags an answer declines with (whole words, any case), when it holds no grant hashtag */
                 declineWords: string[];
@@ -4462,6 +4498,21 @@ export interface paths {
               responseCode: 408;
               responseMessage: string;
               /** @constant */
+              responseStatus: 'error';
+            };
+          };
+        };
+        /** @description conflicts with the current state, or with a concurrent change: read again and retry */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {number} */
+              responseCode: 409;
+              responseMessage: string;
+              /** @enum {string} */
               responseStatus: 'error';
             };
           };
