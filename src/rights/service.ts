@@ -195,6 +195,8 @@ async function requestOne(
   options: { actor: string; method?: RightsMethod; onlyByReply?: boolean },
 ): Promise<RequestOutcome> {
   const refused = (reason: string): RequestOutcome => ({ postId: post.id, ok: false, status: 'refused', reason });
+  if (post.exempt)
+    return refused('a custom post or an upload needs no rights (the brand’s own, or its poster agreed to the terms)');
   const now = deps.now();
   const settings = await findRightsSettings(deps.db, post.account_id);
   const author = authorKey(post.network_name, post.username);

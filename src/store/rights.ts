@@ -16,6 +16,8 @@ import {
   type RightsSettings,
   type RightsState,
 } from '../domain/rights.js';
+import { UPLOAD_FEED } from '../domain/uploads.js';
+import { CUSTOM_FEED } from './custom-posts.js';
 
 export type PostRightsRow = Selectable<PostRightsTable>;
 export type RightsEventRow = Selectable<RightsEventsTable>;
@@ -30,13 +32,24 @@ export interface StoredRightsSettings extends RightsSettings {
 // ---------- the hold ----------
 
 /**
+ * Whether a row of `posts` never waits for rights: a custom post (the
+ * brand's own) or an attendee's upload (its poster agreed to the wall's
+ * terms) — the posts of the wall's built-in feeds.
+ */
+const rightsExempt = sql<boolean>`exists (select 1 from feeds f where f.id = posts.feed_id and (
+  (f.source = ${CUSTOM_FEED.source} and f.source_type = ${CUSTOM_FEED.sourceType})
+  or (f.source = ${UPLOAD_FEED.source} and f.source_type = ${UPLOAD_FEED.sourceType})))`;
+
+/**
  * posts.rights_hold as SQL, for rows of `posts` on a wall that requires
- * `requirement` (src/domain/rights.ts isHeld is its twin).
+ * `requirement` (src/domain/rights.ts isHeld is its twin; custom posts and
+ * uploads are never held).
  */
 function holdExpression(requirement: RightsRequirement) {
   if (requirement === 'none') return sql<number>`0`;
-  if (requirement === 'all') return sql<number>`case when posts.rights_state = 'granted' then 0 else 1 end`;
-  return sql<number>`case when posts.rights_state = 'granted' then 0
+  if (requirement === 'all')
+    return sql<number>`case when posts.rights_state = 'granted' or ${rightsExempt} then 0 else 1 end`;
+  return sql<number>`case when posts.rights_state = 'granted' or ${rightsExempt} then 0
     when exists (select 1 from post_products pp where pp.post_id = posts.id) then 1 else 0 end`;
 }
 
@@ -161,8 +174,9 @@ export async function setRightsState(
 /** The hold a post of `posts` gets on a wall requiring `requirement` once its state is `state` (isHeld, in SQL for the product tags). */
 function holdWithState(requirement: RightsRequirement, state: RightsState | null) {
   if (!isHeld(requirement, state, true)) return sql<number>`0`;
-  if (isHeld(requirement, state, false)) return sql<number>`1`;
-  return sql<number>`case when exists (select 1 from post_products pp where pp.post_id = posts.id) then 1 else 0 end`;
+  if (isHeld(requirement, state, false)) return sql<number>`case when ${rightsExempt} then 0 else 1 end`;
+  return sql<number>`case when ${rightsExempt} then 0
+    when exists (select 1 from post_products pp where pp.post_id = posts.id) then 1 else 0 end`;
 }
 
 export async function addRightsEvent(
@@ -350,7 +364,12 @@ export interface AskedPostRow {
   link_url: string;
   rights_state: RightsState | null;
   connector: Record<string, unknown> | null;
+  /** a custom post or an upload: it never needs rights (see rightsExempt) */
+  exempt: boolean;
 }
+
+const isBuiltIn = (source: string, sourceType: string) =>
+  [CUSTOM_FEED, UPLOAD_FEED].some((f) => f.source === source && f.sourceType === sourceType);
 
 export async function askedPosts(db: Kysely<Database>, postIds: readonly number[]): Promise<AskedPostRow[]> {
   if (postIds.length === 0) return [];
@@ -369,12 +388,15 @@ export async function askedPosts(db: Kysely<Database>, postIds: readonly number[
       'posts.link_url',
       'posts.rights_state',
       'feeds.connector',
+      'feeds.source',
+      'feeds.source_type',
     ])
     .where('posts.id', 'in', [...postIds])
     .execute();
-  return rows.map((r) => ({
+  return rows.map(({ source, source_type, ...r }) => ({
     ...r,
     connector: r.connector ? (JSON.parse(r.connector) as Record<string, unknown>) : null,
+    exempt: isBuiltIn(source, source_type),
   }));
 }
 

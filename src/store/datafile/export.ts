@@ -8,7 +8,14 @@ import { formatIso } from '../../domain/dates.js';
 import { storedChildren } from '../../domain/media.js';
 import { parseDecisionDetail } from '../../domain/decision.js';
 import { commitPartial, createPrivateFile, partialPathFor, removePartial } from '../backup/files.js';
-import type { Database, PostProductsTable, PostsTable, PostUploadsTable } from '../schema.js';
+import type {
+  Database,
+  PostProductsTable,
+  PostRightsTable,
+  PostsTable,
+  PostUploadsTable,
+  RightsEventsTable,
+} from '../schema.js';
 import type { ImportCounts } from './loader.js';
 import { ctaOf, postContentOf, setPostFlagsOf } from '../post-columns.js';
 
@@ -75,9 +82,16 @@ async function writeAccounts(db: Kysely<Database>, write: Write, counts: ImportC
     .where('revoked_at', 'is', null)
     .orderBy('id')
     .execute();
+  const settings = new Map(
+    (await db.selectFrom('rights_settings').select(['account_id', 'settings']).execute()).map((r) => [
+      r.account_id,
+      r.settings,
+    ]),
+  );
   for (const [i, a] of accounts.entries()) {
     const hashes = keys.filter((k) => k.account_id === a.id).map((k) => k.key_hash);
     counts.userKeys += hashes.length;
+    const rights = await accountRights(db, a.id, settings.get(a.id));
     const rec = {
       id: a.id,
       name: a.name,
@@ -85,10 +99,42 @@ async function writeAccounts(db: Kysely<Database>, write: Write, counts: ImportC
       dailyCallLimit: a.daily_call_limit,
       userKeys: [],
       userKeyHashes: hashes,
+      ...(rights ? { rights } : {}),
     };
     await write(`${i ? ',' : ''}\n${JSON.stringify(rec)}`);
   }
   counts.accounts = accounts.length;
+}
+
+/**
+ * An account's rights settings (without `connections`: connections are not
+ * in the data file) and opt-out list, oldest first; undefined when it has
+ * neither.
+ */
+async function accountRights(db: Kysely<Database>, accountId: number, stored: string | undefined) {
+  const optOuts = await db
+    .selectFrom('rights_optouts')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('created_at')
+    .orderBy('author')
+    .execute();
+  if (stored === undefined && optOuts.length === 0) return undefined;
+  const { connections: _connections, ...settings } = (stored ? JSON.parse(stored) : {}) as Record<string, unknown>;
+  return {
+    ...(stored !== undefined ? { settings } : {}),
+    ...(optOuts.length > 0
+      ? {
+          optOuts: optOuts.map((o) => ({
+            author: o.author,
+            reason: o.reason,
+            postId: o.post_id,
+            note: o.note,
+            createdAt: formatIso(o.created_at),
+          })),
+        }
+      : {}),
+  };
 }
 
 async function writeProducts(db: Kysely<Database>, write: Write, counts: ImportCounts): Promise<void> {
@@ -139,6 +185,8 @@ async function writeWalls(db: Kysely<Database>, write: Write, counts: ImportCoun
       ...(w.allow_framing !== 0 ? { allowFraming: true } : {}),
       ...(w.media_wait !== 0 ? { mediaWait: true } : {}),
       ...(w.branding !== null ? { branding: storedBranding(w.branding) } : {}),
+      ...(w.rights_required !== 'none' ? { rightsRequired: w.rights_required } : {}),
+      ...(w.rights_auto !== 'off' ? { rightsAuto: w.rights_auto } : {}),
     };
     await write(`${i ? ',' : ''}\n${JSON.stringify(head).slice(0, -1)},"feeds":[`);
     await writeFeeds(db, write, counts, w.id);
@@ -206,8 +254,21 @@ async function writePosts(db: Kysely<Database>, write: Write, counts: ImportCoun
           .execute()
       ).map((u) => [u.post_id, u]),
     );
+    const asked = posts.filter((p) => p.rights_state !== null).map((p) => p.id);
+    const rights = new Map(
+      (asked.length > 0
+        ? await db.selectFrom('post_rights').selectAll().where('post_id', 'in', asked).execute()
+        : []
+      ).map((r) => [r.post_id, r]),
+    );
+    const events =
+      asked.length > 0
+        ? await db.selectFrom('rights_events').selectAll().where('post_id', 'in', asked).orderBy('id').execute()
+        : [];
     for (const p of posts) {
-      await write(`${first ? '' : ','}\n${JSON.stringify(postRecord(p, tags, uploads.get(p.id)))}`);
+      const row = rights.get(p.id);
+      const rec = postRecord(p, tags, uploads.get(p.id), row && rightsRecord(row, events));
+      await write(`${first ? '' : ','}\n${JSON.stringify(rec)}`);
       first = false;
     }
     counts.posts += posts.length;
@@ -220,6 +281,7 @@ function postRecord(
   p: Selectable<PostsTable>,
   tags: Selectable<PostProductsTable>[],
   upload: Selectable<PostUploadsTable> | undefined,
+  rights: ReturnType<typeof rightsRecord> | undefined,
 ) {
   // alt text is Wallery's own extension: written only where there is some
   const { alt, ...content } = postContentOf(p);
@@ -260,6 +322,44 @@ function postRecord(
           },
         }
       : {}),
+    ...(rights ? { rights } : {}),
   };
   return rec;
+}
+
+const isoOrNull = (ms: number | null) => (ms === null ? null : formatIso(ms));
+
+/** A post's rights as the data file holds them: the evidence row and its trail (what listens for an answer is not kept). */
+function rightsRecord(r: Selectable<PostRightsTable>, events: Selectable<RightsEventsTable>[]) {
+  return {
+    state: r.state,
+    method: r.method,
+    network: r.network,
+    author: r.author,
+    authorName: r.author_name,
+    postUrl: r.post_url,
+    requestText: r.request_text,
+    requestId: r.request_id,
+    requestUrl: r.request_url,
+    requestRef: r.request_ref === null ? null : (JSON.parse(r.request_ref) as unknown),
+    authorRef: r.author_ref,
+    requestedAt: formatIso(r.requested_at),
+    requestedBy: r.requested_by,
+    expiresAt: isoOrNull(r.expires_at),
+    answerId: r.answer_id,
+    answerUrl: r.answer_url,
+    answerText: r.answer_text,
+    answeredAt: isoOrNull(r.answered_at),
+    answerEditedAt: isoOrNull(r.answer_edited_at),
+    decidedBy: r.decided_by,
+    note: r.note,
+    events: events
+      .filter((e) => e.post_id === r.post_id)
+      .map((e) => ({
+        at: formatIso(e.at),
+        kind: e.kind,
+        actor: e.actor,
+        detail: JSON.parse(e.detail) as Record<string, unknown>,
+      })),
+  };
 }

@@ -5,8 +5,17 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { EMBED_LAYOUTS, EMBED_THEMES, MODERATION_MODES, PLANS, POST_STATES } from '../../domain/lists.js';
 import { FLAG_COLUMNS, type FlagColumn } from '../../domain/post-fields.js';
+import {
+  OPT_OUT_REASONS,
+  RIGHTS_AUTO_REQUESTS,
+  RIGHTS_EVENT_KINDS,
+  RIGHTS_METHODS,
+  RIGHTS_REQUIREMENTS,
+  RIGHTS_STATES,
+} from '../../domain/rights.js';
 import { optional } from '../../schemas/fields.js';
 import { PostContent } from '../../schemas/posts.js';
+import { RightsSettingsRecord } from '../../schemas/rights.js';
 
 const Id = Type.Integer({ minimum: 1 });
 const Str = Type.String();
@@ -24,6 +33,31 @@ const DecisionDetailIn = Type.Object({
   model: NullableStr,
 });
 
+const { connections: _connections, ...settingsFields } = RightsSettingsRecord.properties;
+
+/**
+ * Wallery's own extension: an account's rights management (absent: the
+ * defaults, nobody opted out). `settings` as GET …/rights-settings answers
+ * them, without `connections` (connections are not in the data file; each
+ * network asks with the feed's or the account's first connection until an
+ * operator chooses again); a field left out keeps its default.
+ */
+const AccountRightsSchema = Type.Object({
+  settings: Type.Optional(Type.Object(optional(settingsFields))),
+  optOuts: Type.Optional(
+    Type.Array(
+      Type.Object({
+        /** network:handle (src/domain/rights.ts authorKey) */
+        author: Type.String({ pattern: '^[^:\\s]+:\\S' }),
+        reason: Type.Enum([...OPT_OUT_REASONS]),
+        postId: Type.Optional(Type.Union([Id, Type.Null()])),
+        note: Type.Optional(NullableStr),
+        createdAt: Str,
+      }),
+    ),
+  ),
+});
+
 export const AccountSchema = Type.Object({
   id: Id,
   name: Str,
@@ -32,6 +66,7 @@ export const AccountSchema = Type.Object({
   userKeys: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   /** Wallery's own extension: keys exported as their SHA-256 (plaintext is never stored). */
   userKeyHashes: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9a-f]{64}$' }))),
+  rights: Type.Optional(AccountRightsSchema),
 });
 
 export const ProductSchema = Type.Object({
@@ -58,6 +93,49 @@ export const ProductSchema = Type.Object({
 const flagFields = Object.fromEntries(FLAG_COLUMNS.map((c) => [c, Type.Optional(Type.Boolean())])) as {
   [C in FlagColumn]: ReturnType<typeof Type.Optional<ReturnType<typeof Type.Boolean>>>;
 };
+
+/**
+ * Wallery's own extension: a post's rights (absent: never asked) — its state,
+ * the evidence of the request and the answer, and every step (events, oldest
+ * first). `network`, `author`, `authorName` and `postUrl` are the post as it
+ * was asked about (absent: as it is). A request sent by a reply is not
+ * listened to after an import (its connection is not in the file): its
+ * answer is recorded by hand.
+ */
+const PostRightsSchema = Type.Object({
+  state: Type.Enum([...RIGHTS_STATES]),
+  method: Type.Enum([...RIGHTS_METHODS]),
+  network: OptStr,
+  author: OptStr,
+  authorName: OptStr,
+  postUrl: OptStr,
+  requestText: OptStr,
+  requestId: Type.Optional(NullableStr),
+  requestUrl: Type.Optional(NullableStr),
+  /** what the channel needs to find the answers (its own JSON) */
+  requestRef: Type.Optional(Type.Unknown()),
+  authorRef: Type.Optional(NullableStr),
+  requestedAt: Str,
+  requestedBy: Str,
+  expiresAt: Type.Optional(NullableStr),
+  answerId: Type.Optional(NullableStr),
+  answerUrl: Type.Optional(NullableStr),
+  answerText: Type.Optional(NullableStr),
+  answeredAt: Type.Optional(NullableStr),
+  answerEditedAt: Type.Optional(NullableStr),
+  decidedBy: Type.Optional(NullableStr),
+  note: Type.Optional(NullableStr),
+  events: Type.Optional(
+    Type.Array(
+      Type.Object({
+        at: Str,
+        kind: Type.Enum([...RIGHTS_EVENT_KINDS]),
+        actor: Str,
+        detail: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+      }),
+    ),
+  ),
+});
 
 export const PostSchema = Type.Object({
   id: Id,
@@ -105,6 +183,7 @@ export const PostSchema = Type.Object({
       uploaderHash: Type.String({ pattern: '^[0-9a-f]{64}$' }),
     }),
   ),
+  rights: Type.Optional(PostRightsSchema),
 });
 
 /** A feed without its posts (they are records of their own). */
@@ -159,6 +238,10 @@ export const WallHeadSchema = Type.Object({
    * against WCAG AA by src/domain/branding.ts when the wall is loaded.
    */
   branding: Type.Optional(Type.Unknown()),
+  /** Wallery's own extension: what the wall requires before it shows a post publicly (absent: none) */
+  rightsRequired: Type.Optional(Type.Enum([...RIGHTS_REQUIREMENTS])),
+  /** Wallery's own extension: the wall's rule for asking by itself (absent: off) */
+  rightsAuto: Type.Optional(Type.Enum([...RIGHTS_AUTO_REQUESTS])),
 });
 const WallSchema = Type.Object({ ...WallHeadSchema.properties, feeds: Type.Optional(Type.Array(FeedSchema)) });
 /** A wall read as one value: its fields, and a list of feeds (each then checked on its own). */
@@ -180,6 +263,8 @@ export type ProductIn = Static<typeof ProductSchema>;
 export type WallHeadIn = Static<typeof WallHeadSchema>;
 export type FeedHeadIn = Static<typeof FeedHeadSchema>;
 export type PostIn = Static<typeof PostSchema>;
+export type AccountRightsIn = Static<typeof AccountRightsSchema>;
+export type PostRightsIn = Static<typeof PostRightsSchema>;
 
 /** The top-level sections, in the order their rows depend on each other. */
 export const SECTIONS = ['accounts', 'products', 'walls'] as const;

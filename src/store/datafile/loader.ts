@@ -3,9 +3,16 @@
 // written in batches, and each batch is first checked against the store (ids
 // already there, references that resolve). The first problem in file order
 // ends the load; the caller's transaction then leaves the store unchanged.
-import type { RightsAutoRequest, RightsRequirement } from '../../domain/rights.js';
+import {
+  authorKey,
+  DEFAULT_RIGHTS_SETTINGS,
+  templateProblems,
+  type RightsAutoRequest,
+  type RightsRequirement,
+} from '../../domain/rights.js';
+import { refreshHolds } from '../rights.js';
 import { Type } from 'typebox';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { parseIsoInstant } from '../../domain/dates.js';
 import { completeRules, type Rule, type RuleIn } from '../../domain/rules.js';
 import { connectorProblem } from '../../schemas/connectors.js';
@@ -34,8 +41,10 @@ import {
   WallHeadSchema,
   WallShallowSchema,
   type DataEvent,
+  type AccountRightsIn,
   type FeedHeadIn,
   type PostIn,
+  type PostRightsIn,
   type Section,
   type WallHeadIn,
 } from './format.js';
@@ -156,6 +165,10 @@ export class Loader {
     posts: Row<'posts'>[];
     post_products: Database['post_products'][];
     post_uploads: Database['post_uploads'][];
+    rights_settings: Database['rights_settings'][];
+    rights_optouts: Database['rights_optouts'][];
+    post_rights: Database['post_rights'][];
+    rights_events: Insertable<Database['rights_events']>[];
   } = {
     accounts: [],
     user_keys: [],
@@ -165,6 +178,10 @@ export class Loader {
     posts: [],
     post_products: [],
     post_uploads: [],
+    rights_settings: [],
+    rights_optouts: [],
+    post_rights: [],
+    rights_events: [],
   };
   /** accounts and products known to be in the store (written by this import or there before) */
   private readonly known = { accounts: new Set<number>(), products: new Set<number>() };
@@ -177,6 +194,8 @@ export class Loader {
 
   /** each wall's account (the pictures of its posts are the account's) */
   private readonly accountOfWall = new Map<number, number>();
+  /** walls that require rights: their posts' holds are computed once everything is loaded */
+  private readonly wallsRequiringRights = new Set<number>();
 
   constructor(
     private readonly trx: Kysely<Database>,
@@ -219,6 +238,8 @@ export class Loader {
   async finish(): Promise<ImportCounts> {
     await this.flush();
     if (!this.versionSeen) checkVersion({}, '$');
+    // a post lacking the rights its wall requires is held (its rights and product tags are all in now)
+    for (const wallId of this.wallsRequiringRights) await refreshHolds(this.trx, wallId);
     return this.counts;
   }
 
@@ -296,7 +317,43 @@ export class Loader {
         revoked_at: null,
       });
     }
+    if (a.rights) this.accountRights(a.id, a.rights, `${path}.rights`);
     return this.flushIfFull();
+  }
+
+  /** An account's rights settings (merged over the defaults, the template checked) and opt-out list. */
+  private accountRights(accountId: number, rights: AccountRightsIn, path: string): void {
+    if (rights.settings) {
+      const given = rights.settings;
+      const settings = {
+        ...DEFAULT_RIGHTS_SETTINGS,
+        ...given,
+        ...(given.grantHashtag !== undefined ? { grantHashtag: given.grantHashtag.replace(/^#/, '') } : {}),
+        connections: {},
+      };
+      const [problem] = templateProblems(settings);
+      if (problem) throw new DataFileError(`${path}.settings.template`, problem.replace(/^template /, ''));
+      this.rows.rights_settings.push({
+        account_id: accountId,
+        settings: JSON.stringify(settings),
+        updated_at: this.now,
+      });
+    }
+    const seen = new Set<string>();
+    (rights.optOuts ?? []).forEach((o, j) => {
+      const at = `${path}.optOuts[${j}]`;
+      const author = o.author.trim().toLowerCase();
+      if (seen.has(author)) throw new DataFileError(`${at}.author`, `${author} is on the list twice`);
+      seen.add(author);
+      this.rows.rights_optouts.push({
+        account_id: accountId,
+        author,
+        reason: o.reason,
+        post_id: o.postId ?? null,
+        note: o.note ?? null,
+        created_at: instant(o.createdAt, `${at}.createdAt`),
+      });
+    });
   }
 
   private product(value: unknown, path: string): Promise<void> | void {
@@ -320,6 +377,7 @@ export class Loader {
     this.expectRef('accounts', w.accountId, `${path}.accountId`);
     this.rows.walls.push(wallRow(w, path, this.now));
     this.accountOfWall.set(w.id, w.accountId);
+    if ((w.rightsRequired ?? 'none') !== 'none') this.wallsRequiringRights.add(w.id);
     this.wall = { id: w.id, path, head: value as Record<string, unknown> };
     if (!whole) return this.flushIfFull();
     for (const [j, feed] of (w.feeds ?? []).entries()) await this.feedEvent(j, feed, true);
@@ -366,7 +424,59 @@ export class Loader {
         uploader_hash: p.upload.uploaderHash,
       });
     }
+    if (p.rights) this.postRights(p, p.rights, feed.source, `${path}.rights`);
     return this.flushIfFull();
+  }
+
+  /** A post's rights: the evidence row and its trail. */
+  private postRights(p: PostIn, r: PostRightsIn, source: string, path: string): void {
+    const wallId = this.wall!.id;
+    const accountId = this.accountOfWall.get(wallId)!;
+    const network = r.network ?? p.networkName ?? source;
+    const optInstant = (value: string | null | undefined, field: string) =>
+      value === null || value === undefined ? null : instant(value, `${path}.${field}`);
+    this.rows.post_rights.push({
+      post_id: p.id,
+      account_id: accountId,
+      wall_id: wallId,
+      network,
+      author: r.author ?? authorKey(network, p.username ?? ''),
+      author_name: r.authorName ?? p.authorName ?? '',
+      post_url: r.postUrl ?? p.linkUrl ?? '',
+      state: r.state,
+      method: r.method,
+      // the connection a reply was sent with is not in the file: nothing listens for its answer
+      connection_id: null,
+      request_text: r.requestText ?? '',
+      request_id: r.requestId ?? null,
+      request_url: r.requestUrl ?? null,
+      request_ref: r.requestRef === undefined || r.requestRef === null ? null : JSON.stringify(r.requestRef),
+      author_ref: r.authorRef ?? null,
+      requested_at: instant(r.requestedAt, `${path}.requestedAt`),
+      requested_by: r.requestedBy,
+      expires_at: optInstant(r.expiresAt, 'expiresAt'),
+      answer_id: r.answerId ?? null,
+      answer_url: r.answerUrl ?? null,
+      answer_text: r.answerText ?? null,
+      answered_at: optInstant(r.answeredAt, 'answeredAt'),
+      answer_edited_at: optInstant(r.answerEditedAt, 'answerEditedAt'),
+      decided_by: r.decidedBy ?? null,
+      note: r.note ?? null,
+      listen_at: null,
+      lease_owner: null,
+      lease_until: null,
+      updated_at: this.now,
+    });
+    (r.events ?? []).forEach((e, n) =>
+      this.rows.rights_events.push({
+        post_id: p.id,
+        account_id: accountId,
+        at: instant(e.at, `${path}.events[${n}].at`),
+        kind: e.kind,
+        actor: e.actor,
+        detail: JSON.stringify(e.detail ?? {}),
+      }),
+    );
   }
 
   /** Fields of a wall after its feeds: checked with the ones before, then written over the row. */
@@ -377,6 +487,7 @@ export class Loader {
     const merged = mergeTail(wall.head, tail, wall.path, 'feeds');
     const w = checkWallHead(merged, wall.path);
     const { id: _id, ...row } = wallRow(w, wall.path, this.now);
+    if ((w.rightsRequired ?? 'none') !== 'none') this.wallsRequiringRights.add(wall.id);
     await this.flush();
     await this.trx.updateTable('walls').set(row).where('id', '=', wall.id).execute();
   }
@@ -399,6 +510,9 @@ export class Loader {
     if (
       r.posts.length >= BATCH.posts ||
       r.post_products.length >= BATCH.other ||
+      r.post_rights.length >= BATCH.posts ||
+      r.rights_events.length >= BATCH.other ||
+      r.rights_optouts.length >= BATCH.other ||
       r.accounts.length + r.user_keys.length + r.products.length + r.walls.length + r.feeds.length >= BATCH.other
     )
       return this.flush();
@@ -454,11 +568,17 @@ export class Loader {
       posts: [],
       post_products: [],
       post_uploads: [],
+      rights_settings: [],
+      rights_optouts: [],
+      post_rights: [],
+      rights_events: [],
     };
     if (problems.length > 0) throw problems.reduce((a, b) => (b.seq < a.seq ? b : a)).error;
 
     await this.insert('accounts', rows.accounts, 500);
     await this.insert('user_keys', rows.user_keys, 500);
+    await this.insert('rights_settings', rows.rights_settings, 500);
+    await this.insert('rights_optouts', rows.rights_optouts, 500);
     await this.insert('products', rows.products, 200);
     await this.insert('walls', rows.walls, 500);
     await this.insert('feeds', rows.feeds, 500);
@@ -476,6 +596,8 @@ export class Loader {
     );
     await this.insert('post_products', rows.post_products, 500);
     await this.insert('post_uploads', rows.post_uploads, 500);
+    await this.insert('post_rights', rows.post_rights, 100);
+    await this.insert('rights_events', rows.rights_events, 500);
     for (const id of written.accounts) this.known.accounts.add(id);
     for (const id of written.products) this.known.products.add(id);
     this.counts.accounts += rows.accounts.length;
@@ -559,6 +681,8 @@ function wallRow(w: WallHeadIn, path: string, now: number): Row<'walls'> & { id:
     allow_framing: w.allowFraming === true ? 1 : 0,
     media_wait: w.mediaWait === true ? 1 : 0,
     branding: w.branding == null ? null : brandingIn(w.branding, w.theme ?? null, `${path}.branding`),
+    rights_required: w.rightsRequired ?? 'none',
+    rights_auto: w.rightsAuto ?? 'off',
     created_at: instant(w.createdAt, `${path}.createdAt`),
     deleted_at: w.deleted === true ? now : null,
   };
@@ -634,6 +758,8 @@ function postRow(p: PostIn, wallId: number, feedId: number, source: string, path
   row.hidden = p.hidden === true ? 1 : 0;
   assignPostFlags(row, p);
   if (p.state !== undefined) row.state = p.state;
+  // the hold follows once the wall's posts are all in (Loader.finish)
+  if (p.rights) row.rights_state = p.rights.state;
   if (p.decision) {
     row.decided_by = p.decision.by;
     row.decided_at = instant(p.decision.at, `${path}.decision.at`);

@@ -12,13 +12,13 @@ import { createAccount, createUserKey } from '../../../src/manage/accounts.js';
 import { CLI_ACTOR, type Op } from '../../../src/manage/op.js';
 import { listModerationPosts, setTags } from '../../../src/manage/posts.js';
 import { createProduct } from '../../../src/manage/products.js';
+import { addAccountOptOut } from '../../../src/manage/rights.js';
 import { createSlide } from '../../../src/manage/screen.js';
 import { createPublishableKey } from '../../../src/manage/publishable-keys.js';
 import { createOperatorToken } from '../../../src/manage/tokens.js';
 import { createFeed, createWall, deleteWall } from '../../../src/manage/walls.js';
 import { createWebhook, testWebhook } from '../../../src/manage/webhooks.js';
 import { createConnection } from '../../../src/manage/connections.js';
-import { addAccountOptOut } from '../../../src/manage/rights.js';
 import { call } from '../../helpers/http.js';
 import { NOW } from '../../helpers/sample.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
@@ -42,7 +42,8 @@ interface Tenant {
 
 /** A request for one route on a tenant's records: the path parameters and the body. */
 interface Call {
-  params: Record<string, number>;
+  /** numbers, but for a key that is text (an opt-out's network:handle) */
+  params: Record<string, number | string>;
   body?: unknown;
 }
 
@@ -502,6 +503,16 @@ const RECIPES: Record<string, Recipe> = {
     scope: 'connection',
     make: async (t) => ({ params: { connectionId: await freshConnection(t) } }),
   },
+  'GET /accounts/{accountId}/connect/networks': {
+    role: 'viewer',
+    scope: 'account',
+    make: async (t) => ({ params: { accountId: t.account } }),
+  },
+  'POST /accounts/{accountId}/connect': {
+    role: 'editor',
+    scope: 'account',
+    make: async (t) => ({ params: { accountId: t.account }, body: { network: 'x' } }),
+  },
   'GET /accounts/{accountId}/rights-settings': {
     role: 'viewer',
     scope: 'account',
@@ -515,7 +526,7 @@ const RECIPES: Record<string, Recipe> = {
   'POST /walls/{wallId}/rights/requests': {
     role: 'moderator',
     scope: 'wall',
-    make: async (t) => ({ params: { wallId: t.wall }, body: { postIds: [await freshPost(t)], method: 'manual' } }),
+    make: async (t) => ({ params: { wallId: t.wall }, body: { postIds: [t.post], method: 'manual' } }),
   },
   'GET /walls/{wallId}/posts/{postId}/rights': {
     role: 'viewer',
@@ -525,7 +536,7 @@ const RECIPES: Record<string, Recipe> = {
   'POST /walls/{wallId}/posts/{postId}/rights/answer': {
     role: 'moderator',
     scope: 'wall',
-    make: async (t) => ({ params: { wallId: t.wall, postId: await freshPost(t) }, body: { state: 'granted' } }),
+    make: async (t) => ({ params: { wallId: t.wall, postId: t.post }, body: { state: 'granted', note: t.secret } }),
   },
   'GET /accounts/{accountId}/rights/opt-outs': {
     role: 'viewer',
@@ -535,31 +546,22 @@ const RECIPES: Record<string, Recipe> = {
   'POST /accounts/{accountId}/rights/opt-outs': {
     role: 'moderator',
     scope: 'account',
-    make: async (t) => ({ params: { accountId: t.account }, body: { network: 'mastodon', username: `u-${unique()}` } }),
+    make: async (t) => ({ params: { accountId: t.account }, body: { network: 'x', username: `u-${unique()}` } }),
   },
   'DELETE /accounts/{accountId}/rights/opt-outs/{author}': {
     role: 'moderator',
     scope: 'account',
-    make: async (t) => {
-      const username = `u-${unique()}`;
-      await addAccountOptOut(op, t.account, { network: 'mastodon', username });
-      return { params: { accountId: t.account, author: `mastodon:${username}` } };
-    },
+    make: async (t) => ({
+      params: {
+        accountId: t.account,
+        author: (await addAccountOptOut(op, t.account, { network: 'x', username: `u-${unique()}` })).author,
+      },
+    }),
   },
   'GET /accounts/{accountId}/rights/report': {
     role: 'viewer',
     scope: 'account',
     make: async (t) => ({ params: { accountId: t.account } }),
-  },
-  'GET /accounts/{accountId}/connect/networks': {
-    role: 'viewer',
-    scope: 'account',
-    make: async (t) => ({ params: { accountId: t.account } }),
-  },
-  'POST /accounts/{accountId}/connect': {
-    role: 'editor',
-    scope: 'account',
-    make: async (t) => ({ params: { accountId: t.account }, body: { network: 'x' } }),
   },
 };
 
@@ -593,12 +595,12 @@ function documentedRoutes(): Route[] {
   return routes;
 }
 
-const urlOf = (path: string, params: Record<string, number>) =>
+const urlOf = (path: string, params: Record<string, number | string>) =>
   BASE +
   path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`no value for {${name}} in ${path}`);
-    return String(value);
+    return encodeURIComponent(String(value));
   });
 
 /** Who calls: a role, and its scope: none, the tenant's own account, or another tenant's. */
@@ -626,7 +628,7 @@ function missingVariant(recipe: Recipe, c: Call): { call: Call; id: number } | n
     webhook: 'webhookId',
     connection: 'connectionId',
   }[recipe.scope as string];
-  if (name) return { call: { ...c, params: { ...c.params, [name]: MISSING } }, id: c.params[name]! };
+  if (name) return { call: { ...c, params: { ...c.params, [name]: MISSING } }, id: Number(c.params[name]) };
   if (recipe.scope === 'body-account') {
     const body = c.body as { accountId: number };
     return { call: { ...c, body: { ...body, accountId: MISSING } }, id: body.accountId };
