@@ -77,6 +77,7 @@ function rightsDeps(store: Store, config: Config): RightsDeps {
     }),
     memory: new Map(),
     now: Date.now,
+    listenMs: config.rights.listenS * 1000,
   };
 }
 

@@ -99,12 +99,19 @@ describe('webhook events', () => {
         'held',
         'hidden',
         'rejected',
+        'rights_declined',
+        'rights_expired',
+        'rights_granted',
+        'rights_requested',
+        'rights_revoked',
         'wall_deleted',
       ].sort(),
     );
     expect(kindsOfEvents(['post.approved'])).toEqual(['approved']);
     expect(eventOfChange('connection_failed', false)).toBe('connection.failed');
     expect(eventOfChange('connection_expiring', false)).toBe('connection.expiring');
+    expect(eventOfChange('rights_granted', true)).toBe('post.rights_granted');
+    expect(eventOfChange('rights_declined', false)).toBe('post.rights_declined');
     expect(eventId(42)).toBe('evt_42');
   });
 });
