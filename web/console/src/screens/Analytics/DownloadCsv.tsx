@@ -4,18 +4,7 @@
 import { useState } from 'react';
 import { fetchAnalyticsCsv, type DayRange } from '../../api/queries/analytics';
 import { Button, ErrorNote } from '../../ui/kit';
-
-function saveFile(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  // the download has its own copy once it started; the next task is late enough
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
+import { saveFile } from '../../ui/save-file';
 
 export function DownloadCsv({
   wallId,

@@ -8,18 +8,7 @@ import { fetchRightsCsv, useRightsReport, type ReportQuery } from '../../api/que
 import { Options, SelectField } from '../../ui/fields';
 import { Button, DataTable, ErrorNote, QueryRows, When } from '../../ui/kit';
 import { RIGHTS_TONE, RIGHTS_WORDS } from './words';
-
-function saveFile(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  // the download has its own copy once it started; the next task is late enough
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
+import { saveFile } from '../../ui/save-file';
 
 const STATES = [['', 'Every state'], ...Object.entries(RIGHTS_WORDS)] as const;
 
