@@ -113,11 +113,19 @@ const settingsFields = {
     'x-error': 'grantHashtag must be a hashtag of 1 to 100 letters, digits or _, with or without #',
     description: 'the hashtag an author answers with to grant (e.g. YesHarbor)',
   }),
-  declineWords: Type.Array(Text('declineWords[]', 100), {
-    maxItems: 20,
-    'x-error': 'declineWords must be a list of at most 20 words or phrases',
-    description: 'words or hashtags an answer declines with (whole words, any case), when it holds no grant hashtag',
-  }),
+  declineWords: Type.Array(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: '\\S',
+      'x-error': 'each decline word must be a text of 1 to 100 characters, not only spaces',
+    }),
+    {
+      maxItems: 20,
+      'x-error': 'declineWords must be a list of at most 20 words or phrases',
+      description: 'words or hashtags an answer declines with (whole words, any case), when it holds no grant hashtag',
+    },
+  ),
   brand: Text('brand', 200, { description: 'the brand’s name, as {brand} says it' }),
   termsUrl: Type.String({
     maxLength: 2048,
@@ -176,12 +184,19 @@ export const RightsSettingsPatch = Type.Object(optional(settingsFields), {
 
 export const RightsRequestBody = Type.Object(
   {
-    postIds: Type.Array(PositiveId('postIds[]'), {
-      minItems: 1,
-      maxItems: 100,
-      'x-error': 'postIds must be a list of 1 to 100 post ids',
-      description: 'the posts of the wall to ask about',
-    }),
+    postIds: Type.Array(
+      Type.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        'x-error': 'each post id must be a positive integer',
+      }),
+      {
+        minItems: 1,
+        maxItems: 100,
+        'x-error': 'postIds must be a list of 1 to 100 post ids',
+        description: 'the posts of the wall to ask about',
+      },
+    ),
     method: Type.Optional(
       Type.Enum([...RIGHTS_METHODS], {
         'x-error': `method must be ${spoken(RIGHTS_METHODS)}`,
