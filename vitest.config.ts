@@ -3,6 +3,7 @@
 // multi-instance and fault tests that need PostgreSQL and Redis). Without
 // PostgreSQL or Redis the `postgres` project is skipped with one line — except
 // in CI (CI=true), where their absence must fail the run, so it stays in.
+import { readdirSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import SlowestFirst from './test/sequencer.js';
 import { postgresReachable, redisReachable, TEST_PG_URL, TEST_REDIS_URL } from './test/helpers/services.js';
@@ -16,6 +17,61 @@ if (!runPostgres) {
     .join(' and ');
   console.warn(`[wallery] skipping the postgres test project: ${missing} not reachable`);
 }
+
+/**
+ * The folders whose suites run in one process per worker, their modules
+ * loaded once (`isolate: false`): vitest otherwise starts every file in a
+ * fresh process, and importing the server's module graph again cost about
+ * 1.4 s a file — 465 s of a CI run (the whole suite run shared: 77 s). Their
+ * files make and close their own servers, stores and fixture upstreams.
+ */
+const SHARED_DIRS = ['http', 'store', 'rights', 'connections', 'domain', 'webhooks', 'quota', 'jobs', 'redis'];
+/**
+ * Files of those folders that keep a process of their own: they start the
+ * media pipeline or decode pictures, and sharp's loader blocks
+ * (src/media/media-worker.ts) hold for the whole process.
+ */
+const OWN_PROCESS = [
+  'test/domain/image-rules.test.ts',
+  'test/http/embed/media.test.ts',
+  'test/http/embed/posts.test.ts',
+  'test/http/manage/submissions.test.ts',
+  'test/http/media/serve.test.ts',
+  'test/http/submit/uploads.test.ts',
+  'test/http/web/page-csp.test.ts',
+  'test/store/datafile.test.ts',
+];
+const isShared = (glob: string) => SHARED_DIRS.some((d) => glob.startsWith(`test/${d}/`));
+/** The other folders of test/, each file in a process of its own (browsers, the CLI, other processes, media). */
+const OWN_DIRS = readdirSync(new URL('./test/', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !SHARED_DIRS.includes(d.name) && d.name !== 'scale')
+  .map((d) => `test/${d.name}/**/*.test.ts`);
+
+/** What the postgres project runs (see below), split the same way. */
+const POSTGRES = [
+  'test/http/**/*.test.ts',
+  'test/store/**/*.test.ts',
+  'test/ingest/{runtime,cli,moderation,manage-status,text-signals,spam,moderation-automatic,moderation-provider,image-moderation}.test.ts',
+  // the connectors that read with an account's connection, each against its fixture upstream
+  'test/ingest/networks/**/*.test.ts',
+  'test/connections/**/*.test.ts',
+  // rights requests and answers against local networks: asked, answers heard, states and holds written
+  'test/rights/**/*.test.ts',
+  'test/scale/**/*.test.ts',
+  'test/cluster/**/*.test.ts',
+  'test/webhooks/**/*.test.ts',
+  'test/cli/backup.test.ts',
+  // the media worker's queue, fetching and commands (test/media's processing suites need no store)
+  'test/media/{runtime,pipeline,demo-seed,image-check}.test.ts',
+  'test/cli/media.test.ts',
+  // a real Varnish in front of a server, purged on every kind of change
+  'test/cdn/**/*.test.ts',
+];
+const POSTGRES_EXCLUDE = ['test/http/{xss,params,conformance,cors,logging,malformed,xml-form}.test.ts'];
+const postgresEnv = { WALLERY_TEST_STORE: 'postgres' };
+/** Whether a file of a shared folder is one the postgres project runs. */
+const underPostgres = (file: string) =>
+  POSTGRES.filter(isShared).some((g) => file.startsWith(g.replace('**/*.test.ts', '')));
 
 export default defineConfig({
   test: {
@@ -32,7 +88,16 @@ export default defineConfig({
     projects: [
       {
         extends: true as const,
-        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/scale/**'] },
+        test: { name: 'sqlite', include: ['test/*.test.ts', ...OWN_DIRS, ...OWN_PROCESS] },
+      },
+      {
+        extends: true as const,
+        test: {
+          name: 'sqlite-shared',
+          include: SHARED_DIRS.map((d) => `test/${d}/**/*.test.ts`),
+          exclude: OWN_PROCESS,
+          isolate: false,
+        },
       },
       ...(runPostgres
         ? [
@@ -46,29 +111,19 @@ export default defineConfig({
                 // differently (validation before it, sanitizing, logging,
                 // CORS, the connectors' parsing of upstream payloads) run once,
                 // in the sqlite project.
-                include: [
-                  'test/http/**/*.test.ts',
-                  'test/store/**/*.test.ts',
-                  'test/ingest/{runtime,cli,moderation,manage-status,text-signals,spam,moderation-automatic,moderation-provider,image-moderation}.test.ts',
-                  // the connectors that read with an account's connection, each against its fixture upstream
-                  'test/ingest/networks/**/*.test.ts',
-                  'test/connections/**/*.test.ts',
-                  // rights requests: asked, answers heard, states and holds written
-                  'test/rights/**/*.test.ts',
-                  'test/scale/**/*.test.ts',
-                  'test/cluster/**/*.test.ts',
-                  'test/webhooks/**/*.test.ts',
-                  // rights requests and answers against local networks, on both stores
-                  'test/rights/**/*.test.ts',
-                  'test/cli/backup.test.ts',
-                  // the media worker's queue, fetching and commands (test/media's processing suites need no store)
-                  'test/media/{runtime,pipeline,demo-seed,image-check}.test.ts',
-                  'test/cli/media.test.ts',
-                  // a real Varnish in front of a server, purged on every kind of change
-                  'test/cdn/**/*.test.ts',
-                ],
-                exclude: ['test/http/{xss,params,conformance,cors,logging,malformed,xml-form}.test.ts'],
-                env: { WALLERY_TEST_STORE: 'postgres' },
+                include: [...POSTGRES.filter((g) => !isShared(g)), ...OWN_PROCESS.filter((f) => underPostgres(f))],
+                exclude: POSTGRES_EXCLUDE,
+                env: postgresEnv,
+              },
+            },
+            {
+              extends: true as const,
+              test: {
+                name: 'postgres-shared',
+                include: POSTGRES.filter(isShared),
+                exclude: [...POSTGRES_EXCLUDE, ...OWN_PROCESS],
+                env: postgresEnv,
+                isolate: false,
               },
             },
           ]

@@ -49,8 +49,10 @@ export default class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (f: TestSpecification) => {
       const i = SLOWEST.findIndex((entry) => {
-        const [project, path] = entry.includes(':') ? entry.split(':') : [f.project.name, entry];
-        return project === f.project.name && f.moduleId.endsWith(`/${path}`);
+        // a store's shared-process project (vitest.config.ts) is that store's
+        const store = f.project.name.replace(/-shared$/, '');
+        const [project, path] = entry.includes(':') ? entry.split(':') : [store, entry];
+        return project === store && f.moduleId.endsWith(`/${path}`);
       });
       return i === -1 ? SLOWEST.length : i;
     };
