@@ -264,6 +264,9 @@ describe.skipIf(!hasChromium)('the feed form made from the connector schemas, in
       const dialog = await addDialog(page, kind);
       const select = dialog.getByLabel(labelled(picker.title));
       const { active, expired } = connections.get(kind.network!)!;
+      // the account's connections come from a query of their own: read the list once they are in it
+      await select.locator(`option[value="${expired}"]`).waitFor({ state: 'attached', timeout: WAIT });
+      await select.locator(`option[value="${active}"]`).waitFor({ state: 'attached', timeout: WAIT });
       const options = await select
         .locator('option')
         .evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
