@@ -37,6 +37,7 @@ import {
   type StoredRightsSettings,
 } from '../store/rights.js';
 import {
+  AuthorBlocksError,
   ChannelError,
   type AskedPost,
   type ChannelContext,
@@ -227,6 +228,17 @@ async function requestOne(
         visibility: settings.mastodonVisibility,
       });
     } catch (err) {
+      if (err instanceof AuthorBlocksError) {
+        await addOptOut(deps.db, {
+          accountId: post.account_id,
+          author,
+          reason: 'blocked',
+          postId: post.id,
+          note: err.message,
+          now,
+        });
+        return refused(err.message);
+      }
       return { postId: post.id, ok: false, status: 'failed', reason: await channelFailure(deps, connection, err) };
     }
   }

@@ -3,7 +3,8 @@
 // com.atproto.server.createSession / refreshSession (access tokens that
 // expire with `400 ExpiredToken`), com.atproto.repo.createRecord,
 // app.bsky.feed.getPosts (absent once deleted) and app.bsky.feed.getPostThread
-// (direct replies at depth 1, a blocked reply among them) — and an entryway
+// (direct replies at depth 1, a blocked reply among them), app.bsky.actor.getProfile
+// (its viewer state: authors who block the brand) — and an entryway
 // that signs in and names the PDS in the DID document, as bsky.social does.
 import { postView, startBluesky, type BlueskyFixture } from '../ingest/fixtures/bluesky.js';
 import { json, startFixture, type Fixture, type Recorded, type Reply } from '../ingest/fixtures/server.js';
@@ -24,6 +25,12 @@ export interface BlueskyRightsServer extends BlueskyFixture {
   /** post views the AppView knows besides the author feed's: requests, replies */
   views: Json[];
   deleted: Set<string>;
+  /**
+   * Authors (DIDs) who block the brand: `shown`, their posts are read with
+   * `author.viewer.blockedBy`; `hidden`, getPosts leaves their posts out and
+   * only their profile says so.
+   */
+  blockers: Map<string, 'shown' | 'hidden'>;
   /** createRecord bodies */
   created: Json[];
   password: string;
@@ -43,6 +50,7 @@ export async function startBlueskyRights(): Promise<BlueskyRightsServer> {
   fx.views = [];
   fx.deleted = new Set();
   fx.created = [];
+  fx.blockers = new Map();
   fx.password = BRAND.password;
   fx.sessions = 0;
   fx.refreshes = 0;
@@ -122,6 +130,7 @@ export async function startBlueskyRights(): Promise<BlueskyRightsServer> {
       'com.atproto.repo.createRecord',
       'app.bsky.feed.getPosts',
       'app.bsky.feed.getPostThread',
+      'app.bsky.actor.getProfile',
     ];
     if (!pds.includes(method)) return base(req, url);
     const bearer = req.headers.authorization;
@@ -134,7 +143,24 @@ export async function startBlueskyRights(): Promise<BlueskyRightsServer> {
     if (bearer !== `Bearer ${access}`) return json({ error: 'ExpiredToken', message: 'Token has expired' }, 400);
     if (method === 'app.bsky.feed.getPosts') {
       const uris = url.searchParams.getAll('uris');
-      return json({ posts: uris.map(find).filter((v) => v !== undefined) });
+      const viewed = (v: Json): Json | null => {
+        const did = String((v.author as Json).did);
+        const block = fx.blockers.get(did);
+        if (block === 'hidden') return null;
+        return block === 'shown' ? { ...v, author: { ...(v.author as Json), viewer: { blockedBy: true } } } : v;
+      };
+      return json({ posts: uris.flatMap((u) => (find(u) ? [viewed(find(u)!)] : [])).filter((v) => v !== null) });
+    }
+    if (method === 'app.bsky.actor.getProfile') {
+      const actor = url.searchParams.get('actor') ?? '';
+      const known = [ANA, BOB].find((a) => a.did === actor || a.handle === actor);
+      if (!known) return json({ error: 'InvalidRequest', message: 'Profile not found' }, 400);
+      return json({
+        did: known.did,
+        handle: known.handle,
+        displayName: known.displayName,
+        viewer: { muted: false, blockedBy: fx.blockers.has(known.did) },
+      });
     }
     if (method === 'app.bsky.feed.getPostThread') {
       const uri = url.searchParams.get('uri') ?? '';

@@ -22,7 +22,7 @@ import {
   rightsWall,
   type RightsWall,
 } from './rights-wall.js';
-import { saveRightsSettings, type StoredRightsSettings } from '../../src/store/rights.js';
+import { removeOptOut, saveRightsSettings, type StoredRightsSettings } from '../../src/store/rights.js';
 
 const FEED = 902;
 const uri = (rkey: string, did = ANA.did) => `at://${did}/app.bsky.feed.post/${rkey}`;
@@ -169,6 +169,44 @@ describe('Bluesky rights requests', () => {
       { postId: beans, ok: false, status: 'refused', reason: 'the author declined before and is never asked again' },
     ]);
     expect(fx.created).toHaveLength(1);
+  });
+
+  it('an author who blocks the brand is never asked, whether their post shows the block or is hidden by it', async () => {
+    await wall();
+    const [cup, beans] = [await idOf('3kcup'), await idOf('3kbeans')];
+    const refused = (postId: number) => ({
+      postId,
+      ok: false,
+      status: 'refused',
+      reason: `the author blocks @${BRAND.handle} on Bluesky: they are put on the opt-out list and never asked`,
+    });
+    // the post is read with its author's viewer state: blockedBy
+    fx.blockers.set(ANA.did, 'shown');
+    expect(await requestRights(w.deps(), [cup], { actor: 't' })).toEqual([refused(cup)]);
+    expect(fx.created).toEqual([]);
+    expect(await optOuts(w.db)).toEqual([{ author: 'bluesky:ana.bsky.social', reason: 'blocked' }]);
+    expect((await postByExternalId(w.db, uri('3kcup'))).rights_state).toBe(null);
+
+    // the AppView leaves a blocker's post out: their profile says why
+    await removeOptOut(w.db, ACCOUNT, 'bluesky:ana.bsky.social');
+    fx.blockers.set(ANA.did, 'hidden');
+    expect(await requestRights(w.deps(), [beans], { actor: 't' })).toEqual([refused(beans)]);
+    expect(
+      fx.requests.some((r) => r.url === `/xrpc/app.bsky.actor.getProfile?actor=${encodeURIComponent(ANA.did)}`),
+    ).toBe(true);
+    expect(fx.created).toEqual([]);
+    expect(await optOuts(w.db)).toEqual([{ author: 'bluesky:ana.bsky.social', reason: 'blocked' }]);
+
+    // a post gone for another reason is a failure, not a block
+    await removeOptOut(w.db, ACCOUNT, 'bluesky:ana.bsky.social');
+    fx.blockers.clear();
+    fx.deleted.add(uri('3kbeans'));
+    expect((await requestRights(w.deps(), [beans], { actor: 't' }))[0]).toMatchObject({
+      ok: false,
+      status: 'failed',
+      reason: 'the post is no longer on Bluesky (deleted, or its author blocks the account)',
+    });
+    expect(await optOuts(w.db)).toEqual([]);
   });
 
   it('an expired access token is renewed with the refresh token, and a spent refresh token signs in again', async () => {

@@ -4,7 +4,9 @@
 // the same status back), GET /api/v1/statuses/:id (404 once deleted,
 // `edited_at` after an edit), GET /api/v1/statuses/:id/context (descendants,
 // nested replies too), GET /api/v2/search (a status by its link; another
-// server's only with resolve=true) — behind a bearer token with scopes.
+// server's only with resolve=true), GET /api/v1/accounts/relationships (its
+// `blocked_by`: authors who block the brand; 403 without read:follows) —
+// behind a bearer token with scopes.
 import {
   account,
   mastodonHtml,
@@ -29,6 +31,8 @@ export interface MastodonRightsServer extends MastodonFixture {
   /** the token the write and read calls need, and its scopes */
   rightsToken: string;
   scopes: string[];
+  /** account ids of authors who block the brand */
+  blockedBy: Set<string>;
   /** what POST /api/v1/statuses received */
   posted: { body: Json; headers: Recorded['headers'] }[];
   /** a reply to `to` by `who`, its text as Mastodon renders it (the brand mentioned first) */
@@ -47,6 +51,7 @@ export async function startMastodonRights(brand = BRAND): Promise<MastodonRights
   fx.rightsToken = 'masto-rights-token-9c1Kq2Vw';
   fx.scopes = ['read', 'write:statuses'];
   fx.posted = [];
+  fx.blockedBy = new Set();
   const idempotent = new Map<string, Json>();
   let nextId = 113000000000000000n;
   const all = () => [...fx.statuses, ...fx.others].filter((s) => !fx.deleted.has(String(s.id)));
@@ -82,7 +87,10 @@ export async function startMastodonRights(brand = BRAND): Promise<MastodonRights
   fx.handler = (req, url) => {
     const path = url.pathname;
     const rights =
-      path === '/api/v1/statuses' || /^\/api\/v1\/statuses\/[^/]+(\/context)?$/.test(path) || path === '/api/v2/search';
+      path === '/api/v1/statuses' ||
+      /^\/api\/v1\/statuses\/[^/]+(\/context)?$/.test(path) ||
+      path === '/api/v2/search' ||
+      path === '/api/v1/accounts/relationships';
     if (!rights) return base(req, url);
     if (req.headers.authorization !== `Bearer ${fx.rightsToken}`)
       return json(INVALID_TOKEN, 401, {
@@ -112,6 +120,24 @@ export async function startMastodonRights(brand = BRAND): Promise<MastodonRights
       fx.others.push(s);
       if (typeof key === 'string') idempotent.set(key, s);
       return json(s);
+    }
+    if (path === '/api/v1/accounts/relationships') {
+      if (!fx.scopes.some((s) => s === 'read' || s === 'read:follows'))
+        return json({ error: 'This action is outside the authorized scopes' }, 403);
+      // Mastodon's shape: one relationship per id[] asked
+      return json(
+        url.searchParams.getAll('id[]').map((id) => ({
+          id,
+          following: false,
+          followed_by: false,
+          blocking: false,
+          blocked_by: fx.blockedBy.has(id),
+          muting: false,
+          requested: false,
+          domain_blocking: false,
+          note: '',
+        })),
+      );
     }
     let m = /^\/api\/v1\/statuses\/([^/]+)\/context$/.exec(path);
     if (m) {

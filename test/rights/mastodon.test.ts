@@ -203,6 +203,38 @@ describe('Mastodon rights requests', () => {
     expect(fx.posted).toHaveLength(posted);
   });
 
+  it('an author who blocks the brand is never asked: opted out as blocked, nothing posted; a token that cannot read relationships asks as before', async () => {
+    const connectionId = await wall();
+    fx.blockedBy.add(BOB.id);
+    const d = await idOf(ID.d);
+    expect(await requestRights(w.deps(), [d], { actor: 't' })).toEqual([
+      {
+        postId: d,
+        ok: false,
+        status: 'refused',
+        reason: `the author blocks the connection's account on 127.0.0.1:${fx.port}: they are put on the opt-out list and never asked`,
+      },
+    ]);
+    expect(fx.requests.some((r) => r.url === `/api/v1/accounts/relationships?id%5B%5D=${BOB.id}`)).toBe(true);
+    expect(fx.posted).toEqual([]);
+    expect(await optOuts(w.db)).toEqual([{ author: 'mastodon:bob@social.example', reason: 'blocked' }]);
+    expect(await w.db.selectFrom('post_rights').selectAll().execute()).toEqual([]);
+    // on the list: refused again without a call upstream
+    const calls = fx.requests.length;
+    expect((await requestRights(w.deps(), [d], { actor: 't' }))[0]).toMatchObject({
+      ok: false,
+      reason: 'the author blocked the brand and is never asked again',
+    });
+    expect(fx.requests).toHaveLength(calls);
+
+    // a token without read:follows cannot read relationships (403): that says nothing of blocks
+    fx.scopes = ['read:statuses', 'write:statuses'];
+    const a = await idOf(ID.a);
+    expect((await requestRights(w.deps(), [a], { actor: 't' }))[0]).toMatchObject({ ok: true, method: 'reply' });
+    expect(fx.posted.map((p) => p.body.in_reply_to_id)).toEqual([ID.a]);
+    expect((await connectionStatus(w.db, connectionId)).status).not.toBe('failing');
+  });
+
   it('limits: one request to an author a day; unanswered requests expire and may be asked again', async () => {
     await wall({ settings: { perAuthorPerDay: 1, expireDays: 2 } });
     const [a, b, d] = [await idOf(ID.a), await idOf(ID.b), await idOf(ID.d)];

@@ -9,12 +9,22 @@
 // to the request (app.bsky.feed.getPostThread, depth 1); an answer is
 // followed by reading it again (getPosts: absent once deleted).
 //
+// An author who blocks the brand's account is never asked: the post's
+// author view says so (`viewer.blockedBy`), or — when the post cannot be
+// read at all — their profile does (app.bsky.actor.getProfile).
+//
 // A Bluesky post holds at most 300 graphemes (and 3,000 bytes): a longer
 // request is refused before anything is sent.
 import { createHash } from 'node:crypto';
 import { parseInstant } from '../../ingest/normalize.js';
 import { BLUESKY_ENTRYWAY } from '../../connections/networks.js';
-import { ChannelError, type ChannelContext, type HeardReply, type RightsChannel } from './channel.js';
+import {
+  AuthorBlocksError,
+  ChannelError,
+  type ChannelContext,
+  type HeardReply,
+  type RightsChannel,
+} from './channel.js';
 import { callJson, isObject } from './http.js';
 
 type Json = Record<string, unknown>;
@@ -164,6 +174,24 @@ async function getPosts(ctx: ChannelContext, s: Session, uris: string[], what: s
   return Array.isArray(json?.posts) ? json.posts.filter(isObject) : [];
 }
 
+/** The DID of an at:// URI's repository (`at://did:plc:…/app.bsky.feed.post/…`). */
+const didOf = (uri: string) => /^at:\/\/(did:[^/]+)\//.exec(uri)?.[1] ?? null;
+
+/** Whether a view's author (a post's `author`, a profile) blocks the session's account. */
+const blocksViewer = (actor: unknown) => isObject(actor) && isObject(actor.viewer) && actor.viewer.blockedBy === true;
+
+/** Whether the author `did` blocks the session's account, by their profile (a post they blocked is not shown). */
+async function profileBlocks(ctx: ChannelContext, s: Session, did: string): Promise<boolean> {
+  const profile = await callJson<Json>(ctx, {
+    url: `${s.pds}/xrpc/app.bsky.actor.getProfile?${new URLSearchParams({ actor: did })}`,
+    headers: auth(s),
+    what: 'reading whether the author blocks the account',
+    // an account gone or taken down says nothing of blocks
+    gone: (status) => status === 400 || status === 404,
+  });
+  return blocksViewer(profile);
+}
+
 /** A strong reference (uri + cid) from a view or a record's reply field. */
 function strongRef(v: unknown): BlueskyRef | null {
   return isObject(v) && typeof v.uri === 'string' && typeof v.cid === 'string' ? { uri: v.uri, cid: v.cid } : null;
@@ -246,6 +274,9 @@ export const blueskyChannel: RightsChannel = {
       throw new ChannelError(`the post's id ${JSON.stringify(post.externalId)} is not a Bluesky at:// URI`);
     return withSession(ctx, async (s) => {
       const [view] = await getPosts(ctx, s, [post.externalId], 'reading the post');
+      const authorDid = didOf(post.externalId);
+      const blocked = view ? blocksViewer(view.author) : authorDid !== null && (await profileBlocks(ctx, s, authorDid));
+      if (blocked) throw new AuthorBlocksError(`@${s.handle} on Bluesky`);
       const parent = view ? strongRef(view) : null;
       const author = view && isObject(view.author) ? view.author : null;
       if (!view || !parent || !author || typeof author.did !== 'string')

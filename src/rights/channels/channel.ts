@@ -98,3 +98,15 @@ export class ChannelError extends Error {
     super(message);
   }
 }
+
+/**
+ * The author blocks the account that would ask (Mastodon's relationship
+ * `blocked_by`, Bluesky's `viewer.blockedBy`): nothing is sent, and the
+ * service puts the author on the opt-out list for good.
+ */
+export class AuthorBlocksError extends ChannelError {
+  override name = 'AuthorBlocksError';
+  constructor(readonly account: string) {
+    super(`the author blocks ${account}: they are put on the opt-out list and never asked`);
+  }
+}

@@ -9,11 +9,22 @@
 // link (GET /api/v2/search?resolve=true), as any client replying to a
 // remote post does.
 //
+// An author who blocks the connection's account is never asked: its
+// relationship to them (GET /api/v1/accounts/relationships, `blocked_by`) is
+// read before the reply is posted (a reply they blocked would reach no one).
+//
 // Pixelfed speaks the same API: its channel (pixelfed.ts) is this one's
 // calls under the connection network `pixelfed`.
 import { plainText, parseInstant } from '../../ingest/normalize.js';
 import { hostOf } from '../../ingest/url-parts.js';
-import { ChannelError, type AskedPost, type ChannelContext, type HeardReply, type RightsChannel } from './channel.js';
+import {
+  AuthorBlocksError,
+  ChannelError,
+  type AskedPost,
+  type ChannelContext,
+  type HeardReply,
+  type RightsChannel,
+} from './channel.js';
 import { callJson, isObject } from './http.js';
 
 type Json = Record<string, unknown>;
@@ -59,6 +70,29 @@ async function statusOnServer(ctx: ChannelContext, server: string, post: AskedPo
   return status;
 }
 
+/**
+ * Whether the author (their id on the connection's server) blocks the
+ * connection's account. A server that cannot say (a token without
+ * read:follows answers 403, a server without the call 404) is taken as no:
+ * the reply is then posted as before.
+ */
+async function blocksUs(ctx: ChannelContext, server: string, authorId: string): Promise<boolean> {
+  const relationships = await callJson<unknown[]>(ctx, {
+    url: `${server}/api/v1/accounts/relationships?${new URLSearchParams({ 'id[]': authorId })}`,
+    headers: auth(ctx),
+    what: 'reading whether the author blocks the account',
+    nullOn: [403, 404],
+  });
+  const mine = Array.isArray(relationships) ? relationships.find((r) => isObject(r) && r.id === authorId) : undefined;
+  return isObject(mine) && mine.blocked_by === true;
+}
+
+/** The connection's account in words: `@harbor on social.example`. */
+const accountOf = (ctx: ChannelContext, server: string) =>
+  ctx.credential.accountName
+    ? `@${ctx.credential.accountName.replace(/^@/, '')} on ${hostOf(server)}`
+    : `the connection's account on ${hostOf(server)}`;
+
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -101,6 +135,7 @@ export const mastodonChannel: RightsChannel = {
     const acct = typeof account.acct === 'string' ? account.acct : '';
     if (typeof status.id !== 'string' || typeof account.id !== 'string' || acct === '')
       throw new ChannelError(`${hostOf(server)} did not say who wrote the post`);
+    if (await blocksUs(ctx, server, account.id)) throw new AuthorBlocksError(accountOf(ctx, server));
     // the author is told only when mentioned (a direct request reaches only who it mentions)
     const local = [hostOf(server), typeof account.url === 'string' ? hostOf(account.url) : ''];
     const body = mentions(text, acct, local) ? text : `@${acct} ${text}`;
