@@ -1,8 +1,10 @@
-// What the xsocial connectors (X, Reddit, Tumblr, Flickr) share when a
-// network answers with an error of its own: its JSON error body, read on the
-// serving thread (a few bytes: error bodies are small), and error messages
-// kept clear of the key a URL carries (Flickr and Tumblr take theirs in the
-// query string).
+// How a network's error answer is read, the one way for the connectors (X,
+// Reddit, Tumblr, Flickr, Meta's Graph APIs) and the rights channels
+// (src/rights/channels/http.ts): its JSON error body, read on the serving
+// thread (a bounded prefix: error bodies are small), the network's words made
+// fit for a status or a message (one line, short, printable, never a secret),
+// and error messages kept clear of the key a URL carries (Flickr and Tumblr
+// take theirs in the query string).
 import { decodeBody } from './charset.js';
 import type { FetchResponse } from '../net/fetcher.js';
 import { UpstreamError, describeFailure, isObject } from './connector.js';
@@ -10,7 +12,7 @@ import { UpstreamError, describeFailure, isObject } from './connector.js';
 const ERROR_BODY_BYTES = 64 * 1024;
 
 /** An error answer's JSON object, or null when it has none. */
-export function errorJson(res: FetchResponse): Record<string, unknown> | null {
+export function errorJson(res: Pick<FetchResponse, 'bytes' | 'headers'>): Record<string, unknown> | null {
   try {
     const data = JSON.parse(
       decodeBody(res.bytes.subarray(0, ERROR_BODY_BYTES), res.headers['content-type']).replace(/^\uFEFF/, ''),
@@ -21,9 +23,20 @@ export function errorJson(res: FetchResponse): Record<string, unknown> | null {
   }
 }
 
-/** A network's own words (printable, short) for a message. */
-export function said(value: unknown): string {
-  return typeof value === 'string' ? value.replace(/[^\x20-\x7e\u00a0-\uffff]/g, ' ').slice(0, 200) : '';
+/**
+ * A network's own words fit for a status or a message: one line, printable,
+ * at most `max` characters, and never one of `secrets` nor an
+ * `access_token=` a quoted URL carries (a network may echo what it was sent).
+ * Not a string: ''.
+ */
+export function said(value: unknown, secrets: readonly (string | null | undefined)[] = [], max = 200): string {
+  if (typeof value !== 'string') return '';
+  let out = value;
+  for (const secret of secrets) if (secret) out = out.split(secret).join('…');
+  return out
+    .replace(/access_token=[^&\s]+/gi, 'access_token=…')
+    .replace(/[^\x20-\x7e\u00a0-\uffff]/g, ' ')
+    .slice(0, max);
 }
 
 /** The UpstreamError an error answer makes by default (as PollHttp would have thrown it). */

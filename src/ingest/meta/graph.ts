@@ -8,7 +8,7 @@
 // until access is regained), `data` + `paging.cursors.after` pages, and the
 // window comparison that finds deleted posts.
 import type { FetchResponse } from '../../net/fetcher.js';
-import { decodeBody } from '../charset.js';
+import { errorJson, said } from '../upstream-errors.js';
 import {
   CredentialError,
   UpstreamError,
@@ -54,17 +54,9 @@ export interface GraphError {
   fbtraceId: string;
 }
 
-const ERROR_BODY_BYTES = 64 * 1024;
-
 /** The error of an error answer, when it is one in the Graph API's shape. */
 export function readGraphError(res: Pick<FetchResponse, 'bytes' | 'headers'>): GraphError | null {
-  const text = decodeBody(res.bytes.subarray(0, ERROR_BODY_BYTES), res.headers['content-type']);
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return null;
-  }
+  const data = errorJson(res);
   const error = isObject(data) && isObject(data.error) ? data.error : null;
   if (!error) return null;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -90,16 +82,6 @@ export const isMissingObject = (e: GraphError) =>
 export const isHashtagLimit = (e: GraphError) =>
   e.subcode === 2207034 || e.code === 24 || (/\bhashtag/i.test(e.message) && /\b(limit|maximum)\b/i.test(e.message));
 
-/** An upstream message fit for a feed's status: one line, short, and never the token. */
-export function safeMessage(message: string, secret: string | undefined): string {
-  let out = message;
-  if (secret) out = out.split(secret).join('…');
-  return out
-    .replace(/access_token=[^&\s]+/gi, 'access_token=…')
-    .replace(/[^\x20-\x7e\u00a0-\uffff]/g, ' ')
-    .slice(0, 200);
-}
-
 /**
  * The error a Graph API error answer means. Code 190 is the access token
  * (subcode 463 expired; 458 app removed and 460 password changed: revoked;
@@ -114,7 +96,7 @@ export function graphFailure(
   secret: string | undefined,
   retryAfterMs: number | null,
 ): Error {
-  const detail = error ? safeMessage(error.message || error.userMessage, secret) : '';
+  const detail = error ? said(error.message || error.userMessage, [secret]) : '';
   const codes =
     error?.code !== null && error?.code !== undefined
       ? ` (code ${error.code}${error.subcode ? `/${error.subcode}` : ''})`

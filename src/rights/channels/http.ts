@@ -1,9 +1,11 @@
 // The one way a rights channel calls its network: JSON in and out through
 // the guarded fetcher, a refusal of the credentials told apart (the
 // connection is marked), any other failure said in words with what the
-// network answered — never the token.
+// network answered — never the token (the error body read and its words
+// made safe as the connectors do: src/ingest/upstream-errors.ts).
 import { FetchError } from '../../net/errors.js';
 import { hostOf } from '../../ingest/url-parts.js';
+import { errorJson, said } from '../../ingest/upstream-errors.js';
 import { ChannelError, type ChannelContext } from './channel.js';
 
 export interface JsonCall {
@@ -36,16 +38,21 @@ function errorText(json: unknown): string | null {
   const text = [o.message, o.error_description, nested, o.detail, o.title, o.error].find(
     (v) => typeof v === 'string' && v !== '',
   );
-  return typeof text === 'string' ? text.slice(0, 300) : null;
+  // cut to length only once the secrets are out (wordsOf): a cut could leave half of one
+  return typeof text === 'string' ? text : null;
 }
 
-/** A network's words with the connection's secrets taken out (a network may echo what it was sent). */
-function scrubbed(text: string | null, ctx: ChannelContext): string | null {
-  if (text === null) return null;
-  let out = text;
-  for (const secret of [ctx.credential.accessToken, ctx.credential.apiKey, ctx.credential.apiSecret])
-    if (secret) out = out.split(secret).join('…');
-  return out;
+/** What the network said, fit for a message: never the connection's secrets (a network may echo what it was sent). */
+const wordsOf = (json: unknown, ctx: ChannelContext) =>
+  said(errorText(json), [ctx.credential.accessToken, ctx.credential.apiKey, ctx.credential.apiSecret], 300);
+
+/** A success answer's JSON, or null when it is not JSON. */
+function parsed(bytes: Buffer): unknown {
+  try {
+    return bytes.length > 0 ? (JSON.parse(bytes.toString('utf8')) as unknown) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A machine-readable error code (atproto's `error`: `ExpiredToken`, `NotFound`), when the body has one. */
@@ -79,27 +86,22 @@ export async function callJson<T = unknown>(ctx: ChannelContext, call: JsonCall)
     const why = err instanceof FetchError ? err.message : 'the request failed';
     throw new ChannelError(`${call.what}: ${hostOf(call.url)} could not be reached (${why})`);
   }
-  let json: unknown = null;
-  try {
-    json = res.bytes.length > 0 ? JSON.parse(res.bytes.toString('utf8')) : null;
-  } catch {
-    json = null;
-  }
   if (call.nullOn?.includes(res.status)) return null;
+  const json: unknown = res.status >= 400 ? errorJson(res) : parsed(res.bytes);
   if (res.status >= 400 && call.gone?.(res.status, json)) return null;
   const refused = call.refusesCredentials ?? ((status: number) => status === 401 || status === 403);
   if (res.status >= 400 && refused(res.status, json)) {
-    const said = scrubbed(errorText(json), ctx);
+    const words = wordsOf(json, ctx);
     throw new ChannelError(
-      `${call.what}: ${hostOf(call.url)} refused the connection's credentials (${res.status}${said ? `: ${said}` : ''})`,
+      `${call.what}: ${hostOf(call.url)} refused the connection's credentials (${res.status}${words ? `: ${words}` : ''})`,
       true,
       errorCode(json),
     );
   }
   if (res.status >= 400) {
-    const said = scrubbed(errorText(json), ctx);
+    const words = wordsOf(json, ctx);
     throw new ChannelError(
-      `${call.what}: ${hostOf(call.url)} answered ${res.status}${said ? `: ${said}` : ''}`,
+      `${call.what}: ${hostOf(call.url)} answered ${res.status}${words ? `: ${words}` : ''}`,
       false,
       errorCode(json),
     );

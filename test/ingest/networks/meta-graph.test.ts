@@ -1,12 +1,12 @@
 // The Graph API parts the three Meta connectors share (src/ingest/meta/graph.ts)
 // and their settings' rules, as pure functions.
+import { said } from '../../../src/ingest/upstream-errors.js';
 import { describe, expect, it } from 'vitest';
 import { CredentialError, UpstreamError } from '../../../src/ingest/connector.js';
 import {
   graphFailure,
   readGraphError,
   readUsage,
-  safeMessage,
   usageWaitMs,
   type GraphError,
 } from '../../../src/ingest/meta/graph.js';
@@ -51,9 +51,11 @@ describe('Graph API errors', () => {
   it('never repeats the token an upstream message quotes', () => {
     const err = graphFailure('Threads', 400, error(1, null, `bad request for ${TOKEN}`), TOKEN, null);
     expect(err.message).not.toContain(TOKEN);
-    expect(safeMessage(`see https://x.example/?access_token=${TOKEN}&a=1`, undefined)).toBe(
-      'see https://x.example/?access_token=…&a=1',
-    );
+    expect(said(`see https://x.example/?access_token=${TOKEN}&a=1`)).toBe('see https://x.example/?access_token=…&a=1');
+    // the secrets go before the cut to length: none is left in part
+    expect(said(`${'x'.repeat(190)} ${TOKEN}`, [TOKEN], 200)).toBe(`${'x'.repeat(190)} …`);
+    expect(said('two\nlines\u0007', [])).toBe('two lines ');
+    expect(said(42)).toBe('');
   });
 
   it('reads the error body, and nothing from a body of another shape', () => {
