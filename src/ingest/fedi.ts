@@ -1,5 +1,5 @@
-// What the connectors of the open (federated) networks share — Pixelfed,
-// Misskey/Sharkey, PeerTube: the instance's token sent only to its own
+// What the connectors of the open (federated) networks share — Mastodon,
+// Pixelfed, Misskey/Sharkey, PeerTube: the instance's token sent only to its own
 // instance, a per-poll HTTP view that adds the token, and the re-check of
 // recently stored items that finds the ones deleted upstream.
 import {

@@ -26,7 +26,6 @@ import {
   isObject,
   parseJson,
   type Connector,
-  type ConnectorCredential,
   type DocumentParser,
   type HttpOptions,
   type HttpResult,
@@ -50,6 +49,7 @@ import {
   str,
   type QuotedPost,
 } from './normalize.js';
+import { instanceToken } from './fedi.js';
 import { hostOf } from './url-parts.js';
 
 type MastodonSettings = Static<typeof MastodonConnector>;
@@ -74,6 +74,9 @@ export function compareIds(a: string, b: string): number {
   if (x.length !== y.length) return x.length - y.length;
   return x < y ? -1 : x > y ? 1 : 0;
 }
+
+/** What the feed's connection must be: a Mastodon connection of the feed's instance (fedi.ts instanceToken). */
+const NETWORK = { name: 'Mastodon', connection: 'mastodon' };
 
 const maxId = (ids: string[]) =>
   ids.reduce<string | undefined>((m, id) => (m === undefined || compareIds(id, m) > 0 ? id : m), undefined);
@@ -285,7 +288,7 @@ export function mastodonCredentialError(err: UpstreamError, instance: string): C
 
 /** The poll's requests: with the connection's token when there is one, its refusal a CredentialError. */
 function requester(input: PollInput<MastodonSettings>, base: string): Request {
-  const credential = tokenFor(input.credential, base);
+  const credential = instanceToken(input.credential, base, NETWORK);
   if (!credential)
     return async (url, options) => {
       try {
@@ -308,20 +311,6 @@ function requester(input: PollInput<MastodonSettings>, base: string): Request {
       throw (err instanceof UpstreamError && mastodonCredentialError(err, base)) || err;
     }
   };
-}
-
-/** The access token, checked to be for this instance (a token never goes to another server). */
-function tokenFor(credential: ConnectorCredential | null, base: string): string | null {
-  if (!credential) return null;
-  if (!credential.accessToken)
-    throw new ConnectorSetupError(
-      `the Mastodon connection ${credential.connectionId} holds no access token: reconnect it`,
-    );
-  if (credential.instance && new URL(credential.instance).origin !== new URL(base).origin)
-    throw new ConnectorSetupError(
-      `the Mastodon connection ${credential.connectionId} is for ${hostOf(credential.instance)}, not ${hostOf(base)}: give the feed a connection of its instance`,
-    );
-  return credential.accessToken;
 }
 
 async function lookupAccount(input: PollInput<MastodonSettings>, request: Request, base: string, acct: string) {

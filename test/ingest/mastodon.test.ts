@@ -2,8 +2,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { account, mastodonHtml, startMastodon, status, type MastodonFixture } from './fixtures/mastodon.js';
 import { htmlError } from './fixtures/server.js';
+import { connectedWall, KEY } from './networks/connected-feed.js';
+import { addConnection } from '../helpers/connections.js';
 import { upstreamHash } from '../../src/ingest/upstream-hash.js';
 import {
+  ACCOUNT,
   NOW,
   WALL,
   ingestState,
@@ -494,6 +497,46 @@ describe('mastodon account statuses', () => {
       reply: 0,
     });
     expect(stored.filter((p) => p.repost === 1)).toEqual([boosted]);
+  });
+
+  it('reads with the feed’s Mastodon connection; a token of another instance or another network is never sent', async () => {
+    fx = await startMastodon();
+    seed();
+    const feed = { kind: 'mastodon', instance: fx.origin, hashtag: 'wallery' };
+    const token = 'masto-feed-token-7Hq2';
+    h = (await connectedWall(504, feed, { network: 'mastodon', token, instance: fx.origin })).h;
+    const [read] = await h.poll();
+    expect(read).toMatchObject({ status: 'ok' });
+    expect(fx.requests.length).toBeGreaterThan(0);
+    expect(fx.requests.every((r) => r.headers.authorization === `Bearer ${token}`)).toBe(true);
+
+    // the same feed given another connection
+    const refused = async (network: string, instance: string) => {
+      const connectionId = await addConnection(h.server.store.db, {
+        accountId: ACCOUNT,
+        network,
+        secret: { accessToken: 'elsewhere-token' },
+        key: KEY,
+        instance,
+        now: NOW,
+      });
+      await h.server.store.db
+        .updateTable('feeds')
+        .set({ connector: JSON.stringify({ ...feed, connectionId }) })
+        .where('id', '=', 504)
+        .execute();
+      h.clock.now = (await ingestState(h, 504)).next_poll_at;
+      fx.requests.length = 0;
+      const [report] = await h.poll();
+      expect(fx.requests).toEqual([]);
+      return report!.message;
+    };
+    expect(await refused('mastodon', 'https://other.example')).toBe(
+      `the feed's Mastodon connection belongs to other.example, not 127.0.0.1:${fx.port}: its token is only sent to its own instance`,
+    );
+    expect(await refused('pixelfed', fx.origin)).toBe(
+      "the feed's connection is a pixelfed connection; a Mastodon feed needs a mastodon connection",
+    );
   });
 
   it('an unknown account fails with the instance’s message', async () => {
