@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { facet, postView } from '../ingest/fixtures/bluesky.js';
 import { NOW } from '../ingest/harness.js';
-import { requestRights, LISTEN_MS, FOLLOW_MS } from '../../src/rights/service.js';
+import { requestRights, FOLLOW_MS } from '../../src/rights/service.js';
 import { ANA, BOB, BRAND, startBlueskyRights, type BlueskyRightsServer } from './bluesky-server.js';
 import {
   ACCOUNT,
@@ -71,11 +71,6 @@ async function wall(settings: Partial<StoredRightsSettings> = {}, password = BRA
 
 const idOf = async (rkey: string) => (await postByExternalId(w.db, uri(rkey))).id;
 
-async function listen(afterMs = LISTEN_MS) {
-  w.h.clock.now += afterMs;
-  return w.watcher.runOnce();
-}
-
 describe('Bluesky rights requests', () => {
   it('replies with the template, a mention facet and the thread’s root; only the author’s grant counts; deleting it revokes', async () => {
     await wall();
@@ -117,13 +112,13 @@ describe('Bluesky rights requests', () => {
 
     // Bob answers with the hashtag: not the author
     fx.reply({ rkey: '3kbobyes', who: BOB, text: '#YesHarbor', parent: request, root: request });
-    let report = await listen();
+    let report = await w.listen();
     expect(report.heard).toEqual([{ postId: cup, state: 'requested', changed: false }]);
     expect(await publicLinks(w.h)).toEqual([]);
 
     // Ana grants
     fx.reply({ rkey: '3kanayes', who: ANA, text: 'Of course 😊 #yesharbor', parent: request });
-    report = await listen();
+    report = await w.listen();
     expect(report.heard).toEqual([{ postId: cup, state: 'granted', changed: true }]);
     expect(await publicLinks(w.h)).toEqual([bskyLink('3kcup')]);
     expect(await rightsOf(w.db, cup)).toMatchObject({
@@ -139,11 +134,11 @@ describe('Bluesky rights requests', () => {
     });
 
     // still there at the next follow: nothing changes
-    report = await listen(FOLLOW_MS);
+    report = await w.listen(FOLLOW_MS);
     expect(report.heard).toEqual([{ postId: cup, state: 'granted', changed: false }]);
     // deleted: getPosts answers without it → revoked
     fx.deleted.add(uri('3kanayes'));
-    report = await listen(FOLLOW_MS);
+    report = await w.listen(FOLLOW_MS);
     expect(report.heard).toEqual([{ postId: cup, state: 'revoked', changed: true }]);
     expect(await publicLinks(w.h)).toEqual([]);
     expect(await eventKinds(w.db, cup)).toEqual(['requested', 'granted', 'revoked']);
@@ -161,7 +156,7 @@ describe('Bluesky rights requests', () => {
     });
     const request = fx.views.at(-1)!;
     fx.reply({ rkey: '3kanano', who: ANA, text: 'No thanks', parent: request });
-    const report = await listen();
+    const report = await w.listen();
     expect(report.heard).toEqual([{ postId: threaded, state: 'declined', changed: true }]);
     expect(await publicLinks(w.h)).toEqual([]);
     expect(await optOuts(w.db)).toEqual([{ author: 'bluesky:ana.bsky.social', reason: 'declined' }]);
@@ -213,15 +208,15 @@ describe('Bluesky rights requests', () => {
     await wall();
     const cup = await idOf('3kcup');
     await requestRights(w.deps(), [cup], { actor: 't' });
-    await listen(); // the watcher's own session
+    await w.listen(); // the watcher's own session
     expect([fx.sessions, fx.refreshes]).toEqual([2, 0]);
     fx.expireAccess();
-    let report = await listen();
+    let report = await w.listen();
     expect(report.heard).toEqual([{ postId: cup, state: 'requested', changed: false }]);
     expect([fx.sessions, fx.refreshes]).toEqual([2, 1]);
     fx.expireAccess();
     fx.expireRefresh();
-    report = await listen();
+    report = await w.listen();
     expect(report.heard).toEqual([{ postId: cup, state: 'requested', changed: false }]);
     expect([fx.sessions, fx.refreshes]).toEqual([3, 1]);
   });

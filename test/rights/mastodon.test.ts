@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { account, mastodonHtml, status } from '../ingest/fixtures/mastodon.js';
 import { NOW } from '../ingest/harness.js';
-import { listenTo, requestRights, LISTEN_MS, FOLLOW_MS } from '../../src/rights/service.js';
+import { listenTo, requestRights, FOLLOW_MS } from '../../src/rights/service.js';
 import { mastodonChannel } from '../../src/rights/channels/mastodon.js';
 import { DAY_MS } from '../../src/domain/rights.js';
 import { startMastodonRights, type MastodonRightsServer } from './mastodon-server.js';
@@ -76,12 +76,6 @@ async function wall(options: { settings?: Partial<StoredRightsSettings>; auto?: 
 
 const idOf = async (externalId: string) => (await postByExternalId(w.db, externalId)).id;
 
-/** One watcher pass once the next listen is due. */
-async function listen(afterMs = LISTEN_MS) {
-  w.h.clock.now += afterMs;
-  return w.watcher.runOnce();
-}
-
 describe('Mastodon rights requests', () => {
   it('asks in a reply mentioning the author; only the author’s grant counts, clears the post within one pass, and an edit revokes it', async () => {
     await wall();
@@ -114,14 +108,14 @@ describe('Mastodon rights requests', () => {
 
     // someone else answers with the hashtag: not the author, it does not count
     fx.reply({ id: '113200000000000001', to: String(request.id), who: BOB, text: '#YesHarbor', tags: ['YesHarbor'] });
-    let report = await listen();
+    let report = await w.listen();
     expect(report.heard).toEqual([{ postId: a, state: 'requested', changed: false }]);
     expect((await rightsOf(w.db, a)).state).toBe('requested');
     expect(await publicLinks(w.h)).toEqual([]);
 
     // the author's question is no answer; then the author grants (a reply to the request, the brand mentioned)
     fx.reply({ id: '113200000000000002', to: String(request.id), who: ANA, text: 'Where will it be shown?' });
-    report = await listen();
+    report = await w.listen();
     expect(report.heard[0]).toMatchObject({ state: 'requested', changed: false });
     fx.reply({
       id: '113200000000000003',
@@ -132,7 +126,7 @@ describe('Mastodon rights requests', () => {
     });
     // a reply to the author's reply (not to the request) is not read as an answer
     fx.reply({ id: '113200000000000004', to: '113200000000000003', who: ANA, text: 'no' });
-    report = await listen();
+    report = await w.listen();
     expect(report.heard).toEqual([{ postId: a, state: 'granted', changed: true }]);
     expect(await publicLinks(w.h)).toEqual([link('ana', ID.a)]);
     expect(await rightsOf(w.db, a)).toMatchObject({
@@ -149,7 +143,7 @@ describe('Mastodon rights requests', () => {
 
     // the author edits the answer and the hashtag is gone: revoked, off the wall again
     fx.edit('113200000000000003', 'Hmm, let me think about it', '2026-01-15T13:00:00.000Z');
-    report = await listen(FOLLOW_MS);
+    report = await w.listen(FOLLOW_MS);
     expect(report.heard).toEqual([{ postId: a, state: 'revoked', changed: true }]);
     expect(await publicLinks(w.h)).toEqual([]);
     expect((await rightsChanges(w.db, a)).at(-1)).toEqual({
@@ -171,7 +165,7 @@ describe('Mastodon rights requests', () => {
 
     fx.reply({ id: '113200000000000010', to: requestOf(ID.b), who: ANA, text: '#yesharbor', tags: ['yesharbor'] });
     fx.reply({ id: '113200000000000011', to: requestOf(ID.c), who: ANA, text: 'No thanks.' });
-    let report = await listen();
+    let report = await w.listen();
     expect(report.heard.map((r) => [r.postId, r.state]).sort()).toEqual(
       [
         [b, 'granted'],
@@ -188,7 +182,7 @@ describe('Mastodon rights requests', () => {
 
     // the grant deleted: the next follow reads a 404 and revokes
     fx.deleted.add('113200000000000010');
-    report = await listen(FOLLOW_MS);
+    report = await w.listen(FOLLOW_MS);
     expect(report.heard).toEqual([{ postId: b, state: 'revoked', changed: true }]);
     expect(await publicLinks(w.h)).toEqual([]);
     expect(fx.requests.some((r) => r.url === '/api/v1/statuses/113200000000000010')).toBe(true);
@@ -316,7 +310,7 @@ describe('Mastodon rights requests', () => {
 
     const request = home.others.find((s) => s.in_reply_to_id === '5001')!;
     home.reply({ id: '5002', to: String(request.id), who: anaThere, text: '#YesHarbor', tags: ['YesHarbor'] });
-    const report = await listen();
+    const report = await w.listen();
     expect(report.heard).toEqual([{ postId: a, state: 'granted', changed: true }]);
     expect(await publicLinks(w.h)).toEqual([link('ana', ID.a)]);
   });
@@ -367,7 +361,7 @@ describe('Mastodon rights requests', () => {
       expect(row).toMatchObject({ state: 'requested', requested_by: 'rule', method: 'reply' });
     }
     // asked already: the next pass asks nobody again
-    const again = await listen();
+    const again = await w.listen();
     expect(again.asked).toEqual([]);
     expect(fx.posted).toHaveLength(4);
   });

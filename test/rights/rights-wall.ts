@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { Kysely } from 'kysely';
 import { createFetcher, type Fetcher } from '../../src/net/fetcher.js';
 import { RightsWatcher } from '../../src/rights/watcher.js';
-import type { RightsDeps } from '../../src/rights/service.js';
+import { LISTEN_MS, type RightsDeps } from '../../src/rights/service.js';
 import { changesAfter } from '../../src/store/change-log.js';
 import { findConnection } from '../../src/store/connections.js';
 import {
@@ -45,6 +45,8 @@ export interface RightsWall {
   db: Kysely<Database>;
   fetcher: Fetcher;
   watcher: RightsWatcher;
+  /** one watcher pass once the next listen is due: the clock moved on by `afterMs` (default LISTEN_MS) first */
+  listen(afterMs?: number): ReturnType<RightsWatcher['runOnce']>;
   /** the service's deps as the management API would give them (its own memory) */
   deps(): RightsDeps;
   connect(
@@ -91,6 +93,10 @@ export async function rightsWall(
     db,
     fetcher,
     watcher,
+    listen(afterMs = LISTEN_MS) {
+      h.clock.now += afterMs;
+      return watcher.runOnce();
+    },
     deps: () => ({ db, secretKey: KEY, fetcher, memory, now: () => h.clock.now, announce }),
     connect: (network, secret, extra = {}) =>
       addConnection(db, {
