@@ -10,7 +10,7 @@ import { connectionSecretKey } from '../connections/secret-key.js';
 import { RIGHTS_STATES, type RightsState } from '../domain/rights.js';
 import { jsonLogger } from '../jobs/log.js';
 import * as manage from '../manage/rights.js';
-import { createFetcher } from '../net/fetcher.js';
+import { rightsFetcher } from '../rights/fetcher.js';
 import type { RequestOutcome, ListenResult, RightsDeps } from '../rights/service.js';
 import type { WatchReport } from '../rights/watcher.js';
 import {
@@ -68,13 +68,7 @@ function rightsDeps(store: Store, config: Config): RightsDeps {
   return {
     db: store.db,
     secretKey: connectionSecretKey(config.connections),
-    fetcher: createFetcher({
-      allowPrivateNetworks: config.ingest.allowPrivateNetworks,
-      timeoutMs: 20_000,
-      maxBytes: 1024 * 1024,
-      hostConcurrency: 4,
-      userAgent: 'Wallery/0.1 (self-hosted social wall; rights requests)',
-    }),
+    fetcher: rightsFetcher(config.ingest.allowPrivateNetworks),
     memory: new Map(),
     now: Date.now,
     listenMs: config.rights.listenS * 1000,

@@ -14,7 +14,7 @@ import type { PrivateNetworks } from '../config.js';
 import { LeasedJobs } from '../jobs/leased-jobs.js';
 import type { WorkerLogger } from '../jobs/log.js';
 import { workerDefaults, type WorkerOptions } from '../jobs/worker-options.js';
-import { createFetcher, type Fetcher } from '../net/fetcher.js';
+import type { Fetcher } from '../net/fetcher.js';
 import type { ChangeBus } from '../store/changes.js';
 import type { Database } from '../store/schema.js';
 import {
@@ -27,6 +27,7 @@ import {
 } from '../store/rights.js';
 import { DAY_MS } from '../domain/rights.js';
 import type { RightsChannel } from './channels/channel.js';
+import { rightsFetcher } from './fetcher.js';
 import {
   CHANNELS,
   expireRequests,
@@ -95,16 +96,7 @@ export class RightsWatcher {
     this.log = log;
     this.owner = owner;
     this.ownFetcher = options.fetcher === undefined;
-    const fetcher =
-      options.fetcher ??
-      createFetcher({
-        allowPrivateNetworks: options.allowPrivateNetworks,
-        timeoutMs: 20_000,
-        maxBytes: 1024 * 1024,
-        hostConcurrency: 4,
-        userAgent: 'Wallery/0.1 (self-hosted social wall; rights requests)',
-        ...(options.resolve ? { resolve: options.resolve } : {}),
-      });
+    const fetcher = options.fetcher ?? rightsFetcher(options.allowPrivateNetworks, options.resolve);
     this.deps = {
       db: options.db,
       secretKey: options.secretKey,

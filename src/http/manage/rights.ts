@@ -20,7 +20,8 @@ import {
   REPORT_COLUMNS,
   updateRightsSettings,
 } from '../../manage/rights.js';
-import { createFetcher, type Fetcher } from '../../net/fetcher.js';
+import { rightsFetcher } from '../../rights/fetcher.js';
+import { perServer } from '../per-server.js';
 import type { RightsDeps } from '../../rights/service.js';
 import {
   OptOutBody,
@@ -44,29 +45,24 @@ import { AccountParams, Ok, PostParams, WallParams, responses } from './schemas.
 const TAG = 'manage: rights';
 const CSV_TYPE = 'text/csv; charset=utf-8';
 
-const fetchers = new WeakMap<FastifyInstance, Fetcher>();
-const memories = new WeakMap<FastifyInstance, Map<string, unknown>>();
+/** One guarded fetcher and one memory of the channels (sessions) per server, closed with it. */
+const asking = perServer(
+  (app) => ({
+    fetcher: rightsFetcher(app.ctx.oauth?.allowPrivateNetworks ?? false),
+    memory: new Map<string, unknown>(),
+  }),
+  ({ fetcher }) => fetcher.close(),
+);
 
-/** What asking needs from a request's server: its store, key, clock, and one guarded fetcher per server. */
+/** What asking needs from a request's server: its store, key, clock, fetcher and memory. */
 function depsOf(request: FastifyRequest): RightsDeps {
   const app = request.server;
-  let fetcher = fetchers.get(app);
-  if (!fetcher) {
-    fetcher = createFetcher({
-      allowPrivateNetworks: app.ctx.oauth?.allowPrivateNetworks ?? false,
-      timeoutMs: 20_000,
-      maxBytes: 1024 * 1024,
-      hostConcurrency: 4,
-      userAgent: 'Wallery/0.1 (self-hosted social wall; rights requests)',
-    });
-    fetchers.set(app, fetcher);
-    memories.set(app, new Map());
-  }
+  const { fetcher, memory } = asking.of(app);
   return {
     db: app.ctx.store.db,
     secretKey: app.ctx.connectionKey ?? null,
     fetcher,
-    memory: memories.get(app)!,
+    memory,
     now: app.ctx.now,
     ...(app.ctx.rightsListenMs !== undefined ? { listenMs: app.ctx.rightsListenMs } : {}),
     // the server's caches and streams hear of a change at once
@@ -75,11 +71,7 @@ function depsOf(request: FastifyRequest): RightsDeps {
 }
 
 export async function rightsRoutes(fastify: FastifyInstance) {
-  fastify.addHook('onClose', async (app) => {
-    const fetcher = fetchers.get(app);
-    fetchers.delete(app);
-    await fetcher?.close();
-  });
+  fastify.addHook('onClose', asking.close);
   const route = manageRoute(fastify, TAG);
 
   route.get(
