@@ -7,6 +7,7 @@ import { explainDecision, type DecisionDetail } from './decision.js';
 import type { MediaKind, ModerationMode, PostState } from './lists.js';
 import { RULE_FLAG_COLUMNS, type RuleFlagColumn } from './post-fields.js';
 import { isProfane } from './profanity.js';
+import { RIGHTS_STATES, type RightsState } from './rights.js';
 import { LANGUAGE_MODEL, SENTIMENT_LANGUAGES, SENTIMENT_MODEL, type DetectedLanguage } from './text-signals.js';
 import {
   DEFAULT_IMAGE_CLASSES,
@@ -56,6 +57,8 @@ export const RULE_KINDS = [
   'account',
   // a moderation provider the operator configured (src/domain/provider-rules.ts)
   'provider',
+  // the post's rights state (issue 36): judged again whenever it changes (rightsRuleDecision)
+  'rights',
 ] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 export const RULE_ACTIONS = ['reject', 'hold', 'approve'] as const;
@@ -65,6 +68,9 @@ export type RuleAction = (typeof IMAGE_RULE_ACTIONS)[number];
 /** Languages of the profanity filter (obscenity's datasets). */
 export const PROFANITY_LANGUAGES = ['en'] as const;
 export const MEDIA_REQUIREMENTS = ['any', 'image', 'video'] as const;
+/** What a `rights` rule may list: a rights state, or none (never asked). */
+export const RIGHTS_RULE_STATES = ['none', ...RIGHTS_STATES] as const;
+export type RightsRuleState = (typeof RIGHTS_RULE_STATES)[number];
 /** A `language` rule: allow (posts in another language match) or block (posts in a listed language match). */
 export const LANGUAGE_MODES = ['allow', 'block'] as const;
 /** What a `language` rule does with a post whose language cannot be told: pass (default: no match) or match. */
@@ -93,6 +99,7 @@ export type Rule = Base &
     // spam: duplicate, burst, link_only, account (src/domain/spam.ts)
     | SpamRuleFields
     | ProviderRuleFields
+    | { kind: 'rights'; states: RightsRuleState[] }
   );
 
 /** Fields a rule may leave out (each kind's default is written out by completeRules). */
@@ -182,6 +189,8 @@ export interface RuleSubject extends Partial<Record<RuleFlagColumn, boolean>> {
   createdAt?: number | null;
   /** when the author's account was made (epoch ms), where the network says: the `account` rule */
   authorCreatedAt?: number | null;
+  /** the post's rights state (src/domain/rights.ts); null or absent: none (never asked, as every new post) */
+  rights?: RightsState | null;
 }
 
 /**
@@ -378,6 +387,10 @@ function testOf(rule: Rule): RuleTest {
     case 'provider':
       // judged on the provider's answer (compileRules)
       return plain(() => false);
+    case 'rights': {
+      const states: ReadonlySet<RightsRuleState> = new Set(rule.states);
+      return plain((post) => states.has(post.subject.rights ?? 'none'));
+    }
     // spam: duplicate and burst need the wall's recent posts, judged where posts are written (HistoryJudge)
     case 'duplicate':
     case 'burst':
@@ -459,6 +472,17 @@ const REASONS: Record<RuleKind, string> = {
   link_only: 'nothing but links, hashtags or mentions',
   account: 'a bot or a new account',
   provider: 'the moderation provider scored it over the threshold',
+  rights: 'its rights state',
+};
+
+/** How a rights state reads in a decision's reason. */
+const RIGHTS_SAID: Record<RightsRuleState, string> = {
+  none: 'rights never asked for',
+  requested: 'rights requested',
+  granted: 'rights granted',
+  declined: 'rights declined',
+  expired: 'rights request expired',
+  revoked: 'rights revoked',
 };
 
 /** The first rule that decides a post, and its decision; rule null: the post waits for the image check or a provider. */
@@ -489,6 +513,23 @@ export interface CompiledRules {
 
 export function ruleDecision(rule: Rule): RuleDecision {
   return { state: STATE_OF[rule.action], by: `rule:${rule.id}`, reason: `${rule.kind} rule: ${REASONS[rule.kind]}` };
+}
+
+/** A `rights` rule's decision about a post in `state`: its reason says the state (`rights rule: rights granted`). */
+function rightsDecision(rule: Rule, state: RightsRuleState): RuleDecision {
+  return { state: STATE_OF[rule.action], by: `rule:${rule.id}`, reason: `rights rule: ${RIGHTS_SAID[state]}` };
+}
+
+/**
+ * What the wall's rules decide when a post's rights state changes to
+ * `state`: the first `rights` rule listing it, or null (no such rule). Only
+ * rights rules are read — a change of rights says nothing new about the
+ * post's words, pictures or author, so the other rules are not run again.
+ */
+export function rightsRuleDecision(rules: readonly Rule[], state: RightsState | null): RuleDecision | null {
+  const said = state ?? 'none';
+  const rule = rules.find((r) => r.kind === 'rights' && r.states.includes(said));
+  return rule === undefined ? null : rightsDecision(rule, said);
 }
 
 /** The decision of a rule that explains what it found: its reason is the explained line, the detail kept beside it. */
@@ -527,6 +568,8 @@ export function compileRules(rules: readonly Rule[], detectors?: TextDetectors):
         return { rule: arrival.by === PROVIDER_CHECK_BY ? null : rule, index: t.index, decision: arrival };
       }
       const found = t.test(post);
+      if (found === true && t.rule.kind === 'rights')
+        return { rule: t.rule, index: t.index, decision: rightsDecision(t.rule, subject.rights ?? 'none') };
       if (found === true) return { rule: t.rule, index: t.index, decision: t.decision };
       if (found !== false && found !== null)
         return { rule: t.rule, index: t.index, decision: foundDecision(t.rule, found) };
@@ -571,6 +614,8 @@ export interface RuleColumns extends Record<RuleFlagColumn, number> {
   media: MediaKind;
   /** the stored language; null (or absent): not known, detected when a rule asks */
   lang?: string | null;
+  /** the stored rights state; null (or absent: a post arriving): none */
+  rights_state?: RightsState | null;
 }
 
 /** What the rules see of a post: its stored HTML read as text, its flags as booleans. */
@@ -586,6 +631,7 @@ export function ruleSubjectOf(p: RuleColumns): RuleSubject {
     media: p.media,
   };
   if (p.lang !== undefined && p.lang !== null) subject.lang = p.lang;
+  if (p.rights_state !== undefined && p.rights_state !== null) subject.rights = p.rights_state;
   for (const c of RULE_FLAG_COLUMNS) subject[c] = p[c] === 1;
   return subject;
 }

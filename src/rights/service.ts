@@ -4,7 +4,9 @@
 // rule. The rules are src/domain/rights.ts; the SQL is src/store/rights.ts;
 // the networks are src/rights/channels/. Every state change writes
 // post_rights, its evidence event and posts.rights_state/rights_hold in one
-// transaction, so the public views, the change log and webhooks follow it.
+// transaction (and what the wall's `rights` rules decide of the new state:
+// src/rights/state.ts), so the public views, the change log and webhooks
+// follow it.
 import type { Kysely } from 'kysely';
 import {
   answerOf,
@@ -29,7 +31,6 @@ import {
   findRightsSettings,
   putRequest,
   requestsToday,
-  setRightsState,
   updatePostRights,
   askedPosts,
   type AskedPostRow,
@@ -51,6 +52,7 @@ import { redditChannel } from './channels/reddit.js';
 import { threadsChannel } from './channels/threads.js';
 import { xChannel } from './channels/x.js';
 import { youtubeChannel } from './channels/youtube.js';
+import { applyRightsState } from './state.js';
 
 /** The networks Wallery asks on by a reply; every other network is asked by hand. */
 export const CHANNELS: readonly RightsChannel[] = [
@@ -283,7 +285,7 @@ async function requestOne(
       actor: options.actor,
       detail: { method, text, ...(sent ? { id: sent.id, url: sent.url } : {}) },
     });
-    await setRightsState(trx, { id: post.id, wallId: post.wall_id }, 'requested');
+    await applyRightsState(trx, { id: post.id, wallId: post.wall_id }, 'requested', now);
   });
   deps.announce?.(post.wall_id);
   return { postId: post.id, ok: true, state: 'requested', method, text, requestUrl: sent?.url ?? null };
@@ -384,7 +386,7 @@ export async function recordAnswer(
         note: answer.note,
         now,
       });
-    await setRightsState(trx, { id: post.id, wallId: post.wall_id }, answer.state);
+    await applyRightsState(trx, { id: post.id, wallId: post.wall_id }, answer.state, now);
   });
   deps.announce?.(post.wall_id);
   return { ok: true, state: answer.state };
@@ -449,7 +451,7 @@ async function applyHeard(
         note: null,
         now,
       });
-    if (next !== row.state) await setRightsState(trx, { id: row.post_id, wallId: row.wall_id }, next);
+    if (next !== row.state) await applyRightsState(trx, { id: row.post_id, wallId: row.wall_id }, next, now);
   });
   if (next !== row.state) deps.announce?.(row.wall_id);
 }
@@ -545,7 +547,7 @@ export async function expireRequests(
         actor: 'watcher',
         detail: { state: 'expired', reason: 'no answer before the request expired' },
       });
-      await setRightsState(trx, { id: row.post_id, wallId: row.wall_id }, 'expired');
+      await applyRightsState(trx, { id: row.post_id, wallId: row.wall_id }, 'expired', now);
     });
   for (const wallId of new Set(rows.map((r) => r.wall_id))) deps.announce?.(wallId);
   return rows.length;

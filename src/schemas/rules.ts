@@ -8,6 +8,7 @@ import {
   MEDIA_REQUIREMENTS,
   PROFANITY_LANGUAGES,
   RULE_ACTIONS,
+  RIGHTS_RULE_STATES,
   RULE_KINDS,
   UNKNOWN_LANGUAGE,
   type Rule,
@@ -295,6 +296,20 @@ export const ProviderRule = kind(
   ProviderAction,
 );
 
+// ---------- rights (issue 36; src/domain/rights.ts) ----------
+export const RightsRule = kind(
+  'rights',
+  "posts whose rights state is one of `states` (none: never asked, as every new post). Judged at arrival and by an apply like every rule, and again whenever a post's rights state changes: then the first rights rule listing the new state decides a pending or approved post (rejected posts stay rejected; the wall's other rules are not run again)",
+  {
+    states: Type.Array(Type.Enum([...RIGHTS_RULE_STATES]), {
+      minItems: 1,
+      uniqueItems: true,
+      'x-error': `states must be a list of ${spoken(RIGHTS_RULE_STATES)}, at least one, each once`,
+      description: 'such as ["granted"] (approve once the author agrees) or ["declined", "revoked"]',
+    }),
+  },
+);
+
 export const RULE_SCHEMAS: Record<string, TSchema> = {
   keyword: KeywordRule,
   author: AuthorRule,
@@ -313,6 +328,7 @@ export const RULE_SCHEMAS: Record<string, TSchema> = {
   link_only: LinkOnlyRule,
   account: AccountRule,
   provider: ProviderRule,
+  rights: RightsRule,
 };
 
 export const RuleInput = Type.Union(Object.values(RULE_SCHEMAS), {
@@ -339,6 +355,7 @@ export const RulesBody = Type.Object(
           { kind: 'length', action: 'hold', min: 20 },
           { kind: 'language', action: 'hold', languages: ['en', 'pt'], mode: 'allow' },
           { kind: 'sentiment', action: 'hold', below: -0.5 },
+          { kind: 'rights', action: 'reject', states: ['declined', 'revoked'] },
         ],
       },
     ],

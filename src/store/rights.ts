@@ -16,8 +16,10 @@ import {
   type RightsSettings,
   type RightsState,
 } from '../domain/rights.js';
+import type { Arrival } from '../domain/arrival.js';
 import { UPLOAD_FEED } from '../domain/uploads.js';
 import { CUSTOM_FEED } from './custom-posts.js';
+import { decisionColumns } from './post-columns.js';
 
 export type PostRightsRow = Selectable<PostRightsTable>;
 export type RightsEventRow = Selectable<RightsEventsTable>;
@@ -150,25 +152,62 @@ export async function updatePostRights(
   await db.updateTable('post_rights').set(change).where('post_id', '=', postId).execute();
 }
 
+/** What a change of a post's rights state reads of its wall, once: what it requires, and its rules (JSON, '[]' when none). */
+export async function wallOfRightsChange(
+  db: Kysely<Database>,
+  wallId: number,
+): Promise<{ rights_required: RightsRequirement; rules: string }> {
+  const wall = await db
+    .selectFrom('walls')
+    .select(['rights_required', 'rules'])
+    .where('id', '=', wallId)
+    .executeTakeFirst();
+  return wall ?? { rights_required: 'none', rules: '[]' };
+}
+
 /**
  * Sets a post's rights state where the public reads and the change log see
  * it: posts.rights_state and its hold in one statement, so the log's one
  * `rights_<state>` change carries the visibility the new state gives (a
  * grant on a "rights required" wall logs visible 1; a second statement for
  * the hold would log the grant as not visible, then an `updated` change).
- * Call inside the transaction that updates post_rights.
+ * Call inside the transaction that updates post_rights, with what the
+ * post's wall requires (wallOfRightsChange).
  */
 export async function setRightsState(
   db: Kysely<Database>,
   post: { id: number; wallId: number },
   state: RightsState | null,
+  requirement: RightsRequirement,
 ): Promise<void> {
-  const wall = await db.selectFrom('walls').select('rights_required').where('id', '=', post.wallId).executeTakeFirst();
   await db
     .updateTable('posts')
-    .set({ rights_state: state, rights_hold: holdWithState(wall?.rights_required ?? 'none', state) })
+    .set({ rights_state: state, rights_hold: holdWithState(requirement, state) })
     .where('id', '=', post.id)
     .execute();
+}
+
+/**
+ * Sets the moderation state a `rights` rule decided for a post whose rights
+ * changed — only a pending or approved post (a rule never brings back a
+ * rejected one), and only when the state differs. Its own statement after
+ * setRightsState's, so the change log records `approved` / `rejected` after
+ * the `rights_<state>` change. Whether the post changed.
+ */
+export async function decideByRightsRule(
+  db: Kysely<Database>,
+  postId: number,
+  decision: Arrival,
+  now: number,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('posts')
+    .set(decisionColumns(decision, now))
+    .where('id', '=', postId)
+    .where('state', 'in', ['pending', 'approved'])
+    .where('state', '<>', decision.state)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
 }
 
 /** The hold a post of `posts` gets on a wall requiring `requirement` once its state is `state` (isHeld, in SQL for the product tags). */

@@ -37,6 +37,8 @@ const JUDGED = [
   'author_created_at',
   'text_hash',
   'lang',
+  // the `rights` rule's
+  'rights_state',
   ...RULE_FLAG_COLUMNS,
 ] as const;
 

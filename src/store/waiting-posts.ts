@@ -35,6 +35,7 @@ export async function postsWaitingFor(db: Kysely<Database>, by: string, limit: n
       'posts.lang',
       'posts.author_created_at',
       'posts.text_hash',
+      'posts.rights_state',
       ...RULE_FLAG_COLUMNS.map((c) => `posts.${c}` as const),
       'walls.rules',
       'walls.moderation as wall_moderation',

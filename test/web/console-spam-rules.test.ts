@@ -1,8 +1,9 @@
 // The console's rule editor with the spam rules, in real Chromium against a
 // real `wallery serve` (SQLite, the demo data set): add a burst, a duplicate,
-// a link-only and an account rule with their fields, a field out of range
-// named before anything is sent, edit one in place, save — the management
-// API then holds exactly those rules — and no serious axe finding.
+// a link-only and an account rule with their fields, and a rights rule with
+// its states (none chosen is named before anything is sent), a field out of
+// range named before anything is sent, edit one in place, save — the
+// management API then holds exactly those rules — and no serious axe finding.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +99,16 @@ describe.skipIf(!hasChromium)('the rule editor: spam rules', () => {
     await form.getByLabel('Rule', { exact: true }).selectOption('account');
     await form.getByLabel('Youngest account (days)').fill('7');
     await form.getByRole('button', { name: 'Add rule' }).click();
+    // a rights rule: granted is checked at first; none checked is named
+    await form.getByLabel('Rule', { exact: true }).selectOption('rights');
+    await form.getByLabel('Action').selectOption('reject');
+    const states = form.getByRole('group', { name: 'Posts whose rights are' });
+    await states.getByLabel('granted', { exact: true }).uncheck();
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    await form.getByText('Choose at least one rights state.').waitFor({ timeout: WAIT });
+    await states.getByLabel('declined', { exact: true }).check();
+    await states.getByLabel('revoked', { exact: true }).check();
+    await form.getByRole('button', { name: 'Add rule' }).click();
 
     const added = (await listed(page)).slice(before.length);
     expect(added).toEqual([
@@ -105,6 +116,7 @@ describe.skipIf(!hasChromium)('the rule editor: spam rules', () => {
       expect.stringContaining('Posts repeating one of the last 30 minutes (within 6 bits)'),
       expect.stringContaining('Posts with nothing but links, hashtags or mentions'),
       expect.stringContaining('Posts by accounts flagged as bots or accounts younger than 7 days'),
+      expect.stringContaining('Posts whose rights are declined or revoked'),
     ]);
 
     // edit the burst in place: by link, 20 in 10 minutes, rejected
@@ -130,6 +142,7 @@ describe.skipIf(!hasChromium)('the rule editor: spam rules', () => {
       { id: expect.any(String), kind: 'duplicate', action: 'reject', within: 30, distance: 6 },
       { id: expect.any(String), kind: 'link_only', action: 'hold' },
       { id: expect.any(String), kind: 'account', action: 'hold', bot: true, minAgeDays: 7 },
+      { id: expect.any(String), kind: 'rights', action: 'reject', states: ['declined', 'revoked'] },
     ]);
     expect(errors).toEqual([]);
   });

@@ -246,6 +246,7 @@ describeSample('moderation rules', () => {
             'length',
             'image',
             'similar_image',
+            'rights',
           ),
           fc.string({ maxLength: 6 }),
         ),
@@ -261,6 +262,10 @@ describeSample('moderation rules', () => {
         threshold: fc.oneof(fc.double(), word),
         distance: fc.oneof(fc.integer({ min: -2, max: 70 }), word),
         withinHours: fc.oneof(fc.integer({ min: -2, max: 800 }), fc.double()),
+        states: fc.oneof(
+          fc.constant(['granted']),
+          fc.array(fc.constantFrom('none', 'revoked', 'maybe', 3), { maxLength: 3 }),
+        ),
       },
       { requiredKeys: [] },
     );

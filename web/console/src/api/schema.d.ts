@@ -22146,6 +22146,19 @@ export interface paths {
                       /** @description a counted label's score (0–1) at or over it matches; default 0.5 */
                       threshold?: number;
                     }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'rights';
+                      /** @description such as ["granted"] (approve once the author agrees) or ["declined", "revoked"] */
+                      states: ('none' | 'requested' | 'granted' | 'declined' | 'expired' | 'revoked')[];
+                    }
                 )[];
               };
               /** @enum {string} */
@@ -22364,6 +22377,14 @@ export interface paths {
            *           "kind": "sentiment",
            *           "action": "hold",
            *           "below": -0.5
+           *         },
+           *         {
+           *           "kind": "rights",
+           *           "action": "reject",
+           *           "states": [
+           *             "declined",
+           *             "revoked"
+           *           ]
            *         }
            *       ]
            *     }
@@ -22679,6 +22700,19 @@ export interface paths {
                   provider: string;
                   /** @description a counted label's score (0–1) at or over it matches; default 0.5 */
                   threshold?: number;
+                }
+              | {
+                  /**
+                   * @description reject; hold (pending, even in auto mode); approve
+                   * @enum {unknown}
+                   */
+                  action: 'reject' | 'hold' | 'approve';
+                  /** @description assigned (r1, r2, …) when absent */
+                  id?: string;
+                  /** @enum {string} */
+                  kind: 'rights';
+                  /** @description such as ["granted"] (approve once the author agrees) or ["declined", "revoked"] */
+                  states: ('none' | 'requested' | 'granted' | 'declined' | 'expired' | 'revoked')[];
                 }
             )[];
           };
@@ -23017,6 +23051,19 @@ export interface paths {
                       provider: string;
                       /** @description a counted label's score (0–1) at or over it matches; default 0.5 */
                       threshold?: number;
+                    }
+                  | {
+                      /**
+                       * @description reject; hold (pending, even in auto mode); approve
+                       * @enum {unknown}
+                       */
+                      action: 'reject' | 'hold' | 'approve';
+                      /** @description assigned (r1, r2, …) when absent */
+                      id: string;
+                      /** @enum {string} */
+                      kind: 'rights';
+                      /** @description such as ["granted"] (approve once the author agrees) or ["declined", "revoked"] */
+                      states: ('none' | 'requested' | 'granted' | 'declined' | 'expired' | 'revoked')[];
                     }
                 )[];
               };

@@ -2,10 +2,11 @@
 // preview the change before saving (PUT …/rules?dryRun=true: "this would
 // hold 37 posts"); save; apply to the posts already stored.
 import { useEffect, useState } from 'react';
+import type { RightsRuleState } from '../../../../src/domain/rules.js';
 import { type ApiError, type Rules as RulesRecord, type RulesBody } from '../api/client';
 import { useApplyRules, usePreviewRules, useRules, useSaveRules } from '../api/queries/rules';
 import { useMe } from '../auth';
-import { Options, SelectField, TextField } from '../ui/fields';
+import { CheckboxField, Options, SelectField, TextField } from '../ui/fields';
 import { onSubmit } from '../ui/form';
 import { Announce, Button, Empty, ErrorNote, QueryStatus } from '../ui/kit';
 import { useUnsavedGuard } from '../ui/useUnsavedGuard';
@@ -44,7 +45,20 @@ const KIND_NAMES: Record<Kind, string> = {
   similar_image: 'Repeated pictures',
   ...SPAM_KIND_NAMES,
   provider: 'Moderation provider',
+  rights: 'Rights state',
 };
+/** A rights rule's states as its summary says them (“Posts whose rights are granted”), in the API's order. */
+const RIGHTS_SAID: Record<RightsRuleState, string> = {
+  none: 'never asked for',
+  requested: 'requested',
+  granted: 'granted',
+  declined: 'declined',
+  expired: 'expired (not answered)',
+  revoked: 'revoked',
+};
+const RIGHTS_STATES = Object.keys(RIGHTS_SAID) as RightsRuleState[];
+const either = (words: string[]) =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 const ACTION_NAMES: Record<Action, string> = {
   reject: 'reject',
   hold: 'hold for review',
@@ -81,6 +95,8 @@ function describe(rule: RuleIn): string {
       return `Pictures scored ${rule.threshold ?? 0.8} or more for ${(rule.classes ?? ['porn', 'hentai', 'sexy']).join(', ')}`;
     case 'similar_image':
       return `Pictures within ${rule.distance ?? 6} bits of one the wall showed in the last ${rule.withinHours ?? 24} h`;
+    case 'rights':
+      return `Posts whose rights are ${either(rule.states.map((s) => RIGHTS_SAID[s]))}`;
     case 'provider':
       return `Posts ${rule.provider} scores ${rule.threshold ?? 0.5} or more for ${rule.labels ? rule.labels.join(', ') : 'any label'} (no answer: held)`;
     default:
@@ -268,6 +284,7 @@ function AddRule({ providers, onAdd }: { providers: string[]; onAdd(rule: RuleIn
   const [provider, setProvider] = useState('');
   const [labels, setLabels] = useState('');
   const [providerThreshold, setProviderThreshold] = useState('0.5');
+  const [rightsStates, setRightsStates] = useState<RightsRuleState[]>(['granted']);
   const [problem, setProblem] = useState<string | undefined>();
 
   function build(): RuleIn | string {
@@ -309,6 +326,8 @@ function AddRule({ providers, onAdd }: { providers: string[]; onAdd(rule: RuleIn
           ? ({ kind, action, languages: codes, mode, unknown } as RuleIn)
           : 'Enter at least one language code, such as en.';
       }
+      case 'rights':
+        return rightsStates.length > 0 ? { kind, action, states: rightsStates } : 'Choose at least one rights state.';
       case 'sentiment': {
         const n = Number(below.replace('−', '-'));
         return below.trim() !== '' && Number.isFinite(n) && n >= -1 && n <= 1
@@ -430,6 +449,36 @@ function AddRule({ providers, onAdd }: { providers: string[]; onAdd(rule: RuleIn
           onChange={(e) => setBelow(e.target.value)}
           error={problem}
         />
+      )}
+      {kind === 'rights' && (
+        <fieldset
+          className="events-field"
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? 'rights-states-error' : undefined}
+        >
+          <legend>Posts whose rights are</legend>
+          <p className="hint">
+            Judged again whenever a post’s rights change: the first rights rule listing the new state decides a pending
+            or approved post.
+          </p>
+          {RIGHTS_STATES.map((state) => (
+            <CheckboxField
+              key={state}
+              label={RIGHTS_SAID[state]}
+              checked={rightsStates.includes(state)}
+              onChange={(e) =>
+                setRightsStates((now) =>
+                  RIGHTS_STATES.filter((x) => (x === state ? e.target.checked : now.includes(x))),
+                )
+              }
+            />
+          ))}
+          {problem && (
+            <p className="field-error" id="rights-states-error">
+              {problem}
+            </p>
+          )}
+        </fieldset>
       )}
       {isSpamKind(kind) && <SpamRuleFields kind={kind} value={spam} onChange={setSpam} error={problem} />}
       {kind === 'provider' && (
