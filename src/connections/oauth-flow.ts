@@ -10,7 +10,9 @@
 //             time, checked for expiry; the code is exchanged with the
 //             verifier, made long-lived where the network has that, who
 //             signed in is read, and the connection is stored sealed (a new
-//             one, or the tokens of the one being reconnected replaced).
+//             one, or the tokens of the one being reconnected replaced),
+//             audited as the operator token that started the sign-in (kept
+//             with the state: the browser comes back without it).
 //
 // A forged, expired or reused state stores nothing; an authorization
 // server's `error` (access_denied) comes back in words.
@@ -20,11 +22,13 @@ import type { OAuthConfig, PrivateNetworks } from '../config.js';
 import { conflict, invalid, invalidField, ManageError, type FieldError } from '../domain/errors.js';
 import { NO_SECRET_KEY } from './secret-key.js';
 import type { Fetcher } from '../net/fetcher.js';
-import { findConnection, insertConnection, updateConnection } from '../store/connections.js';
+import { findConnection } from '../store/connections.js';
 import { insertOAuthState, pruneOAuthStates, takeOAuthState } from '../store/oauth.js';
 import type { Database } from '../store/schema.js';
 import { openSecret, sealSecret } from '../domain/secret-box.js';
 import { sealConnectionSecret, type ConnectionSecret } from './secrets.js';
+import { saveSignedInConnection } from '../manage/connections.js';
+import type { Actor } from '../manage/op.js';
 import { networkAuth, NETWORKS, OAUTH_APP_INFO, type PastedCredential } from './networks.js';
 import {
   appTarget,
@@ -111,6 +115,8 @@ export function networkOffers(config: OAuthConfig): NetworkOffer[] {
 
 export interface StartInput {
   accountId: number;
+  /** the operator token starting the sign-in: the connection's audit entry names it */
+  actor: Actor;
   network: string;
   /** what the console calls the connection; empty: the network and who signed in */
   name?: string;
@@ -201,6 +207,8 @@ export async function startConnect(
     redirect_uri: redirectUri,
     created_at: now,
     expires_at: now + STATE_TTL_MS,
+    token_id: input.actor.tokenId,
+    token_name: input.actor.name,
   });
   return { authorizationUrl: url, expiresAt: now + STATE_TTL_MS };
 }
@@ -226,6 +234,12 @@ export interface Connected {
   accountName: string;
   reconnected: boolean;
 }
+
+/** Who a sign-in's audit entry names: the token that started it; one started before Wallery kept that, no one known. */
+const actorOf = (row: { token_id: number | null; token_name: string | null }): Actor => ({
+  tokenId: row.token_id,
+  name: row.token_name ?? 'unknown',
+});
 
 const UNKNOWN_STATE =
   'This sign-in is not one this Wallery started, or it was used already: nothing was stored. Start again with the Connect button in the console.';
@@ -287,46 +301,26 @@ export async function finishConnect(ctx: ConnectContext, params: URLSearchParams
       ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
       ...(sealed.clientId ? { clientId: sealed.clientId, clientSecret: sealed.clientSecret } : {}),
     };
-    const fields = {
-      secret: sealConnectionSecret(secret, ctx.secretKey),
-      external_account_id: account.id,
-      external_account_name: account.name,
-      scopes: tokens.scope ?? (target ? target.scopes.join(' ') : (n.instanceOAuth?.scopes ?? []).join(' ')),
-      status: 'active',
-      status_detail: null,
-      status_at: now,
-      expires_at: tokens.expiresAt,
-      refresh_expires_at: tokens.refreshExpiresAt,
-      refreshed_at: now,
-      expiry_warned_at: null,
-      updated_at: now,
-    };
-    if (row.connection_id !== null && (await findConnection(ctx.db, row.connection_id))) {
-      await updateConnection(ctx.db, row.connection_id, fields);
-      return {
+    const saved = await saveSignedInConnection(
+      { db: ctx.db, actor: actorOf(row), now },
+      {
         accountId: row.account_id,
-        connectionId: row.connection_id,
         network: n.network,
-        accountName: account.name,
-        reconnected: true,
-      };
-    }
-    const inserted = await insertConnection(ctx.db, {
-      ...fields,
-      account_id: row.account_id,
-      network: n.network,
-      name: row.name || `${n.title} ${account.name}`,
-      auth_kind: 'oauth',
-      instance: row.instance,
-      created_at: now,
-    });
-    return {
-      accountId: row.account_id,
-      connectionId: inserted.id,
-      network: n.network,
-      accountName: account.name,
-      reconnected: false,
-    };
+        name: row.name || `${n.title} ${account.name}`,
+        instance: row.instance,
+        connectionId: row.connection_id,
+      },
+      {
+        sealedSecret: sealConnectionSecret(secret, ctx.secretKey),
+        externalAccountId: account.id,
+        externalAccountName: account.name,
+        scopes: tokens.scope ?? (target ? target.scopes.join(' ') : (n.instanceOAuth?.scopes ?? []).join(' ')),
+        expiresAt: tokens.expiresAt,
+        refreshExpiresAt: tokens.refreshExpiresAt,
+      },
+      { secretKey: ctx.secretKey },
+    );
+    return { accountId: row.account_id, network: n.network, accountName: account.name, ...saved };
   } catch (err) {
     if (err instanceof OAuthFlowError) throw new ConnectRefusal(`${err.message}. Nothing was stored.`, row.account_id);
     throw err;

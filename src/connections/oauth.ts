@@ -140,7 +140,7 @@ export function instanceTarget(
 
 // ---------- transport ----------
 
-/** The guarded fetcher as oauth4webapi's fetch; a token answer without token_type gets `bearer` (Threads). */
+/** The guarded fetcher as oauth4webapi's fetch, with the networks' token answers made standard (tokenAnswer). */
 function fetchVia(fetcher: Fetcher, target: SignInTarget, signal?: AbortSignal) {
   return async (url: string, options: oauth.CustomFetchOptions<string, URLSearchParams | undefined>) => {
     const res = await send(fetcher, target, {
@@ -150,14 +150,37 @@ function fetchVia(fetcher: Fetcher, target: SignInTarget, signal?: AbortSignal) 
       ...(options.body !== undefined ? { body: options.body.toString() } : {}),
       ...(signal ? { signal } : {}),
     });
-    let bytes: Uint8Array = res.bytes;
-    if (target.tokenTypeMissing && url === target.as.token_endpoint && res.status === 200) {
-      const json = parseJson(res.bytes);
-      if (json && typeof json === 'object' && !('token_type' in json))
-        bytes = Buffer.from(JSON.stringify({ ...json, token_type: 'bearer' }));
-    }
-    return new Response(bytes, { status: res.status, headers: res.headers });
+    const answer =
+      url === target.as.token_endpoint && res.status === 200 ? tokenAnswer(target, parseJson(res.bytes)) : null;
+    return answer
+      ? new Response(JSON.stringify(answer.json), { status: answer.status, headers: res.headers })
+      : new Response(res.bytes, { status: res.status, headers: res.headers });
   };
+}
+
+/**
+ * A token endpoint's 200 answer as RFC 6749 has it, or null when it is so
+ * already: Threads sends no `token_type` (it is a bearer token); Tumblr
+ * sends `"id_token": false`, which oauth4webapi would refuse as a malformed
+ * ID token — and Wallery reads who signed in from the network's account
+ * URL, never from an ID token (no network is asked for `openid`), so an
+ * `id_token` is dropped; TikTok answers a refused code with HTTP 200 and an
+ * `error`: it is the 400 it means, so the network's words reach the page.
+ */
+function tokenAnswer(target: SignInTarget, json: unknown): { status: number; json: Record<string, unknown> } | null {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return null;
+  const body = { ...(json as Record<string, unknown>) };
+  if (typeof body.error === 'string' && body.access_token === undefined) return { status: 400, json: body };
+  let changed = false;
+  if ('id_token' in body) {
+    delete body.id_token;
+    changed = true;
+  }
+  if (target.tokenTypeMissing && !('token_type' in body)) {
+    body.token_type = 'bearer';
+    changed = true;
+  }
+  return changed ? { status: 200, json: body } : null;
 }
 
 /** One request through the guard; a failure to reach the network in words naming it only. */
@@ -212,6 +235,13 @@ function flowError(target: SignInTarget, step: string, err: unknown): OAuthFlowE
   return new OAuthFlowError('invalid', `${step} with ${target.title} failed`);
 }
 
+/** The scopes granted, space-separated as stored: TikTok lists them with commas ("user.info.basic,video.list"). */
+const scopeList = (granted: string): string =>
+  granted
+    .split(/[\s,]+/)
+    .filter((s) => s !== '')
+    .join(' ');
+
 function tokenSetOf(res: oauth.TokenEndpointResponse, now: number, previousRefresh?: string): TokenSet {
   const refresh = typeof res.refresh_token === 'string' ? res.refresh_token : previousRefresh;
   const refreshIn = typeof res.refresh_expires_in === 'number' ? res.refresh_expires_in : null;
@@ -220,7 +250,7 @@ function tokenSetOf(res: oauth.TokenEndpointResponse, now: number, previousRefre
     ...(refresh ? { refreshToken: refresh } : {}),
     expiresAt: typeof res.expires_in === 'number' && res.expires_in > 0 ? now + res.expires_in * 1000 : null,
     refreshExpiresAt: refreshIn !== null && refreshIn > 0 ? now + refreshIn * 1000 : null,
-    scope: typeof res.scope === 'string' ? res.scope : null,
+    scope: typeof res.scope === 'string' ? scopeList(res.scope) : null,
   };
 }
 

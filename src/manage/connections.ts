@@ -2,7 +2,8 @@
 // the CLI): store one with its token or API key (sealed at once: the secret
 // is never answered, logged or audited — only its last 4 characters), read,
 // rename, reconnect (a new secret: active again), delete (refused while feeds
-// read with it). And the rule a feed's `connector.connectionId` must follow.
+// read with it); store what an OAuth sign-in gave, audited as the operator
+// who started it. And the rule a feed's `connector.connectionId` must follow.
 import type { Kysely } from 'kysely';
 import { connectionStatusText, secretHint, type AuthKind, type ConnectionStatus } from '../domain/connections.js';
 import { conflict, found, invalid, invalidField, notFound, stored, type FieldError } from '../domain/errors.js';
@@ -235,6 +236,108 @@ export async function updateConnection(
       ...(secret !== undefined ? { details: { reconnected: true } } : {}),
     });
     return after;
+  });
+}
+
+// ---------- connections made by an OAuth sign-in ----------
+
+/** What a sign-in was started for: the account, network and name of a new connection, or the connection it reconnects. */
+export interface SignInStart {
+  accountId: number;
+  network: string;
+  /** the name of a new connection */
+  name: string;
+  /** a federated network's server */
+  instance: string | null;
+  /** the connection whose tokens the sign-in replaces; null (or gone since): a new connection */
+  connectionId: number | null;
+}
+
+/** What a sign-in gives a connection: its secret (sealed by the caller), who signed in, the grant. */
+export interface SignedIn {
+  sealedSecret: string;
+  externalAccountId: string;
+  externalAccountName: string;
+  /** space-separated */
+  scopes: string;
+  expiresAt: number | null;
+  refreshExpiresAt: number | null;
+}
+
+/**
+ * The audit entry's view of a signed-in connection: its record without
+ * `tokenHint` — the sign-in's tokens went from the network to the sealed
+ * secret and were never in anyone's hands, so no part of them is logged —
+ * nor what changes by itself (`updatedAt`, `statusText`).
+ */
+function signInView(rec: ConnectionRecord): Omit<ConnectionRecord, 'tokenHint' | 'updatedAt' | 'statusText'> {
+  const { tokenHint: _hint, updatedAt: _updated, statusText: _text, ...view } = rec;
+  return view;
+}
+
+/**
+ * Stores what an OAuth sign-in gave (the connect callback,
+ * src/connections/oauth-flow.ts), audited as the operator who started it
+ * (`op.actor`, kept with the sign-in's state): a new connection
+ * (`connection.create`), or the tokens of the one being reconnected
+ * replaced, active again (`connection.update`, `reconnected`) — as the
+ * management API audits the same writes, with `via: oauth`.
+ */
+export async function saveSignedInConnection(
+  op: Op,
+  start: SignInStart,
+  signedIn: SignedIn,
+  keyring: ConnectionKeyring,
+): Promise<{ connectionId: number; reconnected: boolean }> {
+  const key = requireKey(keyring);
+  const fields = {
+    secret: signedIn.sealedSecret,
+    external_account_id: signedIn.externalAccountId,
+    external_account_name: signedIn.externalAccountName,
+    scopes: signedIn.scopes,
+    status: 'active',
+    status_detail: null,
+    status_at: op.now,
+    expires_at: signedIn.expiresAt,
+    refresh_expires_at: signedIn.refreshExpiresAt,
+    refreshed_at: op.now,
+    expiry_warned_at: null,
+    updated_at: op.now,
+  };
+  return audited(op, async (tx) => {
+    const existing = start.connectionId === null ? undefined : await findConnection(tx.trx, start.connectionId);
+    if (existing) {
+      const before = signInView(await recordOf(tx.trx, existing, key, op.now));
+      await updateConnectionRow(tx.trx, existing.id, fields);
+      const after = signInView(await recordOf(tx.trx, await connectionRow(tx.trx, existing.id), key, op.now));
+      tx.audit({
+        action: 'connection.update',
+        targetType: 'connection',
+        targetId: existing.id,
+        accountId: existing.account_id,
+        ...diff(before, after),
+        details: { reconnected: true, via: 'oauth' },
+      });
+      return { connectionId: existing.id, reconnected: true };
+    }
+    const row = await insertConnection(tx.trx, {
+      ...fields,
+      account_id: start.accountId,
+      network: start.network,
+      name: start.name,
+      auth_kind: 'oauth',
+      instance: start.instance,
+      created_at: op.now,
+    });
+    tx.audit({
+      action: 'connection.create',
+      targetType: 'connection',
+      targetId: row.id,
+      accountId: start.accountId,
+      after: signInView(connectionRecord(row, [], key, op.now)),
+      details: { via: 'oauth' },
+    });
+    return { connectionId: row.id, reconnected: false };
   });
 }
 

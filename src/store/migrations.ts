@@ -53,6 +53,7 @@ import * as m0031 from './migrations/0031_connections.js';
 import * as m0032 from './migrations/0032_connection_events.js';
 import * as m0033 from './migrations/0033_oauth.js';
 import * as m0034 from './migrations/0034_rights.js';
+import * as m0035 from './migrations/0035_oauth_actor.js';
 
 /** A migration: what it does, and its step up (given the store's dialect; there are no steps down). */
 export interface SchemaMigration {
@@ -102,6 +103,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaMigration>> = {
   '0032_connection_events': m0032,
   '0033_oauth': m0033,
   '0034_rights': m0034,
+  '0035_oauth_actor': m0035,
 };
 
 /**

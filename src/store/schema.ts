@@ -602,6 +602,9 @@ export interface OAuthStatesTable {
   redirect_uri: string;
   created_at: number;
   expires_at: number;
+  /** the operator token that started the sign-in (migration 0035): the callback's audit entry names it */
+  token_id: number | null;
+  token_name: string | null;
 }
 
 /** A post ever asked for rights, with the evidence (migration 0034; src/domain/rights.ts). */

@@ -17,7 +17,9 @@ export async function auditRoutes(app: FastifyInstance) {
       access: ['viewer', 'filtered'],
       summary: 'The audit log',
       description:
-        'Every management write, newest first: who (token name, or `cli`), what, on which target, when, and the changed fields before and after. `postId` gives one post’s history.',
+        'Every management write, newest first: who (token name, or `cli`), what, on which target, when, and the changed fields before and after. ' +
+        'A connection made or reconnected by an OAuth sign-in is written when the network sends the browser back, in the name of the token that started it (`via: oauth` in the summary). ' +
+        '`postId` gives one post’s history.',
       query: AuditListQuery,
       ok: [200, PageOf(AuditRecord), 'a page of entries'],
     },

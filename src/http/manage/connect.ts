@@ -9,6 +9,7 @@ import { ConnectStartBody, ConnectStartRecord, NetworkOfferRecord } from '../../
 import { findAccount } from '../../store/accounts.js';
 import { Type } from 'typebox';
 import { connectContext, settingsOf } from '../connect/settings.js';
+import { opOf } from './auth.js';
 import { db, num } from './common.js';
 import { manageRoute } from './route.js';
 import { AccountParams } from './schemas.js';
@@ -44,7 +45,9 @@ export async function connectRoutes(app: FastifyInstance) {
       description:
         `Answers the network's sign-in page (\`authorizationUrl\`): open it in the browser. The sign-in comes back to \`<PUBLIC_URL>/connect/callback\` within ${STATE_TTL_MS / 60_000} minutes, which stores the connection (sealed) and sends the browser to the console's Connections screen. ` +
         '`state` is random and kept hashed on the server with the PKCE verifier (S256, where the network takes PKCE); it is good once. ' +
-        '`instance`: the server of a federated network (Pixelfed, Misskey). `connectionId`: reconnect that connection (its tokens are replaced). 409 when this instance has no secret key to seal connections with.',
+        '`instance`: the server of a federated network (Pixelfed, Misskey). `connectionId`: reconnect that connection (its tokens are replaced). ' +
+        'The audit log names this token for what the callback stores (`connection.create`, or `connection.update` when reconnecting). ' +
+        '409 when this instance has no secret key to seal connections with.',
       params: AccountParams,
       body: ConnectStartBody,
       ok: [200, ConnectStartRecord, 'where to sign in'],
@@ -55,6 +58,7 @@ export async function connectRoutes(app: FastifyInstance) {
       if (!(await findAccount(db(request), accountId))) throw notFound('account', accountId);
       const started = await startConnect(connectContext(request), {
         accountId,
+        actor: opOf(request).actor,
         network: request.body.network,
         ...(request.body.name !== undefined ? { name: request.body.name } : {}),
         ...(request.body.instance !== undefined ? { instance: request.body.instance } : {}),

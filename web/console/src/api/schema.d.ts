@@ -1223,7 +1223,7 @@ export interface paths {
     put?: never;
     /**
      * Start connecting a network (OAuth)
-     * @description Answers the network's sign-in page (`authorizationUrl`): open it in the browser. The sign-in comes back to `<PUBLIC_URL>/connect/callback` within 10 minutes, which stores the connection (sealed) and sends the browser to the console's Connections screen. `state` is random and kept hashed on the server with the PKCE verifier (S256, where the network takes PKCE); it is good once. `instance`: the server of a federated network (Pixelfed, Misskey). `connectionId`: reconnect that connection (its tokens are replaced). 409 when this instance has no secret key to seal connections with.
+     * @description Answers the network's sign-in page (`authorizationUrl`): open it in the browser. The sign-in comes back to `<PUBLIC_URL>/connect/callback` within 10 minutes, which stores the connection (sealed) and sends the browser to the console's Connections screen. `state` is random and kept hashed on the server with the PKCE verifier (S256, where the network takes PKCE); it is good once. `instance`: the server of a federated network (Pixelfed, Misskey). `connectionId`: reconnect that connection (its tokens are replaced). The audit log names this token for what the callback stores (`connection.create`, or `connection.update` when reconnecting). 409 when this instance has no secret key to seal connections with.
      *
      *     **Role:** editor or admin (403 for viewer, moderator). A token limited to accounts gets 404 for any other account.
      */
@@ -5346,7 +5346,7 @@ export interface paths {
     };
     /**
      * The audit log
-     * @description Every management write, newest first: who (token name, or `cli`), what, on which target, when, and the changed fields before and after. `postId` gives one post’s history.
+     * @description Every management write, newest first: who (token name, or `cli`), what, on which target, when, and the changed fields before and after. A connection made or reconnected by an OAuth sign-in is written when the network sends the browser back, in the name of the token that started it (`via: oauth` in the summary). `postId` gives one post’s history.
      *
      *     **Role:** any role. A token limited to accounts sees only theirs.
      */
