@@ -49,6 +49,8 @@ const EXTERNAL = [
   '@tensorflow/*',
   'nsfwjs',
   'sharp-phash',
+  // the rights report's PDF: pdfkit reads its fonts' metrics (AFM files) from its own folder
+  'pdfkit',
 ];
 
 /** CommonJS modules in an ES module bundle: `require` of Node's built-ins. */

@@ -390,6 +390,12 @@ export interface RightsConfig {
    * less often (its channel's listenEveryMs) is read at its own pace
    */
   listenS: number;
+  /**
+   * RIGHTS_REPORT_FONT: a TTF or OTF file the evidence report's PDF draws the
+   * authors' words with (src/rights/report-pdf.ts); null → Helvetica, which
+   * draws only Latin-1 (WinAnsi): other characters come out as "?"
+   */
+  reportFont: string | null;
 }
 
 export const RIGHTS_DEFAULTS = { tickS: 30, listenS: 60 } as const;
@@ -399,7 +405,15 @@ export function loadRightsConfig(env: NodeJS.ProcessEnv = process.env): RightsCo
   return {
     tickS: intSetting(env.RIGHTS_TICK_SECONDS, 'RIGHTS_TICK_SECONDS', RIGHTS_DEFAULTS.tickS, 1, 3600),
     listenS: intSetting(env.RIGHTS_LISTEN_SECONDS, 'RIGHTS_LISTEN_SECONDS', RIGHTS_DEFAULTS.listenS, 1, 86_400),
+    reportFont: fontFile(env.RIGHTS_REPORT_FONT, 'RIGHTS_REPORT_FONT'),
   };
+}
+
+/** A font file's path (TrueType or OpenType, what pdfkit embeds), or null when unset. */
+function fontFile(value: string | undefined, name: string): string | null {
+  const path = optionalText(value);
+  if (path !== null && !/\.(ttf|otf)$/i.test(path)) throw new ConfigError(`${name} must be a .ttf or .otf file`);
+  return path;
 }
 
 /** The key file's default: `secret.key` beside the SQLite file; none for PostgreSQL or an in-memory SQLite. */
@@ -1895,6 +1909,13 @@ export const SETTINGS: readonly SettingDoc[] = [
     default: String(RIGHTS_DEFAULTS.listenS),
     meaning:
       'How often a request waiting for its author’s answer is read, in seconds. Networks with tight API limits are read at their own, slower pace (X and YouTube every 15 minutes, Threads and Reddit every 5) when that is longer.',
+  },
+  {
+    name: 'RIGHTS_REPORT_FONT',
+    section: 'Rights management',
+    default: null,
+    meaning:
+      'A TrueType or OpenType font file (`.ttf`, `.otf`) the evidence report’s PDF draws the authors’ names and texts with, e.g. `/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf` or a Noto font for the scripts your authors write in. Unset: Helvetica, which draws Latin-1 only; a character the font cannot draw comes out as `?` (the JSON and CSV keep every character). See [Rights](../guides/rights.md#the-evidence-report).',
   },
   // Shutdown
   {

@@ -151,6 +151,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
     },
     // a request asked through the management API is first read after this long, as the watcher's are
     rightsListenMs: config.rights.listenS * 1000,
+    ...(config.rights.reportFont ? { rightsReportFont: config.rights.reportFont } : {}),
   };
   const mediaServices = config.media.enabled && (serving || options.media) ? openMediaServices(config) : null;
   ctx.media = mediaServices;

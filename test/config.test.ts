@@ -150,11 +150,19 @@ describe('OTEL_EXPORTER_OTLP_ENDPOINT', () => {
 
 describe('RIGHTS_TICK_SECONDS and RIGHTS_LISTEN_SECONDS', () => {
   it('default to a tick every 30 s and a waiting request read every minute', () => {
-    expect(loadConfig({}).rights).toEqual({ tickS: 30, listenS: 60 });
+    expect(loadConfig({}).rights).toEqual({ tickS: 30, listenS: 60, reportFont: null });
     expect(loadConfig({ RIGHTS_TICK_SECONDS: '1', RIGHTS_LISTEN_SECONDS: ' 5 ' }).rights).toEqual({
       tickS: 1,
       listenS: 5,
+      reportFont: null,
     });
+  });
+
+  it('RIGHTS_REPORT_FONT: a .ttf or .otf file, else refused', () => {
+    expect(loadConfig({ RIGHTS_REPORT_FONT: ' /fonts/NotoSans.TTF ' }).rights.reportFont).toBe('/fonts/NotoSans.TTF');
+    expect(() => loadConfig({ RIGHTS_REPORT_FONT: '/fonts/noto.woff2' })).toThrow(
+      /^RIGHTS_REPORT_FONT must be a \.ttf or \.otf file$/,
+    );
   });
 
   it('refuses what is not a whole number of seconds in range, naming the variable', () => {

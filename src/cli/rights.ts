@@ -1,9 +1,13 @@
-// rights settings / request / show / answer / opt-outs / report / watch:
+// rights settings / request / show / answer / opt-outs / report (a table,
+// JSON, CSV or PDF) / watch:
 // asking authors for the rights to their posts from the command line
 // (docs/guides/rights.md). The operator services of src/manage/rights.ts,
 // audited as `cli`; a request by a reply goes out through the account's
 // connection with the instance's key (SECRET_KEY, else its key file) and
 // INGEST_ALLOW_PRIVATE_NETWORKS, like `wallery ingest --once`.
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import { connectionSecretKey } from '../connections/secret-key.js';
@@ -88,6 +92,14 @@ interface SettingsOptions extends PrintOptions {
   perDay?: string;
   expireDays?: string;
   connection?: string[];
+}
+
+interface ReportOptions extends PrintOptions {
+  wall?: string;
+  state?: string;
+  csv?: boolean;
+  pdf?: boolean;
+  out?: string;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -347,25 +359,38 @@ export function registerRightsCommands(program: Command) {
       .option(
         '--csv',
         `CSV for the legal team: a header row, one row per post (${manage.REPORT_COLUMNS.length} columns)`,
-      ),
-  ).action(async (accountId: number, options: PrintOptions & { wall?: string; state?: string; csv?: boolean }) => {
-    if (options.csv && options.json) throw new CliError('--csv and --json cannot be used together');
+      )
+      .option(
+        '--pdf',
+        'a PDF for the legal team: the counts by state, then each post’s evidence with clickable links (needs --out on a terminal)',
+      )
+      .option('--out <file>', 'write the CSV or PDF to this file instead of stdout'),
+  ).action(async (accountId: number, options: ReportOptions) => {
+    const formats = (['csv', 'pdf', 'json'] as const).filter((f) => options[f]);
+    if (formats.length > 1) throw new CliError(`--${formats.join(' and --')} cannot be used together`);
+    if (options.out !== undefined && !options.csv && !options.pdf) throw new CliError('--out needs --csv or --pdf');
+    // a PDF's bytes would garble a terminal
+    if (options.pdf && options.out === undefined && process.stdout.isTTY)
+      throw new CliError('--pdf writes a file: give --out <file>, or send stdout to one (> evidence.pdf)');
+    if (options.out !== undefined && !existsSync(dirname(resolve(options.out))))
+      throw new CliError(`cannot write ${options.out}: its folder does not exist`);
     checkBody(RightsReportQuery, given({ wallId: options.wall, state: options.state }));
-    await withStore(options, async (store) => {
-      const report = await attempt(() =>
-        manage.rightsReport(
-          store.db,
-          accountId,
-          {
-            ...(options.wall !== undefined ? { wallId: idFilter(options.wall) } : {}),
-            ...(options.state !== undefined ? { state: options.state as RightsState } : {}),
-          },
-          Date.now(),
-        ),
+    const filter = {
+      ...(options.wall !== undefined ? { wallId: idFilter(options.wall) } : {}),
+      ...(options.state !== undefined ? { state: options.state as RightsState } : {}),
+    };
+    await withStore(options, async (store, config) => {
+      const report = await attempt(() => manage.rightsReport(store.db, accountId, filter, Date.now()));
+      if (options.json) return printRecord(report, options);
+      if (!options.csv && !options.pdf) return void process.stdout.write(table(report.rows, REPORT_TABLE_COLUMNS));
+      const file = options.csv
+        ? manage.rightsReportCsv(report)
+        : await manage.rightsReportPdfOf(store.db, report, filter, config.rights.reportFont);
+      if (options.out === undefined) return void process.stdout.write(file);
+      await writeFile(options.out, file);
+      process.stdout.write(
+        visibleLine(`wrote the evidence of ${plural(report.rows.length, 'post')} to ${options.out}`) + '\n',
       );
-      if (options.csv) process.stdout.write(manage.rightsReportCsv(report));
-      else if (options.json) printRecord(report, options);
-      else process.stdout.write(table(report.rows, REPORT_TABLE_COLUMNS));
     });
   });
 

@@ -1,12 +1,13 @@
 // Rights management for operators (the management API and the CLI): an
 // account's settings, asking for a wall's posts, a post's rights with their
 // evidence, answers recorded by hand, the opt-out list and the evidence
-// report. The asking and hearing themselves are src/rights/service.ts.
+// report (JSON, CSV, PDF). The asking and hearing themselves are src/rights/service.ts.
 import type { Kysely } from 'kysely';
 import { stringify } from 'csv-stringify/sync';
-import { authorKey, templateProblems, type RightsState } from '../domain/rights.js';
+import { authorKey, DEFAULT_RIGHTS_SETTINGS, templateProblems, type RightsState } from '../domain/rights.js';
 import { conflict, found, invalid, notFound } from '../domain/errors.js';
 import { iso, isoOrNull } from '../domain/dates.js';
+import { rightsReportPdf, type ReportHeading } from '../rights/report-pdf.js';
 import { requestRights, recordAnswer, type RightsDeps } from '../rights/service.js';
 import { findConnection } from '../store/connections.js';
 import type { Database } from '../store/schema.js';
@@ -361,5 +362,35 @@ export function rightsReportCsv(report: RightsReport): string {
   );
 }
 
-export const reportFileName = (report: RightsReport) =>
-  `account-${report.accountId}-rights-evidence-${report.generatedAt.slice(0, 10)}.csv`;
+export const reportFileName = (report: RightsReport, extension: 'csv' | 'pdf') =>
+  `account-${report.accountId}-rights-evidence-${report.generatedAt.slice(0, 10)}.${extension}`;
+
+/**
+ * The report as a PDF for the legal team (src/rights/report-pdf.ts), titled
+ * with the account's name, the brand its requests name and the filter;
+ * `fontPath` draws the authors' words (RIGHTS_REPORT_FONT).
+ */
+export async function rightsReportPdfOf(
+  db: Kysely<Database>,
+  report: RightsReport,
+  filter: { wallId?: number; state?: RightsState },
+  fontPath: string | null,
+): Promise<Buffer> {
+  const [account, settings, wall] = await Promise.all([
+    findAccount(db, report.accountId),
+    findRightsSettings(db, report.accountId),
+    filter.wallId !== undefined ? findWall(db, filter.wallId) : undefined,
+  ]);
+  const heading: ReportHeading = {
+    accountName: account?.name ?? `account ${report.accountId}`,
+    // the default brand ("us") is the template's word, not a brand
+    brand: settings.brand && settings.brand !== DEFAULT_RIGHTS_SETTINGS.brand ? settings.brand : null,
+    // another account's wall is not named (the report of this one has none of its posts)
+    wall:
+      filter.wallId !== undefined
+        ? { id: filter.wallId, name: wall?.account_id === report.accountId ? wall.name : '' }
+        : null,
+    state: filter.state ?? null,
+  };
+  return rightsReportPdf(report, heading, { fontPath });
+}

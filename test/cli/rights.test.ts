@@ -1,14 +1,15 @@
 // `wallery rights …`: real processes (the built bin) on a real SQLite file
 // holding the sample data. Settings changed and printed, an RSS post asked
 // for by hand on a wall that requires rights, its answer recorded, its
-// evidence shown and reported as CSV, a request expired by `watch --once`,
+// evidence shown and reported as CSV and as a PDF, a request expired by `watch --once`,
 // the opt-out list, and a bad option refused in one line.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
+import { readPdf } from '../helpers/pdf.js';
 import { describeSample } from '../helpers/sample.js';
 import { SAMPLE_DATA_PATH } from '../helpers/server.js';
 
@@ -146,7 +147,7 @@ describeSample('wallery rights', () => {
     expect(rules[1]!.stderr).toMatch(/^wallery: connection 424242 is not a connection of account 7001/);
   });
 
-  it('asks by hand, records the grant, shows the evidence, reports it as CSV; watch --once expires the other', async () => {
+  it('asks by hand, records the grant, shows the evidence, reports it as CSV and PDF; watch --once expires the other', async () => {
     await ok('walls', 'update', WALL, '--rights-required', 'all');
     expect(await postRow(RSS_POSTS[0]!)).toEqual({ rights_state: null, rights_hold: 1 });
 
@@ -209,6 +210,23 @@ describeSample('wallery rights', () => {
       'postId,wallId,network,author,authorName,postUrl,state,method,requestedAt,requestedBy,requestUrl,requestText,' +
         'answeredAt,answerUrl,answerText,decidedBy,note',
     );
+
+    // the same as a PDF for the legal team, written to a file
+    const file = join(dir, 'evidence.pdf');
+    expect(await ok('rights', 'report', ACCOUNT, '--wall', WALL, '--pdf', '--out', file)).toBe(
+      `wrote the evidence of 2 posts to ${file}\n`,
+    );
+    const bytes = readFileSync(file);
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const pdf = await readPdf(bytes);
+    const text = pdf.pages.join(' ');
+    expect(text).toContain(`Account ${ACCOUNT} · wall ${WALL}`);
+    expect(text).toContain(`Post ${RSS_POSTS[0]} · wall ${WALL} · GRANTED`);
+    expect(text).toContain(`Post ${RSS_POSTS[1]} · wall ${WALL} · REQUESTED`);
+    expect(text).toContain('Decided by cli');
+    expect(pdf.links).toContain('https://mail.example/msg/1');
+    const both = await cli('rights', 'report', ACCOUNT, '--pdf', '--csv');
+    expect([both.code, both.stderr]).toEqual([1, 'wallery: --csv and --pdf cannot be used together\n']);
 
     // the other request is past its expiry: one pass of the watcher expires it
     await withStore((s) =>

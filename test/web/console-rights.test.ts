@@ -9,7 +9,7 @@
 // grants, one declines — and the badges follow by themselves; the granted post
 // is public (v2), the declined one not; the Rights screen lists the decliner
 // on the opt-out list and both requests in the report with their links, and
-// downloads the CSV; the post's rights panel shows the evidence and records
+// downloads the CSV and the PDF; the post's rights panel shows the evidence and records
 // an answer by hand. axe on the Rights screen and the rights panel;
 // screenshots: docs/screenshots/console-rights-*.png.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -278,7 +278,7 @@ describe.skipIf(!hasChromium)('rights management in the console, in Chromium on 
     expect(errors).toEqual([]);
   });
 
-  it('lists the decliner on the opt-out list and both requests in the report, with their links; downloads the CSV', async () => {
+  it('lists the decliner on the opt-out list and both requests in the report, with their links; downloads the CSV and the PDF', async () => {
     await page.goto(`${instance.url}/console/#/rights/${accountId}`);
     await page.getByRole('heading', { level: 1, name: 'Rights · Harbor Coffee' }).waitFor({ timeout: WAIT });
     const optOuts = page.getByRole('list', { name: 'Authors never asked again' });
@@ -317,6 +317,17 @@ describe.skipIf(!hasChromium)('rights management in the console, in Chromium on 
     expect(csv).toContain(link('ana', ANA_REPLY));
     expect(csv).toContain(link('bob', BOB_REPLY));
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
+    // the PDF beside it, the same way
+    const [pdf] = await Promise.all([
+      page.waitForEvent('download', { timeout: WAIT }),
+      page.getByRole('button', { name: 'Download PDF' }).click(),
+    ]);
+    expect(
+      readFileSync((await pdf.path())!)
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
+    expect(pdf.suggestedFilename()).toMatch(/^account-\d+-rights-evidence-[\d-]+\.pdf$/);
     expect(asked.some((u) => u.includes(token))).toBe(false);
 
     await page.evaluate('scrollTo(0, 0)');

@@ -1,6 +1,7 @@
 // Rights management: an account's settings and opt-out list, asking for a
 // wall's posts, a post's rights with their evidence, answers recorded by
-// hand, and the evidence report (JSON, or CSV with Accept: text/csv).
+// hand, and the evidence report (JSON, or CSV with Accept: text/csv, or a PDF
+// with Accept: application/pdf).
 // Reads: any role; asking and recording: moderators; settings: editors.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -17,6 +18,7 @@ import {
   requestWallRights,
   rightsReport,
   rightsReportCsv,
+  rightsReportPdfOf,
   REPORT_COLUMNS,
   updateRightsSettings,
 } from '../../manage/rights.js';
@@ -44,6 +46,7 @@ import { AccountParams, Ok, PostParams, WallParams, responses } from './schemas.
 
 const TAG = 'manage: rights';
 const CSV_TYPE = 'text/csv; charset=utf-8';
+const PDF_TYPE = 'application/pdf';
 
 /** One guarded fetcher and one memory of the channels (sessions) per server, closed with it. */
 const asking = perServer(
@@ -209,16 +212,18 @@ export async function rightsRoutes(fastify: FastifyInstance) {
           TAG,
           'The rights evidence report',
           'Every post the account asked about (filter by `wallId`, `state`), oldest request first: the request’s and the answer’s links, ' +
-            `texts and times, who decided. With \`Accept: text/csv\`: a CSV download for the legal team (header row \`${REPORT_COLUMNS.join(',')}\`).`,
+            `texts and times, who decided. With \`Accept: text/csv\`: a CSV download for the legal team (header row \`${REPORT_COLUMNS.join(',')}\`); ` +
+            'with `Accept: application/pdf`: the same as a PDF to file (the counts by state, then each post’s evidence, links clickable).',
         ),
         params: AccountParams,
         querystring: RightsReportQuery,
         response: {
           ...responses({}, 404),
           200: {
-            description: 'the report (JSON), or CSV when Accept asks for text/csv',
+            description:
+              'the report (JSON), or CSV when Accept asks for text/csv, or a PDF when it asks for application/pdf',
             headers: {
-              'Content-Disposition': { description: 'CSV only: a download', schema: { type: 'string' } },
+              'Content-Disposition': { description: 'CSV and PDF only: a download', schema: { type: 'string' } },
               Vary: { description: 'the answer depends on Accept', schema: { const: 'Accept' } },
             },
             content: {
@@ -229,6 +234,14 @@ export async function rightsRoutes(fastify: FastifyInstance) {
                   anyOf: [{ title: 'header row, then one row per post', pattern: `^${REPORT_COLUMNS.join(',')}\\n` }],
                 }),
               },
+              // a binary body is described by its media type (OpenAPI 3.1); the handler sends its bytes
+              [PDF_TYPE]: {
+                schema: Type.Unsafe<Buffer>({
+                  type: 'string',
+                  contentMediaType: PDF_TYPE,
+                  description: 'the report as a PDF document (A4)',
+                }),
+              },
             },
           },
         },
@@ -236,18 +249,22 @@ export async function rightsRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const q = request.query;
-      const report = await rightsReport(
-        db(request),
-        num(request.params.accountId),
-        { ...(q.wallId ? { wallId: num(q.wallId) } : {}), ...(q.state ? { state: q.state } : {}) },
-        request.server.ctx.now(),
-      );
+      const filter = { ...(q.wallId ? { wallId: num(q.wallId) } : {}), ...(q.state ? { state: q.state } : {}) };
+      const report = await rightsReport(db(request), num(request.params.accountId), filter, request.server.ctx.now());
       reply.header('Vary', 'Accept');
-      if (new Negotiator(request.raw).mediaType(['application/json', 'text/csv']) === 'text/csv')
+      const type = new Negotiator(request.raw).mediaType(['application/json', 'text/csv', PDF_TYPE]);
+      if (type === 'text/csv')
         return reply
           .type(CSV_TYPE)
-          .header('Content-Disposition', `attachment; filename="${reportFileName(report)}"`)
+          .header('Content-Disposition', `attachment; filename="${reportFileName(report, 'csv')}"`)
           .send(rightsReportCsv(report));
+      if (type === PDF_TYPE) {
+        const pdf = await rightsReportPdfOf(db(request), report, filter, request.server.ctx.rightsReportFont ?? null);
+        return reply
+          .type(PDF_TYPE)
+          .header('Content-Disposition', `attachment; filename="${reportFileName(report, 'pdf')}"`)
+          .send(pdf);
+      }
       return ok(report);
     },
   );

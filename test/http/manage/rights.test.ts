@@ -2,15 +2,18 @@
 // sample data: an account's settings, asking for a wall's posts (by hand
 // where no channel and connection reply), answers recorded by hand and what
 // the public v2 then shows, walls' requirements holding and freeing posts,
-// the opt-out list, the evidence report (JSON and CSV), and the webhooks a
+// the opt-out list, the evidence report (JSON, CSV and PDF), and the webhooks a
 // rights change sends. Every answer is held against the OpenAPI document.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DAY_MS, DEFAULT_RIGHTS_SETTINGS } from '../../../src/domain/rights.js';
 import { CLI_ACTOR } from '../../../src/manage/op.js';
 import { createOperatorToken } from '../../../src/manage/tokens.js';
+import { utcTime } from '../../../src/rights/report-pdf.js';
 import { WebhookRuntime } from '../../../src/webhooks/runtime.js';
 import { addConnection } from '../../helpers/connections.js';
+import { recordExchange } from '../../helpers/conformance.js';
 import { call, KEYS } from '../../helpers/http.js';
+import { readPdf } from '../../helpers/pdf.js';
 import { describeSample, NOW } from '../../helpers/sample.js';
 import { Receiver } from '../../webhooks/helpers.js';
 import { c2Posts, data, failure, fields, startManageServer, type ManageServer } from './helpers.js';
@@ -697,6 +700,67 @@ describeSample('rights management (management API)', () => {
     });
     expect(data<{ rows: unknown[] }>(anyType).rows).toHaveLength(2);
     expect(anyType.headers.get('content-disposition')).toBeNull();
+  });
+
+  it('the report as a PDF (Accept: application/pdf): a download holding each post’s evidence, links clickable; tokens as for JSON', async () => {
+    // the posts of the report test: 17088 granted by hand, 17089 asked by hand and waiting
+    const generated = nextDay();
+    await m.api('PATCH', '/accounts/7003/rights-settings', { brand: 'Harbor Roasters' });
+    const pdfOf = async (query: string, token: string | null = viewer) => {
+      const url = `/api/manage/v1/accounts/7003/rights/report${query}`;
+      const response = await fetch(m.srv.baseUrl + url, {
+        headers: { accept: 'application/pdf', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      });
+      const bytes = Buffer.from(await response.arrayBuffer());
+      recordExchange(m.srv.baseUrl, {
+        method: 'GET',
+        url,
+        status: response.status,
+        headers: response.headers,
+        body: bytes.toString('latin1'),
+      });
+      return { response, bytes };
+    };
+    const { response, bytes } = await pdfOf('?wallId=7014');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="account-7003-rights-evidence-${generated.slice(0, 10)}.pdf"`,
+    );
+    expect(response.headers.get('vary')).toMatch(/Accept/);
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    const json = data<{ rows: Record<string, string | null>[] }>(
+      await m.api('GET', '/accounts/7003/rights/report?wallId=7014'),
+    );
+    const pdf = await readPdf(bytes);
+    expect(pdf.info).toMatchObject({ Title: expect.stringMatching(/^Rights evidence report/), Author: 'Wallery' });
+    const text = pdf.pages.join(' ');
+    expect(text).toContain('Rights evidence report');
+    expect(text).toContain('brand: Harbor Roasters');
+    expect(text).toContain('Account 7003 · wall 7014');
+    expect(text).toContain(`Generated ${utcTime(generated)} by Wallery`);
+    expect(text).toMatch(/GRANTED 1 cleared/);
+    expect(text).toMatch(/REQUESTED 1 not cleared/);
+    expect(text).toMatch(/Total 2 posts asked about/);
+    for (const row of json.rows) {
+      expect(text).toContain(`Post ${row.postId} · wall 7014`);
+      expect(text).toContain(`${utcTime(row.requestedAt!)}, by hand, by ${OPERATOR}`);
+      if (row.answeredAt) expect(text).toContain(`Answered ${utcTime(row.answeredAt)}`);
+      expect(pdf.links).toContain(row.postUrl);
+    }
+    expect(text).toContain('GRANTED — cleared');
+    expect(text).toContain('no answer yet');
+    expect(text).toMatch(/page 1 of \d+/);
+
+    // a viewer's token reads it, as it reads the JSON; no token, no report
+    const anonymous = await pdfOf('', null);
+    expect(anonymous.response.status).toBe(
+      (await m.api('GET', '/accounts/7003/rights/report', undefined, null)).status,
+    );
+    expect(anonymous.response.status).toBe(401);
+    expect((await pdfOf('?state=maybe')).response.status).toBe(400);
+    expect((await pdfOf('', viewer)).response.status).toBe(200);
   });
 
   // ---------- webhooks ----------

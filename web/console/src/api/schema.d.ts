@@ -4629,7 +4629,7 @@ export interface paths {
     };
     /**
      * The rights evidence report
-     * @description Every post the account asked about (filter by `wallId`, `state`), oldest request first: the request’s and the answer’s links, texts and times, who decided. With `Accept: text/csv`: a CSV download for the legal team (header row `postId,wallId,network,author,authorName,postUrl,state,method,requestedAt,requestedBy,requestUrl,requestText,answeredAt,answerUrl,answerText,decidedBy,note`).
+     * @description Every post the account asked about (filter by `wallId`, `state`), oldest request first: the request’s and the answer’s links, texts and times, who decided. With `Accept: text/csv`: a CSV download for the legal team (header row `postId,wallId,network,author,authorName,postUrl,state,method,requestedAt,requestedBy,requestUrl,requestText,answeredAt,answerUrl,answerText,decidedBy,note`); with `Accept: application/pdf`: the same as a PDF to file (the counts by state, then each post’s evidence, links clickable).
      *
      *     **Role:** any role. A token limited to accounts gets 404 for any other account.
      */
@@ -4656,10 +4656,10 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description the report (JSON), or CSV when Accept asks for text/csv */
+        /** @description the report (JSON), or CSV when Accept asks for text/csv, or a PDF when it asks for application/pdf */
         200: {
           headers: {
-            /** @description CSV only: a download */
+            /** @description CSV and PDF only: a download */
             'Content-Disposition'?: unknown;
             /** @description the answer depends on Accept */
             Vary?: unknown;
@@ -4708,6 +4708,7 @@ export interface paths {
               /** @enum {string} */
               responseStatus: 'success';
             };
+            'application/pdf': string;
             'text/csv': string | unknown;
           };
         };

@@ -188,10 +188,17 @@ export function useRemoveOptOut(accountId: number, then: { onSuccess(removed: Op
   });
 }
 
-/** The report as a CSV file: fetched with the token in its header (never in a URL), named as the server names it. */
-export async function fetchRightsCsv(accountId: number, query: ReportQuery): Promise<{ name: string; blob: Blob }> {
+const REPORT_TYPES = { csv: 'text/csv', pdf: 'application/pdf' } as const;
+export type ReportFormat = keyof typeof REPORT_TYPES;
+
+/** The report as a CSV or PDF file: fetched with the token in its header (never in a URL), named as the server names it. */
+export async function fetchRightsReportFile(
+  accountId: number,
+  query: ReportQuery,
+  format: ReportFormat,
+): Promise<{ name: string; blob: Blob }> {
   const q = new URLSearchParams(query as Record<string, string>).toString();
-  const response = await fetchManage(`/accounts/${accountId}/rights/report${q ? `?${q}` : ''}`, 'text/csv');
+  const response = await fetchManage(`/accounts/${accountId}/rights/report${q ? `?${q}` : ''}`, REPORT_TYPES[format]);
   const named = /filename="?([^";]+)"?/.exec(response.headers.get('Content-Disposition') ?? '')?.[1];
-  return { name: named ?? `account-${accountId}-rights.csv`, blob: await response.blob() };
+  return { name: named ?? `account-${accountId}-rights.${format}`, blob: await response.blob() };
 }

@@ -1,10 +1,11 @@
 // The evidence report: every post the account asked about, with the
 // request's and the answer's links and times and who decided, filtered by
-// wall and state; "Download CSV" fetches it with the token in its header and
-// hands the browser a blob to save (the token never goes into a URL).
+// wall and state; "Download CSV" and "Download PDF" fetch it with the token
+// in its header and hand the browser a blob to save (the token never goes
+// into a URL).
 import { useState } from 'react';
 import { useAccountWalls } from '../../api/queries/walls';
-import { fetchRightsCsv, useRightsReport, type ReportQuery } from '../../api/queries/rights';
+import { fetchRightsReportFile, useRightsReport, type ReportFormat, type ReportQuery } from '../../api/queries/rights';
 import { Options, SelectField } from '../../ui/fields';
 import { Button, DataTable, ErrorNote, QueryRows, When } from '../../ui/kit';
 import { RIGHTS_TONE, RIGHTS_WORDS } from './words';
@@ -24,19 +25,19 @@ export function RightsReportPanel({ accountId, say }: { accountId: number; say(m
   const report = useRightsReport(accountId, query);
   const { walls } = useAccountWalls(accountId);
   const rows = report.data?.rows ?? [];
-  const [downloading, setDownloading] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const download = async () => {
-    setDownloading(true);
+  const [downloading, setDownloading] = useState<ReportFormat | null>(null);
+  const [error, setError] = useState<{ format: ReportFormat; error: unknown } | null>(null);
+  const download = async (format: ReportFormat) => {
+    setDownloading(format);
     setError(null);
     try {
-      const { name, blob } = await fetchRightsCsv(accountId, query);
+      const { name, blob } = await fetchRightsReportFile(accountId, query, format);
       saveFile(blob, name);
       say(`Saved ${name}.`);
     } catch (err) {
-      setError(err);
+      setError({ format, error: err });
     } finally {
-      setDownloading(false);
+      setDownloading(null);
     }
   };
   return (
@@ -50,12 +51,15 @@ export function RightsReportPanel({ accountId, say }: { accountId: number; say(m
           <Options of={STATES} />
         </SelectField>
         <div className="form-actions">
-          <Button onClick={() => void download()} disabled={downloading}>
+          <Button onClick={() => void download('csv')} disabled={downloading !== null}>
             Download CSV
+          </Button>
+          <Button onClick={() => void download('pdf')} disabled={downloading !== null}>
+            Download PDF
           </Button>
         </div>
       </div>
-      <ErrorNote error={error} title="The CSV could not be downloaded" />
+      <ErrorNote error={error?.error} title={`The ${error?.format.toUpperCase() ?? ''} could not be downloaded`} />
       <QueryRows
         query={report}
         what="the report"
