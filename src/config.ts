@@ -392,8 +392,9 @@ export interface RightsConfig {
   listenS: number;
   /**
    * RIGHTS_REPORT_FONT: a TTF or OTF file the evidence report's PDF draws the
-   * authors' words with (src/rights/report-pdf.ts); null → Helvetica, which
-   * draws only Latin-1 (WinAnsi): other characters come out as "?"
+   * authors' words with (src/rights/report-pdf.ts); null → DejaVu Sans
+   * (Latin, Greek, Cyrillic, Hebrew, …): characters the font lacks come out
+   * as "?". Checked when the server starts or the CLI makes a PDF.
    */
   reportFont: string | null;
 }
@@ -1915,7 +1916,7 @@ export const SETTINGS: readonly SettingDoc[] = [
     section: 'Rights management',
     default: null,
     meaning:
-      'A TrueType or OpenType font file (`.ttf`, `.otf`) the evidence report’s PDF draws the authors’ names and texts with, e.g. `/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf` or a Noto font for the scripts your authors write in. Unset: Helvetica, which draws Latin-1 only; a character the font cannot draw comes out as `?` (the JSON and CSV keep every character). See [Rights](../guides/rights.md#the-evidence-report).',
+      'A TrueType or OpenType font file (`.ttf`, `.otf`) the evidence report’s PDF draws the authors’ names and texts with, e.g. a Noto font for the scripts your authors write in (CJK, Indic, Thai). Unset: DejaVu Sans, shipped with Wallery — every Latin accent, Greek, Cyrillic, Armenian, Georgian, Hebrew, basic Arabic; a character the font cannot draw comes out as `?` (the JSON and CSV keep every character). A file that cannot be read, or is no font, stops the server’s start (and the CLI’s PDF) with the reason. See [Rights](../guides/rights.md#the-evidence-report).',
   },
   // Shutdown
   {

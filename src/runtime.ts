@@ -4,6 +4,7 @@
 // the caches, on PostgreSQL the connection that hears of every other
 // process's writes, the HTTP server, and feed ingestion. CLI commands ask for
 // the parts they need and take what was built; nothing else constructs them.
+import { checkReportFont } from './rights/report-pdf.js';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
@@ -109,6 +110,7 @@ export function openRuntime(
 ): Promise<Runtime<null, IngestRuntime>>;
 export function openRuntime(config: Config, options?: RuntimeOptions): Promise<Runtime>;
 export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  await checkReportFont(config.rights.reportFont);
   const serving = options.server !== undefined;
   // connections are never stored plain: SECRET_KEY, else the key file (made once), else none (PostgreSQL)
   const connectionKey = connectionSecretKey(config.connections);

@@ -5,6 +5,7 @@
 // audited as `cli`; a request by a reply goes out through the account's
 // connection with the instance's key (SECRET_KEY, else its key file) and
 // INGEST_ALLOW_PRIVATE_NETWORKS, like `wallery ingest --once`.
+import { checkReportFont } from '../rights/report-pdf.js';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -383,6 +384,7 @@ export function registerRightsCommands(program: Command) {
       const report = await attempt(() => manage.rightsReport(store.db, accountId, filter, Date.now()));
       if (options.json) return printRecord(report, options);
       if (!options.csv && !options.pdf) return void process.stdout.write(table(report.rows, REPORT_TABLE_COLUMNS));
+      if (options.pdf) await checkReportFont(config.rights.reportFont);
       const file = options.csv
         ? manage.rightsReportCsv(report)
         : await manage.rightsReportPdfOf(store.db, report, filter, config.rights.reportFont);

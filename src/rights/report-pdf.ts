@@ -9,15 +9,19 @@
 //
 // Text: pdfkit's built-in Helvetica only draws WinAnsi (Latin-1 and a few
 // more), and the authors' names and texts may be in any script or hold
-// emoji. No font covering broad Unicode ships with Wallery's dependencies, so
-// the authors' words are drawn with the operator's font when one is given
-// (RIGHTS_REPORT_FONT, a TTF or OTF file), else Helvetica; a character the
-// font cannot draw comes out as "?" — visibly, never silently dropped or
-// drawn as garbage. The JSON and the CSV keep every character.
+// emoji. Their words are drawn with DejaVu Sans (the dejavu-fonts-ttf
+// package: Latin with every accent, Greek, Cyrillic, Armenian, Georgian,
+// Hebrew, basic Arabic; subset into the PDF), or the operator's font when
+// one is given (RIGHTS_REPORT_FONT, a TTF or OTF file: one with CJK for
+// authors who write in it); the labels stay Helvetica. A character the font
+// cannot draw comes out as "?" — visibly, never silently dropped or drawn as
+// garbage. The JSON and the CSV keep every character.
 //
 // Deterministic: the same report (and font) gives the same bytes — the
 // document's CreationDate is the report's generatedAt, nothing else varies.
-import PDFDocument from 'pdfkit';
+import { access, constants } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { ConfigError } from '../config.js';
 import { RIGHTS_STATES, type RightsState } from '../domain/rights.js';
 import type { RightsReport, RightsReportRow } from '../schemas/rights.js';
 
@@ -33,9 +37,40 @@ export interface ReportHeading {
 }
 
 export interface ReportPdfOptions {
-  /** the path of a TTF or OTF font for the authors' words (RIGHTS_REPORT_FONT); none: Helvetica (WinAnsi only) */
+  /** the path of a TTF or OTF font for the authors' words (RIGHTS_REPORT_FONT); none: DejaVu Sans (DEFAULT_WORDS_FONT) */
   fontPath?: string | null;
 }
+
+/** DejaVu Sans, found in its package beside the modules (the server's bundle too: node_modules at run time). */
+export const DEFAULT_WORDS_FONT = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+
+/**
+ * RIGHTS_REPORT_FONT checked where it will be used (the server's start, the
+ * CLI's report): a file that cannot be read, or is no font pdfkit can draw
+ * with, stops the start in words rather than failing every PDF later.
+ */
+export async function checkReportFont(path: string | null): Promise<void> {
+  if (path === null) return;
+  try {
+    await access(path, constants.R_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new ConfigError(`RIGHTS_REPORT_FONT: cannot read ${path} (${code})`);
+  }
+  try {
+    new (await pdfkit())({ autoFirstPage: false }).font(path);
+  } catch (err) {
+    throw new ConfigError(
+      `RIGHTS_REPORT_FONT: ${path} is not a font the PDF can draw with (${(err as Error).message})`,
+    );
+  }
+}
+
+/**
+ * pdfkit, loaded when a PDF is made: it takes a fifth of a second to load,
+ * and every CLI command and server start would pay it otherwise.
+ */
+const pdfkit = async () => (await import('pdfkit')).default;
 
 const MARGIN = 50;
 const YIELD_EVERY = 25;
@@ -119,6 +154,7 @@ export async function rightsReportPdf(
   heading: ReportHeading,
   options: ReportPdfOptions = {},
 ): Promise<Buffer> {
+  const PDFDocument = await pdfkit();
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -137,15 +173,15 @@ export async function rightsReportPdf(
     doc.on('error', reject);
   });
 
-  // The authors' words: the operator's font when given (what it has glyphs for), else Helvetica (WinAnsi).
+  // The authors' words: the operator's font when given, else DejaVu Sans — what it has glyphs for.
   // Named by its path, not loaded into a Buffer nor registered under an alias: pdfkit caches a font by the
   // string it was opened with, and its tables switch fonts back and forth for every cell (parsed again
   // each time otherwise: 1.5 s of 2 for 500 posts).
-  const data = options.fontPath ?? 'Helvetica';
+  const data = options.fontPath ?? DEFAULT_WORDS_FONT;
   doc.font(data);
   // pdfkit keeps the loaded font (fontkit's) on a private field: its glyph table says what it can draw
   const loaded = (doc as unknown as { _font: { font?: { hasGlyphForCodePoint(cp: number): boolean } } })._font.font;
-  const canDraw = options.fontPath && loaded ? (cp: number) => loaded.hasGlyphForCodePoint(cp) : inWinAnsi;
+  const canDraw = loaded ? (cp: number) => loaded.hasGlyphForCodePoint(cp) : inWinAnsi;
   const words = (text: string) => drawableText(text, canDraw);
   const width = doc.page.width - 2 * MARGIN;
 

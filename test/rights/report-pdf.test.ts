@@ -6,8 +6,15 @@
 // what Helvetica cannot draw, the characters themselves with a font that has them.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config.js';
 import type { RightsState } from '../../src/domain/rights.js';
-import { drawableText, rightsReportPdf, utcTime, type ReportHeading } from '../../src/rights/report-pdf.js';
+import {
+  checkReportFont,
+  drawableText,
+  rightsReportPdf,
+  utcTime,
+  type ReportHeading,
+} from '../../src/rights/report-pdf.js';
 import type { RightsReport, RightsReportRow } from '../../src/schemas/rights.js';
 import { readPdf } from '../helpers/pdf.js';
 
@@ -104,17 +111,32 @@ describe('the rights evidence report as a PDF', () => {
     expect((await rightsReportPdf(report, HEADING)).equals(bytes)).toBe(true);
   });
 
-  it('Helvetica: what it cannot draw is "?" (an emoji with its modifier is one); a font with the glyphs draws them', async () => {
-    const name = 'Żaneta 李 👍🏽 Ærø';
+  it('DejaVu Sans by default: every accent, Greek, Cyrillic; the heart too; what it cannot draw is "?" (an emoji with its modifier is one)', async () => {
+    const name = 'Żaneta 李 👍🏽 Ærø Ελένη';
     const report = reportOf([row(1, 'granted', { authorName: name, answerText: '#YesPlease ❤️ Дякую' })]);
     const plain = (await readPdf(await rightsReportPdf(report, HEADING))).pages.join(' ');
-    expect(plain).toContain('?aneta ? ? Ærø (mastodon:author1@harbor.social)');
-    expect(plain).toContain('#YesPlease ? ?????');
+    expect(plain).toContain('Żaneta ? ? Ærø Ελένη (mastodon:author1@harbor.social)');
+    expect(plain).toContain('#YesPlease ❤️ Дякую');
 
     // Liberation Sans has Latin Extended and Cyrillic, not CJK nor emoji
     const withFont = (await readPdf(await rightsReportPdf(report, HEADING, { fontPath: LIBERATION }))).pages.join(' ');
-    expect(withFont).toContain('Żaneta ? ? Ærø (mastodon:author1@harbor.social)');
+    expect(withFont).toContain('Żaneta ? ? Ærø Ελένη (mastodon:author1@harbor.social)');
     expect(withFont).toContain('#YesPlease ? Дякую');
+  });
+
+  it('RIGHTS_REPORT_FONT is checked before use: a file that cannot be read, or is no font, is refused in words', async () => {
+    await expect(checkReportFont(null)).resolves.toBeUndefined();
+    await expect(checkReportFont(LIBERATION)).resolves.toBeUndefined();
+    await expect(checkReportFont('/nowhere/font.ttf')).rejects.toThrow(
+      new ConfigError('RIGHTS_REPORT_FONT: cannot read /nowhere/font.ttf (ENOENT)'),
+    );
+    const notAFont = fileURLToPath(new URL('../../package.json', import.meta.url));
+    await expect(checkReportFont(notAFont)).rejects.toThrow(
+      expect.objectContaining({
+        name: 'ConfigError',
+        message: expect.stringMatching(/^RIGHTS_REPORT_FONT: .*package\.json is not a font the PDF can draw with \(/),
+      }),
+    );
   });
 
   it('drawableText: line breaks kept, control characters spaced, decomposed letters composed first', () => {
