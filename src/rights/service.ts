@@ -4,9 +4,7 @@
 // rule. The rules are src/domain/rights.ts; the SQL is src/store/rights.ts;
 // the networks are src/rights/channels/. Every state change writes
 // post_rights, its evidence event and posts.rights_state/rights_hold in one
-// transaction (and what the wall's `rights` rules decide of the new state:
-// src/rights/state.ts), so the public views, the change log and webhooks
-// follow it.
+// transaction, so the public views, the change log and webhooks follow it.
 import type { Kysely } from 'kysely';
 import {
   answerOf,

@@ -17,6 +17,8 @@ import {
   type RightsState,
 } from '../domain/rights.js';
 import type { Arrival } from '../domain/arrival.js';
+import { IMAGE_CHECK_BY } from '../domain/image-rules.js';
+import { PROVIDER_CHECK_BY } from '../domain/provider-rules.js';
 import { UPLOAD_FEED } from '../domain/uploads.js';
 import { CUSTOM_FEED } from './custom-posts.js';
 import { decisionColumns } from './post-columns.js';
@@ -190,7 +192,10 @@ export async function setRightsState(
 /**
  * Sets the moderation state a `rights` rule decided for a post whose rights
  * changed — only a pending or approved post (a rule never brings back a
- * rejected one), and only when the state differs. Its own statement after
+ * rejected one), and only when the state differs. A post waiting for the
+ * image check or a provider is left waiting: the check decides it with the
+ * whole list, reading its rights state then (a grant must not approve a
+ * picture nobody checked). Its own statement after
  * setRightsState's, so the change log records `approved` / `rejected` after
  * the `rights_<state>` change. Whether the post changed.
  */
@@ -206,6 +211,9 @@ export async function decideByRightsRule(
     .where('id', '=', postId)
     .where('state', 'in', ['pending', 'approved'])
     .where('state', '<>', decision.state)
+    .where((eb) =>
+      eb.or([eb('decided_by', 'is', null), eb('decided_by', 'not in', [IMAGE_CHECK_BY, PROVIDER_CHECK_BY])]),
+    )
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }

@@ -1,10 +1,12 @@
 // The `rights` moderation rule through the management API, on the sample
 // data: its validation (each bad field named), a change of a post's rights
 // deciding the post by the first rights rule listing the new state (pending
-// and approved posts only; the wall's other rules not run again), the
-// webhooks the change log then sends, and an apply judging stored posts by
-// their rights state.
+// and approved posts only, a post waiting for a check left waiting; the
+// wall's other rules not run again), the webhooks the change log then sends,
+// and an apply judging stored posts by their rights state.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { IMAGE_CHECK_BY, IMAGE_CHECK_WAIT } from '../../../src/domain/image-rules.js';
+import { decisionColumns } from '../../../src/store/post-columns.js';
 import { WebhookRuntime } from '../../../src/webhooks/runtime.js';
 import { describeSample } from '../../helpers/sample.js';
 import { Receiver } from '../../webhooks/helpers.js';
@@ -121,6 +123,27 @@ describeSample('the rights rule (management API)', () => {
       await setRules([]);
       // the apply below counts the wall's pending posts
       await moderate(17007, 'approved');
+    }
+  });
+
+  it('a post waiting for the image check is left waiting: the check decides it later, with the whole list', async () => {
+    await setRules([{ id: 'ok', kind: 'rights', action: 'approve', states: ['granted'] }]);
+    try {
+      // as ingestion leaves a post whose pictures a picture rule waits for (src/domain/image-rules.ts IMAGE_CHECK_WAIT)
+      await m.srv.store.db
+        .updateTable('posts')
+        .set(decisionColumns(IMAGE_CHECK_WAIT, m.srv.clock.now))
+        .where('id', '=', 17025)
+        .execute();
+      await answer(17025, 'granted');
+      expect(await post(17025)).toMatchObject({
+        state: 'pending',
+        decision: { by: IMAGE_CHECK_BY },
+        rights: { state: 'granted' },
+      });
+    } finally {
+      await setRules([]);
+      await moderate(17025, 'approved');
     }
   });
 
