@@ -178,6 +178,8 @@ export async function requestRights(
   options: { actor: string; method?: RightsMethod; onlyByReply?: boolean },
 ): Promise<RequestOutcome[]> {
   const posts = new Map((await askedPosts(deps.db, postIds)).map((p) => [p.id, p]));
+  // each account's settings read once a call (a selection is one account's posts, mostly)
+  const settings = new Map<number, StoredRightsSettings>();
   const out: RequestOutcome[] = [];
   for (const postId of postIds) {
     const post = posts.get(postId);
@@ -185,21 +187,24 @@ export async function requestRights(
       out.push({ postId, ok: false, status: 'not_found', reason: `post ${postId} does not exist` });
       continue;
     }
-    out.push(await requestOne(deps, post, options));
+    if (!settings.has(post.account_id))
+      settings.set(post.account_id, await findRightsSettings(deps.db, post.account_id));
+    out.push(await requestOne(deps, post, settings.get(post.account_id)!, options));
   }
   return out;
 }
 
+/** Asks about one post: its author's opt-out and today's counts read afresh (the call's earlier requests count). */
 async function requestOne(
   deps: RightsDeps,
   post: AskedPostRow,
+  settings: StoredRightsSettings,
   options: { actor: string; method?: RightsMethod; onlyByReply?: boolean },
 ): Promise<RequestOutcome> {
   const refused = (reason: string): RequestOutcome => ({ postId: post.id, ok: false, status: 'refused', reason });
   if (post.exempt)
     return refused('a custom post or an upload needs no rights (the brand’s own, or its poster agreed to the terms)');
   const now = deps.now();
-  const settings = await findRightsSettings(deps.db, post.account_id);
   const author = authorKey(post.network_name, post.username);
   const [optOut, counts] = await Promise.all([
     findOptOut(deps.db, post.account_id, author),
