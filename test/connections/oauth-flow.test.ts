@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConnectionSecret } from '../../src/connections/secrets.js';
 import { listConnections } from '../../src/store/connections.js';
 import type { OAuthAppName } from '../../src/connections/networks.js';
-import { data, startManageServer, type ManageServer } from '../http/manage/helpers.js';
-import { startOAuthServer, type OAuthServer, type Profile } from './fixtures/oauth-server.js';
+import { data, type ManageServer } from '../http/manage/helpers.js';
+import type { OAuthServer, Profile } from './fixtures/oauth-server.js';
+import { oauthServer } from './oauth-setup.js';
 
 const ACCOUNT = 7001;
 const KEY = Buffer.alloc(32, 7);
@@ -20,19 +21,7 @@ interface Started {
 }
 
 /** The server with the fixture configured as `app`'s endpoints (OAUTH_<APP>_BASE_URL). */
-async function setUp(profile: Profile, app: OAuthAppName | null) {
-  const m = await startManageServer();
-  const fx = await startOAuthServer({ profile });
-  fx.redirectUris.push(`${m.srv.baseUrl}/connect/callback`);
-  m.srv.app.ctx.oauth = {
-    config: {
-      apps: app ? { [app]: { clientId: fx.clientId, clientSecret: fx.clientSecret, baseUrl: fx.origin } } : {},
-    },
-    allowPrivateNetworks: ['127.0.0.0/8'],
-  };
-  m.srv.app.ctx.connectionKey = KEY;
-  return { m, fx };
-}
+const setUp = (profile: Profile, app: OAuthAppName | null) => oauthServer(profile, app, KEY);
 
 const start = async (m: ManageServer, body: Record<string, unknown>) =>
   data<Started>(await m.api('POST', `/accounts/${ACCOUNT}/connect`, body));

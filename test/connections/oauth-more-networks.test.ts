@@ -13,8 +13,9 @@ import { listConnections } from '../../src/store/connections.js';
 import type { OAuthAppName } from '../../src/connections/networks.js';
 import type { Page } from '../../src/manage/paging.js';
 import type { AuditRecord } from '../../src/schemas/audit.js';
-import { data, makeToken, startManageServer, type ManageServer } from '../http/manage/helpers.js';
-import { startOAuthServer, type OAuthServer, type Profile } from './fixtures/oauth-server.js';
+import { data, makeToken, type ManageServer } from '../http/manage/helpers.js';
+import type { OAuthServer, Profile } from './fixtures/oauth-server.js';
+import { oauthServer } from './oauth-setup.js';
 
 const ACCOUNT = 7001;
 const KEY = Buffer.alloc(32, 11);
@@ -22,16 +23,7 @@ const HOUR = 3_600_000;
 
 /** The server with the fixture as `app`'s endpoints, and a second operator token that starts the sign-ins. */
 async function setUp(profile: Profile, app: OAuthAppName | null) {
-  const m = await startManageServer();
-  const fx = await startOAuthServer({ profile });
-  fx.redirectUris.push(`${m.srv.baseUrl}/connect/callback`);
-  m.srv.app.ctx.oauth = {
-    config: {
-      apps: app ? { [app]: { clientId: fx.clientId, clientSecret: fx.clientSecret, baseUrl: fx.origin } } : {},
-    },
-    allowPrivateNetworks: ['127.0.0.0/8'],
-  };
-  m.srv.app.ctx.connectionKey = KEY;
+  const { m, fx } = await oauthServer(profile, app, KEY);
   const editor = await makeToken(m.srv, 'console-editor');
   return { m, fx, editor };
 }

@@ -2,11 +2,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { account, mastodonHtml, startMastodon, status, type MastodonFixture } from './fixtures/mastodon.js';
 import { htmlError } from './fixtures/server.js';
-import { connectedWall, KEY } from './networks/connected-feed.js';
-import { addConnection } from '../helpers/connections.js';
+import { connectedWall, pollRefusingConnection } from './networks/connected-feed.js';
 import { upstreamHash } from '../../src/ingest/upstream-hash.js';
 import {
-  ACCOUNT,
   NOW,
   WALL,
   ingestState,
@@ -511,26 +509,8 @@ describe('mastodon account statuses', () => {
     expect(fx.requests.every((r) => r.headers.authorization === `Bearer ${token}`)).toBe(true);
 
     // the same feed given another connection
-    const refused = async (network: string, instance: string) => {
-      const connectionId = await addConnection(h.server.store.db, {
-        accountId: ACCOUNT,
-        network,
-        secret: { accessToken: 'elsewhere-token' },
-        key: KEY,
-        instance,
-        now: NOW,
-      });
-      await h.server.store.db
-        .updateTable('feeds')
-        .set({ connector: JSON.stringify({ ...feed, connectionId }) })
-        .where('id', '=', 504)
-        .execute();
-      h.clock.now = (await ingestState(h, 504)).next_poll_at;
-      fx.requests.length = 0;
-      const [report] = await h.poll();
-      expect(fx.requests).toEqual([]);
-      return report!.message;
-    };
+    const refused = (network: string, instance: string) =>
+      pollRefusingConnection(h, fx, 504, feed, { network, instance });
     expect(await refused('mastodon', 'https://other.example')).toBe(
       `the feed's Mastodon connection belongs to other.example, not 127.0.0.1:${fx.port}: its token is only sent to its own instance`,
     );

@@ -91,6 +91,38 @@ export async function connectFeed(
   return id;
 }
 
+/**
+ * The feed given a connection of `network` on `instance` whose token must
+ * not reach `upstream` (another instance's, another network's), then polled
+ * once due: no request reached the upstream; what the poll said.
+ */
+export async function pollRefusingConnection(
+  h: Harness,
+  upstream: { requests: unknown[] },
+  feedId: number,
+  connector: Record<string, unknown>,
+  connection: { network: string; instance: string },
+): Promise<string | null | undefined> {
+  const connectionId = await addConnection(h.server.store.db, {
+    accountId: ACCOUNT,
+    network: connection.network,
+    secret: { accessToken: 'elsewhere-token' },
+    key: KEY,
+    instance: connection.instance,
+    now: NOW,
+  });
+  await h.server.store.db
+    .updateTable('feeds')
+    .set({ connector: JSON.stringify({ ...connector, connectionId }) })
+    .where('id', '=', feedId)
+    .execute();
+  h.clock.now = (await ingestState(h, feedId)).next_poll_at;
+  upstream.requests.length = 0;
+  const [report] = await h.poll();
+  expect(upstream.requests).toEqual([]);
+  return report?.message;
+}
+
 export async function connectionOf(h: Harness, id: number) {
   const row = await findConnection(h.server.store.db, id);
   if (!row) throw new Error(`no connection ${id}`);

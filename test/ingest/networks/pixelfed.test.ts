@@ -2,8 +2,7 @@
 // Mastodon-compatible API, with a connection's personal access token.
 import { afterEach, describe, expect, it } from 'vitest';
 import { pixelfedAccount, pixelfedStatus, startPixelfed, type PixelfedFixture } from '../fixtures/pixelfed.js';
-import { KEY, connectedWall, storedText } from './connected-feed.js';
-import { addConnection } from '../../helpers/connections.js';
+import { connectedWall, pollRefusingConnection, storedText } from './connected-feed.js';
 import { findConnection } from '../../../src/store/connections.js';
 import type { ConnectionFailure } from '../../../src/ingest/runtime.js';
 import { ACCOUNT, NOW, ingestState, storedPosts, wallPosts, type Harness } from '../harness.js';
@@ -246,26 +245,14 @@ describe('pixelfed refusals and limits', () => {
     expect(anonymous!.message).toMatch(/requires sign-in for its API: give the feed a Pixelfed connection/);
 
     // a token of another instance, or of another network, is never sent here
-    const useConnection = async (network: string, instance: string) => {
-      const connectionId = await addConnection(h.server.store.db, {
-        accountId: ACCOUNT,
-        network,
-        secret: { accessToken: 'elsewhere-token' },
-        key: KEY,
-        instance,
-        now: NOW,
-      });
-      await h.server.store.db
-        .updateTable('feeds')
-        .set({ connector: JSON.stringify({ kind: 'pixelfed', instance: fx.origin, hashtag: 'wallery', connectionId }) })
-        .where('id', '=', FEED)
-        .execute();
-      h.clock.now = (await ingestState(h, FEED)).next_poll_at;
-      fx.requests.length = 0;
-      const [report] = await h.poll();
-      expect(fx.requests).toHaveLength(0);
-      return report!.message;
-    };
+    const useConnection = (network: string, instance: string) =>
+      pollRefusingConnection(
+        h,
+        fx,
+        FEED,
+        { kind: 'pixelfed', instance: fx.origin, hashtag: 'wallery' },
+        { network, instance },
+      );
     expect(await useConnection('pixelfed', 'https://other.example')).toBe(
       `the feed's Pixelfed connection belongs to other.example, not 127.0.0.1:${fx.port}: its token is only sent to its own instance`,
     );
