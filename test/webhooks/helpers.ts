@@ -1,10 +1,30 @@
 // What the webhook suites share: a real HTTP receiver on 127.0.0.1 that
 // verifies every signature the way the receiver snippet of
-// docs/guides/webhooks-and-change-feed.md does, and `emit`,
-// which makes a change-log row.
+// docs/guides/webhooks-and-change-feed.md does, `emit`, which makes a
+// change-log row, and the settings a management server and its delivery
+// worker run with in the tests that subscribe through the API.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { WebhookConfig } from '../../src/config.js';
 import type { Store } from '../../src/store/store.js';
+
+/** A management server's webhook settings (AppContext.webhooks): a key, loopback receivers allowed. */
+export const WEBHOOK_SETTINGS = {
+  secretKey: Buffer.alloc(32, 9),
+  timeoutMs: 5_000,
+  allowPrivateNetworks: ['127.0.0.0/8'],
+};
+/** Its delivery worker: quick ticks, retries within seconds. */
+export const WEBHOOK_CONFIG: WebhookConfig = {
+  ...WEBHOOK_SETTINGS,
+  enabled: true,
+  tickMs: 50,
+  retryMinS: 1,
+  retryMaxS: 2,
+  giveUpS: 86_400,
+  leaseMs: 10_000,
+  logRetentionDays: 30,
+};
 
 export interface Received {
   eventId: string;

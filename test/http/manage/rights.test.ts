@@ -15,7 +15,7 @@ import { recordExchange } from '../../helpers/conformance.js';
 import { call, KEYS } from '../../helpers/http.js';
 import { readPdf } from '../../helpers/pdf.js';
 import { describeSample, NOW } from '../../helpers/sample.js';
-import { Receiver } from '../../webhooks/helpers.js';
+import { Receiver, WEBHOOK_CONFIG, WEBHOOK_SETTINGS } from '../../webhooks/helpers.js';
 import { c2Posts, data, failure, fields, startManageServer, type ManageServer } from './helpers.js';
 
 interface Outcome {
@@ -766,27 +766,9 @@ describeSample('rights management (management API)', () => {
   // ---------- webhooks ----------
 
   it('a subscribed endpoint receives post.rights_requested and post.rights_granted', async () => {
-    m.srv.app.ctx.webhooks = {
-      secretKey: Buffer.alloc(32, 9),
-      timeoutMs: 5_000,
-      allowPrivateNetworks: ['127.0.0.0/8'],
-    };
+    m.srv.app.ctx.webhooks = WEBHOOK_SETTINGS;
     const rx = await new Receiver().start();
-    const worker = new WebhookRuntime({
-      db: m.srv.store.db,
-      config: {
-        secretKey: Buffer.alloc(32, 9),
-        timeoutMs: 5_000,
-        allowPrivateNetworks: ['127.0.0.0/8'],
-        enabled: true,
-        tickMs: 50,
-        retryMinS: 1,
-        retryMaxS: 2,
-        giveUpS: 86_400,
-        leaseMs: 10_000,
-        logRetentionDays: 30,
-      },
-    });
+    const worker = new WebhookRuntime({ db: m.srv.store.db, config: WEBHOOK_CONFIG });
     try {
       const hook = data<{ secret: string }>(
         await m.api('POST', '/webhooks', {

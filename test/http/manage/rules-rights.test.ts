@@ -9,7 +9,7 @@ import { IMAGE_CHECK_BY, IMAGE_CHECK_WAIT } from '../../../src/domain/image-rule
 import { decisionColumns } from '../../../src/store/post-columns.js';
 import { WebhookRuntime } from '../../../src/webhooks/runtime.js';
 import { describeSample } from '../../helpers/sample.js';
-import { Receiver } from '../../webhooks/helpers.js';
+import { Receiver, WEBHOOK_CONFIG, WEBHOOK_SETTINGS } from '../../webhooks/helpers.js';
 import { data, failure, fields, startManageServer, type ManageServer } from './helpers.js';
 
 interface Post {
@@ -148,22 +148,9 @@ describeSample('the rights rule (management API)', () => {
   });
 
   it('the change log sends the decision: post.rights_granted then post.approved; a decline post.rejected', async () => {
-    const webhooks = { secretKey: Buffer.alloc(32, 9), timeoutMs: 5_000, allowPrivateNetworks: ['127.0.0.0/8'] };
-    m.srv.app.ctx.webhooks = webhooks;
+    m.srv.app.ctx.webhooks = WEBHOOK_SETTINGS;
     const rx = await new Receiver().start();
-    const worker = new WebhookRuntime({
-      db: m.srv.store.db,
-      config: {
-        ...webhooks,
-        enabled: true,
-        tickMs: 50,
-        retryMinS: 1,
-        retryMaxS: 2,
-        giveUpS: 86_400,
-        leaseMs: 10_000,
-        logRetentionDays: 30,
-      },
-    });
+    const worker = new WebhookRuntime({ db: m.srv.store.db, config: WEBHOOK_CONFIG });
     const { accountId } = data<{ accountId: number }>(await m.api('GET', '/walls/7011'));
     try {
       const hook = data<{ secret: string }>(

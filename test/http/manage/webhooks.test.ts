@@ -5,7 +5,6 @@
 import { createServer } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { WebhookConfig } from '../../../src/config.js';
 import { NO_ANSWER } from '../../../src/domain/delivery-outcome.js';
 import type { Role } from '../../../src/domain/roles.js';
 import { CLI_ACTOR } from '../../../src/manage/op.js';
@@ -13,20 +12,11 @@ import { createOperatorToken } from '../../../src/manage/tokens.js';
 import type { Resolver } from '../../../src/net/guard.js';
 import { WebhookRuntime } from '../../../src/webhooks/runtime.js';
 import { describeSample } from '../../helpers/sample.js';
-import { Receiver, verifyLikeTheGuide } from '../../webhooks/helpers.js';
+import { Receiver, verifyLikeTheGuide, WEBHOOK_CONFIG, WEBHOOK_SETTINGS } from '../../webhooks/helpers.js';
 import { data, failure, fields, startManageServer, type ManageServer } from './helpers.js';
 
-const SETTINGS = { secretKey: Buffer.alloc(32, 9), timeoutMs: 5_000, allowPrivateNetworks: ['127.0.0.0/8'] };
-const CONFIG: WebhookConfig = {
-  ...SETTINGS,
-  enabled: true,
-  tickMs: 50,
-  retryMinS: 1,
-  retryMaxS: 2,
-  giveUpS: 86_400,
-  leaseMs: 10_000,
-  logRetentionDays: 30,
-};
+const SETTINGS = WEBHOOK_SETTINGS;
+const CONFIG = WEBHOOK_CONFIG;
 
 interface Hook {
   id: number;
