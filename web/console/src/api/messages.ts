@@ -146,6 +146,8 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   'rules[].threshold': 'Score threshold (0–1)',
   'rules[].distance': 'Distance (bits)',
   'rules[].withinHours': 'Window (hours)',
+  // the rights rule: the label of its checkbox group in the rule editor
+  'rules[].states': 'Posts whose rights are',
   queued: 'Posts queued for the image check',
   // spam rules
   'rules[].within': 'Within (minutes)',
