@@ -57,6 +57,14 @@ export const Percent = (name: string) =>
   });
 export const PositiveId = (name: string) =>
   Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, 'x-error': M.id(name) });
+/** A body's `postIds`: 1 to `max` post ids (bulk moderation, rights requests). */
+export const PostIdList = (max: number, description?: string) =>
+  Type.Array(PositiveId('each post id'), {
+    minItems: 1,
+    maxItems: max,
+    'x-error': `postIds must be a list of 1 to ${max} post ids`,
+    ...(description !== undefined ? { description } : {}),
+  });
 
 export const strict = { additionalProperties: false } as const;
 export const patch = { additionalProperties: false, minProperties: 1, 'x-error': M.patch } as const;

@@ -19,6 +19,7 @@ import {
   Url,
   pageQuery,
   patch,
+  PostIdList,
   strict,
 } from './fields.js';
 
@@ -157,18 +158,7 @@ export const PostPatchBody = Type.Object(
 
 export const BulkBody = Type.Object(
   {
-    postIds: Type.Array(
-      Type.Integer({
-        minimum: 1,
-        maximum: Number.MAX_SAFE_INTEGER,
-        'x-error': 'each post id must be a positive integer',
-      }),
-      {
-        minItems: 1,
-        maxItems: BULK_MAX,
-        'x-error': `postIds must be a list of 1 to ${BULK_MAX} post ids`,
-      },
-    ),
+    postIds: PostIdList(BULK_MAX),
     action: Type.Enum([...BULK_ACTIONS], { 'x-error': `action must be one of ${BULK_ACTIONS.join(', ')}` }),
     cta: Type.Optional(CtaBody),
     reason: Type.Optional(Reason('why (approve, reject): kept with each decision and in the audit log')),

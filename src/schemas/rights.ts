@@ -20,6 +20,7 @@ import {
   NullableInstant,
   OptText,
   PositiveId,
+  PostIdList,
   Record,
   Text,
   optional,
@@ -184,19 +185,7 @@ export const RightsSettingsPatch = Type.Object(optional(settingsFields), {
 
 export const RightsRequestBody = Type.Object(
   {
-    postIds: Type.Array(
-      Type.Integer({
-        minimum: 1,
-        maximum: Number.MAX_SAFE_INTEGER,
-        'x-error': 'each post id must be a positive integer',
-      }),
-      {
-        minItems: 1,
-        maxItems: 100,
-        'x-error': 'postIds must be a list of 1 to 100 post ids',
-        description: 'the posts of the wall to ask about',
-      },
-    ),
+    postIds: PostIdList(100, 'the posts of the wall to ask about'),
     method: Type.Optional(
       Type.Enum([...RIGHTS_METHODS], {
         'x-error': `method must be ${spoken(RIGHTS_METHODS)}`,
