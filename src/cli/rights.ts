@@ -5,7 +5,6 @@
 // audited as `cli`; a request by a reply goes out through the account's
 // connection with the instance's key (SECRET_KEY, else its key file) and
 // INGEST_ALLOW_PRIVATE_NETWORKS, like `wallery ingest --once`.
-import { checkReportFont } from '../rights/report-pdf.js';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -16,6 +15,7 @@ import { RIGHTS_STATES, type RightsState } from '../domain/rights.js';
 import { jsonLogger } from '../jobs/log.js';
 import * as manage from '../manage/rights.js';
 import { rightsFetcher } from '../rights/fetcher.js';
+import { checkReportFont } from '../rights/report-pdf.js';
 import type { RequestOutcome, ListenResult, RightsDeps } from '../rights/service.js';
 import type { WatchReport } from '../rights/watcher.js';
 import {

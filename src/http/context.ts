@@ -71,7 +71,7 @@ export interface AppContext {
   oauth?: ConnectSettings;
   /** how often a rights request waiting for its answer is read (RIGHTS_LISTEN_SECONDS); undefined → the default (src/rights/service.ts LISTEN_MS) */
   rightsListenMs?: number;
-  /** the font the rights evidence report's PDF draws the authors' words with (RIGHTS_REPORT_FONT); undefined → Helvetica */
+  /** the font the rights evidence report's PDF draws the authors' words with (RIGHTS_REPORT_FONT); undefined → DejaVu Sans (src/rights/report-pdf.ts) */
   rightsReportFont?: string;
 }
 

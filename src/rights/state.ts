@@ -23,8 +23,6 @@ export async function applyRightsState(
 ): Promise<RuleDecision | null> {
   const wall = await wallOfRightsChange(trx, post.wallId);
   await setRightsState(trx, post, state, wall.rights_required);
-  // most walls have no rights rule: their rules are not parsed
-  if (!wall.rules.includes('"rights"')) return null;
   const decision = rightsRuleDecision(JSON.parse(wall.rules) as Rule[], state);
   if (decision === null) return null;
   return (await decideByRightsRule(trx, post.id, decision, now)) ? decision : null;
